@@ -1,0 +1,37 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { mountDocs } from './docs-page';
+import { renderError, validationHook } from './errors';
+import { requestContext } from './middleware/request-context';
+import { apiKeyRoutes } from './routes/api-keys';
+import { artifactRoutes } from './routes/artifacts';
+import { authRoutes } from './routes/auth';
+import { catalogRoutes } from './routes/catalog';
+import { runRoutes } from './routes/runs';
+import type { AppEnv, AppServices } from './services';
+
+/** The gateway: every /v1 route is declared with zod schemas, and /openapi.json is generated from them. */
+export function createApp(services: AppServices) {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use('*', requestContext(services));
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A session access token from /v1/auth/login, or an API key (atl_...)',
+  });
+
+  app.route('/', authRoutes);
+  app.route('/', apiKeyRoutes);
+  app.route('/', catalogRoutes);
+  app.route('/', runRoutes);
+  app.route('/', artifactRoutes);
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'Atelier', version: '1.0.0', description: 'Durable workflow engine for AI content production' },
+  });
+  mountDocs(app);
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.notFound((c) => c.json({ detail: `no route for ${c.req.method} ${c.req.path}` }, 404));
+  app.onError(renderError);
+  return app;
+}

@@ -1,0 +1,123 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+import { ErrorBody } from '@atelier/contracts/common';
+import type { AppEnv } from './services';
+
+/**
+ * The one place every error response of the contract is shaped. Handlers throw an ApiError; the app's
+ * error handler renders it as `{ detail }` with its status. Anything else becomes a logged 500 that shows
+ * only the request id.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly detail: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === 'string' ? detail : JSON.stringify(detail));
+  }
+}
+
+export interface ValidationEntry {
+  type: string;
+  loc: Array<string | number>;
+  msg: string;
+  input: unknown;
+}
+
+export const fail = {
+  notFound: (what: string) => new ApiError(404, what),
+  unauthorized: (message = 'missing or invalid credentials') => new ApiError(401, message, { 'WWW-Authenticate': 'Bearer' }),
+  forbidden: (message: string) => new ApiError(403, message),
+  adminRequired: () => new ApiError(403, { code: 'admin_required', message: 'only owners and admins can change this' }),
+  conflict: (code: string, extra: Record<string, unknown> = {}) => new ApiError(409, { code, ...extra }),
+  refused: (code: string, extra: Record<string, unknown> = {}) => new ApiError(400, { code, ...extra }),
+  validation: (entries: ValidationEntry[]) => new ApiError(422, entries),
+  unprocessable: (detail: Record<string, unknown>) => new ApiError(422, detail),
+  intakeInvalid: (fields: string[]) => new ApiError(422, { error: 'intake_invalid', fields }),
+  invalidTransition: (message: string, extra: Record<string, unknown> = {}) =>
+    new ApiError(409, { code: 'invalid_transition', message, ...extra }),
+};
+
+const LOCATIONS: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header', cookie: 'cookie', form: 'body' };
+
+function valueAt(source: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current = source;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+async function rawInput(c: Context, target: string): Promise<unknown> {
+  try {
+    if (target === 'json') return await c.req.json();
+    if (target === 'query') return c.req.query();
+    if (target === 'param') return c.req.param();
+    if (target === 'header') return c.req.header();
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+/** zod's issues as the contract's 422 entries: `{ type, loc, msg, input }`, loc starting at body/query/path. */
+export async function validationEntries(c: Context, target: string, error: ZodError): Promise<ValidationEntry[]> {
+  const raw = await rawInput(c, target);
+  const where = LOCATIONS[target] ?? target;
+  return error.issues.map((issue) => {
+    const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    const missing = issue.code === 'invalid_type' && valueAt(raw, issue.path) === undefined;
+    return {
+      type: missing ? 'missing' : issue.code,
+      loc: [where, ...path],
+      msg: missing ? 'Field required' : issue.message,
+      input: (path.length === 0 ? raw : valueAt(raw, issue.path)) ?? null,
+    };
+  });
+}
+
+/** The hook every route uses when its zod schemas reject the request. */
+export async function validationHook(
+  result: { success: boolean; target: string; error?: ZodError },
+  c: Context<AppEnv>,
+): Promise<Response | undefined> {
+  if (result.success || !result.error) return undefined;
+  return c.json({ detail: await validationEntries(c, result.target, result.error) }, 422);
+}
+
+export function renderError(err: unknown, c: Context<AppEnv>): Response {
+  if (err instanceof ApiError) {
+    for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+    return c.json({ detail: err.detail }, err.status);
+  }
+  if (err instanceof HTTPException) {
+    if (err.status === 400 && /json/i.test(err.message)) {
+      return c.json({ detail: [{ type: 'json_invalid', loc: ['body'], msg: 'The request body is not valid JSON', input: null }] }, 422);
+    }
+    if (err.status < 500) return c.json({ detail: err.message || 'request refused' }, err.status as ContentfulStatusCode);
+  }
+  const requestId = c.get('requestId');
+  c.get('logger')?.error({ err, requestId }, 'unhandled error');
+  return c.json({ detail: `internal error (request ${requestId})` }, 500);
+}
+
+/** OpenAPI response entries for the error statuses a route can answer. */
+export function errorResponses(...statuses: number[]) {
+  const descriptions: Record<number, string> = {
+    400: 'Refused by the target',
+    401: 'Missing or invalid credentials',
+    402: 'A budget refused the request',
+    403: 'Not permitted',
+    404: 'Not found, or outside the caller\'s workspace',
+    409: 'Conflict',
+    422: 'Validation failure',
+    428: 'An etag is required',
+  };
+  return Object.fromEntries(
+    statuses.map((s) => [s, { description: descriptions[s] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } }]),
+  );
+}

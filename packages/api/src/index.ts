@@ -1,0 +1,3 @@
+export { createApp } from './app';
+export { startApiServer, type ApiServer } from './server';
+export type { AppServices, Principal } from './services';

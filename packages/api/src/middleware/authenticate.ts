@@ -1,0 +1,28 @@
+import { createMiddleware } from 'hono/factory';
+import { findAccessSession, useApiKey } from '@atelier/db';
+import { API_KEY_PREFIX, tokenHash } from '../auth/secrets';
+import { fail } from '../errors';
+import type { AppEnv, Principal } from '../services';
+
+async function principalFor(c: Parameters<Parameters<typeof createMiddleware<AppEnv>>[0]>[0], token: string): Promise<Principal | undefined> {
+  const { db } = c.get('services');
+  if (token.startsWith(API_KEY_PREFIX)) {
+    const key = await useApiKey(db, tokenHash(token));
+    if (!key) return undefined;
+    return { userId: key.user_id, via: 'api_key', apiKeyId: key.id, apiKeyName: key.name, keyWorkspaceId: key.workspace_id };
+  }
+  const session = await findAccessSession(db, tokenHash(token));
+  return session ? { userId: session.userId, via: 'session', sessionId: session.sessionId } : undefined;
+}
+
+/** Requires `Authorization: Bearer <session token or API key>`; sets the caller's principal. */
+export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
+  const header = c.req.header('authorization') ?? '';
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw fail.unauthorized();
+  const principal = await principalFor(c, match[1]);
+  if (!principal) throw fail.unauthorized();
+  c.set('principal', principal);
+  c.set('logger', c.get('logger').child({ userId: principal.userId }));
+  await next();
+});

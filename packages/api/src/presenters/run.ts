@@ -1,0 +1,65 @@
+import type { RunStatus } from '@atelier/domain';
+import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import type { RunRow, RunStepRow } from '@atelier/db';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const num = (v: string | number | null) => (v === null ? 0 : Number(v));
+
+/**
+ * A run as the contract shows it. Every step of the pinned definition appears in runSteps, in order;
+ * steps that have not started yet are `pending` with no telemetry.
+ */
+export function presentRun(run: RunRow, steps: RunStepRow[]) {
+  const definition = run.definition as WorkflowDefinition;
+  const byIndex = new Map(steps.map((s) => [s.step_index, s]));
+  const end = run.finished_at ?? new Date();
+  return {
+    id: run.id,
+    templateId: run.template_id,
+    templateName: run.template_name,
+    status: run.status as RunStatus,
+    currentStepIndex: run.current_step_index,
+    intake: run.intake,
+    artifactId: run.artifact_id,
+    durationMs: run.started_at ? Math.max(0, end.getTime() - run.started_at.getTime()) : null,
+    workflowVersion: run.workflow_version,
+    specVersionHash: run.spec_version_hash,
+    createdVia: run.created_via,
+    apiKeyId: run.api_key_id,
+    apiKeyName: run.api_key_name,
+    workspaceId: run.workspace_id,
+    projectId: run.project_id,
+    queuedAt: run.queued_at.toISOString(),
+    createdAt: run.created_at.toISOString(),
+    finishedAt: iso(run.finished_at),
+    totalCosts: {
+      estimatedUsd: num(run.estimated_usd),
+      actualUsd: num(run.actual_usd),
+      currency: run.currency,
+      status: run.cost_status,
+    },
+    runSteps: (definition.runtimeSteps ?? []).map((step, index) => {
+      const row = byIndex.get(index);
+      return {
+        id: step.id,
+        name: step.name,
+        kind: step.kind,
+        status: (row?.status ?? 'pending') as 'pending' | 'completed' | 'failed' | 'skipped',
+        provider: row?.provider ?? null,
+        model: row?.model ?? null,
+        durationMs: row?.duration_ms ?? null,
+        costActualUsd: num(row?.cost_actual_usd ?? 0),
+        error: row?.error ?? null,
+      };
+    }),
+    error: run.error,
+    errorCode: run.error_code,
+    failureDetails: (run.failure_details as Record<string, unknown> | null) ?? null,
+    parentRunId: run.parent_run_id,
+    parentOrderId: run.parent_order_id,
+    orderDedupeKey: run.order_dedupe_key,
+    workerId: run.worker_id,
+    archived: run.archived,
+    notExecutedReason: run.not_executed_reason,
+  };
+}

@@ -1,0 +1,96 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type ApiKeyRow, createApiKey, getApiKey, listApiKeys, revokeApiKey } from '@atelier/db';
+import { newUuid } from '@atelier/domain';
+import { ApiKey, CreateApiKeyRequest, CreatedApiKey } from '@atelier/contracts/auth';
+import { Pagination, listOf } from '@atelier/contracts/common';
+import { workspaceAccess } from '../access';
+import { newApiKeySecret, tokenHash } from '../auth/secrets';
+import { errorResponses, fail, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import type { AppEnv } from '../services';
+
+const present = (k: ApiKeyRow) => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  workspaceId: k.workspace_id,
+  createdAt: k.created_at.toISOString(),
+  lastUsedAt: k.last_used_at?.toISOString() ?? null,
+  revokedAt: k.revoked_at?.toISOString() ?? null,
+});
+
+const KeyIdParam = z.object({ key_id: z.string().uuid().openapi({ param: { name: 'key_id', in: 'path' } }) });
+const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['api-keys'] };
+
+export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/api-keys',
+      summary: 'Create an API key; the secret is shown only in this response',
+      request: { body: { content: { 'application/json': { schema: CreateApiKeyRequest } }, required: true } },
+      responses: { 201: { description: 'Created', content: { 'application/json': { schema: CreatedApiKey } } }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const principal = c.get('principal');
+      // A key can be bound only to a workspace the caller can reach (and never widen a bound key).
+      const workspaceId = body.workspaceId ? (await workspaceAccess(c, body.workspaceId)).workspaceId : (principal.keyWorkspaceId ?? null);
+      const secret = newApiKeySecret();
+      const key = await createApiKey(c.get('services').db, {
+        id: newUuid(),
+        userId: principal.userId,
+        workspaceId,
+        name: body.name,
+        prefix: secret.slice(0, 10),
+        secretHash: tokenHash(secret),
+      });
+      return c.json({ ...present(key), secret }, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/api-keys',
+      summary: 'List your live API keys (never their secrets)',
+      request: { query: Pagination },
+      responses: { 200: { description: 'Keys', content: { 'application/json': { schema: listOf(ApiKey, 'ApiKeyList') } } }, ...errorResponses(401, 422) },
+    }),
+    async (c) => {
+      const page = await listApiKeys(c.get('services').db, c.get('principal').userId, c.req.valid('query'));
+      return c.json({ items: page.items.map(present), total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/api-keys/{key_id}',
+      summary: 'One of your API keys',
+      request: { params: KeyIdParam },
+      responses: { 200: { description: 'The key', content: { 'application/json': { schema: ApiKey } } }, ...errorResponses(401, 404, 422) },
+    }),
+    async (c) => {
+      const key = await getApiKey(c.get('services').db, c.get('principal').userId, c.req.valid('param').key_id);
+      if (!key) throw fail.notFound('API key not found');
+      return c.json(present(key), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'delete',
+      path: '/v1/api-keys/{key_id}',
+      summary: 'Revoke an API key; it stops working at once',
+      request: { params: KeyIdParam },
+      responses: { 200: { description: 'The revoked key', content: { 'application/json': { schema: ApiKey } } }, ...errorResponses(401, 404, 422) },
+    }),
+    async (c) => {
+      const { key_id } = c.req.valid('param');
+      const key = await revokeApiKey(c.get('services').db, c.get('principal').userId, key_id);
+      if (!key) throw fail.notFound('API key not found');
+      return c.json(present(key), 200);
+    },
+  );

@@ -1,0 +1,28 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { getArtifact } from '@atelier/db';
+import { Artifact } from '@atelier/contracts/catalog';
+import { resourceAccess } from '../access';
+import { errorResponses, fail, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import { presentArtifact } from '../presenters/artifact';
+import type { AppEnv } from '../services';
+
+export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
+  createRoute({
+    middleware: authenticate,
+    security: [{ bearer: [] }],
+    tags: ['artifacts'],
+    method: 'get',
+    path: '/v1/artifacts/{artifactId}',
+    summary: 'An artifact with its content, QA record and provenance',
+    request: { params: z.object({ artifactId: z.string().openapi({ param: { name: 'artifactId', in: 'path' } }) }) },
+    responses: { 200: { description: 'The artifact', content: { 'application/json': { schema: Artifact } } }, ...errorResponses(401, 403, 404) },
+  }),
+  async (c) => {
+    const { artifactId } = c.req.valid('param');
+    const artifact = await getArtifact(c.get('services').db, artifactId);
+    if (!artifact) throw fail.notFound(`artifact ${artifactId} not found`);
+    await resourceAccess(c, artifact.workspace_id, `artifact ${artifactId} not found`);
+    return c.json(presentArtifact(artifact), 200);
+  },
+);

@@ -1,0 +1,92 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { createUserWithWorkspace, findUserByEmail, getUser, revokeSession } from '@atelier/db';
+import { newUuid } from '@atelier/domain';
+import { LoginRequest, RefreshRequest, RegisterRequest, TokenResponse } from '@atelier/contracts/auth';
+import { hashPassword, verifyPassword } from '../auth/secrets';
+import { openSession, refreshSession } from '../auth/sessions';
+import { ApiError, errorResponses, fail, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import type { AppEnv } from '../services';
+
+const json = <T extends z.ZodTypeAny>(schema: T) => ({ content: { 'application/json': { schema } }, required: true });
+const tokens = { content: { 'application/json': { schema: TokenResponse } } };
+
+// A fixed Argon2id hash compared against when the email is unknown, so both failures take as long.
+let decoyHash: Promise<string> | undefined;
+
+export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/auth/register',
+      tags: ['auth'],
+      summary: 'Create an account and its personal workspace',
+      request: { body: json(RegisterRequest) },
+      responses: { 201: { description: 'Signed in', ...tokens }, ...errorResponses(409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { db } = c.get('services');
+      const user = await createUserWithWorkspace(db, {
+        id: newUuid(),
+        email: body.email,
+        name: body.name,
+        passwordHash: await hashPassword(body.password),
+        workspaceId: newUuid(),
+        workspaceName: `${body.name}'s workspace`,
+      });
+      if (!user) throw fail.conflict('email_taken', { message: 'an account with this email already exists' });
+      return c.json(await openSession(db, user), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/auth/login',
+      tags: ['auth'],
+      summary: 'Sign in with email and password',
+      request: { body: json(LoginRequest) },
+      responses: { 200: { description: 'Signed in', ...tokens }, ...errorResponses(401, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { db } = c.get('services');
+      const user = await findUserByEmail(db, body.email);
+      decoyHash ??= hashPassword('decoy-password-for-timing');
+      const ok = await verifyPassword(user?.password_hash ?? (await decoyHash), body.password);
+      if (!user || !ok) throw new ApiError(401, 'wrong email or password');
+      return c.json(await openSession(db, user), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/auth/refresh',
+      tags: ['auth'],
+      summary: 'Exchange a refresh token for a new pair (the old one dies)',
+      request: { body: json(RefreshRequest) },
+      responses: { 200: { description: 'A new token pair', ...tokens }, ...errorResponses(401, 422) },
+    }),
+    async (c) => {
+      const { db } = c.get('services');
+      const next = await refreshSession(db, c.req.valid('json').refreshToken, (id) => getUser(db, id));
+      if (!next) throw fail.unauthorized('the refresh token is invalid, expired or was already used');
+      return c.json(next, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/auth/logout',
+      tags: ['auth'],
+      summary: 'Revoke the current session',
+      middleware: authenticate,
+      security: [{ bearer: [] }],
+      responses: { 200: { description: 'Signed out', content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } } }, ...errorResponses(401) },
+    }),
+    async (c) => {
+      const principal = c.get('principal');
+      if (principal.sessionId) await revokeSession(c.get('services').db, principal.sessionId);
+      return c.json({ ok: true as const }, 200);
+    },
+  );

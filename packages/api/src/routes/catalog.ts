@@ -1,0 +1,58 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { listPublicWorkflows } from '@atelier/db';
+import { CatalogWorkflow, CatalogWorkflowSummary, Model } from '@atelier/contracts/catalog';
+import { Pagination, listOf } from '@atelier/contracts/common';
+import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import { errorResponses, fail, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import { presentCatalogSummary, presentCatalogWorkflow } from '../presenters/catalog';
+import type { AppEnv } from '../services';
+
+export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/catalog/workflows',
+      tags: ['catalog'],
+      summary: 'The public catalog of runnable workflows (no credentials needed)',
+      request: { query: Pagination },
+      responses: { 200: { description: 'Summaries', content: { 'application/json': { schema: listOf(CatalogWorkflowSummary, 'CatalogList') } } }, ...errorResponses(422) },
+    }),
+    async (c) => {
+      const { offset, limit } = c.req.valid('query');
+      const all = await listPublicWorkflows(c.get('services').db);
+      const items = all.slice(offset, offset + limit).map((w) => presentCatalogSummary(w, w.definition as WorkflowDefinition));
+      return c.json({ items, total: all.length }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/catalog/workflows/{id}',
+      tags: ['catalog'],
+      summary: 'A public workflow: the complete intake contract, prompts and bindings redacted',
+      request: { params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }) },
+      responses: { 200: { description: 'The workflow', content: { 'application/json': { schema: CatalogWorkflow } } }, ...errorResponses(404) },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const found = (await listPublicWorkflows(c.get('services').db)).find((w) => w.id === id);
+      if (!found) throw fail.notFound(`workflow ${id} not found`);
+      return c.json(presentCatalogWorkflow(found, found.definition as WorkflowDefinition), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/models',
+      tags: ['catalog'],
+      summary: 'The model registry that bindings and per-run overrides name',
+      middleware: authenticate,
+      security: [{ bearer: [] }],
+      responses: { 200: { description: 'Models', content: { 'application/json': { schema: listOf(Model, 'ModelList') } } }, ...errorResponses(401) },
+    }),
+    (c) => {
+      const items = c.get('services').models.models.map((m) => ({ ...m, capabilities: [...m.capabilities], snapshotOf: m.snapshotOf ?? null }));
+      return c.json({ items, total: items.length }, 200);
+    },
+  );

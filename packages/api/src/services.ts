@@ -1,0 +1,33 @@
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { Db } from '@atelier/db';
+import type { ModelRegistry } from '@atelier/domain';
+
+/** What route handlers reach through the context instead of importing globals. */
+export interface AppServices {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+  logger: Logger;
+  models: ModelRegistry;
+}
+
+/** Who is calling: a signed-in session or an API key, always on behalf of one user. */
+export interface Principal {
+  userId: string;
+  via: 'session' | 'api_key';
+  sessionId?: string;
+  apiKeyId?: string;
+  apiKeyName?: string;
+  /** Set when the API key was bound to one workspace at creation. */
+  keyWorkspaceId?: string | null;
+}
+
+export type AppEnv = {
+  Variables: {
+    services: AppServices;
+    requestId: string;
+    logger: Logger;
+    principal: Principal;
+  };
+};

@@ -1,0 +1,45 @@
+import path from 'node:path';
+import { PROJECT_ROOT } from './stack/paths';
+
+/** Every setting comes from the environment, with defaults that run the embedded stack on one machine. */
+export interface AtelierConfig {
+  dataDir: string;
+  apiPort: number;
+  apiHost: string;
+  /** Set to use an existing Temporal (production); unset starts the dev server. */
+  temporalAddress?: string;
+  temporalPort: number;
+  temporalUiPort: number;
+  namespace: string;
+  taskQueue: string;
+  /** Set to use an existing PostgreSQL (production); unset starts the embedded one. */
+  databaseUrl?: string;
+  embeddedPgPort: number;
+  localLatencyMs: number;
+  logLevel: string;
+}
+
+const int = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (got "${value}")`);
+  return n;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig {
+  const temporalPort = int(env.TEMPORAL_PORT, 7233, 'TEMPORAL_PORT');
+  return {
+    dataDir: path.resolve(env.ATELIER_DATA_DIR ?? path.join(PROJECT_ROOT, '.data')),
+    apiPort: int(env.ATELIER_API_PORT ?? env.PORT, 8080, 'ATELIER_API_PORT'),
+    apiHost: env.ATELIER_API_HOST ?? '0.0.0.0',
+    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalPort,
+    temporalUiPort: int(env.TEMPORAL_UI_PORT, temporalPort + 1000, 'TEMPORAL_UI_PORT'),
+    namespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    taskQueue: env.ATELIER_TASK_QUEUE ?? 'atelier-runs',
+    databaseUrl: env.DATABASE_URL || undefined,
+    embeddedPgPort: int(env.ATELIER_PG_PORT, 54329, 'ATELIER_PG_PORT'),
+    localLatencyMs: int(env.ATELIER_LOCAL_LATENCY_MS, 0, 'ATELIER_LOCAL_LATENCY_MS'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

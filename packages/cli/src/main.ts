@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+/**
+ * The `atelier` command: `dev` runs everything on embedded defaults; `api` and `worker` are the
+ * production processes; the rest are operator tools.
+ */
+import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { readBuiltinWorkflows } from '@atelier/catalog';
+import { connectDb, migrateToLatest } from '@atelier/db';
+import { showRun, watchRun } from './commands/runs';
+import { type AtelierConfig, loadConfig } from './config';
+import { createLogger } from './logger';
+import { startStack } from './stack/stack';
+
+const USAGE = `usage: atelier <command>
+
+  dev                    start Temporal (dev server), PostgreSQL (embedded), a worker and the API
+  api                    start the API gateway (needs DATABASE_URL and TEMPORAL_ADDRESS)
+  worker                 start a worker (needs DATABASE_URL and TEMPORAL_ADDRESS)
+  migrate                apply database migrations
+  workflows validate     check every built-in workflow definition file
+  runs show <id>         print a run with its steps and costs
+  runs watch <id>        follow a run live until it ends
+
+Settings come from the environment; see docs/operations.md.`;
+
+function embeddedDatabaseUrl(config: AtelierConfig): string {
+  return config.databaseUrl ?? `postgres://postgres:postgres@127.0.0.1:${config.embeddedPgPort}/atelier`;
+}
+
+async function serve(config: AtelierConfig, parts: { api: boolean; worker: boolean; embedded: boolean }): Promise<number> {
+  const logger = createLogger(config.logLevel);
+  Runtime.install({
+    logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m, a) => logger.warn(a ?? {}, m), error: (m, a) => logger.error(a ?? {}, m) },
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+  });
+  const stack = await startStack(config, parts, logger);
+  if (parts.embedded) {
+    const token = stack.api ? `curl -s -X POST ${stack.api.url}/v1/auth/register -H 'content-type: application/json' -d '{"email":"you@example.com","password":"a-long-password","name":"You"}'` : '';
+    console.log(
+      [
+        '',
+        'Atelier is running.',
+        stack.api ? `  API            ${stack.api.url}/v1` : '',
+        stack.api ? `  API docs       ${stack.api.url}/docs   (OpenAPI: ${stack.api.url}/openapi.json)` : '',
+        stack.temporalUiUrl ? `  Temporal UI    ${stack.temporalUiUrl}` : `  Temporal       ${stack.temporalAddress}`,
+        `  PostgreSQL     ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}`,
+        `  Data           ${config.dataDir}`,
+        stack.api ? `\nFirst token (the response's accessToken; then create an API key with POST /v1/api-keys):\n  ${token}` : '',
+        '\nCtrl-C stops everything.',
+        '',
+      ]
+        .filter((l) => l !== '')
+        .join('\n'),
+    );
+  }
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  console.log('stopping...');
+  await stack.stop();
+  return 0;
+}
+
+async function withDb<T>(config: AtelierConfig, fn: (db: ReturnType<typeof connectDb>, url: string) => Promise<T>): Promise<T> {
+  const url = embeddedDatabaseUrl(config);
+  const db = connectDb({ url, max: 2 });
+  try {
+    return await fn(db, url);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, sub, arg] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'dev':
+      return serve(config, { api: true, worker: true, embedded: true });
+    case 'api':
+      return serve(config, { api: true, worker: false, embedded: false });
+    case 'worker':
+      return serve(config, { api: false, worker: true, embedded: false });
+    case 'migrate':
+      return withDb(config, async (db) => {
+        const applied = await migrateToLatest(db);
+        console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+        return 0;
+      });
+    case 'workflows': {
+      if (sub !== 'validate') break;
+      const { workflows, problems } = readBuiltinWorkflows();
+      for (const w of workflows) console.log(`ok    ${w.file}`);
+      for (const p of problems) console.log(`FAIL  ${p.file}\n      - ${p.errors.join('\n      - ')}`);
+      return problems.length ? 1 : 0;
+    }
+    case 'runs': {
+      if (!arg || (sub !== 'show' && sub !== 'watch')) break;
+      return withDb(config, (db, url) => (sub === 'show' ? showRun(db, arg) : watchRun(db, url, arg)));
+    }
+  }
+  console.error(USAGE);
+  return command === undefined || command === 'help' || command === '--help' ? 0 : 64;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,27 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root: the folder holding pnpm-workspace.yaml above this file. */
+export const PROJECT_ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'pnpm-workspace.yaml'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('cannot find the Atelier project root (pnpm-workspace.yaml)');
+    dir = parent;
+  }
+  return dir;
+})();
+
+export const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools');
+
+export interface TemporalSettings {
+  cli: { pypiPackage: string; version: string; goModule: string; goVersion: string };
+  namespace: string;
+  searchAttributes: Record<string, string>;
+  dynamicConfig: Record<string, unknown>;
+}
+
+export function temporalSettings(): TemporalSettings {
+  return JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'temporal', 'dev-server.json'), 'utf8')) as TemporalSettings;
+}

@@ -1,0 +1,112 @@
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import { type ApiServer, startApiServer } from '@atelier/api';
+import { loadBuiltinWorkflows } from '@atelier/catalog';
+import { type Db, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
+import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
+import { createRunWorker } from '@atelier/engine/worker';
+import type { AtelierConfig } from '../config';
+import { ensureTemporalCli } from './temporal-cli';
+import { ensureSearchAttributes, startTemporalDevServer } from './temporal-server';
+
+export interface StackParts {
+  api: boolean;
+  worker: boolean;
+  /** Start embedded dependencies (Temporal dev server, PostgreSQL) when no address is configured. */
+  embedded: boolean;
+}
+
+export interface RunningStack {
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalUiUrl?: string;
+  api?: ApiServer;
+  db: Db;
+  stop(): Promise<void>;
+}
+
+/**
+ * Brings up what a process needs, in dependency order, and tears it down in reverse. `atelier dev` asks
+ * for everything with embedded dependencies; `atelier api` and `atelier worker` for one part each.
+ */
+export async function startStack(config: AtelierConfig, parts: StackParts, logger: Logger): Promise<RunningStack> {
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((err) => logger.error({ err }, 'error while stopping'));
+  };
+  try {
+    let temporalAddress = config.temporalAddress;
+    let temporalUiUrl: string | undefined;
+    if (!temporalAddress) {
+      if (!parts.embedded) throw new Error('TEMPORAL_ADDRESS is not set');
+      const cliPath = await ensureTemporalCli((line) => logger.info(line));
+      const server = await startTemporalDevServer({
+        cliPath,
+        dbFile: path.join(config.dataDir, 'temporal', 'temporal.db'),
+        port: config.temporalPort,
+        uiPort: config.temporalUiPort,
+        log: (line) => logger.debug({ component: 'temporal' }, line),
+      });
+      stops.push(() => server.stop());
+      temporalAddress = server.address;
+      temporalUiUrl = server.uiUrl;
+    }
+
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      if (!parts.embedded) throw new Error('DATABASE_URL is not set');
+      const pg = await startEmbeddedPostgres({
+        dataDir: path.join(config.dataDir, 'postgres'),
+        port: config.embeddedPgPort,
+        log: (line) => logger.debug({ component: 'postgres' }, line),
+      });
+      stops.push(() => pg.stop());
+      databaseUrl = pg.url;
+    }
+
+    const db = connectDb({ url: databaseUrl });
+    stops.push(() => db.destroy());
+    const applied = await migrateToLatest(db);
+    if (applied.length) logger.info({ applied }, 'database migrated');
+    await syncBuiltinWorkflows(db, loadBuiltinWorkflows());
+
+    if (parts.worker) {
+      const connection = await NativeConnection.connect({ address: temporalAddress });
+      stops.push(() => connection.close());
+      const worker: Worker = await createRunWorker({
+        connection,
+        namespace: config.namespace,
+        taskQueue: config.taskQueue,
+        db,
+        logger: logger.child({ component: 'worker' }),
+        providers: { localLatencyMs: config.localLatencyMs },
+      });
+      const running = worker.run();
+      stops.push(async () => {
+        worker.shutdown();
+        await running;
+      });
+    }
+
+    let api: ApiServer | undefined;
+    if (parts.api) {
+      const connection = await Connection.connect({ address: temporalAddress });
+      stops.push(() => connection.close());
+      await ensureSearchAttributes(connection, config.namespace);
+      const temporal = new Client({ connection, namespace: config.namespace });
+      api = await startApiServer(
+        { db, temporal, taskQueue: config.taskQueue, logger: logger.child({ component: 'api' }), models: new ModelRegistry(LOCAL_MODELS) },
+        config.apiPort,
+        config.apiHost,
+      );
+      const server = api;
+      stops.push(() => server.close());
+    }
+    return { databaseUrl, temporalAddress, temporalUiUrl, api, db, stop: stopAll };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

@@ -1,0 +1,45 @@
+import { z } from '@hono/zod-openapi';
+
+export const RegisterRequest = z
+  .object({
+    email: z.string().trim().email().max(320),
+    password: z.string().min(12).max(1024),
+    name: z.string().trim().min(1).max(200),
+  })
+  .openapi('RegisterRequest');
+
+export const LoginRequest = z
+  .object({ email: z.string().trim().min(1).max(320), password: z.string().min(1).max(1024) })
+  .openapi('LoginRequest');
+
+export const RefreshRequest = z.object({ refreshToken: z.string().min(1).max(512) }).openapi('RefreshRequest');
+
+export const UserSummary = z.object({ id: z.string().uuid(), email: z.string(), name: z.string() }).openapi('UserSummary');
+
+export const TokenResponse = z
+  .object({
+    accessToken: z.string(),
+    refreshToken: z.string(),
+    tokenType: z.literal('bearer'),
+    expiresIn: z.number().int().describe('Seconds until the access token expires'),
+    user: UserSummary,
+  })
+  .openapi('TokenResponse');
+
+export const CreateApiKeyRequest = z
+  .object({ name: z.string().trim().min(1).max(200), workspaceId: z.string().uuid().nullish() })
+  .openapi('CreateApiKeyRequest');
+
+export const ApiKey = z
+  .object({
+    id: z.string().uuid(),
+    name: z.string(),
+    prefix: z.string().describe('The first characters of the secret, to recognise the key'),
+    workspaceId: z.string().uuid().nullable(),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+  })
+  .openapi('ApiKey');
+
+export const CreatedApiKey = ApiKey.extend({ secret: z.string().describe('Shown once; only its hash is stored') }).openapi('CreatedApiKey');

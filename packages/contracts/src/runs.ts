@@ -1,0 +1,90 @@
+import { z } from '@hono/zod-openapi';
+import { Pagination, QueryBoolean } from './common';
+
+export const RUN_STATUS_VALUES = [
+  'pending',
+  'queued',
+  'running',
+  'planned',
+  'completed',
+  'review',
+  'failed',
+  'cancelled',
+  'rejected',
+  'changes_requested',
+] as const;
+
+export const CreateRunRequest = z
+  .object({
+    templateId: z.string().min(1).max(200),
+    intake: z.record(z.string(), z.unknown()),
+    workspaceId: z.string().uuid().optional(),
+    projectId: z.string().uuid().nullish(),
+    providers: z.record(z.string(), z.string()).optional().describe('Role to model-registry id, for this run only'),
+  })
+  .openapi('CreateRunRequest');
+
+export const RunStep = z
+  .object({
+    id: z.string().describe('The definition step id'),
+    name: z.string(),
+    kind: z.string(),
+    status: z.enum(['pending', 'completed', 'failed', 'skipped']),
+    provider: z.string().nullable(),
+    model: z.string().nullable(),
+    durationMs: z.number().int().nullable(),
+    costActualUsd: z.number(),
+    error: z.string().nullable().optional(),
+  })
+  .openapi('RunStep');
+
+export const TotalCosts = z
+  .object({ estimatedUsd: z.number(), actualUsd: z.number(), currency: z.string(), status: z.string() })
+  .openapi('TotalCosts');
+
+export const Run = z
+  .object({
+    id: z.string(),
+    templateId: z.string(),
+    templateName: z.string(),
+    status: z.enum(RUN_STATUS_VALUES),
+    currentStepIndex: z.number().int(),
+    intake: z.record(z.string(), z.unknown()),
+    artifactId: z.string().nullable(),
+    durationMs: z.number().int().nullable(),
+    workflowVersion: z.string(),
+    specVersionHash: z.string(),
+    createdVia: z.enum(['session', 'api_key', 'worker']),
+    apiKeyId: z.string().nullable(),
+    apiKeyName: z.string().nullable(),
+    workspaceId: z.string().uuid(),
+    projectId: z.string().uuid().nullable(),
+    queuedAt: z.string(),
+    createdAt: z.string(),
+    finishedAt: z.string().nullable(),
+    totalCosts: TotalCosts,
+    runSteps: z.array(RunStep),
+    error: z.string().nullable(),
+    errorCode: z.string().nullable(),
+    failureDetails: z.record(z.string(), z.unknown()).nullable(),
+    parentRunId: z.string().nullable(),
+    parentOrderId: z.string().nullable(),
+    orderDedupeKey: z.string().nullable(),
+    workerId: z.string().nullable(),
+    archived: z.boolean(),
+    notExecutedReason: z.string().nullable(),
+  })
+  .openapi('Run');
+
+export const ListRunsQuery = Pagination.extend({
+  workspaceId: z.string().uuid().optional(),
+  projectId: z.string().uuid().optional(),
+  status: z.enum(RUN_STATUS_VALUES).optional(),
+  parentOrderId: z.string().optional(),
+  workerId: z.string().optional(),
+  includeArchived: QueryBoolean,
+});
+
+export const RunIdParam = z.object({
+  runId: z.string().openapi({ param: { name: 'runId', in: 'path' }, example: 'run-1a2b3c4d' }),
+});

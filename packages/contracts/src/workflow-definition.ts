@@ -1,0 +1,126 @@
+import { z } from '@hono/zod-openapi';
+
+/**
+ * The workflow schema (schemaVersion workflow-schema-v1): one zod schema for every field of the
+ * contract's Workflow, Gate, Intake field and Step tables. It validates built-in definition files at
+ * build time, authoring requests at the edge, and documents both in OpenAPI. Rules that need more than
+ * the shape of one field (unique gate ids, registered providers...) live in @atelier/domain.
+ */
+
+export const ARTIFACT_CLASSES = ['visual', 'research', 'video', 'knowledge'] as const;
+export const INTAKE_FIELD_TYPES = [
+  'string',
+  'enum',
+  'boolean',
+  'integer',
+  'number',
+  'array',
+  'object',
+  'artifactReference',
+] as const;
+export const STEP_KINDS = ['llm', 'image', 'tool', 'subWorkflow', 'agent', 'code'] as const;
+export const GATE_TYPES = ['quality', 'safety', 'approval', 'budget'] as const;
+
+export const ArtifactTypeRef = z
+  .object({ artifactClass: z.enum(ARTIFACT_CLASSES), artifactType: z.string().min(1) })
+  .openapi('ArtifactTypeRef');
+
+export const IntakeField = z
+  .object({
+    name: z.string().min(1),
+    type: z.enum(INTAKE_FIELD_TYPES),
+    required: z.boolean().optional(),
+    default: z.unknown().optional(),
+    options: z.array(z.unknown()).optional(),
+    description: z.string().optional(),
+    artifactClass: z.enum(ARTIFACT_CLASSES).optional(),
+    artifactType: z.string().optional(),
+  })
+  .openapi('IntakeField');
+
+export const SubWorkflowReference = z
+  .object({
+    templateId: z.string().min(1),
+    templateVersion: z.string().min(1),
+    intakeMapping: z.record(z.string(), z.string()),
+  })
+  .openapi('SubWorkflowReference');
+
+export const HoldField = z.object({
+  name: z.string().min(1),
+  type: z.enum(['string', 'boolean', 'integer', 'number', 'enum']),
+  options: z.array(z.string()).optional(),
+});
+
+export const Gate = z
+  .object({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    type: z.enum(GATE_TYPES),
+    inputs: z.array(ArtifactTypeRef),
+    outputs: z.array(ArtifactTypeRef),
+    unlocks: z.array(z.string()).optional(),
+    holdFields: z.array(HoldField).optional(),
+    subWorkflow: SubWorkflowReference.optional(),
+  })
+  .openapi('Gate');
+
+export const Step = z
+  .object({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    kind: z.enum(STEP_KINDS),
+    capability: z.string().optional(),
+    role: z.string().optional(),
+    inputPath: z.string().optional(),
+    prompt: z.string().optional().describe('Template over { intake, inputs, steps }: {{intake.topic}}'),
+    jsonSchema: z.record(z.string(), z.unknown()).optional(),
+    requireTrue: z.string().optional(),
+    failMessage: z.string().optional(),
+    emitsArtifact: z.boolean().optional(),
+    gateId: z.string().optional(),
+    function: z.string().optional().describe('code steps: a named deterministic function'),
+    expression: z.string().optional().describe('code steps: a JSONata expression over the run context'),
+    tool: z.string().optional().describe('tool steps: a named built-in tool'),
+    maxTurns: z.number().int().min(1).max(50).optional().describe('agent steps: the turn limit'),
+    suppliedBy: z.string().optional().describe('An artifactReference intake field that satisfies this step'),
+    templateId: z.string().optional(),
+    templateVersion: z.string().optional(),
+    intakeMapping: z.record(z.string(), z.string()).optional(),
+  })
+  .openapi('Step');
+
+export const WorkflowDefinition = z
+  .object({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    description: z.string().optional().describe('The purpose, shown in the catalog'),
+    artifactClass: z.enum(ARTIFACT_CLASSES),
+    outputType: z.string().optional(),
+    version: z.string().min(1),
+    status: z.enum(['active', 'deprecated']).optional(),
+    supersededById: z.string().nullable().optional(),
+    cadence: z.string().min(1),
+    estimatedDurationSeconds: z.number().int().positive().optional(),
+    intakeSchema: z.object({ fields: z.array(IntakeField) }),
+    runtimeSteps: z.array(Step),
+    gates: z.array(Gate),
+    providers: z.record(z.string(), z.string()),
+    budgetPolicy: z.object({ perRunCapUsd: z.number().nonnegative().optional() }).passthrough(),
+    artifactSchema: z.object({
+      artifactClass: z.enum(ARTIFACT_CLASSES),
+      artifactType: z.string().min(1),
+      files: z.array(z.string()),
+      metadata: z.array(z.string()),
+    }),
+    outputShape: z.array(ArtifactTypeRef).min(1),
+    schemaVersion: z.literal('workflow-schema-v1').optional(),
+  })
+  .openapi('WorkflowDefinition');
+
+export type ArtifactTypeRef = z.infer<typeof ArtifactTypeRef>;
+export type IntakeField = z.infer<typeof IntakeField>;
+export type Gate = z.infer<typeof Gate>;
+export type Step = z.infer<typeof Step>;
+export type WorkflowDefinition = z.infer<typeof WorkflowDefinition>;
+export type StepKind = (typeof STEP_KINDS)[number];

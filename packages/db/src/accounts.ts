@@ -1,0 +1,183 @@
+import { sql } from 'kysely';
+import type { Selectable } from 'kysely';
+import type { Db } from './connect';
+import type { ApiKeysTable, UsersTable } from './schema';
+
+export type UserRow = Selectable<UsersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+export interface NewUser {
+  id: string;
+  email: string;
+  name: string;
+  passwordHash: string;
+  workspaceId: string;
+  workspaceName: string;
+}
+
+/** Creates the user and their personal workspace, where they are owner. Null when the email is taken. */
+export async function createUserWithWorkspace(db: Db, u: NewUser): Promise<UserRow | null> {
+  return db.transaction().execute(async (tx) => {
+    const user = await tx
+      .insertInto('users')
+      .values({ id: u.id, email: u.email, name: u.name, password_hash: u.passwordHash })
+      .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!user) return null;
+    await tx.insertInto('workspaces').values({ id: u.workspaceId, name: u.workspaceName, personal: true }).execute();
+    await tx.insertInto('memberships').values({ workspace_id: u.workspaceId, user_id: u.id, role: 'owner' }).execute();
+    return user;
+  });
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where(sql<string>`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export async function getUser(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface TokenPair {
+  sessionId: string;
+  accessHash: string;
+  refreshHash: string;
+  accessExpiresAt: Date;
+  refreshExpiresAt: Date;
+}
+
+/** Opens a session (a refresh-token family) with its first token pair. */
+export async function createSession(db: Db, userId: string, pair: TokenPair): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx.insertInto('auth_sessions').values({ id: pair.sessionId, user_id: userId }).execute();
+    await insertPair(tx as unknown as Db, pair);
+  });
+}
+
+async function insertPair(db: Db, pair: TokenPair): Promise<void> {
+  await db
+    .insertInto('auth_tokens')
+    .values([
+      { token_hash: pair.accessHash, session_id: pair.sessionId, kind: 'access', expires_at: pair.accessExpiresAt },
+      { token_hash: pair.refreshHash, session_id: pair.sessionId, kind: 'refresh', expires_at: pair.refreshExpiresAt },
+    ])
+    .execute();
+}
+
+export interface ActiveSession {
+  sessionId: string;
+  userId: string;
+}
+
+/** The live session an access token belongs to, or undefined when it is unknown, expired or revoked. */
+export async function findAccessSession(db: Db, tokenHash: string): Promise<ActiveSession | undefined> {
+  const row = await db
+    .selectFrom('auth_tokens as t')
+    .innerJoin('auth_sessions as s', 's.id', 't.session_id')
+    .select(['s.id as sessionId', 's.user_id as userId'])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.kind', '=', 'access')
+    .where('t.expires_at', '>', new Date())
+    .where('s.revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row;
+}
+
+export type RefreshOutcome = { ok: true; userId: string } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
+
+/**
+ * Rotates a refresh token: the presented one dies and `next` replaces the family's pair. Presenting a
+ * token that was already used means it leaked, so the whole family is revoked.
+ */
+export async function rotateRefreshToken(db: Db, tokenHash: string, next: Omit<TokenPair, 'sessionId'>): Promise<RefreshOutcome> {
+  return db.transaction().execute(async (tx) => {
+    const token = await tx
+      .selectFrom('auth_tokens as t')
+      .innerJoin('auth_sessions as s', 's.id', 't.session_id')
+      .select(['t.session_id', 't.used_at', 't.expires_at', 's.revoked_at', 's.user_id'])
+      .where('t.token_hash', '=', tokenHash)
+      .where('t.kind', '=', 'refresh')
+      .forUpdate()
+      .executeTakeFirst();
+    if (!token) return { ok: false, reason: 'unknown' } as const;
+    if (token.revoked_at) return { ok: false, reason: 'revoked' } as const;
+    if (token.used_at) {
+      await tx.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('id', '=', token.session_id).execute();
+      return { ok: false, reason: 'reused' } as const;
+    }
+    if (token.expires_at <= new Date()) return { ok: false, reason: 'expired' } as const;
+    const now = new Date();
+    await tx.updateTable('auth_tokens').set({ used_at: now }).where('token_hash', '=', tokenHash).execute();
+    // The family's previous access tokens stop working as soon as a new pair is issued.
+    await tx
+      .updateTable('auth_tokens')
+      .set({ expires_at: now })
+      .where('session_id', '=', token.session_id)
+      .where('kind', '=', 'access')
+      .where('expires_at', '>', now)
+      .execute();
+    await insertPair(tx as unknown as Db, { ...next, sessionId: token.session_id });
+    return { ok: true, userId: token.user_id } as const;
+  });
+}
+
+export async function revokeSession(db: Db, sessionId: string): Promise<void> {
+  await db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+}
+
+export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
+  await db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
+export interface NewApiKey {
+  id: string;
+  userId: string;
+  workspaceId: string | null;
+  name: string;
+  prefix: string;
+  secretHash: string;
+}
+
+export async function createApiKey(db: Db, k: NewApiKey): Promise<ApiKeyRow> {
+  return db
+    .insertInto('api_keys')
+    .values({ id: k.id, user_id: k.userId, workspace_id: k.workspaceId, name: k.name, prefix: k.prefix, secret_hash: k.secretHash })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The live key with this secret hash; also stamps when it was last used. */
+export async function useApiKey(db: Db, secretHash: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .updateTable('api_keys')
+    .set({ last_used_at: new Date() })
+    .where('secret_hash', '=', secretHash)
+    .where('revoked_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function listApiKeys(db: Db, userId: string, page: { offset: number; limit: number }): Promise<{ items: ApiKeyRow[]; total: number }> {
+  const base = db.selectFrom('api_keys').where('user_id', '=', userId).where('revoked_at', 'is', null);
+  const [items, count] = await Promise.all([
+    base.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(page.offset).limit(page.limit).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.n) };
+}
+
+export async function getApiKey(db: Db, userId: string, id: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export async function revokeApiKey(db: Db, userId: string, id: string): Promise<ApiKeyRow | undefined> {
+  const existing = await getApiKey(db, userId, id);
+  if (!existing) return undefined;
+  if (existing.revoked_at) return existing;
+  return db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export async function revokeAllApiKeys(db: Db, userId: string): Promise<void> {
+  await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}

@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import * as foundation from './migrations/2026-11-22T1000-foundation';
+
+/**
+ * Migrations are listed in code (not read from a folder) so that they travel with the package and the
+ * order is explicit. Names are timestamps; add new ones at the end.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-22T1000-foundation': foundation,
+};
+
+class InCodeMigrations implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return MIGRATIONS;
+  }
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrations() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,233 @@
+import { type Transaction, sql } from 'kysely';
+import { isForwardMove, isTerminalRunStatus, roundUsd } from '@atelier/domain';
+import type { Db } from './connect';
+import type { Database, RunsTable } from './schema';
+import type { Insertable, Selectable } from 'kysely';
+
+export type RunRow = Selectable<RunsTable>;
+export type RunStepRow = Selectable<Database['run_steps']>;
+export type Executor = Db | Transaction<Database>;
+
+/** Channel on which every run event is announced, so event streams need no polling. */
+export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
+
+/**
+ * Appends an event to the run's ordered log and announces it. Callers hold the run row lock
+ * (`lockRun`) so sequence numbers never collide.
+ */
+export async function appendRunEvent(tx: Executor, runId: string, type: string, data: unknown): Promise<number> {
+  const row = await tx
+    .insertInto('run_events')
+    .columns(['run_id', 'seq', 'type', 'data'])
+    .expression(
+      tx.selectNoFrom((eb) => [
+        eb.val(runId).as('run_id'),
+        sql<number>`coalesce((select max(seq) from run_events where run_id = ${runId}), 0) + 1`.as('seq'),
+        eb.val(type).as('type'),
+        sql`${JSON.stringify(data)}::jsonb`.as('data'),
+      ]),
+    )
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  await sql`select pg_notify(${RUN_EVENTS_CHANNEL}, ${`${runId}:${row.seq}`})`.execute(tx);
+  return row.seq;
+}
+
+export async function lockRun(tx: Transaction<Database>, runId: string): Promise<RunRow | undefined> {
+  return tx.selectFrom('runs').selectAll().where('id', '=', runId).forUpdate().executeTakeFirst();
+}
+
+export async function insertRun(db: Db, run: Insertable<RunsTable>): Promise<RunRow> {
+  return db.transaction().execute(async (tx) => {
+    const row = await tx.insertInto('runs').values(run).returningAll().executeTakeFirstOrThrow();
+    await appendRunEvent(tx, row.id, 'run.status', { status: row.status });
+    return row;
+  });
+}
+
+export async function getRunRow(db: Executor, runId: string): Promise<RunRow | undefined> {
+  return db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+}
+
+export async function getRunSteps(db: Executor, runId: string): Promise<RunStepRow[]> {
+  return db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).orderBy('step_index').execute();
+}
+
+/**
+ * Moves a run forward (never backwards, never out of a terminal status), optionally creating its
+ * artifact in the same transaction. Returns the row when the move happened and undefined when it was a
+ * no-op, which makes every caller idempotent under retries.
+ */
+export async function moveRunStatus(
+  db: Db,
+  runId: string,
+  to: string,
+  fields: Partial<Insertable<RunsTable>> = {},
+  artifact?: Insertable<Database['artifacts']>,
+): Promise<RunRow | undefined> {
+  return db.transaction().execute(async (tx) => {
+    const current = await lockRun(tx, runId);
+    if (!current || !isForwardMove(current.status, to)) return undefined;
+    const now = new Date();
+    if (artifact) {
+      const inserted = await tx.insertInto('artifacts').values(artifact).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+        await appendRunEvent(tx, runId, 'artifact.created', { artifactId: artifact.id });
+      }
+    }
+    const row = await tx
+      .updateTable('runs')
+      .set({
+        ...fields,
+        ...(artifact ? { artifact_id: artifact.id } : {}),
+        status: to,
+        updated_at: now,
+        ...(to === 'running' && !current.started_at ? { started_at: now } : {}),
+        ...(isTerminalRunStatus(to) ? { finished_at: now } : {}),
+      })
+      .where('id', '=', runId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await appendRunEvent(tx, runId, 'run.status', {
+      status: to,
+      ...(fields.error_code ? { errorCode: fields.error_code, error: fields.error } : {}),
+    });
+    return row;
+  });
+}
+
+/** Recomputes the run's actual cost as the sum of its steps: retries overwrite a step, never add to it. */
+async function refreshActualCost(tx: Executor, runId: string): Promise<void> {
+  await sql`
+    update runs set actual_usd = coalesce((select sum(cost_actual_usd) from run_steps where run_id = ${runId}), 0),
+      cost_status = 'provider_reported', updated_at = now()
+    where id = ${runId}`.execute(tx);
+}
+
+export interface StepStart {
+  runId: string;
+  stepIndex: number;
+  stepId: string;
+  name: string;
+  kind: string;
+}
+
+/**
+ * Records that a step began. A retry of the same step (same run and index) reuses the row and counts the
+ * attempt; a step that already settled is returned as it is so the caller can reuse its output.
+ */
+export async function startStep(db: Db, s: StepStart): Promise<RunStepRow> {
+  return db.transaction().execute(async (tx) => {
+    await lockRun(tx, s.runId);
+    const existing = await tx
+      .selectFrom('run_steps')
+      .selectAll()
+      .where('run_id', '=', s.runId)
+      .where('step_index', '=', s.stepIndex)
+      .executeTakeFirst();
+    if (existing && existing.status !== 'pending') return existing;
+    if (existing) {
+      return tx
+        .updateTable('run_steps')
+        .set({ attempts: existing.attempts + 1 })
+        .where('run_id', '=', s.runId)
+        .where('step_index', '=', s.stepIndex)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    const row = await tx
+      .insertInto('run_steps')
+      .values({
+        run_id: s.runId,
+        step_index: s.stepIndex,
+        step_id: s.stepId,
+        name: s.name,
+        kind: s.kind,
+        status: 'pending',
+        started_at: new Date(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await tx.updateTable('runs').set({ current_step_index: s.stepIndex, updated_at: new Date() }).where('id', '=', s.runId).execute();
+    await appendRunEvent(tx, s.runId, 'step.started', { stepIndex: s.stepIndex, stepId: s.stepId, name: s.name });
+    return row;
+  });
+}
+
+export interface StepSettlement {
+  runId: string;
+  stepIndex: number;
+  status: 'completed' | 'failed' | 'skipped';
+  provider?: string | null;
+  model?: string | null;
+  durationMs?: number;
+  costActualUsd?: number;
+  output?: unknown;
+  error?: string | null;
+  errorCode?: string | null;
+}
+
+/** Settles a step once; a second settlement of the same step is ignored. */
+export async function settleStep(db: Db, s: StepSettlement): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    await lockRun(tx, s.runId);
+    const updated = await tx
+      .updateTable('run_steps')
+      .set({
+        status: s.status,
+        provider: s.provider ?? null,
+        model: s.model ?? null,
+        duration_ms: s.durationMs ?? null,
+        cost_actual_usd: roundUsd(s.costActualUsd ?? 0),
+        output: s.output === undefined ? null : JSON.stringify(s.output),
+        error: s.error ?? null,
+        error_code: s.errorCode ?? null,
+        finished_at: new Date(),
+      })
+      .where('run_id', '=', s.runId)
+      .where('step_index', '=', s.stepIndex)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return false;
+    await refreshActualCost(tx, s.runId);
+    await appendRunEvent(tx, s.runId, `step.${s.status}`, {
+      stepIndex: s.stepIndex,
+      costActualUsd: roundUsd(s.costActualUsd ?? 0),
+      ...(s.error ? { error: s.error } : {}),
+    });
+    return true;
+  });
+}
+
+export interface RunFilters {
+  workspaceId: string;
+  projectId?: string;
+  status?: string;
+  parentOrderId?: string;
+  workerId?: string;
+  includeArchived?: boolean;
+  offset: number;
+  limit: number;
+}
+
+/** Newest first; `total` counts every match. */
+export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]; steps: RunStepRow[]; total: number }> {
+  let q = db.selectFrom('runs').where('workspace_id', '=', f.workspaceId);
+  if (f.projectId) q = q.where('project_id', '=', f.projectId);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.parentOrderId) q = q.where('parent_order_id', '=', f.parentOrderId);
+  if (f.workerId) q = q.where('worker_id', '=', f.workerId);
+  if (!f.includeArchived) q = q.where('archived', '=', false);
+  const [items, count] = await Promise.all([
+    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(f.offset).limit(f.limit).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const steps = items.length
+    ? await db.selectFrom('run_steps').selectAll().where('run_id', 'in', items.map((r) => r.id)).orderBy('step_index').execute()
+    : [];
+  return { items, steps, total: Number(count.n) };
+}
+
+export async function getArtifact(db: Db, id: string) {
+  return db.selectFrom('artifacts').selectAll().where('id', '=', id).executeTakeFirst();
+}

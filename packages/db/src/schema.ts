@@ -1,0 +1,197 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Typed view of the PostgreSQL schema that the migrations create. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T = unknown> = ColumnType<T, string, string>;
+type NullableJson<T = unknown> = ColumnType<T | null, string | null | undefined, string | null>;
+/** numeric columns come back from pg as strings; repositories convert them. */
+type Numeric = ColumnType<string, number | string | undefined, number | string>;
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deletion_status: string | null;
+  deletion_requested_at: NullableTimestamp;
+  deletion_reason: string | null;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  personal: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  workspace_id: string;
+  user_id: string;
+  role: 'owner' | 'admin' | 'member';
+  created_at: Timestamp;
+}
+
+export interface AuthSessionsTable {
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface AuthTokensTable {
+  token_hash: string;
+  session_id: string;
+  kind: 'access' | 'refresh';
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  workspace_id: string | null;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface ProjectsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  kind: string;
+  description: string | null;
+  client_id: string | null;
+  archived: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkflowsTable {
+  id: string;
+  workspace_id: string | null;
+  name: string;
+  status: 'active' | 'deprecated';
+  superseded_by_id: string | null;
+  visibility: 'draft' | 'internal' | 'public';
+  live_version: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkflowVersionsTable {
+  workflow_id: string;
+  version: string;
+  definition: Json;
+  definition_hash: string;
+  state: 'draft' | 'published';
+  created_at: Timestamp;
+  published_at: NullableTimestamp;
+}
+
+export interface RunsTable {
+  id: string;
+  workspace_id: string;
+  project_id: string | null;
+  template_id: string;
+  template_name: string;
+  workflow_version: string;
+  spec_version_hash: string;
+  status: string;
+  current_step_index: Generated<number>;
+  intake: Json<Record<string, unknown>>;
+  definition: Json;
+  bindings: Json<Record<string, string>>;
+  artifact_id: string | null;
+  created_via: 'session' | 'api_key' | 'worker';
+  api_key_id: string | null;
+  api_key_name: string | null;
+  created_by: string | null;
+  estimated_usd: Numeric;
+  actual_usd: Numeric;
+  currency: Generated<string>;
+  cost_status: Generated<string>;
+  error: string | null;
+  error_code: string | null;
+  failure_details: NullableJson;
+  parent_run_id: string | null;
+  parent_order_id: string | null;
+  order_dedupe_key: string | null;
+  worker_id: string | null;
+  not_executed_reason: string | null;
+  archived: Generated<boolean>;
+  queued_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RunStepsTable {
+  run_id: string;
+  step_index: number;
+  step_id: string;
+  name: string;
+  kind: string;
+  status: string;
+  provider: string | null;
+  model: string | null;
+  duration_ms: number | null;
+  cost_actual_usd: Numeric;
+  output: NullableJson;
+  error: string | null;
+  error_code: string | null;
+  attempts: Generated<number>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface RunEventsTable {
+  run_id: string;
+  seq: number;
+  type: string;
+  data: Json;
+  created_at: Timestamp;
+}
+
+export interface ArtifactsTable {
+  id: string;
+  run_id: string | null;
+  workspace_id: string;
+  project_id: string | null;
+  template_id: string | null;
+  title: string;
+  status: string;
+  artifact_class: string;
+  artifact_type: string;
+  version: Generated<number>;
+  content: Json;
+  qa: Json;
+  source_report_artifact_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  workspaces: WorkspacesTable;
+  memberships: MembershipsTable;
+  auth_sessions: AuthSessionsTable;
+  auth_tokens: AuthTokensTable;
+  api_keys: ApiKeysTable;
+  projects: ProjectsTable;
+  workflows: WorkflowsTable;
+  workflow_versions: WorkflowVersionsTable;
+  runs: RunsTable;
+  run_steps: RunStepsTable;
+  run_events: RunEventsTable;
+  artifacts: ArtifactsTable;
+}
+
+export type { Generated };

@@ -1,0 +1,18 @@
+/**
+ * Failure categories (decisions §4). Deterministic failures would fail the same way again, so they end
+ * the run at once; transient ones (timeouts, provider 5xx, rate limits) are retried by the engine first.
+ */
+export const DETERMINISTIC_ERROR_CODES = [
+  'intake_invalid',
+  'schema_violation',
+  'requirement_failed',
+  'step_invalid',
+  'gate_rejected',
+  'budget_gate_exceeded',
+] as const;
+
+export type FailureCategory = 'deterministic' | 'transient';
+
+export function failureCategory(errorCode: string | null | undefined): FailureCategory {
+  return (DETERMINISTIC_ERROR_CODES as readonly string[]).includes(errorCode ?? '') ? 'deterministic' : 'transient';
+}

@@ -1,0 +1,55 @@
+import { fileURLToPath } from 'node:url';
+import { type NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import type { Db } from '@atelier/db';
+import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
+import { createActivities } from './activities/index';
+import { type ProviderOptions, createProviders } from './providers/index';
+
+export const DEFAULT_TASK_QUEUE = 'atelier-runs';
+export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+
+export interface RunWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  db: Db;
+  logger: Logger;
+  providers?: ProviderOptions;
+  /** A prebuilt bundle (tests and benchmarks build it once); otherwise the worker bundles at start. */
+  workflowBundle?: { code: string };
+  maxConcurrentActivities?: number;
+}
+
+/** Bundles the deterministic workflow code once; the result can be shared by several workers. */
+export async function bundleRunWorkflows(): Promise<{ code: string }> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+}
+
+const quietBundlerLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};
+
+export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
+  const activities = createActivities({
+    db: opts.db,
+    models: new ModelRegistry(LOCAL_MODELS),
+    providers: createProviders(opts.providers),
+    logger: opts.logger,
+  });
+  return Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: {} }),
+    activities,
+    maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 50,
+    maxConcurrentLocalActivityExecutions: 50,
+    shutdownGraceTime: '10 seconds',
+  });
+}

@@ -1,0 +1,2 @@
+// The one module the worker bundles: every workflow type Atelier registers is exported here.
+export { runWorkflow, cancelRunSignal, runStateQuery } from './run-workflow';
