@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+import pino from 'pino';
+import { inject } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { type ApiServer, startApiServer } from '@atelier/api';
+import { type Db, connectDb } from '@atelier/db';
+import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domain';
+import { createRunWorker } from '@atelier/engine/worker';
+
+try {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+} catch {
+  // already installed in this process
+}
+
+export const silentLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+export interface HttpResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface Harness {
+  url: string;
+  db: Db;
+  databaseUrl: string;
+  temporal: Client;
+  temporalAddress: string;
+  taskQueue: string;
+  request<T = any>(method: string, path: string, opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
+  startWorker(opts?: { localLatencyMs?: number }): Promise<{ stop(): Promise<void> }>;
+  stop(): Promise<void>;
+}
+
+let bundle: Promise<{ code: string }> | undefined;
+const workflowBundle = () => (bundle ??= readFile(inject('workflowBundlePath'), 'utf8').then((code) => ({ code })));
+
+/** A fresh database cloned from the suite's migrated template. */
+export async function createTestDatabase(): Promise<string> {
+  const adminUrl = inject('pgAdminUrl');
+  const name = `atelier_test_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * A real gateway on a real port, over its own database and task queue, with (by default) an in-process
+ * worker — all against the suite's real Temporal dev server and PostgreSQL.
+ */
+export async function startHarness(opts: { worker?: boolean; localLatencyMs?: number } = {}): Promise<Harness> {
+  const databaseUrl = await createTestDatabase();
+  const db = connectDb({ url: databaseUrl, max: 10 });
+  const temporalAddress = inject('temporalAddress');
+  const taskQueue = `test-${randomBytes(4).toString('hex')}`;
+  const connection = await Connection.connect({ address: temporalAddress });
+  const temporal = new Client({ connection, namespace: 'default' });
+  const stops: Array<() => Promise<void>> = [];
+
+  const startWorker = async (w: { localLatencyMs?: number } = {}) => {
+    const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+    const worker: Worker = await createRunWorker({
+      connection: nativeConnection,
+      namespace: 'default',
+      taskQueue,
+      db,
+      logger: silentLogger,
+      providers: { localLatencyMs: w.localLatencyMs ?? opts.localLatencyMs ?? 0 },
+      workflowBundle: await workflowBundle(),
+    });
+    const running = worker.run();
+    let stopped = false;
+    const stop = async () => {
+      if (stopped) return;
+      stopped = true;
+      worker.shutdown();
+      await running;
+      await nativeConnection.close();
+    };
+    stops.push(stop);
+    return { stop };
+  };
+  if (opts.worker !== false) await startWorker();
+
+  const api: ApiServer = await startApiServer(
+    { db, temporal, taskQueue, logger: silentLogger, models: new ModelRegistry(LOCAL_MODELS) },
+    0,
+    '127.0.0.1',
+  );
+
+  const request: Harness['request'] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let body: string | undefined = o.rawBody;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    } else if (o.rawBody !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${api.url}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body: parsed as never, headers: res.headers };
+  };
+
+  return {
+    url: api.url,
+    db,
+    databaseUrl,
+    temporal,
+    temporalAddress,
+    taskQueue,
+    request,
+    startWorker,
+    async stop() {
+      await api.close();
+      for (const stop of stops.reverse()) await stop();
+      await connection.close();
+      await db.destroy();
+    },
+  };
+}
+
+export interface TestUser {
+  token: string;
+  refreshToken: string;
+  userId: string;
+  email: string;
+  workspaceId: string;
+}
+
+let counter = 0;
+export async function registerUser(h: Harness, name = 'Tester'): Promise<TestUser> {
+  const email = `user${Date.now()}${counter++}${randomBytes(2).toString('hex')}@example.com`;
+  const res = await h.request('POST', '/v1/auth/register', { body: { email, password: 'correct horse battery', name } });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const membership = await h.db.selectFrom('memberships').select('workspace_id').where('user_id', '=', res.body.user.id).executeTakeFirstOrThrow();
+  return { token: res.body.accessToken, refreshToken: res.body.refreshToken, userId: res.body.user.id, email, workspaceId: membership.workspace_id };
+}
+
+export async function createApiKey(h: Harness, user: TestUser, workspaceId?: string): Promise<string> {
+  const res = await h.request('POST', '/v1/api-keys', { token: user.token, body: { name: 'test key', ...(workspaceId ? { workspaceId } : {}) } });
+  if (res.status !== 201) throw new Error(`api key failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.secret;
+}
+
+/** Polls the read model (never Temporal) until the run satisfies `done`, by default a terminal status. */
+export async function waitForRun(h: Harness, token: string, runId: string, done: (run: any) => boolean = (r) => isTerminalRunStatus(r.status), timeoutMs = 45_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  let last: any;
+  while (Date.now() < deadline) {
+    const res = await h.request('GET', `/v1/runs/${runId}`, { token });
+    last = res.body;
+    if (res.status === 200 && done(res.body)) return res.body;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`run ${runId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(last)?.slice(0, 500)}`);
+}
