@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { Worker } from '@temporalio/worker';
+import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { syncBuiltinWorkflows } from '@atelier/db';
+import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+
+/**
+ * Recorded histories of real runs are replayed against the current workflow code. The files under
+ * test/histories are committed: a change to the run workflow that would break runs already in flight
+ * fails here. A scenario whose file is missing is recorded on the spot (UPDATE_HISTORIES=1 re-records
+ * all of them, which is only right when a change is deliberately incompatible and versioned).
+ */
+const HISTORIES = path.join(PROJECT_ROOT, 'test', 'histories');
+let h: Harness;
+let user: TestUser;
+
+const BROKEN = {
+  id: 'build-broken-report',
+  name: 'Broken report (replay fixture)',
+  version: '2026.11.01',
+  artifactClass: 'research',
+  cadence: 'on-demand',
+  intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true }] },
+  runtimeSteps: [
+    { id: 'step-1', name: 'Outline', kind: 'llm', role: 'researcher', prompt: 'Outline "{{intake.topic}}"', jsonSchema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } },
+    { id: 'step-2', name: 'Assemble from the wrong input', kind: 'code', function: 'researchReport', inputPath: 'intake.topic' },
+  ],
+  gates: [],
+  providers: { researcher: 'local/text-1' },
+  budgetPolicy: {},
+  artifactSchema: { artifactClass: 'research', artifactType: 'research-report', files: ['application/json'], metadata: [] },
+  outputShape: [{ artifactClass: 'research', artifactType: 'research-report' }],
+};
+
+async function record(name: string, runId: string) {
+  const file = path.join(HISTORIES, `${name}.json`);
+  if (existsSync(file) && process.env.UPDATE_HISTORIES !== '1') return;
+  const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+  await mkdir(HISTORIES, { recursive: true });
+  await writeFile(file, `${historyToJSON(history)}\n`);
+}
+
+beforeAll(async () => {
+  h = await startHarness({ localLatencyMs: 300 });
+  user = await registerUser(h);
+  await syncBuiltinWorkflows(h.db, [BROKEN as never]);
+});
+afterAll(() => h?.stop());
+
+describe('the run workflow stays deterministic', () => {
+  it('records completed, cancelled and failed runs', async () => {
+    const start = (templateId: string, topic: string) =>
+      h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake: { topic } } }).then((r) => r.body.id as string);
+
+    const completed = await start('plan-research-report', 'replayed history');
+    const failed = await start('build-broken-report', 'a string, not a draft');
+    const cancelled = await start('plan-research-report', 'cancelled history');
+    await waitForRun(h, user.token, cancelled, (r) => r.status === 'running');
+    await h.request('POST', `/v1/runs/${cancelled}/cancel`, { token: user.token });
+
+    expect((await waitForRun(h, user.token, completed)).status).toBe('completed');
+    const failedRun = await waitForRun(h, user.token, failed);
+    expect(failedRun).toMatchObject({ status: 'failed', errorCode: 'step_invalid' });
+    expect(failedRun.error).toMatch(/must be an object/);
+    expect(failedRun.runSteps.map((s: any) => s.status)).toEqual(['completed', 'failed']);
+    expect((await waitForRun(h, user.token, cancelled)).status).toBe('cancelled');
+
+    for (const [name, id] of [['research-report-completed', completed], ['run-failed-step-invalid', failed], ['run-cancelled', cancelled]] as const) {
+      // The workflow result is written after the last activity; wait for Temporal to close the execution.
+      await h.temporal.workflow.getHandle(id).result();
+      await record(name, id);
+    }
+  });
+
+  it('replays every committed history against the current workflow code', async () => {
+    const files = (await readdir(HISTORIES)).filter((f) => f.endsWith('.json')).sort();
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    const histories = await Promise.all(
+      files.map(async (f) => ({ workflowId: f, history: historyFromJSON(JSON.parse(await readFile(path.join(HISTORIES, f), 'utf8'))) })),
+    );
+    const code = await readFile(inject('workflowBundlePath'), 'utf8');
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { code } }, histories)) {
+      expect(result.error, `${result.workflowId} no longer replays: ${result.error}`).toBeUndefined();
+    }
+  });
+});
