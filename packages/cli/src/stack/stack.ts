@@ -85,7 +85,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       });
       const running = worker.run();
       stops.push(async () => {
-        worker.shutdown();
+        if (worker.getState() === 'RUNNING') worker.shutdown();
         await running;
       });
     }

@@ -1,0 +1,169 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { freePort } from '@atelier/cli/stack/processes';
+
+/**
+ * Starts the service exactly as the README says (`npm start` runs scripts/bootstrap.mjs dev), on its
+ * embedded defaults, and drives it over HTTP as a user would. Only ports and the data folder differ,
+ * so the suite does not collide with a developer's own running stack.
+ */
+const run = promisify(execFile);
+const dataDir = mkdtempSync(path.join(tmpdir(), 'atelier-e2e-'));
+// mkdtemp makes the folder private; the embedded PostgreSQL (run as `postgres` when we are root) must enter it.
+chmodSync(dataDir, 0o755);
+let ports: { api: number; temporal: number; ui: number; pg: number };
+let stack: ChildProcess | undefined;
+let output = '';
+
+async function env() {
+  ports ??= { api: await freePort(), temporal: await freePort(), ui: await freePort(), pg: await freePort() };
+  const e: NodeJS.ProcessEnv = {
+    ...process.env,
+    ATELIER_DATA_DIR: dataDir,
+    ATELIER_API_PORT: String(ports.api),
+    TEMPORAL_PORT: String(ports.temporal),
+    TEMPORAL_UI_PORT: String(ports.ui),
+    ATELIER_PG_PORT: String(ports.pg),
+    ATELIER_LOCAL_LATENCY_MS: '400',
+    LOG_LEVEL: 'warn',
+  };
+  delete e.DATABASE_URL;
+  delete e.TEMPORAL_ADDRESS;
+  return e;
+}
+
+const base = () => `http://127.0.0.1:${ports.api}`;
+
+async function call(method: string, p: string, token?: string, body?: unknown) {
+  const res = await fetch(`${base()}${p}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function startStack(): Promise<void> {
+  output = '';
+  stack = spawn(process.execPath, ['scripts/bootstrap.mjs', 'dev'], { cwd: PROJECT_ROOT, env: await env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  stack.stdout!.on('data', (d) => (output += d));
+  stack.stderr!.on('data', (d) => (output += d));
+  const deadline = Date.now() + 150_000;
+  while (!output.includes('Atelier is running.')) {
+    if (stack.exitCode !== null) throw new Error(`the stack exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`the stack did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function stopStack(): Promise<number | null> {
+  if (!stack || stack.exitCode !== null) return stack?.exitCode ?? null;
+  const s = stack;
+  const exited = new Promise<number | null>((r) => s.once('exit', (code) => r(code)));
+  // What Ctrl-C does: SIGINT to every process of the foreground group.
+  s.kill('SIGINT');
+  return exited;
+}
+
+async function processesUsing(dir: string): Promise<string[]> {
+  const { stdout } = await run('ps', ['-eo', 'args']).catch(() => ({ stdout: '' }));
+  return stdout.split('\n').filter((l) => l.includes(dir));
+}
+
+async function cli(...args: string[]) {
+  return run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', ...args], { cwd: PROJECT_ROOT, env: await env() });
+}
+
+afterAll(async () => {
+  if (stack && stack.exitCode === null) stack.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the README stack', () => {
+  let token: string;
+  let apiKey: string;
+  let completedRunId: string;
+
+  it('starts everything with one command and says where things are', async () => {
+    await startStack();
+    expect(output).toContain(`API            http://127.0.0.1:${ports.api}/v1`);
+    expect(output).toContain(`Temporal UI    http://127.0.0.1:${ports.ui}`);
+    expect(output).toContain('/docs');
+    const ui = await fetch(`http://127.0.0.1:${ports.ui}/`);
+    expect(ui.status).toBe(200);
+    const docs = await fetch(`${base()}/docs`);
+    expect(await docs.text()).toContain('swagger-ui-bundle.js');
+    const spec = await call('GET', '/openapi.json');
+    expect(spec.body.openapi).toBe('3.1.0');
+  }, 180_000);
+
+  it('lets a user register, make an API key, run plan-research-report to completion and read the artifact', async () => {
+    const reg = await call('POST', '/v1/auth/register', undefined, { email: 'e2e@example.com', password: 'a-long-password!', name: 'E2E' });
+    expect(reg.status).toBe(201);
+    token = reg.body.accessToken;
+    const key = await call('POST', '/v1/api-keys', token, { name: 'e2e' });
+    expect(key.status).toBe(201);
+    apiKey = key.body.secret;
+
+    const catalog = await call('GET', '/v1/catalog/workflows');
+    expect(catalog.body.items.map((w: any) => w.id)).toContain('plan-research-report');
+
+    const created = await call('POST', '/v1/runs', apiKey, { templateId: 'plan-research-report', intake: { topic: 'end-to-end testing' } });
+    expect(created.status).toBe(201);
+    expect(created.body.status).toBe('pending');
+    completedRunId = created.body.id;
+
+    // `atelier runs watch` follows the run live until it ends.
+    const watched = await cli('runs', 'watch', completedRunId);
+    expect(watched.stdout).toContain('step.completed');
+    expect(watched.stdout).toContain(`run ${completedRunId} ended completed`);
+
+    const run = await call('GET', `/v1/runs/${completedRunId}`, apiKey);
+    expect(run.body.status).toBe('completed');
+    const artifact = await call('GET', `/v1/artifacts/${run.body.artifactId}`, apiKey);
+    expect(artifact.status).toBe(200);
+    expect(artifact.body.content.type).toBe('research-report');
+    expect(artifact.body.content.sections.length).toBeGreaterThanOrEqual(3);
+
+    const shown = await cli('runs', 'show', completedRunId);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id: completedRunId, status: 'completed' });
+  }, 120_000);
+
+  it('cancels another run', async () => {
+    const created = await call('POST', '/v1/runs', apiKey, { templateId: 'plan-research-report', intake: { topic: 'to be cancelled' } });
+    const cancel = await call('POST', `/v1/runs/${created.body.id}/cancel`, apiKey);
+    expect(cancel.status).toBe(200);
+    const deadline = Date.now() + 30_000;
+    let status = '';
+    while (Date.now() < deadline && status !== 'cancelled') {
+      status = (await call('GET', `/v1/runs/${created.body.id}`, apiKey)).body.status;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe('cancelled');
+  }, 60_000);
+
+  it('stops cleanly on Ctrl-C and a second start reuses the data, Temporal history included', async () => {
+    expect(await stopStack()).toBe(0);
+    expect(await processesUsing(dataDir)).toEqual([]);
+
+    await startStack();
+    const run = await call('GET', `/v1/runs/${completedRunId}`, apiKey);
+    expect(run.status).toBe(200);
+    expect(run.body.status).toBe('completed');
+    const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
+    try {
+      const described = await new Client({ connection }).workflow.getHandle(completedRunId).describe();
+      expect(described.status.name).toBe('COMPLETED');
+      expect(described.typedSearchAttributes.getAll().map((p) => p.key.name)).toEqual(expect.arrayContaining(['RunStatus', 'TemplateId', 'WorkspaceId']));
+    } finally {
+      await connection.close();
+    }
+    expect(await stopStack()).toBe(0);
+  }, 240_000);
+});
