@@ -9,6 +9,7 @@ import { type ApiServer, startApiServer } from '@atelier/api';
 import { type Db, connectDb } from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domain';
 import { createRunWorker } from '@atelier/engine/worker';
+import type { ProviderOptions } from '@atelier/engine/providers/index';
 
 try {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -59,7 +60,16 @@ export async function createTestDatabase(): Promise<string> {
  * A real gateway on a real port, over its own database and task queue, with (by default) an in-process
  * worker — all against the suite's real Temporal dev server and PostgreSQL.
  */
-export async function startHarness(opts: { worker?: boolean; localLatencyMs?: number } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  worker?: boolean;
+  localLatencyMs?: number;
+  /** Provider adapters beyond the defaults (for example openai pointed at a loopback server). */
+  providers?: ProviderOptions;
+  models?: ModelRegistry;
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const models = opts.models ?? new ModelRegistry(LOCAL_MODELS);
   const databaseUrl = await createTestDatabase();
   const db = connectDb({ url: databaseUrl, max: 10 });
   const temporalAddress = inject('temporalAddress');
@@ -76,7 +86,8 @@ export async function startHarness(opts: { worker?: boolean; localLatencyMs?: nu
       taskQueue,
       db,
       logger: silentLogger,
-      providers: { localLatencyMs: w.localLatencyMs ?? opts.localLatencyMs ?? 0 },
+      providers: { ...opts.providers, localLatencyMs: w.localLatencyMs ?? opts.localLatencyMs ?? 0 },
+      models,
       workflowBundle: await workflowBundle(),
     });
     const running = worker.run();
@@ -94,7 +105,7 @@ export async function startHarness(opts: { worker?: boolean; localLatencyMs?: nu
   if (opts.worker !== false) await startWorker();
 
   const api: ApiServer = await startApiServer(
-    { db, temporal, taskQueue, logger: silentLogger, models: new ModelRegistry(LOCAL_MODELS) },
+    { db, temporal, taskQueue, logger: silentLogger, models },
     0,
     '127.0.0.1',
   );

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import * as foundation from './migrations/2026-11-22T1000-foundation';
+import * as engine from './migrations/2026-11-22T1100-engine';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -8,6 +9,7 @@ import * as foundation from './migrations/2026-11-22T1000-foundation';
  */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T1000-foundation': foundation,
+  '2026-11-22T1100-engine': engine,
 };
 
 class InCodeMigrations implements MigrationProvider {

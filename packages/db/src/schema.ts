@@ -92,6 +92,7 @@ export interface WorkflowVersionsTable {
   definition: Json;
   definition_hash: string;
   state: 'draft' | 'published';
+  visibility: 'draft' | 'internal' | 'public' | null;
   created_at: Timestamp;
   published_at: NullableTimestamp;
 }
@@ -126,6 +127,11 @@ export interface RunsTable {
   order_dedupe_key: string | null;
   worker_id: string | null;
   not_executed_reason: string | null;
+  review_gate_id: string | null;
+  review_gate_name: string | null;
+  hold_fields: NullableJson;
+  inputs: ColumnType<unknown, string | undefined, string>;
+  source_artifact_ids: ColumnType<Record<string, string>, string | undefined, string>;
   archived: Generated<boolean>;
   queued_at: Timestamp;
   started_at: NullableTimestamp;
@@ -178,6 +184,18 @@ export interface ArtifactsTable {
   created_at: Timestamp;
 }
 
+export interface RunDecisionsTable {
+  id: string;
+  run_id: string;
+  gate_id: string | null;
+  decision: 'approve' | 'reject' | 'request_changes';
+  note: string | null;
+  patch: NullableJson;
+  decided_by: string;
+  decided_via: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   workspaces: WorkspacesTable;
@@ -192,6 +210,7 @@ export interface Database {
   run_steps: RunStepsTable;
   run_events: RunEventsTable;
   artifacts: ArtifactsTable;
+  run_decisions: RunDecisionsTable;
 }
 
 export type { Generated };

@@ -61,6 +61,7 @@ export async function syncBuiltinWorkflows(db: Db, definitions: readonly Definit
               definition: JSON.stringify(def),
               definition_hash: hash,
               state: 'published',
+              visibility: 'public',
               published_at: new Date(),
             })
             .execute();

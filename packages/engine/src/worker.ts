@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { type NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { Db } from '@atelier/db';
-import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
+import type { ModelRegistry } from '@atelier/domain';
 import { createActivities } from './activities/index';
 import { type ProviderOptions, createProviders } from './providers/index';
 
@@ -16,6 +16,8 @@ export interface RunWorkerOptions {
   db: Db;
   logger: Logger;
   providers?: ProviderOptions;
+  /** The model registry this deployment offers (the same one the gateway validates against). */
+  models: ModelRegistry;
   /** A prebuilt bundle (tests and benchmarks build it once); otherwise the worker bundles at start. */
   workflowBundle?: { code: string };
   maxConcurrentActivities?: number;
@@ -38,7 +40,7 @@ const quietBundlerLogger = {
 export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
   const activities = createActivities({
     db: opts.db,
-    models: new ModelRegistry(LOCAL_MODELS),
+    models: opts.models,
     providers: createProviders(opts.providers),
     logger: opts.logger,
   });

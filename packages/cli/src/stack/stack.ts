@@ -6,6 +6,7 @@ import { type ApiServer, startApiServer } from '@atelier/api';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
 import { type Db, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
+
 import { createRunWorker } from '@atelier/engine/worker';
 import type { AtelierConfig } from '../config';
 import { ensureTemporalCli } from './temporal-cli';
@@ -66,6 +67,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       databaseUrl = pg.url;
     }
 
+    const models = new ModelRegistry(LOCAL_MODELS);
     const db = connectDb({ url: databaseUrl });
     stops.push(() => db.destroy());
     const applied = await migrateToLatest(db);
@@ -82,6 +84,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
         db,
         logger: logger.child({ component: 'worker' }),
         providers: { localLatencyMs: config.localLatencyMs },
+        models,
       });
       const running = worker.run();
       stops.push(async () => {
@@ -97,7 +100,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       await ensureSearchAttributes(connection, config.namespace);
       const temporal = new Client({ connection, namespace: config.namespace });
       api = await startApiServer(
-        { db, temporal, taskQueue: config.taskQueue, logger: logger.child({ component: 'api' }), models: new ModelRegistry(LOCAL_MODELS) },
+        { db, temporal, taskQueue: config.taskQueue, logger: logger.child({ component: 'api' }), models },
         config.apiPort,
         config.apiHost,
       );

@@ -1,60 +1,27 @@
-import type { ModelEntry } from '@atelier/domain';
-import { textCallCost } from '@atelier/domain';
-import { localTextAnswer } from './local-text';
+import { createLocalProvider } from './local/index';
+import type { ClassifierProvider, ImageProvider, ProviderSet, TextProvider } from './types';
 
-export interface TextRequest {
-  model: ModelEntry;
-  prompt: string;
-  jsonSchema?: Record<string, unknown>;
-  /** Varies between schema retries so a deterministic model can answer differently. */
-  seed: string;
-  signal?: AbortSignal;
-}
-
-export interface TextCompletion {
-  text: string;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-}
-
-export interface TextProvider {
-  complete(req: TextRequest): Promise<TextCompletion>;
-}
-
-export interface ProviderSet {
-  text(provider: string): TextProvider | undefined;
-}
+export * from './types';
 
 export interface ProviderOptions {
-  /** Simulated latency of every local model call, to make the local provider behave like a remote one. */
+  /** Simulated latency of every local model call. */
   localLatencyMs?: number;
 }
 
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason ?? new Error('aborted'));
-    });
-  });
+interface Adapter {
+  text?: TextProvider;
+  image?: ImageProvider;
+  classifier?: ClassifierProvider;
 }
 
+/** The adapters by provider name, as the model registry's `provider` field names them. */
 export function createProviders(opts: ProviderOptions = {}): ProviderSet {
-  const local: TextProvider = {
-    async complete(req) {
-      await delay(opts.localLatencyMs ?? 0, req.signal);
-      const answer = localTextAnswer({ prompt: req.prompt, jsonSchema: req.jsonSchema, seed: `${req.model.id}:${req.seed}` });
-      return {
-        text: answer.text,
-        inputTokens: answer.usage.inputTokens,
-        outputTokens: answer.usage.outputTokens,
-        costUsd: textCallCost(req.model, answer.usage.inputTokens, answer.usage.outputTokens),
-      };
-    },
+  const adapters: Record<string, Adapter> = {
+    local: createLocalProvider({ latencyMs: opts.localLatencyMs }),
   };
-  const text: Record<string, TextProvider> = { local };
-  return { text: (provider) => text[provider] };
+  return {
+    text: (name) => adapters[name]?.text,
+    image: (name) => adapters[name]?.image,
+    classifier: (name) => adapters[name]?.classifier,
+  };
 }

@@ -1,0 +1,49 @@
+import { textCallCost } from '@atelier/domain';
+import { delay } from '../delay';
+import type { ClassifierProvider, ImageProvider, TextProvider } from '../types';
+import { localVerdict } from './classifier';
+import { renderLocalImage } from './image';
+import { localTextAnswer } from './text';
+
+export interface LocalProviderOptions {
+  /** Simulated latency of every call, to make the local provider behave like a remote one. */
+  latencyMs?: number;
+}
+
+/** The `local` provider: offline, deterministic, nominally priced — the embedded default. */
+export function createLocalProvider(opts: LocalProviderOptions = {}) {
+  const latency = (signal?: AbortSignal) => delay(opts.latencyMs ?? 0, signal);
+
+  const text: TextProvider = {
+    async complete(req) {
+      await latency(req.signal);
+      const answer = localTextAnswer({ prompt: req.prompt, jsonSchema: req.jsonSchema, seed: `${req.model.id}:${req.seed}` });
+      return {
+        text: answer.text,
+        inputTokens: answer.usage.inputTokens,
+        outputTokens: answer.usage.outputTokens,
+        costUsd: textCallCost(req.model, answer.usage.inputTokens, answer.usage.outputTokens),
+      };
+    },
+  };
+
+  const image: ImageProvider = {
+    async generate(req) {
+      await latency(req.signal);
+      const native = req.transparentBackground && req.model.capabilities.includes('transparency');
+      const bytes = await renderLocalImage({ prompt: req.prompt, seed: `${req.model.id}:${req.seed}`, width: req.width, height: req.height, alpha: native });
+      return { bytes, mimeType: 'image/png', nativeTransparency: native, costUsd: req.model.pricing.per_image ?? 0 };
+    },
+  };
+
+  const classifier: ClassifierProvider = {
+    async classify(req) {
+      await latency(req.signal);
+      const verdict = localVerdict(req);
+      const tokens = Math.max(1, Math.ceil(req.text.length / 4));
+      return { ...verdict, costUsd: textCallCost(req.model, tokens, 0) };
+    },
+  };
+
+  return { text, image, classifier };
+}

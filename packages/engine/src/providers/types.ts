@@ -1,0 +1,87 @@
+import type { ModelEntry } from '@atelier/domain';
+
+/**
+ * What every model provider adapter implements. Requests carry the registry entry of the model, so an
+ * adapter prices calls from the registry and from the usage its API reports.
+ */
+export interface TextRequest {
+  model: ModelEntry;
+  prompt: string;
+  jsonSchema?: Record<string, unknown>;
+  /** Varies between schema retries so a deterministic model can answer differently. */
+  seed: string;
+  signal?: AbortSignal;
+}
+
+export interface TextCompletion {
+  text: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+export interface TextProvider {
+  complete(req: TextRequest): Promise<TextCompletion>;
+}
+
+export interface ImageRequest {
+  model: ModelEntry;
+  prompt: string;
+  width: number;
+  height: number;
+  seed: string;
+  transparentBackground: boolean;
+  signal?: AbortSignal;
+}
+
+export interface GeneratedImage {
+  bytes: Buffer;
+  mimeType: string;
+  /** True when the model itself delivered an alpha channel (no post-processing needed). */
+  nativeTransparency: boolean;
+  costUsd: number;
+}
+
+export interface ImageProvider {
+  generate(req: ImageRequest): Promise<GeneratedImage>;
+}
+
+export type ClassifierPolicy = 'safety' | 'quality';
+
+export interface ClassifyRequest {
+  model: ModelEntry;
+  policy: ClassifierPolicy;
+  text: string;
+  signal?: AbortSignal;
+}
+
+export interface Verdict {
+  pass: boolean;
+  reasons: string[];
+  verdict: string;
+  costUsd: number;
+}
+
+export interface ClassifierProvider {
+  classify(req: ClassifyRequest): Promise<Verdict>;
+}
+
+export interface ProviderSet {
+  text(provider: string): TextProvider | undefined;
+  image(provider: string): ImageProvider | undefined;
+  classifier(provider: string): ClassifierProvider | undefined;
+}
+
+/** A provider's failure that is worth retrying (timeouts, 429, 5xx). Anything else fails the step. */
+export class TransientProviderError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+  }
+}
+
+/** A provider's refusal that would fail the same way again (bad request, unknown model, auth). */
+export class PermanentProviderError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+  }
+}
