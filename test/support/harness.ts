@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import pg from 'pg';
 import pino from 'pino';
 import { inject } from 'vitest';
@@ -9,6 +9,9 @@ import { type ApiServer, startApiServer } from '@atelier/api';
 import { type Db, connectDb } from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domain';
 import { createRunWorker } from '@atelier/engine/worker';
+import { LocalStorage } from '@atelier/storage';
+import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import path from 'node:path';
 import type { ProviderOptions } from '@atelier/engine/providers/index';
 
 try {
@@ -27,6 +30,7 @@ export interface HttpResult<T = any> {
 
 export interface Harness {
   url: string;
+  storage: LocalStorage;
   db: Db;
   databaseUrl: string;
   temporal: Client;
@@ -70,6 +74,7 @@ export interface HarnessOptions {
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const models = opts.models ?? new ModelRegistry(LOCAL_MODELS);
+  const storage = new LocalStorage(path.join(PROJECT_ROOT, '.test-data', 'storage', randomBytes(5).toString('hex')));
   const databaseUrl = await createTestDatabase();
   const db = connectDb({ url: databaseUrl, max: 10 });
   const temporalAddress = inject('temporalAddress');
@@ -88,6 +93,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       logger: silentLogger,
       providers: { ...opts.providers, localLatencyMs: w.localLatencyMs ?? opts.localLatencyMs ?? 0 },
       models,
+      storage,
       workflowBundle: await workflowBundle(),
     });
     const running = worker.run();
@@ -105,7 +111,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   if (opts.worker !== false) await startWorker();
 
   const api: ApiServer = await startApiServer(
-    { db, temporal, taskQueue, logger: silentLogger, models },
+    { db, temporal, taskQueue, logger: silentLogger, models, storage },
     0,
     '127.0.0.1',
   );
@@ -131,6 +137,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 
   return {
     url: api.url,
+    storage,
     db,
     databaseUrl,
     temporal,
@@ -143,6 +150,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       for (const stop of stops.reverse()) await stop();
       await connection.close();
       await db.destroy();
+      await rm(storage.root, { recursive: true, force: true });
     },
   };
 }

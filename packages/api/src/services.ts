@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
+import type { ObjectStorage } from '@atelier/storage';
 
 /** What route handlers reach through the context instead of importing globals. */
 export interface AppServices {
@@ -10,6 +11,7 @@ export interface AppServices {
   taskQueue: string;
   logger: Logger;
   models: ModelRegistry;
+  storage: ObjectStorage;
 }
 
 /** Who is calling: a signed-in session or an API key, always on behalf of one user. */

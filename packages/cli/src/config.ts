@@ -16,6 +16,8 @@ export interface AtelierConfig {
   databaseUrl?: string;
   embeddedPgPort: number;
   localLatencyMs: number;
+  /** Local object storage (the default driver). */
+  storageDir: string;
   logLevel: string;
 }
 
@@ -28,8 +30,9 @@ const int = (value: string | undefined, fallback: number, name: string): number 
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig {
   const temporalPort = int(env.TEMPORAL_PORT, 7233, 'TEMPORAL_PORT');
+  const dataDir = path.resolve(env.ATELIER_DATA_DIR ?? path.join(PROJECT_ROOT, '.data'));
   return {
-    dataDir: path.resolve(env.ATELIER_DATA_DIR ?? path.join(PROJECT_ROOT, '.data')),
+    dataDir,
     apiPort: int(env.ATELIER_API_PORT ?? env.PORT, 8080, 'ATELIER_API_PORT'),
     apiHost: env.ATELIER_API_HOST ?? '0.0.0.0',
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
@@ -40,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig 
     databaseUrl: env.DATABASE_URL || undefined,
     embeddedPgPort: int(env.ATELIER_PG_PORT, 54329, 'ATELIER_PG_PORT'),
     localLatencyMs: int(env.ATELIER_LOCAL_LATENCY_MS, 0, 'ATELIER_LOCAL_LATENCY_MS'),
+    storageDir: path.resolve(env.ATELIER_STORAGE_DIR ?? path.join(dataDir, 'storage')),
     logLevel: env.LOG_LEVEL ?? 'info',
   };
 }

@@ -82,6 +82,11 @@ export const Step = z
     function: z.string().optional().describe('code steps: a named deterministic function'),
     expression: z.string().optional().describe('code steps: a JSONata expression over the run context'),
     tool: z.string().optional().describe('tool steps: a named built-in tool'),
+    tools: z.array(z.string()).optional().describe('agent steps: the built-in tools the agent may call'),
+    params: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Step parameters; a string that is exactly one {{path}} placeholder takes the raw value from the run context'),
     maxTurns: z.number().int().min(1).max(50).optional().describe('agent steps: the turn limit'),
     suppliedBy: z.string().optional().describe('An artifactReference intake field that satisfies this step'),
     templateId: z.string().optional(),

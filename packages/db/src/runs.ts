@@ -69,12 +69,7 @@ export async function moveRunStatus(
     const current = await lockRun(tx, runId);
     if (!current || !isForwardMove(current.status, to)) return undefined;
     const now = new Date();
-    if (artifact) {
-      const inserted = await tx.insertInto('artifacts').values(artifact).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
-        await appendRunEvent(tx, runId, 'artifact.created', { artifactId: artifact.id });
-      }
-    }
+    if (artifact) await writeArtifact(tx, runId, artifact);
     const row = await tx
       .updateTable('runs')
       .set({
@@ -230,4 +225,38 @@ export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]
 
 export async function getArtifact(db: Db, id: string) {
   return db.selectFrom('artifacts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Creates the run's artifact, or brings an artifact emitted earlier in the run up to date (content, QA,
+ * status). Announces `artifact.created` only the first time.
+ */
+export async function writeArtifact(tx: Executor, runId: string, artifact: Insertable<Database['artifacts']>): Promise<void> {
+  const existing = await tx.selectFrom('artifacts').select('id').where('id', '=', artifact.id).executeTakeFirst();
+  if (existing) {
+    await tx
+      .updateTable('artifacts')
+      .set({
+        title: artifact.title,
+        status: artifact.status,
+        content: artifact.content,
+        qa: artifact.qa,
+        source_report_artifact_id: artifact.source_report_artifact_id ?? null,
+      })
+      .where('id', '=', artifact.id)
+      .execute();
+    return;
+  }
+  await tx.insertInto('artifacts').values(artifact).execute();
+  await appendRunEvent(tx, runId, 'artifact.created', { artifactId: artifact.id });
+}
+
+/** Ships an artifact mid-run (emitsArtifact) so partial work survives a later failure. */
+export async function emitArtifact(db: Db, runId: string, artifact: Insertable<Database['artifacts']>): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const run = await lockRun(tx, runId);
+    if (!run || isTerminalRunStatus(run.status)) return;
+    await writeArtifact(tx, runId, artifact);
+    await tx.updateTable('runs').set({ artifact_id: artifact.id, updated_at: new Date() }).where('id', '=', runId).execute();
+  });
 }

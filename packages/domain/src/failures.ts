@@ -9,6 +9,9 @@ export const DETERMINISTIC_ERROR_CODES = [
   'step_invalid',
   'gate_rejected',
   'budget_gate_exceeded',
+  'gate_locked',
+  'provider_refused',
+  'agent_turn_limit',
 ] as const;
 
 export type FailureCategory = 'deterministic' | 'transient';

@@ -42,3 +42,21 @@ function renderValue(value: unknown): string {
 export function renderTemplate(template: string, context: RunContext): string {
   return template.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (_, path: string) => renderValue(readPath(context, path)));
 }
+
+const WHOLE_PLACEHOLDER = /^\{\{\s*([^{}\s]+)\s*\}\}$/;
+
+/**
+ * Resolves step parameters: a string that is exactly one placeholder takes the raw value (a boolean
+ * stays a boolean), other strings are rendered as templates, nested objects and lists are walked.
+ */
+export function resolveParams(value: unknown, context: RunContext): unknown {
+  if (typeof value === 'string') {
+    const whole = WHOLE_PLACEHOLDER.exec(value);
+    return whole?.[1] ? readPath(context, whole[1]) : renderTemplate(value, context);
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveParams(v, context));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveParams(v, context)]));
+  }
+  return value;
+}

@@ -2,7 +2,7 @@
  * Types shared by the run workflow and its activities. Type-only: deterministic workflow code imports
  * this file with `import type`, so nothing here may be a value.
  */
-import type { Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import type { Gate, Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import type { RunContext } from '@atelier/domain/run-context';
 
 export interface RunWorkflowInput {
@@ -14,6 +14,8 @@ export interface RunWorkflowInput {
   inputs: Record<string, unknown>;
   /** Role to model-registry id, with the run's overrides applied. */
   bindings: Record<string, string>;
+  /** The supplied research report this run composes from, when there is one. */
+  sourceReportArtifactId?: string | null;
 }
 
 export interface ExecuteStepInput {
@@ -22,10 +24,38 @@ export interface ExecuteStepInput {
   step: Step;
   context: RunContext;
   bindings: Record<string, string>;
+  /** The quality or safety gate judged on this step's output. */
+  gate?: Gate;
+  /** The run's artifact: files a step stores go under its id. */
+  artifact: { id: string; artifactClass: string; artifactType: string };
 }
 
 export interface StepResult {
   output: unknown;
+  costUsd: number;
+}
+
+export interface SkipStepInput {
+  runId: string;
+  stepIndex: number;
+  step: Step;
+  output: unknown;
+}
+
+export interface PrepareChildInput {
+  parentRunId: string;
+  childRunId: string;
+  stepIndex: number;
+  step: Step;
+  context: RunContext;
+}
+
+export interface SettleChildStepInput {
+  runId: string;
+  stepIndex: number;
+  childRunId: string;
+  childStatus: string;
+  artifactId?: string;
 }
 
 export interface SettleRunInput {
@@ -35,11 +65,22 @@ export interface SettleRunInput {
   errorCode?: string;
   failureDetails?: Record<string, unknown>;
   artifact?: { id: string; content: unknown };
+  review?: { gateId: string; gateName: string; holdFields: unknown[] | null };
+  sourceReportArtifactId?: string | null;
+  /** A step left pending by a failure that never reached the step's own settlement. */
+  failedStepIndex?: number;
+}
+
+export interface EmitArtifactInput {
+  runId: string;
+  artifact: { id: string; content: unknown };
 }
 
 export interface RunOutcome {
   runId: string;
   status: SettleRunInput['status'];
   artifactId?: string;
+  artifactType?: string;
   errorCode?: string;
+  error?: string;
 }

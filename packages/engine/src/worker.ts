@@ -3,6 +3,7 @@ import { type NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/w
 import type { Logger } from 'pino';
 import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
+import type { ObjectStorage } from '@atelier/storage';
 import { createActivities } from './activities/index';
 import { type ProviderOptions, createProviders } from './providers/index';
 
@@ -18,6 +19,7 @@ export interface RunWorkerOptions {
   providers?: ProviderOptions;
   /** The model registry this deployment offers (the same one the gateway validates against). */
   models: ModelRegistry;
+  storage: ObjectStorage;
   /** A prebuilt bundle (tests and benchmarks build it once); otherwise the worker bundles at start. */
   workflowBundle?: { code: string };
   maxConcurrentActivities?: number;
@@ -41,6 +43,7 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
   const activities = createActivities({
     db: opts.db,
     models: opts.models,
+    storage: opts.storage,
     providers: createProviders(opts.providers),
     logger: opts.logger,
   });

@@ -8,6 +8,7 @@ import { type Db, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltin
 import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 
 import { createRunWorker } from '@atelier/engine/worker';
+import { LocalStorage } from '@atelier/storage';
 import type { AtelierConfig } from '../config';
 import { ensureTemporalCli } from './temporal-cli';
 import { ensureSearchAttributes, startTemporalDevServer } from './temporal-server';
@@ -68,6 +69,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     }
 
     const models = new ModelRegistry(LOCAL_MODELS);
+    const storage = new LocalStorage(config.storageDir);
     const db = connectDb({ url: databaseUrl });
     stops.push(() => db.destroy());
     const applied = await migrateToLatest(db);
@@ -85,6 +87,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
         logger: logger.child({ component: 'worker' }),
         providers: { localLatencyMs: config.localLatencyMs },
         models,
+        storage,
       });
       const running = worker.run();
       stops.push(async () => {
@@ -100,7 +103,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       await ensureSearchAttributes(connection, config.namespace);
       const temporal = new Client({ connection, namespace: config.namespace });
       api = await startApiServer(
-        { db, temporal, taskQueue: config.taskQueue, logger: logger.child({ component: 'api' }), models },
+        { db, temporal, taskQueue: config.taskQueue, logger: logger.child({ component: 'api' }), models, storage },
         config.apiPort,
         config.apiHost,
       );

@@ -1,17 +1,32 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { type Db, getRunRow, moveRunStatus, settleStep, startStep } from '@atelier/db';
-import { type ModelRegistry, qaForContent } from '@atelier/domain';
-import type { ExecuteStepInput, SettleRunInput, StepResult } from '../run-types';
+import { type Db, emitArtifact, getArtifact, getRunRow, moveRunStatus, settleStep, startStep } from '@atelier/db';
+import type { ModelRegistry } from '@atelier/domain';
+import type { ObjectStorage } from '@atelier/storage';
+import { artifactRow } from '../artifacts';
 import type { ProviderSet } from '../providers/index';
+import type {
+  EmitArtifactInput,
+  ExecuteStepInput,
+  PrepareChildInput,
+  RunWorkflowInput,
+  SettleChildStepInput,
+  SettleRunInput,
+  SkipStepInput,
+  StepResult,
+} from '../run-types';
+import { type Tool, toolRegistry } from '../steps/tools';
+import { prepareChildRun } from './child-runs';
 import { StepFailure, executeStepKind } from './step-executors';
 
 export interface ActivityDeps {
   db: Db;
   models: ModelRegistry;
   providers: ProviderSet;
+  storage: ObjectStorage;
   logger: Logger;
+  tools?: Record<string, Tool>;
   schemaAttempts?: number;
 }
 
@@ -26,13 +41,25 @@ async function withHeartbeat<T>(work: (signal: AbortSignal) => Promise<T>): Prom
   }
 }
 
+async function runOrThrow(db: Db, runId: string) {
+  const run = await getRunRow(db, runId);
+  if (!run) throw ApplicationFailure.nonRetryable(`run ${runId} is not in the database`, 'run_missing');
+  return run;
+}
+
 /**
- * Every activity is idempotent: it is keyed by the run and step index, so a retry after a worker crash
- * returns what was already recorded instead of calling a model or writing again.
+ * Every activity is idempotent: keyed by the run and step index, a retry after a worker crash returns
+ * what was already recorded instead of calling a model or writing again.
  */
 export function createActivities(deps: ActivityDeps) {
   const { db } = deps;
-  const executorDeps = { models: deps.models, providers: deps.providers, schemaAttempts: deps.schemaAttempts ?? 3 };
+  const executorDeps = {
+    models: deps.models,
+    providers: deps.providers,
+    storage: deps.storage,
+    tools: deps.tools ?? toolRegistry(),
+    schemaAttempts: deps.schemaAttempts ?? 3,
+  };
 
   return {
     async markRunRunning(input: { runId: string }): Promise<void> {
@@ -41,15 +68,14 @@ export function createActivities(deps: ActivityDeps) {
 
     async executeStep(input: ExecuteStepInput): Promise<StepResult> {
       const { runId, stepIndex, step } = input;
-      const log = deps.logger.child({ runId, stepId: step.id });
       const row = await startStep(db, { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind });
-      if (row.status === 'completed' || row.status === 'skipped') return { output: row.output };
+      if (row.status === 'completed' || row.status === 'skipped') return { output: row.output, costUsd: Number(row.cost_actual_usd) };
       if (row.status === 'failed') {
         throw ApplicationFailure.nonRetryable(row.error ?? `step ${step.id} failed`, row.error_code ?? 'step_failed');
       }
       const started = Date.now();
       try {
-        const result = await withHeartbeat((signal) => executeStepKind(step, input.context, input.bindings, executorDeps, signal));
+        const result = await withHeartbeat((signal) => executeStepKind(input, executorDeps, signal));
         await settleStep(db, {
           runId,
           stepIndex,
@@ -60,7 +86,7 @@ export function createActivities(deps: ActivityDeps) {
           costActualUsd: result.costUsd,
           output: result.output,
         });
-        return { output: result.output };
+        return { output: result.output, costUsd: result.costUsd };
       } catch (err) {
         if (err instanceof StepFailure) {
           await settleStep(db, {
@@ -74,15 +100,46 @@ export function createActivities(deps: ActivityDeps) {
             error: err.message,
             errorCode: err.errorCode,
           });
-          throw ApplicationFailure.nonRetryable(err.message, err.errorCode);
+          throw ApplicationFailure.create({ message: err.message, type: err.errorCode, nonRetryable: true, details: err.details ? [err.details] : [] });
         }
-        log.warn({ err }, 'step attempt failed; the engine retries transient failures');
+        deps.logger.warn({ err, runId, stepId: step.id }, 'step attempt failed; the engine retries transient failures');
         throw err;
       }
     },
 
+    /** A step satisfied by a supplied artifact: recorded as skipped, its output the supplied content. */
+    async skipStep(input: SkipStepInput): Promise<void> {
+      await startStep(db, { runId: input.runId, stepIndex: input.stepIndex, stepId: input.step.id, name: input.step.name, kind: input.step.kind });
+      await settleStep(db, { runId: input.runId, stepIndex: input.stepIndex, status: 'skipped', output: input.output, durationMs: 0 });
+    },
+
+    async prepareChildRun(input: PrepareChildInput): Promise<RunWorkflowInput> {
+      await startStep(db, { runId: input.parentRunId, stepIndex: input.stepIndex, stepId: input.step.id, name: input.step.name, kind: input.step.kind });
+      try {
+        return await prepareChildRun(db, deps.models, input);
+      } catch (err) {
+        if (!(err instanceof StepFailure)) throw err;
+        await settleStep(db, { runId: input.parentRunId, stepIndex: input.stepIndex, status: 'failed', error: err.message, errorCode: err.errorCode });
+        throw ApplicationFailure.nonRetryable(err.message, err.errorCode);
+      }
+    },
+
+    /** Settles a subWorkflow step from its child run: the child's artifact becomes the step output. */
+    async settleChildStep(input: SettleChildStepInput): Promise<StepResult> {
+      const artifact = input.artifactId ? await getArtifact(db, input.artifactId) : undefined;
+      const output = { runId: input.childRunId, status: input.childStatus, artifactId: input.artifactId ?? null, ...((artifact?.content as object) ?? {}) };
+      // The child's spend is billed on the child run; the parent's step carries none, so totals never count it twice.
+      await settleStep(db, { runId: input.runId, stepIndex: input.stepIndex, status: 'completed', output, costActualUsd: 0 });
+      return { output, costUsd: 0 };
+    },
+
+    async emitArtifact(input: EmitArtifactInput): Promise<void> {
+      const run = await runOrThrow(db, input.runId);
+      await emitArtifact(db, input.runId, artifactRow(run, input.artifact, 'draft'));
+    },
+
     /** Writes the run's terminal status, and its artifact when there is one, in one transaction. */
-    async settleRun(input: SettleRunInput & { failedStepIndex?: number }): Promise<void> {
+    async settleRun(input: SettleRunInput): Promise<void> {
       if (input.failedStepIndex !== undefined) {
         await settleStep(db, {
           runId: input.runId,
@@ -92,28 +149,10 @@ export function createActivities(deps: ActivityDeps) {
           errorCode: input.errorCode ?? null,
         });
       }
-      const run = await getRunRow(db, input.runId);
-      if (!run) throw ApplicationFailure.nonRetryable(`run ${input.runId} is not in the database`, 'run_missing');
-      const schema = (run.definition as { artifactSchema?: { artifactClass: string; artifactType: string } }).artifactSchema;
-      const artifact =
-        input.artifact && schema
-          ? (() => {
-              const content = input.artifact.content as Record<string, unknown>;
-              return {
-                id: input.artifact.id,
-                run_id: run.id,
-                workspace_id: run.workspace_id,
-                project_id: run.project_id,
-                template_id: run.template_id,
-                title: typeof content?.title === 'string' && content.title ? content.title : run.template_name,
-                status: input.status === 'review' ? 'review' : 'ready',
-                artifact_class: schema.artifactClass,
-                artifact_type: schema.artifactType,
-                content: JSON.stringify(content),
-                qa: JSON.stringify(qaForContent(schema.artifactType, content)),
-              };
-            })()
-          : undefined;
+      const run = await runOrThrow(db, input.runId);
+      const artifact = input.artifact
+        ? artifactRow(run, input.artifact, input.status === 'review' ? 'review' : 'ready', input.sourceReportArtifactId)
+        : undefined;
       await moveRunStatus(
         db,
         input.runId,
@@ -122,6 +161,9 @@ export function createActivities(deps: ActivityDeps) {
           error: input.error ?? null,
           error_code: input.errorCode ?? null,
           failure_details: input.failureDetails ? JSON.stringify(input.failureDetails) : null,
+          ...(input.review
+            ? { review_gate_id: input.review.gateId, review_gate_name: input.review.gateName, hold_fields: input.review.holdFields ? JSON.stringify(input.review.holdFields) : null }
+            : {}),
         },
         artifact,
       );

@@ -1,9 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { Step } from '@atelier/contracts/workflow-definition';
-import { type ModelRegistry, readPath, renderTemplate } from '@atelier/domain';
+import type { Gate, Step } from '@atelier/contracts/workflow-definition';
+import { type ModelEntry, type ModelRegistry, readPath, renderTemplate, resolveParams } from '@atelier/domain';
 import type { RunContext } from '@atelier/domain/run-context';
-import type { ProviderSet } from '../providers/index';
+import type { ObjectStorage } from '@atelier/storage';
+import { PermanentProviderError, type ProviderSet } from '../providers/index';
+import type { ExecuteStepInput } from '../run-types';
+import { ExpressionError, evaluateExpression } from '../steps/code-expression';
 import { CODE_FUNCTIONS, CodeStepError } from '../steps/code-functions';
+import { type Tool, ToolInputError } from '../steps/tools';
+import { runAgent } from './agent';
+import { generateImageStep } from './image-step';
 import { compileSchema } from './json-schema';
 
 /** What one execution of a step produced: its output and, for model steps, who answered and the cost. */
@@ -22,6 +28,7 @@ export class StepFailure extends Error {
     readonly costUsd: number,
     readonly provider?: string,
     readonly model?: string,
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -30,33 +37,50 @@ export class StepFailure extends Error {
 export interface ExecutorDeps {
   models: ModelRegistry;
   providers: ProviderSet;
+  storage: ObjectStorage;
+  tools: Record<string, Tool>;
   /** How many answers an llm step may try before its jsonSchema is declared violated. */
   schemaAttempts: number;
 }
 
-const invalid = (message: string) => ApplicationFailure.nonRetryable(message, 'step_invalid');
+export const invalid = (message: string) => ApplicationFailure.nonRetryable(message, 'step_invalid');
 
-function stepInput(step: Step, context: RunContext): unknown {
-  return step.inputPath ? readPath(context, step.inputPath) : context;
-}
-
-async function executeLlm(step: Step, context: RunContext, bindings: Record<string, string>, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
-  const modelId = step.role ? bindings[step.role] : undefined;
-  if (!step.role || !modelId) throw invalid(`step ${step.id} has no model bound to role ${step.role ?? '(none)'}`);
+export function boundModel(step: Step, role: string | undefined, bindings: Record<string, string>, deps: ExecutorDeps): ModelEntry {
+  const modelId = role ? bindings[role] : undefined;
+  if (!role || !modelId) throw invalid(`step ${step.id} has no model bound to role ${role ?? '(none)'}`);
   const model = deps.models.get(modelId);
   if (!model) throw invalid(`step ${step.id}: model ${modelId} is not registered`);
+  return model;
+}
+
+/** The value a step works on: its inputPath, with params merged over it (or params alone). */
+export function stepInput(step: Step, context: RunContext): unknown {
+  const base = step.inputPath ? readPath(context, step.inputPath) : undefined;
+  const params = step.params ? (resolveParams(step.params, context) as Record<string, unknown>) : undefined;
+  if (params && base && typeof base === 'object' && !Array.isArray(base)) return { ...(base as object), ...params };
+  return params ?? (step.inputPath ? base : context);
+}
+
+/** Calls a text model; with a jsonSchema, retries non-conforming answers, then fails `schema_violation`. */
+export async function completeText(
+  step: Step,
+  model: ModelEntry,
+  prompt: string,
+  jsonSchema: Record<string, unknown> | undefined,
+  deps: ExecutorDeps,
+  signal: AbortSignal,
+  seedPrefix = step.id,
+): Promise<{ value: unknown; costUsd: number }> {
   const provider = deps.providers.text(model.provider);
   if (!provider) throw invalid(`step ${step.id}: provider ${model.provider} is not configured`);
-
-  const prompt = renderTemplate(step.prompt ?? '{{intake}}', context);
-  const validate = step.jsonSchema ? compileSchema(step.jsonSchema) : undefined;
+  const validate = jsonSchema ? compileSchema(jsonSchema) : undefined;
   let cost = 0;
   let lastProblem = '';
   const attempts = validate ? deps.schemaAttempts : 1;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const answer = await provider.complete({ model, prompt, jsonSchema: step.jsonSchema, seed: `${step.id}#${attempt}`, signal });
+    const answer = await provider.complete({ model, prompt, jsonSchema, seed: `${seedPrefix}#${attempt}`, signal });
     cost += answer.costUsd;
-    if (!validate) return { output: { text: answer.text }, provider: model.provider, model: model.id, costUsd: cost };
+    if (!validate) return { value: { text: answer.text }, costUsd: cost };
     let parsed: unknown;
     try {
       parsed = JSON.parse(answer.text);
@@ -65,12 +89,7 @@ async function executeLlm(step: Step, context: RunContext, bindings: Record<stri
       continue;
     }
     const problems = validate(parsed);
-    if (problems.length === 0) {
-      if (step.requireTrue && (parsed as Record<string, unknown>)?.[step.requireTrue] !== true) {
-        throw new StepFailure(step.failMessage ?? `${step.requireTrue} was not true`, 'requirement_failed', cost, model.provider, model.id);
-      }
-      return { output: parsed, provider: model.provider, model: model.id, costUsd: cost };
-    }
+    if (problems.length === 0) return { value: parsed, costUsd: cost };
     lastProblem = problems.join('; ');
   }
   throw new StepFailure(
@@ -82,31 +101,92 @@ async function executeLlm(step: Step, context: RunContext, bindings: Record<stri
   );
 }
 
-function executeCode(step: Step, context: RunContext): StepExecution {
-  if (!step.function) throw invalid(`step ${step.id}: expressions are not supported yet; name a function`);
-  const fn = CODE_FUNCTIONS[step.function];
-  if (!fn) throw invalid(`step ${step.id}: unknown code function ${step.function}`);
+async function executeLlm(input: ExecuteStepInput, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
+  const { step, context } = input;
+  const model = boundModel(step, step.role, input.bindings, deps);
+  const prompt = renderTemplate(step.prompt ?? '{{intake}}', context);
+  const { value, costUsd } = await completeText(step, model, prompt, step.jsonSchema, deps, signal);
+  if (step.requireTrue && (value as Record<string, unknown>)?.[step.requireTrue] !== true) {
+    throw new StepFailure(step.failMessage ?? `${step.requireTrue} was not true`, 'requirement_failed', costUsd, model.provider, model.id);
+  }
+  return { output: value, provider: model.provider, model: model.id, costUsd };
+}
+
+async function executeCode(step: Step, context: RunContext): Promise<StepExecution> {
   try {
+    if (step.expression) return { output: await evaluateExpression(step.expression, context), costUsd: 0 };
+    const fn = step.function ? CODE_FUNCTIONS[step.function] : undefined;
+    if (!fn) throw invalid(`step ${step.id}: unknown code function ${step.function ?? '(none)'}`);
     return { output: fn(stepInput(step, context), context), costUsd: 0 };
   } catch (err) {
-    if (err instanceof CodeStepError) throw new StepFailure(`step ${step.id}: ${err.message}`, 'step_invalid', 0);
+    if (err instanceof CodeStepError || err instanceof ExpressionError) throw new StepFailure(`step ${step.id}: ${err.message}`, 'step_invalid', 0);
     throw err;
   }
 }
 
-export async function executeStepKind(
-  step: Step,
-  context: RunContext,
-  bindings: Record<string, string>,
-  deps: ExecutorDeps,
-  signal: AbortSignal,
-): Promise<StepExecution> {
-  switch (step.kind) {
-    case 'llm':
-      return executeLlm(step, context, bindings, deps, signal);
-    case 'code':
-      return executeCode(step, context);
-    default:
-      throw invalid(`step ${step.id}: the ${step.kind} step kind is not available on this engine yet`);
+async function executeTool(input: ExecuteStepInput, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
+  const { step, context } = input;
+  const tool = step.tool ? deps.tools[step.tool] : undefined;
+  if (!tool) throw invalid(`step ${step.id}: unknown tool ${step.tool ?? '(none)'}`);
+  try {
+    const result = await tool.run(stepInput(step, context), { storage: deps.storage, artifactId: input.artifact.id, artifactType: input.artifact.artifactType, signal });
+    return { output: result.output, costUsd: result.costUsd ?? 0 };
+  } catch (err) {
+    if (err instanceof ToolInputError) throw new StepFailure(`step ${step.id}: tool ${step.tool} ${err.message}`, 'step_invalid', 0);
+    throw err;
   }
+}
+
+/** Judges a quality or safety gate on the step's output with the bound classifier. */
+async function judgeGate(gate: Gate, input: ExecuteStepInput, result: StepExecution, deps: ExecutorDeps, signal: AbortSignal): Promise<number> {
+  const model = boundModel(input.step, 'classifier', input.bindings, deps);
+  const classifier = deps.providers.classifier(model.provider);
+  if (!classifier) throw invalid(`gate ${gate.id}: provider ${model.provider} has no classifier`);
+  const policy = gate.type === 'safety' ? 'safety' : 'quality';
+  const subject = policy === 'safety' ? `${JSON.stringify(input.context.intake)}\n${input.step.prompt ? renderTemplate(input.step.prompt, input.context) : ''}\n` : '';
+  const verdict = await classifier.classify({ model, policy, text: `${subject}${JSON.stringify(result.output)}`, signal });
+  if (!verdict.pass) {
+    throw new StepFailure(
+      `${gate.name} rejected the work: ${verdict.verdict}`,
+      'gate_rejected',
+      result.costUsd + verdict.costUsd,
+      result.provider,
+      result.model,
+      { gateId: gate.id, gateType: gate.type, verdict: verdict.verdict, reasons: verdict.reasons },
+    );
+  }
+  return verdict.costUsd;
+}
+
+export async function executeStepKind(input: ExecuteStepInput, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
+  const { step } = input;
+  let result: StepExecution;
+  try {
+    switch (step.kind) {
+      case 'llm':
+        result = await executeLlm(input, deps, signal);
+        break;
+      case 'code':
+        result = await executeCode(step, input.context);
+        break;
+      case 'tool':
+        result = await executeTool(input, deps, signal);
+        break;
+      case 'image':
+        result = await generateImageStep(input, deps, signal);
+        break;
+      case 'agent':
+        result = await runAgent(input, deps, signal);
+        break;
+      default:
+        throw invalid(`step ${step.id}: ${step.kind} steps are run by the workflow, not by an activity`);
+    }
+  } catch (err) {
+    if (err instanceof PermanentProviderError) throw new StepFailure(`step ${step.id}: the provider refused the call: ${err.message}`, 'provider_refused', 0);
+    throw err;
+  }
+  if (input.gate && (input.gate.type === 'quality' || input.gate.type === 'safety')) {
+    result.costUsd += await judgeGate(input.gate, input, result, deps, signal);
+  }
+  return result;
 }

@@ -1,2 +1,2 @@
 // The one module the worker bundles: every workflow type Atelier registers is exported here.
-export { runWorkflow, cancelRunSignal, runStateQuery } from './run-workflow';
+export { runWorkflow, cancelRunSignal, runStateQuery, finalizeRunUpdate } from './run-workflow';

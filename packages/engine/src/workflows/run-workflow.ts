@@ -1,19 +1,24 @@
 /**
  * The run workflow: a deterministic interpreter of a frozen definition's runtimeSteps. It only decides;
- * every effect (model calls, database writes) happens in activities. Imports stay limited to the
+ * every effect (model calls, files, database writes) happens in activities. Imports stay limited to the
  * Temporal workflow SDK and pure modules.
  */
 import {
   ActivityFailure,
   ApplicationFailure,
+  condition,
   defineQuery,
   defineSignal,
+  defineUpdate,
+  executeChild,
+  getExternalWorkflowHandle,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
+import type { Gate, Step } from '@atelier/contracts/workflow-definition';
 import { DETERMINISTIC_ERROR_CODES } from '@atelier/domain/failures';
 import type { RunContext } from '@atelier/domain/run-context';
 import type { EngineActivities } from '../activities/index';
@@ -22,75 +27,176 @@ import { SEARCH_ATTRIBUTES } from './search-attributes';
 
 const NON_RETRYABLE = [...DETERMINISTIC_ERROR_CODES, 'step_invalid', 'step_failed', 'run_missing'];
 
-const { executeStep } = proxyActivities<EngineActivities>({
+const { executeStep, prepareChildRun } = proxyActivities<EngineActivities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5, nonRetryableErrorTypes: NON_RETRYABLE },
 });
 
 // Bookkeeping writes are short database transactions: local activities keep them off the task queue.
-const { markRunRunning, settleRun } = proxyLocalActivities<EngineActivities>({
+const { markRunRunning, settleRun, skipStep, settleChildStep, emitArtifact } = proxyLocalActivities<EngineActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['run_missing'] },
 });
 
 export const cancelRunSignal = defineSignal('cancel');
-export const runStateQuery = defineQuery<{ status: string; stepIndex: number; cancelRequested: boolean }>('state');
+export const runStateQuery = defineQuery<{ status: string; stepIndex: number; stepsDone: number; cancelRequested: boolean }>('state');
+/** Completes a run whose steps are all done; waits for the workflow's own settlement and returns it. */
+export const finalizeRunUpdate = defineUpdate<RunOutcome>('finalize');
 
-interface StepFailureSummary {
-  error: string;
-  errorCode: string;
+class RunStop extends Error {
+  constructor(readonly result: Omit<SettleRunInput, 'runId'>) {
+    super(result.error ?? result.status);
+  }
 }
 
-function describeFailure(err: unknown): StepFailureSummary {
+function describeFailure(err: unknown): { error: string; errorCode: string; failureDetails?: Record<string, unknown> } {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure && cause.type && NON_RETRYABLE.includes(cause.type)) {
-    return { error: cause.message, errorCode: cause.type };
+    const details = cause.details?.[0];
+    return { error: cause.message, errorCode: cause.type, ...(details && typeof details === 'object' ? { failureDetails: details as Record<string, unknown> } : {}) };
   }
   const message = cause instanceof Error ? cause.message : String(cause);
   return { error: `the step kept failing after retries: ${message}`, errorCode: 'transient_failure' };
 }
 
+/** Gates that must have passed before `gate` is judged: every gate that lists it in `unlocks`. */
+function unlockersOf(gates: readonly Gate[], gateId: string): string[] {
+  return gates.filter((g) => g.unlocks?.includes(gateId)).map((g) => g.id);
+}
+
 export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> {
   const { runId, definition } = input;
-  let status = 'queued';
-  let stepIndex = 0;
-  let cancelRequested = false;
+  const steps = definition.runtimeSteps;
+  const artifact = { id: `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`, ...definition.artifactSchema };
+  const state = { status: 'queued', stepIndex: 0, stepsDone: 0, cancelRequested: false };
+  let outcome: RunOutcome | undefined;
+  let activeChild: string | undefined;
+
   setHandler(cancelRunSignal, () => {
-    cancelRequested = true;
+    state.cancelRequested = true;
+    // A running sub-workflow stops at its own next boundary too.
+    if (activeChild) void getExternalWorkflowHandle(activeChild).signal(cancelRunSignal).catch(() => undefined);
   });
-  setHandler(runStateQuery, () => ({ status, stepIndex, cancelRequested }));
+  setHandler(runStateQuery, () => ({ ...state }));
+  setHandler(finalizeRunUpdate, async () => {
+    await condition(() => outcome !== undefined);
+    return outcome!;
+  }, {
+    validator: () => {
+      if (state.stepsDone < steps.length) throw new Error(`run ${runId} has ${steps.length - state.stepsDone} steps still to run; only finished runs can be finalized`);
+    },
+  });
 
   const setStatus = (next: string) => {
-    status = next;
+    state.status = next;
     upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: next }]);
   };
-  const settle = async (result: SettleRunInput & { failedStepIndex?: number }): Promise<RunOutcome> => {
-    await settleRun(result);
+  const settle = async (result: Omit<SettleRunInput, 'runId'>): Promise<RunOutcome> => {
+    await settleRun({ runId, ...result });
     setStatus(result.status);
-    return { runId, status: result.status, artifactId: result.artifact?.id, errorCode: result.errorCode };
+    outcome = { runId, status: result.status, artifactId: result.artifact?.id, artifactType: definition.artifactSchema.artifactType, errorCode: result.errorCode, error: result.error };
+    return outcome;
   };
 
-  if (cancelRequested) return settle({ runId, status: 'cancelled' });
+  if (state.cancelRequested) return settle({ status: 'cancelled' });
   await markRunRunning({ runId });
   setStatus('running');
 
   const context: RunContext = { intake: input.intake, inputs: input.inputs, steps: {} };
+  const passedGates = new Set<string>();
+  let spentUsd = 0;
+  let sourceReportArtifactId = input.sourceReportArtifactId ?? null;
   let lastOutput: unknown;
-  for (const [index, step] of definition.runtimeSteps.entries()) {
-    if (cancelRequested) return settle({ runId, status: 'cancelled' });
-    stepIndex = index;
-    try {
-      const result = await executeStep({ runId, stepIndex: index, step, context, bindings: input.bindings });
-      context.steps[step.id] = result.output;
-      lastOutput = result.output;
-    } catch (err) {
-      const failure = describeFailure(err);
-      return settle({ runId, status: 'failed', ...failure, failedStepIndex: index });
-    }
-  }
-  if (cancelRequested) return settle({ runId, status: 'cancelled' });
 
-  const artifactId = `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`;
-  return settle({ runId, status: 'completed', artifact: { id: artifactId, content: lastOutput } });
+  const runChild = async (step: Step, index: number): Promise<unknown> => {
+    const childRunId = `run-${uuid4().replace(/-/g, '').slice(0, 8)}`;
+    const childInput = await prepareChildRun({ parentRunId: runId, childRunId, stepIndex: index, step, context });
+    activeChild = childRunId;
+    const child = await executeChild(runWorkflow, {
+      workflowId: childRunId,
+      args: [childInput],
+      typedSearchAttributes: [
+        { key: SEARCH_ATTRIBUTES.WorkspaceId, value: input.workspaceId },
+        { key: SEARCH_ATTRIBUTES.TemplateId, value: childInput.definition.id },
+        { key: SEARCH_ATTRIBUTES.RunStatus, value: 'queued' },
+      ],
+    });
+    activeChild = undefined;
+    if (child.status !== 'completed') {
+      throw new RunStop({
+        status: 'failed',
+        errorCode: 'sub_workflow_failed',
+        error: `sub-workflow ${childInput.definition.id} (run ${childRunId}) ended ${child.status}${child.error ? `: ${child.error}` : ''}`,
+        failureDetails: { childRunId, childStatus: child.status, childErrorCode: child.errorCode ?? null },
+        failedStepIndex: index,
+      });
+    }
+    if (child.artifactType === 'research-report' && child.artifactId) sourceReportArtifactId = child.artifactId;
+    return (await settleChildStep({ runId, stepIndex: index, childRunId, childStatus: child.status, artifactId: child.artifactId })).output;
+  };
+
+  try {
+    for (const [index, step] of steps.entries()) {
+      if (state.cancelRequested) return await settle({ status: 'cancelled' });
+      state.stepIndex = index;
+      const supplied = step.suppliedBy ? input.inputs[step.suppliedBy] : undefined;
+      const gate = step.gateId ? definition.gates.find((g) => g.id === step.gateId) : undefined;
+      if (gate) {
+        const locked = unlockersOf(definition.gates, gate.id).filter((id) => !passedGates.has(id));
+        if (locked.length > 0) {
+          throw new RunStop({ status: 'failed', errorCode: 'gate_locked', error: `gate ${gate.id} is judged before ${locked.join(', ')} unlocked it`, failedStepIndex: index });
+        }
+      }
+
+      let output: unknown;
+      if (supplied !== undefined) {
+        await skipStep({ runId, stepIndex: index, step, output: supplied });
+        output = supplied;
+      } else if (step.kind === 'subWorkflow') {
+        output = await runChild(step, index);
+      } else {
+        try {
+          const judged = gate && (gate.type === 'quality' || gate.type === 'safety') ? gate : undefined;
+          const result = await executeStep({ runId, stepIndex: index, step, context, bindings: input.bindings, gate: judged, artifact });
+          output = result.output;
+          spentUsd += result.costUsd;
+        } catch (err) {
+          const failure = describeFailure(err);
+          throw new RunStop({ status: 'failed', ...failure, failedStepIndex: index });
+        }
+      }
+      context.steps[step.id] = output;
+      lastOutput = output;
+      state.stepsDone = index + 1;
+
+      if (gate?.type === 'budget') {
+        const cap = definition.budgetPolicy.perRunCapUsd;
+        if (cap !== undefined && spentUsd > cap) {
+          const verdict = `spent ${spentUsd.toFixed(6)} USD, over the per-run cap of ${cap} USD`;
+          throw new RunStop({
+            status: 'failed',
+            errorCode: 'budget_gate_exceeded',
+            error: `${gate.name} stopped the run: ${verdict}`,
+            failureDetails: { gateId: gate.id, gateType: 'budget', verdict, reasons: ['per_run_cap_exceeded'], capUsd: cap, spentUsd },
+          });
+        }
+      }
+      if (gate) passedGates.add(gate.id);
+      if (gate?.type === 'approval') {
+        return await settle({
+          status: 'review',
+          artifact: { id: artifact.id, content: output },
+          review: { gateId: gate.id, gateName: gate.name, holdFields: gate.holdFields ?? null },
+          sourceReportArtifactId,
+        });
+      }
+      if (step.emitsArtifact && index < steps.length - 1) await emitArtifact({ runId, artifact: { id: artifact.id, content: output } });
+    }
+  } catch (err) {
+    if (err instanceof RunStop) return settle(err.result);
+    throw err;
+  }
+  if (state.cancelRequested) return settle({ status: 'cancelled' });
+  return settle({ status: 'completed', artifact: { id: artifact.id, content: lastOutput }, sourceReportArtifactId });
 }

@@ -126,11 +126,27 @@ function valueFor(schema: Schema, key: string, random: () => number, subject: st
   }
 }
 
+/**
+ * The local model's agent policy: call each offered tool once, in order, on the subject, then finish
+ * with an answer that cites what the tools returned. Deterministic, and always within a turn limit at
+ * least one larger than the number of tools.
+ */
+function agentTurn(schema: Schema, prompt: string, random: () => number, subject: string): unknown {
+  const tools = (((schema.properties as Record<string, Schema> | undefined)?.tool?.enum ?? []) as string[]).map(String);
+  const called = new Set([...prompt.matchAll(/called (\w+) with/g)].map((m) => m[1]));
+  const next = tools.find((t) => !called.has(t));
+  if (next) return { action: 'call_tool', tool: next, arguments: { text: subject } };
+  const findings = [...prompt.matchAll(/-> (.+)$/gm)].map((m) => m[1]).join('; ');
+  return { action: 'finish', answer: `${sentence(random, subject)}${findings ? ` Tool findings: ${findings}.` : ''}` };
+}
+
 export function localTextAnswer(req: LocalTextRequest): LocalTextAnswer {
   const random = seededRandom(`${req.seed}\u0000${req.prompt}`);
   const subject = subjectOf(req.prompt);
   const text = req.jsonSchema
-    ? JSON.stringify(valueFor(req.jsonSchema, '', random, subject, 0))
+    ? JSON.stringify(
+        req.jsonSchema['x-atelier-agent'] ? agentTurn(req.jsonSchema, req.prompt, random, subject) : valueFor(req.jsonSchema, '', random, subject, 0),
+      )
     : [0, 1, 2].map(() => sentence(random, subject)).join(' ');
   return { text, usage: { inputTokens: tokens(req.prompt), outputTokens: tokens(text) } };
 }

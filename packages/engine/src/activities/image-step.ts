@@ -1,0 +1,58 @@
+import sharp from 'sharp';
+import { renderTemplate } from '@atelier/domain';
+import type { ExecuteStepInput } from '../run-types';
+import { type ExecutorDeps, type StepExecution, boundModel, invalid, stepInput } from './step-executors';
+
+const MAX_SIDE = 4096;
+
+function dimension(value: unknown, fallback: number, name: string, stepId: string): number {
+  if (value === undefined || value === null) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 16 || n > MAX_SIDE) throw invalid(`step ${stepId}: ${name} must be a whole number of pixels from 16 to ${MAX_SIDE}`);
+  return n;
+}
+
+export function rawImageKey(artifactType: string, artifactId: string): string {
+  return `artifacts/${artifactType}/${artifactId}/raw.webp`;
+}
+
+/**
+ * An `image` step: the bound image model draws from the rendered prompt; the result is encoded as WebP
+ * and stored as the artifact's raw file. Size is read back from the encoded file.
+ */
+export async function generateImageStep(input: ExecuteStepInput, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
+  const { step, context } = input;
+  const model = boundModel(step, step.role, input.bindings, deps);
+  const provider = deps.providers.image(model.provider);
+  if (!provider) throw invalid(`step ${step.id}: provider ${model.provider} makes no images`);
+  const params = (stepInput(step, context) ?? {}) as Record<string, unknown>;
+  const promptSource = typeof params.prompt === 'string' && params.prompt ? params.prompt : undefined;
+  const prompt = promptSource ?? renderTemplate(step.prompt ?? '{{intake}}', context);
+  const width = dimension(params.width, 1024, 'width', step.id);
+  const height = dimension(params.height, 1024, 'height', step.id);
+  const transparentBackground = params.transparentBackground === true;
+
+  const image = await provider.generate({ model, prompt, width, height, seed: `${step.id}:${input.runId}`, transparentBackground, signal });
+  const webp = await sharp(image.bytes).webp({ quality: 92, alphaQuality: 100 }).toBuffer();
+  const meta = await sharp(webp).metadata();
+  const storageKey = rawImageKey(input.artifact.artifactType, input.artifact.id);
+  await deps.storage.put(storageKey, webp, 'image/webp');
+  return {
+    output: {
+      type: 'image',
+      storageKey,
+      mimeType: 'image/webp',
+      width: meta.width,
+      height: meta.height,
+      bytes: webp.length,
+      hasAlpha: meta.hasAlpha === true,
+      model: model.id,
+      prompt,
+      transparentBackground,
+      nativeTransparency: image.nativeTransparency,
+    },
+    provider: model.provider,
+    model: model.id,
+    costUsd: image.costUsd,
+  };
+}

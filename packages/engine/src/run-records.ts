@@ -1,0 +1,53 @@
+import type { Insertable } from 'kysely';
+import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import type { RunsTable } from '@atelier/db';
+import { type ModelRegistry, estimateSteps, specVersionHash } from '@atelier/domain';
+
+export interface NewRun {
+  id: string;
+  workspaceId: string;
+  projectId: string | null;
+  definition: WorkflowDefinition;
+  intake: Record<string, unknown>;
+  bindings: Record<string, string>;
+  createdVia: 'session' | 'api_key' | 'worker';
+  apiKeyId?: string | null;
+  apiKeyName?: string | null;
+  createdBy?: string | null;
+  status?: string;
+  parentRunId?: string | null;
+  inputs?: Record<string, unknown>;
+  sourceArtifactIds?: Record<string, string>;
+}
+
+/**
+ * The row of a new run: version and spec hash pinned, the frozen definition stored with it, and the
+ * estimate from registry pricing. API-created runs and sub-workflow children are made the same way.
+ */
+export function newRunRow(r: NewRun, models: ModelRegistry): Insertable<RunsTable> {
+  const estimate = estimateSteps(r.definition.runtimeSteps, (role) => {
+    const id = r.bindings[role];
+    return id ? models.get(id) : undefined;
+  });
+  return {
+    id: r.id,
+    workspace_id: r.workspaceId,
+    project_id: r.projectId,
+    template_id: r.definition.id,
+    template_name: r.definition.name,
+    workflow_version: r.definition.version,
+    spec_version_hash: specVersionHash(r.definition, r.intake),
+    status: r.status ?? 'pending',
+    intake: JSON.stringify(r.intake),
+    definition: JSON.stringify(r.definition),
+    bindings: JSON.stringify(r.bindings),
+    created_via: r.createdVia,
+    api_key_id: r.apiKeyId ?? null,
+    api_key_name: r.apiKeyName ?? null,
+    created_by: r.createdBy ?? null,
+    estimated_usd: estimate.typical,
+    parent_run_id: r.parentRunId ?? null,
+    inputs: JSON.stringify(r.inputs ?? {}),
+    source_artifact_ids: JSON.stringify(r.sourceArtifactIds ?? {}),
+  };
+}

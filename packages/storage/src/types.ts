@@ -1,0 +1,39 @@
+/**
+ * Object storage for artifact files. Keys are stable paths such as
+ * `artifacts/illustration/artifact-1a2b/raw.webp`; drivers decide where the bytes live.
+ */
+export interface StoredObject {
+  size: number;
+  contentType: string;
+}
+
+export interface ObjectStorage {
+  readonly driver: 'local' | 'gcs';
+  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  get(key: string): Promise<Buffer>;
+  stat(key: string): Promise<StoredObject | undefined>;
+  delete(key: string): Promise<void>;
+  /** The address a client downloads the object from; `origin` is the gateway's public origin. */
+  url(key: string, origin: string): Promise<string>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  webp: 'image/webp',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  mp4: 'video/mp4',
+  json: 'application/json',
+};
+
+export function contentTypeFor(key: string): string {
+  const ext = key.split('.').pop()?.toLowerCase() ?? '';
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+}
+
+/** Keys never climb out of the storage root and never carry odd characters. */
+export function assertSafeKey(key: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._\/-]*$/.test(key) || key.split('/').some((part) => part === '..' || part === '.' || part === '')) {
+    throw new Error(`invalid storage key "${key}"`);
+  }
+}
