@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
 import type { ObjectStorage } from '@atelier/storage';
+import type { CharacterGate } from './runs/character-gate';
 
 /** What route handlers reach through the context instead of importing globals. */
 export interface AppServices {
@@ -12,6 +13,8 @@ export interface AppServices {
   logger: Logger;
   models: ModelRegistry;
   storage: ObjectStorage;
+  /** Checks a character named in an intake before pricing; defaults to the gate that knows no characters. */
+  characterGate?: CharacterGate;
 }
 
 /** Who is calling: a signed-in session or an API key, always on behalf of one user. */

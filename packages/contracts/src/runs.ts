@@ -38,6 +38,18 @@ export const RunStep = z
   })
   .openapi('RunStep');
 
+export const RunDecision = z
+  .object({
+    decision: z.enum(['approve', 'reject', 'request_changes']),
+    note: z.string().nullable(),
+    gateId: z.string().nullable(),
+    patch: z.record(z.string(), z.unknown()).nullable(),
+    who: z.string().describe('The user who decided'),
+    via: z.string().describe('session or api_key'),
+    when: z.string(),
+  })
+  .openapi('RunDecision');
+
 export const TotalCosts = z
   .object({ estimatedUsd: z.number(), actualUsd: z.number(), currency: z.string(), status: z.string() })
   .openapi('TotalCosts');
@@ -73,8 +85,17 @@ export const Run = z
     workerId: z.string().nullable(),
     archived: z.boolean(),
     notExecutedReason: z.string().nullable(),
+    reviewGate: z
+      .object({ id: z.string(), name: z.string(), holdFields: z.array(z.unknown()) })
+      .nullable()
+      .describe('The approval gate a run in review waits on'),
+    decisions: z.array(RunDecision).describe('The review ledger: who decided what, when, with which note'),
   })
   .openapi('Run');
+
+export const MoveRunRequest = z
+  .object({ projectId: z.string().uuid().nullable().describe('A project of the same workspace, or null for workspace level') })
+  .openapi('MoveRunRequest');
 
 export const ListRunsQuery = Pagination.extend({
   workspaceId: z.string().uuid().optional(),

@@ -260,3 +260,22 @@ export async function emitArtifact(db: Db, runId: string, artifact: Insertable<D
     await tx.updateTable('runs').set({ artifact_id: artifact.id, updated_at: new Date() }).where('id', '=', runId).execute();
   });
 }
+
+/** Hides a terminal run from lists; a no-op when it is already archived. */
+export async function archiveRun(db: Db, runId: string): Promise<RunRow | undefined> {
+  return db.updateTable('runs').set({ archived: true, updated_at: new Date() }).where('id', '=', runId).returningAll().executeTakeFirst();
+}
+
+/** Moves a run, and the artifacts it made, to another project of the same workspace (or to none). */
+export async function moveRunToProject(db: Db, runId: string, projectId: string | null): Promise<RunRow | undefined> {
+  return db.transaction().execute(async (tx) => {
+    const row = await tx.updateTable('runs').set({ project_id: projectId, updated_at: new Date() }).where('id', '=', runId).returningAll().executeTakeFirst();
+    await tx.updateTable('artifacts').set({ project_id: projectId }).where('run_id', '=', runId).execute();
+    return row;
+  });
+}
+
+export async function listRunDecisions(db: Executor, runIds: string[]) {
+  if (runIds.length === 0) return [];
+  return db.selectFrom('run_decisions').selectAll().where('run_id', 'in', runIds).orderBy('created_at').execute();
+}

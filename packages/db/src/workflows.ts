@@ -91,3 +91,9 @@ export async function listPublicWorkflows(db: Db): Promise<Array<WorkflowRow & {
     .orderBy('workflows.id')
     .execute();
 }
+
+/** The newest version of a workflow in the given state (draft or published), by version order. */
+export async function getNewestVersion(db: Db, id: string, state: 'draft' | 'published'): Promise<WorkflowVersionRow | undefined> {
+  const rows = await db.selectFrom('workflow_versions').selectAll().where('workflow_id', '=', id).where('state', '=', state).execute();
+  return rows.sort((a, b) => compareVersions(b.version, a.version))[0];
+}

@@ -109,6 +109,26 @@ export function workflowRuleErrors(def: WorkflowDefinition, ctx: RuleContext): s
   });
   if (def.runtimeSteps.length === 0) errors.push('runtimeSteps must name at least one step');
 
+  const gateType = (id: string | undefined) => def.gates.find((g) => g.id === id)?.type;
+  const judged = def.runtimeSteps.filter((s) => gateType(s.gateId) === 'quality' || gateType(s.gateId) === 'safety');
+  if (judged.length > 0 && !def.providers.classifier) {
+    errors.push('quality and safety gates need a classifier: bind the role "classifier" in providers');
+  }
+  def.runtimeSteps.forEach((step, index) => {
+    if (gateType(step.gateId) === 'approval' && index !== def.runtimeSteps.length - 1) {
+      errors.push(`step ${index + 1} ("${step.id}"): an approval gate ends the run in review, so it must judge the last step`);
+    }
+  });
+  const position = new Map(def.runtimeSteps.map((s, i) => [s.gateId, i] as const));
+  for (const gate of def.gates) {
+    for (const target of gate.unlocks ?? []) {
+      const [from, to] = [position.get(gate.id), position.get(target)];
+      if (from !== undefined && to !== undefined && to <= from) {
+        errors.push(`gate "${target}" is unlocked by "${gate.id}", so the step it judges must come after the step "${gate.id}" judges`);
+      }
+    }
+  }
+
   for (const field of def.intakeSchema.fields) {
     if (field.type === 'enum' && (!field.options || field.options.length === 0)) {
       errors.push(`intake field "${field.name}" is an enum without options`);

@@ -16,7 +16,7 @@ const valid: WorkflowDefinition = {
     { id: 's2', name: 'Shape', kind: 'code', function: 'identity' },
   ],
   gates: [{ id: 'g1', name: 'Quality', type: 'quality', inputs: [], outputs: [], unlocks: [] }],
-  providers: { textGenerator: 'local/text-1' },
+  providers: { textGenerator: 'local/text-1', classifier: 'local/classifier-1' },
   budgetPolicy: { perRunCapUsd: 1 },
   artifactSchema: { artifactClass: 'research', artifactType: 'research-report', files: [], metadata: [] },
   outputShape: [{ artifactClass: 'research', artifactType: 'research-report' }],
@@ -86,6 +86,29 @@ describe('workflow rules before publishing', () => {
       /subWorkflow step needs templateId, templateVersion and intakeMapping/,
     ];
     for (const pattern of expected) expect(errors.some((e) => pattern.test(e)), String(pattern)).toBe(true);
+  });
+
+  it('place gates where they can work: approval last, unlocked gates after their unlockers, a classifier for judged gates', () => {
+    const misplaced: WorkflowDefinition = {
+      ...valid,
+      providers: { textGenerator: 'local/text-1' },
+      gates: [
+        { id: 'ok', name: 'Approve', type: 'approval', inputs: [], outputs: [] },
+        { id: 'q', name: 'Quality', type: 'quality', inputs: [], outputs: [], unlocks: ['s'] },
+        { id: 's', name: 'Safety', type: 'safety', inputs: [], outputs: [] },
+      ],
+      runtimeSteps: [
+        { id: 's1', name: 'Safety first', kind: 'llm', role: 'textGenerator', gateId: 's' },
+        { id: 's2', name: 'Approve early', kind: 'code', function: 'identity', gateId: 'ok' },
+        { id: 's3', name: 'Quality late', kind: 'code', function: 'identity', gateId: 'q' },
+      ],
+    };
+    const errors = workflowRuleErrors(misplaced, { models });
+    expect(errors).toEqual([
+      'quality and safety gates need a classifier: bind the role "classifier" in providers',
+      'step 2 ("s2"): an approval gate ends the run in review, so it must judge the last step',
+      'gate "s" is unlocked by "q", so the step it judges must come after the step "q" judges',
+    ]);
   });
 
   it('requires a new version to sort after the previous one', () => {

@@ -1,6 +1,9 @@
 import type { RunStatus } from '@atelier/domain';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import type { RunRow, RunStepRow } from '@atelier/db';
+import type { Database, RunRow, RunStepRow } from '@atelier/db';
+import type { Selectable } from 'kysely';
+
+type DecisionRow = Selectable<Database['run_decisions']>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const num = (v: string | number | null) => (v === null ? 0 : Number(v));
@@ -9,7 +12,7 @@ const num = (v: string | number | null) => (v === null ? 0 : Number(v));
  * A run as the contract shows it. Every step of the pinned definition appears in runSteps, in order;
  * steps that have not started yet are `pending` with no telemetry.
  */
-export function presentRun(run: RunRow, steps: RunStepRow[]) {
+export function presentRun(run: RunRow, steps: RunStepRow[], decisions: DecisionRow[] = []) {
   const definition = run.definition as WorkflowDefinition;
   const byIndex = new Map(steps.map((s) => [s.step_index, s]));
   const end = run.finished_at ?? new Date();
@@ -61,5 +64,15 @@ export function presentRun(run: RunRow, steps: RunStepRow[]) {
     workerId: run.worker_id,
     archived: run.archived,
     notExecutedReason: run.not_executed_reason,
+    reviewGate: run.review_gate_id ? { id: run.review_gate_id, name: run.review_gate_name ?? run.review_gate_id, holdFields: (run.hold_fields as unknown[] | null) ?? [] } : null,
+    decisions: decisions.map((d) => ({
+      decision: d.decision,
+      note: d.note,
+      gateId: d.gate_id,
+      patch: (d.patch as Record<string, unknown> | null) ?? null,
+      who: d.decided_by,
+      via: d.decided_via,
+      when: d.created_at.toISOString(),
+    })),
   };
 }

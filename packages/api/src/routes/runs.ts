@@ -1,26 +1,22 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import { getRunRow, getRunSteps, listRuns, moveRunStatus } from '@atelier/db';
-import { isTerminalRunStatus } from '@atelier/domain';
-import { signalRunCancel } from '@atelier/engine/client';
+import { listRunDecisions, listRuns } from '@atelier/db';
 import { listOf } from '@atelier/contracts/common';
 import { CreateRunRequest, ListRunsQuery, Run, RunIdParam } from '@atelier/contracts/runs';
-import { resourceAccess, workspaceAccess } from '../access';
-import { errorResponses, fail, validationHook } from '../errors';
+import { workspaceAccess } from '../access';
+import { errorResponses, validationHook } from '../errors';
 import { authenticate } from '../middleware/authenticate';
 import { presentRun } from '../presenters/run';
 import { createRun } from '../runs/create-run';
+import { runResponse, visibleRun } from '../runs/visible-run';
 import type { AppEnv } from '../services';
-import type { Context } from 'hono';
 
 const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['runs'] };
 const runBody = { content: { 'application/json': { schema: Run } } };
 
-/** Loads a run the caller may see; 404 otherwise. */
-async function visibleRun(c: Context<AppEnv>, runId: string) {
-  const run = await getRunRow(c.get('services').db, runId);
-  if (!run) throw fail.notFound(`run ${runId} not found`);
-  await resourceAccess(c, run.workspace_id, `run ${runId} not found`);
-  return run;
+function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
 }
 
 export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -49,11 +45,13 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
     }),
     async (c) => {
       const q = c.req.valid('query');
+      const { db } = c.get('services');
       const access = await workspaceAccess(c, q.workspaceId);
-      const page = await listRuns(c.get('services').db, { ...q, workspaceId: access.workspaceId });
-      const steps = new Map<string, typeof page.steps>();
-      for (const s of page.steps) steps.set(s.run_id, [...(steps.get(s.run_id) ?? []), s]);
-      return c.json({ items: page.items.map((r) => presentRun(r, steps.get(r.id) ?? [])), total: page.total }, 200);
+      const page = await listRuns(db, { ...q, workspaceId: access.workspaceId });
+      const steps = groupBy(page.steps, (s) => s.run_id);
+      const decisions = groupBy(await listRunDecisions(db, page.items.map((r) => r.id)), (d) => d.run_id);
+      const items = page.items.map((r) => presentRun(r, steps.get(r.id) ?? [], decisions.get(r.id) ?? []));
+      return c.json({ items, total: page.total }, 200);
     },
   )
   .openapi(
@@ -61,34 +59,12 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       ...secured,
       method: 'get',
       path: '/v1/runs/{runId}',
-      summary: 'A run with its step telemetry and costs',
+      summary: 'A run with its step telemetry, costs and review ledger',
       request: { params: RunIdParam },
       responses: { 200: { description: 'The run', ...runBody }, ...errorResponses(401, 403, 404) },
     }),
     async (c) => {
-      const run = await visibleRun(c, c.req.valid('param').runId);
-      return c.json(presentRun(run, await getRunSteps(c.get('services').db, run.id)), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured,
-      method: 'post',
-      path: '/v1/runs/{runId}/cancel',
-      summary: 'Cancel a run at its next step boundary; spend so far stays billed',
-      request: { params: RunIdParam },
-      responses: { 200: { description: 'The run; it settles as cancelled at the next step boundary', ...runBody }, ...errorResponses(401, 403, 404, 409) },
-    }),
-    async (c) => {
-      const { db, temporal } = c.get('services');
-      const run = await visibleRun(c, c.req.valid('param').runId);
-      if (isTerminalRunStatus(run.status)) {
-        throw fail.invalidTransition(`run ${run.id} is already ${run.status}`, { status: run.status });
-      }
-      const delivered = await signalRunCancel(temporal, run.id);
-      // No live workflow to stop (never handed over, or a planned child): settle the record directly.
-      if (delivered === 'not_running') await moveRunStatus(db, run.id, 'cancelled');
-      const current = (await getRunRow(db, run.id)) ?? run;
-      return c.json(presentRun(current, await getRunSteps(db, run.id)), 200);
+      const { run } = await visibleRun(c, c.req.valid('param').runId);
+      return c.json(await runResponse(c, run.id), 200);
     },
   );

@@ -4,26 +4,33 @@ import type { CreateRunRequest } from '@atelier/contracts/runs';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import {
   type RunRow,
+  getNewestVersion,
   getProjectInWorkspace,
   getWorkflow,
   getWorkflowVersion,
   insertRun,
   moveRunStatus,
 } from '@atelier/db';
-import { estimateSteps, newRunId, resolveIntake, specVersionHash } from '@atelier/domain';
+import { newRunId, resolveIntake } from '@atelier/domain';
 import { startRunWorkflow } from '@atelier/engine/client';
+import { newRunRow } from '@atelier/engine/run-records';
 import { type WorkspaceAccess, workspaceAccess } from '../access';
 import { ApiError, fail } from '../errors';
 import type { AppEnv } from '../services';
+import { characterGateWithoutCharacters } from './character-gate';
+import { resolveSuppliedArtifacts } from './supplied-artifacts';
 
 type Body = z.infer<typeof CreateRunRequest>;
 
-/** Which workflow version a run pins and what it binds each role to, after the run's overrides. */
-async function pinnedDefinition(c: Context<AppEnv>, body: Body, access: WorkspaceAccess) {
-  const { db, models } = c.get('services');
-  const workflow = await getWorkflow(db, body.templateId);
-  if (!workflow || (workflow.workspace_id !== null && workflow.workspace_id !== access.workspaceId) || !workflow.live_version) {
-    throw fail.notFound(`workflow ${body.templateId} not found`);
+/**
+ * The version a new run pins: the live (newest published) one; for a workflow never published, its
+ * newest draft, which is recorded but not executed.
+ */
+async function pinnedVersion(c: Context<AppEnv>, templateId: string, access: WorkspaceAccess) {
+  const { db } = c.get('services');
+  const workflow = await getWorkflow(db, templateId);
+  if (!workflow || (workflow.workspace_id !== null && workflow.workspace_id !== access.workspaceId)) {
+    throw fail.notFound(`workflow ${templateId} not found`);
   }
   if (workflow.status === 'deprecated') {
     throw fail.refused('template_deprecated', {
@@ -32,20 +39,24 @@ async function pinnedDefinition(c: Context<AppEnv>, body: Body, access: Workspac
       message: `${workflow.id} is deprecated${workflow.superseded_by_id ? `; use ${workflow.superseded_by_id}` : ''}`,
     });
   }
-  const version = await getWorkflowVersion(db, workflow.id, workflow.live_version);
-  if (!version) throw fail.notFound(`workflow ${body.templateId} not found`);
-  const definition = version.definition as WorkflowDefinition;
+  const version = workflow.live_version ? await getWorkflowVersion(db, workflow.id, workflow.live_version) : await getNewestVersion(db, workflow.id, 'draft');
+  if (!version) throw fail.notFound(`workflow ${templateId} not found`);
+  const runnable = version.state === 'published' && workflow.visibility !== 'draft';
+  return { workflow, definition: version.definition as WorkflowDefinition, runnable };
+}
 
+function applyOverrides(c: Context<AppEnv>, definition: WorkflowDefinition, overrides: Record<string, string> | undefined) {
+  const { models } = c.get('services');
   const bindings = { ...definition.providers };
-  for (const [role, modelId] of Object.entries(body.providers ?? {})) {
+  for (const [role, modelId] of Object.entries(overrides ?? {})) {
     if (!(role in definition.providers)) {
-      throw fail.refused('invalid_provider_override', { role, modelId, message: `${workflow.id} has no role ${role}` });
+      throw fail.refused('invalid_provider_override', { role, modelId, message: `${definition.id} has no role ${role}` });
     }
     const problem = models.bindingProblem(role, modelId);
     if (problem) throw fail.refused('invalid_provider_override', { role, modelId, message: problem });
     bindings[role] = modelId;
   }
-  return { workflow, definition, bindings };
+  return bindings;
 }
 
 /**
@@ -53,48 +64,72 @@ async function pinnedDefinition(c: Context<AppEnv>, body: Body, access: Workspac
  * Temporal. Nothing here waits for the run to make progress.
  */
 export async function createRun(c: Context<AppEnv>, body: Body): Promise<RunRow> {
-  const { db, temporal, taskQueue, models } = c.get('services');
+  const services = c.get('services');
+  const { db, temporal, taskQueue, models } = services;
   const principal = c.get('principal');
   const access = await workspaceAccess(c, body.workspaceId);
   if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId))) {
     throw fail.notFound(`project ${body.projectId} not found`);
   }
-  const { workflow, definition, bindings } = await pinnedDefinition(c, body, access);
+  const { workflow, definition, runnable } = await pinnedVersion(c, body.templateId, access);
+  const bindings = applyOverrides(c, definition, body.providers);
 
   const resolution = resolveIntake(definition.intakeSchema.fields, body.intake);
   if (resolution.unknownKeys.length > 0) {
     c.get('logger').warn({ templateId: workflow.id, unknownKeys: resolution.unknownKeys }, 'unknown intake keys ignored');
   }
   if (!resolution.ok) throw fail.intakeInvalid(resolution.errors);
+  const supplied = await resolveSuppliedArtifacts(db, access.workspaceId, definition.intakeSchema.fields, resolution.intake);
+  if (supplied.errors.length > 0) throw fail.intakeInvalid(supplied.errors);
 
-  const estimate = estimateSteps(definition.runtimeSteps, (role) => {
-    const id = bindings[role];
-    return id ? models.get(id) : undefined;
-  });
+  const characterId = resolution.intake.characterId;
+  if (typeof characterId === 'string' && characterId) {
+    const gate = services.characterGate ?? characterGateWithoutCharacters;
+    const verdict = await gate({ workspaceId: access.workspaceId, characterId, templateId: workflow.id, providers: [...new Set(Object.values(bindings).map((m) => m.split('/')[0]!))] });
+    if (!verdict.usable) {
+      throw fail.unprocessable({ code: 'character_not_usable', reasons: verdict.reasons, message: `character ${characterId} cannot be used for this run` });
+    }
+  }
+
   const runId = newRunId();
-  const run = await insertRun(db, {
-    id: runId,
-    workspace_id: access.workspaceId,
-    project_id: body.projectId ?? null,
-    template_id: workflow.id,
-    template_name: definition.name,
-    workflow_version: definition.version,
-    spec_version_hash: specVersionHash(definition, resolution.intake),
-    status: 'pending',
-    intake: JSON.stringify(resolution.intake),
-    definition: JSON.stringify(definition),
-    bindings: JSON.stringify(bindings),
-    created_via: principal.via,
-    api_key_id: principal.apiKeyId ?? null,
-    api_key_name: principal.apiKeyName ?? null,
-    created_by: principal.userId,
-    estimated_usd: estimate.typical,
-  });
+  const notExecuted = runnable ? null : `${workflow.id} ${definition.version} is a draft: runs of drafts are recorded but never executed; publish it to run it`;
+  const run = await insertRun(
+    db,
+    newRunRow(
+      {
+        id: runId,
+        workspaceId: access.workspaceId,
+        projectId: body.projectId ?? null,
+        definition,
+        intake: resolution.intake,
+        bindings,
+        createdVia: principal.via,
+        apiKeyId: principal.apiKeyId,
+        apiKeyName: principal.apiKeyName,
+        createdBy: principal.userId,
+        inputs: supplied.inputs,
+        sourceArtifactIds: supplied.artifactIds,
+      },
+      models,
+    ),
+  );
+  if (notExecuted) {
+    await moveRunStatus(db, runId, 'failed', { error: notExecuted, error_code: 'draft_not_executed', not_executed_reason: notExecuted, cost_status: 'not_executed' });
+    return run;
+  }
 
   try {
     await startRunWorkflow(
       temporal,
-      { runId, workspaceId: access.workspaceId, definition, intake: resolution.intake, inputs: {}, bindings },
+      {
+        runId,
+        workspaceId: access.workspaceId,
+        definition,
+        intake: resolution.intake,
+        inputs: supplied.inputs,
+        bindings,
+        sourceReportArtifactId: supplied.sourceReportArtifactId,
+      },
       { taskQueue, templateId: workflow.id },
     );
   } catch (err) {

@@ -106,9 +106,6 @@ async function executeLlm(input: ExecuteStepInput, deps: ExecutorDeps, signal: A
   const model = boundModel(step, step.role, input.bindings, deps);
   const prompt = renderTemplate(step.prompt ?? '{{intake}}', context);
   const { value, costUsd } = await completeText(step, model, prompt, step.jsonSchema, deps, signal);
-  if (step.requireTrue && (value as Record<string, unknown>)?.[step.requireTrue] !== true) {
-    throw new StepFailure(step.failMessage ?? `${step.requireTrue} was not true`, 'requirement_failed', costUsd, model.provider, model.id);
-  }
   return { output: value, provider: model.provider, model: model.id, costUsd };
 }
 
@@ -184,6 +181,9 @@ export async function executeStepKind(input: ExecuteStepInput, deps: ExecutorDep
   } catch (err) {
     if (err instanceof PermanentProviderError) throw new StepFailure(`step ${step.id}: the provider refused the call: ${err.message}`, 'provider_refused', 0);
     throw err;
+  }
+  if (step.requireTrue && (result.output as Record<string, unknown> | null)?.[step.requireTrue] !== true) {
+    throw new StepFailure(step.failMessage ?? `${step.requireTrue} was not true`, 'requirement_failed', result.costUsd, result.provider, result.model);
   }
   if (input.gate && (input.gate.type === 'quality' || input.gate.type === 'safety')) {
     result.costUsd += await judgeGate(input.gate, input, result, deps, signal);

@@ -31,8 +31,48 @@ function researchReport(input: unknown): unknown {
   };
 }
 
+/** An image step's output as visual artifact content. */
+function visual(input: unknown): unknown {
+  const image = asRecord(input, 'the image');
+  if (typeof image.storageKey !== 'string') throw new CodeStepError('the image has no storageKey');
+  const { type: _type, bytes: _bytes, ...rest } = image;
+  return { type: 'image', ...rest };
+}
+
+/** A brand profile draft as a proposal: a human confirms it into the brand's working copy. */
+function brandProfileProposal(input: unknown, context: RunContext): unknown {
+  const profile = asRecord(input, 'the brand profile');
+  return {
+    type: 'brand-profile',
+    status: 'proposal',
+    title: `Brand profile proposal: ${text(profile.name)}`,
+    profile,
+    source: { url: context.intake.url ?? null, notes: context.intake.notes ?? null },
+  };
+}
+
+/** An article draft with the report it was composed from. */
+function article(input: unknown, context: RunContext): unknown {
+  const draft = asRecord(input, 'the article draft');
+  const report = Object.values(context.steps).find((o) => o && typeof o === 'object' && Array.isArray((o as Record<string, unknown>).sources)) as
+    | Record<string, unknown>
+    | undefined;
+  return {
+    type: 'article',
+    title: text(draft.title),
+    standfirst: text(draft.standfirst),
+    body: (Array.isArray(draft.body) ? draft.body : []).map(text).filter(Boolean),
+    keyTakeaways: (Array.isArray(draft.keyTakeaways) ? draft.keyTakeaways : []).map(text).filter(Boolean),
+    sources: (Array.isArray(report?.sources) ? report.sources : []).map(text),
+    sourceReportTitle: report ? text(report.title) : null,
+  };
+}
+
 export const CODE_FUNCTIONS: Record<string, CodeFunction> = {
   researchReport,
+  visual,
+  brandProfileProposal,
+  article,
   /** Returns its input unchanged: useful to expose an intake value or an earlier output as a step. */
   identity: (input) => input,
 };

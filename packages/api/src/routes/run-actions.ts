@@ -1,0 +1,90 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { archiveRun, getProjectInWorkspace, moveRunStatus, moveRunToProject } from '@atelier/db';
+import { isTerminalRunStatus } from '@atelier/domain';
+import { signalRunCancel } from '@atelier/engine/client';
+import { NotFinalizable, finalizeRun } from '@atelier/engine/finalize';
+import { MoveRunRequest, Run, RunIdParam } from '@atelier/contracts/runs';
+import { errorResponses, fail, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import { runResponse, visibleRun } from '../runs/visible-run';
+import type { AppEnv } from '../services';
+
+const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['runs'] };
+const runBody = { content: { 'application/json': { schema: Run } } };
+
+/** What can be done to an existing run: cancel, finalize, archive, move. */
+export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/runs/{runId}/cancel',
+      summary: 'Cancel a run at its next step boundary; spend so far stays billed',
+      request: { params: RunIdParam },
+      responses: { 200: { description: 'The run; it settles as cancelled at the next step boundary', ...runBody }, ...errorResponses(401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const { db, temporal } = c.get('services');
+      const { run } = await visibleRun(c, c.req.valid('param').runId);
+      if (isTerminalRunStatus(run.status)) throw fail.invalidTransition(`run ${run.id} is already ${run.status}`, { status: run.status });
+      const delivered = await signalRunCancel(temporal, run.id);
+      // No live workflow to stop (never handed over, or a planned child): settle the record directly.
+      if (delivered === 'not_running') await moveRunStatus(db, run.id, 'cancelled');
+      return c.json(await runResponse(c, run.id), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/runs/{runId}/finalize',
+      summary: 'Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs again',
+      request: { params: RunIdParam },
+      responses: { 200: { description: 'The finalized run', ...runBody }, ...errorResponses(401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const { db, temporal } = c.get('services');
+      const { run } = await visibleRun(c, c.req.valid('param').runId);
+      try {
+        await finalizeRun(db, temporal, run.id);
+      } catch (err) {
+        if (err instanceof NotFinalizable) throw fail.invalidTransition(err.message, { status: err.status });
+        throw err;
+      }
+      return c.json(await runResponse(c, run.id), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/runs/{runId}/archive',
+      summary: 'Hide a terminal run from lists (includeArchived=true shows it again)',
+      request: { params: RunIdParam },
+      responses: { 200: { description: 'The archived run', ...runBody }, ...errorResponses(401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const { run } = await visibleRun(c, c.req.valid('param').runId);
+      if (!isTerminalRunStatus(run.status)) throw fail.invalidTransition(`only terminal runs can be archived; run ${run.id} is ${run.status}`, { status: run.status });
+      await archiveRun(c.get('services').db, run.id);
+      return c.json(await runResponse(c, run.id), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'patch',
+      path: '/v1/runs/{runId}/project',
+      summary: 'Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level',
+      request: { params: RunIdParam, body: { content: { 'application/json': { schema: MoveRunRequest } }, required: true } },
+      responses: { 200: { description: 'The moved run', ...runBody }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { db } = c.get('services');
+      const { run } = await visibleRun(c, c.req.valid('param').runId);
+      const { projectId } = c.req.valid('json');
+      if (projectId && !(await getProjectInWorkspace(db, run.workspace_id, projectId))) throw fail.notFound(`project ${projectId} not found`);
+      await moveRunToProject(db, run.id, projectId);
+      return c.json(await runResponse(c, run.id), 200);
+    },
+  );

@@ -1,0 +1,23 @@
+import type { Context } from 'hono';
+import { getRunRow, getRunSteps, listRunDecisions } from '@atelier/db';
+import { resourceAccess } from '../access';
+import { fail } from '../errors';
+import { presentRun } from '../presenters/run';
+import type { AppEnv } from '../services';
+
+/** Loads a run the caller may see, with their role in its workspace; 404 otherwise. */
+export async function visibleRun(c: Context<AppEnv>, runId: string) {
+  const run = await getRunRow(c.get('services').db, runId);
+  if (!run) throw fail.notFound(`run ${runId} not found`);
+  const access = await resourceAccess(c, run.workspace_id, `run ${runId} not found`);
+  return { run, access };
+}
+
+/** The run as the contract shows it, read fresh from the database. */
+export async function runResponse(c: Context<AppEnv>, runId: string) {
+  const { db } = c.get('services');
+  const run = await getRunRow(db, runId);
+  if (!run) throw fail.notFound(`run ${runId} not found`);
+  const [steps, decisions] = await Promise.all([getRunSteps(db, runId), listRunDecisions(db, [runId])]);
+  return presentRun(run, steps, decisions);
+}
