@@ -6,6 +6,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { artifactRoutes } from './routes/artifacts';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
+import { runActionRoutes } from './routes/run-actions';
 import { runRoutes } from './routes/runs';
 import type { AppEnv, AppServices } from './services';
 
@@ -23,6 +24,7 @@ export function createApp(services: AppServices) {
   app.route('/', apiKeyRoutes);
   app.route('/', catalogRoutes);
   app.route('/', runRoutes);
+  app.route('/', runActionRoutes);
   app.route('/', artifactRoutes);
 
   app.doc31('/openapi.json', {
