@@ -6,8 +6,11 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { artifactRoutes } from './routes/artifacts';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
+import { projectRoutes } from './routes/projects';
 import { runActionRoutes } from './routes/run-actions';
 import { runRoutes } from './routes/runs';
+import { userRoutes } from './routes/users';
+import { workspaceRoutes } from './routes/workspaces';
 import type { AppEnv, AppServices } from './services';
 
 /** The gateway: every /v1 route is declared with zod schemas, and /openapi.json is generated from them. */
@@ -26,6 +29,9 @@ export function createApp(services: AppServices) {
   app.route('/', runRoutes);
   app.route('/', runActionRoutes);
   app.route('/', artifactRoutes);
+  app.route('/', userRoutes);
+  app.route('/', workspaceRoutes);
+  app.route('/', projectRoutes);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -181,3 +181,83 @@ export async function revokeApiKey(db: Db, userId: string, id: string): Promise<
 export async function revokeAllApiKeys(db: Db, userId: string): Promise<void> {
   await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
 }
+
+export interface UserPatch {
+  name?: string;
+  email?: string;
+  passwordHash?: string;
+}
+
+export type UserUpdateOutcome = { ok: true; user: UserRow } | { ok: false; reason: 'not_found' | 'email_taken' };
+
+const isUniqueViolation = (err: unknown) => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
+
+/** Changes name, email or password hash; an email another account holds (ignoring case) is refused. */
+export async function updateUser(db: Db, id: string, patch: UserPatch): Promise<UserUpdateOutcome> {
+  const set: { name?: string; email?: string; password_hash?: string; updated_at: Date } = { updated_at: new Date() };
+  if (patch.name !== undefined) set.name = patch.name;
+  if (patch.email !== undefined) set.email = patch.email;
+  if (patch.passwordHash !== undefined) set.password_hash = patch.passwordHash;
+  if (Object.keys(set).length === 1) {
+    const user = await getUser(db, id);
+    return user ? { ok: true, user } : { ok: false, reason: 'not_found' };
+  }
+  try {
+    const user = await db.updateTable('users').set(set).where('id', '=', id).returningAll().executeTakeFirst();
+    return user ? { ok: true, user } : { ok: false, reason: 'not_found' };
+  } catch (err) {
+    if (isUniqueViolation(err)) return { ok: false, reason: 'email_taken' };
+    throw err;
+  }
+}
+
+/** Signs the user out everywhere except the session named (used after a password change). */
+export async function revokeOtherSessions(db: Db, userId: string, keepSessionId?: string): Promise<void> {
+  let q = db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (keepSessionId) q = q.where('id', '!=', keepSessionId);
+  await q.execute();
+}
+
+/**
+ * Files an account deletion request (pending an operator's review) and revokes every live API key of the
+ * user in the same transaction. A standing request is returned unchanged; keys are revoked either way.
+ * Sessions are left alone: the user is not signed out.
+ */
+export async function requestAccountDeletion(db: Db, userId: string, reason: string | null): Promise<UserRow | undefined> {
+  return db.transaction().execute(async (tx) => {
+    const user = await tx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
+    if (!user) return undefined;
+    const now = new Date();
+    await tx.updateTable('api_keys').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+    if (user.deletion_status) return user;
+    return tx
+      .updateTable('users')
+      .set({ deletion_status: 'pending', deletion_requested_at: now, deletion_reason: reason, updated_at: now })
+      .where('id', '=', userId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+export type DeletionWithdrawal =
+  | { outcome: 'withdrawn'; user: UserRow }
+  | { outcome: 'no_request' }
+  | { outcome: 'approved' }
+  | { outcome: 'not_found' };
+
+/** Withdraws a deletion request while it is still pending. Revoked API keys stay revoked. */
+export async function withdrawAccountDeletion(db: Db, userId: string): Promise<DeletionWithdrawal> {
+  return db.transaction().execute(async (tx) => {
+    const user = await tx.selectFrom('users').select('deletion_status').where('id', '=', userId).forUpdate().executeTakeFirst();
+    if (!user) return { outcome: 'not_found' } as const;
+    if (!user.deletion_status) return { outcome: 'no_request' } as const;
+    if (user.deletion_status !== 'pending') return { outcome: 'approved' } as const;
+    const restored = await tx
+      .updateTable('users')
+      .set({ deletion_status: null, deletion_requested_at: null, deletion_reason: null, updated_at: new Date() })
+      .where('id', '=', userId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { outcome: 'withdrawn', user: restored } as const;
+  });
+}

@@ -1,0 +1,138 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { type ProjectRow, createProject, deleteProject, getProjectInWorkspace, listProjects, updateProject } from '@atelier/db';
+import { newUuid } from '@atelier/domain';
+import { listOf } from '@atelier/contracts/common';
+import {
+  ListProjectsQuery,
+  Project,
+  ProjectCreateRequest,
+  ProjectParams,
+  ProjectUpdateRequest,
+  WorkspaceIdParam,
+} from '@atelier/contracts/workspaces';
+import { requireWriter, workspaceAccess } from '../access';
+import { errorResponses, fail, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import type { AppEnv } from '../services';
+
+const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['projects'] };
+const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
+
+const present = (p: ProjectRow) => ({
+  id: p.id,
+  workspaceId: p.workspace_id,
+  name: p.name,
+  kind: p.kind as 'project' | 'brand',
+  description: p.description,
+  clientId: p.client_id,
+  archived: p.archived,
+  createdAt: p.created_at.toISOString(),
+  updatedAt: p.updated_at.toISOString(),
+});
+
+const projectNotFound = (id: string) => fail.notFound(`project ${id} not found`);
+
+export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/workspaces/{workspace_id}/projects',
+      summary: 'Projects of a workspace, newest first; archived ones only with includeArchived=true',
+      request: { params: WorkspaceIdParam, query: ListProjectsQuery },
+      responses: { 200: { description: 'Projects', ...json(listOf(Project, 'ProjectList')) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const page = await listProjects(c.get('services').db, {
+        workspaceId: access.workspaceId,
+        includeArchived: q.includeArchived ?? false,
+        clientId: q.clientId === 'none' ? null : q.clientId,
+        offset: q.offset,
+        limit: q.limit,
+      });
+      return c.json({ items: page.items.map(present), total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/workspaces/{workspace_id}/projects',
+      summary: 'Create a project (owners and admins)',
+      request: { params: WorkspaceIdParam, body: { ...json(ProjectCreateRequest), required: true } },
+      responses: { 201: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      requireWriter(access);
+      const project = await createProject(c.get('services').db, {
+        id: newUuid(),
+        workspaceId: access.workspaceId,
+        name: body.name,
+        kind: body.kind,
+        description: body.description ?? null,
+      });
+      return c.json(present(project), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
+      summary: 'A project',
+      request: { params: ProjectParams },
+      responses: { 200: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { workspace_id, project_id } = c.req.valid('param');
+      const access = await workspaceAccess(c, workspace_id);
+      const project = await getProjectInWorkspace(c.get('services').db, access.workspaceId, project_id);
+      if (!project) throw projectNotFound(project_id);
+      return c.json(present(project), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'patch',
+      path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
+      summary: 'Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins)',
+      request: { params: ProjectParams, body: { ...json(ProjectUpdateRequest), required: true } },
+      responses: { 200: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { workspace_id, project_id } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const access = await workspaceAccess(c, workspace_id);
+      requireWriter(access);
+      const { db } = c.get('services');
+      if (!(await getProjectInWorkspace(db, access.workspaceId, project_id))) throw projectNotFound(project_id);
+      // Seam: clients do not exist yet, so no client can be found; look the client up in this workspace once they do.
+      if (body.clientId) throw fail.unprocessable({ code: 'client_not_found', message: `client ${body.clientId} not found in this workspace` });
+      const project = await updateProject(db, access.workspaceId, project_id, body);
+      if (!project) throw projectNotFound(project_id);
+      return c.json(present(project), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'delete',
+      path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
+      summary: 'Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level',
+      description: 'A hard delete. Archiving (PATCH archived=true) is preferred: it hides the project from lists and keeps it.',
+      request: { params: ProjectParams },
+      responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { workspace_id, project_id } = c.req.valid('param');
+      const access = await workspaceAccess(c, workspace_id);
+      requireWriter(access);
+      if (!(await deleteProject(c.get('services').db, access.workspaceId, project_id))) throw projectNotFound(project_id);
+      return c.body(null, 204);
+    },
+  );

@@ -1,0 +1,126 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import {
+  type Db,
+  type UserRow,
+  defaultWorkspaceId,
+  getUser,
+  requestAccountDeletion,
+  revokeOtherSessions,
+  updateUser,
+  withdrawAccountDeletion,
+} from '@atelier/db';
+import { AccountDeletionRequest, User, UserUpdateRequest } from '@atelier/contracts/users';
+import { hashPassword, verifyPassword } from '../auth/secrets';
+import { errorResponses, fail, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import type { AppEnv } from '../services';
+
+const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['users'] };
+const userBody = { content: { 'application/json': { schema: User } } };
+
+async function present(db: Db, u: UserRow) {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    defaultWorkspaceId: (await defaultWorkspaceId(db, u.id)) ?? null,
+    createdAt: u.created_at.toISOString(),
+    updatedAt: u.updated_at.toISOString(),
+    deletion:
+      u.deletion_status && u.deletion_requested_at
+        ? { status: u.deletion_status as 'pending' | 'approved', requestedAt: u.deletion_requested_at.toISOString(), reason: u.deletion_reason }
+        : null,
+  };
+}
+
+// A principal always names a user that exists (users are never hard-deleted by the API); this guards the purge.
+const gone = () => fail.unauthorized('this account no longer exists');
+
+export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/users/me',
+      summary: 'The signed-in user, with any standing account deletion request',
+      responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401) },
+    }),
+    async (c) => {
+      const { db } = c.get('services');
+      const user = await getUser(db, c.get('principal').userId);
+      if (!user) throw gone();
+      return c.json(await present(db, user), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'patch',
+      path: '/v1/users/me',
+      summary: 'Change your name, email or password (a password change needs the current one)',
+      request: { body: { content: { 'application/json': { schema: UserUpdateRequest } }, required: true } },
+      responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401, 409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { db } = c.get('services');
+      const principal = c.get('principal');
+      const user = await getUser(db, principal.userId);
+      if (!user) throw gone();
+      let passwordHash: string | undefined;
+      if (body.newPassword !== undefined) {
+        if (!(await verifyPassword(user.password_hash, body.currentPassword ?? ''))) {
+          throw fail.validation([{ type: 'password_incorrect', loc: ['body', 'currentPassword'], msg: 'The current password is not correct', input: null }]);
+        }
+        passwordHash = await hashPassword(body.newPassword);
+      }
+      const result = await updateUser(db, user.id, { name: body.name, email: body.email, passwordHash });
+      if (!result.ok) {
+        if (result.reason === 'email_taken') throw fail.conflict('email_taken', { message: 'an account with this email already exists' });
+        throw gone();
+      }
+      // A new password signs out every other session: all but the caller's own, or all of them when an API key called.
+      if (passwordHash) await revokeOtherSessions(db, user.id, principal.sessionId);
+      return c.json(await present(db, result.user), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'delete',
+      path: '/v1/users/me',
+      summary: 'Ask for your account to be deleted; API keys are revoked at once, you stay signed in',
+      description:
+        'Files a deletion request pending an operator\'s review. Every API key of the account is revoked immediately and never comes back. ' +
+        'Asking again returns the standing request unchanged. POST /v1/users/me/restore withdraws it while it is still pending.',
+      request: { body: { content: { 'application/json': { schema: AccountDeletionRequest } }, required: false } },
+      responses: { 200: { description: 'The user, showing the pending request', ...userBody }, ...errorResponses(401, 422) },
+    }),
+    async (c) => {
+      const { db } = c.get('services');
+      const body = c.req.valid('json');
+      const user = await requestAccountDeletion(db, c.get('principal').userId, body.reason || null);
+      if (!user) throw gone();
+      return c.json(await present(db, user), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/users/me/restore',
+      summary: 'Withdraw your account deletion request while it is still pending',
+      description: 'Revoked API keys stay revoked. Once an operator has approved the request only the operator can reverse it (409).',
+      responses: { 200: { description: 'The user, with no deletion request', ...userBody }, ...errorResponses(401, 409) },
+    }),
+    async (c) => {
+      const { db } = c.get('services');
+      const result = await withdrawAccountDeletion(db, c.get('principal').userId);
+      if (result.outcome === 'no_request') throw fail.invalidTransition('there is no account deletion request to withdraw', { status: null });
+      if (result.outcome === 'approved') {
+        throw fail.invalidTransition('the deletion request was approved and the purge is scheduled; only an operator can reverse it', { status: 'approved' });
+      }
+      if (result.outcome === 'not_found') throw gone();
+      return c.json(await present(db, result.user), 200);
+    },
+  );

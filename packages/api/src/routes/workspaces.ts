@@ -1,0 +1,202 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import {
+  type MemberRow,
+  type MembershipChange,
+  type WorkspaceWithRole,
+  addMember,
+  changeMembership,
+  createWorkspace,
+  findUserByEmail,
+  getWorkspace,
+  listMembers,
+  listWorkspacesForUser,
+} from '@atelier/db';
+import { newUuid } from '@atelier/domain';
+import { Pagination, listOf } from '@atelier/contracts/common';
+import {
+  MemberAddRequest,
+  MemberParams,
+  MemberUpdateRequest,
+  Workspace,
+  WorkspaceCreateRequest,
+  WorkspaceIdParam,
+  WorkspaceMember,
+} from '@atelier/contracts/workspaces';
+import { requireWriter, workspaceAccess } from '../access';
+import { ApiError, errorResponses, fail, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import type { AppEnv } from '../services';
+
+const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['workspaces'] };
+const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
+
+const presentWorkspace = (w: WorkspaceWithRole) => ({
+  id: w.id,
+  name: w.name,
+  personal: w.personal,
+  role: w.role,
+  createdAt: w.created_at.toISOString(),
+});
+
+const presentMember = (m: MemberRow) => ({
+  userId: m.user_id,
+  email: m.email,
+  name: m.name,
+  role: m.role,
+  joinedAt: m.created_at.toISOString(),
+});
+
+/*
+ * Who may change memberships. Owners and admins manage members; the owner role itself is the owners'
+ * business: an admin may not grant it, nor change or remove an owner (403 admin_required), so an admin can
+ * never take a workspace away from its owners. Anyone may remove themselves (leave). Whatever the caller,
+ * a workspace always keeps at least one owner (409 last_owner).
+ */
+const ownerRoleRefused = () =>
+  new ApiError(403, { code: 'admin_required', message: 'only an owner can grant, change or remove the owner role' });
+
+/** The member after a change (null once removed), or the refusal the change met. */
+function settled(result: MembershipChange): MemberRow | null {
+  if (result.outcome === 'ok') return result.member;
+  if (result.outcome === 'owner_protected') throw ownerRoleRefused();
+  if (result.outcome === 'last_owner') throw fail.conflict('last_owner', { message: 'a workspace must keep at least one owner' });
+  throw fail.notFound('member not found');
+}
+
+export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/workspaces',
+      summary: 'Your workspaces with your role in each, the default one first',
+      request: { query: Pagination },
+      responses: { 200: { description: 'Workspaces', ...json(listOf(Workspace, 'WorkspaceList')) }, ...errorResponses(401, 422) },
+    }),
+    async (c) => {
+      const principal = c.get('principal');
+      // A workspace-bound API key sees only its own workspace.
+      const page = await listWorkspacesForUser(c.get('services').db, principal.userId, {
+        ...c.req.valid('query'),
+        onlyWorkspaceId: principal.keyWorkspaceId ?? null,
+      });
+      return c.json({ items: page.items.map(presentWorkspace), total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/workspaces',
+      summary: 'Create a workspace; you become its owner',
+      request: { body: { ...json(WorkspaceCreateRequest), required: true } },
+      responses: { 201: { description: 'The workspace', ...json(Workspace) }, ...errorResponses(401, 403, 422) },
+    }),
+    async (c) => {
+      const principal = c.get('principal');
+      if (principal.keyWorkspaceId) throw fail.forbidden('this API key is bound to one workspace and cannot create another');
+      const workspace = await createWorkspace(c.get('services').db, { id: newUuid(), name: c.req.valid('json').name, ownerId: principal.userId });
+      return c.json(presentWorkspace(workspace), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/workspaces/{workspace_id}',
+      summary: 'A workspace you are a member of, with your role',
+      request: { params: WorkspaceIdParam },
+      responses: { 200: { description: 'The workspace', ...json(Workspace) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const workspace = await getWorkspace(c.get('services').db, access.workspaceId);
+      if (!workspace) throw fail.notFound(`workspace ${access.workspaceId} not found`);
+      return c.json(presentWorkspace({ ...workspace, role: access.role }), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/workspaces/{workspace_id}/members',
+      summary: 'Members of a workspace and their roles',
+      request: { params: WorkspaceIdParam, query: Pagination },
+      responses: { 200: { description: 'Members', ...json(listOf(WorkspaceMember, 'WorkspaceMemberList')) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const page = await listMembers(c.get('services').db, access.workspaceId, c.req.valid('query'));
+      return c.json({ items: page.items.map(presentMember), total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/workspaces/{workspace_id}/members',
+      summary: 'Add an existing user to a workspace (owners and admins)',
+      request: { params: WorkspaceIdParam, body: { ...json(MemberAddRequest), required: true } },
+      responses: { 201: { description: 'The new member', ...json(WorkspaceMember) }, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const { db } = c.get('services');
+      const body = c.req.valid('json');
+      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      requireWriter(access);
+      if (body.role === 'owner' && access.role !== 'owner') throw ownerRoleRefused();
+      const user = await findUserByEmail(db, body.email);
+      if (!user) throw fail.notFound('user not found');
+      const member = await addMember(db, access.workspaceId, user.id, body.role);
+      if (!member) throw fail.conflict('member_exists', { message: 'this user is already a member of the workspace' });
+      return c.json(presentMember(member), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'patch',
+      path: '/v1/workspaces/{workspace_id}/members/{user_id}',
+      summary: "Change a member's role (owners and admins; only owners touch the owner role)",
+      request: { params: MemberParams, body: { ...json(MemberUpdateRequest), required: true } },
+      responses: { 200: { description: 'The member', ...json(WorkspaceMember) }, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const { workspace_id, user_id } = c.req.valid('param');
+      const access = await workspaceAccess(c, workspace_id);
+      requireWriter(access);
+      const result = await changeMembership(c.get('services').db, {
+        workspaceId: access.workspaceId,
+        userId: user_id,
+        role: c.req.valid('json').role,
+        mayTouchOwners: access.role === 'owner',
+      });
+      const member = settled(result);
+      if (!member) throw fail.notFound('member not found');
+      return c.json(presentMember(member), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'delete',
+      path: '/v1/workspaces/{workspace_id}/members/{user_id}',
+      summary: 'Remove a member (owners and admins), or leave a workspace yourself',
+      request: { params: MemberParams },
+      responses: { 204: { description: 'Removed' }, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const { workspace_id, user_id } = c.req.valid('param');
+      const access = await workspaceAccess(c, workspace_id);
+      const leaving = user_id === c.get('principal').userId;
+      if (!leaving) requireWriter(access);
+      const result = await changeMembership(c.get('services').db, {
+        workspaceId: access.workspaceId,
+        userId: user_id,
+        role: null,
+        mayTouchOwners: leaving || access.role === 'owner',
+      });
+      settled(result);
+      return c.body(null, 204);
+    },
+  );

@@ -1,0 +1,41 @@
+import { z } from '@hono/zod-openapi';
+
+// Left inline (not a named component): the generator drops `nullable` from a $ref to a named schema.
+export const AccountDeletion = z.object({
+  status: z.enum(['pending', 'approved']).describe('pending: waiting for an operator, can be withdrawn; approved: purge scheduled'),
+  requestedAt: z.string(),
+  reason: z.string().nullable(),
+});
+
+export const User = z
+  .object({
+    id: z.string().uuid(),
+    email: z.string(),
+    name: z.string(),
+    defaultWorkspaceId: z.string().uuid().nullable().describe('The first workspace the user was made a member of'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    deletion: AccountDeletion.nullable().describe('The standing account deletion request, if any'),
+  })
+  .openapi('User');
+
+export const UserUpdateRequest = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    email: z.string().trim().email().max(320).optional(),
+    currentPassword: z.string().min(1).max(1024).optional().describe('Required with newPassword'),
+    newPassword: z.string().min(12).max(1024).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.newPassword !== undefined && body.currentPassword === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['currentPassword'], message: 'currentPassword is required to set newPassword' });
+    }
+    if (body.currentPassword !== undefined && body.newPassword === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['newPassword'], message: 'newPassword is required with currentPassword' });
+    }
+  })
+  .openapi('UserUpdateRequest');
+
+export const AccountDeletionRequest = z
+  .object({ reason: z.string().trim().max(2000).nullish() })
+  .openapi('AccountDeletionRequest');

@@ -1,0 +1,85 @@
+import { z } from '@hono/zod-openapi';
+import { Pagination, QueryBoolean } from './common';
+
+export const ROLE_VALUES = ['owner', 'admin', 'member'] as const;
+export const RoleSchema = z.enum(ROLE_VALUES).openapi('Role');
+
+export const Workspace = z
+  .object({
+    id: z.string().uuid(),
+    name: z.string(),
+    personal: z.boolean().describe('The workspace made at registration'),
+    role: RoleSchema.describe("The caller's role in this workspace"),
+    createdAt: z.string(),
+  })
+  .openapi('Workspace');
+
+export const WorkspaceCreateRequest = z.object({ name: z.string().trim().min(1).max(200) }).openapi('WorkspaceCreateRequest');
+
+export const WorkspaceIdParam = z.object({
+  workspace_id: z.string().uuid().openapi({ param: { name: 'workspace_id', in: 'path' } }),
+});
+
+export const WorkspaceMember = z
+  .object({
+    userId: z.string().uuid(),
+    email: z.string(),
+    name: z.string(),
+    role: RoleSchema,
+    joinedAt: z.string(),
+  })
+  .openapi('WorkspaceMember');
+
+export const MemberAddRequest = z
+  .object({ email: z.string().trim().min(1).max(320), role: RoleSchema })
+  .openapi('MemberAddRequest');
+
+export const MemberUpdateRequest = z.object({ role: RoleSchema }).openapi('MemberUpdateRequest');
+
+export const MemberParams = WorkspaceIdParam.extend({
+  user_id: z.string().uuid().openapi({ param: { name: 'user_id', in: 'path' } }),
+});
+
+export const Project = z
+  .object({
+    id: z.string().uuid(),
+    workspaceId: z.string().uuid(),
+    name: z.string(),
+    kind: z.enum(['project', 'brand']),
+    description: z.string().nullable(),
+    clientId: z.string().uuid().nullable(),
+    archived: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Project');
+
+export const ProjectCreateRequest = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    description: z.string().trim().max(5000).nullish(),
+    // Brands are projects of kind brand created together with their profile through /v1/brands.
+    kind: z.enum(['project']).default('project'),
+  })
+  .openapi('ProjectCreateRequest');
+
+export const ProjectUpdateRequest = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    description: z.string().trim().max(5000).nullable().optional(),
+    archived: z.boolean().optional(),
+    clientId: z.string().uuid().nullable().optional().describe('Links the project to a client of its workspace; null unlinks'),
+  })
+  .openapi('ProjectUpdateRequest');
+
+export const ProjectParams = WorkspaceIdParam.extend({
+  project_id: z.string().uuid().openapi({ param: { name: 'project_id', in: 'path' } }),
+});
+
+export const ListProjectsQuery = Pagination.extend({
+  includeArchived: QueryBoolean,
+  clientId: z
+    .union([z.literal('none'), z.string().uuid()])
+    .optional()
+    .openapi({ param: { name: 'clientId', in: 'query' }, description: 'A client id, or none for projects linked to no client' }),
+});
