@@ -76,6 +76,11 @@ function stringFor(key: string, schema: Schema, random: () => number, subject: s
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return String(pick(random, schema.enum));
   if (typeof schema.const === 'string') return schema.const;
   const k = key.toLowerCase();
+  const hex = () => `#${Math.floor(random() * 0xffffff).toString(16).padStart(6, '0')}`;
+  if (typeof schema.pattern === 'string' && schema.pattern.includes('#[0-9a-fA-F]{6}')) return hex();
+  if (schema.format === 'date') return `2026-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(random() * 28)).padStart(2, '0')}`;
+  if (schema.format === 'email') return `${subject.toLowerCase().replace(/[^a-z0-9]+/g, '.').replace(/^\.|\.$/g, '') || 'hello'}@example.com`;
+  if (k.includes('color') || k.includes('colour')) return hex();
   let text: string;
   if (schema.format === 'uri' || k.endsWith('url')) text = `https://local.atelier.invalid/${encodeURIComponent(subject.toLowerCase().replace(/\s+/g, '-'))}/${index + 1}`;
   else if (k.includes('title')) text = `${capitalise(subject)}: ${pick(random, ['an overview', 'what matters now', 'a working brief', 'the state of play'])}`;
