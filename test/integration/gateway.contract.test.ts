@@ -16,7 +16,7 @@ describe('the gateway contract', () => {
     const spec = await h.request('GET', '/openapi.json');
     expect(spec.status).toBe(200);
     expect(spec.body.openapi).toBe('3.1.0');
-    const app = createApp({ db: h.db, temporal: h.temporal, taskQueue: h.taskQueue, logger: pino({ level: 'silent' }), models: new ModelRegistry(LOCAL_MODELS), storage: h.storage });
+    const app = createApp({ db: h.db, temporal: h.temporal, taskQueue: h.taskQueue, logger: pino({ level: 'silent' }), models: new ModelRegistry(LOCAL_MODELS), storage: h.storage, events: h.events });
     const served = new Set(
       app.routes
         .filter((r) => r.path.startsWith('/v1/') && r.method !== 'ALL')
@@ -84,7 +84,7 @@ describe('the gateway contract', () => {
     missing.pathname = '/atelier_no_such_database';
     const brokenDb = connectDb({ url: missing.toString(), max: 1 });
     const broken = await startApiServer(
-      { db: brokenDb, temporal: h.temporal, taskQueue: h.taskQueue, logger: pino({ level: 'silent' }), models: new ModelRegistry(LOCAL_MODELS), storage: h.storage },
+      { db: brokenDb, temporal: h.temporal, taskQueue: h.taskQueue, logger: pino({ level: 'silent' }), models: new ModelRegistry(LOCAL_MODELS), storage: h.storage, events: h.events },
       0,
       '127.0.0.1',
     );

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { inject } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
-import { type ApiServer, startApiServer } from '@atelier/api';
+import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { type Db, connectDb } from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domain';
 import { createRunWorker } from '@atelier/engine/worker';
@@ -30,6 +30,7 @@ export interface HttpResult<T = any> {
 
 export interface Harness {
   url: string;
+  events: RunEventHub;
   storage: LocalStorage;
   db: Db;
   databaseUrl: string;
@@ -70,6 +71,7 @@ export interface HarnessOptions {
   /** Provider adapters beyond the defaults (for example openai pointed at a loopback server). */
   providers?: ProviderOptions;
   models?: ModelRegistry;
+  sseHeartbeatMs?: number;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -110,8 +112,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   };
   if (opts.worker !== false) await startWorker();
 
+  const events = new RunEventHub(databaseUrl, silentLogger);
   const api: ApiServer = await startApiServer(
-    { db, temporal, taskQueue, logger: silentLogger, models, storage },
+    { db, temporal, taskQueue, logger: silentLogger, models, storage, events, sseHeartbeatMs: opts.sseHeartbeatMs },
     0,
     '127.0.0.1',
   );
@@ -137,6 +140,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 
   return {
     url: api.url,
+    events,
     storage,
     db,
     databaseUrl,
@@ -147,6 +151,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     startWorker,
     async stop() {
       await api.close();
+      await events.close();
       for (const stop of stops.reverse()) await stop();
       await connection.close();
       await db.destroy();

@@ -8,6 +8,7 @@ import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
 import { projectRoutes } from './routes/projects';
 import { runActionRoutes } from './routes/run-actions';
+import { runEventRoutes } from './routes/run-events';
 import { runRoutes } from './routes/runs';
 import { userRoutes } from './routes/users';
 import { workspaceRoutes } from './routes/workspaces';
@@ -28,6 +29,7 @@ export function createApp(services: AppServices) {
   app.route('/', catalogRoutes);
   app.route('/', runRoutes);
   app.route('/', runActionRoutes);
+  app.route('/', runEventRoutes);
   app.route('/', artifactRoutes);
   app.route('/', userRoutes);
   app.route('/', workspaceRoutes);

@@ -4,6 +4,7 @@ import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
 import type { ObjectStorage } from '@atelier/storage';
 import type { CharacterGate } from './runs/character-gate';
+import type { RunEventHub } from './events/run-event-hub';
 
 /** What route handlers reach through the context instead of importing globals. */
 export interface AppServices {
@@ -15,6 +16,10 @@ export interface AppServices {
   storage: ObjectStorage;
   /** Checks a character named in an intake before pricing; defaults to the gate that knows no characters. */
   characterGate?: CharacterGate;
+  /** The process's one database listener feeding every run event stream. */
+  events: RunEventHub;
+  /** Comment heartbeat interval of event streams (15 s unless a test shortens it). */
+  sseHeartbeatMs?: number;
 }
 
 /** Who is calling: a signed-in session or an API key, always on behalf of one user. */

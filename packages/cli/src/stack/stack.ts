@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import { type ApiServer, startApiServer } from '@atelier/api';
+import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
 import { type Db, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
@@ -102,8 +102,10 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       stops.push(() => connection.close());
       await ensureSearchAttributes(connection, config.namespace);
       const temporal = new Client({ connection, namespace: config.namespace });
+      const events = new RunEventHub(databaseUrl, logger.child({ component: 'events' }));
+      stops.push(() => events.close());
       api = await startApiServer(
-        { db, temporal, taskQueue: config.taskQueue, logger: logger.child({ component: 'api' }), models, storage },
+        { db, temporal, taskQueue: config.taskQueue, logger: logger.child({ component: 'api' }), models, storage, events },
         config.apiPort,
         config.apiHost,
       );

@@ -1,0 +1,84 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { RUN_EVENTS_CHANNEL } from '@atelier/db';
+
+type Listener = () => void;
+
+/**
+ * One PostgreSQL LISTEN connection per gateway process feeds every open event stream: a notification
+ * names the run, and only that run's subscribers wake up to read what is new. The connection is opened
+ * on the first subscription and re-opened after an error; subscribers are woken after a reconnect so a
+ * notification lost with the connection costs a re-read, never an event.
+ */
+export class RunEventHub {
+  private client: pg.Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private closed = false;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async subscribe(runId: string, listener: Listener): Promise<() => void> {
+    let set = this.listeners.get(runId);
+    if (!set) this.listeners.set(runId, (set = new Set()));
+    set.add(listener);
+    await this.ensureConnected();
+    return () => {
+      set!.delete(listener);
+      if (set!.size === 0) this.listeners.delete(runId);
+    };
+  }
+
+  /** How many streams are open, for tests and metrics. */
+  get subscriberCount(): number {
+    let n = 0;
+    for (const set of this.listeners.values()) n += set.size;
+    return n;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private ensureConnected(): Promise<void> {
+    if (this.client) return Promise.resolve();
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    client.on('notification', (msg) => {
+      const runId = msg.payload?.slice(0, msg.payload.lastIndexOf(':'));
+      if (runId) for (const listener of this.listeners.get(runId) ?? []) listener();
+    });
+    client.on('error', (err) => {
+      this.logger.warn({ err }, 'run event listener lost its connection; reconnecting');
+      if (this.client === client) this.client = undefined;
+      void client.end().catch(() => undefined);
+      if (!this.closed) setTimeout(() => void this.reconnect(), 500);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}`);
+    this.client = client;
+  }
+
+  private async reconnect(): Promise<void> {
+    if (this.closed || this.listeners.size === 0) return;
+    try {
+      await this.ensureConnected();
+      for (const set of this.listeners.values()) for (const listener of set) listener();
+    } catch (err) {
+      this.logger.warn({ err }, 'run event listener could not reconnect; retrying');
+      setTimeout(() => void this.reconnect(), 1_000);
+    }
+  }
+}

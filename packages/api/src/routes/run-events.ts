@@ -1,0 +1,99 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { streamSSE } from 'hono/streaming';
+import { RunIdParam } from '@atelier/contracts/runs';
+import { isTerminalRunStatus } from '@atelier/domain';
+import { errorResponses, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import { runResponse, visibleRun } from '../runs/visible-run';
+import type { AppEnv } from '../services';
+
+const DEFAULT_HEARTBEAT_MS = 15_000;
+
+function resumePoint(header: string | undefined, query: string | undefined): number | undefined {
+  const raw = header ?? query;
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * GET /v1/runs/{runId}/events (decisions §6): a `snapshot` of the run first, then every recorded
+ * transition as it happens, each with the run's increasing event id. `Last-Event-ID` resumes after that
+ * id with nothing lost or repeated (the snapshot then carries no id, so the client's position stays put).
+ * A comment heartbeat keeps proxies from closing an idle stream; the stream ends after the terminal event.
+ */
+export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
+  createRoute({
+    middleware: authenticate,
+    security: [{ bearer: [] }],
+    tags: ['runs'],
+    method: 'get',
+    path: '/v1/runs/{runId}/events',
+    summary: 'Server-sent events: a snapshot, then each state change of the run until it ends',
+    request: {
+      params: RunIdParam,
+      query: z.object({ lastEventId: z.string().optional().describe('Same as the Last-Event-ID header, for clients that cannot set headers') }),
+    },
+    responses: {
+      200: {
+        description: 'An event stream: snapshot, run.status, step.started, step.completed, step.failed, step.skipped, artifact.created',
+        content: { 'text/event-stream': { schema: z.string() } },
+      },
+      ...errorResponses(401, 403, 404),
+    },
+  }),
+  async (c) => {
+    const { db, events, sseHeartbeatMs } = c.get('services');
+    const { run } = await visibleRun(c, c.req.valid('param').runId);
+    const resumeFrom = resumePoint(c.req.header('last-event-id'), c.req.valid('query').lastEventId);
+    const heartbeatMs = sseHeartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+
+    return streamSSE(c, async (stream) => {
+      let wake: (() => void) | undefined;
+      let dirty = true;
+      let aborted = false;
+      // Subscribe before reading, so a transition between the read and the subscription still wakes us.
+      const unsubscribe = await events.subscribe(run.id, () => {
+        dirty = true;
+        wake?.();
+      });
+      stream.onAbort(() => {
+        aborted = true;
+        wake?.();
+      });
+      try {
+        const snapshot = await runResponse(c, run.id);
+        const head = await db.selectFrom('run_events').select((eb) => eb.fn.max('seq').as('seq')).where('run_id', '=', run.id).executeTakeFirst();
+        const headSeq = Number(head?.seq ?? 0);
+        let lastSent = resumeFrom ?? headSeq;
+        await stream.writeSSE({ event: 'snapshot', data: JSON.stringify(snapshot), ...(resumeFrom === undefined ? { id: String(headSeq) } : {}) });
+        if (isTerminalRunStatus(snapshot.status) && lastSent >= headSeq) return;
+
+        while (!aborted) {
+          if (dirty) {
+            dirty = false;
+            const fresh = await db.selectFrom('run_events').selectAll().where('run_id', '=', run.id).where('seq', '>', lastSent).orderBy('seq').execute();
+            for (const e of fresh) {
+              await stream.writeSSE({ event: e.type, id: String(e.seq), data: JSON.stringify({ runId: run.id, ...(e.data as object), at: e.created_at.toISOString() }) });
+              lastSent = e.seq;
+              const status = (e.data as { status?: string }).status;
+              if (e.type === 'run.status' && status && isTerminalRunStatus(status)) return;
+            }
+            continue;
+          }
+          const beat = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(true), heartbeatMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(false);
+            };
+          });
+          wake = undefined;
+          if (beat && !aborted) await stream.write(': heartbeat\n\n');
+        }
+      } finally {
+        unsubscribe();
+      }
+    });
+  },
+);
