@@ -140,7 +140,11 @@ export function createActivities(deps: ActivityDeps) {
 
     /** Writes the run's terminal status, and its artifact when there is one, in one transaction. */
     async settleRun(input: SettleRunInput): Promise<void> {
+      const run = await runOrThrow(db, input.runId);
       if (input.failedStepIndex !== undefined) {
+        // A step refused before it ran (a locked gate, a child that failed) still shows as the failed one.
+        const step = (run.definition as { runtimeSteps: Array<{ id: string; name: string; kind: string }> }).runtimeSteps[input.failedStepIndex];
+        if (step) await startStep(db, { runId: input.runId, stepIndex: input.failedStepIndex, stepId: step.id, name: step.name, kind: step.kind });
         await settleStep(db, {
           runId: input.runId,
           stepIndex: input.failedStepIndex,
@@ -149,7 +153,6 @@ export function createActivities(deps: ActivityDeps) {
           errorCode: input.errorCode ?? null,
         });
       }
-      const run = await runOrThrow(db, input.runId);
       const artifact = input.artifact
         ? artifactRow(run, input.artifact, input.status === 'review' ? 'review' : 'ready', input.sourceReportArtifactId)
         : undefined;

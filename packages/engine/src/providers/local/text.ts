@@ -103,6 +103,7 @@ function numberFor(schema: Schema, random: () => number, integer: boolean): numb
 
 function valueFor(schema: Schema, key: string, random: () => number, subject: string, index: number): unknown {
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return pick(random, schema.enum);
   switch (type) {
     case 'object': {
