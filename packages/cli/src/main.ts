@@ -3,10 +3,11 @@
  * The `atelier` command: `dev` runs everything on embedded defaults; `api` and `worker` are the
  * production processes; the rest are operator tools.
  */
+import { Client, Connection } from '@temporalio/client';
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { readBuiltinWorkflows } from '@atelier/catalog';
 import { connectDb, migrateToLatest } from '@atelier/db';
-import { showRun, watchRun } from './commands/runs';
+import { cancelRunCommand, finalizeRunCommand, resetRunCommand, showRun, watchRun } from './commands/runs';
 import { type AtelierConfig, loadConfig } from './config';
 import { createLogger } from './logger';
 import { startStack } from './stack/stack';
@@ -20,6 +21,9 @@ const USAGE = `usage: atelier <command>
   workflows validate     check every built-in workflow definition file
   runs show <id>         print a run with its steps and costs
   runs watch <id>        follow a run live until it ends
+  runs cancel <id>       stop a run at its next step boundary
+  runs finalize <id>     write the artifact and terminal status of a run whose steps all completed
+  runs reset <id> [why]  reset the run's workflow to its last completed workflow task (replays on current code)
 
 Settings come from the environment; see docs/operations.md.`;
 
@@ -93,6 +97,15 @@ async function withDb<T>(config: AtelierConfig, fn: (db: ReturnType<typeof conne
   }
 }
 
+async function withTemporal<T>(config: AtelierConfig, fn: (client: Client) => Promise<T>): Promise<T> {
+  const connection = await Connection.connect({ address: config.temporalAddress ?? `127.0.0.1:${config.temporalPort}` });
+  try {
+    return await fn(new Client({ connection, namespace: config.namespace }));
+  } finally {
+    await connection.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, sub, arg] = argv;
   const config = loadConfig();
@@ -117,8 +130,13 @@ async function main(argv: string[]): Promise<number> {
       return problems.length ? 1 : 0;
     }
     case 'runs': {
-      if (!arg || (sub !== 'show' && sub !== 'watch')) break;
-      return withDb(config, (db, url) => (sub === 'show' ? showRun(db, arg) : watchRun(db, url, arg)));
+      if (!arg) break;
+      if (sub === 'show') return withDb(config, (db) => showRun(db, arg));
+      if (sub === 'watch') return withDb(config, (db, url) => watchRun(db, url, arg));
+      if (sub === 'cancel') return withDb(config, (db) => withTemporal(config, (t) => cancelRunCommand(db, t, arg)));
+      if (sub === 'finalize') return withDb(config, (db) => withTemporal(config, (t) => finalizeRunCommand(db, t, arg)));
+      if (sub === 'reset') return withTemporal(config, (t) => resetRunCommand(t, arg, argv.slice(3).join(' ')));
+      break;
     }
   }
   console.error(USAGE);

@@ -1,8 +1,8 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import { archiveRun, getProjectInWorkspace, moveRunStatus, moveRunToProject } from '@atelier/db';
+import { archiveRun, getProjectInWorkspace, moveRunToProject } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
-import { signalRunCancel } from '@atelier/engine/client';
 import { NotFinalizable, finalizeRun } from '@atelier/engine/finalize';
+import { RunStateConflict, cancelRun } from '@atelier/engine/operations';
 import { MoveRunRequest, Run, RunIdParam } from '@atelier/contracts/runs';
 import { errorResponses, fail, validationHook } from '../errors';
 import { authenticate } from '../middleware/authenticate';
@@ -26,10 +26,12 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     async (c) => {
       const { db, temporal } = c.get('services');
       const { run } = await visibleRun(c, c.req.valid('param').runId);
-      if (isTerminalRunStatus(run.status)) throw fail.invalidTransition(`run ${run.id} is already ${run.status}`, { status: run.status });
-      const delivered = await signalRunCancel(temporal, run.id);
-      // No live workflow to stop (never handed over, or a planned child): settle the record directly.
-      if (delivered === 'not_running') await moveRunStatus(db, run.id, 'cancelled');
+      try {
+        await cancelRun(db, temporal, run.id);
+      } catch (err) {
+        if (err instanceof RunStateConflict) throw fail.invalidTransition(err.message, { status: err.status });
+        throw err;
+      }
       return c.json(await runResponse(c, run.id), 200);
     },
   )

@@ -1,7 +1,10 @@
+import type { Client } from '@temporalio/client';
 import pg from 'pg';
 import { presentRun } from '@atelier/api/presenters/run';
 import { type Db, RUN_EVENTS_CHANNEL, getRunRow, getRunSteps } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
+import { NotFinalizable, finalizeRun } from '@atelier/engine/finalize';
+import { RunStateConflict, cancelRun, resetRunToLastWorkflowTask } from '@atelier/engine/operations';
 
 export async function showRun(db: Db, runId: string): Promise<number> {
   const run = await getRunRow(db, runId);
@@ -63,3 +66,35 @@ export async function watchRun(db: Db, databaseUrl: string, runId: string, print
     await listener.end();
   }
 }
+
+/** Runs an operator action, turning a refusal because of the run's state into a message and exit code 1. */
+async function refusable(action: () => Promise<string>): Promise<number> {
+  try {
+    console.log(await action());
+    return 0;
+  } catch (err) {
+    if (err instanceof RunStateConflict || err instanceof NotFinalizable) {
+      console.error(err.message);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+export const cancelRunCommand = (db: Db, temporal: Client, runId: string) =>
+  refusable(async () => {
+    const run = await cancelRun(db, temporal, runId);
+    return `run ${runId} is ${run.status}${run.status === 'cancelled' ? '' : '; it stops at its next step boundary'}`;
+  });
+
+export const finalizeRunCommand = (db: Db, temporal: Client, runId: string) =>
+  refusable(async () => {
+    const { via, run } = await finalizeRun(db, temporal, runId);
+    return `run ${runId} finalized as ${run.status} (${via === 'workflow' ? 'by its live workflow' : 'from its recorded steps'})`;
+  });
+
+export const resetRunCommand = (temporal: Client, runId: string, reason: string) =>
+  refusable(async () => {
+    const executionId = await resetRunToLastWorkflowTask(temporal, runId, reason || 'reset by on-call with atelier runs reset');
+    return `run ${runId} reset to its last completed workflow task; new execution ${executionId}`;
+  });
