@@ -52,9 +52,9 @@ beforeAll(async () => {
 afterAll(() => h?.stop());
 
 describe('the run workflow stays deterministic', () => {
-  it('records completed, cancelled and failed runs', async () => {
-    const start = (templateId: string, topic: string) =>
-      h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake: { topic } } }).then((r) => r.body.id as string);
+  it('records completed, cancelled, failed, gated, reviewed and parent-child runs of every built-in', async () => {
+    const start = (templateId: string, topic: string, intake: Record<string, unknown> = { topic }) =>
+      h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake } }).then((r) => r.body.id as string);
 
     const completed = await start('plan-research-report', 'replayed history');
     const failed = await start('build-broken-report', 'a string, not a draft');
@@ -69,7 +69,25 @@ describe('the run workflow stays deterministic', () => {
     expect(failedRun.runSteps.map((s: any) => s.status)).toEqual(['completed', 'failed']);
     expect((await waitForRun(h, user.token, cancelled)).status).toBe('cancelled');
 
-    for (const [name, id] of [['research-report-completed', completed], ['run-failed-step-invalid', failed], ['run-cancelled', cancelled]] as const) {
+    const review = await start('generate-product-shot', '', { product: 'a copper kettle' });
+    const rejected = await start('generate-product-shot', '', { product: 'a rifle' });
+    const article = await start('compose-article', 'river restoration');
+    const profile = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'compose-brand-profile', intake: { notes: 'A bakery with a warm, local voice.' } } }).then((r) => r.body.id as string);
+    expect((await waitForRun(h, user.token, review)).status).toBe('review');
+    expect((await waitForRun(h, user.token, rejected)).errorCode).toBe('gate_rejected');
+    expect((await waitForRun(h, user.token, article)).status).toBe('completed');
+    expect((await waitForRun(h, user.token, profile)).status).toBe('completed');
+
+    const scenarios = [
+      ['research-report-completed', completed],
+      ['run-failed-step-invalid', failed],
+      ['run-cancelled', cancelled],
+      ['product-shot-review', review],
+      ['product-shot-gate-rejected', rejected],
+      ['article-with-sub-workflow', article],
+      ['brand-profile-completed', profile],
+    ] as const;
+    for (const [name, id] of scenarios) {
       // The workflow result is written after the last activity; wait for Temporal to close the execution.
       await h.temporal.workflow.getHandle(id).result();
       await record(name, id);
@@ -78,7 +96,7 @@ describe('the run workflow stays deterministic', () => {
 
   it('replays every committed history against the current workflow code', async () => {
     const files = (await readdir(HISTORIES)).filter((f) => f.endsWith('.json')).sort();
-    expect(files.length).toBeGreaterThanOrEqual(3);
+    expect(files.length).toBeGreaterThanOrEqual(7);
     const histories = await Promise.all(
       files.map(async (f) => ({ workflowId: f, history: historyFromJSON(JSON.parse(await readFile(path.join(HISTORIES, f), 'utf8'))) })),
     );
