@@ -54,6 +54,11 @@ const WORKFLOWS = [
       { id: 'second', name: 'Second', type: 'quality', inputs: [], outputs: [] },
     ],
   }),
+  workflow('build-thin-report', [{ id: 'step-1', name: 'Thin report', kind: 'code', expression: '{ "type": "research-report", "title": "Thin", "summary": "Too thin to ship", "sections": [], "sources": [] }' }], {
+    artifactClass: 'research',
+    artifactSchema: { artifactClass: 'research', artifactType: 'research-report', files: ['application/json'], metadata: [] },
+    outputShape: [{ artifactClass: 'research', artifactType: 'research-report' }],
+  }),
   workflow('plan-requirement', [llm('step-1', { jsonSchema: { type: 'object', required: ['ok'], properties: { ok: { const: false } } }, requireTrue: 'ok', failMessage: 'the model said no' })]),
 ];
 
@@ -132,6 +137,16 @@ describe('artifacts, gates and sub-workflows', () => {
     const artifact = (await h.request('GET', `/v1/artifacts/${r.artifactId}`, { token: user.token })).body;
     expect(artifact.status).toBe('draft');
     expect(artifact.content.summary.length).toBeGreaterThan(0);
+  });
+
+  it('holds a run whose artifact fails QA for review instead of completing it', async () => {
+    const r = await run('build-thin-report');
+    expect(r.status).toBe('review');
+    expect(r.reviewGate).toEqual({ id: 'qa', name: 'QA hold', holdFields: [] });
+    const artifact = (await h.request('GET', `/v1/artifacts/${r.artifactId}`, { token: user.token })).body;
+    expect(artifact.status).toBe('review');
+    expect(artifact.qa.status).toBe('failed');
+    expect(artifact.qa.checks.filter((c: any) => c.status === 'fail').map((c: any) => c.id)).toEqual(['sections-complete', 'has-sources']);
   });
 
   it('stops a run that spends past its per-run cap at the budget gate', async () => {

@@ -43,9 +43,18 @@ export function researchQaChecks(content: Record<string, unknown>): QaCheck[] {
   ];
 }
 
+export type QaRule = (content: Record<string, unknown>) => QaCheck[];
+
+/**
+ * The QA rules of each artifact type, in one place. Media types keep their rules in their own modules
+ * and are listed here.
+ */
+const QA_RULES: Record<string, QaRule> = {
+  'research-report': researchQaChecks,
+};
+
 /** The QA checks that apply to an artifact type; types without rules get an empty, passing record. */
 export function qaForContent(artifactType: string, content: unknown): QaRecord {
   const record = content !== null && typeof content === 'object' ? (content as Record<string, unknown>) : {};
-  if (artifactType === 'research-report') return qaRecord(researchQaChecks(record));
-  return qaRecord([]);
+  return qaRecord(QA_RULES[artifactType]?.(record) ?? []);
 }

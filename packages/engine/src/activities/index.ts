@@ -138,8 +138,11 @@ export function createActivities(deps: ActivityDeps) {
       await emitArtifact(db, input.runId, artifactRow(run, input.artifact, 'draft'));
     },
 
-    /** Writes the run's terminal status, and its artifact when there is one, in one transaction. */
-    async settleRun(input: SettleRunInput): Promise<void> {
+    /**
+     * Writes the run's terminal status, and its artifact when there is one, in one transaction. A run
+     * whose artifact fails QA is held for review instead of completing; the status written is returned.
+     */
+    async settleRun(input: SettleRunInput): Promise<{ status: SettleRunInput['status'] }> {
       const run = await runOrThrow(db, input.runId);
       if (input.failedStepIndex !== undefined) {
         // A step refused before it ran (a locked gate, a child that failed) still shows as the failed one.
@@ -153,23 +156,30 @@ export function createActivities(deps: ActivityDeps) {
           errorCode: input.errorCode ?? null,
         });
       }
-      const artifact = input.artifact
+      let artifact = input.artifact
         ? artifactRow(run, input.artifact, input.status === 'review' ? 'review' : 'ready', input.sourceReportArtifactId)
         : undefined;
+      let status = input.status;
+      let review = input.review;
+      if (status === 'completed' && artifact && (JSON.parse(artifact.qa as string) as { status: string }).status === 'failed') {
+        status = 'review';
+        review = { gateId: 'qa', gateName: 'QA hold', holdFields: null };
+        artifact = { ...artifact, status: 'review' };
+      }
       await moveRunStatus(
         db,
         input.runId,
-        input.status,
+        status,
         {
           error: input.error ?? null,
           error_code: input.errorCode ?? null,
           failure_details: input.failureDetails ? JSON.stringify(input.failureDetails) : null,
-          ...(input.review
-            ? { review_gate_id: input.review.gateId, review_gate_name: input.review.gateName, hold_fields: input.review.holdFields ? JSON.stringify(input.review.holdFields) : null }
-            : {}),
+          ...(review ? { review_gate_id: review.gateId, review_gate_name: review.gateName, hold_fields: review.holdFields ? JSON.stringify(review.holdFields) : null } : {}),
         },
         artifact,
       );
+      const written = await getRunRow(db, input.runId);
+      return { status: (written?.status as SettleRunInput['status']) ?? status };
     },
   };
 }

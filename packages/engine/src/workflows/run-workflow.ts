@@ -93,9 +93,11 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
     upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: next }]);
   };
   const settle = async (result: Omit<SettleRunInput, 'runId'>): Promise<RunOutcome> => {
-    await settleRun({ runId, ...result });
-    setStatus(result.status);
-    outcome = { runId, status: result.status, artifactId: result.artifact?.id, artifactType: definition.artifactSchema.artifactType, errorCode: result.errorCode, error: result.error };
+    // Histories recorded before settleRun reported the written status replay with no result.
+    const written = (await settleRun({ runId, ...result })) as { status: SettleRunInput['status'] } | undefined;
+    const status = written?.status ?? result.status;
+    setStatus(status);
+    outcome = { runId, status, artifactId: result.artifact?.id, artifactType: definition.artifactSchema.artifactType, errorCode: result.errorCode, error: result.error };
     return outcome;
   };
 
