@@ -7,6 +7,7 @@ import { artifactRoutes } from './routes/artifacts';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
 import { projectRoutes } from './routes/projects';
+import { queueRoutes } from './routes/queue';
 import { runActionRoutes } from './routes/run-actions';
 import { runEventRoutes } from './routes/run-events';
 import { runRoutes } from './routes/runs';
@@ -34,6 +35,7 @@ export function createApp(services: AppServices) {
   app.route('/', userRoutes);
   app.route('/', workspaceRoutes);
   app.route('/', projectRoutes);
+  app.route('/', queueRoutes);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

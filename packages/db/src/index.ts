@@ -7,3 +7,4 @@ export * from './workflows';
 export * from './accounts';
 export * from './workspaces';
 export * from './projects';
+export * from './queue';

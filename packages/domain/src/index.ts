@@ -11,3 +11,4 @@ export * from './estimate';
 export * from './workflow-rules';
 export * from './failures';
 export * from './qa';
+export * from './review';

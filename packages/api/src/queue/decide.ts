@@ -1,0 +1,91 @@
+import type { Context } from 'hono';
+import type { z } from '@hono/zod-openapi';
+import { type DecisionOutcome, decideRun } from '@atelier/db';
+import { QueueDecisionEntry, type QueueDecisionRequest } from '@atelier/contracts/queue';
+import { ApiError, type ValidationEntry, fail } from '../errors';
+import { visibleRun } from '../runs/visible-run';
+import type { AppEnv } from '../services';
+
+type Refusal = Extract<DecisionOutcome, { ok: false }>['refusal'];
+
+/** A refused decision as the contract's error: 409 for the run's state, 422 for a bad patch. */
+export function refusalError(refusal: Refusal): ApiError {
+  switch (refusal.kind) {
+    case 'not_found':
+      return fail.notFound(refusal.message);
+    case 'invalid_transition':
+      return fail.invalidTransition(refusal.message, { status: refusal.status });
+    case 'gate_mismatch':
+      return fail.conflict('gate_mismatch', { gateId: refusal.gateId, reviewGateId: refusal.reviewGateId, message: refusal.message });
+    case 'approval_blocked':
+      return fail.conflict('approval_blocked', { checks: refusal.checks, message: refusal.message });
+    case 'hold_patch_invalid':
+      return fail.unprocessable({ code: 'hold_patch_invalid', missing: refusal.missing, extra: refusal.extra, message: refusal.message });
+    case 'hold_value_invalid':
+      return fail.unprocessable({ code: 'hold_value_invalid', fields: refusal.fields, errors: refusal.errors, message: refusal.message });
+  }
+}
+
+/**
+ * Applies one decision for the caller: the run must be visible to them (404 otherwise, 403 for a key
+ * bound to another workspace); any member of its workspace may decide. Throws the ApiError the single
+ * endpoint answers with; returns the run's new status.
+ */
+export async function decideOne(c: Context<AppEnv>, runId: string, body: z.infer<typeof QueueDecisionRequest>): Promise<string> {
+  const principal = c.get('principal');
+  const { run } = await visibleRun(c, runId);
+  const outcome = await decideRun(c.get('services').db, {
+    runId: run.id,
+    decision: body.decision,
+    note: body.note ?? null,
+    patch: body.patch ?? null,
+    gateId: body.gateId ?? null,
+    decidedBy: principal.userId,
+    decidedVia: principal.via,
+  });
+  if (!outcome.ok) throw refusalError(outcome.refusal);
+  return outcome.run.status;
+}
+
+export type BatchResult = { runId: string | null; ok: true; status: string } | { runId: string | null; ok: false; statusCode: number; detail: unknown };
+
+/**
+ * One entry of a batch, validated and applied on its own: a malformed entry gets the 422 validation
+ * detail (loc under body.decisions[index]), a refused one the detail the single endpoint would give.
+ */
+export async function decideEntry(c: Context<AppEnv>, entry: unknown, index: number): Promise<BatchResult> {
+  const raw = entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>) : {};
+  const runId = typeof raw.runId === 'string' ? raw.runId : null;
+  const parsed = QueueDecisionEntry.safeParse(entry);
+  if (!parsed.success) {
+    // The same `{ type, loc, msg, input }` entries as the gateway's 422, located inside the batch.
+    const detail: ValidationEntry[] = parsed.error.issues.map((issue) => {
+      const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+      const input = valueAt(entry, path);
+      const missing = issue.code === 'invalid_type' && input === undefined;
+      return {
+        type: missing ? 'missing' : issue.code,
+        loc: ['body', 'decisions', index, ...path],
+        msg: missing ? 'Field required' : issue.message,
+        input: input ?? null,
+      };
+    });
+    return { runId, ok: false, statusCode: 422, detail };
+  }
+  try {
+    const status = await decideOne(c, parsed.data.runId, parsed.data);
+    return { runId, ok: true, status };
+  } catch (err) {
+    if (err instanceof ApiError) return { runId, ok: false, statusCode: err.status, detail: err.detail };
+    throw err;
+  }
+}
+
+function valueAt(source: unknown, path: Array<string | number>): unknown {
+  let current = source;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}

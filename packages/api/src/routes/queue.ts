@@ -1,0 +1,128 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { type QueueRow, countQueue, listQueue } from '@atelier/db';
+import { holdFieldsOf } from '@atelier/domain';
+import { listOf } from '@atelier/contracts/common';
+import {
+  ListQueueQuery,
+  QueueBatchRequest,
+  QueueBatchResponse,
+  QueueCount,
+  QueueDecisionEntry,
+  QueueDecisionRequest,
+  QueueFilters,
+  QueueItem,
+  QueueRunIdParam,
+} from '@atelier/contracts/queue';
+import { Run } from '@atelier/contracts/runs';
+import { workspaceAccess } from '../access';
+import { errorResponses, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import { type BatchResult, decideEntry, decideOne } from '../queue/decide';
+import { runResponse } from '../runs/visible-run';
+import type { AppEnv } from '../services';
+
+const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['review queue'] };
+
+function presentQueueItem(r: QueueRow) {
+  return {
+    runId: r.run_id,
+    templateId: r.template_id,
+    templateName: r.template_name,
+    workspaceId: r.workspace_id,
+    projectId: r.project_id,
+    gateId: r.review_gate_id,
+    gateName: r.review_gate_name ?? r.review_gate_id,
+    status: 'review' as const,
+    artifactId: r.artifact_id,
+    artifactTitle: r.artifact_title,
+    artifactStatus: r.artifact_status,
+    qa: (r.qa as { status: string; checks: Array<{ id: string; label: string; status: 'pass' | 'fail' | 'pending'; detail: string }> } | null) ?? null,
+    holdFields: holdFieldsOf(r.hold_fields),
+    queuedAt: r.queued_at.toISOString(),
+    createdAt: r.created_at.toISOString(),
+    enteredReviewAt: new Date(r.entered_review_at).toISOString(),
+  };
+}
+
+/** The review queue (service spec "Review queue"): runs waiting on an approval gate, and the decisions on them. */
+export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/queue',
+      summary: 'Runs waiting for review, oldest first (the run that reached review earliest leads)',
+      description: 'A live view over runs with status review that are not archived. Any member of the workspace may read it.',
+      request: { query: ListQueueQuery },
+      responses: { 200: { description: 'Queue items', content: { 'application/json': { schema: listOf(QueueItem, 'QueueList') } } }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const access = await workspaceAccess(c, q.workspaceId);
+      const page = await listQueue(c.get('services').db, { ...q, workspaceId: access.workspaceId });
+      return c.json({ items: page.items.map(presentQueueItem), total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/queue/count',
+      summary: 'How many runs wait for review, with the same filters as the queue',
+      request: { query: QueueFilters },
+      responses: { 200: { description: 'The number of queue items', content: { 'application/json': { schema: QueueCount } } }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const access = await workspaceAccess(c, q.workspaceId);
+      return c.json({ count: await countQueue(c.get('services').db, { ...q, workspaceId: access.workspaceId }) }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/queue/{run_id}/decision',
+      summary: 'Approve, reject or request changes on a run in review; recorded in its decision ledger',
+      description:
+        'approve: run completed, artifact approved (refused with 409 approval_blocked while a QA check is at fail or pending; ' +
+        'a typed hold needs a patch with exactly its fields, else 422 hold_patch_invalid or hold_value_invalid; the patch lands in the artifact content under hold). ' +
+        'reject: run rejected, artifact rejected. request_changes: run changes_requested, artifact back to draft. ' +
+        'A run not in review is 409 invalid_transition; a gateId other than the one the run waits on is 409 gate_mismatch.',
+      request: { params: QueueRunIdParam, body: { content: { 'application/json': { schema: QueueDecisionRequest } }, required: true } },
+      responses: {
+        200: { description: 'The run after the decision, with its ledger', content: { 'application/json': { schema: Run } } },
+        ...errorResponses(401, 403, 404, 409, 422),
+      },
+    }),
+    async (c) => {
+      const runId = c.req.valid('param').run_id;
+      await decideOne(c, runId, c.req.valid('json'));
+      return c.json(await runResponse(c, runId), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/queue/decisions',
+      summary: 'Several decisions at once; each entry is validated and applied on its own, in order',
+      description:
+        'Always 200 once the body is a list of 1 to 100 entries: each result is { runId, ok: true, status } or ' +
+        '{ runId, ok: false, statusCode, detail } with the status and detail the single-decision endpoint would have answered.',
+      request: { body: { content: { 'application/json': { schema: QueueBatchRequest } }, required: true } },
+      responses: {
+        200: { description: 'One result per entry, in the order sent', content: { 'application/json': { schema: QueueBatchResponse } } },
+        ...errorResponses(401, 422),
+      },
+    }),
+    async (c) => {
+      const results: BatchResult[] = [];
+      // One at a time: two entries on the same run settle in the order sent (the second is refused).
+      for (const [index, entry] of c.req.valid('json').decisions.entries()) results.push(await decideEntry(c, entry, index));
+      const succeeded = results.filter((r) => r.ok).length;
+      return c.json({ results, succeeded, failed: results.length - succeeded }, 200);
+    },
+  );
+
+queueRoutes.openAPIRegistry.register('QueueDecisionEntry', QueueDecisionEntry);
