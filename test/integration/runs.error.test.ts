@@ -132,3 +132,11 @@ describe('cancelling a run', () => {
     expect(again.body.detail).toMatchObject({ code: 'invalid_transition', status: 'cancelled' });
   });
 });
+
+describe('validation entries', () => {
+  it('call an absent enum field missing, like any absent field', async () => {
+    const res = await h.request('POST', `/v1/queue/run-00000000/decision`, { token: user.token, body: { note: 'no decision given' } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([{ type: 'missing', loc: ['body', 'decision'], msg: 'Field required', input: null }]);
+  });
+});

@@ -70,7 +70,8 @@ export async function validationEntries(c: Context, target: string, error: ZodEr
   const where = LOCATIONS[target] ?? target;
   return error.issues.map((issue) => {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
-    const missing = issue.code === 'invalid_type' && valueAt(raw, issue.path) === undefined;
+    // zod reports an absent field by the check it failed (type, enum value, union); the contract says "missing".
+    const missing = issue.path.length > 0 && ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code) && valueAt(raw, issue.path) === undefined;
     return {
       type: missing ? 'missing' : issue.code,
       loc: [where, ...path],
