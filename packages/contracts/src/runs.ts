@@ -1,18 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { Pagination, QueryBoolean } from './common';
 
-export const RUN_STATUS_VALUES = [
-  'pending',
-  'queued',
-  'running',
-  'planned',
-  'completed',
-  'review',
-  'failed',
-  'cancelled',
-  'rejected',
-  'changes_requested',
-] as const;
+import { RUN_STATUS_VALUES } from './run-statuses';
+
+export { RUN_STATUS_VALUES };
 
 export const CreateRunRequest = z
   .object({

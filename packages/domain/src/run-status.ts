@@ -1,15 +1,6 @@
-export const RUN_STATUSES = [
-  'pending',
-  'queued',
-  'running',
-  'planned',
-  'completed',
-  'review',
-  'failed',
-  'cancelled',
-  'rejected',
-  'changes_requested',
-] as const;
+import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
+
+export const RUN_STATUSES = RUN_STATUS_VALUES;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = [

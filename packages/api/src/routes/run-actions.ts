@@ -10,6 +10,16 @@ import { runResponse, visibleRun } from '../runs/visible-run';
 import type { AppEnv } from '../services';
 
 const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['runs'] };
+
+/** The engine refuses an operation because of the run's state: the contract's 409 invalid_transition. */
+async function asConflict(operation: () => Promise<unknown>): Promise<void> {
+  try {
+    await operation();
+  } catch (err) {
+    if (err instanceof RunStateConflict || err instanceof NotFinalizable) throw fail.invalidTransition(err.message, { status: err.status });
+    throw err;
+  }
+}
 const runBody = { content: { 'application/json': { schema: Run } } };
 
 /** What can be done to an existing run: cancel, finalize, archive, move. */
@@ -26,12 +36,7 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     async (c) => {
       const { db, temporal } = c.get('services');
       const { run } = await visibleRun(c, c.req.valid('param').runId);
-      try {
-        await cancelRun(db, temporal, run.id);
-      } catch (err) {
-        if (err instanceof RunStateConflict) throw fail.invalidTransition(err.message, { status: err.status });
-        throw err;
-      }
+      await asConflict(() => cancelRun(db, temporal, run.id));
       return c.json(await runResponse(c, run.id), 200);
     },
   )
@@ -47,12 +52,7 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     async (c) => {
       const { db, temporal } = c.get('services');
       const { run } = await visibleRun(c, c.req.valid('param').runId);
-      try {
-        await finalizeRun(db, temporal, run.id);
-      } catch (err) {
-        if (err instanceof NotFinalizable) throw fail.invalidTransition(err.message, { status: err.status });
-        throw err;
-      }
+      await asConflict(() => finalizeRun(db, temporal, run.id));
       return c.json(await runResponse(c, run.id), 200);
     },
   )
