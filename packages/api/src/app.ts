@@ -12,6 +12,7 @@ import { runActionRoutes } from './routes/run-actions';
 import { runEventRoutes } from './routes/run-events';
 import { runRoutes } from './routes/runs';
 import { userRoutes } from './routes/users';
+import { workflowRoutes } from './routes/workflows';
 import { workspaceRoutes } from './routes/workspaces';
 import type { AppEnv, AppServices } from './services';
 
@@ -36,6 +37,7 @@ export function createApp(services: AppServices) {
   app.route('/', workspaceRoutes);
   app.route('/', projectRoutes);
   app.route('/', queueRoutes);
+  app.route('/', workflowRoutes);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

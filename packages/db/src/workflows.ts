@@ -97,3 +97,121 @@ export async function getNewestVersion(db: Db, id: string, state: 'draft' | 'pub
   const rows = await db.selectFrom('workflow_versions').selectAll().where('workflow_id', '=', id).where('state', '=', state).execute();
   return rows.sort((a, b) => compareVersions(b.version, a.version))[0];
 }
+
+/** Built-ins and the workflows one workspace authored (any visibility): what that workspace can run. */
+export async function listWorkspaceWorkflows(
+  db: Db,
+  workspaceId: string,
+  page: { offset: number; limit: number },
+): Promise<{ items: WorkflowRow[]; total: number }> {
+  const base = db
+    .selectFrom('workflows')
+    .where((eb) => eb.or([eb('workspace_id', '=', workspaceId), eb.and([eb('workspace_id', 'is', null), eb('visibility', '!=', 'draft')])]));
+  const [items, count] = await Promise.all([
+    base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.n) };
+}
+
+/** Every version of a workflow, newest first by version order. */
+export async function listWorkflowVersions(db: Db, id: string): Promise<WorkflowVersionRow[]> {
+  const rows = await db.selectFrom('workflow_versions').selectAll().where('workflow_id', '=', id).execute();
+  return rows.sort((a, b) => compareVersions(b.version, a.version));
+}
+
+/**
+ * Checks made while the workflow row is locked: it may throw to refuse the change (nothing is then
+ * written). `existing` is undefined when the workflow is being created by this call.
+ */
+export type WorkflowGuard<T = void> = (existing: WorkflowRow | undefined, versions: WorkflowVersionRow[]) => T;
+
+export interface DraftVersion {
+  name: string;
+  version: string;
+  definition: unknown;
+}
+
+/**
+ * Creates a workspace's workflow with one draft version, or replaces its current draft (a workflow has at
+ * most one draft; published versions are never touched). `prepare` checks the request against the locked
+ * row and its versions and returns the draft to write, or throws; all of it is one transaction.
+ */
+export async function saveWorkflowDraft(
+  db: Db,
+  target: { id: string; workspaceId: string },
+  prepare: WorkflowGuard<DraftVersion>,
+): Promise<{ created: boolean }> {
+  return db.transaction().execute(async (tx) => {
+    const inserted = await tx
+      .insertInto('workflows')
+      .values({ id: target.id, workspace_id: target.workspaceId, name: target.id, status: 'active', superseded_by_id: null, visibility: 'draft', live_version: null })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    const workflow = await tx.selectFrom('workflows').selectAll().where('id', '=', target.id).forUpdate().executeTakeFirstOrThrow();
+    const versions = await tx.selectFrom('workflow_versions').selectAll().where('workflow_id', '=', target.id).execute();
+    const draft = prepare(inserted ? undefined : workflow, versions);
+    await tx.deleteFrom('workflow_versions').where('workflow_id', '=', target.id).where('state', '=', 'draft').execute();
+    await tx
+      .insertInto('workflow_versions')
+      .values({
+        workflow_id: target.id,
+        version: draft.version,
+        definition: JSON.stringify(draft.definition),
+        definition_hash: sha256Hex(canonicalJson(draft.definition)),
+        state: 'draft',
+        visibility: 'draft',
+      })
+      .execute();
+    await tx
+      .updateTable('workflows')
+      .set({ updated_at: new Date(), ...(workflow.live_version === null ? { name: draft.name } : {}) })
+      .where('id', '=', target.id)
+      .execute();
+    return { created: Boolean(inserted) };
+  });
+}
+
+/**
+ * Freezes a draft version as published and makes it the live one; the workflow becomes at least
+ * `visibility`. Atomic with the guard's checks.
+ */
+export async function publishWorkflowVersion(
+  db: Db,
+  id: string,
+  version: string,
+  visibility: 'internal' | 'public',
+  guard: WorkflowGuard,
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const workflow = await tx.selectFrom('workflows').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+    const versions = await tx.selectFrom('workflow_versions').selectAll().where('workflow_id', '=', id).execute();
+    guard(workflow, versions);
+    const draft = versions.find((v) => v.version === version && v.state === 'draft');
+    if (!draft) throw new Error(`workflow ${id} has no draft version ${version}`);
+    const now = new Date();
+    await tx
+      .updateTable('workflow_versions')
+      .set({ state: 'published', visibility, published_at: now })
+      .where('workflow_id', '=', id)
+      .where('version', '=', version)
+      .execute();
+    const name = (draft.definition as { name?: unknown }).name;
+    await tx
+      .updateTable('workflows')
+      .set({
+        live_version: version,
+        visibility: workflow.visibility === 'public' ? 'public' : visibility,
+        updated_at: now,
+        ...(typeof name === 'string' ? { name } : {}),
+      })
+      .where('id', '=', id)
+      .execute();
+  });
+}
+
+/** Marks a workflow deprecated in favour of its successor; new runs of it are then refused. */
+export async function deprecateWorkflow(db: Db, id: string, supersededById: string): Promise<void> {
+  await db.updateTable('workflows').set({ status: 'deprecated', superseded_by_id: supersededById, updated_at: new Date() }).where('id', '=', id).execute();
+}

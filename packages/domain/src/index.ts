@@ -12,3 +12,4 @@ export * from './workflow-rules';
 export * from './failures';
 export * from './qa';
 export * from './review';
+export * from './dry-run';

@@ -1,0 +1,121 @@
+import { z } from '@hono/zod-openapi';
+import { Pagination } from './common';
+
+/**
+ * Workflow authoring (decisions §2): workspaces write drafts, publish them as internal versions and
+ * deprecate them; dry runs and estimates check drafts without saving anything.
+ */
+
+export const WorkflowIdParam = z.object({
+  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'plan-garden-notes' }),
+});
+
+export const ListWorkflowsQuery = Pagination.extend({
+  workspaceId: z.string().uuid().optional().openapi({ param: { name: 'workspaceId', in: 'query' } }),
+});
+
+export const AuthorWorkflowRequest = z
+  .object({
+    workspaceId: z.string().uuid().optional().describe("The owning workspace; defaults to the caller's default workspace"),
+    definition: z
+      .record(z.string(), z.unknown())
+      .describe('A WorkflowDefinition. It is checked against the workflow schema and every publishing rule; all problems come back at once as 422 workflow_invalid'),
+  })
+  .openapi('AuthorWorkflowRequest');
+
+export const PublishWorkflowRequest = z
+  .object({
+    version: z.string().min(1).describe('The draft version to publish; it must sort after the previous published version'),
+    visibility: z
+      .enum(['internal', 'public'])
+      .default('internal')
+      .describe('internal (runnable by the workspace, never listed in the public catalog); workspace-authored workflows are never public'),
+  })
+  .openapi('PublishWorkflowRequest');
+
+export const DeprecateWorkflowRequest = z
+  .object({ supersededById: z.string().min(1).describe('An existing workflow the caller can see; runs of the deprecated one are refused naming it') })
+  .openapi('DeprecateWorkflowRequest');
+
+const Visibility = z.enum(['draft', 'internal', 'public']);
+
+export const WorkflowVersion = z
+  .object({
+    version: z.string(),
+    state: z.enum(['draft', 'published']),
+    visibility: Visibility.nullable(),
+    definitionHash: z.string(),
+    createdAt: z.string(),
+    publishedAt: z.string().nullable(),
+  })
+  .openapi('WorkflowVersion');
+
+export const WorkflowSummary = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    workspaceId: z.string().uuid().nullable().describe('null for the platform built-ins'),
+    builtin: z.boolean(),
+    status: z.enum(['active', 'deprecated']),
+    supersededById: z.string().nullable(),
+    visibility: Visibility,
+    liveVersion: z.string().nullable().describe('The newest published version: what new runs pin; null while only a draft exists'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('WorkflowSummary');
+
+export const Workflow = WorkflowSummary.extend({
+  draftVersion: z.string().nullable().describe('The current draft, if any'),
+  versions: z.array(WorkflowVersion).describe('Newest first'),
+  definitionVersion: z.string().describe('The version whose definition is shown: the live one, else the newest draft'),
+  definition: z.record(z.string(), z.unknown()).describe('The full, unredacted definition'),
+}).openapi('Workflow');
+
+export const WorkflowInvalid = z
+  .object({ detail: z.object({ error: z.literal('workflow_invalid'), errors: z.array(z.string()) }) })
+  .openapi('WorkflowInvalid');
+
+const CostRange = z
+  .object({ min: z.number(), typical: z.number(), max: z.number(), currency: z.literal('USD') })
+  .openapi('EstimatedCost');
+
+export const DryRunRequest = z
+  .object({
+    intake: z.unknown().optional().describe("An intake to resolve against the draft's intakeSchema"),
+    workspaceId: z.string().uuid().optional(),
+    templateId: z.string().optional().describe('Ignored: a dry run checks the definition in the body, never a stored workflow'),
+  })
+  .passthrough()
+  .describe('A draft WorkflowDefinition, whole or partial (intakeSchema, runtimeSteps, providers, gates, ...), plus intake')
+  .openapi('DryRunRequest');
+
+export const DryRunResponse = z
+  .object({
+    ok: z.boolean().describe('No errors; judge a pass by stepCount and warnings as well'),
+    stepCount: z.number().int(),
+    steps: z.array(z.object({ id: z.string().nullable(), name: z.string().nullable(), kind: z.string().nullable(), role: z.string().nullable(), model: z.string().nullable() })),
+    errors: z.array(z.string()),
+    warnings: z.array(z.string()),
+    estimate: z.object({ estimatedCost: CostRange, perRunCapUsd: z.number().nullable(), highCost: z.boolean() }),
+  })
+  .openapi('DryRunResponse');
+
+export const EstimateRequest = z
+  .object({
+    id: z.string().optional().describe('The draft workflow id, when there is one; published catalog workflows cannot be estimated'),
+    version: z.string().optional(),
+    runtimeSteps: z.array(z.record(z.string(), z.unknown())).describe('Step objects of a draft'),
+    providers: z.record(z.string(), z.string()),
+    budgetPolicy: z.object({ perRunCapUsd: z.number().nonnegative().optional() }).passthrough().optional(),
+  })
+  .openapi('EstimateRequest');
+
+export const EstimateResponse = z
+  .object({
+    estimatedCost: CostRange,
+    perRunCapUsd: z.number().nullable(),
+    highCost: z.boolean().describe('typical above perRunCapUsd, or above 1 USD when there is no cap'),
+    steps: z.array(z.object({ id: z.string(), typicalUsd: z.number() })),
+  })
+  .openapi('EstimateResponse');
