@@ -72,6 +72,7 @@ export interface HarnessOptions {
   providers?: ProviderOptions;
   models?: ModelRegistry;
   sseHeartbeatMs?: number;
+  orderConcurrency?: number;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -114,7 +115,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 
   const events = new RunEventHub(databaseUrl, silentLogger);
   const api: ApiServer = await startApiServer(
-    { db, temporal, taskQueue, logger: silentLogger, models, storage, events, sseHeartbeatMs: opts.sseHeartbeatMs },
+    { db, temporal, taskQueue, logger: silentLogger, models, storage, events, sseHeartbeatMs: opts.sseHeartbeatMs, orderConcurrency: opts.orderConcurrency },
     0,
     '127.0.0.1',
   );
@@ -194,4 +195,17 @@ export async function waitForRun(h: Harness, token: string, runId: string, done:
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`run ${runId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(last)?.slice(0, 500)}`);
+}
+
+/** Polls an order (read model only) until `done`, by default a settled status. */
+export async function waitForOrder(h: Harness, token: string, orderId: string, done: (order: any) => boolean = (o) => ['completed', 'attention', 'failed', 'cancelled'].includes(o.status), timeoutMs = 90_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  let last: any;
+  while (Date.now() < deadline) {
+    const res = await h.request('GET', `/v1/orders/${orderId}`, { token });
+    last = res.body;
+    if (res.status === 200 && done(res.body)) return res.body;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`order ${orderId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(last)?.slice(0, 500)}`);
 }

@@ -18,6 +18,8 @@ export interface AppServices {
   characterGate?: CharacterGate;
   /** The process's one database listener feeding every run event stream. */
   events: RunEventHub;
+  /** Children of one order in flight at once (default 8). */
+  orderConcurrency?: number;
   /** Comment heartbeat interval of event streams (15 s unless a test shortens it). */
   sseHeartbeatMs?: number;
 }

@@ -8,3 +8,6 @@ export * from './accounts';
 export * from './workspaces';
 export * from './projects';
 export * from './queue';
+export * from './budgets';
+export * from './orders';
+export * from './costs';

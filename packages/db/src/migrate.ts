@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import * as foundation from './migrations/2026-11-22T1000-foundation';
 import * as engine from './migrations/2026-11-22T1100-engine';
+import * as orders from './migrations/2026-11-22T1200-orders-budgets';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -10,6 +11,7 @@ import * as engine from './migrations/2026-11-22T1100-engine';
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T1000-foundation': foundation,
   '2026-11-22T1100-engine': engine,
+  '2026-11-22T1200-orders-budgets': orders,
 };
 
 class InCodeMigrations implements MigrationProvider {

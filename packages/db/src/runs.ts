@@ -37,12 +37,14 @@ export async function lockRun(tx: Transaction<Database>, runId: string): Promise
   return tx.selectFrom('runs').selectAll().where('id', '=', runId).forUpdate().executeTakeFirst();
 }
 
-export async function insertRun(db: Db, run: Insertable<RunsTable>): Promise<RunRow> {
-  return db.transaction().execute(async (tx) => {
+/** Inserts a run and its first event; inside the caller's transaction when given one. */
+export async function insertRun(db: Db | Transaction<Database>, run: Insertable<RunsTable>): Promise<RunRow> {
+  const write = async (tx: Executor) => {
     const row = await tx.insertInto('runs').values(run).returningAll().executeTakeFirstOrThrow();
     await appendRunEvent(tx, row.id, 'run.status', { status: row.status });
     return row;
-  });
+  };
+  return db.isTransaction ? write(db) : (db as Db).transaction().execute(write);
 }
 
 export async function getRunRow(db: Executor, runId: string): Promise<RunRow | undefined> {

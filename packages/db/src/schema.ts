@@ -132,6 +132,8 @@ export interface RunsTable {
   hold_fields: NullableJson;
   inputs: ColumnType<unknown, string | undefined, string>;
   source_artifact_ids: ColumnType<Record<string, string>, string | undefined, string>;
+  superseded_by: string | null;
+  execution_mode: Generated<string>;
   archived: Generated<boolean>;
   queued_at: Timestamp;
   started_at: NullableTimestamp;
@@ -181,6 +183,8 @@ export interface ArtifactsTable {
   content: Json;
   qa: Json;
   source_report_artifact_id: string | null;
+  pack_id: string | null;
+  pack_member_id: string | null;
   created_at: Timestamp;
 }
 
@@ -193,6 +197,62 @@ export interface RunDecisionsTable {
   patch: NullableJson;
   decided_by: string;
   decided_via: string;
+  created_at: Timestamp;
+}
+
+export interface OrdersTable {
+  id: string;
+  workspace_id: string;
+  project_id: string | null;
+  workflow_id: string;
+  workflow_version: string;
+  status: 'planned' | 'running' | 'attention' | 'completed' | 'failed' | 'cancelled';
+  execution_mode: 'standard' | 'batch';
+  target_count: number;
+  planned_count: number;
+  skipped_count: number;
+  estimated_cost_usd: Numeric;
+  budget_limit_usd: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  budget_enforcement_mode: string;
+  currency: Generated<string>;
+  provider_overrides: Json<Record<string, string>>;
+  intake_base: Json<Record<string, unknown>>;
+  variation_spec: Json;
+  plan_artifact_id: string | null;
+  accept_gap_reason: string | null;
+  failure_reason: string | null;
+  created_by: string | null;
+  created_via: string;
+  api_key_id: string | null;
+  created_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface BudgetsTable {
+  id: string;
+  workspace_id: string;
+  project_id: string | null;
+  scope: 'workspace' | 'project';
+  limit_usd: Numeric;
+  period: 'month' | 'total';
+  enforcement_mode: 'hard_stop' | 'allow_overage' | 'allow_one_more' | 'notify_only';
+  overage_usd: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  per_run_cap_usd: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  name: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface BudgetRefusalsTable {
+  id: string;
+  budget_id: string | null;
+  workspace_id: string;
+  detail: Json;
+  attempted: string;
+  caller_id: string | null;
+  caller_via: string | null;
   created_at: Timestamp;
 }
 
@@ -211,6 +271,9 @@ export interface Database {
   run_events: RunEventsTable;
   artifacts: ArtifactsTable;
   run_decisions: RunDecisionsTable;
+  orders: OrdersTable;
+  budgets: BudgetsTable;
+  budget_refusals: BudgetRefusalsTable;
 }
 
 export type { Generated };

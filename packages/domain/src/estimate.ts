@@ -35,14 +35,19 @@ function stepCost(step: Step, model: ModelEntry | undefined, level: 'min' | 'typ
   }
 }
 
+/** Batch interfaces price at half (decisions §7) for models that have one. */
+export const BATCH_PRICE_FACTOR = 0.5;
+
 export function estimateSteps(
   steps: readonly Step[],
   modelForRole: (role: string) => ModelEntry | undefined,
+  opts: { batch?: boolean } = {},
 ): CostEstimate {
   const total = { min: 0, typical: 0, max: 0 };
   for (const step of steps) {
     const model = step.role ? modelForRole(step.role) : undefined;
-    for (const level of ['min', 'typical', 'max'] as const) total[level] += stepCost(step, model, level);
+    const factor = opts.batch && model?.batch ? BATCH_PRICE_FACTOR : 1;
+    for (const level of ['min', 'typical', 'max'] as const) total[level] += stepCost(step, model, level) * factor;
   }
   return { min: roundUsd(total.min), typical: roundUsd(total.typical), max: roundUsd(total.max), currency: 'USD' };
 }

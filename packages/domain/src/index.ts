@@ -12,4 +12,6 @@ export * from './workflow-rules';
 export * from './failures';
 export * from './qa';
 export * from './review';
+export * from './variations';
+export * from './budgets';
 export * from './dry-run';

@@ -23,6 +23,7 @@ export function artifactRow(
   artifact: { id: string; content: unknown },
   status: 'ready' | 'review' | 'draft',
   sourceReportArtifactId?: string | null,
+  pack?: PackMembership | null,
 ): Insertable<Database['artifacts']> {
   const schema = artifactSchemaOf(run);
   const content = (artifact.content ?? {}) as Record<string, unknown>;
@@ -39,5 +40,17 @@ export function artifactRow(
     content: JSON.stringify(content),
     qa: JSON.stringify(qaForContent(schema.artifactType, content)),
     source_report_artifact_id: sourceReportArtifactId ?? null,
+    pack_id: pack?.packId ?? null,
+    pack_member_id: pack?.memberId ?? null,
   };
+}
+
+/** An order child's place in its pack: the plan artifact, and a member id stable across re-rolls. */
+export interface PackMembership {
+  packId: string;
+  memberId: string;
+}
+
+export function packMembership(planArtifactId: string | null | undefined, dedupeKey: string | null): PackMembership | null {
+  return planArtifactId && dedupeKey ? { packId: planArtifactId, memberId: `member-${dedupeKey.slice(0, 16)}` } : null;
 }

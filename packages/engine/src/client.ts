@@ -33,3 +33,45 @@ export async function signalRunCancel(client: Client, runId: string): Promise<'s
     throw err;
   }
 }
+
+export interface StartOrderOptions {
+  taskQueue: string;
+  workspaceId: string;
+  templateId: string;
+  concurrency: number;
+}
+
+/**
+ * Starts (or, after a retry, starts again) the order workflow whose id is the order id. When an
+ * execution is still running, it is woken instead so it picks up the freshly planned children.
+ */
+export async function startOrWakeOrderWorkflow(client: Client, orderId: string, opts: StartOrderOptions): Promise<'started' | 'woken'> {
+  try {
+    await client.workflow.getHandle(orderId).signal('wake');
+    return 'woken';
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+  await client.workflow.start('orderWorkflow', {
+    workflowId: orderId,
+    taskQueue: opts.taskQueue,
+    args: [{ orderId, concurrency: opts.concurrency }],
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },
+      { key: SEARCH_ATTRIBUTES.WorkspaceId, value: opts.workspaceId },
+      { key: SEARCH_ATTRIBUTES.TemplateId, value: opts.templateId },
+    ],
+  });
+  return 'started';
+}
+
+/** Asks a running order to stop: no new children start, those in flight are cancelled at a step boundary. */
+export async function signalOrderCancel(client: Client, orderId: string): Promise<'signalled' | 'not_running'> {
+  try {
+    await client.workflow.getHandle(orderId).signal('cancel');
+    return 'signalled';
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return 'not_running';
+    throw err;
+  }
+}

@@ -16,6 +16,26 @@ export interface RunWorkflowInput {
   bindings: Record<string, string>;
   /** The supplied research report this run composes from, when there is one. */
   sourceReportArtifactId?: string | null;
+  /** `batch` sends model calls through the provider's batch interface where the model has one. */
+  executionMode?: 'standard' | 'batch';
+}
+
+export interface OrderWorkflowInput {
+  orderId: string;
+  /** How many child runs may be in flight at once. */
+  concurrency: number;
+}
+
+export interface OrderProgress {
+  targetCount: number;
+  succeeded: number;
+  status: string;
+}
+
+export interface SettleOrderInput {
+  orderId: string;
+  /** `decide` lets the activity choose completed, attention or failed from the children's outcomes. */
+  status: 'completed' | 'cancelled' | 'decide';
 }
 
 export interface ExecuteStepInput {
@@ -28,6 +48,7 @@ export interface ExecuteStepInput {
   gate?: Gate;
   /** The run's artifact: files a step stores go under its id. */
   artifact: { id: string; artifactClass: string; artifactType: string };
+  executionMode?: 'standard' | 'batch';
 }
 
 export interface StepResult {

@@ -5,6 +5,7 @@ import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
 import type { ObjectStorage } from '@atelier/storage';
 import { createActivities } from './activities/index';
+import { createOrderActivities } from './activities/orders';
 import { type ProviderOptions, createProviders } from './providers/index';
 
 export const DEFAULT_TASK_QUEUE = 'atelier-runs';
@@ -52,7 +53,7 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: {} }),
-    activities,
+    activities: { ...activities, ...createOrderActivities(opts.db) },
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 50,
     maxConcurrentLocalActivityExecutions: 50,
     shutdownGraceTime: '10 seconds',

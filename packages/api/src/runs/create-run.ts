@@ -19,6 +19,7 @@ import { ApiError, fail } from '../errors';
 import type { AppEnv } from '../services';
 import { characterGateWithoutCharacters } from './character-gate';
 import { resolveSuppliedArtifacts } from './supplied-artifacts';
+import { underBudgets } from '../budgets/enforce';
 
 type Body = z.infer<typeof CreateRunRequest>;
 
@@ -26,7 +27,7 @@ type Body = z.infer<typeof CreateRunRequest>;
  * The version a new run pins: the live (newest published) one; for a workflow never published, its
  * newest draft, which is recorded but not executed.
  */
-async function pinnedVersion(c: Context<AppEnv>, templateId: string, access: WorkspaceAccess) {
+export async function pinnedVersion(c: Context<AppEnv>, templateId: string, access: WorkspaceAccess) {
   const { db } = c.get('services');
   const workflow = await getWorkflow(db, templateId);
   if (!workflow || (workflow.workspace_id !== null && workflow.workspace_id !== access.workspaceId)) {
@@ -45,7 +46,7 @@ async function pinnedVersion(c: Context<AppEnv>, templateId: string, access: Wor
   return { workflow, definition: version.definition as WorkflowDefinition, runnable };
 }
 
-function applyOverrides(c: Context<AppEnv>, definition: WorkflowDefinition, overrides: Record<string, string> | undefined) {
+export function applyOverrides(c: Context<AppEnv>, definition: WorkflowDefinition, overrides: Record<string, string> | undefined) {
   const { models } = c.get('services');
   const bindings = { ...definition.providers };
   for (const [role, modelId] of Object.entries(overrides ?? {})) {
@@ -93,29 +94,31 @@ export async function createRun(c: Context<AppEnv>, body: Body): Promise<RunRow>
 
   const runId = newRunId();
   const notExecuted = runnable ? null : `${workflow.id} ${definition.version} is a draft: runs of drafts are recorded but never executed; publish it to run it`;
-  const run = await insertRun(
-    db,
-    newRunRow(
-      {
-        id: runId,
-        workspaceId: access.workspaceId,
-        projectId: body.projectId ?? null,
-        definition,
-        intake: resolution.intake,
-        bindings,
-        createdVia: principal.via,
-        apiKeyId: principal.apiKeyId,
-        apiKeyName: principal.apiKeyName,
-        createdBy: principal.userId,
-        inputs: supplied.inputs,
-        sourceArtifactIds: supplied.artifactIds,
-      },
-      models,
-    ),
+  const row = newRunRow(
+    {
+      id: runId,
+      workspaceId: access.workspaceId,
+      projectId: body.projectId ?? null,
+      definition,
+      intake: resolution.intake,
+      bindings,
+      createdVia: principal.via,
+      apiKeyId: principal.apiKeyId,
+      apiKeyName: principal.apiKeyName,
+      createdBy: principal.userId,
+      inputs: supplied.inputs,
+      sourceArtifactIds: supplied.artifactIds,
+    },
+    models,
   );
+  // A draft's run never executes and costs nothing, so only runs that will execute answer to budgets.
+  const estimate = Number(row.estimated_usd ?? 0);
+  const run = notExecuted
+    ? await insertRun(db, row)
+    : await underBudgets(c, { workspaceId: access.workspaceId, projectId: body.projectId ?? null, estimateUsd: estimate, largestRunUsd: estimate, attempted: 'run' }, (tx) => insertRun(tx, row));
   if (notExecuted) {
-    await moveRunStatus(db, runId, 'failed', { error: notExecuted, error_code: 'draft_not_executed', not_executed_reason: notExecuted, cost_status: 'not_executed' });
-    return run;
+    const recorded = await moveRunStatus(db, runId, 'failed', { error: notExecuted, error_code: 'draft_not_executed', not_executed_reason: notExecuted, cost_status: 'not_executed' });
+    return recorded ?? run;
   }
 
   try {

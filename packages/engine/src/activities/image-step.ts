@@ -32,7 +32,7 @@ export async function generateImageStep(input: ExecuteStepInput, deps: ExecutorD
   const height = dimension(params.height, 1024, 'height', step.id);
   const transparentBackground = params.transparentBackground === true;
 
-  const image = await provider.generate({ model, prompt, width, height, seed: `${step.id}:${input.runId}`, transparentBackground, signal });
+  const image = await provider.generate({ model, prompt, width, height, seed: `${step.id}:${input.runId}`, transparentBackground, signal, batch: input.executionMode === 'batch' && model.batch });
   const webp = await sharp(image.bytes).webp({ quality: 92, alphaQuality: 100 }).toBuffer();
   const meta = await sharp(webp).metadata();
   const storageKey = rawImageKey(input.artifact.artifactType, input.artifact.id);

@@ -1,10 +1,10 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { type Db, emitArtifact, getArtifact, getRunRow, moveRunStatus, settleStep, startStep } from '@atelier/db';
+import { type Db, type RunRow, emitArtifact, getArtifact, getOrder, getRunRow, moveRunStatus, settleStep, startStep } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
 import type { ObjectStorage } from '@atelier/storage';
-import { artifactRow } from '../artifacts';
+import { artifactRow, packMembership } from '../artifacts';
 import type { ProviderSet } from '../providers/index';
 import type {
   EmitArtifactInput,
@@ -39,6 +39,11 @@ async function withHeartbeat<T>(work: (signal: AbortSignal) => Promise<T>): Prom
   } finally {
     clearInterval(timer);
   }
+}
+
+async function packOf(db: Db, run: RunRow) {
+  if (!run.parent_order_id) return null;
+  return packMembership((await getOrder(db, run.parent_order_id))?.plan_artifact_id, run.order_dedupe_key);
 }
 
 async function runOrThrow(db: Db, runId: string) {
@@ -135,7 +140,7 @@ export function createActivities(deps: ActivityDeps) {
 
     async emitArtifact(input: EmitArtifactInput): Promise<void> {
       const run = await runOrThrow(db, input.runId);
-      await emitArtifact(db, input.runId, artifactRow(run, input.artifact, 'draft'));
+      await emitArtifact(db, input.runId, artifactRow(run, input.artifact, 'draft', null, await packOf(db, run)));
     },
 
     /**
@@ -157,7 +162,7 @@ export function createActivities(deps: ActivityDeps) {
         });
       }
       let artifact = input.artifact
-        ? artifactRow(run, input.artifact, input.status === 'review' ? 'review' : 'ready', input.sourceReportArtifactId)
+        ? artifactRow(run, input.artifact, input.status === 'review' ? 'review' : 'ready', input.sourceReportArtifactId, await packOf(db, run))
         : undefined;
       let status = input.status;
       let review = input.review;

@@ -70,6 +70,7 @@ export async function completeText(
   deps: ExecutorDeps,
   signal: AbortSignal,
   seedPrefix = step.id,
+  batch = false,
 ): Promise<{ value: unknown; costUsd: number }> {
   const provider = deps.providers.text(model.provider);
   if (!provider) throw invalid(`step ${step.id}: provider ${model.provider} is not configured`);
@@ -78,7 +79,7 @@ export async function completeText(
   let lastProblem = '';
   const attempts = validate ? deps.schemaAttempts : 1;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const answer = await provider.complete({ model, prompt, jsonSchema, seed: `${seedPrefix}#${attempt}`, signal });
+    const answer = await provider.complete({ model, prompt, jsonSchema, seed: `${seedPrefix}#${attempt}`, signal, batch: batch && model.batch });
     cost += answer.costUsd;
     if (!validate) return { value: { text: answer.text }, costUsd: cost };
     let parsed: unknown;
@@ -105,7 +106,7 @@ async function executeLlm(input: ExecuteStepInput, deps: ExecutorDeps, signal: A
   const { step, context } = input;
   const model = boundModel(step, step.role, input.bindings, deps);
   const prompt = renderTemplate(step.prompt ?? '{{intake}}', context);
-  const { value, costUsd } = await completeText(step, model, prompt, step.jsonSchema, deps, signal);
+  const { value, costUsd } = await completeText(step, model, prompt, step.jsonSchema, deps, signal, step.id, input.executionMode === 'batch');
   return { output: value, provider: model.provider, model: model.id, costUsd };
 }
 

@@ -11,6 +11,8 @@ export interface TextRequest {
   /** Varies between schema retries so a deterministic model can answer differently. */
   seed: string;
   signal?: AbortSignal;
+  /** Through the provider's batch interface: slower, cheaper. Only set for models with `batch`. */
+  batch?: boolean;
 }
 
 export interface TextCompletion {
@@ -32,6 +34,7 @@ export interface ImageRequest {
   seed: string;
   transparentBackground: boolean;
   signal?: AbortSignal;
+  batch?: boolean;
 }
 
 export interface GeneratedImage {

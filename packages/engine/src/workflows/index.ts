@@ -1,2 +1,3 @@
 // The one module the worker bundles: every workflow type Atelier registers is exported here.
 export { runWorkflow, cancelRunSignal, runStateQuery, finalizeRunUpdate } from './run-workflow';
+export { orderWorkflow, cancelOrderSignal, wakeOrderSignal } from './order-workflow';

@@ -160,7 +160,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
       } else {
         try {
           const judged = gate && (gate.type === 'quality' || gate.type === 'safety') ? gate : undefined;
-          const result = await executeStep({ runId, stepIndex: index, step, context, bindings: input.bindings, gate: judged, artifact });
+          const result = await executeStep({ runId, stepIndex: index, step, context, bindings: input.bindings, gate: judged, artifact, executionMode: input.executionMode });
           output = result.output;
           spentUsd += result.costUsd;
         } catch (err) {

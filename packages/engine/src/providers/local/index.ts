@@ -1,4 +1,4 @@
-import { textCallCost } from '@atelier/domain';
+import { BATCH_PRICE_FACTOR, roundUsd, textCallCost } from '@atelier/domain';
 import { delay } from '../delay';
 import type { ClassifierProvider, ImageProvider, TextProvider } from '../types';
 import { localVerdict } from './classifier';
@@ -10,29 +10,33 @@ export interface LocalProviderOptions {
   latencyMs?: number;
 }
 
+/** The local batch interface: the same answer, later, at the batch price (decisions §7). */
+const BATCH_EXTRA_LATENCY_MS = 100;
+
 /** The `local` provider: offline, deterministic, nominally priced — the embedded default. */
 export function createLocalProvider(opts: LocalProviderOptions = {}) {
-  const latency = (signal?: AbortSignal) => delay(opts.latencyMs ?? 0, signal);
+  const latency = (signal?: AbortSignal, batch?: boolean) => delay((opts.latencyMs ?? 0) + (batch ? BATCH_EXTRA_LATENCY_MS : 0), signal);
+  const price = (usd: number, batch?: boolean) => (batch ? roundUsd(usd * BATCH_PRICE_FACTOR) : usd);
 
   const text: TextProvider = {
     async complete(req) {
-      await latency(req.signal);
+      await latency(req.signal, req.batch);
       const answer = localTextAnswer({ prompt: req.prompt, jsonSchema: req.jsonSchema, seed: `${req.model.id}:${req.seed}` });
       return {
         text: answer.text,
         inputTokens: answer.usage.inputTokens,
         outputTokens: answer.usage.outputTokens,
-        costUsd: textCallCost(req.model, answer.usage.inputTokens, answer.usage.outputTokens),
+        costUsd: price(textCallCost(req.model, answer.usage.inputTokens, answer.usage.outputTokens), req.batch),
       };
     },
   };
 
   const image: ImageProvider = {
     async generate(req) {
-      await latency(req.signal);
+      await latency(req.signal, req.batch);
       const native = req.transparentBackground && req.model.capabilities.includes('transparency');
       const bytes = await renderLocalImage({ prompt: req.prompt, seed: `${req.model.id}:${req.seed}`, width: req.width, height: req.height, alpha: native });
-      return { bytes, mimeType: 'image/png', nativeTransparency: native, costUsd: req.model.pricing.per_image ?? 0 };
+      return { bytes, mimeType: 'image/png', nativeTransparency: native, costUsd: price(req.model.pricing.per_image ?? 0, req.batch) };
     },
   };
 

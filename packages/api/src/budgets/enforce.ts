@@ -1,0 +1,75 @@
+import type { Context } from 'hono';
+import type { Transaction } from 'kysely';
+import { type Database, budgetSpend, lockApplicableBudgets, recordRefusal } from '@atelier/db';
+import { type EnforcementMode, judgeBudget, newUuid } from '@atelier/domain';
+import { ApiError } from '../errors';
+import type { AppEnv } from '../services';
+
+export interface BudgetRequest {
+  workspaceId: string;
+  projectId: string | null;
+  /** What the request adds to spend: a run's estimate, or all of an order's children. */
+  estimateUsd: number;
+  /** The most expensive single run in the request, for per-run caps. */
+  largestRunUsd: number;
+  attempted: 'run' | 'order.plan' | 'order.start' | 'order.retry';
+  /** An order's own cap (budgetLimitUsd), judged against what the order has already spent. */
+  orderCap?: { limitUsd: number; enforcementMode: EnforcementMode; spentUsd: number; orderId?: string };
+}
+
+/**
+ * Runs `write` only if every budget the request answers to allows it, inside one transaction that
+ * holds the budgets' row locks: concurrent requests are judged one after another against spend that
+ * already includes each other's writes, so a hard_stop budget is never overspent. A refusal is recorded
+ * (queryable per budget) and answered with 402 and the contract's body; nothing else is written.
+ */
+export async function underBudgets<T>(c: Context<AppEnv>, req: BudgetRequest, write: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const { db } = c.get('services');
+  const principal = c.get('principal');
+  const outcome = await db.transaction().execute(async (tx) => {
+    const refuse = async (budgetId: string | null, detail: Record<string, unknown>) => {
+      await recordRefusal(tx, { id: newUuid(), budgetId, workspaceId: req.workspaceId, detail, attempted: req.attempted, callerId: principal.userId, callerVia: principal.via });
+      return { refusal: detail } as const;
+    };
+    if (req.orderCap) {
+      const cap = req.orderCap;
+      const judged = judgeBudget({ limitUsd: cap.limitUsd, enforcementMode: cap.enforcementMode }, cap.spentUsd, req.estimateUsd, req.largestRunUsd);
+      if (!judged.allowed) {
+        return refuse(null, refusalBody(judged, { budgetId: cap.orderId ?? null, scope: 'order', enforcementMode: cap.enforcementMode, limitUsd: cap.limitUsd }));
+      }
+    }
+    for (const budget of await lockApplicableBudgets(tx, req.workspaceId, req.projectId)) {
+      const terms = {
+        limitUsd: Number(budget.limit_usd),
+        enforcementMode: budget.enforcement_mode,
+        overageUsd: budget.overage_usd === null ? null : Number(budget.overage_usd),
+        perRunCapUsd: budget.per_run_cap_usd === null ? null : Number(budget.per_run_cap_usd),
+      };
+      const judged = judgeBudget(terms, await budgetSpend(tx, budget), req.estimateUsd, req.largestRunUsd);
+      if (!judged.allowed) {
+        return refuse(budget.id, refusalBody(judged, { budgetId: budget.id, scope: budget.scope, enforcementMode: budget.enforcement_mode, limitUsd: terms.limitUsd }));
+      }
+      if (judged.overLimit) c.get('logger').warn({ budgetId: budget.id, spendUsd: judged.spendUsd, estimateUsd: judged.estimateUsd }, 'notify_only budget passed its limit');
+    }
+    return { result: await write(tx) } as const;
+  });
+  if ('refusal' in outcome) throw new ApiError(402, outcome.refusal);
+  return outcome.result;
+}
+
+function refusalBody(
+  judged: ReturnType<typeof judgeBudget>,
+  budget: { budgetId: string | null; scope: string; enforcementMode: string; limitUsd: number },
+): Record<string, unknown> {
+  return {
+    code: 'budget_exceeded',
+    reason: judged.reason,
+    budgetId: budget.budgetId,
+    scope: budget.scope,
+    enforcementMode: budget.enforcementMode,
+    limitUsd: budget.limitUsd,
+    spendUsd: judged.spendUsd,
+    runEstimateUsd: judged.estimateUsd,
+    remainingUsd: judged.remainingUsd,
+  };
+}

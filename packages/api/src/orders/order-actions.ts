@@ -1,0 +1,108 @@
+import type { Context } from 'hono';
+import { type OrderRow, cancelPlannedChildren, getOrder, lockOrder, orderCounts, replanFailedChildren, setOrderStatus } from '@atelier/db';
+import type { EnforcementMode } from '@atelier/domain';
+import { signalOrderCancel, startOrWakeOrderWorkflow } from '@atelier/engine/client';
+import { resourceAccess } from '../access';
+import { underBudgets } from '../budgets/enforce';
+import { ApiError, fail } from '../errors';
+import type { AppEnv } from '../services';
+
+export const DEFAULT_ORDER_CONCURRENCY = 8;
+
+/** An order the caller may see, with their access; 404 otherwise. */
+export async function visibleOrder(c: Context<AppEnv>, orderId: string): Promise<OrderRow> {
+  const order = await getOrder(c.get('services').db, orderId);
+  if (!order) throw fail.notFound(`order ${orderId} not found`);
+  await resourceAccess(c, order.workspace_id, `order ${orderId} not found`);
+  return order;
+}
+
+const notFrom = (order: OrderRow, allowed: OrderRow['status'][], action: string) => {
+  if (!allowed.includes(order.status)) throw fail.invalidTransition(`an order that is ${order.status} cannot be ${action}`, { status: order.status });
+};
+
+/** What planned children would add to spend, and what the order itself has spent so far. */
+async function reservation(c: Context<AppEnv>, order: OrderRow) {
+  const { db } = c.get('services');
+  const counts = await orderCounts(db, order.id);
+  const perChild = counts.planned > 0 ? Number(order.estimated_cost_usd) / Math.max(1, order.planned_count) : 0;
+  return { estimate: perChild * counts.planned, perChild, spent: counts.actualCostUsd };
+}
+
+async function launch(c: Context<AppEnv>, order: OrderRow): Promise<void> {
+  const { temporal, taskQueue, orderConcurrency } = c.get('services');
+  try {
+    await startOrWakeOrderWorkflow(temporal, order.id, { taskQueue, workspaceId: order.workspace_id, templateId: order.workflow_id, concurrency: orderConcurrency ?? DEFAULT_ORDER_CONCURRENCY });
+  } catch (err) {
+    c.get('logger').error({ err, orderId: order.id }, 'could not hand the order to Temporal');
+    throw new ApiError(503, `the execution engine is unavailable; order ${order.id} is ${order.status === 'planned' ? 'still planned' : 'waiting'} and can be started again`);
+  }
+}
+
+/** Budgets are re-checked against current spend; the status moves in the same transaction that holds them. */
+async function underOrderBudgets(c: Context<AppEnv>, order: OrderRow, attempted: 'order.start' | 'order.retry', move: Parameters<typeof underBudgets>[2]) {
+  const { estimate, perChild, spent } = await reservation(c, order);
+  const cap = order.budget_limit_usd === null ? undefined : { limitUsd: Number(order.budget_limit_usd), enforcementMode: order.budget_enforcement_mode as EnforcementMode, spentUsd: spent, orderId: order.id };
+  return underBudgets(c, { workspaceId: order.workspace_id, projectId: order.project_id, estimateUsd: estimate, largestRunUsd: perChild, attempted, ...(cap ? { orderCap: cap } : {}) }, move);
+}
+
+export async function startOrder(c: Context<AppEnv>, orderId: string): Promise<void> {
+  const order = await visibleOrder(c, orderId);
+  notFrom(order, ['planned'], 'started');
+  await underOrderBudgets(c, order, 'order.start', async (tx) => {
+    const locked = await lockOrder(tx, order.id);
+    if (locked?.status !== 'planned') throw fail.invalidTransition(`order ${order.id} is already ${locked?.status}`, { status: locked?.status });
+    await setOrderStatus(tx, order.id, 'running', { started_at: new Date() });
+  });
+  await launch(c, { ...order, status: 'running' });
+}
+
+export async function retryFailed(c: Context<AppEnv>, orderId: string, req: { all?: boolean; runIds?: string[]; includeDeterministic?: boolean }): Promise<string[]> {
+  const { db } = c.get('services');
+  const order = await visibleOrder(c, orderId);
+  notFrom(order, ['running', 'attention', 'failed'], 'retried');
+  if (req.runIds?.length && !req.all) {
+    const children = await db.selectFrom('runs').select('id').where('parent_order_id', '=', order.id).where('id', 'in', req.runIds).execute();
+    const unknown = req.runIds.filter((id) => !children.some((r) => r.id === id));
+    if (unknown.length) throw fail.validation([{ type: 'value_error', loc: ['body', 'runIds'], msg: `not children of ${order.id}: ${unknown.join(', ')}`, input: unknown }]);
+  }
+  // The fresh attempts add spend, so the budgets judge them (at most every eligible failure) first.
+  const counts = await orderCounts(db, order.id);
+  const eligible = req.includeDeterministic ? counts.failed : counts.failed - counts.failedDeterministic;
+  const retries = req.all ? eligible : Math.min(eligible, req.runIds?.length ?? 0);
+  const perChild = Number(order.estimated_cost_usd) / Math.max(1, order.planned_count);
+  const cap = order.budget_limit_usd === null ? undefined : { limitUsd: Number(order.budget_limit_usd), enforcementMode: order.budget_enforcement_mode as EnforcementMode, spentUsd: counts.actualCostUsd, orderId: order.id };
+  const fresh = await underBudgets(
+    c,
+    { workspaceId: order.workspace_id, projectId: order.project_id, estimateUsd: perChild * retries, largestRunUsd: perChild, attempted: 'order.retry', ...(cap ? { orderCap: cap } : {}) },
+    async (tx) => {
+      await lockOrder(tx, order.id);
+      const ids = await replanFailedChildren(tx, order.id, { runIds: req.all ? undefined : req.runIds, includeDeterministic: req.includeDeterministic === true });
+      if (ids.length > 0) await setOrderStatus(tx, order.id, 'running');
+      return ids;
+    },
+  );
+  if (fresh.length === 0) return fresh;
+  await launch(c, { ...order, status: 'running' });
+  return fresh;
+}
+
+export async function acceptGap(c: Context<AppEnv>, orderId: string, reason: string): Promise<void> {
+  const order = await visibleOrder(c, orderId);
+  notFrom(order, ['attention'], 'settled short');
+  await c.get('services').db.transaction().execute(async (tx) => {
+    await cancelPlannedChildren(tx, order.id);
+    await setOrderStatus(tx, order.id, 'completed', { accept_gap_reason: reason });
+  });
+}
+
+export async function cancelOrder(c: Context<AppEnv>, orderId: string): Promise<void> {
+  const { db, temporal } = c.get('services');
+  const order = await visibleOrder(c, orderId);
+  notFrom(order, ['planned', 'running', 'attention'], 'cancelled');
+  if (order.status === 'running' && (await signalOrderCancel(temporal, order.id)) === 'signalled') return;
+  await db.transaction().execute(async (tx) => {
+    await cancelPlannedChildren(tx, order.id);
+    await setOrderStatus(tx, order.id, 'cancelled');
+  });
+}

@@ -1,0 +1,175 @@
+import type { Context } from 'hono';
+import type { z } from '@hono/zod-openapi';
+import type { CreateOrderRequest } from '@atelier/contracts/orders';
+import type { IntakeField, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import { type OrderRow, type PlannedChild, getProjectInWorkspace, getWorkflowVersion, insertOrderWithChildren } from '@atelier/db';
+import { VariationError, estimateSteps, newRunId, orderDedupeKey, resolveIntake, resolveVariations, roundUsd, specVersionHash } from '@atelier/domain';
+import { randomBytes } from 'node:crypto';
+import { workspaceAccess } from '../access';
+import { underBudgets } from '../budgets/enforce';
+import { fail } from '../errors';
+import { characterGateWithoutCharacters } from '../runs/character-gate';
+import { applyOverrides, pinnedVersion } from '../runs/create-run';
+import { resolveSuppliedArtifacts } from '../runs/supplied-artifacts';
+import type { AppEnv } from '../services';
+
+type Body = z.infer<typeof CreateOrderRequest>;
+
+/** CSV cells are text: numbers and booleans are converted for the fields that expect them. */
+function csvCoercer(fields: readonly IntakeField[]) {
+  const types = new Map(fields.map((f) => [f.name, f.type]));
+  return (field: string, value: string): unknown => {
+    const type = types.get(field);
+    if ((type === 'integer' || type === 'number') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+    if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+    if ((type === 'array' || type === 'object') && /^[[{]/.test(value.trim())) {
+      try {
+        return JSON.parse(value);
+      } catch {
+        return value;
+      }
+    }
+    return value;
+  };
+}
+
+async function orderVersion(c: Context<AppEnv>, body: Body, workspaceId: string): Promise<WorkflowDefinition> {
+  const { workflow, definition, runnable } = await pinnedVersion(c, body.workflowId, { workspaceId, role: 'member' });
+  if (body.workflowVersion && body.workflowVersion !== definition.version) {
+    const pinned = await getWorkflowVersion(c.get('services').db, workflow.id, body.workflowVersion);
+    if (!pinned || pinned.state !== 'published') throw fail.notFound(`${workflow.id} has no published version ${body.workflowVersion}`);
+    return pinned.definition as WorkflowDefinition;
+  }
+  if (!runnable) throw fail.unprocessable({ error: 'workflow_not_runnable', message: `${workflow.id} has no published version; drafts cannot be ordered` });
+  return definition;
+}
+
+/**
+ * POST /v1/orders: resolves the variations, validates every merged intake, collapses duplicates by
+ * orderDedupeKey, prices the order and records it with its children as planned runs, all in one
+ * transaction under the budgets. Nothing runs and nothing is spent.
+ */
+export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRow> {
+  const services = c.get('services');
+  const { db, models } = services;
+  const principal = c.get('principal');
+  const access = await workspaceAccess(c, body.workspaceId);
+  const projectId = body.projectId ?? null;
+  if (projectId && !(await getProjectInWorkspace(db, access.workspaceId, projectId))) throw fail.notFound(`project ${projectId} not found`);
+  const definition = await orderVersion(c, body, access.workspaceId);
+  const bindings = applyOverrides(c, definition, body.providerOverrides);
+  const fields = definition.intakeSchema.fields;
+  const known = new Set(fields.map((f) => f.name));
+
+  let variations: Record<string, unknown>[];
+  try {
+    variations = resolveVariations(body.variationSpec, csvCoercer(fields));
+  } catch (err) {
+    if (err instanceof VariationError) throw fail.unprocessable({ error: 'variations_invalid', message: err.message });
+    throw err;
+  }
+
+  const problems: Array<{ index: number; fields: string[] }> = [];
+  const children = new Map<string, PlannedChild>();
+  const characters = new Set<string>();
+  for (const [index, variation] of variations.entries()) {
+    const unknown = Object.keys({ ...body.intakeBase, ...variation }).filter((k) => !known.has(k));
+    const resolution = resolveIntake(fields, { ...body.intakeBase, ...variation });
+    const errors = [...unknown.map((k) => `${k} is not an intake field of ${definition.id}`), ...(resolution.ok ? [] : resolution.errors)];
+    if (errors.length > 0 || !resolution.ok) {
+      problems.push({ index, fields: errors });
+      continue;
+    }
+    const supplied = await resolveSuppliedArtifacts(db, access.workspaceId, fields, resolution.intake);
+    if (supplied.errors.length > 0) {
+      problems.push({ index, fields: supplied.errors });
+      continue;
+    }
+    if (typeof resolution.intake.characterId === 'string') characters.add(resolution.intake.characterId);
+    const dedupeKey = orderDedupeKey(definition.id, definition.version, resolution.intake);
+    if (!children.has(dedupeKey)) {
+      children.set(dedupeKey, { id: newRunId(), intake: resolution.intake, dedupeKey, inputs: supplied.inputs, sourceArtifactIds: supplied.artifactIds });
+    }
+  }
+  if (problems.length > 0) {
+    throw fail.unprocessable({
+      error: 'intake_invalid',
+      fields: problems.slice(0, 50).flatMap((p) => p.fields.map((f) => `variation ${p.index}: ${f}`)),
+      variations: problems.slice(0, 50),
+    });
+  }
+  const targetCount = body.targetCount ?? children.size;
+  if (targetCount > children.size) {
+    throw fail.validation([{ type: 'too_big', loc: ['body', 'targetCount'], msg: `targetCount may not exceed the ${children.size} distinct variations`, input: body.targetCount }]);
+  }
+
+  for (const characterId of characters) {
+    if (body.executionMode === 'batch') {
+      throw fail.refused('character_batch_unsupported', { characterId, message: 'orders featuring a character cannot use batch mode' });
+    }
+    const gate = services.characterGate ?? characterGateWithoutCharacters;
+    const verdict = await gate({ workspaceId: access.workspaceId, characterId, templateId: definition.id, providers: [...new Set(Object.values(bindings).map((m) => m.split('/')[0]!))] });
+    if (!verdict.usable) throw fail.unprocessable({ code: 'character_not_usable', reasons: verdict.reasons, message: `character ${characterId} cannot be used for this order` });
+  }
+
+  const batch = body.executionMode === 'batch';
+  const perChild = estimateSteps(definition.runtimeSteps, (role) => (bindings[role] ? models.get(bindings[role]!) : undefined), { batch }).typical;
+  const estimate = roundUsd(perChild * children.size);
+  const orderId = `order-${randomBytes(8).toString('hex')}`;
+  const enforcementMode = body.budgetEnforcementMode ?? 'hard_stop';
+  return underBudgets(
+    c,
+    {
+      workspaceId: access.workspaceId,
+      projectId,
+      // A plan reserves nothing yet; it is refused when its estimate alone would break a budget.
+      estimateUsd: estimate,
+      largestRunUsd: perChild,
+      attempted: 'order.plan',
+      ...(body.budgetLimitUsd !== undefined ? { orderCap: { limitUsd: body.budgetLimitUsd, enforcementMode, spentUsd: 0 } } : {}),
+    },
+    (tx) =>
+      insertOrderWithChildren(
+        tx,
+        {
+          id: orderId,
+          workspace_id: access.workspaceId,
+          project_id: projectId,
+          workflow_id: definition.id,
+          workflow_version: definition.version,
+          status: 'planned',
+          execution_mode: batch ? 'batch' : 'standard',
+          target_count: targetCount,
+          planned_count: children.size,
+          skipped_count: variations.length - children.size,
+          estimated_cost_usd: estimate,
+          budget_limit_usd: body.budgetLimitUsd ?? null,
+          budget_enforcement_mode: enforcementMode,
+          provider_overrides: JSON.stringify(body.providerOverrides ?? {}),
+          intake_base: JSON.stringify(body.intakeBase ?? {}),
+          variation_spec: JSON.stringify(body.variationSpec),
+          plan_artifact_id: body.planArtifactId ?? null,
+          created_by: principal.userId,
+          created_via: principal.via,
+          api_key_id: principal.apiKeyId ?? null,
+        },
+        {
+          workspace_id: access.workspaceId,
+          project_id: projectId,
+          template_id: definition.id,
+          template_name: definition.name,
+          workflow_version: definition.version,
+          definition: JSON.stringify(definition),
+          bindings: JSON.stringify(bindings),
+          created_via: principal.via,
+          api_key_id: principal.apiKeyId ?? null,
+          api_key_name: principal.apiKeyName ?? null,
+          created_by: principal.userId,
+          estimated_usd: perChild,
+          execution_mode: batch ? 'batch' : 'standard',
+          specHash: (intake) => specVersionHash(definition, intake),
+        },
+        [...children.values()],
+      ),
+  );
+}

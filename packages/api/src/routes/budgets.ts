@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { budgetSpend, createBudget, getBudget, getProjectInWorkspace, listBudgets, listRefusals, updateBudget } from '@atelier/db';
+import { Pagination, listOf } from '@atelier/contracts/common';
+import { Budget, BudgetRefusal, CreateBudgetRequest, PatchBudgetRequest } from '@atelier/contracts/orders';
+import type { Context } from 'hono';
+import { requireWriter, resourceAccess, workspaceAccess } from '../access';
+import { errorResponses, fail, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import { presentBudget } from '../presenters/budget';
+import type { AppEnv } from '../services';
+
+const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['budgets'] };
+const BudgetIdParam = z.object({ budgetId: z.string().openapi({ param: { name: 'budgetId', in: 'path' } }) });
+const budgetBody = { content: { 'application/json': { schema: Budget } } };
+
+async function visibleBudget(c: Context<AppEnv>, budgetId: string) {
+  const budget = await getBudget(c.get('services').db, budgetId);
+  if (!budget) throw fail.notFound(`budget ${budgetId} not found`);
+  const access = await resourceAccess(c, budget.workspace_id, `budget ${budgetId} not found`);
+  return { budget, access };
+}
+
+export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/budgets',
+      summary: 'Create a workspace or project budget (owners and admins)',
+      request: { body: { content: { 'application/json': { schema: CreateBudgetRequest } }, required: true } },
+      responses: { 201: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { db } = c.get('services');
+      const access = await workspaceAccess(c, body.workspaceId);
+      requireWriter(access);
+      if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId))) throw fail.notFound(`project ${body.projectId} not found`);
+      const budget = await createBudget(db, {
+        id: `budget-${randomBytes(8).toString('hex')}`,
+        workspace_id: access.workspaceId,
+        project_id: body.projectId ?? null,
+        scope: body.scope,
+        limit_usd: body.limitUsd,
+        period: body.period,
+        enforcement_mode: body.enforcementMode,
+        overage_usd: body.overageUsd ?? null,
+        per_run_cap_usd: body.perRunCapUsd ?? null,
+        name: body.name ?? null,
+      });
+      return c.json(presentBudget(budget, await budgetSpend(db, budget)), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/budgets',
+      summary: "A workspace's budgets with their current spend",
+      request: { query: Pagination.extend({ workspaceId: z.string().uuid().optional() }) },
+      responses: { 200: { description: 'Budgets', content: { 'application/json': { schema: listOf(Budget, 'BudgetList') } } }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const { db } = c.get('services');
+      const access = await workspaceAccess(c, q.workspaceId);
+      const page = await listBudgets(db, access.workspaceId, q);
+      const items = await Promise.all(page.items.map(async (b) => presentBudget(b, await budgetSpend(db, b))));
+      return c.json({ items, total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/budgets/{budgetId}',
+      summary: 'A budget with its current spend',
+      request: { params: BudgetIdParam },
+      responses: { 200: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404) },
+    }),
+    async (c) => {
+      const { budget } = await visibleBudget(c, c.req.valid('param').budgetId);
+      return c.json(presentBudget(budget, await budgetSpend(c.get('services').db, budget)), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'patch',
+      path: '/v1/budgets/{budgetId}',
+      summary: 'Change a budget (owners and admins)',
+      request: { params: BudgetIdParam, body: { content: { 'application/json': { schema: PatchBudgetRequest } }, required: true } },
+      responses: { 200: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { budget, access } = await visibleBudget(c, c.req.valid('param').budgetId);
+      requireWriter(access);
+      const p = c.req.valid('json');
+      const mode = p.enforcementMode ?? budget.enforcement_mode;
+      const overage = p.overageUsd === undefined ? budget.overage_usd : p.overageUsd;
+      if (mode === 'allow_overage' && (overage === null || overage === undefined)) {
+        throw fail.validation([{ type: 'value_error', loc: ['body', 'overageUsd'], msg: 'allow_overage needs overageUsd', input: p.overageUsd ?? null }]);
+      }
+      const updated = await updateBudget(c.get('services').db, budget.id, {
+        ...(p.limitUsd !== undefined ? { limit_usd: p.limitUsd } : {}),
+        ...(p.period !== undefined ? { period: p.period } : {}),
+        ...(p.enforcementMode !== undefined ? { enforcement_mode: p.enforcementMode } : {}),
+        ...(p.overageUsd !== undefined ? { overage_usd: p.overageUsd } : {}),
+        ...(p.perRunCapUsd !== undefined ? { per_run_cap_usd: p.perRunCapUsd } : {}),
+        ...(p.name !== undefined ? { name: p.name } : {}),
+      });
+      return c.json(presentBudget(updated!, await budgetSpend(c.get('services').db, updated!)), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/budgets/{budgetId}/refusals',
+      summary: 'Every request this budget refused, newest first, with the 402 body, time and caller',
+      request: { params: BudgetIdParam, query: Pagination },
+      responses: { 200: { description: 'Refusals', content: { 'application/json': { schema: listOf(BudgetRefusal, 'BudgetRefusalList') } } }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { budget } = await visibleBudget(c, c.req.valid('param').budgetId);
+      const page = await listRefusals(c.get('services').db, budget.id, c.req.valid('query'));
+      const items = page.items.map((r) => ({ id: r.id, detail: r.detail as Record<string, unknown>, attempted: r.attempted, callerId: r.caller_id, callerVia: r.caller_via, createdAt: r.created_at.toISOString() }));
+      return c.json({ items, total: page.total }, 200);
+    },
+  );

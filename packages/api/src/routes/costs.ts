@@ -1,0 +1,33 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { costLines, getProjectInWorkspace } from '@atelier/db';
+import { sumUsd } from '@atelier/domain';
+import { Costs, CostsQuery } from '@atelier/contracts/orders';
+import { workspaceAccess } from '../access';
+import { errorResponses, fail, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import type { AppEnv } from '../services';
+
+const toDate = (value: string | undefined) => (value ? new Date(value) : undefined);
+
+export const costRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
+  createRoute({
+    middleware: authenticate,
+    security: [{ bearer: [] }],
+    tags: ['costs'],
+    method: 'get',
+    path: '/v1/costs',
+    summary: 'Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider or model',
+    request: { query: CostsQuery },
+    responses: { 200: { description: 'Cost lines', content: { 'application/json': { schema: Costs } } }, ...errorResponses(401, 403, 404, 422) },
+  }),
+  async (c) => {
+    const q = c.req.valid('query');
+    const { db } = c.get('services');
+    const access = await workspaceAccess(c, q.workspaceId);
+    if (q.projectId && !(await getProjectInWorkspace(db, access.workspaceId, q.projectId))) throw fail.notFound(`project ${q.projectId} not found`);
+    const [from, to] = [toDate(q.from), toDate(q.to)];
+    if (from && to && from >= to) throw fail.validation([{ type: 'value_error', loc: ['query', 'to'], msg: 'to must be after from', input: q.to }]);
+    const items = await costLines(db, { workspaceId: access.workspaceId, projectId: q.projectId, from, to, groupBy: q.groupBy });
+    return c.json({ currency: 'USD', totalUsd: sumUsd(items.map((i) => i.actualUsd)), groupBy: q.groupBy, items }, 200);
+  },
+);

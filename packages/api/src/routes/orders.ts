@@ -1,0 +1,113 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { getOrder, orderCounts } from '@atelier/db';
+import { AcceptGapRequest, CreateOrderRequest, Order, OrderIdParam, RetryFailedRequest } from '@atelier/contracts/orders';
+import type { Context } from 'hono';
+import { errorResponses, validationHook } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import { acceptGap, cancelOrder, retryFailed, startOrder, visibleOrder } from '../orders/order-actions';
+import { planOrder } from '../orders/plan-order';
+import { presentOrder } from '../presenters/order';
+import type { AppEnv } from '../services';
+
+const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['orders'] };
+const orderBody = { content: { 'application/json': { schema: Order } } };
+const json = <T extends z.ZodTypeAny>(schema: T) => ({ content: { 'application/json': { schema } }, required: true });
+
+async function orderResponse(c: Context<AppEnv>, orderId: string) {
+  const { db } = c.get('services');
+  const order = (await getOrder(db, orderId))!;
+  return presentOrder(order, await orderCounts(db, orderId));
+}
+
+export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/orders',
+      summary: 'Plan an order: children are created as planned runs with an estimate; nothing runs or is spent',
+      request: { body: json(CreateOrderRequest) },
+      responses: { 201: { description: 'The planned order', ...orderBody }, ...errorResponses(400, 401, 402, 403, 404, 422) },
+    }),
+    async (c) => {
+      const order = await planOrder(c, c.req.valid('json'));
+      return c.json(await orderResponse(c, order.id), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/orders/{orderId}',
+      summary: 'An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=)',
+      request: { params: OrderIdParam },
+      responses: { 200: { description: 'The order', ...orderBody }, ...errorResponses(401, 403, 404) },
+    }),
+    async (c) => {
+      const order = await visibleOrder(c, c.req.valid('param').orderId);
+      return c.json(await orderResponse(c, order.id), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/orders/{orderId}/start',
+      summary: 'Start a planned order; every budget is re-checked against current spend (402 if refused)',
+      request: { params: OrderIdParam },
+      responses: { 200: { description: 'The running order', ...orderBody }, ...errorResponses(401, 402, 403, 404, 409) },
+    }),
+    async (c) => {
+      const { orderId } = c.req.valid('param');
+      await startOrder(c, orderId);
+      return c.json(await orderResponse(c, orderId), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/orders/{orderId}/retry-failed',
+      summary: 'Re-run failed children (all, or runIds); deterministic failures are skipped unless includeDeterministic',
+      request: { params: OrderIdParam, body: json(RetryFailedRequest) },
+      responses: {
+        200: { description: 'The order and the fresh child runs', content: { 'application/json': { schema: z.object({ order: Order, retried: z.array(z.string()) }) } } },
+        ...errorResponses(401, 402, 403, 404, 409, 422),
+      },
+    }),
+    async (c) => {
+      const { orderId } = c.req.valid('param');
+      const retried = await retryFailed(c, orderId, c.req.valid('json'));
+      return c.json({ order: await orderResponse(c, orderId), retried }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/orders/{orderId}/accept-gap',
+      summary: 'Settle an order short of its target; the reason is kept on the order',
+      request: { params: OrderIdParam, body: json(AcceptGapRequest) },
+      responses: { 200: { description: 'The completed order', ...orderBody }, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const { orderId } = c.req.valid('param');
+      await acceptGap(c, orderId, c.req.valid('json').reason);
+      return c.json(await orderResponse(c, orderId), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/orders/{orderId}/cancel',
+      summary: 'Cancel an order: no new children start; those in flight stop at their next step boundary',
+      request: { params: OrderIdParam },
+      responses: { 200: { description: 'The order', ...orderBody }, ...errorResponses(401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const { orderId } = c.req.valid('param');
+      await cancelOrder(c, orderId);
+      return c.json(await orderResponse(c, orderId), 200);
+    },
+  );

@@ -1,0 +1,151 @@
+import { z } from '@hono/zod-openapi';
+
+const IntakeObject = z.record(z.string(), z.unknown());
+const Money = z.number().finite().nonnegative().max(1_000_000, 'must be at most 1,000,000 USD');
+
+export const ENFORCEMENT_MODE_VALUES = ['hard_stop', 'allow_overage', 'allow_one_more', 'notify_only'] as const;
+
+export const VariationSpec = z
+  .discriminatedUnion('resolver', [
+    z.object({ resolver: z.literal('list'), params: z.object({ items: z.array(IntakeObject).min(1, 'must list at least one variation') }) }),
+    z.object({
+      resolver: z.literal('matrix'),
+      params: z.object({ axes: z.record(z.string(), z.array(z.unknown()).min(1, 'each axis needs at least one value')) }),
+    }),
+    z.object({ resolver: z.literal('csv'), params: z.object({ csv: z.string().min(1) }) }),
+  ])
+  .openapi('VariationSpec');
+
+export const CreateOrderRequest = z
+  .object({
+    workflowId: z.string().min(1).max(200),
+    variationSpec: VariationSpec,
+    intakeBase: IntakeObject.optional(),
+    workflowVersion: z.string().optional(),
+    workspaceId: z.string().uuid().optional(),
+    projectId: z.string().uuid().nullish(),
+    targetCount: z.number().int().min(1).optional(),
+    executionMode: z.enum(['standard', 'batch']).optional(),
+    budgetLimitUsd: Money.optional(),
+    budgetEnforcementMode: z.enum(ENFORCEMENT_MODE_VALUES).optional(),
+    providerOverrides: z.record(z.string(), z.string()).optional(),
+    planArtifactId: z.string().optional(),
+  })
+  .openapi('CreateOrderRequest');
+
+export const OrderCounts = z
+  .object({
+    planned: z.number().int(),
+    running: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+    cancelled: z.number().int(),
+  })
+  .openapi('OrderCounts');
+
+export const Order = z
+  .object({
+    id: z.string(),
+    workflowId: z.string(),
+    workflowVersion: z.string(),
+    status: z.enum(['planned', 'running', 'attention', 'completed', 'failed', 'cancelled']),
+    executionMode: z.enum(['standard', 'batch']),
+    targetCount: z.number().int(),
+    counts: OrderCounts,
+    estimatedCostUsd: z.number(),
+    actualCostUsd: z.number(),
+    budgetLimitUsd: z.number().nullable(),
+    budgetEnforcementMode: z.string(),
+    currency: z.string(),
+    workspaceId: z.string().uuid(),
+    projectId: z.string().uuid().nullable(),
+    planArtifactId: z.string().nullable(),
+    providerOverrides: z.record(z.string(), z.string()),
+    acceptGapReason: z.string().nullable(),
+    failureReason: z.string().nullable(),
+    createdAt: z.string(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+  })
+  .openapi('Order');
+
+export const OrderIdParam = z.object({ orderId: z.string().openapi({ param: { name: 'orderId', in: 'path' }, example: 'order-0123456789abcdef' }) });
+
+export const RetryFailedRequest = z
+  .object({
+    all: z.boolean().optional(),
+    runIds: z.array(z.string()).max(10_000).optional().describe('Children to retry, when not all'),
+    includeDeterministic: z.boolean().optional(),
+  })
+  .refine((b) => b.all === true || (b.runIds !== undefined && b.runIds.length > 0), { message: 'give all: true or the runIds to retry', path: ['runIds'] })
+  .openapi('RetryFailedRequest');
+
+export const AcceptGapRequest = z.object({ reason: z.string().trim().min(1).max(2_000) }).openapi('AcceptGapRequest');
+
+export const CreateBudgetRequest = z
+  .object({
+    scope: z.enum(['workspace', 'project']),
+    workspaceId: z.string().uuid(),
+    projectId: z.string().uuid().optional(),
+    limitUsd: Money,
+    period: z.enum(['month', 'total']),
+    enforcementMode: z.enum(ENFORCEMENT_MODE_VALUES),
+    overageUsd: Money.optional(),
+    perRunCapUsd: Money.optional(),
+    name: z.string().max(200).optional(),
+  })
+  .refine((b) => (b.scope === 'project') === (b.projectId !== undefined), { message: 'a project budget names its projectId; a workspace budget does not', path: ['projectId'] })
+  .refine((b) => b.enforcementMode !== 'allow_overage' || b.overageUsd !== undefined, { message: 'allow_overage needs overageUsd', path: ['overageUsd'] })
+  .openapi('CreateBudgetRequest');
+
+export const PatchBudgetRequest = z
+  .object({
+    limitUsd: Money.optional(),
+    period: z.enum(['month', 'total']).optional(),
+    enforcementMode: z.enum(ENFORCEMENT_MODE_VALUES).optional(),
+    overageUsd: Money.nullable().optional(),
+    perRunCapUsd: Money.nullable().optional(),
+    name: z.string().max(200).nullable().optional(),
+  })
+  .openapi('PatchBudgetRequest');
+
+export const Budget = z
+  .object({
+    id: z.string(),
+    scope: z.enum(['workspace', 'project']),
+    workspaceId: z.string().uuid(),
+    projectId: z.string().uuid().nullable(),
+    limitUsd: z.number(),
+    period: z.enum(['month', 'total']),
+    enforcementMode: z.enum(ENFORCEMENT_MODE_VALUES),
+    overageUsd: z.number().nullable(),
+    perRunCapUsd: z.number().nullable(),
+    name: z.string().nullable(),
+    spendUsd: z.number().describe('Actual cost plus the estimates of runs not yet settled, this period'),
+    remainingUsd: z.number(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Budget');
+
+export const BudgetRefusal = z
+  .object({ id: z.string(), detail: z.record(z.string(), z.unknown()), attempted: z.string(), callerId: z.string().nullable(), callerVia: z.string().nullable(), createdAt: z.string() })
+  .openapi('BudgetRefusal');
+
+export const CostsQuery = z.object({
+  workspaceId: z.string().uuid().optional(),
+  projectId: z.string().uuid().optional(),
+  from: z.string().datetime({ offset: true }).or(z.string().date()).optional(),
+  to: z.string().datetime({ offset: true }).or(z.string().date()).optional(),
+  groupBy: z.enum(['day', 'workflow', 'project', 'provider', 'model']).default('day'),
+});
+
+export const Costs = z
+  .object({
+    currency: z.string(),
+    totalUsd: z.number(),
+    groupBy: z.string(),
+    items: z.array(z.object({ key: z.string().nullable(), actualUsd: z.number(), estimatedUsd: z.number(), runs: z.number().int() })),
+  })
+  .openapi('Costs');

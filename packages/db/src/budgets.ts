@@ -1,0 +1,78 @@
+import { type Insertable, type Selectable, type Transaction, sql } from 'kysely';
+import { TERMINAL_RUN_STATUSES, periodStart } from '@atelier/domain';
+import type { Db } from './connect';
+import type { BudgetsTable, Database } from './schema';
+
+export type BudgetRow = Selectable<BudgetsTable>;
+
+export async function createBudget(db: Db, row: Insertable<BudgetsTable>): Promise<BudgetRow> {
+  return db.insertInto('budgets').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function getBudget(db: Db, id: string): Promise<BudgetRow | undefined> {
+  return db.selectFrom('budgets').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listBudgets(db: Db, workspaceId: string, page: { offset: number; limit: number }) {
+  const base = db.selectFrom('budgets').where('workspace_id', '=', workspaceId);
+  const [items, count] = await Promise.all([
+    base.selectAll().orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.n) };
+}
+
+export async function updateBudget(db: Db, id: string, patch: Partial<Insertable<BudgetsTable>>): Promise<BudgetRow | undefined> {
+  return db.updateTable('budgets').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/**
+ * The budgets a request in this workspace (and project) answers to, locked in id order so that
+ * concurrent requests against the same budget are judged one after another and never overspend it.
+ */
+export async function lockApplicableBudgets(tx: Transaction<Database>, workspaceId: string, projectId: string | null): Promise<BudgetRow[]> {
+  return tx
+    .selectFrom('budgets')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) => (projectId ? eb.or([eb('scope', '=', 'workspace'), eb('project_id', '=', projectId)]) : eb('scope', '=', 'workspace')))
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/**
+ * A budget's spend: the actual cost of settled runs plus the estimate (or actual, when higher) of runs
+ * not yet settled. Children of an order that has not started are only a plan and do not count.
+ */
+export async function budgetSpend(tx: Transaction<Database> | Db, budget: BudgetRow, now = new Date()): Promise<number> {
+  const since = periodStart(budget.period, now);
+  const terminal = sql.join(TERMINAL_RUN_STATUSES.map((s) => sql.lit(s)));
+  const row = await sql<{ spend: string | null }>`
+    select sum(case when r.status in (${terminal}) then r.actual_usd else greatest(r.actual_usd, r.estimated_usd) end) as spend
+    from runs r left join orders o on o.id = r.parent_order_id
+    where r.workspace_id = ${budget.workspace_id}
+      ${budget.scope === 'project' ? sql`and r.project_id = ${budget.project_id}` : sql``}
+      ${since ? sql`and r.created_at >= ${since}` : sql``}
+      and not (r.status = 'planned' and (o.status is null or o.status = 'planned'))`.execute(tx);
+  return Number(row.rows[0]?.spend ?? 0);
+}
+
+export async function recordRefusal(
+  tx: Transaction<Database> | Db,
+  r: { id: string; budgetId: string | null; workspaceId: string; detail: unknown; attempted: string; callerId: string | null; callerVia: string | null },
+): Promise<void> {
+  await tx
+    .insertInto('budget_refusals')
+    .values({ id: r.id, budget_id: r.budgetId, workspace_id: r.workspaceId, detail: JSON.stringify(r.detail), attempted: r.attempted, caller_id: r.callerId, caller_via: r.callerVia })
+    .execute();
+}
+
+export async function listRefusals(db: Db, budgetId: string, page: { offset: number; limit: number }) {
+  const base = db.selectFrom('budget_refusals').where('budget_id', '=', budgetId);
+  const [items, count] = await Promise.all([
+    base.selectAll().orderBy('created_at', 'desc').offset(page.offset).limit(page.limit).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.n) };
+}

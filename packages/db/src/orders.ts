@@ -1,0 +1,186 @@
+import { type Insertable, type Selectable, type Transaction, sql } from 'kysely';
+import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
+import type { Db } from './connect';
+import type { Database, OrdersTable, RunsTable } from './schema';
+import type { RunRow } from './runs';
+
+export type OrderRow = Selectable<OrdersTable>;
+
+export interface PlannedChild {
+  id: string;
+  intake: Record<string, unknown>;
+  dedupeKey: string;
+  /** Supplied artifacts' contents by intake field, and their ids. */
+  inputs: Record<string, unknown>;
+  sourceArtifactIds: Record<string, string>;
+}
+
+/** What every child of an order shares; only the id, intake and dedupe key vary. */
+export type ChildTemplate = Omit<Insertable<RunsTable>, 'id' | 'intake' | 'order_dedupe_key' | 'spec_version_hash' | 'status'> & {
+  specHash: (intake: Record<string, unknown>) => string;
+};
+
+const CHUNK = 2_000;
+
+/**
+ * Inserts the order and its children as `planned` runs in one transaction. Children go in with one
+ * statement per chunk (unnest over arrays), so the shared definition crosses the wire once per chunk
+ * and a 10,000-child order plans in seconds.
+ */
+export async function insertOrderWithChildren(tx: Transaction<Database>, order: Insertable<OrdersTable>, template: ChildTemplate, children: PlannedChild[]): Promise<OrderRow> {
+  const row = await tx.insertInto('orders').values(order).returningAll().executeTakeFirstOrThrow();
+  await insertPlannedChildren(tx, row.id, template, children);
+  return row;
+}
+
+async function insertPlannedChildren(tx: Transaction<Database>, orderId: string, template: ChildTemplate, children: PlannedChild[]): Promise<void> {
+  const { specHash, ...shared } = template;
+  for (let i = 0; i < children.length; i += CHUNK) {
+    // Run ids are short (run- plus 8 hex); one that collides with an existing run is drawn again.
+    let pending = children.slice(i, i + CHUNK);
+    while (pending.length > 0) {
+      const inserted = await sql<{ id: string }>`
+        insert into runs (id, workspace_id, project_id, template_id, template_name, workflow_version, spec_version_hash, status,
+          intake, definition, bindings, created_via, api_key_id, api_key_name, created_by, estimated_usd, parent_order_id,
+          order_dedupe_key, execution_mode, inputs, source_artifact_ids)
+        select c.id, ${shared.workspace_id}, ${shared.project_id ?? null}, ${shared.template_id}, ${shared.template_name}, ${shared.workflow_version},
+          c.spec, 'planned', c.intake, ${shared.definition}::jsonb, ${shared.bindings}::jsonb, ${shared.created_via}, ${shared.api_key_id ?? null},
+          ${shared.api_key_name ?? null}, ${shared.created_by ?? null}, ${shared.estimated_usd ?? 0}, ${orderId}, c.dedupe, ${shared.execution_mode ?? 'standard'},
+          c.inputs, c.sources
+        from unnest(${pending.map((c) => c.id)}::text[], ${pending.map((c) => JSON.stringify(c.intake))}::jsonb[], ${pending.map((c) => c.dedupeKey)}::text[],
+          ${pending.map((c) => specHash(c.intake))}::text[], ${pending.map((c) => JSON.stringify(c.inputs))}::jsonb[], ${pending.map((c) => JSON.stringify(c.sourceArtifactIds))}::jsonb[])
+          as c(id, intake, dedupe, spec, inputs, sources)
+        on conflict (id) do nothing
+        returning id`.execute(tx);
+      const done = new Set(inserted.rows.map((r) => r.id));
+      await sql`
+        insert into run_events (run_id, seq, type, data)
+        select id, 1, 'run.status', '{"status":"planned"}'::jsonb from unnest(${[...done]}::text[]) as id`.execute(tx);
+      pending = pending.filter((c) => !done.has(c.id)).map((c) => ({ ...c, id: newRunId() }));
+    }
+  }
+}
+
+export async function getOrder(db: Db | Transaction<Database>, id: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function lockOrder(tx: Transaction<Database>, id: string): Promise<OrderRow | undefined> {
+  return tx.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function setOrderStatus(db: Db | Transaction<Database>, id: string, to: OrderRow['status'], fields: Partial<Insertable<OrdersTable>> = {}): Promise<void> {
+  const terminal = to === 'completed' || to === 'cancelled' || to === 'failed';
+  await db
+    .updateTable('orders')
+    .set({ ...fields, status: to, updated_at: new Date(), ...(terminal ? { finished_at: new Date() } : { finished_at: null }) })
+    .where('id', '=', id)
+    .execute();
+}
+
+export interface OrderCounts {
+  planned: number;
+  running: number;
+  succeeded: number;
+  failed: number;
+  failedDeterministic: number;
+  cancelled: number;
+  actualCostUsd: number;
+}
+
+/**
+ * Counts and cost of an order from its children, the source of truth: `succeeded` counts children with
+ * an artifact (completed, or in review); failed children replaced by a retry are not counted again, but
+ * their cost is — spend stays billed.
+ */
+export async function orderCounts(db: Db | Transaction<Database>, orderId: string): Promise<OrderCounts> {
+  const deterministic = sql.join(DETERMINISTIC_ERROR_CODES.map((c) => sql.lit(c)));
+  const row = await sql<Record<keyof OrderCounts, string>>`
+    select
+      count(*) filter (where superseded_by is null and status in ('planned', 'pending', 'queued')) as planned,
+      count(*) filter (where superseded_by is null and status = 'running') as running,
+      count(*) filter (where superseded_by is null and status in ('completed', 'review')) as succeeded,
+      count(*) filter (where superseded_by is null and status in ('failed', 'rejected', 'changes_requested')) as failed,
+      count(*) filter (where superseded_by is null and status = 'failed' and error_code in (${deterministic})) as "failedDeterministic",
+      count(*) filter (where superseded_by is null and status = 'cancelled') as cancelled,
+      coalesce(sum(actual_usd), 0) as "actualCostUsd"
+    from runs where parent_order_id = ${orderId}`.execute(db);
+  const r = row.rows[0]!;
+  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])) as unknown as OrderCounts;
+}
+
+/** Claims up to `limit` planned children for starting (planned → pending), oldest id first, exactly once. */
+export async function claimPlannedChildren(db: Db, orderId: string, limit: number): Promise<RunRow[]> {
+  return db.transaction().execute(async (tx) => {
+    const claimed = await sql<RunRow>`
+      update runs set status = 'pending', updated_at = now()
+      where id in (
+        select id from runs where parent_order_id = ${orderId} and status = 'planned' and superseded_by is null
+        order by created_at, id limit ${limit} for update skip locked)
+      returning *`.execute(tx);
+    if (claimed.rows.length > 0) {
+      await sql`
+        insert into run_events (run_id, seq, type, data)
+        select r.id, (select coalesce(max(seq), 0) + 1 from run_events e where e.run_id = r.id), 'run.status', '{"status":"pending"}'::jsonb
+        from unnest(${claimed.rows.map((c) => c.id)}::text[]) as r(id)`.execute(tx);
+    }
+    return claimed.rows;
+  });
+}
+
+/** Cancels children that never started (when the order completed early or was cancelled). */
+export async function cancelPlannedChildren(db: Db | Transaction<Database>, orderId: string): Promise<number> {
+  const result = await sql`
+    update runs set status = 'cancelled', finished_at = now(), updated_at = now()
+    where parent_order_id = ${orderId} and status = 'planned' and superseded_by is null`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Plans a fresh attempt for failed children (all, or those named), keeping the dedupe key and marking
+ * the failed run superseded. Deterministic failures are left alone unless asked. A succeeded key is
+ * never re-planned: only failed, unsuperseded children qualify.
+ */
+export async function replanFailedChildren(tx: Transaction<Database>, orderId: string, opts: { runIds?: string[]; includeDeterministic: boolean }): Promise<string[]> {
+  let q = tx
+    .selectFrom('runs')
+    .selectAll()
+    .where('parent_order_id', '=', orderId)
+    .where('superseded_by', 'is', null)
+    .where('status', 'in', ['failed', 'rejected', 'changes_requested']);
+  if (opts.runIds) q = q.where('id', 'in', opts.runIds.length ? opts.runIds : ['']);
+  if (!opts.includeDeterministic) q = q.where((eb) => eb.or([eb('error_code', 'is', null), eb('error_code', 'not in', [...DETERMINISTIC_ERROR_CODES])]));
+  const failed = await q.forUpdate().execute();
+  const fresh: string[] = [];
+  for (const run of failed) {
+    const id = newRunId();
+    await tx.updateTable('runs').set({ superseded_by: id, updated_at: new Date() }).where('id', '=', run.id).execute();
+    await tx
+      .insertInto('runs')
+      .values({
+        id,
+        workspace_id: run.workspace_id,
+        project_id: run.project_id,
+        template_id: run.template_id,
+        template_name: run.template_name,
+        workflow_version: run.workflow_version,
+        spec_version_hash: run.spec_version_hash,
+        status: 'planned',
+        intake: JSON.stringify(run.intake),
+        definition: JSON.stringify(run.definition),
+        bindings: JSON.stringify(run.bindings),
+        created_via: run.created_via,
+        api_key_id: run.api_key_id,
+        api_key_name: run.api_key_name,
+        created_by: run.created_by,
+        estimated_usd: run.estimated_usd,
+        parent_order_id: orderId,
+        order_dedupe_key: run.order_dedupe_key,
+        execution_mode: run.execution_mode,
+      })
+      .execute();
+    await tx.insertInto('run_events').values({ run_id: id, seq: 1, type: 'run.status', data: JSON.stringify({ status: 'planned', retryOf: run.id }) }).execute();
+    fresh.push(id);
+  }
+  return fresh;
+}

@@ -1,0 +1,68 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import { type Db, cancelPlannedChildren, claimPlannedChildren, getOrder, orderCounts, setOrderStatus } from '@atelier/db';
+import type { OrderProgress, RunWorkflowInput, SettleOrderInput } from '../run-types';
+
+/** The id of a supplied research report among a child's inputs, which its artifact names as its source. */
+function suppliedReport(inputs: unknown): string | null {
+  for (const value of Object.values((inputs ?? {}) as Record<string, { type?: unknown; artifactId?: unknown }>)) {
+    if (value?.type === 'research-report' && typeof value.artifactId === 'string') return value.artifactId;
+  }
+  return null;
+}
+
+/** The activities of the order workflow: claiming children, reading progress, settling the order. */
+export function createOrderActivities(db: Db) {
+  const orderOrThrow = async (orderId: string) => {
+    const order = await getOrder(db, orderId);
+    if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} is not in the database`, 'order_missing');
+    return order;
+  };
+
+  return {
+    /** Claims the next planned children (planned → pending) and returns their run workflow inputs. */
+    async claimOrderChildren(input: { orderId: string; limit: number }): Promise<RunWorkflowInput[]> {
+      const rows = await claimPlannedChildren(db, input.orderId, input.limit);
+      return rows.map((run) => ({
+        runId: run.id,
+        workspaceId: run.workspace_id,
+        definition: run.definition as WorkflowDefinition,
+        intake: run.intake,
+        inputs: (run.inputs as Record<string, unknown>) ?? {},
+        bindings: run.bindings,
+        executionMode: run.execution_mode === 'batch' ? 'batch' : 'standard',
+        sourceReportArtifactId: suppliedReport(run.inputs),
+      }));
+    },
+
+    async orderProgress(input: { orderId: string }): Promise<OrderProgress> {
+      const order = await orderOrThrow(input.orderId);
+      const counts = await orderCounts(db, input.orderId);
+      return { targetCount: order.target_count, succeeded: counts.succeeded, status: order.status };
+    },
+
+    /**
+     * Settles the order. `decide` (nothing left to run) chooses: completed when enough children
+     * succeeded; failed when none did and every failure would fail again (deterministic); otherwise
+     * attention, for a person to retry the failed children or accept the gap.
+     */
+    async settleOrder(input: SettleOrderInput): Promise<{ status: string }> {
+      const order = await orderOrThrow(input.orderId);
+      if (order.status === 'cancelled' || (order.status === 'completed' && input.status !== 'cancelled')) return { status: order.status };
+      let status: 'completed' | 'cancelled' | 'attention' | 'failed';
+      if (input.status === 'decide') {
+        const c = await orderCounts(db, input.orderId);
+        if (c.succeeded >= order.target_count) status = 'completed';
+        else if (c.succeeded === 0 && c.failed > 0 && c.failedDeterministic === c.failed) status = 'failed';
+        else status = 'attention';
+      } else status = input.status;
+      await db.transaction().execute(async (tx) => {
+        if (status === 'completed' || status === 'cancelled') await cancelPlannedChildren(tx, input.orderId);
+        await setOrderStatus(tx, input.orderId, status, status === 'failed' ? { failure_reason: 'every child failed with a failure that would repeat; retry with includeDeterministic to try again' } : {});
+      });
+      return { status };
+    },
+  };
+}
+
+export type OrderActivities = ReturnType<typeof createOrderActivities>;

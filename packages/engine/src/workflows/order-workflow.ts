@@ -1,0 +1,100 @@
+/**
+ * The order workflow (workflow id = order id): starts the order's planned children as child run
+ * workflows with bounded concurrency, stops starting new ones once `targetCount` succeeded, and settles
+ * the order when nothing is left to run. After a few hundred children it continues as new, so its
+ * history stays bounded for orders of any size; counts always come from the children's own records.
+ */
+import { condition, continueAsNew, defineSignal, executeChild, getExternalWorkflowHandle, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import type { OrderActivities } from '../activities/orders';
+import type { OrderWorkflowInput } from '../run-types';
+import { cancelRunSignal, runWorkflow } from './run-workflow';
+import { SEARCH_ATTRIBUTES } from './search-attributes';
+
+/** Children started by one execution before it continues as new. */
+export const CHILDREN_PER_EXECUTION = 400;
+
+const { claimOrderChildren } = proxyActivities<OrderActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['order_missing'] },
+});
+const { orderProgress, settleOrder } = proxyLocalActivities<OrderActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['order_missing'] },
+});
+
+export const cancelOrderSignal = defineSignal('cancel');
+/** Sent after retry-failed planned fresh children while this execution is still running. */
+export const wakeOrderSignal = defineSignal('wake');
+
+export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderId: string; status: string }> {
+  const { orderId } = input;
+  const inFlight = new Set<string>();
+  let cancelRequested = false;
+  let changed = false;
+  let exhausted = false;
+
+  setHandler(cancelOrderSignal, () => {
+    cancelRequested = true;
+    for (const child of inFlight) void getExternalWorkflowHandle(child).signal(cancelRunSignal).catch(() => undefined);
+  });
+  setHandler(wakeOrderSignal, () => {
+    exhausted = false;
+    changed = true;
+  });
+
+  const progress = await orderProgress({ orderId });
+  if (progress.status === 'cancelled') return { orderId, status: 'cancelled' };
+  let succeeded = progress.succeeded;
+  let targetReached = succeeded >= progress.targetCount;
+  let started = 0;
+
+  for (;;) {
+    changed = false;
+    if (cancelRequested) {
+      await condition(() => inFlight.size === 0);
+      return { orderId, ...(await settleOrder({ orderId, status: 'cancelled' })) };
+    }
+    while (!targetReached && !exhausted && inFlight.size < input.concurrency && started < CHILDREN_PER_EXECUTION) {
+      const batch = await claimOrderChildren({ orderId, limit: Math.min(input.concurrency - inFlight.size, CHILDREN_PER_EXECUTION - started) });
+      if (batch.length === 0) {
+        exhausted = true;
+        break;
+      }
+      for (const child of batch) {
+        started += 1;
+        inFlight.add(child.runId);
+        void executeChild(runWorkflow, {
+          workflowId: child.runId,
+          args: [child],
+          typedSearchAttributes: [
+            { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },
+            { key: SEARCH_ATTRIBUTES.WorkspaceId, value: child.workspaceId },
+            { key: SEARCH_ATTRIBUTES.TemplateId, value: child.definition.id },
+            { key: SEARCH_ATTRIBUTES.RunStatus, value: 'pending' },
+          ],
+        })
+          .then(
+            (outcome) => {
+              if (outcome.status === 'completed' || outcome.status === 'review') succeeded += 1;
+            },
+            () => undefined, // a child that errored has recorded its own failure
+          )
+          .finally(() => {
+            inFlight.delete(child.runId);
+            changed = true;
+          });
+      }
+    }
+    if (!targetReached && succeeded >= progress.targetCount) {
+      targetReached = true;
+      // The order is complete; children not yet started are cancelled, those in flight finish.
+      await settleOrder({ orderId, status: 'completed' });
+    }
+    if (inFlight.size === 0) {
+      if (targetReached) return { orderId, status: 'completed' };
+      if (exhausted) return { orderId, ...(await settleOrder({ orderId, status: 'decide' })) };
+      if (started >= CHILDREN_PER_EXECUTION) await continueAsNew<typeof orderWorkflow>(input);
+    }
+    await condition(() => changed || cancelRequested);
+  }
+}
