@@ -16,6 +16,8 @@ export interface AtelierConfig {
   databaseUrl?: string;
   embeddedPgPort: number;
   localLatencyMs: number;
+  /** Children of one order in flight at once. */
+  orderConcurrency?: number;
   /** Local object storage (the default driver). */
   storageDir: string;
   logLevel: string;
@@ -44,6 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig 
     embeddedPgPort: int(env.ATELIER_PG_PORT, 54329, 'ATELIER_PG_PORT'),
     localLatencyMs: int(env.ATELIER_LOCAL_LATENCY_MS, 0, 'ATELIER_LOCAL_LATENCY_MS'),
     storageDir: path.resolve(env.ATELIER_STORAGE_DIR ?? path.join(dataDir, 'storage')),
+    orderConcurrency: int(env.ATELIER_ORDER_CONCURRENCY, 8, 'ATELIER_ORDER_CONCURRENCY') || 8,
     logLevel: env.LOG_LEVEL ?? 'info',
   };
 }

@@ -105,7 +105,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       const events = new RunEventHub(databaseUrl, logger.child({ component: 'events' }));
       stops.push(() => events.close());
       api = await startApiServer(
-        { db, temporal, taskQueue: config.taskQueue, logger: logger.child({ component: 'api' }), models, storage, events },
+        { db, temporal, taskQueue: config.taskQueue, logger: logger.child({ component: 'api' }), models, storage, events, orderConcurrency: config.orderConcurrency },
         config.apiPort,
         config.apiHost,
       );
