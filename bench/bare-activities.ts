@@ -1,0 +1,27 @@
+/**
+ * The baseline's activities: three no-ops. They return at once, so everything the baseline measures is
+ * Temporal itself (client start, task queue dispatch, workflow tasks, history writes) on this machine.
+ */
+export async function stepOne(input: { i: number }): Promise<number> {
+  return input.i;
+}
+
+export async function stepTwo(input: { i: number }): Promise<number> {
+  return input.i;
+}
+
+export async function stepThree(input: { i: number }): Promise<number> {
+  return input.i;
+}
+
+/** Stands in for the engine's bookkeeping local activities (markRunRunning, settleRun) in the shaped control. */
+export async function bookkeeping(input: { i: number }): Promise<void> {
+  void input;
+}
+
+export type BareActivities = {
+  stepOne: typeof stepOne;
+  stepTwo: typeof stepTwo;
+  stepThree: typeof stepThree;
+  bookkeeping: typeof bookkeeping;
+};
