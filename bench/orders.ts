@@ -78,6 +78,10 @@ async function main() {
     if (planned.status !== 201) throw new Error(`planning failed: ${planned.status} ${JSON.stringify(planned.body).slice(0, 300)}`);
     const orderId = planned.body.id as string;
     log(`planned in ${Math.round(planMs)} ms; starting with concurrency ${CONCURRENCY}`);
+    if (process.env.BENCH_PLAN_ONLY === '1') {
+      console.log(JSON.stringify({ bench: 'orders-plan', children: SIZE, planMs: Math.round(planMs), planTargetMs: 5000 }));
+      return;
+    }
 
     const memory: Array<{ done: number; rssMb: number; heapMb: number }> = [];
     const runStarted = performance.now();
