@@ -91,6 +91,8 @@ export const ROLE_KINDS: Record<string, ModelKind> = {
   embedder: 'embedding',
 };
 
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
 export class ModelRegistry {
   private readonly byId: Map<string, ModelEntry>;
   constructor(readonly models: readonly ModelEntry[]) {
@@ -104,7 +106,7 @@ export class ModelRegistry {
     const model = this.byId.get(modelId);
     if (!model) return `${modelId} is not a registered model (see GET /v1/models)`;
     const kind = ROLE_KINDS[role];
-    if (kind && model.kind !== kind) return `${modelId} is a ${model.kind} model; role ${role} needs a ${kind} model`;
+    if (kind && model.kind !== kind) return `${modelId} is ${article(model.kind)} ${model.kind} model; role ${role} needs ${article(kind)} ${kind} model`;
     return null;
   }
 }

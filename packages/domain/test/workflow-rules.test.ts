@@ -76,7 +76,7 @@ describe('workflow rules before publishing', () => {
       /gate id "g1" is used more than once/,
       /unlocks "g9"/,
       /hologram is not a registered artifact type/,
-      /textGenerator: local\/image-1 is a image model; role textGenerator needs a text model/,
+      /textGenerator: local\/image-1 is an image model; role textGenerator needs a text model/,
       /painter: nope\/model is not a registered model/,
       /role "researcher" has no model/,
       /gate "g7" is not a gate/,
