@@ -1,19 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
-import { type Harness, type TestUser, registerUser, startHarness, waitForOrder } from '../support/harness';
+import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness, waitForOrder } from '../support/harness';
 
 let h: Harness;
 let user: TestUser;
 const workers: ChildProcess[] = [];
 
 function spawnWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), 'worker'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, DATABASE_URL: h.databaseUrl, TEMPORAL_ADDRESS: h.temporalAddress, ATELIER_TASK_QUEUE: h.taskQueue, ATELIER_LOCAL_LATENCY_MS: '300', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawnAtelierWorker(h, 300);
   workers.push(child);
   return child;
 }

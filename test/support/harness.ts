@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import pg from 'pg';
 import pino from 'pino';
@@ -208,4 +209,20 @@ export async function waitForOrder(h: Harness, token: string, orderId: string, d
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`order ${orderId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(last)?.slice(0, 500)}`);
+}
+
+/** A real `atelier worker` process, as production runs it, on the harness's database and task queue. */
+export function spawnAtelierWorker(h: Harness, localLatencyMs: number): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), 'worker'], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: h.databaseUrl,
+      TEMPORAL_ADDRESS: h.temporalAddress,
+      ATELIER_TASK_QUEUE: h.taskQueue,
+      ATELIER_LOCAL_LATENCY_MS: String(localLatencyMs),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
