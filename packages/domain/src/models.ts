@@ -110,3 +110,34 @@ export class ModelRegistry {
     return null;
   }
 }
+
+const openaiText = (id: string, input: number, output: number, snapshotOf?: string): ModelEntry => ({
+  id,
+  provider: 'openai',
+  kind: 'text',
+  capabilities: ['text', 'json-schema'],
+  pricing: { per_1k_input_tokens: input, per_1k_output_tokens: output, currency: 'USD' },
+  batch: false,
+  status: 'available',
+  ...(snapshotOf ? { snapshotOf } : {}),
+});
+
+/** Offered when the openai provider is configured (OPENAI_API_KEY or OPENAI_BASE_URL). */
+export const OPENAI_MODELS: readonly ModelEntry[] = [
+  openaiText('openai/gpt-4o-mini', 0.00015, 0.0006),
+  openaiText('openai/gpt-4o', 0.0025, 0.01),
+  openaiText('openai/gpt-4o-2024-08-06', 0.0025, 0.01, 'openai/gpt-4o'),
+  {
+    id: 'openai/gpt-image-1',
+    provider: 'openai',
+    kind: 'image',
+    capabilities: ['image', 'transparency'],
+    pricing: { per_image: 0.04, currency: 'USD' },
+    batch: false,
+    status: 'available',
+  },
+];
+
+export function buildModelRegistry(opts: { openai: boolean }): ModelRegistry {
+  return new ModelRegistry(opts.openai ? [...LOCAL_MODELS, ...OPENAI_MODELS] : LOCAL_MODELS);
+}

@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
 import { type Db, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
-import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
+import { buildModelRegistry } from '@atelier/domain';
+import { openaiOptionsFromEnv } from '@atelier/engine/providers/openai/index';
 
 import { createRunWorker } from '@atelier/engine/worker';
 import { LocalStorage } from '@atelier/storage';
@@ -68,7 +69,8 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       databaseUrl = pg.url;
     }
 
-    const models = new ModelRegistry(LOCAL_MODELS);
+    const openai = openaiOptionsFromEnv(process.env);
+    const models = buildModelRegistry({ openai: openai !== undefined });
     const storage = new LocalStorage(config.storageDir);
     const db = connectDb({ url: databaseUrl });
     stops.push(() => db.destroy());
@@ -85,7 +87,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
         taskQueue: config.taskQueue,
         db,
         logger: logger.child({ component: 'worker' }),
-        providers: { localLatencyMs: config.localLatencyMs },
+        providers: { localLatencyMs: config.localLatencyMs, ...(openai ? { openai } : {}) },
         models,
         storage,
       });

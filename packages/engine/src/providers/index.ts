@@ -1,4 +1,5 @@
 import { createLocalProvider } from './local/index';
+import { type OpenAiOptions, createOpenAiProvider } from './openai/index';
 import type { ClassifierProvider, ImageProvider, ProviderSet, TextProvider } from './types';
 
 export * from './types';
@@ -6,6 +7,8 @@ export * from './types';
 export interface ProviderOptions {
   /** Simulated latency of every local model call. */
   localLatencyMs?: number;
+  /** Enables the `openai` provider (any OpenAI-compatible API). */
+  openai?: OpenAiOptions;
 }
 
 interface Adapter {
@@ -18,6 +21,7 @@ interface Adapter {
 export function createProviders(opts: ProviderOptions = {}): ProviderSet {
   const adapters: Record<string, Adapter> = {
     local: createLocalProvider({ latencyMs: opts.localLatencyMs }),
+    ...(opts.openai ? { openai: createOpenAiProvider(opts.openai) } : {}),
   };
   return {
     text: (name) => adapters[name]?.text,

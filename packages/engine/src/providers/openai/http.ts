@@ -1,0 +1,65 @@
+import { delay } from '../delay';
+import { PermanentProviderError, TransientProviderError } from '../types';
+
+export interface OpenAiOptions {
+  baseUrl: string;
+  apiKey?: string;
+  textTimeoutMs?: number;
+  imageTimeoutMs?: number;
+  /** Attempts per call for 429, 5xx, timeouts and network errors, before the engine's own retries. */
+  maxAttempts?: number;
+}
+
+const RETRYABLE = (status: number) => status === 429 || status >= 500;
+
+function backoff(attempt: number, retryAfter: string | null): number {
+  const seconds = retryAfter !== null ? Number(retryAfter) : Number.NaN;
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(20_000, seconds * 1000);
+  return Math.min(20_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+}
+
+/**
+ * POSTs JSON to an OpenAI-compatible endpoint with a per-request timeout, retrying 429, 5xx and
+ * network failures with exponential backoff (honouring Retry-After). What is still failing after the
+ * last attempt is transient (the engine retries the step later); 4xx refusals are permanent.
+ */
+export async function postJson(opts: OpenAiOptions, path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+  const attempts = opts.maxAttempts ?? 3;
+  let last = '';
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let response: Response;
+    try {
+      response = await fetch(`${opts.baseUrl.replace(/\/$/, '')}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
+        body: JSON.stringify(body),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      last = timeout.aborted ? `timed out after ${timeoutMs} ms` : (err as Error).message;
+      if (attempt < attempts) await delay(backoff(attempt, null), signal);
+      continue;
+    }
+    const text = await response.text();
+    if (response.ok) {
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new TransientProviderError(`the provider answered ${path} with a body that is not JSON`, response.status);
+      }
+    }
+    const message = (() => {
+      try {
+        return (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
+      } catch {
+        return text;
+      }
+    })();
+    if (!RETRYABLE(response.status)) throw new PermanentProviderError(`${response.status}: ${message}`.slice(0, 500), response.status);
+    last = `${response.status}: ${message}`.slice(0, 300);
+    if (attempt < attempts) await delay(backoff(attempt, response.headers.get('retry-after')), signal);
+  }
+  throw new TransientProviderError(`the provider kept failing after ${attempts} attempts (${last})`);
+}

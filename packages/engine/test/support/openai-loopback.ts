@@ -1,0 +1,64 @@
+import { type IncomingMessage, type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A loopback HTTP server that speaks the OpenAI API's chat completions and image generations. Tests
+ * script its answers per request (status, body, headers, delay) and read back what it received.
+ */
+export interface ScriptedAnswer {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  raw?: string;
+}
+
+export interface ReceivedRequest {
+  path: string;
+  authorization?: string;
+  body: any;
+}
+
+export interface OpenAiLoopback {
+  baseUrl: string;
+  received: ReceivedRequest[];
+  /** Answers the next requests in order; when the script is empty, `fallback` answers. */
+  script: ScriptedAnswer[];
+  fallback: (req: ReceivedRequest) => ScriptedAnswer;
+  close(): Promise<void>;
+}
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let data = '';
+    req.on('data', (c) => (data += c));
+    req.on('end', () => resolve(data));
+  });
+
+export async function startOpenAiLoopback(fallback: OpenAiLoopback['fallback']): Promise<OpenAiLoopback> {
+  const state: Omit<OpenAiLoopback, 'baseUrl' | 'close'> = { received: [], script: [], fallback };
+  const server: Server = createServer(async (req, res) => {
+    const received: ReceivedRequest = { path: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse((await readBody(req)) || 'null') };
+    state.received.push(received);
+    const answer = state.script.shift() ?? state.fallback(received);
+    if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+    if (res.destroyed) return;
+    res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
+    res.end(answer.raw ?? JSON.stringify(answer.body ?? {}));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  }) as OpenAiLoopback;
+}
+
+/** A chat completion answer with reported usage. */
+export const completion = (content: string, usage = { prompt_tokens: 1000, completion_tokens: 500 }) => ({
+  body: { id: 'chatcmpl-test', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage },
+});
