@@ -1,10 +1,22 @@
-// The floor for per-step overhead: ten no-op activities in sequence, nothing else.
+/**
+ * The per-step baseline of bench/engine.ts, bundled on its own (bundleWorkflowCode({ workflowsPath })):
+ * one no-op activity per step, in sequence, and nothing else. The activity options are the engine's
+ * executeStep options, so a step differs from an Atelier step only by what Atelier itself does.
+ * Deterministic: imports only the workflow SDK and types.
+ */
 import { proxyActivities } from '@temporalio/workflow';
+import type { BareStepActivities } from './bare-steps-activities';
 
-const { noop } = proxyActivities<{ noop(i: number): Promise<number> }>({ startToCloseTimeout: '1 minute' });
+// The same activity options as the engine's executeStep proxy.
+const { noopStep } = proxyActivities<BareStepActivities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+});
 
-export async function tenNoopActivities(): Promise<number> {
-  let total = 0;
-  for (let i = 0; i < 10; i++) total += await noop(i);
-  return total;
+/** `steps` no-op activities in sequence, each fed the previous one's result (as a run feeds its steps). */
+export async function bareStepsWorkflow(input: { i: number; steps: number }): Promise<number> {
+  let value = input.i;
+  for (let step = 0; step < input.steps; step++) value = await noopStep({ step, value });
+  return value;
 }
