@@ -8,6 +8,7 @@ import { authRoutes } from './routes/auth';
 import { budgetRoutes } from './routes/budgets';
 import { catalogRoutes } from './routes/catalog';
 import { costRoutes } from './routes/costs';
+import { fileRoutes } from './routes/files';
 import { orderRoutes } from './routes/orders';
 import { projectRoutes } from './routes/projects';
 import { queueRoutes } from './routes/queue';
@@ -36,6 +37,7 @@ export function createApp(services: AppServices) {
   app.route('/', runActionRoutes);
   app.route('/', runEventRoutes);
   app.route('/', artifactRoutes);
+  app.route('/', fileRoutes);
   app.route('/', orderRoutes);
   app.route('/', budgetRoutes);
   app.route('/', costRoutes);

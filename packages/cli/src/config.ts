@@ -18,8 +18,9 @@ export interface AtelierConfig {
   localLatencyMs: number;
   /** Children of one order in flight at once. */
   orderConcurrency?: number;
-  /** Local object storage (the default driver). */
+  /** Local object storage (the default driver); ATELIER_STORAGE=gcs and GCS_* choose GCS (see storageFromConfig). */
   storageDir: string;
+  storageDriver?: 'local' | 'gcs';
   logLevel: string;
 }
 
@@ -28,6 +29,12 @@ const int = (value: string | undefined, fallback: number, name: string): number 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (got "${value}")`);
   return n;
+};
+
+const storageDriver = (value: string | undefined): 'local' | 'gcs' => {
+  const driver = (value || 'local').toLowerCase();
+  if (driver !== 'local' && driver !== 'gcs') throw new Error(`ATELIER_STORAGE must be local or gcs (got "${value}")`);
+  return driver;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig {
@@ -46,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig 
     embeddedPgPort: int(env.ATELIER_PG_PORT, 54329, 'ATELIER_PG_PORT'),
     localLatencyMs: int(env.ATELIER_LOCAL_LATENCY_MS, 0, 'ATELIER_LOCAL_LATENCY_MS'),
     storageDir: path.resolve(env.ATELIER_STORAGE_DIR ?? path.join(dataDir, 'storage')),
+    storageDriver: storageDriver(env.ATELIER_STORAGE),
     orderConcurrency: int(env.ATELIER_ORDER_CONCURRENCY, 8, 'ATELIER_ORDER_CONCURRENCY') || 8,
     logLevel: env.LOG_LEVEL ?? 'info',
   };

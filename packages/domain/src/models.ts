@@ -75,6 +75,16 @@ export const LOCAL_MODELS: readonly ModelEntry[] = [
     batch: true,
     status: 'available',
   },
+  /** Draws a transparent backdrop itself when asked (native transparency); otherwise like local/image-1. */
+  {
+    id: 'local/image-alpha-1',
+    provider: 'local',
+    kind: 'image',
+    capabilities: ['image', 'transparency'],
+    pricing: { per_image: 0.03, currency: 'USD' },
+    batch: true,
+    status: 'available',
+  },
 ];
 
 /** The model kind each abstract role needs; a binding or override of another kind is refused. */

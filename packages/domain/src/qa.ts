@@ -1,3 +1,5 @@
+import { VISUAL_QA_RULES } from './qa-visual';
+
 /**
  * QA checks judged on an artifact's content before it is stored. A check is `{ id, label, status,
  * detail }`; the record's status is `passed` when every check passes, `failed` when one fails and
@@ -51,6 +53,7 @@ export type QaRule = (content: Record<string, unknown>) => QaCheck[];
  */
 const QA_RULES: Record<string, QaRule> = {
   'research-report': researchQaChecks,
+  ...VISUAL_QA_RULES,
 };
 
 /** The QA checks that apply to an artifact type; types without rules get an empty, passing record. */

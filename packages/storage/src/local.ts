@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { type ObjectStorage, type StoredObject, assertSafeKey, contentTypeFor } from './types';
+import { ObjectNotFoundError, type StoredObject, type StreamableStorage, assertSafeKey, contentTypeFor } from './types';
+
+const isMissing = (err: unknown) => (err as NodeJS.ErrnoException)?.code === 'ENOENT' || (err as NodeJS.ErrnoException)?.code === 'EISDIR';
 
 /** Files under a local directory, served by the gateway at /v1/files/{key}. */
-export class LocalStorage implements ObjectStorage {
+export class LocalStorage implements StreamableStorage {
   readonly driver = 'local' as const;
   constructor(readonly root: string) {}
 
@@ -17,21 +20,34 @@ export class LocalStorage implements ObjectStorage {
   async put(key: string, bytes: Buffer): Promise<void> {
     const target = this.file(key);
     await mkdir(path.dirname(target), { recursive: true });
-    // Write then rename, so a reader never sees half a file and a retried write is harmless.
-    const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temp, bytes);
-    await rename(temp, target);
+    // Write then rename, so a reader never sees half a file and a retried write is harmless. The temporary
+    // name is random, so two writers of the same key never share one.
+    const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(temp, bytes);
+      await rename(temp, target);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
   }
 
   async get(key: string): Promise<Buffer> {
-    return readFile(this.file(key));
+    try {
+      return await readFile(this.file(key));
+    } catch (err) {
+      if (isMissing(err)) throw new ObjectNotFoundError(key);
+      throw err;
+    }
   }
 
   async stat(key: string): Promise<StoredObject | undefined> {
     try {
       const s = await stat(this.file(key));
-      return s.isFile() ? { size: s.size, contentType: contentTypeFor(key) } : undefined;
+      if (!s.isFile()) return undefined;
+      return { size: s.size, contentType: contentTypeFor(key), etag: `"${s.size.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}"`, updatedAt: s.mtime };
     } catch {
+      // Missing, not a file, or a key that could never exist: all read as "no such object".
       return undefined;
     }
   }

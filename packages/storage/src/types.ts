@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /**
  * Object storage for artifact files. Keys are stable paths such as
  * `artifacts/illustration/artifact-1a2b/raw.webp`; drivers decide where the bytes live.
@@ -5,16 +7,39 @@
 export interface StoredObject {
   size: number;
   contentType: string;
+  /** An opaque validator that changes whenever the bytes may have changed (drivers that know one). */
+  etag?: string;
+  updatedAt?: Date;
 }
 
 export interface ObjectStorage {
   readonly driver: 'local' | 'gcs';
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  /** The object's bytes; a missing object throws ObjectNotFoundError. */
   get(key: string): Promise<Buffer>;
   stat(key: string): Promise<StoredObject | undefined>;
   delete(key: string): Promise<void>;
   /** The address a client downloads the object from; `origin` is the gateway's public origin. */
   url(key: string, origin: string): Promise<string>;
+}
+
+/** A driver whose bytes the gateway streams itself (the local one); others are reached by redirect. */
+export interface StreamableStorage extends ObjectStorage {
+  /** A byte range of the object (inclusive end), for the gateway's range requests. */
+  stream(key: string, range?: { start: number; end: number }): Readable;
+}
+
+export function isStreamable(storage: ObjectStorage): storage is StreamableStorage {
+  return typeof (storage as Partial<StreamableStorage>).stream === 'function';
+}
+
+/** The object does not exist. Carries `code: 'ENOENT'` like the filesystem error it replaces. */
+export class ObjectNotFoundError extends Error {
+  readonly code = 'ENOENT';
+  constructor(readonly key: string) {
+    super(`no stored object at "${key}"`);
+    this.name = 'ObjectNotFoundError';
+  }
 }
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -5,6 +5,7 @@ import { resourceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
 import { authenticate } from '../middleware/authenticate';
 import { presentArtifact } from '../presenters/artifact';
+import { publicOrigin } from './files';
 import type { AppEnv } from '../services';
 
 export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
@@ -23,6 +24,6 @@ export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     const artifact = await getArtifact(c.get('services').db, artifactId);
     if (!artifact) throw fail.notFound(`artifact ${artifactId} not found`);
     await resourceAccess(c, artifact.workspace_id, `artifact ${artifactId} not found`);
-    return c.json(presentArtifact(artifact), 200);
+    return c.json(await presentArtifact(artifact, { storage: c.get('services').storage, origin: publicOrigin(c) }), 200);
   },
 );

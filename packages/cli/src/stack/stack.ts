@@ -9,7 +9,7 @@ import { buildModelRegistry } from '@atelier/domain';
 import { openaiOptionsFromEnv } from '@atelier/engine/providers/openai/index';
 
 import { createRunWorker } from '@atelier/engine/worker';
-import { LocalStorage } from '@atelier/storage';
+import { storageFromConfig } from '@atelier/storage';
 import type { AtelierConfig } from '../config';
 import { ensureTemporalCli } from './temporal-cli';
 import { ensureSearchAttributes, startTemporalDevServer } from './temporal-server';
@@ -71,7 +71,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
 
     const openai = openaiOptionsFromEnv(process.env);
     const models = buildModelRegistry({ openai: openai !== undefined });
-    const storage = new LocalStorage(config.storageDir);
+    const storage = storageFromConfig(process.env, { localDir: config.storageDir });
     const db = connectDb({ url: databaseUrl });
     stops.push(() => db.destroy());
     const applied = await migrateToLatest(db);

@@ -5,6 +5,7 @@ import { type Db, type RunRow, emitArtifact, getArtifact, getOrder, getRunRow, m
 import type { ModelRegistry } from '@atelier/domain';
 import type { ObjectStorage } from '@atelier/storage';
 import { artifactRow, packMembership } from '../artifacts';
+import { VISUAL_TOOLS } from '../media/visual/index';
 import type { ProviderSet } from '../providers/index';
 import type {
   EmitArtifactInput,
@@ -62,7 +63,7 @@ export function createActivities(deps: ActivityDeps) {
     models: deps.models,
     providers: deps.providers,
     storage: deps.storage,
-    tools: deps.tools ?? toolRegistry(),
+    tools: deps.tools ?? toolRegistry({ ...VISUAL_TOOLS }),
     schemaAttempts: deps.schemaAttempts ?? 3,
   };
 

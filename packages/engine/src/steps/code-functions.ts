@@ -39,6 +39,15 @@ function visual(input: unknown): unknown {
   return { type: 'image', ...rest };
 }
 
+const VISUAL_FIELDS = ['storageKey', 'rawStorageKey', 'mimeType', 'width', 'height', 'bytes', 'model', 'prompt', 'transparentBackground', 'transparency', 'aspectRatio', 'sourceArtifactId', 'sourceStorageKey'];
+
+/** A removeBackground output as visual content: the processed file is the artifact's file, raw kept beside it. */
+function processedVisual(input: unknown): unknown {
+  const image = asRecord(input, 'the processed image');
+  if (typeof image.storageKey !== 'string' || typeof image.rawStorageKey !== 'string') throw new CodeStepError('the processed image has no storageKey and rawStorageKey');
+  return { type: 'image', ...Object.fromEntries(VISUAL_FIELDS.filter((f) => image[f] !== undefined).map((f) => [f, image[f]])) };
+}
+
 /** A brand profile draft as a proposal: a human confirms it into the brand's working copy. */
 function brandProfileProposal(input: unknown, context: RunContext): unknown {
   const profile = asRecord(input, 'the brand profile');
@@ -71,6 +80,7 @@ function article(input: unknown, context: RunContext): unknown {
 export const CODE_FUNCTIONS: Record<string, CodeFunction> = {
   researchReport,
   visual,
+  processedVisual,
   brandProfileProposal,
   article,
   /** Returns its input unchanged: useful to expose an intake value or an earlier output as a step. */
