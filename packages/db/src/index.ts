@@ -11,3 +11,5 @@ export * from './queue';
 export * from './budgets';
 export * from './orders';
 export * from './costs';
+export type * from './schema-clients';
+export type * from './schema-characters';

@@ -1,12 +1,14 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { CharactersSchema } from './schema-characters';
+import type { ClientsSchema } from './schema-clients';
 
 /** Typed view of the PostgreSQL schema that the migrations create. */
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-type Json<T = unknown> = ColumnType<T, string, string>;
-type NullableJson<T = unknown> = ColumnType<T | null, string | null | undefined, string | null>;
+export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+export type Json<T = unknown> = ColumnType<T, string, string>;
+export type NullableJson<T = unknown> = ColumnType<T | null, string | null | undefined, string | null>;
 /** numeric columns come back from pg as strings; repositories convert them. */
-type Numeric = ColumnType<string, number | string | undefined, number | string>;
+export type Numeric = ColumnType<string, number | string | undefined, number | string>;
 
 export interface UsersTable {
   id: string;
@@ -256,7 +258,7 @@ export interface BudgetRefusalsTable {
   created_at: Timestamp;
 }
 
-export interface Database {
+export interface Database extends ClientsSchema, CharactersSchema {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -15,3 +15,4 @@ export * from './review';
 export * from './variations';
 export * from './budgets';
 export * from './dry-run';
+export * from './request-ids';

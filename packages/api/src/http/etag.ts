@@ -1,0 +1,40 @@
+import type { Context } from 'hono';
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../errors';
+import type { AppEnv } from '../services';
+
+/**
+ * Optimistic concurrency for editable records (clients, characters, subjects, consents).
+ *
+ * A record keeps its current etag in an `etag` column, replaced by a fresh random value on every write;
+ * a write is `UPDATE ... WHERE id = $1 AND etag = $supplied`, so of two PATCHes carrying the same etag the
+ * database lets exactly one through and the other matches no row. On the wire the etag is a quoted
+ * entity tag (`"..."`) in the `ETag` header and the same string in the body's `etag` field.
+ */
+export const newEtag = (): string => randomBytes(12).toString('base64url');
+
+/** The wire form of a stored etag. */
+export const wireEtag = (stored: string): string => `"${stored}"`;
+
+/** Accepts `"x"`, `W/"x"` or a bare `x` and returns the stored form. */
+export function storedEtag(supplied: string): string {
+  return supplied.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+}
+
+/** The etag a write must match: the body's `etag`, else `If-Match`; neither → 428 etag_required. */
+export function requiredEtag(c: Context<AppEnv>, bodyEtag: string | undefined | null): string {
+  const supplied = bodyEtag ?? c.req.header('if-match');
+  if (!supplied || !supplied.trim()) {
+    throw new ApiError(428, { code: 'etag_required', message: 'send the etag you read, in the body (etag) or in If-Match' });
+  }
+  return storedEtag(supplied);
+}
+
+/** The record changed since the caller read it: 409 with the record as it now stands. */
+export const etagMismatch = (current: unknown): ApiError =>
+  new ApiError(409, { code: 'etag_mismatch', message: 'the record changed since you read it', current });
+
+/** Sets the ETag header of a response carrying a record. */
+export function sendEtag(c: Context<AppEnv>, stored: string): void {
+  c.header('ETag', wireEtag(stored));
+}
