@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
 import type { ObjectStorage } from '@atelier/storage';
-import type { CharacterGate } from './runs/character-gate';
 import type { RunEventHub } from './events/run-event-hub';
 
 /** What route handlers reach through the context instead of importing globals. */
@@ -14,8 +13,6 @@ export interface AppServices {
   logger: Logger;
   models: ModelRegistry;
   storage: ObjectStorage;
-  /** Checks a character named in an intake before pricing; defaults to the gate that knows no characters. */
-  characterGate?: CharacterGate;
   /** The process's one database listener feeding every run event stream. */
   events: RunEventHub;
   /** Children of one order in flight at once (default 8). */

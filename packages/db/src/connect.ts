@@ -4,6 +4,8 @@ import type { Database } from './schema';
 
 // numeric stays a string in the row types; bigint counts (COUNT(*)) become numbers.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+// date columns (consent terms, renewals) are calendar days: keep YYYY-MM-DD rather than a local-midnight Date.
+pg.types.setTypeParser(1082, (v) => v);
 
 export type Db = Kysely<Database>;
 

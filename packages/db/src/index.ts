@@ -13,3 +13,6 @@ export * from './orders';
 export * from './costs';
 export type * from './schema-clients';
 export type * from './schema-characters';
+export * from './subjects';
+export * from './characters';
+export * from './character-use';

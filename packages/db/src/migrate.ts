@@ -3,6 +3,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import * as foundation from './migrations/2026-11-22T1000-foundation';
 import * as engine from './migrations/2026-11-22T1100-engine';
 import * as orders from './migrations/2026-11-22T1200-orders-budgets';
+import * as characters from './migrations/2026-11-22T1310-characters-consent';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T1000-foundation': foundation,
   '2026-11-22T1100-engine': engine,
   '2026-11-22T1200-orders-budgets': orders,
+  '2026-11-22T1310-characters-consent': characters,
 };
 
 class InCodeMigrations implements MigrationProvider {

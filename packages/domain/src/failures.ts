@@ -12,6 +12,7 @@ export const DETERMINISTIC_ERROR_CODES = [
   'gate_locked',
   'provider_refused',
   'agent_turn_limit',
+  'character_not_usable',
 ] as const;
 
 export type FailureCategory = 'deterministic' | 'transient';

@@ -16,3 +16,5 @@ export * from './variations';
 export * from './budgets';
 export * from './dry-run';
 export * from './request-ids';
+export * from './consent';
+export * from './likeness-gate';

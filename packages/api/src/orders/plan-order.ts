@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { workspaceAccess } from '../access';
 import { underBudgets } from '../budgets/enforce';
 import { fail } from '../errors';
-import { characterGateWithoutCharacters } from '../runs/character-gate';
+import { refuseUnusableCharacter } from '../runs/character-gate';
 import { applyOverrides, pinnedVersion } from '../runs/create-run';
 import { resolveSuppliedArtifacts } from '../runs/supplied-artifacts';
 import type { AppEnv } from '../services';
@@ -71,7 +71,8 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
 
   const problems: Array<{ index: number; fields: string[] }> = [];
   const children = new Map<string, PlannedChild>();
-  const characters = new Set<string>();
+  // One intake per distinct character use (character, use, channel, territory) is enough for the gate.
+  const characterUses = new Map<string, Record<string, unknown>>();
   for (const [index, variation] of variations.entries()) {
     const unknown = Object.keys({ ...body.intakeBase, ...variation }).filter((k) => !known.has(k));
     const resolution = resolveIntake(fields, { ...body.intakeBase, ...variation });
@@ -85,7 +86,10 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
       problems.push({ index, fields: supplied.errors });
       continue;
     }
-    if (typeof resolution.intake.characterId === 'string') characters.add(resolution.intake.characterId);
+    if (typeof resolution.intake.characterId === 'string') {
+      const { characterId, use, channel, territory } = resolution.intake;
+      characterUses.set(JSON.stringify([characterId, use, channel, territory]), resolution.intake);
+    }
     const dedupeKey = orderDedupeKey(definition.id, definition.version, resolution.intake);
     if (!children.has(dedupeKey)) {
       children.set(dedupeKey, { id: newRunId(), intake: resolution.intake, dedupeKey, inputs: supplied.inputs, sourceArtifactIds: supplied.artifactIds });
@@ -103,13 +107,12 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
     throw fail.validation([{ type: 'too_big', loc: ['body', 'targetCount'], msg: `targetCount may not exceed the ${children.size} distinct variations`, input: body.targetCount }]);
   }
 
-  for (const characterId of characters) {
-    if (body.executionMode === 'batch') {
-      throw fail.refused('character_batch_unsupported', { characterId, message: 'orders featuring a character cannot use batch mode' });
-    }
-    const gate = services.characterGate ?? characterGateWithoutCharacters;
-    const verdict = await gate({ workspaceId: access.workspaceId, characterId, templateId: definition.id, providers: [...new Set(Object.values(bindings).map((m) => m.split('/')[0]!))] });
-    if (!verdict.usable) throw fail.unprocessable({ code: 'character_not_usable', reasons: verdict.reasons, message: `character ${characterId} cannot be used for this order` });
+  if (characterUses.size > 0 && body.executionMode === 'batch') {
+    const characterId = [...characterUses.values()][0]!.characterId;
+    throw fail.refused('character_batch_unsupported', { characterId, message: 'orders featuring a character cannot use batch mode' });
+  }
+  for (const intake of characterUses.values()) {
+    await refuseUnusableCharacter(db, { workspaceId: access.workspaceId, intake, artifactClass: definition.artifactSchema.artifactClass, bindings }, 'order');
   }
 
   const batch = body.executionMode === 'batch';

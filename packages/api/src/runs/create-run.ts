@@ -17,7 +17,7 @@ import { newRunRow } from '@atelier/engine/run-records';
 import { type WorkspaceAccess, workspaceAccess } from '../access';
 import { ApiError, fail } from '../errors';
 import type { AppEnv } from '../services';
-import { characterGateWithoutCharacters } from './character-gate';
+import { refuseUnusableCharacter } from './character-gate';
 import { resolveSuppliedArtifacts } from './supplied-artifacts';
 import { underBudgets } from '../budgets/enforce';
 
@@ -83,14 +83,7 @@ export async function createRun(c: Context<AppEnv>, body: Body): Promise<RunRow>
   const supplied = await resolveSuppliedArtifacts(db, access.workspaceId, definition.intakeSchema.fields, resolution.intake);
   if (supplied.errors.length > 0) throw fail.intakeInvalid(supplied.errors);
 
-  const characterId = resolution.intake.characterId;
-  if (typeof characterId === 'string' && characterId) {
-    const gate = services.characterGate ?? characterGateWithoutCharacters;
-    const verdict = await gate({ workspaceId: access.workspaceId, characterId, templateId: workflow.id, providers: [...new Set(Object.values(bindings).map((m) => m.split('/')[0]!))] });
-    if (!verdict.usable) {
-      throw fail.unprocessable({ code: 'character_not_usable', reasons: verdict.reasons, message: `character ${characterId} cannot be used for this run` });
-    }
-  }
+  await refuseUnusableCharacter(db, { workspaceId: access.workspaceId, intake: resolution.intake, artifactClass: definition.artifactSchema.artifactClass, bindings }, 'run');
 
   const runId = newRunId();
   const notExecuted = runnable ? null : `${workflow.id} ${definition.version} is a draft: runs of drafts are recorded but never executed; publish it to run it`;

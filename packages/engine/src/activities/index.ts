@@ -1,8 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { type Db, type RunRow, emitArtifact, getArtifact, getOrder, getRunRow, moveRunStatus, settleStep, startStep } from '@atelier/db';
-import type { ModelRegistry } from '@atelier/domain';
+import { type Db, type RunRow, checkCharacterUse, emitArtifact, getArtifact, getOrder, getRunRow, moveRunStatus, settleStep, startStep } from '@atelier/db';
+import { type CharacterVerdict, type ModelRegistry, runCharacterUse, utcDay } from '@atelier/domain';
 import type { ObjectStorage } from '@atelier/storage';
 import { artifactRow, packMembership } from '../artifacts';
 import { VISUAL_TOOLS } from '../media/visual/index';
@@ -70,6 +70,18 @@ export function createActivities(deps: ActivityDeps) {
   return {
     async markRunRunning(input: { runId: string }): Promise<void> {
       await moveRunStatus(db, input.runId, 'running');
+    },
+
+    /** The character gate again, as the gateway judged it, for a run about to start after waiting. */
+    async recheckCharacter(input: { runId: string }): Promise<CharacterVerdict> {
+      const run = await runOrThrow(db, input.runId);
+      const intake = run.intake as Record<string, unknown>;
+      const definition = run.definition as { artifactSchema: { artifactClass: string } };
+      return checkCharacterUse(db, {
+        workspaceId: run.workspace_id,
+        characterId: String(intake.characterId),
+        ...runCharacterUse({ artifactClass: definition.artifactSchema.artifactClass, bindings: run.bindings as Record<string, string>, intake, on: utcDay() }),
+      });
     },
 
     async executeStep(input: ExecuteStepInput): Promise<StepResult> {

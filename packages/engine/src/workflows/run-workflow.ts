@@ -34,7 +34,7 @@ const { executeStep, prepareChildRun } = proxyActivities<EngineActivities>({
 });
 
 // Bookkeeping writes are short database transactions: local activities keep them off the task queue.
-const { markRunRunning, settleRun, skipStep, settleChildStep, emitArtifact } = proxyLocalActivities<EngineActivities>({
+const { markRunRunning, settleRun, skipStep, settleChildStep, emitArtifact, recheckCharacter } = proxyLocalActivities<EngineActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['run_missing'] },
 });
@@ -102,6 +102,19 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
   };
 
   if (state.cancelRequested) return settle({ status: 'cancelled' });
+  // Consent can be withdrawn while a run waits for a worker (or its order's turn): the gate is judged
+  // again before the first step, with the same reasons the gateway would give.
+  if (typeof input.intake.characterId === 'string' && input.intake.characterId) {
+    const verdict = await recheckCharacter({ runId });
+    if (!verdict.usable) {
+      return settle({
+        status: 'failed',
+        errorCode: 'character_not_usable',
+        error: `character ${input.intake.characterId} can no longer be used: ${verdict.reasons.join(', ')}`,
+        failureDetails: { reasons: verdict.reasons, characterId: input.intake.characterId },
+      });
+    }
+  }
   await markRunRunning({ runId });
   setStatus('running');
 
