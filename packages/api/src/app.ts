@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { mountDocs } from './docs-page';
+import { contractPaths, routedPath } from './http/action-paths';
 import { renderError, validationHook } from './errors';
 import { requestContext } from './middleware/request-context';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -15,6 +16,8 @@ import { queueRoutes } from './routes/queue';
 import { runActionRoutes } from './routes/run-actions';
 import { runEventRoutes } from './routes/run-events';
 import { runRoutes } from './routes/runs';
+import { characterRoutes } from './routes/characters';
+import { subjectRoutes } from './routes/subjects';
 import { userRoutes } from './routes/users';
 import { workflowRoutes } from './routes/workflows';
 import { workspaceRoutes } from './routes/workspaces';
@@ -22,7 +25,7 @@ import type { AppEnv, AppServices } from './services';
 
 /** The gateway: every /v1 route is declared with zod schemas, and /openapi.json is generated from them. */
 export function createApp(services: AppServices) {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: routedPath });
   app.use('*', requestContext(services));
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
@@ -46,11 +49,15 @@ export function createApp(services: AppServices) {
   app.route('/', projectRoutes);
   app.route('/', queueRoutes);
   app.route('/', workflowRoutes);
+  app.route('/', subjectRoutes);
+  app.route('/', characterRoutes);
 
-  app.doc31('/openapi.json', {
+  const documentConfig = {
     openapi: '3.1.0',
     info: { title: 'Atelier', version: '1.0.0', description: 'Durable workflow engine for AI content production' },
-  });
+  };
+  let document: unknown;
+  app.get('/openapi.json', (c) => c.json((document ??= contractPaths(app.getOpenAPI31Document(documentConfig)))));
   mountDocs(app);
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.notFound((c) => c.json({ detail: `no route for ${c.req.method} ${c.req.path}` }, 404));

@@ -9,6 +9,11 @@ export async function getProjectInWorkspace(db: Db, workspaceId: string, project
   return db.selectFrom('projects').selectAll().where('id', '=', projectId).where('workspace_id', '=', workspaceId).executeTakeFirst();
 }
 
+/** A project by id, whatever its workspace (callers then check access to that workspace). */
+export async function getProject(db: Db, projectId: string): Promise<ProjectRow | undefined> {
+  return db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
+}
+
 export interface ProjectListQuery {
   workspaceId: string;
   includeArchived?: boolean;

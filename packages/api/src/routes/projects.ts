@@ -1,5 +1,5 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import { type ProjectRow, createProject, deleteProject, getProjectInWorkspace, listProjects, updateProject } from '@atelier/db';
+import { type ProjectRow, createProject, deleteProject, projectHasCharacters, getProjectInWorkspace, listProjects, updateProject } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
 import { listOf } from '@atelier/contracts/common';
 import {
@@ -12,6 +12,7 @@ import {
 } from '@atelier/contracts/workspaces';
 import { requireWriter, workspaceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
+import { PG, refusedBy } from '../http/db-errors';
 import { authenticate } from '../middleware/authenticate';
 import type { AppEnv } from '../services';
 
@@ -126,13 +127,18 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       summary: 'Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level',
       description: 'A hard delete. Archiving (PATCH archived=true) is preferred: it hides the project from lists and keeps it.',
       request: { params: ProjectParams },
-      responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 422) },
+      responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
       const { workspace_id, project_id } = c.req.valid('param');
       const access = await workspaceAccess(c, workspace_id);
       requireWriter(access);
-      if (!(await deleteProject(c.get('services').db, access.workspaceId, project_id))) throw projectNotFound(project_id);
+      const { db } = c.get('services');
+      const refuse = () => fail.conflict('project_has_characters', { message: 'this project has characters; archive it instead' });
+      if (await projectHasCharacters(db, project_id)) throw refuse();
+      // A character created meanwhile is caught by the database (characters reference projects without cascade).
+      const deleted = await refusedBy(() => deleteProject(db, access.workspaceId, project_id), [PG.foreignKeyViolation], refuse);
+      if (!deleted) throw projectNotFound(project_id);
       return c.body(null, 204);
     },
   );

@@ -1,0 +1,99 @@
+import type { Context } from 'hono';
+import {
+  type CharacterRow,
+  bindingsOfVersions,
+  characterReferences,
+  characterVersions,
+  checkCharacterUse,
+  getCharacter,
+  getSubject,
+  insertCharacterVersion,
+  lockCharacter,
+  updateCharacter,
+} from '@atelier/db';
+import { newUuid, utcDay } from '@atelier/domain';
+import { requireWriter, resourceAccess } from '../access';
+import { ApiError, fail } from '../errors';
+import { etagMismatch, newEtag, storedEtag } from '../http/etag';
+import { presentCharacter } from '../presenters/character';
+import type { AppEnv } from '../services';
+
+/** What the character endpoints share: access, the full record, etag checks and freezing a version. */
+export async function characterFor(c: Context<AppEnv>, id: string, write: boolean): Promise<CharacterRow> {
+  const character = await getCharacter(c.get('services').db, id);
+  if (!character) throw fail.notFound(`character ${id} not found`);
+  const access = await resourceAccess(c, character.workspace_id, `character ${id} not found`);
+  if (write) requireWriter(access);
+  return character;
+}
+
+/** The character as GET answers it: references, latest version with its provider copies, usable today. */
+export async function characterRecord(c: Context<AppEnv>, character: CharacterRow) {
+  const { db } = c.get('services');
+  const [references, versions, usableToday] = await Promise.all([
+    characterReferences(db, character.id),
+    characterVersions(db, character.id),
+    checkCharacterUse(db, { workspaceId: character.workspace_id, characterId: character.id, media: 'image', providers: [], on: utcDay() }),
+  ]);
+  const latest = versions[0];
+  const bindings = latest ? await bindingsOfVersions(db, [latest.id]) : [];
+  return presentCharacter(character, { references, latest, bindings, usableToday });
+}
+
+/** An etag sent with a write that does not require one is still checked. */
+export function optionalEtag(c: Context<AppEnv>, bodyEtag: string | undefined): string | undefined {
+  const supplied = bodyEtag ?? c.req.header('if-match');
+  return supplied ? storedEtag(supplied) : undefined;
+}
+
+/** Gives the character a new etag (its references or versions changed); 409 when `expected` is stale. */
+export async function touchCharacter(c: Context<AppEnv>, character: CharacterRow, expected: string | undefined): Promise<CharacterRow> {
+  const touched = await updateCharacter(c.get('services').db, character.id, expected, { etag: newEtag() });
+  if (!touched) throw etagMismatch(await characterRecord(c, (await getCharacter(c.get('services').db, character.id))!));
+  return touched;
+}
+
+const notReady = (code: string, message: string) => new ApiError(422, { code, message });
+
+/**
+ * Freezes the draft as the next version. A likeness names its subject once (the first version) and every
+ * later version depicts the same person; the character row is locked so concurrent freezes number in turn.
+ */
+export async function freezeVersion(c: Context<AppEnv>, characterId: string, body: { subjectId?: string; note?: string }, expected: string | undefined) {
+  const { db } = c.get('services');
+  return db.transaction().execute(async (tx) => {
+    const character = (await lockCharacter(tx, characterId))!;
+    if (expected !== undefined && expected !== character.etag) throw etagMismatch(await characterRecord(c, character));
+    if (character.archived_at) throw fail.conflict('character_archived', { message: 'an archived character cannot be frozen' });
+    const references = await characterReferences(tx, characterId);
+    if (references.length === 0) throw notReady('no_references', 'add at least one reference before freezing a version');
+    const versions = await characterVersions(tx, characterId);
+    let subjectId: string | null = null;
+    if (character.format === 'likeness') {
+      const earlier = versions.find((v) => v.subject_id)?.subject_id ?? null;
+      subjectId = body.subjectId ?? earlier;
+      if (!subjectId) throw notReady('subject_required', 'a likeness version names the person it depicts (subjectId)');
+      if (earlier && subjectId !== earlier) throw notReady('subject_changed', `earlier versions depict subject ${earlier}; a likeness keeps the same person`);
+      const subject = await getSubject(tx, subjectId);
+      if (!subject || subject.workspace_id !== character.workspace_id) throw notReady('subject_not_found', `subject ${subjectId} not found in this workspace`);
+      if (subject.erased_at) throw notReady('subject_erased', `subject ${subjectId} was erased`);
+    } else if (body.subjectId) {
+      throw notReady('subject_not_allowed', 'a synthetic character depicts nobody: it takes no subjectId');
+    }
+    const version = await insertCharacterVersion(tx, {
+      id: newUuid(),
+      character_id: characterId,
+      workspace_id: character.workspace_id,
+      number: (versions[0]?.number ?? 0) + 1,
+      format: character.format,
+      name: character.name,
+      persona: character.persona,
+      references: references.map((r) => ({ id: r.id, role: r.role, artifactId: r.artifact_id })),
+      subject_id: subjectId,
+      note: body.note ?? null,
+      created_by: c.get('principal').userId,
+    });
+    const touched = (await updateCharacter(tx, characterId, undefined, { etag: newEtag() }))!;
+    return { version, character: touched };
+  });
+}

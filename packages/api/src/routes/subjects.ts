@@ -1,0 +1,263 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import {
+  createConsent,
+  createSubject,
+  eraseSubject,
+  getConsent,
+  getSubject,
+  listConsentEvents,
+  listSubjectConsents,
+  listSubjects,
+  moveConsent,
+  updateSubject,
+} from '@atelier/db';
+import { type ConsentMove, consentMove, newUuid, withinConsentSpan } from '@atelier/domain';
+import { Pagination, listOf } from '@atelier/contracts/common';
+import {
+  Consent,
+  ConsentCreateRequest,
+  ConsentEvent,
+  ConsentIdParam,
+  ConsentMoveRequest,
+  ListSubjectsQuery,
+  Subject,
+  SubjectCreateRequest,
+  SubjectIdParam,
+  SubjectUpdateRequest,
+  SubjectWithConsents,
+} from '@atelier/contracts/subjects';
+import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
+import { requireWriter, resourceAccess, workspaceAccess } from '../access';
+import { errorResponses, fail, validationHook } from '../errors';
+import { action } from '../http/action-paths';
+import { etagMismatch, newEtag, requiredEtag, sendEtag, storedEtag } from '../http/etag';
+import { authenticate } from '../middleware/authenticate';
+import { presentConsent, presentConsentEvent, presentSubject } from '../presenters/character';
+import type { AppEnv } from '../services';
+
+const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['subjects and consent'] };
+const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
+
+async function subjectFor(c: Context<AppEnv>, id: string, write: boolean) {
+  const subject = await getSubject(c.get('services').db, id);
+  if (!subject) throw fail.notFound(`subject ${id} not found`);
+  const access = await resourceAccess(c, subject.workspace_id, `subject ${id} not found`);
+  if (write) requireWriter(access);
+  return subject;
+}
+
+async function consentFor(c: Context<AppEnv>, id: string, write: boolean) {
+  const consent = await getConsent(c.get('services').db, id);
+  if (!consent) throw fail.notFound(`consent ${id} not found`);
+  const access = await resourceAccess(c, consent.workspace_id, `consent ${id} not found`);
+  if (write) requireWriter(access);
+  return consent;
+}
+
+const consentMoveRoute = (move: ConsentMove, summary: string) =>
+  createRoute({
+    ...secured,
+    method: 'post',
+    path: action('/v1/likeness-consents/{consent_id}', move),
+    summary,
+    request: { params: ConsentIdParam, body: { ...json(ConsentMoveRequest), required: false } },
+    responses: { 200: { description: 'The consent', ...json(Consent) }, ...errorResponses(401, 403, 404, 409, 422) },
+  });
+
+/** One answer for the four consent moves: the state machine decides, the database re-checks and records. */
+async function answerConsentMove(c: Context<AppEnv>, move: ConsentMove, consentId: string, body: { etag?: string; reason?: string } | undefined) {
+  const consent = await consentFor(c, consentId, true);
+  const supplied = body?.etag ?? c.req.header('if-match');
+  // A revoke is never refused for a stale etag: withdrawing consent must always get through.
+  const expectedEtag = move === 'revoke' || !supplied ? undefined : storedEtag(supplied);
+  if (expectedEtag !== undefined && expectedEtag !== consent.etag) throw etagMismatch(presentConsent(consent));
+  const decision = consentMove(consent.status, move);
+  if (decision.kind === 'invalid') throw fail.invalidTransition(decision.message, { status: consent.status });
+  let current = consent;
+  if (decision.kind === 'move') {
+    const moved = await moveConsent(c.get('services').db, {
+      id: consent.id,
+      from: decision.from,
+      to: decision.to as 'active',
+      expectedEtag,
+      etag: newEtag(),
+      actorId: c.get('principal').userId,
+      reason: body?.reason ?? null,
+    });
+    if (!moved) {
+      // Another writer moved it first: judge the move again against what is stored now.
+      const now = (await getConsent(c.get('services').db, consent.id))!;
+      if (move === 'revoke' && now.status === 'revoked') current = now;
+      else if (expectedEtag !== undefined && now.etag !== expectedEtag) throw etagMismatch(presentConsent(now));
+      else throw fail.invalidTransition(`the consent is now ${now.status}`, { status: now.status });
+    } else current = moved;
+  }
+  sendEtag(c, current.etag);
+  return presentConsent(current);
+}
+
+export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/workspaces/{workspace_id}/subjects',
+      summary: 'People depicted by likeness characters; erased ones only with includeErased=true',
+      request: { params: WorkspaceIdParam, query: ListSubjectsQuery },
+      responses: { 200: { description: 'Subjects', ...json(listOf(Subject, 'SubjectList')) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const page = await listSubjects(c.get('services').db, { workspaceId: access.workspaceId, includeErased: q.includeErased ?? false, offset: q.offset, limit: q.limit });
+      return c.json({ items: page.items.map(presentSubject), total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/workspaces/{workspace_id}/subjects',
+      summary: 'Record a person who may be depicted; attested adult and not a political figure (owners and admins)',
+      request: { params: WorkspaceIdParam, body: { ...json(SubjectCreateRequest), required: true } },
+      responses: { 201: { description: 'The subject', ...json(Subject) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      requireWriter(access);
+      const subject = await createSubject(c.get('services').db, {
+        id: newUuid(),
+        workspace_id: access.workspaceId,
+        display_name: body.displayName,
+        email: body.email ?? null,
+        public_role: body.publicRole ?? null,
+        union_status: body.unionStatus ?? null,
+        attested_adult: body.attestations.adult,
+        attested_not_political: body.attestations.notPolitical,
+        etag: newEtag(),
+      });
+      sendEtag(c, subject.etag);
+      return c.json(presentSubject(subject), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/subjects/{subject_id}',
+      summary: 'A subject and all their consents',
+      request: { params: SubjectIdParam },
+      responses: { 200: { description: 'The subject', ...json(SubjectWithConsents) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const subject = await subjectFor(c, c.req.valid('param').subject_id, false);
+      const consents = await listSubjectConsents(c.get('services').db, subject.id);
+      sendEtag(c, subject.etag);
+      return c.json({ ...presentSubject(subject), consents: consents.map(presentConsent) }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'patch',
+      path: '/v1/subjects/{subject_id}',
+      summary: 'Edit name, email, public role or union status; needs the etag (body or If-Match)',
+      request: { params: SubjectIdParam, body: { ...json(SubjectUpdateRequest), required: true } },
+      responses: { 200: { description: 'The subject', ...json(Subject) }, ...errorResponses(401, 403, 404, 409, 422, 428) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const subject = await subjectFor(c, c.req.valid('param').subject_id, true);
+      const expected = requiredEtag(c, body.etag);
+      if (subject.erased_at) throw fail.conflict('subject_erased', { message: 'an erased subject cannot be edited' });
+      const updated = await updateSubject(c.get('services').db, subject.id, expected, {
+        ...(body.displayName !== undefined ? { display_name: body.displayName } : {}),
+        ...(body.email !== undefined ? { email: body.email } : {}),
+        ...(body.publicRole !== undefined ? { public_role: body.publicRole } : {}),
+        ...(body.unionStatus !== undefined ? { union_status: body.unionStatus } : {}),
+        etag: newEtag(),
+      });
+      if (!updated) throw etagMismatch(presentSubject((await getSubject(c.get('services').db, subject.id))!));
+      sendEtag(c, updated.etag);
+      return c.json(presentSubject(updated), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: action('/v1/subjects/{subject_id}', 'erase'),
+      summary: 'Erase a person: identifying data blanked, every consent revoked, every version depicting them retired',
+      request: { params: SubjectIdParam },
+      responses: { 200: { description: 'The erased subject', ...json(Subject) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const subject = await subjectFor(c, c.req.valid('param').subject_id, true);
+      const erased = await eraseSubject(c.get('services').db, subject.id, c.get('principal').userId, newEtag());
+      sendEtag(c, erased.etag);
+      return c.json(presentSubject(erased), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/subjects/{subject_id}/consents',
+      summary: 'Record a likeness consent; it starts pending and allows nothing until activated',
+      request: { params: SubjectIdParam, body: { ...json(ConsentCreateRequest), required: true } },
+      responses: { 201: { description: 'The pending consent', ...json(Consent) }, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const subject = await subjectFor(c, c.req.valid('param').subject_id, true);
+      if (body.endsOn < body.startsOn) {
+        throw fail.validation([{ type: 'value_error', loc: ['body', 'endsOn'], msg: 'endsOn is before startsOn', input: body.endsOn }]);
+      }
+      if (!withinConsentSpan(body.startsOn, body.endsOn)) {
+        throw fail.validation([{ type: 'value_error', loc: ['body', 'endsOn'], msg: 'a consent may run at most 10 years', input: body.endsOn }]);
+      }
+      if (subject.erased_at) throw fail.conflict('subject_erased', { message: 'an erased subject cannot give consent' });
+      const consent = await createConsent(
+        c.get('services').db,
+        {
+          id: newUuid(),
+          workspace_id: subject.workspace_id,
+          subject_id: subject.id,
+          grantor: body.grantor,
+          covers_likeness: body.coversLikeness,
+          covers_voice: body.coversVoice,
+          scope: JSON.stringify(body.scope),
+          starts_on: body.startsOn,
+          ends_on: body.endsOn,
+          evidence_kind: body.evidenceKind,
+          evidence_sha256: body.evidenceSha256,
+          etag: newEtag(),
+          created_by: c.get('principal').userId,
+        },
+        c.get('principal').userId,
+      );
+      sendEtag(c, consent.etag);
+      return c.json(presentConsent(consent), 201);
+    },
+  )
+  .openapi(consentMoveRoute('activate', 'Activate a pending consent'), async (c) => c.json(await answerConsentMove(c, 'activate', c.req.valid('param').consent_id, c.req.valid('json')), 200))
+  .openapi(consentMoveRoute('suspend', 'Suspend an active consent'), async (c) => c.json(await answerConsentMove(c, 'suspend', c.req.valid('param').consent_id, c.req.valid('json')), 200))
+  .openapi(consentMoveRoute('resume', 'Resume a suspended consent'), async (c) => c.json(await answerConsentMove(c, 'resume', c.req.valid('param').consent_id, c.req.valid('json')), 200))
+  .openapi(consentMoveRoute('revoke', 'Revoke a consent: final, never refused for a stale etag, accepted twice'), async (c) => c.json(await answerConsentMove(c, 'revoke', c.req.valid('param').consent_id, c.req.valid('json')), 200))
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/likeness-consents/{consent_id}/events',
+      summary: "A consent's history, newest first (written by the database on every status change)",
+      request: { params: ConsentIdParam, query: Pagination },
+      responses: { 200: { description: 'Events', ...json(listOf(ConsentEvent, 'ConsentEventList')) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const consent = await consentFor(c, c.req.valid('param').consent_id, false);
+      const page = await listConsentEvents(c.get('services').db, consent.id, c.req.valid('query'));
+      return c.json({ items: page.items.map(presentConsentEvent), total: page.total }, 200);
+    },
+  );

@@ -1,0 +1,147 @@
+import { z } from '@hono/zod-openapi';
+import { Pagination, QueryBoolean } from './common';
+
+/** Characters, their references, frozen versions, provider copies (bindings) and the gate's check. */
+export const CHARACTER_FORMATS = ['synthetic', 'likeness'] as const;
+export const REFERENCE_ROLES = ['portrait', 'turnaround', 'expression', 'outfit', 'pose', 'voice_sample', 'other'] as const;
+export const PROVIDER_CONSENT_STATUSES = ['pending', 'accepted', 'refused', 'not_required'] as const;
+export const CHECK_MEDIA = ['image', 'video', 'voice'] as const;
+
+export const Persona = z.object({ summary: z.string().max(4000).optional() }).catchall(z.unknown()).openapi('Persona');
+
+export const CharacterCreateRequest = z
+  .object({
+    projectId: z.string().uuid(),
+    name: z.string().trim().min(1).max(200),
+    format: z.enum(CHARACTER_FORMATS),
+    persona: Persona.optional(),
+    requestId: z.string().trim().min(1).max(200).optional().describe('A retry with the same requestId and body returns the first answer'),
+  })
+  .openapi('CharacterCreateRequest');
+
+export const CharacterUpdateRequest = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    persona: Persona.optional(),
+    etag: z.string().optional().describe('The etag you read; or send it as If-Match'),
+  })
+  .openapi('CharacterUpdateRequest');
+
+export const CharacterReference = z
+  .object({ id: z.string().uuid(), role: z.enum(REFERENCE_ROLES), artifactId: z.string(), createdAt: z.string().optional() })
+  .openapi('CharacterReference');
+
+export const ReferenceCreateRequest = z
+  .object({ role: z.enum(REFERENCE_ROLES), artifactId: z.string().min(1).max(200), etag: z.string().optional() })
+  .openapi('CharacterReferenceCreateRequest');
+
+export const CharacterBinding = z
+  .object({
+    id: z.string().uuid(),
+    characterId: z.string().uuid(),
+    versionNumber: z.number().int(),
+    provider: z.string(),
+    assetKind: z.enum(['likeness', 'voice']),
+    assetId: z.string(),
+    photoBased: z.boolean(),
+    providerConsentStatus: z.enum(PROVIDER_CONSENT_STATUSES),
+    disabled: z.boolean(),
+    etag: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('CharacterBinding');
+
+export const BindingCreateRequest = z
+  .object({
+    provider: z.string().trim().min(1).max(100),
+    assetKind: z.enum(['likeness', 'voice']),
+    assetId: z.string().trim().min(1).max(500),
+    photoBased: z.boolean().default(false).describe('A copy made from photos; only such a copy may have providerConsentStatus not_required'),
+    providerConsentStatus: z.enum(PROVIDER_CONSENT_STATUSES),
+  })
+  .refine((b) => b.providerConsentStatus !== 'not_required' || b.photoBased, { message: 'not_required applies only to photo-based assets', path: ['providerConsentStatus'] })
+  .openapi('CharacterBindingCreateRequest');
+
+export const BindingUpdateRequest = z
+  .object({
+    providerConsentStatus: z.enum(PROVIDER_CONSENT_STATUSES).optional(),
+    disabled: z.boolean().optional(),
+    etag: z.string().optional(),
+  })
+  .openapi('CharacterBindingUpdateRequest');
+
+export const CharacterVersion = z
+  .object({
+    number: z.number().int(),
+    characterId: z.string().uuid(),
+    format: z.enum(CHARACTER_FORMATS),
+    name: z.string(),
+    persona: Persona,
+    references: z.array(CharacterReference),
+    subjectId: z.string().uuid().nullable(),
+    note: z.string().nullable(),
+    status: z.enum(['active', 'retired']),
+    retiredAt: z.string().nullable(),
+    retiredReason: z.string().nullable(),
+    createdAt: z.string(),
+    bindings: z.array(CharacterBinding).describe('Provider copies of this version'),
+  })
+  .openapi('CharacterVersion');
+
+export const VersionCreateRequest = z
+  .object({
+    subjectId: z.string().uuid().optional().describe('The depicted person; required for the first likeness version, and the same person afterwards'),
+    note: z.string().trim().max(2000).optional(),
+  })
+  .openapi('CharacterVersionCreateRequest');
+
+export const CheckRequest = z
+  .object({
+    media: z.enum(CHECK_MEDIA),
+    use: z.string().trim().min(1).max(100).optional(),
+    channel: z.string().trim().min(1).max(100).optional(),
+    territory: z.string().trim().min(1).max(100).optional(),
+    advertiser: z.string().trim().min(1).max(200).optional(),
+    provider: z.string().trim().min(1).max(100).optional(),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a calendar day, YYYY-MM-DD').optional(),
+    version: z.number().int().min(1).optional(),
+  })
+  .openapi('CharacterCheckRequest');
+
+export const CheckResult = z
+  .object({ usable: z.boolean(), reasons: z.array(z.string()), checkedAt: z.string(), version: z.number().int().nullable() })
+  .openapi('CharacterCheckResult');
+
+export const Character = z
+  .object({
+    id: z.string().uuid(),
+    workspaceId: z.string().uuid(),
+    projectId: z.string().uuid(),
+    name: z.string(),
+    format: z.enum(CHARACTER_FORMATS),
+    persona: Persona,
+    references: z.array(CharacterReference),
+    latestVersion: CharacterVersion.nullable(),
+    usableToday: z.object({ usable: z.boolean(), reasons: z.array(z.string()), version: z.number().int().nullable() }).describe('The gate for an image use today, naming no provider'),
+    archived: z.boolean(),
+    archivedAt: z.string().nullable(),
+    etag: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Character');
+
+export const ListCharactersQuery = Pagination.extend({
+  workspaceId: z.string().uuid().optional(),
+  projectId: z.string().uuid().optional(),
+  includeArchived: QueryBoolean,
+});
+
+const uuidParam = (name: string) => z.string().uuid().openapi({ param: { name, in: 'path' } });
+export const CharacterIdParam = z.object({ character_id: uuidParam('character_id') });
+export const ReferenceParams = CharacterIdParam.extend({ item_id: uuidParam('item_id') });
+export const VersionParams = CharacterIdParam.extend({
+  number: z.coerce.number().int().min(1).openapi({ param: { name: 'number', in: 'path' } }),
+});
+export const BindingIdParam = z.object({ binding_id: uuidParam('binding_id') });

@@ -1,0 +1,119 @@
+import { z } from '@hono/zod-openapi';
+import { Pagination, QueryBoolean } from './common';
+
+/** Subjects (people a likeness depicts) and their likeness consents. */
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a calendar day, YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'not a real calendar day');
+
+export const SubjectAttestations = z
+  .object({
+    adult: z.literal(true, { message: 'the subject must be attested an adult' }),
+    notPolitical: z.literal(true, { message: 'the subject must be attested not a political figure' }),
+  })
+  .openapi('SubjectAttestations');
+
+export const SubjectCreateRequest = z
+  .object({
+    displayName: z.string().trim().min(1).max(200),
+    email: z.string().trim().email().max(320).optional(),
+    publicRole: z.string().trim().max(200).optional(),
+    unionStatus: z.string().trim().max(100).optional(),
+    attestations: SubjectAttestations,
+  })
+  .openapi('SubjectCreateRequest');
+
+export const SubjectUpdateRequest = z
+  .object({
+    displayName: z.string().trim().min(1).max(200).optional(),
+    email: z.string().trim().email().max(320).nullable().optional(),
+    publicRole: z.string().trim().max(200).nullable().optional(),
+    unionStatus: z.string().trim().max(100).nullable().optional(),
+    etag: z.string().optional().describe('The etag you read; or send it as If-Match'),
+  })
+  .openapi('SubjectUpdateRequest');
+
+export const CONSENT_GRANTORS = ['subject', 'guardian', 'agent', 'estate'] as const;
+export const EVIDENCE_KINDS = ['signed_release', 'recorded_video', 'esign_envelope', 'other'] as const;
+
+const scopeList = z.array(z.string().trim().min(1).max(100)).max(100);
+export const ConsentScope = z
+  .object({ uses: scopeList, media: scopeList, channels: scopeList, territories: scopeList })
+  .describe('What the consent covers; `*` in a list covers every value')
+  .openapi('ConsentScope');
+
+export const ConsentCreateRequest = z
+  .object({
+    grantor: z.enum(CONSENT_GRANTORS),
+    coversLikeness: z.boolean(),
+    coversVoice: z.boolean(),
+    scope: ConsentScope,
+    startsOn: day,
+    endsOn: day,
+    evidenceKind: z.enum(EVIDENCE_KINDS),
+    evidenceSha256: z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 digest: 64 lowercase hex characters'),
+  })
+  .openapi('ConsentCreateRequest');
+
+export const CONSENT_STATUS_VALUES = ['pending', 'active', 'suspended', 'revoked'] as const;
+
+export const Consent = z
+  .object({
+    id: z.string().uuid(),
+    workspaceId: z.string().uuid(),
+    subjectId: z.string().uuid(),
+    status: z.enum(CONSENT_STATUS_VALUES),
+    grantor: z.enum(CONSENT_GRANTORS),
+    coversLikeness: z.boolean(),
+    coversVoice: z.boolean(),
+    scope: ConsentScope,
+    startsOn: z.string(),
+    endsOn: z.string(),
+    evidenceKind: z.enum(EVIDENCE_KINDS),
+    evidenceSha256: z.string(),
+    etag: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('LikenessConsent');
+
+export const ConsentMoveRequest = z
+  .object({
+    etag: z.string().optional().describe('Checked when sent (or as If-Match); a revoke is never refused for a stale etag'),
+    reason: z.string().trim().max(1000).optional(),
+  })
+  .openapi('ConsentMoveRequest');
+
+export const ConsentEvent = z
+  .object({
+    id: z.number().int(),
+    consentId: z.string().uuid(),
+    fromStatus: z.enum(CONSENT_STATUS_VALUES).nullable(),
+    toStatus: z.enum(CONSENT_STATUS_VALUES),
+    actorId: z.string().uuid().nullable(),
+    reason: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('LikenessConsentEvent');
+
+export const Subject = z
+  .object({
+    id: z.string().uuid(),
+    workspaceId: z.string().uuid(),
+    displayName: z.string().nullable().describe('null once erased'),
+    email: z.string().nullable(),
+    publicRole: z.string().nullable(),
+    unionStatus: z.string().nullable(),
+    attestations: z.object({ adult: z.boolean(), notPolitical: z.boolean() }),
+    erased: z.boolean(),
+    erasedAt: z.string().nullable(),
+    etag: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Subject');
+
+export const SubjectWithConsents = Subject.extend({ consents: z.array(Consent) }).openapi('SubjectWithConsents');
+
+export const ListSubjectsQuery = Pagination.extend({ includeErased: QueryBoolean });
+
+export const SubjectIdParam = z.object({ subject_id: z.string().uuid().openapi({ param: { name: 'subject_id', in: 'path' } }) });
+export const ConsentIdParam = z.object({ consent_id: z.string().uuid().openapi({ param: { name: 'consent_id', in: 'path' } }) });
