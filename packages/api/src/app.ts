@@ -17,6 +17,7 @@ import { runActionRoutes } from './routes/run-actions';
 import { runEventRoutes } from './routes/run-events';
 import { runRoutes } from './routes/runs';
 import { characterRoutes } from './routes/characters';
+import { clientRoutes } from './routes/clients';
 import { subjectRoutes } from './routes/subjects';
 import { userRoutes } from './routes/users';
 import { workflowRoutes } from './routes/workflows';
@@ -51,6 +52,7 @@ export function createApp(services: AppServices) {
   app.route('/', workflowRoutes);
   app.route('/', subjectRoutes);
   app.route('/', characterRoutes);
+  app.route('/', clientRoutes);
 
   const documentConfig = {
     openapi: '3.1.0',

@@ -16,3 +16,5 @@ export type * from './schema-characters';
 export * from './subjects';
 export * from './characters';
 export * from './character-use';
+export * from './actor';
+export * from './clients';

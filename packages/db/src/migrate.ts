@@ -4,6 +4,7 @@ import * as foundation from './migrations/2026-11-22T1000-foundation';
 import * as engine from './migrations/2026-11-22T1100-engine';
 import * as orders from './migrations/2026-11-22T1200-orders-budgets';
 import * as characters from './migrations/2026-11-22T1310-characters-consent';
+import * as clients from './migrations/2026-11-22T1320-clients';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T1100-engine': engine,
   '2026-11-22T1200-orders-budgets': orders,
   '2026-11-22T1310-characters-consent': characters,
+  '2026-11-22T1320-clients': clients,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -1,3 +1,58 @@
-/** Tables of clients, their contacts and status events (migration 2026-11-22T1300-clients). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface ClientsSchema {}
+import type { Generated } from 'kysely';
+import type { NullableJson, NullableTimestamp, Timestamp } from './schema';
+
+/** Tables of clients, their contacts and status events (migration 2026-11-22T1320-clients). */
+export interface ClientsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  slug: string;
+  status: 'lead' | 'active' | 'paused' | 'past';
+  status_note: string | null;
+  billing_version: Generated<number>;
+  billing_model: 'retainer' | 'project' | 'hourly' | 'usage' | null;
+  billing_amount_cents: number | null;
+  billing_currency: string | null;
+  billing_period: 'month' | 'quarter' | 'year' | 'one_off' | null;
+  billing_scope: NullableJson<string[]>;
+  /** YYYY-MM-DD */
+  renews_on: string | null;
+  payment_customer_id: string | null;
+  notes: string | null;
+  request_id: string | null;
+  request_fingerprint: string | null;
+  etag: string;
+  created_by: string | null;
+  archived_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ClientEventsTable {
+  id: Generated<number>;
+  client_id: string;
+  workspace_id: string;
+  from_status: string | null;
+  to_status: string;
+  status_note: string | null;
+  actor_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface ClientContactsTable {
+  id: string;
+  client_id: string;
+  workspace_id: string;
+  name: string;
+  email: string;
+  role: string | null;
+  approves_work: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ClientsSchema {
+  clients: ClientsTable;
+  client_events: ClientEventsTable;
+  client_contacts: ClientContactsTable;
+}

@@ -1,4 +1,5 @@
-import { type Insertable, type Selectable, type Transaction, sql } from 'kysely';
+import type { Insertable, Selectable, Transaction } from 'kysely';
+import { actAs } from './actor';
 import type { Db } from './connect';
 import type { Database } from './schema';
 import type { LikenessConsentEventsTable, LikenessConsentsTable, SubjectsTable } from './schema-characters';
@@ -43,11 +44,6 @@ export async function updateSubject(
     .where('erased_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
-}
-
-/** Records who acts and why for the consent history the database writes in this transaction. */
-export async function actAs(tx: Transaction<Database>, actorId: string | null, reason: string | null): Promise<void> {
-  await sql`select set_config('atelier.actor_id', ${actorId ?? ''}, true), set_config('atelier.reason', ${reason ?? ''}, true)`.execute(tx);
 }
 
 /**

@@ -18,3 +18,4 @@ export * from './dry-run';
 export * from './request-ids';
 export * from './consent';
 export * from './likeness-gate';
+export * from './client-billing';

@@ -1,5 +1,5 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import { type ProjectRow, createProject, deleteProject, projectHasCharacters, getProjectInWorkspace, listProjects, updateProject } from '@atelier/db';
+import { type ProjectRow, createProject, deleteProject, getClient, projectHasCharacters, getProjectInWorkspace, listProjects, updateProject } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
 import { listOf } from '@atelier/contracts/common';
 import {
@@ -112,9 +112,13 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       requireWriter(access);
       const { db } = c.get('services');
       if (!(await getProjectInWorkspace(db, access.workspaceId, project_id))) throw projectNotFound(project_id);
-      // Seam: clients do not exist yet, so no client can be found; look the client up in this workspace once they do.
-      if (body.clientId) throw fail.unprocessable({ code: 'client_not_found', message: `client ${body.clientId} not found in this workspace` });
-      const project = await updateProject(db, access.workspaceId, project_id, body);
+      const clientNotFound = () => fail.unprocessable({ code: 'client_not_found', message: `client ${body.clientId} not found in this workspace` });
+      if (body.clientId) {
+        const client = await getClient(db, body.clientId);
+        if (!client || client.workspace_id !== access.workspaceId || client.archived_at) throw clientNotFound();
+      }
+      // The database refuses a link across workspaces too (a composite foreign key), e.g. a client moved meanwhile.
+      const project = await refusedBy(() => updateProject(db, access.workspaceId, project_id, body), [PG.foreignKeyViolation], clientNotFound);
       if (!project) throw projectNotFound(project_id);
       return c.json(present(project), 200);
     },

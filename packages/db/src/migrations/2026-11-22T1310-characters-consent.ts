@@ -220,12 +220,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE TRIGGER likeness_consents_record AFTER INSERT OR UPDATE ON likeness_consents
       FOR EACH ROW EXECUTE FUNCTION likeness_consent_record();
 
-    CREATE FUNCTION likeness_history_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE FUNCTION history_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       RAISE EXCEPTION '% is append-only', TG_TABLE_NAME USING ERRCODE = '23514';
     END $$;
     CREATE TRIGGER likeness_consent_events_append_only BEFORE UPDATE OR DELETE ON likeness_consent_events
-      FOR EACH ROW EXECUTE FUNCTION likeness_history_append_only();
+      FOR EACH ROW EXECUTE FUNCTION history_append_only();
   `.execute(db);
 }
 
@@ -233,7 +233,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
     DROP TABLE character_bindings; DROP TABLE character_versions; DROP TABLE character_references; DROP TABLE characters;
     DROP TABLE likeness_consent_events; DROP TABLE likeness_consents; DROP TABLE subjects;
-    DROP FUNCTION likeness_history_append_only; DROP FUNCTION likeness_consent_record; DROP FUNCTION likeness_consent_guard;
+    DROP FUNCTION history_append_only; DROP FUNCTION likeness_consent_record; DROP FUNCTION likeness_consent_guard;
     DROP FUNCTION character_version_same_subject; DROP FUNCTION character_version_frozen;
     ALTER TABLE artifacts DROP CONSTRAINT artifacts_id_workspace;
   `.execute(db);

@@ -1,0 +1,283 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import {
+  clientsInTotals,
+  createClientContact,
+  createClientOnce,
+  deleteClientContact,
+  getClient,
+  listClientContacts,
+  listClientEvents,
+  listClients,
+  updateClient,
+  updateClientContact,
+} from '@atelier/db';
+import { newUuid, requestFingerprint, slugFromName } from '@atelier/domain';
+import { Pagination, listOf } from '@atelier/contracts/common';
+import {
+  Client,
+  ClientCreateRequest,
+  ClientEvent,
+  ClientIdParam,
+  ClientList,
+  ClientUpdateRequest,
+  Contact,
+  ContactCreateRequest,
+  ContactParams,
+  ContactUpdateRequest,
+  ListClientsQuery,
+} from '@atelier/contracts/clients';
+import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
+import { requireWriter, workspaceAccess } from '../access';
+import { billingColumns, clientConflict, clientFor, clientRecord, clientRecords, clientTotals } from '../clients/client-records';
+import { errorResponses, fail, validationHook } from '../errors';
+import { PG, pgErrorCode } from '../http/db-errors';
+import { etagMismatch, newEtag, requiredEtag, sendEtag } from '../http/etag';
+import { authenticate } from '../middleware/authenticate';
+import { presentClientEvent, presentContact } from '../presenters/client';
+import type { AppEnv } from '../services';
+
+const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['clients'] };
+const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
+const WithEtag = { description: 'The client; its etag is in the ETag header and the etag field', ...json(Client) };
+
+async function conflictsAnswered<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    throw clientConflict(err) ?? err;
+  }
+}
+
+const contactExists = (err: unknown) =>
+  pgErrorCode(err) === PG.uniqueViolation ? fail.conflict('contact_exists', { message: 'a contact with this email is already on the client' }) : err;
+
+export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/workspaces/{workspace_id}/clients',
+      summary: "Clients with this month's rollups, by name; totals leave out leads and past clients",
+      request: { params: WorkspaceIdParam, query: ListClientsQuery },
+      responses: { 200: { description: 'Clients', ...json(ClientList) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const { db } = c.get('services');
+      const filter = { workspaceId: access.workspaceId, status: q.status, includeArchived: q.includeArchived ?? false };
+      const page = await listClients(db, { ...filter, offset: q.offset, limit: q.limit });
+      const [items, totals] = await Promise.all([clientRecords(c, page.items, access), clientTotals(c, await clientsInTotals(db, filter), access)]);
+      return c.json({ items, total: page.total, totals }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/workspaces/{workspace_id}/clients',
+      summary: 'Create a client (owners and admins); a retry with the same requestId returns the first answer',
+      request: { params: WorkspaceIdParam, body: { ...json(ClientCreateRequest), required: true } },
+      responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      requireWriter(access);
+      const fingerprint = requestFingerprint(body);
+      const { client, created } = await conflictsAnswered(() =>
+        createClientOnce(
+          c.get('services').db,
+          {
+            id: newUuid(),
+            workspace_id: access.workspaceId,
+            name: body.name,
+            slug: body.slug ?? slugFromName(body.name),
+            status: body.status,
+            status_note: body.statusNote ?? null,
+            ...billingColumns(body.billing ?? null, null),
+            payment_customer_id: body.paymentCustomerId ?? null,
+            notes: body.notes ?? null,
+            request_id: body.requestId ?? null,
+            request_fingerprint: body.requestId ? fingerprint : null,
+            etag: newEtag(),
+            created_by: c.get('principal').userId,
+          } as never,
+          c.get('principal').userId,
+        ),
+      );
+      if (!created && client.request_fingerprint !== fingerprint) {
+        throw fail.conflict('request_id_reused', { requestId: body.requestId, clientId: client.id, message: 'this requestId was used with a different body' });
+      }
+      sendEtag(c, client.etag);
+      return c.json(await clientRecord(c, client, access), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/clients/{client_id}',
+      summary: 'A client with its projects and rollup',
+      request: { params: ClientIdParam },
+      responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { client, access } = await clientFor(c, c.req.valid('param').client_id, false);
+      sendEtag(c, client.etag);
+      return c.json(await clientRecord(c, client, access), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'patch',
+      path: '/v1/clients/{client_id}',
+      summary: 'Edit name, slug, status, statusNote, billing or notes; needs the etag (body or If-Match)',
+      request: { params: ClientIdParam, body: { ...json(ClientUpdateRequest), required: true } },
+      responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422, 428) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { client, access } = await clientFor(c, c.req.valid('param').client_id, true);
+      const expected = requiredEtag(c, body.etag);
+      const { db } = c.get('services');
+      const updated = await conflictsAnswered(() =>
+        updateClient(
+          db,
+          client.id,
+          expected,
+          {
+            ...(body.name !== undefined ? { name: body.name } : {}),
+            ...(body.slug !== undefined ? { slug: body.slug } : {}),
+            ...(body.status !== undefined ? { status: body.status } : {}),
+            ...(body.statusNote !== undefined ? { status_note: body.statusNote } : {}),
+            ...(body.billing !== undefined ? billingColumns(body.billing, client) : {}),
+            ...(body.paymentCustomerId !== undefined ? { payment_customer_id: body.paymentCustomerId } : {}),
+            ...(body.notes !== undefined ? { notes: body.notes } : {}),
+            etag: newEtag(),
+          },
+          c.get('principal').userId,
+        ),
+      );
+      if (!updated) throw etagMismatch(await clientRecord(c, (await getClient(db, client.id))!, access));
+      sendEtag(c, updated.etag);
+      return c.json(await clientRecord(c, updated, access), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'delete',
+      path: '/v1/clients/{client_id}',
+      summary: 'Archive a client: hidden from lists, its history kept (a client with history is never deleted)',
+      request: { params: ClientIdParam },
+      responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { client, access } = await clientFor(c, c.req.valid('param').client_id, true);
+      const archived = client.archived_at
+        ? client
+        : (await updateClient(c.get('services').db, client.id, undefined, { archived_at: new Date(), etag: newEtag() }, c.get('principal').userId))!;
+      sendEtag(c, archived.etag);
+      return c.json(await clientRecord(c, archived, access), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/clients/{client_id}/events',
+      summary: 'Status history, newest first',
+      request: { params: ClientIdParam, query: Pagination },
+      responses: { 200: { description: 'Events', ...json(listOf(ClientEvent, 'ClientEventList')) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { client } = await clientFor(c, c.req.valid('param').client_id, false);
+      const page = await listClientEvents(c.get('services').db, client.id, c.req.valid('query'));
+      return c.json({ items: page.items.map(presentClientEvent), total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'get',
+      path: '/v1/clients/{client_id}/contacts',
+      summary: "The client's contacts",
+      request: { params: ClientIdParam, query: Pagination },
+      responses: { 200: { description: 'Contacts', ...json(listOf(Contact, 'ClientContactList')) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { client } = await clientFor(c, c.req.valid('param').client_id, false);
+      const page = await listClientContacts(c.get('services').db, client.id, c.req.valid('query'));
+      return c.json({ items: page.items.map(presentContact), total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'post',
+      path: '/v1/clients/{client_id}/contacts',
+      summary: 'Add a contact; the email is unique per client ignoring case',
+      request: { params: ClientIdParam, body: { ...json(ContactCreateRequest), required: true } },
+      responses: { 201: { description: 'The contact', ...json(Contact) }, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { client } = await clientFor(c, c.req.valid('param').client_id, true);
+      const contact = await createClientContact(c.get('services').db, {
+        id: newUuid(),
+        client_id: client.id,
+        workspace_id: client.workspace_id,
+        name: body.name,
+        email: body.email,
+        role: body.role ?? null,
+        approves_work: body.approvesWork,
+      }).catch((err) => {
+        throw contactExists(err);
+      });
+      return c.json(presentContact(contact), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'patch',
+      path: '/v1/clients/{client_id}/contacts/{contact_id}',
+      summary: 'Edit a contact, including whether they approve work',
+      request: { params: ContactParams, body: { ...json(ContactUpdateRequest), required: true } },
+      responses: { 200: { description: 'The contact', ...json(Contact) }, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { contact_id } = c.req.valid('param');
+      const { client } = await clientFor(c, c.req.valid('param').client_id, true);
+      const contact = await updateClientContact(c.get('services').db, client.id, contact_id, {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.email !== undefined ? { email: body.email } : {}),
+        ...(body.role !== undefined ? { role: body.role } : {}),
+        ...(body.approvesWork !== undefined ? { approves_work: body.approvesWork } : {}),
+      }).catch((err) => {
+        throw contactExists(err);
+      });
+      if (!contact) throw fail.notFound(`contact ${contact_id} not found`);
+      return c.json(presentContact(contact), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured,
+      method: 'delete',
+      path: '/v1/clients/{client_id}/contacts/{contact_id}',
+      summary: 'Remove a contact outright',
+      request: { params: ContactParams },
+      responses: { 204: { description: 'Removed' }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { contact_id } = c.req.valid('param');
+      const { client } = await clientFor(c, c.req.valid('param').client_id, true);
+      if (!(await deleteClientContact(c.get('services').db, client.id, contact_id))) throw fail.notFound(`contact ${contact_id} not found`);
+      return c.body(null, 204);
+    },
+  );
+

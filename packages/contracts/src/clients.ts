@@ -1,0 +1,139 @@
+import { z } from '@hono/zod-openapi';
+import { Pagination, QueryBoolean } from './common';
+
+/** Clients, their billing, rollups, status history and contacts. Money fields are null for members. */
+export const CLIENT_STATUSES = ['lead', 'active', 'paused', 'past'] as const;
+export const BILLING_MODELS = ['retainer', 'project', 'hourly', 'usage'] as const;
+export const BILLING_PERIODS = ['month', 'quarter', 'year', 'one_off'] as const;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a calendar day, YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'not a real calendar day');
+const slug = z.string().trim().min(1).max(80).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
+
+export const BillingInput = z
+  .object({
+    model: z.enum(BILLING_MODELS),
+    amountCents: z.number().int().min(0).max(1e12),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as USD').default('USD'),
+    period: z.enum(BILLING_PERIODS),
+    scope: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
+    renewsOn: day.nullable().optional(),
+  })
+  .openapi('ClientBillingInput');
+
+export const Billing = z
+  .object({
+    version: z.number().int().describe('Raised on every billing change'),
+    model: z.enum(BILLING_MODELS),
+    amountCents: z.number().int(),
+    currency: z.string(),
+    period: z.enum(BILLING_PERIODS),
+    scope: z.array(z.string()),
+    renewsOn: z.string().nullable(),
+  })
+  .openapi('ClientBilling');
+
+export const Rollup = z
+  .object({
+    periodStart: z.string(),
+    costUsd: z.number().nullable().describe('Owners and admins only'),
+    waitingOnYou: z.number().int().describe('Runs of its projects waiting in review'),
+    made: z.number().int().describe('Artifacts its projects produced this period'),
+    expectedFeeCents: z.number().int().nullable().describe('Owners and admins only; null for hourly billing'),
+  })
+  .openapi('ClientRollup');
+
+export const Client = z
+  .object({
+    id: z.string().uuid(),
+    workspaceId: z.string().uuid(),
+    name: z.string(),
+    slug: z.string(),
+    status: z.enum(CLIENT_STATUSES),
+    statusNote: z.string().nullable(),
+    billing: Billing.nullable().describe('Owners and admins only'),
+    renewsOn: z.string().nullable(),
+    paymentCustomerId: z.string().nullable().describe('Owners and admins only'),
+    notes: z.string().nullable(),
+    archived: z.boolean(),
+    archivedAt: z.string().nullable(),
+    etag: z.string(),
+    projects: z.array(z.object({ id: z.string().uuid(), name: z.string(), archived: z.boolean() })),
+    rollup: Rollup,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Client');
+
+export const ClientList = z
+  .object({
+    items: z.array(Client),
+    total: z.number().int(),
+    totals: z
+      .object({ costUsd: z.number().nullable(), expectedFeeCents: z.number().int().nullable(), waitingOnYou: z.number().int(), made: z.number().int() })
+      .describe('Over the matching active and paused clients: leads and past clients stay out'),
+  })
+  .openapi('ClientList');
+
+export const ClientCreateRequest = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    slug: slug.optional().describe('Derived from the name when absent'),
+    status: z.enum(CLIENT_STATUSES).default('lead'),
+    statusNote: z.string().trim().max(2000).optional(),
+    billing: BillingInput.optional(),
+    paymentCustomerId: z.string().trim().min(1).max(200).optional(),
+    notes: z.string().max(10000).optional(),
+    requestId: z.string().trim().min(1).max(200).optional().describe('A retry with the same requestId and body returns the first answer'),
+  })
+  .openapi('ClientCreateRequest');
+
+export const ClientUpdateRequest = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    slug: slug.optional(),
+    status: z.enum(CLIENT_STATUSES).optional(),
+    statusNote: z.string().trim().max(2000).nullable().optional(),
+    billing: BillingInput.nullable().optional(),
+    paymentCustomerId: z.string().trim().min(1).max(200).nullable().optional(),
+    notes: z.string().max(10000).nullable().optional(),
+    etag: z.string().optional().describe('The etag you read; or send it as If-Match'),
+  })
+  .openapi('ClientUpdateRequest');
+
+export const ClientEvent = z
+  .object({
+    id: z.number().int(),
+    fromStatus: z.enum(CLIENT_STATUSES).nullable(),
+    toStatus: z.enum(CLIENT_STATUSES),
+    statusNote: z.string().nullable(),
+    actorId: z.string().uuid().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('ClientEvent');
+
+export const Contact = z
+  .object({ id: z.string().uuid(), name: z.string(), email: z.string(), role: z.string().nullable(), approvesWork: z.boolean() })
+  .openapi('ClientContact');
+
+export const ContactCreateRequest = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    email: z.string().trim().email().max(320),
+    role: z.string().trim().max(200).optional(),
+    approvesWork: z.boolean().default(false).describe('Whether this person approves work'),
+  })
+  .openapi('ClientContactCreateRequest');
+
+export const ContactUpdateRequest = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    email: z.string().trim().email().max(320).optional(),
+    role: z.string().trim().max(200).nullable().optional(),
+    approvesWork: z.boolean().optional(),
+  })
+  .openapi('ClientContactUpdateRequest');
+
+export const ListClientsQuery = Pagination.extend({ status: z.enum(CLIENT_STATUSES).optional(), includeArchived: QueryBoolean });
+
+export const ClientIdParam = z.object({ client_id: z.string().uuid().openapi({ param: { name: 'client_id', in: 'path' } }) });
+export const ContactParams = ClientIdParam.extend({ contact_id: z.string().uuid().openapi({ param: { name: 'contact_id', in: 'path' } }) });
