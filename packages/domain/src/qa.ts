@@ -1,3 +1,4 @@
+import { VIDEO_QA_RULES } from './qa-video';
 import { VISUAL_QA_RULES } from './qa-visual';
 
 /**
@@ -54,6 +55,7 @@ export type QaRule = (content: Record<string, unknown>) => QaCheck[];
 const QA_RULES: Record<string, QaRule> = {
   'research-report': researchQaChecks,
   ...VISUAL_QA_RULES,
+  ...VIDEO_QA_RULES,
 };
 
 /** The QA checks that apply to an artifact type; types without rules get an empty, passing record. */

@@ -1,7 +1,7 @@
 import { renderTemplate } from '@atelier/domain';
 import type { ExecuteStepInput } from '../run-types';
 import { ToolInputError } from '../steps/tools';
-import { type ExecutorDeps, StepFailure, type StepExecution, boundModel, completeText, invalid } from './step-executors';
+import { type ExecutorDeps, StepFailure, type StepExecution, boundModel, completeText, invalid, toolContext } from './step-executors';
 
 export interface AgentTurn {
   turn: number;
@@ -67,7 +67,7 @@ export async function runAgent(input: ExecuteStepInput, deps: ExecutorDeps, sign
     if (!tool) result = { error: `unknown tool ${decision.tool ?? '(none)'}` };
     else {
       try {
-        result = (await tool.run(decision.arguments ?? {}, { storage: deps.storage, artifactId: input.artifact.id, artifactType: input.artifact.artifactType, signal })).output;
+        result = (await tool.run(decision.arguments ?? {}, toolContext(input, deps, signal))).output;
       } catch (err) {
         // A bad call is the model's to correct on its next turn.
         if (!(err instanceof ToolInputError)) throw err;

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { renderTemplate } from '@atelier/domain';
 import type { ExecuteStepInput } from '../run-types';
+import { generateVideoStep } from './video-step';
 import { type ExecutorDeps, type StepExecution, boundModel, invalid, stepInput } from './step-executors';
 
 const MAX_SIDE = 4096;
@@ -23,6 +24,7 @@ export function rawImageKey(artifactType: string, artifactId: string): string {
 export async function generateImageStep(input: ExecuteStepInput, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
   const { step, context } = input;
   const model = boundModel(step, step.role, input.bindings, deps);
+  if (model.kind === 'video') return generateVideoStep(input, model, deps, signal);
   const provider = deps.providers.image(model.provider);
   if (!provider) throw invalid(`step ${step.id}: provider ${model.provider} makes no images`);
   const params = (stepInput(step, context) ?? {}) as Record<string, unknown>;

@@ -6,6 +6,7 @@ import { type CharacterVerdict, type ModelRegistry, runCharacterUse, utcDay } fr
 import type { ObjectStorage } from '@atelier/storage';
 import { artifactRow, packMembership } from '../artifacts';
 import { VISUAL_TOOLS } from '../media/visual/index';
+import { VIDEO_TOOLS } from '../media/video/index';
 import type { ProviderSet } from '../providers/index';
 import type {
   EmitArtifactInput,
@@ -63,8 +64,13 @@ export function createActivities(deps: ActivityDeps) {
     models: deps.models,
     providers: deps.providers,
     storage: deps.storage,
-    tools: deps.tools ?? toolRegistry({ ...VISUAL_TOOLS }),
+    tools: deps.tools ?? toolRegistry({ ...VISUAL_TOOLS, ...VIDEO_TOOLS }),
     schemaAttempts: deps.schemaAttempts ?? 3,
+    async findArtifact(runId: string, artifactId: string) {
+      const [run, artifact] = await Promise.all([getRunRow(db, runId), getArtifact(db, artifactId)]);
+      if (!run || !artifact || artifact.workspace_id !== run.workspace_id) return undefined;
+      return { id: artifact.id, artifactClass: artifact.artifact_class, artifactType: artifact.artifact_type, content: artifact.content as Record<string, unknown> };
+    },
   };
 
   return {

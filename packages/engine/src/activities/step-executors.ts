@@ -7,7 +7,7 @@ import { PermanentProviderError, type ProviderSet } from '../providers/index';
 import type { ExecuteStepInput } from '../run-types';
 import { ExpressionError, evaluateExpression } from '../steps/code-expression';
 import { CODE_FUNCTIONS, CodeStepError } from '../steps/code-functions';
-import { type Tool, ToolInputError } from '../steps/tools';
+import { type FoundArtifact, type Tool, type ToolContext, ToolInputError } from '../steps/tools';
 import { runAgent } from './agent';
 import { generateImageStep } from './image-step';
 import { compileSchema } from './json-schema';
@@ -41,6 +41,20 @@ export interface ExecutorDeps {
   tools: Record<string, Tool>;
   /** How many answers an llm step may try before its jsonSchema is declared violated. */
   schemaAttempts: number;
+  /** Artifacts of a run's workspace, for tools that take artifact ids. */
+  findArtifact?: (runId: string, artifactId: string) => Promise<FoundArtifact | undefined>;
+}
+
+/** What a tool sees of the step it runs in. */
+export function toolContext(input: ExecuteStepInput, deps: ExecutorDeps, signal: AbortSignal): ToolContext {
+  const find = deps.findArtifact;
+  return {
+    storage: deps.storage,
+    artifactId: input.artifact.id,
+    artifactType: input.artifact.artifactType,
+    signal,
+    ...(find ? { findArtifact: (artifactId: string) => find(input.runId, artifactId) } : {}),
+  };
 }
 
 export const invalid = (message: string) => ApplicationFailure.nonRetryable(message, 'step_invalid');
@@ -127,7 +141,7 @@ async function executeTool(input: ExecuteStepInput, deps: ExecutorDeps, signal: 
   const tool = step.tool ? deps.tools[step.tool] : undefined;
   if (!tool) throw invalid(`step ${step.id}: unknown tool ${step.tool ?? '(none)'}`);
   try {
-    const result = await tool.run(stepInput(step, context), { storage: deps.storage, artifactId: input.artifact.id, artifactType: input.artifact.artifactType, signal });
+    const result = await tool.run(stepInput(step, context), toolContext(input, deps, signal));
     return { output: result.output, costUsd: result.costUsd ?? 0 };
   } catch (err) {
     if (err instanceof ToolInputError) throw new StepFailure(`step ${step.id}: tool ${step.tool} ${err.message}`, 'step_invalid', 0);

@@ -1,6 +1,6 @@
 import { createLocalProvider } from './local/index';
 import { type OpenAiOptions, createOpenAiProvider } from './openai/index';
-import type { ClassifierProvider, ImageProvider, ProviderSet, TextProvider } from './types';
+import type { ClassifierProvider, ImageProvider, ProviderSet, TextProvider, VideoProvider } from './types';
 
 export * from './types';
 
@@ -14,6 +14,7 @@ export interface ProviderOptions {
 interface Adapter {
   text?: TextProvider;
   image?: ImageProvider;
+  video?: VideoProvider;
   classifier?: ClassifierProvider;
 }
 
@@ -26,6 +27,7 @@ export function createProviders(opts: ProviderOptions = {}): ProviderSet {
   return {
     text: (name) => adapters[name]?.text,
     image: (name) => adapters[name]?.image,
+    video: (name) => adapters[name]?.video,
     classifier: (name) => adapters[name]?.classifier,
   };
 }

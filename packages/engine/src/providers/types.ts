@@ -49,6 +49,29 @@ export interface ImageProvider {
   generate(req: ImageRequest): Promise<GeneratedImage>;
 }
 
+export interface VideoRequest {
+  model: ModelEntry;
+  prompt: string;
+  width: number;
+  height: number;
+  fps: number;
+  durationSeconds: number;
+  generateAudio: boolean;
+  seed: string;
+  signal?: AbortSignal;
+}
+
+export interface GeneratedVideo {
+  /** An MP4 file. */
+  bytes: Buffer;
+  mimeType: 'video/mp4';
+  costUsd: number;
+}
+
+export interface VideoProvider {
+  generate(req: VideoRequest): Promise<GeneratedVideo>;
+}
+
 export type ClassifierPolicy = 'safety' | 'quality';
 
 export interface ClassifyRequest {
@@ -72,6 +95,7 @@ export interface ClassifierProvider {
 export interface ProviderSet {
   text(provider: string): TextProvider | undefined;
   image(provider: string): ImageProvider | undefined;
+  video(provider: string): VideoProvider | undefined;
   classifier(provider: string): ClassifierProvider | undefined;
 }
 

@@ -4,11 +4,21 @@ import type { ObjectStorage } from '@atelier/storage';
  * The built-in tools that `tool` steps run and `agent` steps may call. Each takes the step input (the
  * value at its inputPath, with params merged over it when both are objects) and returns its output.
  */
+/** An artifact of the run's own workspace, as a tool that takes artifact ids sees it. */
+export interface FoundArtifact {
+  id: string;
+  artifactClass: string;
+  artifactType: string;
+  content: Record<string, unknown>;
+}
+
 export interface ToolContext {
   storage: ObjectStorage;
   artifactId: string;
   artifactType: string;
   signal: AbortSignal;
+  /** Looks an artifact up in the run's workspace (undefined when it is not there). */
+  findArtifact?: (artifactId: string) => Promise<FoundArtifact | undefined>;
 }
 
 export interface ToolResult {

@@ -1,9 +1,10 @@
 import { BATCH_PRICE_FACTOR, roundUsd, textCallCost } from '@atelier/domain';
 import { delay } from '../delay';
-import type { ClassifierProvider, ImageProvider, TextProvider } from '../types';
+import type { ClassifierProvider, ImageProvider, TextProvider, VideoProvider } from '../types';
 import { localVerdict } from './classifier';
 import { renderLocalImage } from './image';
 import { localTextAnswer } from './text';
+import { renderLocalClip } from './video';
 
 export interface LocalProviderOptions {
   /** Simulated latency of every call, to make the local provider behave like a remote one. */
@@ -49,5 +50,13 @@ export function createLocalProvider(opts: LocalProviderOptions = {}) {
     },
   };
 
-  return { text, image, classifier };
+  const video: VideoProvider = {
+    async generate(req) {
+      await latency(req.signal);
+      const bytes = await renderLocalClip({ ...req, seed: `${req.model.id}:${req.seed}` });
+      return { bytes, mimeType: 'video/mp4', costUsd: roundUsd((req.model.pricing.per_second ?? 0) * req.durationSeconds) };
+    },
+  };
+
+  return { text, image, video, classifier };
 }

@@ -1,0 +1,15 @@
+import type { Tool } from '../../steps/tools';
+import { buildFilmCut } from './film-cut';
+
+export { buildFilmCut, editDecisionList, filmCutArgs, readFilmCutSpec, type FilmCut, type FilmCutSpec, type Segment } from './film-cut';
+export { ffmpegPath, ffprobePath } from './ffmpeg';
+export { faststart, inScratch, isMp4, videoKeys } from './files';
+export { probeMedia, type MediaProbe } from './probe';
+
+/** The video tools `tool` steps may name; joined to the registry in activities/index.ts. */
+export const VIDEO_TOOLS: Record<string, Tool> = {
+  buildFilmCut: {
+    description: 'Joins clips (url or artifactId, start, seconds) into one silent, letterboxed MP4 at one size and rate',
+    run: async (input, ctx) => ({ output: await buildFilmCut(input, ctx), costUsd: 0 }),
+  },
+};

@@ -1,0 +1,217 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffmpeg, ffmpegPath } from '@atelier/engine/media/video/ffmpeg';
+import { probeMedia } from '@atelier/engine/media/video/probe';
+import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+
+/**
+ * Video end to end on the local provider, judged on the bytes: MP4 boxes, ffprobe's reading of the
+ * stored files, pixels of frames grabbed from the cut, and downloads through the gateway.
+ */
+let h: Harness;
+let user: TestUser;
+let loopback: Server;
+let loopbackUrl: string;
+let scratch: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  user = await registerUser(h);
+  scratch = await mkdtemp(path.join(tmpdir(), 'video-test-'));
+  // A stand-in for a remote clip host: a text file posing as a video, and nothing else.
+  loopback = createServer((req, res) => {
+    if (req.url === '/not-a-video.mp4') {
+      res.writeHead(200, { 'content-type': 'video/mp4' });
+      res.end('this is plain text, not a movie');
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => loopback.listen(0, '127.0.0.1', resolve));
+  loopbackUrl = `http://127.0.0.1:${(loopback.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => loopback?.close(resolve));
+  await rm(scratch, { recursive: true, force: true });
+  await h?.stop();
+});
+
+async function run(templateId: string, intake: Record<string, unknown>) {
+  const created = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return waitForRun(h, user.token, created.body.id, undefined, 90_000);
+}
+const artifactOf = async (r: any) => (await h.request('GET', `/v1/artifacts/${r.artifactId}`, { token: user.token })).body;
+
+/** Writes a stored file to scratch so ffprobe and ffmpeg can read it. */
+async function stored(key: string): Promise<{ file: string; bytes: Buffer }> {
+  const bytes = await h.storage.get(key);
+  const file = path.join(scratch, `${Math.random().toString(36).slice(2)}.mp4`);
+  await writeFile(file, bytes);
+  return { file, bytes };
+}
+
+function expectMp4(bytes: Buffer) {
+  expect(bytes.subarray(4, 8).toString('ascii')).toBe('ftyp');
+}
+
+/** The RGB of a frame at `seconds`, decoded to raw pixels. */
+async function frameAt(file: string, seconds: number) {
+  const png = path.join(scratch, `${Math.random().toString(36).slice(2)}.png`);
+  await ffmpeg(['-ss', String(seconds), '-i', file, '-frames:v', '1', png]);
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const at = (x: number, y: number) => {
+    const i = (y * info.width + x) * 3;
+    return [data[i]!, data[i + 1]!, data[i + 2]!];
+  };
+  return { width: info.width, height: info.height, at, data };
+}
+const brightness = (rgb: number[]) => Math.max(...rgb);
+
+describe('generated clips', () => {
+  it('renders a real MP4 at the requested shape and length, audio only when asked, measured with ffprobe', async () => {
+    const square = await run('generate-video-clip', { prompt: 'a paper boat on a pond', durationSeconds: 2, aspectRatio: '1:1', generateAudio: true, references: ['https://example.com/moodboard.png'] });
+    expect(square.status).toBe('completed');
+    const artifact = await artifactOf(square);
+    expect(artifact).toMatchObject({ artifactClass: 'video', artifactType: 'clip', qa: { status: 'passed' } });
+    expect(artifact.content).toMatchObject({
+      type: 'video', mimeType: 'video/mp4', width: 480, height: 480, fps: 24, aspectRatio: '1:1', generateAudio: true,
+      references: ['https://example.com/moodboard.png'], storageKey: `artifacts/clip/${square.artifactId}/processed.mp4`, rawStorageKey: `artifacts/clip/${square.artifactId}/raw.mp4`,
+    });
+    expect(artifact.content.prompt).toEqual(expect.any(String));
+    const processed = await stored(artifact.content.storageKey);
+    expectMp4(processed.bytes);
+    expectMp4((await stored(artifact.content.rawStorageKey)).bytes);
+    const probe = await probeMedia(processed.file);
+    expect(probe).toMatchObject({ width: 480, height: 480, fps: 24, videoCodec: 'h264', hasAudio: true });
+    expect(probe.durationSeconds).toBeGreaterThan(1.9);
+    expect(probe.durationSeconds).toBeLessThan(2.2);
+    expect(artifact.content.durationSeconds).toBe(probe.durationSeconds);
+
+    const wide = await run('generate-video-clip', { prompt: 'a lighthouse at dusk', durationSeconds: 1 });
+    const wideArtifact = await artifactOf(wide);
+    const wideProbe = await probeMedia((await stored(wideArtifact.content.storageKey)).file);
+    expect(wideProbe).toMatchObject({ width: 640, height: 360, hasAudio: false });
+    expect(wideArtifact.content).toMatchObject({ generateAudio: false, aspectRatio: '16:9', durationSeconds: wideProbe.durationSeconds });
+    // Different prompts, visibly different pictures.
+    const a = await frameAt(processed.file, 0.5);
+    const b = await frameAt((await stored(wideArtifact.content.storageKey)).file, 0.5);
+    expect(a.at(2, 2)).not.toEqual(b.at(2, 2));
+  });
+
+  it('serves the clip through the gateway with its type and byte ranges, as players need', async () => {
+    const clip = await run('generate-video-clip', { prompt: 'rain on a window', durationSeconds: 1, aspectRatio: '9:16' });
+    const artifact = await artifactOf(clip);
+    const whole = await fetch(artifact.content.url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('video/mp4');
+    const bytes = Buffer.from(await whole.arrayBuffer());
+    expectMp4(bytes);
+    const ranged = await fetch(artifact.content.url, { headers: { range: 'bytes=4-11' } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get('content-range')).toBe(`bytes 4-11/${bytes.length}`);
+    expect(Buffer.from(await ranged.arrayBuffer()).toString('ascii', 0, 4)).toBe('ftyp');
+  });
+});
+
+describe('film cuts', () => {
+  it('trims, letterboxes and joins clips by url and by artifact id, recording the edit decision list', async () => {
+    const wide = await run('generate-video-clip', { prompt: 'waves rolling in', durationSeconds: 3, aspectRatio: '16:9' });
+    const square = await run('generate-video-clip', { prompt: 'a spinning top', durationSeconds: 3, aspectRatio: '1:1', generateAudio: true });
+    const wideUrl = (await artifactOf(wide)).content.url;
+    const cut = await run('build-film-cut', { clips: [{ url: wideUrl, start: 0.5, seconds: 1.5 }, { artifactId: square.artifactId, start: 1, seconds: 1.5 }], width: 320, height: 180, fps: 25 });
+    expect(cut.status).toBe('completed');
+    const artifact = await artifactOf(cut);
+    expect(artifact).toMatchObject({ artifactClass: 'video', artifactType: 'film-cut', qa: { status: 'passed' } });
+    expect(artifact.content).toMatchObject({
+      width: 320, height: 180, fps: 25, aspectRatio: '16:9', generateAudio: false, keptSeconds: 3,
+      segments: [
+        { index: 0, url: wideUrl, artifactId: null, start: 0.5, seconds: 1.5, at: 0 },
+        { index: 1, url: null, artifactId: square.artifactId, start: 1, seconds: 1.5, at: 1.5 },
+      ],
+    });
+    const film = await stored(artifact.content.storageKey);
+    expectMp4(film.bytes);
+    const probe = await probeMedia(film.file);
+    expect(probe).toMatchObject({ width: 320, height: 180, fps: 25, hasAudio: false });
+    expect(Math.abs(probe.durationSeconds - 3)).toBeLessThan(0.1);
+    expect(artifact.content.measuredSeconds).toBe(probe.durationSeconds);
+
+    // The square clip sits in the middle of the wide frame with black bars left and right; never stretched.
+    const boxed = await frameAt(film.file, 2.2);
+    for (const y of [10, 90, 170]) {
+      expect(brightness(boxed.at(2, y)), `left bar at y=${y}`).toBeLessThan(24);
+      expect(brightness(boxed.at(317, y)), `right bar at y=${y}`).toBeLessThan(24);
+    }
+    const barWidth = (320 - 180) / 2;
+    let litInside = 0;
+    for (let x = barWidth + 4; x < 320 - barWidth - 4; x += 8) if (brightness(boxed.at(x, 90)) > 24 || brightness(boxed.at(x, 20)) > 24) litInside++;
+    expect(litInside).toBeGreaterThan(0);
+    // The wide clip fills the frame edge to edge.
+    const full = await frameAt(film.file, 0.7);
+    const source = await frameAt((await stored((await artifactOf(wide)).content.storageKey)).file, 1.2);
+    expect(brightness(full.at(2, 90))).toBeGreaterThan(0);
+    expect(Math.abs(brightness(full.at(2, 2)) - brightness(source.at(4, 4)))).toBeLessThan(40);
+  });
+
+  it('holds a film shorter than the seconds it keeps for review, with a failing QA check', async () => {
+    const short = await run('generate-video-clip', { prompt: 'a bouncing ball', durationSeconds: 2 });
+    const cut = await run('build-film-cut', { clips: [{ artifactId: short.artifactId, start: 0, seconds: 5 }] });
+    expect(cut.status).toBe('review');
+    const artifact = await artifactOf(cut);
+    expect(artifact.qa.status).toBe('failed');
+    const duration = artifact.qa.checks.find((c: any) => c.id === 'duration');
+    expect(duration).toMatchObject({ status: 'fail' });
+    expect(duration.detail).toContain('short');
+    expect(artifact.content.measuredSeconds).toBeLessThan(2.2);
+    expect(artifact.content.keptSeconds).toBe(5);
+  });
+
+  it('fails clearly on a clip that cannot be fetched or decoded, a zero-length segment or a non-video artifact, leaving nothing behind', async () => {
+    const report = await run('plan-research-report', { topic: 'tides' });
+    const clip = await run('generate-video-clip', { prompt: 'sand dunes', durationSeconds: 1 });
+    const before = (await readdir(tmpdir())).filter((d) => d.startsWith('atelier-video-')).length;
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ url: 'http://127.0.0.1:1/gone.mp4', seconds: 1 }, /clip 0 .*could not be fetched/],
+      [{ url: `${loopbackUrl}/missing.mp4`, seconds: 1 }, /clip 0 .*HTTP 404/],
+      [{ url: `${loopbackUrl}/not-a-video.mp4`, seconds: 1 }, /clip 0 .*cannot be decoded as video/],
+      [{ artifactId: clip.artifactId, seconds: 0 }, /clip 0: seconds must be more than zero/],
+      [{ artifactId: report.artifactId, seconds: 1 }, /clip 0 .*: artifact .* is research, not a video/],
+      [{ artifactId: 'artifact-0000000000000000', seconds: 1 }, /clip 0 .*: artifact .* not found in this workspace/],
+      [{ artifactId: clip.artifactId, start: 9, seconds: 1 }, /clip 0 .*starts at 9s but lasts only/],
+    ];
+    for (const [bad, message] of cases) {
+      const failed = await run('build-film-cut', { clips: [bad] });
+      expect(failed.status, JSON.stringify(bad)).toBe('failed');
+      expect(failed.errorCode).toBe('step_invalid');
+      expect(failed.error).toMatch(message);
+      expect(failed.artifactId ?? null).toBeNull();
+      await expect(h.storage.get(`artifacts/film-cut/${failed.id}/processed.mp4`)).rejects.toThrow();
+    }
+    const second = await run('build-film-cut', { clips: [{ artifactId: clip.artifactId, seconds: 1 }, { url: `${loopbackUrl}/missing.mp4`, seconds: 1 }] });
+    expect(second.error).toMatch(/clip 1 .*HTTP 404/);
+    const after = (await readdir(tmpdir())).filter((d) => d.startsWith('atelier-video-')).length;
+    expect(after).toBeLessThanOrEqual(before);
+    const intake = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'build-film-cut', intake: { clips: 'not a list' } } });
+    expect(intake.status).toBe(422);
+    expect(intake.body.detail.error).toBe('intake_invalid');
+  });
+
+  it('finds ffmpeg from the npm package unless FFMPEG_PATH says otherwise', () => {
+    expect(ffmpegPath()).toContain('ffmpeg');
+    const saved = process.env.FFMPEG_PATH;
+    process.env.FFMPEG_PATH = '/opt/ffmpeg/bin/ffmpeg';
+    try {
+      expect(ffmpegPath()).toBe('/opt/ffmpeg/bin/ffmpeg');
+    } finally {
+      if (saved === undefined) delete process.env.FFMPEG_PATH;
+      else process.env.FFMPEG_PATH = saved;
+    }
+  });
+});
