@@ -16,6 +16,8 @@ const run = (u: TestUser, extra: Record<string, unknown> = {}) => h.request('POS
 async function runEstimate(u: TestUser): Promise<number> {
   const created = await run(u);
   await h.request('POST', `/v1/runs/${created.body.id}/cancel`, { token: u.token });
+  // Settled, the cancelled run counts at its actual cost from now on, so spend holds still below.
+  await waitForRun(h, u.token, created.body.id);
   return created.body.totalCosts.estimatedUsd;
 }
 
@@ -51,8 +53,7 @@ describe('budgets', () => {
   it('refuse runs with each reason of the contract, record every refusal, and let notify_only through', async () => {
     const u = await registerUser(h);
     const estimate = await runEstimate(u);
-    const spend = estimate; // the cancelled run above counts at its estimate until it settles
-    await new Promise((r) => setTimeout(r, 2000));
+    const spend = estimate;
 
     const cap = await budget(u, { limitUsd: 100, enforcementMode: 'hard_stop', perRunCapUsd: estimate / 2 });
     const capped = await run(u);

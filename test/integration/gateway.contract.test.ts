@@ -20,13 +20,15 @@ describe('the gateway contract', () => {
     const served = new Set(
       app.routes
         .filter((r) => r.path.startsWith('/v1/') && r.method !== 'ALL')
-        .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`),
+        .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\/~([a-z-]+)$/, ':$1')}`),
     );
     const documented = new Set(Object.entries(spec.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)));
     expect(served.size).toBeGreaterThan(10);
     expect([...served].filter((r) => !documented.has(r))).toEqual([]);
     expect(spec.body.paths['/v1/runs'].post.security).toEqual([{ bearer: [] }]);
     expect(spec.body.paths['/v1/catalog/workflows'].get.security).toBeUndefined();
+    // Custom methods keep the contract's colon form.
+    expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/v1/subjects/{subject_id}:erase', '/v1/characters/{character_id}:check', '/v1/likeness-consents/{consent_id}:revoke']));
   });
 
   it('serves an API reference page at /docs that works offline', async () => {

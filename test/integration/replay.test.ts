@@ -36,6 +36,23 @@ const BROKEN = {
   outputShape: [{ artifactClass: 'research', artifactType: 'research-report' }],
 };
 
+/** A likeness character the gate lets through (subject, active consent, frozen version, local copy accepted). */
+async function usableCharacter(referenceArtifactId: string): Promise<string> {
+  const post = (p: string, body: unknown) => h.request('POST', p, { token: user.token, body }).then((r) => r.body);
+  const subject = await post(`/v1/workspaces/${user.workspaceId}/subjects`, { displayName: 'Replay Model', attestations: { adult: true, notPolitical: true } });
+  const consent = await post(`/v1/subjects/${subject.id}/consents`, {
+    grantor: 'subject', coversLikeness: true, coversVoice: false, scope: { uses: ['*'], media: ['*'], channels: ['*'], territories: ['*'] },
+    startsOn: '2026-01-01', endsOn: '2035-12-31', evidenceKind: 'signed_release', evidenceSha256: 'a'.repeat(64),
+  });
+  await post(`/v1/likeness-consents/${consent.id}:activate`, {});
+  const project = await post(`/v1/workspaces/${user.workspaceId}/projects`, { name: 'Replay cast' });
+  const character = await post('/v1/characters', { projectId: project.id, name: 'Replay', format: 'likeness' });
+  await post(`/v1/characters/${character.id}/references`, { role: 'portrait', artifactId: referenceArtifactId });
+  await post(`/v1/characters/${character.id}/versions`, { subjectId: subject.id });
+  await post(`/v1/characters/${character.id}/versions/1/bindings`, { provider: 'local', assetKind: 'likeness', assetId: 'replay', providerConsentStatus: 'accepted' });
+  return character.id;
+}
+
 async function record(name: string, runId: string) {
   const file = path.join(HISTORIES, `${name}.json`);
   if (existsSync(file) && process.env.UPDATE_HISTORIES !== '1') return;
@@ -78,6 +95,19 @@ describe('the run workflow stays deterministic', () => {
     expect((await waitForRun(h, user.token, article)).status).toBe('completed');
     expect((await waitForRun(h, user.token, profile)).status).toBe('completed');
 
+    const illustration = await start('generate-illustration', '', { subject: 'a lantern', transparentBackground: true });
+    const clip = await start('generate-video-clip', '', { prompt: 'a kite in the wind', durationSeconds: 1 });
+    const drawn = await waitForRun(h, user.token, illustration);
+    expect(drawn.status).toBe('completed');
+    const clipRun = await waitForRun(h, user.token, clip);
+    expect(clipRun.status).toBe('completed');
+    const cutout = await start('remove-background', '', { image: drawn.artifactId });
+    const film = await start('build-film-cut', '', { clips: [{ artifactId: clipRun.artifactId, seconds: 1 }] });
+    const cast = await start('generate-product-shot', '', { product: 'a lantern', characterId: await usableCharacter(drawn.artifactId) });
+    expect((await waitForRun(h, user.token, cutout)).status).toBe('completed');
+    expect((await waitForRun(h, user.token, film)).status).toBe('completed');
+    expect((await waitForRun(h, user.token, cast)).status).toBe('review');
+
     const scenarios = [
       ['research-report-completed', completed],
       ['run-failed-step-invalid', failed],
@@ -86,6 +116,11 @@ describe('the run workflow stays deterministic', () => {
       ['product-shot-gate-rejected', rejected],
       ['article-with-sub-workflow', article],
       ['brand-profile-completed', profile],
+      ['illustration-completed', illustration],
+      ['remove-background-completed', cutout],
+      ['video-clip-completed', clip],
+      ['film-cut-completed', film],
+      ['product-shot-with-character', cast],
     ] as const;
     for (const [name, id] of scenarios) {
       // The workflow result is written after the last activity; wait for Temporal to close the execution.
@@ -96,7 +131,7 @@ describe('the run workflow stays deterministic', () => {
 
   it('replays every committed history against the current workflow code', async () => {
     const files = (await readdir(HISTORIES)).filter((f) => f.endsWith('.json')).sort();
-    expect(files.length).toBeGreaterThanOrEqual(7);
+    expect(files.length).toBeGreaterThanOrEqual(12);
     const histories = await Promise.all(
       files.map(async (f) => ({ workflowId: f, history: historyFromJSON(JSON.parse(await readFile(path.join(HISTORIES, f), 'utf8'))) })),
     );
