@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Pagination, QueryBoolean } from './common';
+import { CalendarDay, Pagination, QueryBoolean } from './common';
 
 /** Characters, their references, frozen versions, provider copies (bindings) and the gate's check. */
 export const CHARACTER_FORMATS = ['synthetic', 'likeness'] as const;
@@ -104,7 +104,7 @@ export const CheckRequest = z
     territory: z.string().trim().min(1).max(100).optional(),
     advertiser: z.string().trim().min(1).max(200).optional(),
     provider: z.string().trim().min(1).max(100).optional(),
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a calendar day, YYYY-MM-DD').optional(),
+    date: CalendarDay.optional(),
     version: z.number().int().min(1).optional(),
   })
   .openapi('CharacterCheckRequest');

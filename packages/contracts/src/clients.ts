@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { Pagination, QueryBoolean } from './common';
+import { CalendarDay, Pagination, QueryBoolean } from './common';
 
 /** Clients, their billing, rollups, status history and contacts. Money fields are null for members. */
 export const CLIENT_STATUSES = ['lead', 'active', 'paused', 'past'] as const;
 export const BILLING_MODELS = ['retainer', 'project', 'hourly', 'usage'] as const;
 export const BILLING_PERIODS = ['month', 'quarter', 'year', 'one_off'] as const;
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a calendar day, YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'not a real calendar day');
+const day = CalendarDay;
 const slug = z.string().trim().min(1).max(80).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
 
 export const BillingInput = z

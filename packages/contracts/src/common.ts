@@ -33,3 +33,9 @@ export const ErrorBody = z
     detail: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(ValidationIssue)]),
   })
   .openapi('Error');
+
+/** A calendar day, YYYY-MM-DD, that exists (no February 30th). */
+export const CalendarDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a calendar day, YYYY-MM-DD')
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'not a real calendar day');

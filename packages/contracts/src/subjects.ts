@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { Pagination, QueryBoolean } from './common';
+import { CalendarDay, Pagination, QueryBoolean } from './common';
 
 /** Subjects (people a likeness depicts) and their likeness consents. */
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a calendar day, YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'not a real calendar day');
+const day = CalendarDay;
 
 export const SubjectAttestations = z
   .object({
