@@ -27,18 +27,64 @@ export interface ValidationEntry {
   input: unknown;
 }
 
+/**
+ * Every domain error code the API answers with, and its one status. A code lives here or nowhere: a
+ * handler names a code and the status follows, so two routes never answer the same refusal differently.
+ */
+export const ERROR_CODES = {
+  template_deprecated: 400,
+  invalid_provider_override: 400,
+  character_batch_unsupported: 400,
+  admin_required: 403,
+  workspace_bound_key: 403,
+  account_scope_required: 403,
+  approval_blocked: 409,
+  character_archived: 409,
+  client_conflict: 409,
+  contact_exists: 409,
+  email_taken: 409,
+  etag_mismatch: 409,
+  gate_mismatch: 409,
+  invalid_transition: 409,
+  last_owner: 409,
+  member_exists: 409,
+  project_has_characters: 409,
+  request_id_reused: 409,
+  subject_erased: 409,
+  version_frozen: 409,
+  workflow_id_taken: 409,
+  workflow_published: 409,
+  artifact_not_found: 422,
+  character_not_usable: 422,
+  client_not_found: 422,
+  hold_patch_invalid: 422,
+  hold_value_invalid: 422,
+  invalid_successor: 422,
+  no_references: 422,
+  subject_required: 422,
+  subject_changed: 422,
+  subject_not_found: 422,
+  subject_not_allowed: 422,
+  etag_required: 428,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** 422 bodies the contract keys by `error` rather than `code`. */
+export type InvalidKind = 'intake_invalid' | 'workflow_invalid' | 'workflow_not_runnable' | 'variations_invalid';
+
 export const fail = {
   notFound: (what: string) => new ApiError(404, what),
   unauthorized: (message = 'missing or invalid credentials') => new ApiError(401, message, { 'WWW-Authenticate': 'Bearer' }),
   forbidden: (message: string) => new ApiError(403, message),
-  adminRequired: () => new ApiError(403, { code: 'admin_required', message: 'only owners and admins can change this' }),
-  conflict: (code: string, extra: Record<string, unknown> = {}) => new ApiError(409, { code, ...extra }),
-  refused: (code: string, extra: Record<string, unknown> = {}) => new ApiError(400, { code, ...extra }),
+  adminRequired: () => fail.code('admin_required', { message: 'only owners and admins can change this' }),
+  /** The refusal `code`, answered with the status the code carries. */
+  code: (code: ErrorCode, extra: Record<string, unknown> = {}) => new ApiError(ERROR_CODES[code], { code, ...extra }),
+  invalid: (error: InvalidKind, extra: Record<string, unknown>) => new ApiError(422, { error, ...extra }),
   validation: (entries: ValidationEntry[]) => new ApiError(422, entries),
-  unprocessable: (detail: Record<string, unknown>) => new ApiError(422, detail),
-  intakeInvalid: (fields: string[]) => new ApiError(422, { error: 'intake_invalid', fields }),
-  invalidTransition: (message: string, extra: Record<string, unknown> = {}) =>
-    new ApiError(409, { code: 'invalid_transition', message, ...extra }),
+  intakeInvalid: (fields: string[]) => fail.invalid('intake_invalid', { fields }),
+  invalidTransition: (message: string, extra: Record<string, unknown> = {}) => fail.code('invalid_transition', { message, ...extra }),
+  unavailable: (message: string, retryAfterSeconds = 5) => new ApiError(503, message, { 'Retry-After': String(retryAfterSeconds) }),
 };
 
 const LOCATIONS: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header', cookie: 'cookie', form: 'body' };

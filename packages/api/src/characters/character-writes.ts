@@ -13,7 +13,7 @@ import {
 } from '@atelier/db';
 import { newUuid, utcDay } from '@atelier/domain';
 import { requireWriter, resourceAccess } from '../access';
-import { ApiError, fail } from '../errors';
+import { type ErrorCode, fail } from '../errors';
 import { etagMismatch, newEtag, storedEtag } from '../http/etag';
 import { presentCharacter } from '../presenters/character';
 import type { AppEnv } from '../services';
@@ -53,7 +53,7 @@ export async function touchCharacter(c: Context<AppEnv>, character: CharacterRow
   return touched;
 }
 
-const notReady = (code: string, message: string) => new ApiError(422, { code, message });
+const notReady = (code: ErrorCode, message: string) => fail.code(code, { message });
 
 /**
  * Freezes the draft as the next version. A likeness names its subject once (the first version) and every
@@ -64,7 +64,7 @@ export async function freezeVersion(c: Context<AppEnv>, characterId: string, bod
   return db.transaction().execute(async (tx) => {
     const character = (await lockCharacter(tx, characterId))!;
     if (expected !== undefined && expected !== character.etag) throw etagMismatch(await characterRecord(c, character));
-    if (character.archived_at) throw fail.conflict('character_archived', { message: 'an archived character cannot be frozen' });
+    if (character.archived_at) throw fail.code('character_archived', { message: 'an archived character cannot be frozen' });
     const references = await characterReferences(tx, characterId);
     if (references.length === 0) throw notReady('no_references', 'add at least one reference before freezing a version');
     const versions = await characterVersions(tx, characterId);

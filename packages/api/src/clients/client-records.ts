@@ -90,9 +90,9 @@ export function billingColumns(billing: BillingInput | null, current: ClientRow 
 export function clientConflict(err: unknown): ApiError | undefined {
   if (pgErrorCode(err) !== PG.uniqueViolation) return undefined;
   const constraint = (err as { constraint?: string }).constraint;
-  if (constraint === 'clients_live_slug') return fail.conflict('client_conflict', { field: 'slug', message: 'a live client of this workspace already has this slug' });
+  if (constraint === 'clients_live_slug') return fail.code('client_conflict', { field: 'slug', message: 'a live client of this workspace already has this slug' });
   if (constraint === 'clients_live_customer') {
-    return fail.conflict('client_conflict', { field: 'paymentCustomerId', message: 'a live client of this workspace already has this payment-processor customer' });
+    return fail.code('client_conflict', { field: 'paymentCustomerId', message: 'a live client of this workspace already has this payment-processor customer' });
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../errors';
+import { type ApiError, fail } from '../errors';
 import type { AppEnv } from '../services';
 
 /**
@@ -25,14 +25,14 @@ export function storedEtag(supplied: string): string {
 export function requiredEtag(c: Context<AppEnv>, bodyEtag: string | undefined | null): string {
   const supplied = bodyEtag ?? c.req.header('if-match');
   if (!supplied || !supplied.trim()) {
-    throw new ApiError(428, { code: 'etag_required', message: 'send the etag you read, in the body (etag) or in If-Match' });
+    throw fail.code('etag_required', { message: 'send the etag you read, in the body (etag) or in If-Match' });
   }
   return storedEtag(supplied);
 }
 
 /** The record changed since the caller read it: 409 with the record as it now stands. */
 export const etagMismatch = (current: unknown): ApiError =>
-  new ApiError(409, { code: 'etag_mismatch', message: 'the record changed since you read it', current });
+  fail.code('etag_mismatch', { message: 'the record changed since you read it', current });
 
 /** Sets the ETag header of a response carrying a record. */
 export function sendEtag(c: Context<AppEnv>, stored: string): void {

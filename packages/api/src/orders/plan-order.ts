@@ -40,7 +40,7 @@ async function orderVersion(c: Context<AppEnv>, body: Body, workspaceId: string)
     if (!pinned || pinned.state !== 'published') throw fail.notFound(`${workflow.id} has no published version ${body.workflowVersion}`);
     return pinned.definition as WorkflowDefinition;
   }
-  if (!runnable) throw fail.unprocessable({ error: 'workflow_not_runnable', message: `${workflow.id} has no published version; drafts cannot be ordered` });
+  if (!runnable) throw fail.invalid('workflow_not_runnable', { message: `${workflow.id} has no published version; drafts cannot be ordered` });
   return definition;
 }
 
@@ -65,7 +65,7 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
   try {
     variations = resolveVariations(body.variationSpec, csvCoercer(fields));
   } catch (err) {
-    if (err instanceof VariationError) throw fail.unprocessable({ error: 'variations_invalid', message: err.message });
+    if (err instanceof VariationError) throw fail.invalid('variations_invalid', { message: err.message });
     throw err;
   }
 
@@ -96,8 +96,7 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
     }
   }
   if (problems.length > 0) {
-    throw fail.unprocessable({
-      error: 'intake_invalid',
+    throw fail.invalid('intake_invalid', {
       fields: problems.slice(0, 50).flatMap((p) => p.fields.map((f) => `variation ${p.index}: ${f}`)),
       variations: problems.slice(0, 50),
     });
@@ -109,7 +108,7 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
 
   if (characterUses.size > 0 && body.executionMode === 'batch') {
     const characterId = [...characterUses.values()][0]!.characterId;
-    throw fail.refused('character_batch_unsupported', { characterId, message: 'orders featuring a character cannot use batch mode' });
+    throw fail.code('character_batch_unsupported', { characterId, message: 'orders featuring a character cannot use batch mode' });
   }
   for (const intake of characterUses.values()) {
     await refuseUnusableCharacter(db, { workspaceId: access.workspaceId, intake, artifactClass: definition.artifactSchema.artifactClass, bindings }, 'order');

@@ -16,13 +16,13 @@ export function refusalError(refusal: Refusal): ApiError {
     case 'invalid_transition':
       return fail.invalidTransition(refusal.message, { status: refusal.status });
     case 'gate_mismatch':
-      return fail.conflict('gate_mismatch', { gateId: refusal.gateId, reviewGateId: refusal.reviewGateId, message: refusal.message });
+      return fail.code('gate_mismatch', { gateId: refusal.gateId, reviewGateId: refusal.reviewGateId, message: refusal.message });
     case 'approval_blocked':
-      return fail.conflict('approval_blocked', { checks: refusal.checks, message: refusal.message });
+      return fail.code('approval_blocked', { checks: refusal.checks, message: refusal.message });
     case 'hold_patch_invalid':
-      return fail.unprocessable({ code: 'hold_patch_invalid', missing: refusal.missing, extra: refusal.extra, message: refusal.message });
+      return fail.code('hold_patch_invalid', { missing: refusal.missing, extra: refusal.extra, message: refusal.message });
     case 'hold_value_invalid':
-      return fail.unprocessable({ code: 'hold_value_invalid', fields: refusal.fields, errors: refusal.errors, message: refusal.message });
+      return fail.code('hold_value_invalid', { fields: refusal.fields, errors: refusal.errors, message: refusal.message });
   }
 }
 

@@ -35,7 +35,7 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
         workspaceId: newUuid(),
         workspaceName: `${body.name}'s workspace`,
       });
-      if (!user) throw fail.conflict('email_taken', { message: 'an account with this email already exists' });
+      if (!user) throw fail.code('email_taken', { message: 'an account with this email already exists' });
       return c.json(await openSession(db, user), 201);
     },
   )

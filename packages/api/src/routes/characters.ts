@@ -104,7 +104,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
         created_by: c.get('principal').userId,
       });
       if (!created && character.request_fingerprint !== fingerprint) {
-        throw fail.conflict('request_id_reused', { requestId: body.requestId, message: 'this requestId was used with a different body', characterId: character.id });
+        throw fail.code('request_id_reused', { requestId: body.requestId, message: 'this requestId was used with a different body', characterId: character.id });
       }
       // A retry answers as the first request did, with the character as it now stands.
       sendEtag(c, character.etag);
@@ -186,7 +186,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       const { db } = c.get('services');
       const artifact = await getArtifact(db, body.artifactId);
       if (!artifact || artifact.workspace_id !== character.workspace_id) {
-        throw fail.unprocessable({ code: 'artifact_not_found', message: `artifact ${body.artifactId} not found in this workspace` });
+        throw fail.code('artifact_not_found', { message: `artifact ${body.artifactId} not found in this workspace` });
       }
       const expected = optionalEtag(c, body.etag);
       if (expected !== undefined && expected !== character.etag) throw etagMismatch(await characterRecord(c, character));

@@ -49,7 +49,7 @@ async function conflictsAnswered<T>(write: () => Promise<T>): Promise<T> {
 }
 
 const contactExists = (err: unknown) =>
-  pgErrorCode(err) === PG.uniqueViolation ? fail.conflict('contact_exists', { message: 'a contact with this email is already on the client' }) : err;
+  pgErrorCode(err) === PG.uniqueViolation ? fail.code('contact_exists', { message: 'a contact with this email is already on the client' }) : err;
 
 export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
@@ -107,7 +107,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
         ),
       );
       if (!created && client.request_fingerprint !== fingerprint) {
-        throw fail.conflict('request_id_reused', { requestId: body.requestId, clientId: client.id, message: 'this requestId was used with a different body' });
+        throw fail.code('request_id_reused', { requestId: body.requestId, clientId: client.id, message: 'this requestId was used with a different body' });
       }
       sendEtag(c, client.etag);
       return c.json(await clientRecord(c, client, access), 201);

@@ -112,7 +112,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       requireWriter(access);
       const { db } = c.get('services');
       if (!(await getProjectInWorkspace(db, access.workspaceId, project_id))) throw projectNotFound(project_id);
-      const clientNotFound = () => fail.unprocessable({ code: 'client_not_found', message: `client ${body.clientId} not found in this workspace` });
+      const clientNotFound = () => fail.code('client_not_found', { message: `client ${body.clientId} not found in this workspace` });
       if (body.clientId) {
         const client = await getClient(db, body.clientId);
         if (!client || client.workspace_id !== access.workspaceId || client.archived_at) throw clientNotFound();
@@ -138,7 +138,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       const access = await workspaceAccess(c, workspace_id);
       requireWriter(access);
       const { db } = c.get('services');
-      const refuse = () => fail.conflict('project_has_characters', { message: 'this project has characters; archive it instead' });
+      const refuse = () => fail.code('project_has_characters', { message: 'this project has characters; archive it instead' });
       if (await projectHasCharacters(db, project_id)) throw refuse();
       // A character created meanwhile is caught by the database (characters reference projects without cascade).
       const deleted = await refusedBy(() => deleteProject(db, access.workspaceId, project_id), [PG.foreignKeyViolation], refuse);

@@ -171,7 +171,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       const body = c.req.valid('json');
       const subject = await subjectFor(c, c.req.valid('param').subject_id, true);
       const expected = requiredEtag(c, body.etag);
-      if (subject.erased_at) throw fail.conflict('subject_erased', { message: 'an erased subject cannot be edited' });
+      if (subject.erased_at) throw fail.code('subject_erased', { message: 'an erased subject cannot be edited' });
       const updated = await updateSubject(c.get('services').db, subject.id, expected, {
         ...(body.displayName !== undefined ? { display_name: body.displayName } : {}),
         ...(body.email !== undefined ? { email: body.email } : {}),
@@ -218,7 +218,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       if (!withinConsentSpan(body.startsOn, body.endsOn)) {
         throw fail.validation([{ type: 'value_error', loc: ['body', 'endsOn'], msg: 'a consent may run at most 10 years', input: body.endsOn }]);
       }
-      if (subject.erased_at) throw fail.conflict('subject_erased', { message: 'an erased subject cannot give consent' });
+      if (subject.erased_at) throw fail.code('subject_erased', { message: 'an erased subject cannot give consent' });
       const consent = await createConsent(
         c.get('services').db,
         {

@@ -76,7 +76,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       }
       const result = await updateUser(db, user.id, { name: body.name, email: body.email, passwordHash });
       if (!result.ok) {
-        if (result.reason === 'email_taken') throw fail.conflict('email_taken', { message: 'an account with this email already exists' });
+        if (result.reason === 'email_taken') throw fail.code('email_taken', { message: 'an account with this email already exists' });
         throw gone();
       }
       // A new password signs out every other session: all but the caller's own, or all of them when an API key called.

@@ -53,13 +53,13 @@ const presentMember = (m: MemberRow) => ({
  * a workspace always keeps at least one owner (409 last_owner).
  */
 const ownerRoleRefused = () =>
-  new ApiError(403, { code: 'admin_required', message: 'only an owner can grant, change or remove the owner role' });
+  fail.code('admin_required', { message: 'only an owner can grant, change or remove the owner role' });
 
 /** The member after a change (null once removed), or the refusal the change met. */
 function settled(result: MembershipChange): MemberRow | null {
   if (result.outcome === 'ok') return result.member;
   if (result.outcome === 'owner_protected') throw ownerRoleRefused();
-  if (result.outcome === 'last_owner') throw fail.conflict('last_owner', { message: 'a workspace must keep at least one owner' });
+  if (result.outcome === 'last_owner') throw fail.code('last_owner', { message: 'a workspace must keep at least one owner' });
   throw fail.notFound('member not found');
 }
 
@@ -148,7 +148,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       const user = await findUserByEmail(db, body.email);
       if (!user) throw fail.notFound('user not found');
       const member = await addMember(db, access.workspaceId, user.id, body.role);
-      if (!member) throw fail.conflict('member_exists', { message: 'this user is already a member of the workspace' });
+      if (!member) throw fail.code('member_exists', { message: 'this user is already a member of the workspace' });
       return c.json(presentMember(member), 201);
     },
   )

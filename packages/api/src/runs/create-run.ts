@@ -34,7 +34,7 @@ export async function pinnedVersion(c: Context<AppEnv>, templateId: string, acce
     throw fail.notFound(`workflow ${templateId} not found`);
   }
   if (workflow.status === 'deprecated') {
-    throw fail.refused('template_deprecated', {
+    throw fail.code('template_deprecated', {
       templateId: workflow.id,
       supersededBy: workflow.superseded_by_id,
       message: `${workflow.id} is deprecated${workflow.superseded_by_id ? `; use ${workflow.superseded_by_id}` : ''}`,
@@ -51,10 +51,10 @@ export function applyOverrides(c: Context<AppEnv>, definition: WorkflowDefinitio
   const bindings = { ...definition.providers };
   for (const [role, modelId] of Object.entries(overrides ?? {})) {
     if (!(role in definition.providers)) {
-      throw fail.refused('invalid_provider_override', { role, modelId, message: `${definition.id} has no role ${role}` });
+      throw fail.code('invalid_provider_override', { role, modelId, message: `${definition.id} has no role ${role}` });
     }
     const problem = models.bindingProblem(role, modelId);
-    if (problem) throw fail.refused('invalid_provider_override', { role, modelId, message: problem });
+    if (problem) throw fail.code('invalid_provider_override', { role, modelId, message: problem });
     bindings[role] = modelId;
   }
   return bindings;

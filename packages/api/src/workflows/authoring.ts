@@ -16,7 +16,7 @@ import { fail } from '../errors';
 import type { AppEnv } from '../services';
 
 /** The contract's refusal of a definition: every broken rule at once, as sentences. */
-export const workflowInvalid = (errors: string[]) => fail.unprocessable({ error: 'workflow_invalid', errors });
+export const workflowInvalid = (errors: string[]) => fail.invalid('workflow_invalid', { errors });
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -100,11 +100,11 @@ export async function authorWorkflow(c: Context<AppEnv>, body: z.infer<typeof Au
 
   const { created } = await saveWorkflowDraft(db, { id, workspaceId: access.workspaceId }, (existing, versions) => {
     if (existing && existing.workspace_id !== access.workspaceId) {
-      throw fail.conflict('workflow_id_taken', { id, message: `the workflow id ${id} is taken; ids are never reused for another workflow` });
+      throw fail.code('workflow_id_taken', { id, message: `the workflow id ${id} is taken; ids are never reused for another workflow` });
     }
     const frozen = versions.find((v) => v.state === 'published' && v.version === raw.version);
     if (frozen) {
-      throw fail.conflict('version_frozen', { id, version: frozen.version, message: `${id} ${frozen.version} is published and frozen; save the change as a later version` });
+      throw fail.code('version_frozen', { id, version: frozen.version, message: `${id} ${frozen.version} is published and frozen; save the change as a later version` });
     }
     const check = checkDefinition(raw, { models, previousVersion: newestPublished(versions)?.version });
     if (!check.definition) throw workflowInvalid(check.errors);
@@ -130,7 +130,7 @@ export async function publishWorkflow(c: Context<AppEnv>, id: string, body: z.in
   await publishWorkflowVersion(db, id, body.version, 'internal', (_workflow, versions) => {
     const target = versions.find((v) => v.version === body.version);
     if (target?.state === 'published') {
-      throw fail.conflict('version_frozen', { id, version: body.version, message: `${id} ${body.version} is already published and frozen` });
+      throw fail.code('version_frozen', { id, version: body.version, message: `${id} ${body.version} is already published and frozen` });
     }
     if (!target) {
       const draft = versions.find((v) => v.state === 'draft');
@@ -149,8 +149,7 @@ export async function deprecate(c: Context<AppEnv>, id: string, body: z.infer<ty
   const successor = await getWorkflow(db, body.supersededById);
   const visible = successor && (successor.workspace_id === null || successor.workspace_id === workflow.workspace_id);
   if (!visible || successor.id === id) {
-    throw fail.unprocessable({
-      code: 'invalid_successor',
+    throw fail.code('invalid_successor', {
       supersededById: body.supersededById,
       message: successor?.id === id ? 'a workflow cannot supersede itself' : `workflow ${body.supersededById} not found`,
     });
@@ -172,7 +171,7 @@ export async function refusePublished(c: Context<AppEnv>, workspaceId: string, i
   const versions = await listWorkflowVersions(db, id);
   const published = versions.find((v) => v.state === 'published' && (workflow.workspace_id === null || v.version === version));
   if (published) {
-    throw fail.conflict('workflow_published', {
+    throw fail.code('workflow_published', {
       id,
       version: workflow.workspace_id === null ? workflow.live_version : published.version,
       message: `published workflows cannot be dry-run or estimated: ${id}${workflow.workspace_id === null ? ' is a published catalog workflow' : ` ${published.version} is published`}`,
