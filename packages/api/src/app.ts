@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { mountDocs } from './docs-page';
 import { contractPaths, routedPath } from './http/action-paths';
 import { renderError, validationHook } from './errors';
+import { bodySizeLimit, inputGuard } from './middleware/input-guard';
 import { requestContext } from './middleware/request-context';
 import { apiKeyRoutes } from './routes/api-keys';
 import { artifactRoutes } from './routes/artifacts';
@@ -28,6 +29,7 @@ import type { AppEnv, AppServices } from './services';
 export function createApp(services: AppServices) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: routedPath });
   app.use('*', requestContext(services));
+  app.use('/v1/*', bodySizeLimit(), inputGuard());
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',

@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { ErrorBody } from '@atelier/contracts/common';
+import { classifyDbError, pgConstraint } from '@atelier/db';
 import type { AppEnv } from './services';
 
 /**
@@ -59,6 +60,7 @@ export const ERROR_CODES = {
   client_not_found: 422,
   hold_patch_invalid: 422,
   hold_value_invalid: 422,
+  input_refused: 422,
   invalid_successor: 422,
   no_references: 422,
   subject_required: 422,
@@ -110,6 +112,27 @@ async function rawInput(c: Context, target: string): Promise<unknown> {
   return undefined;
 }
 
+const ECHO = { chars: 200, items: 10, depth: 3 };
+
+/**
+ * What a 422 echoes of the input it refused: enough to recognise it, never the whole of a large body.
+ * Long strings are cut (with their length said), long arrays and objects keep their first entries, and
+ * nesting below a few levels is summarised.
+ */
+export function boundedEcho(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.length > ECHO.chars ? `${value.slice(0, ECHO.chars)}… (${value.length} characters)` : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= ECHO.depth) return Array.isArray(value) ? `[array of ${value.length}]` : '{object}';
+  if (Array.isArray(value)) {
+    const head = value.slice(0, ECHO.items).map((v) => boundedEcho(v, depth + 1));
+    return value.length > ECHO.items ? [...head, `… (${value.length} items)`] : head;
+  }
+  const entries = Object.entries(value);
+  const head = Object.fromEntries(entries.slice(0, ECHO.items).map(([k, v]) => [boundedEcho(k) as string, boundedEcho(v, depth + 1)]));
+  if (entries.length > ECHO.items) head['…'] = `${entries.length} keys`;
+  return head;
+}
+
 /** zod's issues as the contract's 422 entries: `{ type, loc, msg, input }`, loc starting at body/query/path. */
 export async function validationEntries(c: Context, target: string, error: ZodError): Promise<ValidationEntry[]> {
   const raw = await rawInput(c, target);
@@ -122,7 +145,7 @@ export async function validationEntries(c: Context, target: string, error: ZodEr
       type: missing ? 'missing' : issue.code,
       loc: [where, ...path],
       msg: missing ? 'Field required' : issue.message,
-      input: (path.length === 0 ? raw : valueAt(raw, issue.path)) ?? null,
+      input: boundedEcho((path.length === 0 ? raw : valueAt(raw, issue.path)) ?? null),
     };
   });
 }
@@ -148,6 +171,16 @@ export function renderError(err: unknown, c: Context<AppEnv>): Response {
     if (err.status < 500) return c.json({ detail: err.message || 'request refused' }, err.status as ContentfulStatusCode);
   }
   const requestId = c.get('requestId');
+  switch (classifyDbError(err)) {
+    case 'input':
+      // A rule the database enforces that no check before it caught: still the caller's input.
+      c.get('logger')?.warn({ err, requestId }, 'database refused the input');
+      return renderError(fail.code('input_refused', { constraint: pgConstraint(err) ?? null, message: 'the database refused this input' }), c);
+    case 'unavailable':
+      c.get('logger')?.warn({ err, requestId }, 'database unavailable');
+      c.header('Retry-After', '5');
+      return c.json({ detail: `the database is unavailable; retry shortly (request ${requestId})` }, 503);
+  }
   c.get('logger')?.error({ err, requestId }, 'unhandled error');
   return c.json({ detail: `internal error (request ${requestId})` }, 500);
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { Db } from './connect';
 import type { ApiKeysTable, UsersTable } from './schema';
+import { isUniqueViolation } from './errors';
 
 export type UserRow = Selectable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -189,8 +190,6 @@ export interface UserPatch {
 }
 
 export type UserUpdateOutcome = { ok: true; user: UserRow } | { ok: false; reason: 'not_found' | 'email_taken' };
-
-const isUniqueViolation = (err: unknown) => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 
 /** Changes name, email or password hash; an email another account holds (ignoring case) is refused. */
 export async function updateUser(db: Db, id: string, patch: UserPatch): Promise<UserUpdateOutcome> {

@@ -18,3 +18,4 @@ export * from './characters';
 export * from './character-use';
 export * from './actor';
 export * from './clients';
+export * from './errors';

@@ -5,7 +5,7 @@ import type { Updateable } from 'kysely';
 import type { ClientsTable } from '@atelier/db';
 import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access';
 import { ApiError, fail } from '../errors';
-import { PG, pgErrorCode } from '../http/db-errors';
+import { PG, pgErrorCode } from '@atelier/db';
 import { presentClient, rollupOf } from '../presenters/client';
 import type { AppEnv } from '../services';
 

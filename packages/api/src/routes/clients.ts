@@ -30,7 +30,7 @@ import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
 import { requireWriter, workspaceAccess } from '../access';
 import { billingColumns, clientConflict, clientFor, clientRecord, clientRecords, clientTotals } from '../clients/client-records';
 import { errorResponses, fail, validationHook } from '../errors';
-import { PG, pgErrorCode } from '../http/db-errors';
+import { PG, pgErrorCode } from '@atelier/db';
 import { etagMismatch, newEtag, requiredEtag, sendEtag } from '../http/etag';
 import { authenticate } from '../middleware/authenticate';
 import { presentClientEvent, presentContact } from '../presenters/client';

@@ -12,7 +12,7 @@ import {
 } from '@atelier/contracts/workspaces';
 import { requireWriter, workspaceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
-import { PG, refusedBy } from '../http/db-errors';
+import { PG, refusedBy } from '@atelier/db';
 import { authenticate } from '../middleware/authenticate';
 import type { AppEnv } from '../services';
 
