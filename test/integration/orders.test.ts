@@ -215,13 +215,20 @@ describe('running an order', () => {
   it('runs a batch order at half the price of a standard one', async () => {
     const items = [{ topic: 'identical intake for pricing' }];
     const standard = await plan({ workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items } } });
-    const batch = await plan({ workflowId: 'plan-research-report', executionMode: 'batch', planArtifactId: 'artifact-packplan0001', variationSpec: { resolver: 'list', params: { items } } });
+    await h.request('POST', `/v1/orders/${standard.body.id}/start`, { token: user.token });
+    const s = await waitForOrder(h, user.token, standard.body.id);
+    // The pack's plan is an artifact of the same workspace (the standard order's report will do).
+    const planArtifactId = (await children(s.id))[0].artifactId;
+    const foreign = await plan({ workflowId: 'plan-research-report', planArtifactId: 'artifact-packplan0001', variationSpec: { resolver: 'list', params: { items } } });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.detail).toMatchObject({ code: 'artifact_not_found' });
+    const batch = await plan({ workflowId: 'plan-research-report', executionMode: 'batch', planArtifactId, variationSpec: { resolver: 'list', params: { items } } });
     expect(batch.body.estimatedCostUsd).toBeCloseTo(standard.body.estimatedCostUsd / 2, 6);
-    for (const o of [standard, batch]) await h.request('POST', `/v1/orders/${o.body.id}/start`, { token: user.token });
-    const [s, b] = [await waitForOrder(h, user.token, standard.body.id), await waitForOrder(h, user.token, batch.body.id)];
+    await h.request('POST', `/v1/orders/${batch.body.id}/start`, { token: user.token });
+    const b = await waitForOrder(h, user.token, batch.body.id);
     expect(b.actualCostUsd).toBeCloseTo(s.actualCostUsd / 2, 5);
     const child = (await children(b.id))[0];
     const artifact = await h.db.selectFrom('artifacts').selectAll().where('id', '=', child.artifactId).executeTakeFirstOrThrow();
-    expect(artifact).toMatchObject({ pack_id: 'artifact-packplan0001', pack_member_id: `member-${child.orderDedupeKey.slice(0, 16)}` });
+    expect(artifact).toMatchObject({ pack_id: planArtifactId, pack_member_id: `member-${child.orderDedupeKey.slice(0, 16)}` });
   });
 });

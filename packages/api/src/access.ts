@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { type Role, defaultWorkspaceId, getMembership } from '@atelier/db';
+import { type Role, defaultWorkspaceId, getMembership, getOrder, getProject } from '@atelier/db';
 import { fail } from './errors';
 import type { AppEnv } from './services';
 
@@ -41,4 +41,40 @@ export async function resourceAccess(c: Context<AppEnv>, workspaceId: string, no
 
 export function requireWriter(access: WorkspaceAccess): void {
   if (access.role === 'member') throw fail.adminRequired();
+}
+
+/**
+ * Account-level actions (the account's keys, the user record, new workspaces) need a session or an
+ * unbound key: a key bound to one workspace acts only inside it.
+ */
+export function requireAccountScope(c: Context<AppEnv>): void {
+  if (c.get('principal').keyWorkspaceId) {
+    throw fail.code('account_scope_required', { message: 'this API key is bound to one workspace; account-level actions need a session or an unbound key' });
+  }
+}
+
+/** What a list filter may name besides the workspace: each implies the workspace it lives in. */
+export interface ListScope {
+  workspaceId?: string | null;
+  projectId?: string | null;
+  parentOrderId?: string | null;
+}
+
+/**
+ * The workspace a filtered list reads: the one named, else the one implied by a project or order the
+ * filter names, else the key's or the caller's default. A project or order outside the caller's reach
+ * (or outside the named workspace) is reported as not found, in the same words as a random id.
+ */
+export async function listAccess(c: Context<AppEnv>, scope: ListScope): Promise<WorkspaceAccess> {
+  const { db } = c.get('services');
+  const implied: Array<{ workspaceId: string | undefined; notFound: string }> = [];
+  if (scope.projectId) implied.push({ workspaceId: (await getProject(db, scope.projectId))?.workspace_id, notFound: `project ${scope.projectId} not found` });
+  if (scope.parentOrderId) implied.push({ workspaceId: (await getOrder(db, scope.parentOrderId))?.workspace_id, notFound: `order ${scope.parentOrderId} not found` });
+  let workspaceId = scope.workspaceId ?? undefined;
+  for (const { workspaceId: owner, notFound } of implied) {
+    if (!owner || (workspaceId && owner !== workspaceId)) throw fail.notFound(notFound);
+    if (!(await getMembership(db, owner, c.get('principal').userId))) throw fail.notFound(notFound);
+    workspaceId = owner;
+  }
+  return workspaceAccess(c, workspaceId);
 }

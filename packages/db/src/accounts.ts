@@ -159,8 +159,15 @@ export async function useApiKey(db: Db, secretHash: string): Promise<ApiKeyRow |
     .executeTakeFirst();
 }
 
-export async function listApiKeys(db: Db, userId: string, page: { offset: number; limit: number }): Promise<{ items: ApiKeyRow[]; total: number }> {
-  const base = db.selectFrom('api_keys').where('user_id', '=', userId).where('revoked_at', 'is', null);
+/** Which of a user's keys a caller may see: all of them, or (for a workspace-bound key) those bound to its workspace. */
+export interface KeyScope {
+  userId: string;
+  onlyWorkspaceId?: string | null;
+}
+
+export async function listApiKeys(db: Db, scope: KeyScope, page: { offset: number; limit: number }): Promise<{ items: ApiKeyRow[]; total: number }> {
+  let base = db.selectFrom('api_keys').where('user_id', '=', scope.userId).where('revoked_at', 'is', null);
+  if (scope.onlyWorkspaceId) base = base.where('workspace_id', '=', scope.onlyWorkspaceId);
   const [items, count] = await Promise.all([
     base.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(page.offset).limit(page.limit).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -168,12 +175,14 @@ export async function listApiKeys(db: Db, userId: string, page: { offset: number
   return { items, total: Number(count.n) };
 }
 
-export async function getApiKey(db: Db, userId: string, id: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+export async function getApiKey(db: Db, scope: KeyScope, id: string): Promise<ApiKeyRow | undefined> {
+  let query = db.selectFrom('api_keys').selectAll().where('id', '=', id).where('user_id', '=', scope.userId);
+  if (scope.onlyWorkspaceId) query = query.where('workspace_id', '=', scope.onlyWorkspaceId);
+  return query.executeTakeFirst();
 }
 
-export async function revokeApiKey(db: Db, userId: string, id: string): Promise<ApiKeyRow | undefined> {
-  const existing = await getApiKey(db, userId, id);
+export async function revokeApiKey(db: Db, scope: KeyScope, id: string): Promise<ApiKeyRow | undefined> {
+  const existing = await getApiKey(db, scope, id);
   if (!existing) return undefined;
   if (existing.revoked_at) return existing;
   return db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();

@@ -19,10 +19,10 @@ import { presentCharacter } from '../presenters/character';
 import type { AppEnv } from '../services';
 
 /** What the character endpoints share: access, the full record, etag checks and freezing a version. */
-export async function characterFor(c: Context<AppEnv>, id: string, write: boolean): Promise<CharacterRow> {
+export async function characterFor(c: Context<AppEnv>, id: string, write: boolean, notFound = `character ${id} not found`): Promise<CharacterRow> {
   const character = await getCharacter(c.get('services').db, id);
-  if (!character) throw fail.notFound(`character ${id} not found`);
-  const access = await resourceAccess(c, character.workspace_id, `character ${id} not found`);
+  if (!character) throw fail.notFound(notFound);
+  const access = await resourceAccess(c, character.workspace_id, notFound);
   if (write) requireWriter(access);
   return character;
 }

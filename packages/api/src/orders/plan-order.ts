@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import type { CreateOrderRequest } from '@atelier/contracts/orders';
 import type { IntakeField, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import { type OrderRow, type PlannedChild, getProjectInWorkspace, getWorkflowVersion, insertOrderWithChildren } from '@atelier/db';
+import { type OrderRow, type PlannedChild, getArtifact, getProjectInWorkspace, getWorkflowVersion, insertOrderWithChildren } from '@atelier/db';
 import { VariationError, estimateSteps, newRunId, orderDedupeKey, resolveIntake, resolveVariations, roundUsd, specVersionHash } from '@atelier/domain';
 import { randomBytes } from 'node:crypto';
 import { workspaceAccess } from '../access';
@@ -56,6 +56,10 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
   const access = await workspaceAccess(c, body.workspaceId);
   const projectId = body.projectId ?? null;
   if (projectId && !(await getProjectInWorkspace(db, access.workspaceId, projectId))) throw fail.notFound(`project ${projectId} not found`);
+  // A pack links artifacts of one workspace: the plan artifact must be one the caller's workspace holds.
+  if (body.planArtifactId && (await getArtifact(db, body.planArtifactId))?.workspace_id !== access.workspaceId) {
+    throw fail.code('artifact_not_found', { planArtifactId: body.planArtifactId, message: `artifact ${body.planArtifactId} not found in this workspace` });
+  }
   const definition = await orderVersion(c, body, access.workspaceId);
   const bindings = applyOverrides(c, definition, body.providerOverrides);
   const fields = definition.intakeSchema.fields;

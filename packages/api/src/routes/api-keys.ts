@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { type ApiKeyRow, createApiKey, getApiKey, listApiKeys, revokeApiKey } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
@@ -21,6 +22,9 @@ const present = (k: ApiKeyRow) => ({
 
 const KeyIdParam = z.object({ key_id: z.string().uuid().openapi({ param: { name: 'key_id', in: 'path' } }) });
 const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['api-keys'] };
+
+/** A workspace-bound key sees and revokes only keys bound to the same workspace; it acts only inside it. */
+const keyScope = (c: Context<AppEnv>) => ({ userId: c.get('principal').userId, onlyWorkspaceId: c.get('principal').keyWorkspaceId ?? null });
 
 export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
@@ -59,7 +63,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       responses: { 200: { description: 'Keys', content: { 'application/json': { schema: listOf(ApiKey, 'ApiKeyList') } } }, ...errorResponses(401, 422) },
     }),
     async (c) => {
-      const page = await listApiKeys(c.get('services').db, c.get('principal').userId, c.req.valid('query'));
+      const page = await listApiKeys(c.get('services').db, keyScope(c), c.req.valid('query'));
       return c.json({ items: page.items.map(present), total: page.total }, 200);
     },
   )
@@ -73,7 +77,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       responses: { 200: { description: 'The key', content: { 'application/json': { schema: ApiKey } } }, ...errorResponses(401, 404, 422) },
     }),
     async (c) => {
-      const key = await getApiKey(c.get('services').db, c.get('principal').userId, c.req.valid('param').key_id);
+      const key = await getApiKey(c.get('services').db, keyScope(c), c.req.valid('param').key_id);
       if (!key) throw fail.notFound('API key not found');
       return c.json(present(key), 200);
     },
@@ -89,7 +93,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     }),
     async (c) => {
       const { key_id } = c.req.valid('param');
-      const key = await revokeApiKey(c.get('services').db, c.get('principal').userId, key_id);
+      const key = await revokeApiKey(c.get('services').db, keyScope(c), key_id);
       if (!key) throw fail.notFound('API key not found');
       return c.json(present(key), 200);
     },

@@ -37,7 +37,7 @@ import {
   VersionCreateRequest,
   VersionParams,
 } from '@atelier/contracts/characters';
-import { requireWriter, resourceAccess, workspaceAccess } from '../access';
+import { listAccess, requireWriter, resourceAccess } from '../access';
 import { characterFor, characterRecord, freezeVersion, optionalEtag, touchCharacter } from '../characters/character-writes';
 import { errorResponses, fail, validationHook } from '../errors';
 import { action } from '../http/action-paths';
@@ -63,13 +63,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     async (c) => {
       const q = c.req.valid('query');
       const { db } = c.get('services');
-      let workspaceId = q.workspaceId;
-      if (q.projectId) {
-        const project = await getProject(db, q.projectId);
-        if (!project || (workspaceId && project.workspace_id !== workspaceId)) throw fail.notFound(`project ${q.projectId} not found`);
-        workspaceId = project.workspace_id;
-      }
-      const access = await workspaceAccess(c, workspaceId);
+      const access = await listAccess(c, q);
       const page = await listCharacters(db, { workspaceId: access.workspaceId, projectId: q.projectId, includeArchived: q.includeArchived ?? false, offset: q.offset, limit: q.limit });
       return c.json({ items: await Promise.all(page.items.map((ch) => characterRecord(c, ch))), total: page.total }, 200);
     },
@@ -317,7 +311,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       const { db } = c.get('services');
       const binding = await getCharacterBinding(db, c.req.valid('param').binding_id);
       if (!binding) throw fail.notFound(`binding ${c.req.valid('param').binding_id} not found`);
-      const character = await characterFor(c, binding.character_id, true);
+      const character = await characterFor(c, binding.character_id, true, `binding ${binding.id} not found`);
       if (body.providerConsentStatus === 'not_required' && !binding.photo_based) {
         throw fail.validation([{ type: 'value_error', loc: ['body', 'providerConsentStatus'], msg: 'not_required applies only to photo-based assets', input: body.providerConsentStatus }]);
       }

@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { costLines, getProjectInWorkspace } from '@atelier/db';
 import { sumUsd } from '@atelier/domain';
 import { Costs, CostsQuery } from '@atelier/contracts/orders';
-import { workspaceAccess } from '../access';
+import { listAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
 import { authenticate } from '../middleware/authenticate';
 import type { AppEnv } from '../services';
@@ -23,7 +23,7 @@ export const costRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
   async (c) => {
     const q = c.req.valid('query');
     const { db } = c.get('services');
-    const access = await workspaceAccess(c, q.workspaceId);
+    const access = await listAccess(c, q);
     if (q.projectId && !(await getProjectInWorkspace(db, access.workspaceId, q.projectId))) throw fail.notFound(`project ${q.projectId} not found`);
     const [from, to] = [toDate(q.from), toDate(q.to)];
     if (from && to && from >= to) throw fail.validation([{ type: 'value_error', loc: ['query', 'to'], msg: 'to must be after from', input: q.to }]);

@@ -139,6 +139,8 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       requireWriter(access);
       const { db } = c.get('services');
       const refuse = () => fail.code('project_has_characters', { message: 'this project has characters; archive it instead' });
+      // Only a project of this workspace is looked into: a foreign id is not found, like a random one.
+      if (!(await getProjectInWorkspace(db, access.workspaceId, project_id))) throw projectNotFound(project_id);
       if (await projectHasCharacters(db, project_id)) throw refuse();
       // A character created meanwhile is caught by the database (characters reference projects without cascade).
       const deleted = await refusedBy(() => deleteProject(db, access.workspaceId, project_id), [PG.foreignKeyViolation], refuse);

@@ -14,7 +14,7 @@ import {
   QueueRunIdParam,
 } from '@atelier/contracts/queue';
 import { Run } from '@atelier/contracts/runs';
-import { workspaceAccess } from '../access';
+import { listAccess } from '../access';
 import { errorResponses, validationHook } from '../errors';
 import { authenticate } from '../middleware/authenticate';
 import { type BatchResult, decideEntry, decideOne } from '../queue/decide';
@@ -58,7 +58,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await workspaceAccess(c, q.workspaceId);
+      const access = await listAccess(c, q);
       const page = await listQueue(c.get('services').db, { ...q, workspaceId: access.workspaceId });
       return c.json({ items: page.items.map(presentQueueItem), total: page.total }, 200);
     },
@@ -74,7 +74,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await workspaceAccess(c, q.workspaceId);
+      const access = await listAccess(c, q);
       return c.json({ count: await countQueue(c.get('services').db, { ...q, workspaceId: access.workspaceId }) }, 200);
     },
   )

@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { listRunDecisions, listRuns } from '@atelier/db';
 import { listOf } from '@atelier/contracts/common';
 import { CreateRunRequest, ListRunsQuery, Run, RunIdParam } from '@atelier/contracts/runs';
-import { workspaceAccess } from '../access';
+import { listAccess } from '../access';
 import { errorResponses, validationHook } from '../errors';
 import { authenticate } from '../middleware/authenticate';
 import { presentRun } from '../presenters/run';
@@ -46,7 +46,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
     async (c) => {
       const q = c.req.valid('query');
       const { db } = c.get('services');
-      const access = await workspaceAccess(c, q.workspaceId);
+      const access = await listAccess(c, q);
       const page = await listRuns(db, { ...q, workspaceId: access.workspaceId });
       const steps = groupBy(page.steps, (s) => s.run_id);
       const decisions = groupBy(await listRunDecisions(db, page.items.map((r) => r.id)), (d) => d.run_id);

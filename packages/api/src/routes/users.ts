@@ -13,6 +13,7 @@ import { AccountDeletionRequest, User, UserUpdateRequest } from '@atelier/contra
 import { hashPassword, verifyPassword } from '../auth/secrets';
 import { errorResponses, fail, validationHook } from '../errors';
 import { authenticate } from '../middleware/authenticate';
+import { requireAccountScope } from '../access';
 import type { AppEnv } from '../services';
 
 const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['users'] };
@@ -59,9 +60,10 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/users/me',
       summary: 'Change your name, email or password (a password change needs the current one)',
       request: { body: { content: { 'application/json': { schema: UserUpdateRequest } }, required: true } },
-      responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401, 409, 422) },
+      responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401, 403, 409, 422) },
     }),
     async (c) => {
+      requireAccountScope(c);
       const body = c.req.valid('json');
       const { db } = c.get('services');
       const principal = c.get('principal');
@@ -94,9 +96,10 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
         'Files a deletion request pending an operator\'s review. Every API key of the account is revoked immediately and never comes back. ' +
         'Asking again returns the standing request unchanged. POST /v1/users/me/restore withdraws it while it is still pending.',
       request: { body: { content: { 'application/json': { schema: AccountDeletionRequest } }, required: false } },
-      responses: { 200: { description: 'The user, showing the pending request', ...userBody }, ...errorResponses(401, 422) },
+      responses: { 200: { description: 'The user, showing the pending request', ...userBody }, ...errorResponses(401, 403, 422) },
     }),
     async (c) => {
+      requireAccountScope(c);
       const { db } = c.get('services');
       const body = c.req.valid('json');
       const user = await requestAccountDeletion(db, c.get('principal').userId, body.reason || null);
@@ -111,9 +114,10 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/users/me/restore',
       summary: 'Withdraw your account deletion request while it is still pending',
       description: 'Revoked API keys stay revoked. Once an operator has approved the request only the operator can reverse it (409).',
-      responses: { 200: { description: 'The user, with no deletion request', ...userBody }, ...errorResponses(401, 409) },
+      responses: { 200: { description: 'The user, with no deletion request', ...userBody }, ...errorResponses(401, 403, 409) },
     }),
     async (c) => {
+      requireAccountScope(c);
       const { db } = c.get('services');
       const result = await withdrawAccountDeletion(db, c.get('principal').userId);
       if (result.outcome === 'no_request') throw fail.invalidTransition('there is no account deletion request to withdraw', { status: null });

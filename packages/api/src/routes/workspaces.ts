@@ -22,7 +22,7 @@ import {
   WorkspaceIdParam,
   WorkspaceMember,
 } from '@atelier/contracts/workspaces';
-import { requireWriter, workspaceAccess } from '../access';
+import { requireAccountScope, requireWriter, workspaceAccess } from '../access';
 import { ApiError, errorResponses, fail, validationHook } from '../errors';
 import { authenticate } from '../middleware/authenticate';
 import type { AppEnv } from '../services';
@@ -94,7 +94,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     }),
     async (c) => {
       const principal = c.get('principal');
-      if (principal.keyWorkspaceId) throw fail.forbidden('this API key is bound to one workspace and cannot create another');
+      requireAccountScope(c);
       const workspace = await createWorkspace(c.get('services').db, { id: newUuid(), name: c.req.valid('json').name, ownerId: principal.userId });
       return c.json(presentWorkspace(workspace), 201);
     },
