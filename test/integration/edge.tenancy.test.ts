@@ -122,3 +122,21 @@ describe('a list filter naming an order or a project implies its workspace', () 
     expect(mismatched.status).toBe(404);
   });
 });
+
+describe('character ids', () => {
+  it('issues char-<id> ids and keeps serving characters whose ids are UUIDs from before', async () => {
+    const projectId = await project(owner);
+    const created = await h.request('POST', '/v1/characters', { token: owner.token, body: { projectId, name: 'new style', format: 'synthetic' } });
+    expect(created.body.id).toMatch(/^char-[0-9a-f]{16}$/);
+    expect((await h.request('GET', `/v1/characters/${created.body.id}`, { token: owner.token })).status).toBe(200);
+    const legacy = randomUUID();
+    await h.db
+      .insertInto('characters')
+      .values({ id: legacy, workspace_id: owner.workspaceId, project_id: projectId, name: 'old style', format: 'synthetic', persona: '{}', etag: 'e1' } as never)
+      .execute();
+    const old = await h.request('GET', `/v1/characters/${legacy}`, { token: owner.token });
+    expect(old.status).toBe(200);
+    expect(old.body.id).toBe(legacy);
+    expect((await h.request('GET', '/v1/characters/char-nothere', { token: owner.token })).status).toBe(422);
+  });
+});

@@ -1,6 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { CalendarDay, Pagination, QueryBoolean } from './common';
 
+/** `char-<hex>` (the contract's form); characters created before it keep their UUID ids. */
+export const CharacterId = z
+  .string()
+  .max(64)
+  .regex(/^(char-[0-9a-f]{16}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, 'a character id (char-…)');
+
 /** Characters, their references, frozen versions, provider copies (bindings) and the gate's check. */
 export const CHARACTER_FORMATS = ['synthetic', 'likeness'] as const;
 export const REFERENCE_ROLES = ['portrait', 'turnaround', 'expression', 'outfit', 'pose', 'voice_sample', 'other'] as const;
@@ -38,7 +44,7 @@ export const ReferenceCreateRequest = z
 export const CharacterBinding = z
   .object({
     id: z.string().uuid(),
-    characterId: z.string().uuid(),
+    characterId: CharacterId,
     versionNumber: z.number().int(),
     provider: z.string(),
     assetKind: z.enum(['likeness', 'voice']),
@@ -74,7 +80,7 @@ export const BindingUpdateRequest = z
 export const CharacterVersion = z
   .object({
     number: z.number().int(),
-    characterId: z.string().uuid(),
+    characterId: CharacterId,
     format: z.enum(CHARACTER_FORMATS),
     name: z.string(),
     persona: Persona,
@@ -115,7 +121,7 @@ export const CheckResult = z
 
 export const Character = z
   .object({
-    id: z.string().uuid(),
+    id: CharacterId,
     workspaceId: z.string().uuid(),
     projectId: z.string().uuid(),
     name: z.string(),
@@ -139,7 +145,7 @@ export const ListCharactersQuery = Pagination.extend({
 });
 
 const uuidParam = (name: string) => z.string().uuid().openapi({ param: { name, in: 'path' } });
-export const CharacterIdParam = z.object({ character_id: uuidParam('character_id') });
+export const CharacterIdParam = z.object({ character_id: CharacterId.openapi({ param: { name: 'character_id', in: 'path' } }) });
 export const ReferenceParams = CharacterIdParam.extend({ item_id: uuidParam('item_id') });
 export const VersionParams = CharacterIdParam.extend({
   number: z.coerce.number().int().min(1).openapi({ param: { name: 'number', in: 'path' } }),

@@ -6,10 +6,7 @@ import type { Db } from './connect';
  * subject its likeness versions depict and that subject's consents — and judges it. The gateway (for
  * `:check`, runs and orders) and the engine (before a waiting run starts) both ask here.
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function loadCharacterFacts(db: Db, workspaceId: string, characterId: string): Promise<CharacterFacts | null> {
-  if (!UUID.test(characterId)) return null;
   const character = await db
     .selectFrom('characters')
     .select(['id', 'format', 'archived_at'])

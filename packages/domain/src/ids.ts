@@ -11,6 +11,11 @@ export function newArtifactId(): string {
   return `artifact-${randomBytes(8).toString('hex')}`;
 }
 
+/** Character ids are `char-` plus sixteen hex characters (the contract's `char-<id>`). */
+export function newCharacterId(): string {
+  return `char-${randomBytes(8).toString('hex')}`;
+}
+
 export function newUuid(): string {
   return randomUUID();
 }

@@ -17,7 +17,7 @@ import {
   updateCharacterBinding,
   getProject,
 } from '@atelier/db';
-import { newUuid, requestFingerprint, utcDay } from '@atelier/domain';
+import { newCharacterId, newUuid, requestFingerprint, utcDay } from '@atelier/domain';
 import { listOf } from '@atelier/contracts/common';
 import {
   BindingCreateRequest,
@@ -86,7 +86,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       requireWriter(access);
       const fingerprint = requestFingerprint(body);
       const { character, created } = await createCharacterOnce(db, {
-        id: newUuid(),
+        id: newCharacterId(),
         workspace_id: access.workspaceId,
         project_id: body.projectId,
         name: body.name,
