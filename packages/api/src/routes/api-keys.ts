@@ -7,8 +7,8 @@ import { Pagination, listOf } from '@atelier/contracts/common';
 import { workspaceAccess } from '../access';
 import { newApiKeySecret, tokenHash } from '../auth/secrets';
 import { errorResponses, fail, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
 const present = (k: ApiKeyRow) => ({
   id: k.id,
@@ -21,7 +21,6 @@ const present = (k: ApiKeyRow) => ({
 });
 
 const KeyIdParam = z.object({ key_id: z.string().uuid().openapi({ param: { name: 'key_id', in: 'path' } }) });
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['api-keys'] };
 
 /** A workspace-bound key sees and revokes only keys bound to the same workspace; it acts only inside it. */
 const keyScope = (c: Context<AppEnv>) => ({ userId: c.get('principal').userId, onlyWorkspaceId: c.get('principal').keyWorkspaceId ?? null });
@@ -29,12 +28,12 @@ const keyScope = (c: Context<AppEnv>) => ({ userId: c.get('principal').userId, o
 export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('api-keys'),
       method: 'post',
       path: '/v1/api-keys',
       summary: 'Create an API key; the secret is shown only in this response',
-      request: { body: { content: { 'application/json': { schema: CreateApiKeyRequest } }, required: true } },
-      responses: { 201: { description: 'Created', content: { 'application/json': { schema: CreatedApiKey } } }, ...errorResponses(401, 403, 404, 422) },
+      request: { body: jsonBody(CreateApiKeyRequest) },
+      responses: { 201: { description: 'Created', ...json(CreatedApiKey) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -55,12 +54,12 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('api-keys'),
       method: 'get',
       path: '/v1/api-keys',
       summary: 'List your live API keys (never their secrets)',
       request: { query: Pagination },
-      responses: { 200: { description: 'Keys', content: { 'application/json': { schema: listOf(ApiKey, 'ApiKeyList') } } }, ...errorResponses(401, 422) },
+      responses: { 200: { description: 'Keys', ...json(listOf(ApiKey, 'ApiKeyList')) }, ...errorResponses(401, 422) },
     }),
     async (c) => {
       const page = await listApiKeys(c.get('services').db, keyScope(c), c.req.valid('query'));
@@ -69,12 +68,12 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('api-keys'),
       method: 'get',
       path: '/v1/api-keys/{key_id}',
       summary: 'One of your API keys',
       request: { params: KeyIdParam },
-      responses: { 200: { description: 'The key', content: { 'application/json': { schema: ApiKey } } }, ...errorResponses(401, 404, 422) },
+      responses: { 200: { description: 'The key', ...json(ApiKey) }, ...errorResponses(401, 404, 422) },
     }),
     async (c) => {
       const key = await getApiKey(c.get('services').db, keyScope(c), c.req.valid('param').key_id);
@@ -84,12 +83,12 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('api-keys'),
       method: 'delete',
       path: '/v1/api-keys/{key_id}',
       summary: 'Revoke an API key; it stops working at once',
       request: { params: KeyIdParam },
-      responses: { 200: { description: 'The revoked key', content: { 'application/json': { schema: ApiKey } } }, ...errorResponses(401, 404, 422) },
+      responses: { 200: { description: 'The revoked key', ...json(ApiKey) }, ...errorResponses(401, 404, 422) },
     }),
     async (c) => {
       const { key_id } = c.req.valid('param');

@@ -3,21 +3,19 @@ import { getArtifact } from '@atelier/db';
 import { Artifact } from '@atelier/contracts/catalog';
 import { resourceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import { presentArtifact } from '../presenters/artifact';
 import { publicOrigin } from './files';
 import type { AppEnv } from '../services';
+import { json, secured } from '../http/route';
 
 export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
   createRoute({
-    middleware: authenticate,
-    security: [{ bearer: [] }],
-    tags: ['artifacts'],
-    method: 'get',
+    ...secured('artifacts'),
+        method: 'get',
     path: '/v1/artifacts/{artifactId}',
     summary: 'An artifact with its content, QA record and provenance',
     request: { params: z.object({ artifactId: z.string().openapi({ param: { name: 'artifactId', in: 'path' } }) }) },
-    responses: { 200: { description: 'The artifact', content: { 'application/json': { schema: Artifact } } }, ...errorResponses(401, 403, 404) },
+    responses: { 200: { description: 'The artifact', ...json(Artifact) }, ...errorResponses(401, 403, 404) },
   }),
   async (c) => {
     const { artifactId } = c.req.valid('param');

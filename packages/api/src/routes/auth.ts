@@ -5,11 +5,10 @@ import { LoginRequest, RefreshRequest, RegisterRequest, TokenResponse } from '@a
 import { hashPassword, verifyPassword } from '../auth/secrets';
 import { openSession, refreshSession } from '../auth/sessions';
 import { ApiError, errorResponses, fail, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const json = <T extends z.ZodTypeAny>(schema: T) => ({ content: { 'application/json': { schema } }, required: true });
-const tokens = { content: { 'application/json': { schema: TokenResponse } } };
+const tokens = { ...json(TokenResponse) };
 
 // A fixed Argon2id hash compared against when the email is unknown, so both failures take as long.
 let decoyHash: Promise<string> | undefined;
@@ -21,7 +20,7 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/auth/register',
       tags: ['auth'],
       summary: 'Create an account and its personal workspace',
-      request: { body: json(RegisterRequest) },
+      request: { body: jsonBody(RegisterRequest) },
       responses: { 201: { description: 'Signed in', ...tokens }, ...errorResponses(409, 422) },
     }),
     async (c) => {
@@ -45,7 +44,7 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/auth/login',
       tags: ['auth'],
       summary: 'Sign in with email and password',
-      request: { body: json(LoginRequest) },
+      request: { body: jsonBody(LoginRequest) },
       responses: { 200: { description: 'Signed in', ...tokens }, ...errorResponses(401, 422) },
     }),
     async (c) => {
@@ -64,7 +63,7 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/auth/refresh',
       tags: ['auth'],
       summary: 'Exchange a refresh token for a new pair (the old one dies)',
-      request: { body: json(RefreshRequest) },
+      request: { body: jsonBody(RefreshRequest) },
       responses: { 200: { description: 'A new token pair', ...tokens }, ...errorResponses(401, 422) },
     }),
     async (c) => {
@@ -78,10 +77,8 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
     createRoute({
       method: 'post',
       path: '/v1/auth/logout',
-      tags: ['auth'],
       summary: 'Revoke the current session',
-      middleware: authenticate,
-      security: [{ bearer: [] }],
+      ...secured('auth'),
       responses: { 200: { description: 'Signed out', content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } } }, ...errorResponses(401) },
     }),
     async (c) => {

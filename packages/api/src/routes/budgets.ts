@@ -6,13 +6,12 @@ import { Budget, BudgetRefusal, CreateBudgetRequest, PatchBudgetRequest } from '
 import type { Context } from 'hono';
 import { requireWriter, resourceAccess, workspaceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import { presentBudget } from '../presenters/budget';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['budgets'] };
 const BudgetIdParam = z.object({ budgetId: z.string().openapi({ param: { name: 'budgetId', in: 'path' } }) });
-const budgetBody = { content: { 'application/json': { schema: Budget } } };
+const budgetBody = { ...json(Budget) };
 
 async function visibleBudget(c: Context<AppEnv>, budgetId: string) {
   const budget = await getBudget(c.get('services').db, budgetId);
@@ -24,11 +23,11 @@ async function visibleBudget(c: Context<AppEnv>, budgetId: string) {
 export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('budgets'),
       method: 'post',
       path: '/v1/budgets',
       summary: 'Create a workspace or project budget (owners and admins)',
-      request: { body: { content: { 'application/json': { schema: CreateBudgetRequest } }, required: true } },
+      request: { body: jsonBody(CreateBudgetRequest) },
       responses: { 201: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
@@ -54,12 +53,12 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('budgets'),
       method: 'get',
       path: '/v1/budgets',
       summary: "A workspace's budgets with their current spend",
       request: { query: Pagination.extend({ workspaceId: z.string().uuid().optional() }) },
-      responses: { 200: { description: 'Budgets', content: { 'application/json': { schema: listOf(Budget, 'BudgetList') } } }, ...errorResponses(401, 403, 404, 422) },
+      responses: { 200: { description: 'Budgets', ...json(listOf(Budget, 'BudgetList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
       const q = c.req.valid('query');
@@ -72,7 +71,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('budgets'),
       method: 'get',
       path: '/v1/budgets/{budgetId}',
       summary: 'A budget with its current spend',
@@ -86,11 +85,11 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('budgets'),
       method: 'patch',
       path: '/v1/budgets/{budgetId}',
       summary: 'Change a budget (owners and admins)',
-      request: { params: BudgetIdParam, body: { content: { 'application/json': { schema: PatchBudgetRequest } }, required: true } },
+      request: { params: BudgetIdParam, body: jsonBody(PatchBudgetRequest) },
       responses: { 200: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
@@ -115,12 +114,12 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('budgets'),
       method: 'get',
       path: '/v1/budgets/{budgetId}/refusals',
       summary: 'Every request this budget refused, newest first, with the 402 body, time and caller',
       request: { params: BudgetIdParam, query: Pagination },
-      responses: { 200: { description: 'Refusals', content: { 'application/json': { schema: listOf(BudgetRefusal, 'BudgetRefusalList') } } }, ...errorResponses(401, 403, 404, 422) },
+      responses: { 200: { description: 'Refusals', ...json(listOf(BudgetRefusal, 'BudgetRefusalList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
       const { budget } = await visibleBudget(c, c.req.valid('param').budgetId);

@@ -4,9 +4,9 @@ import { CatalogWorkflow, CatalogWorkflowSummary, Model } from '@atelier/contrac
 import { Pagination, listOf } from '@atelier/contracts/common';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import { errorResponses, fail, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import { presentCatalogSummary, presentCatalogWorkflow } from '../presenters/catalog';
 import type { AppEnv } from '../services';
+import { json, secured } from '../http/route';
 
 export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
@@ -16,7 +16,7 @@ export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       tags: ['catalog'],
       summary: 'The public catalog of runnable workflows (no credentials needed)',
       request: { query: Pagination },
-      responses: { 200: { description: 'Summaries', content: { 'application/json': { schema: listOf(CatalogWorkflowSummary, 'CatalogList') } } }, ...errorResponses(422) },
+      responses: { 200: { description: 'Summaries', ...json(listOf(CatalogWorkflowSummary, 'CatalogList')) }, ...errorResponses(422) },
     }),
     async (c) => {
       const { offset, limit } = c.req.valid('query');
@@ -32,7 +32,7 @@ export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       tags: ['catalog'],
       summary: 'A public workflow: the complete intake contract, prompts and bindings redacted',
       request: { params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }) },
-      responses: { 200: { description: 'The workflow', content: { 'application/json': { schema: CatalogWorkflow } } }, ...errorResponses(404) },
+      responses: { 200: { description: 'The workflow', ...json(CatalogWorkflow) }, ...errorResponses(404) },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -45,11 +45,9 @@ export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     createRoute({
       method: 'get',
       path: '/v1/models',
-      tags: ['catalog'],
       summary: 'The model registry that bindings and per-run overrides name',
-      middleware: authenticate,
-      security: [{ bearer: [] }],
-      responses: { 200: { description: 'Models', content: { 'application/json': { schema: listOf(Model, 'ModelList') } } }, ...errorResponses(401) },
+      ...secured('catalog'),
+      responses: { 200: { description: 'Models', ...json(listOf(Model, 'ModelList')) }, ...errorResponses(401) },
     }),
     (c) => {
       const items = c.get('services').models.models.map((m) => ({ ...m, capabilities: [...m.capabilities], snapshotOf: m.snapshotOf ?? null }));

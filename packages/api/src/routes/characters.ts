@@ -42,18 +42,16 @@ import { characterFor, characterRecord, freezeVersion, optionalEtag, touchCharac
 import { errorResponses, fail, validationHook } from '../errors';
 import { action } from '../http/action-paths';
 import { etagMismatch, newEtag, requiredEtag, sendEtag } from '../http/etag';
-import { authenticate } from '../middleware/authenticate';
 import { presentBinding, presentVersion } from '../presenters/character';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['characters'] };
-const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
 const WithEtag = { description: 'The character; its new etag is in the ETag header and the etag field', ...json(Character) };
 
 export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'get',
       path: '/v1/characters',
       summary: "Characters of a workspace (or of one project), newest first; archived ones only with includeArchived=true",
@@ -70,11 +68,11 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'post',
       path: '/v1/characters',
       summary: 'Create a character in a project (owners and admins); a retry with the same requestId returns the first answer',
-      request: { body: { ...json(CharacterCreateRequest), required: true } },
+      request: { body: jsonBody(CharacterCreateRequest) },
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
@@ -107,7 +105,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'get',
       path: '/v1/characters/{character_id}',
       summary: 'A character: references, latest version, whether it is usable today',
@@ -122,11 +120,11 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'patch',
       path: '/v1/characters/{character_id}',
       summary: 'Rename or edit the persona draft; needs the etag (body or If-Match); frozen versions are untouched',
-      request: { params: CharacterIdParam, body: { ...json(CharacterUpdateRequest), required: true } },
+      request: { params: CharacterIdParam, body: jsonBody(CharacterUpdateRequest) },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422, 428) },
     }),
     async (c) => {
@@ -145,7 +143,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'delete',
       path: '/v1/characters/{character_id}',
       summary: 'Archive a character; what it made stays valid (an etag, when sent, is checked)',
@@ -167,11 +165,11 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'post',
       path: '/v1/characters/{character_id}/references',
       summary: 'Add a reference (an artifact of the same workspace) to the draft',
-      request: { params: CharacterIdParam, body: { ...json(ReferenceCreateRequest), required: true } },
+      request: { params: CharacterIdParam, body: jsonBody(ReferenceCreateRequest) },
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
@@ -192,7 +190,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'delete',
       path: '/v1/characters/{character_id}/references/{item_id}',
       summary: 'Remove a reference from the draft; frozen versions keep it',
@@ -212,7 +210,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'post',
       path: '/v1/characters/{character_id}/versions',
       summary: 'Freeze the draft as the next version (a likeness names its subject)',
@@ -229,7 +227,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'get',
       path: '/v1/characters/{character_id}/versions',
       summary: 'Versions, newest first, each with its provider copies',
@@ -246,7 +244,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'post',
       path: action('/v1/characters/{character_id}/versions/{number}', 'retire'),
       summary: 'Retire a version: no new work uses it; what it made stays valid; it is never reactivated',
@@ -267,11 +265,11 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'post',
       path: '/v1/characters/{character_id}/versions/{number}/bindings',
       summary: 'Record a provider copy of a version, with the provider consent status',
-      request: { params: VersionParams, body: { ...json(BindingCreateRequest), required: true } },
+      request: { params: VersionParams, body: jsonBody(BindingCreateRequest) },
       responses: { 201: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
@@ -299,11 +297,11 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'patch',
       path: '/v1/character-bindings/{binding_id}',
       summary: 'Update the provider consent status of a copy, or disable it (an etag, when sent, is checked)',
-      request: { params: BindingIdParam, body: { ...json(BindingUpdateRequest), required: true } },
+      request: { params: BindingIdParam, body: jsonBody(BindingUpdateRequest) },
       responses: { 200: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
@@ -328,11 +326,11 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('characters'),
       method: 'post',
       path: action('/v1/characters/{character_id}', 'check'),
       summary: 'The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a date or a version',
-      request: { params: CharacterIdParam, body: { ...json(CheckRequest), required: true } },
+      request: { params: CharacterIdParam, body: jsonBody(CheckRequest) },
       responses: { 200: { description: 'Usability and the reasons it is refused', ...json(CheckResult) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {

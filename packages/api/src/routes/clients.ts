@@ -32,12 +32,10 @@ import { billingColumns, clientConflict, clientFor, clientRecord, clientRecords,
 import { errorResponses, fail, validationHook } from '../errors';
 import { PG, pgErrorCode } from '@atelier/db';
 import { etagMismatch, newEtag, requiredEtag, sendEtag } from '../http/etag';
-import { authenticate } from '../middleware/authenticate';
 import { presentClientEvent, presentContact } from '../presenters/client';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['clients'] };
-const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
 const WithEtag = { description: 'The client; its etag is in the ETag header and the etag field', ...json(Client) };
 
 async function conflictsAnswered<T>(write: () => Promise<T>): Promise<T> {
@@ -54,7 +52,7 @@ const contactExists = (err: unknown) =>
 export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('clients'),
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/clients',
       summary: "Clients with this month's rollups, by name; totals leave out leads and past clients",
@@ -73,11 +71,11 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('clients'),
       method: 'post',
       path: '/v1/workspaces/{workspace_id}/clients',
       summary: 'Create a client (owners and admins); a retry with the same requestId returns the first answer',
-      request: { params: WorkspaceIdParam, body: { ...json(ClientCreateRequest), required: true } },
+      request: { params: WorkspaceIdParam, body: jsonBody(ClientCreateRequest) },
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
@@ -115,7 +113,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('clients'),
       method: 'get',
       path: '/v1/clients/{client_id}',
       summary: 'A client with its projects and rollup',
@@ -130,11 +128,11 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('clients'),
       method: 'patch',
       path: '/v1/clients/{client_id}',
       summary: 'Edit name, slug, status, statusNote, billing or notes; needs the etag (body or If-Match)',
-      request: { params: ClientIdParam, body: { ...json(ClientUpdateRequest), required: true } },
+      request: { params: ClientIdParam, body: jsonBody(ClientUpdateRequest) },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422, 428) },
     }),
     async (c) => {
@@ -167,7 +165,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('clients'),
       method: 'delete',
       path: '/v1/clients/{client_id}',
       summary: 'Archive a client: hidden from lists, its history kept (a client with history is never deleted)',
@@ -185,7 +183,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('clients'),
       method: 'get',
       path: '/v1/clients/{client_id}/events',
       summary: 'Status history, newest first',
@@ -200,7 +198,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('clients'),
       method: 'get',
       path: '/v1/clients/{client_id}/contacts',
       summary: "The client's contacts",
@@ -215,11 +213,11 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('clients'),
       method: 'post',
       path: '/v1/clients/{client_id}/contacts',
       summary: 'Add a contact; the email is unique per client ignoring case',
-      request: { params: ClientIdParam, body: { ...json(ContactCreateRequest), required: true } },
+      request: { params: ClientIdParam, body: jsonBody(ContactCreateRequest) },
       responses: { 201: { description: 'The contact', ...json(Contact) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
@@ -241,11 +239,11 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('clients'),
       method: 'patch',
       path: '/v1/clients/{client_id}/contacts/{contact_id}',
       summary: 'Edit a contact, including whether they approve work',
-      request: { params: ContactParams, body: { ...json(ContactUpdateRequest), required: true } },
+      request: { params: ContactParams, body: jsonBody(ContactUpdateRequest) },
       responses: { 200: { description: 'The contact', ...json(Contact) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
@@ -266,7 +264,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('clients'),
       method: 'delete',
       path: '/v1/clients/{client_id}/contacts/{contact_id}',
       summary: 'Remove a contact outright',

@@ -4,21 +4,19 @@ import { sumUsd } from '@atelier/domain';
 import { Costs, CostsQuery } from '@atelier/contracts/orders';
 import { listAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import type { AppEnv } from '../services';
+import { json, secured } from '../http/route';
 
 const toDate = (value: string | undefined) => (value ? new Date(value) : undefined);
 
 export const costRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
   createRoute({
-    middleware: authenticate,
-    security: [{ bearer: [] }],
-    tags: ['costs'],
-    method: 'get',
+    ...secured('costs'),
+        method: 'get',
     path: '/v1/costs',
     summary: 'Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider or model',
     request: { query: CostsQuery },
-    responses: { 200: { description: 'Cost lines', content: { 'application/json': { schema: Costs } } }, ...errorResponses(401, 403, 404, 422) },
+    responses: { 200: { description: 'Cost lines', ...json(Costs) }, ...errorResponses(401, 403, 404, 422) },
   }),
   async (c) => {
     const q = c.req.valid('query');

@@ -3,15 +3,13 @@ import { getOrder, orderCounts } from '@atelier/db';
 import { AcceptGapRequest, CreateOrderRequest, Order, OrderIdParam, RetryFailedRequest } from '@atelier/contracts/orders';
 import type { Context } from 'hono';
 import { errorResponses, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import { acceptGap, cancelOrder, retryFailed, startOrder, visibleOrder } from '../orders/order-actions';
 import { planOrder } from '../orders/plan-order';
 import { presentOrder } from '../presenters/order';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['orders'] };
-const orderBody = { content: { 'application/json': { schema: Order } } };
-const json = <T extends z.ZodTypeAny>(schema: T) => ({ content: { 'application/json': { schema } }, required: true });
+const orderBody = { ...json(Order) };
 
 async function orderResponse(c: Context<AppEnv>, orderId: string) {
   const { db } = c.get('services');
@@ -22,11 +20,11 @@ async function orderResponse(c: Context<AppEnv>, orderId: string) {
 export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('orders'),
       method: 'post',
       path: '/v1/orders',
       summary: 'Plan an order: children are created as planned runs with an estimate; nothing runs or is spent',
-      request: { body: json(CreateOrderRequest) },
+      request: { body: jsonBody(CreateOrderRequest) },
       responses: { 201: { description: 'The planned order', ...orderBody }, ...errorResponses(400, 401, 402, 403, 404, 422) },
     }),
     async (c) => {
@@ -36,7 +34,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('orders'),
       method: 'get',
       path: '/v1/orders/{orderId}',
       summary: 'An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=)',
@@ -50,7 +48,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('orders'),
       method: 'post',
       path: '/v1/orders/{orderId}/start',
       summary: 'Start a planned order; every budget is re-checked against current spend (402 if refused)',
@@ -65,11 +63,11 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('orders'),
       method: 'post',
       path: '/v1/orders/{orderId}/retry-failed',
       summary: 'Re-run failed children (all, or runIds); deterministic failures are skipped unless includeDeterministic',
-      request: { params: OrderIdParam, body: json(RetryFailedRequest) },
+      request: { params: OrderIdParam, body: jsonBody(RetryFailedRequest) },
       responses: {
         200: { description: 'The order and the fresh child runs', content: { 'application/json': { schema: z.object({ order: Order, retried: z.array(z.string()) }) } } },
         ...errorResponses(401, 402, 403, 404, 409, 422),
@@ -83,11 +81,11 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('orders'),
       method: 'post',
       path: '/v1/orders/{orderId}/accept-gap',
       summary: 'Settle an order short of its target; the reason is kept on the order',
-      request: { params: OrderIdParam, body: json(AcceptGapRequest) },
+      request: { params: OrderIdParam, body: jsonBody(AcceptGapRequest) },
       responses: { 200: { description: 'The completed order', ...orderBody }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
@@ -98,7 +96,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('orders'),
       method: 'post',
       path: '/v1/orders/{orderId}/cancel',
       summary: 'Cancel an order: no new children start; those in flight stop at their next step boundary',

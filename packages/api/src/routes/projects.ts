@@ -13,11 +13,9 @@ import {
 import { requireWriter, workspaceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
 import { PG, refusedBy } from '@atelier/db';
-import { authenticate } from '../middleware/authenticate';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['projects'] };
-const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
 
 const present = (p: ProjectRow) => ({
   id: p.id,
@@ -36,7 +34,7 @@ const projectNotFound = (id: string) => fail.notFound(`project ${id} not found`)
 export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('projects'),
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/projects',
       summary: 'Projects of a workspace, newest first; archived ones only with includeArchived=true',
@@ -58,11 +56,11 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('projects'),
       method: 'post',
       path: '/v1/workspaces/{workspace_id}/projects',
       summary: 'Create a project (owners and admins)',
-      request: { params: WorkspaceIdParam, body: { ...json(ProjectCreateRequest), required: true } },
+      request: { params: WorkspaceIdParam, body: jsonBody(ProjectCreateRequest) },
       responses: { 201: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
@@ -81,7 +79,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('projects'),
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
       summary: 'A project',
@@ -98,11 +96,11 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('projects'),
       method: 'patch',
       path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
       summary: 'Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins)',
-      request: { params: ProjectParams, body: { ...json(ProjectUpdateRequest), required: true } },
+      request: { params: ProjectParams, body: jsonBody(ProjectUpdateRequest) },
       responses: { 200: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
@@ -125,7 +123,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('projects'),
       method: 'delete',
       path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
       summary: 'Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level',

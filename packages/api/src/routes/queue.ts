@@ -16,12 +16,11 @@ import {
 import { Run } from '@atelier/contracts/runs';
 import { listAccess } from '../access';
 import { errorResponses, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import { type BatchResult, decideEntry, decideOne } from '../queue/decide';
 import { runResponse } from '../runs/visible-run';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['review queue'] };
 
 function presentQueueItem(r: QueueRow) {
   return {
@@ -48,13 +47,13 @@ function presentQueueItem(r: QueueRow) {
 export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('review queue'),
       method: 'get',
       path: '/v1/queue',
       summary: 'Runs waiting for review, oldest first (the run that reached review earliest leads)',
       description: 'A live view over runs with status review that are not archived. Any member of the workspace may read it.',
       request: { query: ListQueueQuery },
-      responses: { 200: { description: 'Queue items', content: { 'application/json': { schema: listOf(QueueItem, 'QueueList') } } }, ...errorResponses(401, 403, 404, 422) },
+      responses: { 200: { description: 'Queue items', ...json(listOf(QueueItem, 'QueueList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
       const q = c.req.valid('query');
@@ -65,12 +64,12 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('review queue'),
       method: 'get',
       path: '/v1/queue/count',
       summary: 'How many runs wait for review, with the same filters as the queue',
       request: { query: QueueFilters },
-      responses: { 200: { description: 'The number of queue items', content: { 'application/json': { schema: QueueCount } } }, ...errorResponses(401, 403, 404, 422) },
+      responses: { 200: { description: 'The number of queue items', ...json(QueueCount) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
       const q = c.req.valid('query');
@@ -80,7 +79,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('review queue'),
       method: 'post',
       path: '/v1/queue/{run_id}/decision',
       summary: 'Approve, reject or request changes on a run in review; recorded in its decision ledger',
@@ -89,9 +88,9 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
         'a typed hold needs a patch with exactly its fields, else 422 hold_patch_invalid or hold_value_invalid; the patch lands in the artifact content under hold). ' +
         'reject: run rejected, artifact rejected. request_changes: run changes_requested, artifact back to draft. ' +
         'A run not in review is 409 invalid_transition; a gateId other than the one the run waits on is 409 gate_mismatch.',
-      request: { params: QueueRunIdParam, body: { content: { 'application/json': { schema: QueueDecisionRequest } }, required: true } },
+      request: { params: QueueRunIdParam, body: jsonBody(QueueDecisionRequest) },
       responses: {
-        200: { description: 'The run after the decision, with its ledger', content: { 'application/json': { schema: Run } } },
+        200: { description: 'The run after the decision, with its ledger', ...json(Run) },
         ...errorResponses(401, 403, 404, 409, 422),
       },
     }),
@@ -103,16 +102,16 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('review queue'),
       method: 'post',
       path: '/v1/queue/decisions',
       summary: 'Several decisions at once; each entry is validated and applied on its own, in order',
       description:
         'Always 200 once the body is a list of 1 to 100 entries: each result is { runId, ok: true, status } or ' +
         '{ runId, ok: false, statusCode, detail } with the status and detail the single-decision endpoint would have answered.',
-      request: { body: { content: { 'application/json': { schema: QueueBatchRequest } }, required: true } },
+      request: { body: jsonBody(QueueBatchRequest) },
       responses: {
-        200: { description: 'One result per entry, in the order sent', content: { 'application/json': { schema: QueueBatchResponse } } },
+        200: { description: 'One result per entry, in the order sent', ...json(QueueBatchResponse) },
         ...errorResponses(401, 422),
       },
     }),

@@ -5,11 +5,10 @@ import { NotFinalizable, finalizeRun } from '@atelier/engine/finalize';
 import { RunStateConflict, cancelRun } from '@atelier/engine/operations';
 import { MoveRunRequest, Run, RunIdParam } from '@atelier/contracts/runs';
 import { errorResponses, fail, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import { runResponse, visibleRun } from '../runs/visible-run';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['runs'] };
 
 /** The engine refuses an operation because of the run's state: the contract's 409 invalid_transition. */
 async function asConflict(operation: () => Promise<unknown>): Promise<void> {
@@ -20,13 +19,13 @@ async function asConflict(operation: () => Promise<unknown>): Promise<void> {
     throw err;
   }
 }
-const runBody = { content: { 'application/json': { schema: Run } } };
+const runBody = { ...json(Run) };
 
 /** What can be done to an existing run: cancel, finalize, archive, move. */
 export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('runs'),
       method: 'post',
       path: '/v1/runs/{runId}/cancel',
       summary: 'Cancel a run at its next step boundary; spend so far stays billed',
@@ -42,7 +41,7 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('runs'),
       method: 'post',
       path: '/v1/runs/{runId}/finalize',
       summary: 'Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs again',
@@ -58,7 +57,7 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('runs'),
       method: 'post',
       path: '/v1/runs/{runId}/archive',
       summary: 'Hide a terminal run from lists (includeArchived=true shows it again)',
@@ -74,11 +73,11 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('runs'),
       method: 'patch',
       path: '/v1/runs/{runId}/project',
       summary: 'Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level',
-      request: { params: RunIdParam, body: { content: { 'application/json': { schema: MoveRunRequest } }, required: true } },
+      request: { params: RunIdParam, body: jsonBody(MoveRunRequest) },
       responses: { 200: { description: 'The moved run', ...runBody }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {

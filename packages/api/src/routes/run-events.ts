@@ -3,9 +3,9 @@ import { streamSSE } from 'hono/streaming';
 import { RunIdParam } from '@atelier/contracts/runs';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { errorResponses, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import { runResponse, visibleRun } from '../runs/visible-run';
 import type { AppEnv } from '../services';
+import { secured } from '../http/route';
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
 
@@ -24,10 +24,8 @@ function resumePoint(header: string | undefined, query: string | undefined): num
  */
 export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
   createRoute({
-    middleware: authenticate,
-    security: [{ bearer: [] }],
-    tags: ['runs'],
-    method: 'get',
+    ...secured('runs'),
+        method: 'get',
     path: '/v1/runs/{runId}/events',
     summary: 'Server-sent events: a snapshot, then each state change of the run until it ends',
     request: {

@@ -4,14 +4,13 @@ import { listOf } from '@atelier/contracts/common';
 import { CreateRunRequest, ListRunsQuery, Run, RunIdParam } from '@atelier/contracts/runs';
 import { listAccess } from '../access';
 import { errorResponses, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import { presentRun } from '../presenters/run';
 import { createRun } from '../runs/create-run';
 import { runResponse, visibleRun } from '../runs/visible-run';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['runs'] };
-const runBody = { content: { 'application/json': { schema: Run } } };
+const runBody = { ...json(Run) };
 
 function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
@@ -22,11 +21,11 @@ function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
 export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('runs'),
       method: 'post',
       path: '/v1/runs',
       summary: 'Start a run of a workflow; returns at once with status pending',
-      request: { body: { content: { 'application/json': { schema: CreateRunRequest } }, required: true } },
+      request: { body: jsonBody(CreateRunRequest) },
       responses: { 201: { description: 'The run, pending', ...runBody }, ...errorResponses(400, 401, 402, 403, 404, 422) },
     }),
     async (c) => {
@@ -36,12 +35,12 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('runs'),
       method: 'get',
       path: '/v1/runs',
       summary: 'Runs of a workspace, newest first',
       request: { query: ListRunsQuery },
-      responses: { 200: { description: 'Runs', content: { 'application/json': { schema: listOf(Run, 'RunList') } } }, ...errorResponses(401, 403, 404, 422) },
+      responses: { 200: { description: 'Runs', ...json(listOf(Run, 'RunList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
       const q = c.req.valid('query');
@@ -56,7 +55,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('runs'),
       method: 'get',
       path: '/v1/runs/{runId}',
       summary: 'A run with its step telemetry, costs and review ledger',

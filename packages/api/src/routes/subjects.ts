@@ -32,12 +32,10 @@ import { requireWriter, resourceAccess, workspaceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
 import { action } from '../http/action-paths';
 import { etagMismatch, newEtag, requiredEtag, sendEtag, storedEtag } from '../http/etag';
-import { authenticate } from '../middleware/authenticate';
 import { presentConsent, presentConsentEvent, presentSubject } from '../presenters/character';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['subjects and consent'] };
-const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
 
 async function subjectFor(c: Context<AppEnv>, id: string, write: boolean) {
   const subject = await getSubject(c.get('services').db, id);
@@ -57,7 +55,7 @@ async function consentFor(c: Context<AppEnv>, id: string, write: boolean) {
 
 const consentMoveRoute = (move: ConsentMove, summary: string) =>
   createRoute({
-    ...secured,
+    ...secured('subjects and consent'),
     method: 'post',
     path: action('/v1/likeness-consents/{consent_id}', move),
     summary,
@@ -100,7 +98,7 @@ async function answerConsentMove(c: Context<AppEnv>, move: ConsentMove, consentI
 export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('subjects and consent'),
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/subjects',
       summary: 'People depicted by likeness characters; erased ones only with includeErased=true',
@@ -116,11 +114,11 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('subjects and consent'),
       method: 'post',
       path: '/v1/workspaces/{workspace_id}/subjects',
       summary: 'Record a person who may be depicted; attested adult and not a political figure (owners and admins)',
-      request: { params: WorkspaceIdParam, body: { ...json(SubjectCreateRequest), required: true } },
+      request: { params: WorkspaceIdParam, body: jsonBody(SubjectCreateRequest) },
       responses: { 201: { description: 'The subject', ...json(Subject) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
@@ -144,7 +142,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('subjects and consent'),
       method: 'get',
       path: '/v1/subjects/{subject_id}',
       summary: 'A subject and all their consents',
@@ -160,11 +158,11 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('subjects and consent'),
       method: 'patch',
       path: '/v1/subjects/{subject_id}',
       summary: 'Edit name, email, public role or union status; needs the etag (body or If-Match)',
-      request: { params: SubjectIdParam, body: { ...json(SubjectUpdateRequest), required: true } },
+      request: { params: SubjectIdParam, body: jsonBody(SubjectUpdateRequest) },
       responses: { 200: { description: 'The subject', ...json(Subject) }, ...errorResponses(401, 403, 404, 409, 422, 428) },
     }),
     async (c) => {
@@ -186,7 +184,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('subjects and consent'),
       method: 'post',
       path: action('/v1/subjects/{subject_id}', 'erase'),
       summary: 'Erase a person: identifying data blanked, every consent revoked, every version depicting them retired',
@@ -202,11 +200,11 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('subjects and consent'),
       method: 'post',
       path: '/v1/subjects/{subject_id}/consents',
       summary: 'Record a likeness consent; it starts pending and allows nothing until activated',
-      request: { params: SubjectIdParam, body: { ...json(ConsentCreateRequest), required: true } },
+      request: { params: SubjectIdParam, body: jsonBody(ConsentCreateRequest) },
       responses: { 201: { description: 'The pending consent', ...json(Consent) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
@@ -248,7 +246,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   .openapi(consentMoveRoute('revoke', 'Revoke a consent: final, never refused for a stale etag, accepted twice'), async (c) => c.json(await answerConsentMove(c, 'revoke', c.req.valid('param').consent_id, c.req.valid('json')), 200))
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('subjects and consent'),
       method: 'get',
       path: '/v1/likeness-consents/{consent_id}/events',
       summary: "A consent's history, newest first (written by the database on every status change)",

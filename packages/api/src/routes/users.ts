@@ -12,12 +12,11 @@ import {
 import { AccountDeletionRequest, User, UserUpdateRequest } from '@atelier/contracts/users';
 import { hashPassword, verifyPassword } from '../auth/secrets';
 import { errorResponses, fail, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import { requireAccountScope } from '../access';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['users'] };
-const userBody = { content: { 'application/json': { schema: User } } };
+const userBody = { ...json(User) };
 
 async function present(db: Db, u: UserRow) {
   return {
@@ -40,7 +39,7 @@ const gone = () => fail.unauthorized('this account no longer exists');
 export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('users'),
       method: 'get',
       path: '/v1/users/me',
       summary: 'The signed-in user, with any standing account deletion request',
@@ -55,11 +54,11 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('users'),
       method: 'patch',
       path: '/v1/users/me',
       summary: 'Change your name, email or password (a password change needs the current one)',
-      request: { body: { content: { 'application/json': { schema: UserUpdateRequest } }, required: true } },
+      request: { body: jsonBody(UserUpdateRequest) },
       responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401, 403, 409, 422) },
     }),
     async (c) => {
@@ -88,14 +87,14 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('users'),
       method: 'delete',
       path: '/v1/users/me',
       summary: 'Ask for your account to be deleted; API keys are revoked at once, you stay signed in',
       description:
         'Files a deletion request pending an operator\'s review. Every API key of the account is revoked immediately and never comes back. ' +
         'Asking again returns the standing request unchanged. POST /v1/users/me/restore withdraws it while it is still pending.',
-      request: { body: { content: { 'application/json': { schema: AccountDeletionRequest } }, required: false } },
+      request: { body: { ...json(AccountDeletionRequest), required: false } },
       responses: { 200: { description: 'The user, showing the pending request', ...userBody }, ...errorResponses(401, 403, 422) },
     }),
     async (c) => {
@@ -109,7 +108,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('users'),
       method: 'post',
       path: '/v1/users/me/restore',
       summary: 'Withdraw your account deletion request while it is still pending',

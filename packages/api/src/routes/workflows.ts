@@ -21,7 +21,6 @@ import { listWorkflowVersions, listWorkspaceWorkflows } from '@atelier/db';
 import { type ShapeIssue, dryRunDraft, estimateDraft, pricingErrors, shapeIssueMessage } from '@atelier/domain';
 import { workspaceAccess } from '../access';
 import { errorResponses, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import type { AppEnv } from '../services';
 import {
   authorWorkflow,
@@ -34,9 +33,8 @@ import {
   workflowInvalid,
   workflowResponse,
 } from '../workflows/authoring';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['workflows'] };
-const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
 const workflowBody = json(Workflow);
 const invalid = { 422: { description: 'Request validation failure, or workflow_invalid with every broken rule as a sentence', ...json(WorkflowInvalid) } };
 
@@ -44,13 +42,13 @@ const invalid = { 422: { description: 'Request validation failure, or workflow_i
 export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workflows'),
       method: 'post',
       path: '/v1/workflows/dry-run',
       summary: 'Check a draft definition (whole or partial) and an intake without saving or running anything',
       description:
         'Fields present are checked (shape and the rules that apply); absent template fields are warnings. A body with a templateId and no definition is accepted and ignored: ok, zero steps, a warning. Published workflows cannot be dry-run (409 workflow_published).',
-      request: { body: { ...json(DryRunRequest), required: true } },
+      request: { body: jsonBody(DryRunRequest) },
       responses: { 200: { description: 'The verdict; a pass is judged by stepCount and warnings as well as ok', ...json(DryRunResponse) }, ...errorResponses(401, 404, 409, 422) },
     }),
     async (c) => {
@@ -62,12 +60,12 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workflows'),
       method: 'post',
       path: '/v1/workflows/estimate',
       summary: 'Price draft runtimeSteps on their provider bindings',
       description: 'highCost: the typical estimate is above budgetPolicy.perRunCapUsd, or above 1 USD without a cap. Unregistered models and unbound roles are 422 workflow_invalid.',
-      request: { body: { ...json(EstimateRequest), required: true } },
+      request: { body: jsonBody(EstimateRequest) },
       responses: { 200: { description: 'The estimate', ...json(EstimateResponse) }, ...errorResponses(401, 409), ...invalid },
     }),
     async (c) => {
@@ -89,11 +87,11 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workflows'),
       method: 'post',
       path: '/v1/workflows',
       summary: "Create a workspace's workflow as a draft, or replace its current draft (owners and admins)",
-      request: { body: { ...json(AuthorWorkflowRequest), required: true } },
+      request: { body: jsonBody(AuthorWorkflowRequest) },
       responses: {
         200: { description: 'The draft was replaced', ...workflowBody },
         201: { description: 'The workflow was created with this draft', ...workflowBody },
@@ -108,7 +106,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workflows'),
       method: 'get',
       path: '/v1/workflows',
       summary: "The workflows a workspace can run: its own (any visibility) and the built-ins",
@@ -124,7 +122,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workflows'),
       method: 'get',
       path: '/v1/workflows/{id}',
       summary: 'A workflow with its full, unredacted definition (live version, else newest draft)',
@@ -138,7 +136,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workflows'),
       method: 'get',
       path: '/v1/workflows/{id}/versions',
       summary: 'The versions of a workflow, newest first',
@@ -154,22 +152,22 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workflows'),
       method: 'post',
       path: '/v1/workflows/{id}/publish',
       summary: 'Publish the draft version as internal: frozen, live, runnable by the workspace, never in the public catalog',
-      request: { params: WorkflowIdParam, body: { ...json(PublishWorkflowRequest), required: true } },
+      request: { params: WorkflowIdParam, body: jsonBody(PublishWorkflowRequest) },
       responses: { 200: { description: 'The workflow', ...workflowBody }, ...errorResponses(401, 403, 404, 409), ...invalid },
     }),
     async (c) => c.json(await publishWorkflow(c, c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workflows'),
       method: 'post',
       path: '/v1/workflows/{id}/deprecate',
       summary: 'Deprecate a workflow in favour of a successor; new runs are refused with 400 template_deprecated',
-      request: { params: WorkflowIdParam, body: { ...json(DeprecateWorkflowRequest), required: true } },
+      request: { params: WorkflowIdParam, body: jsonBody(DeprecateWorkflowRequest) },
       responses: { 200: { description: 'The workflow', ...workflowBody }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => c.json(await deprecate(c, c.req.valid('param').id, c.req.valid('json')), 200),

@@ -24,11 +24,9 @@ import {
 } from '@atelier/contracts/workspaces';
 import { requireAccountScope, requireWriter, workspaceAccess } from '../access';
 import { ApiError, errorResponses, fail, validationHook } from '../errors';
-import { authenticate } from '../middleware/authenticate';
 import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
 
-const secured = { middleware: authenticate, security: [{ bearer: [] }], tags: ['workspaces'] };
-const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
 
 const presentWorkspace = (w: WorkspaceWithRole) => ({
   id: w.id,
@@ -66,7 +64,7 @@ function settled(result: MembershipChange): MemberRow | null {
 export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workspaces'),
       method: 'get',
       path: '/v1/workspaces',
       summary: 'Your workspaces with your role in each, the default one first',
@@ -85,11 +83,11 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workspaces'),
       method: 'post',
       path: '/v1/workspaces',
       summary: 'Create a workspace; you become its owner',
-      request: { body: { ...json(WorkspaceCreateRequest), required: true } },
+      request: { body: jsonBody(WorkspaceCreateRequest) },
       responses: { 201: { description: 'The workspace', ...json(Workspace) }, ...errorResponses(401, 403, 422) },
     }),
     async (c) => {
@@ -101,7 +99,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workspaces'),
       method: 'get',
       path: '/v1/workspaces/{workspace_id}',
       summary: 'A workspace you are a member of, with your role',
@@ -117,7 +115,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workspaces'),
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/members',
       summary: 'Members of a workspace and their roles',
@@ -132,11 +130,11 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workspaces'),
       method: 'post',
       path: '/v1/workspaces/{workspace_id}/members',
       summary: 'Add an existing user to a workspace (owners and admins)',
-      request: { params: WorkspaceIdParam, body: { ...json(MemberAddRequest), required: true } },
+      request: { params: WorkspaceIdParam, body: jsonBody(MemberAddRequest) },
       responses: { 201: { description: 'The new member', ...json(WorkspaceMember) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
@@ -154,11 +152,11 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workspaces'),
       method: 'patch',
       path: '/v1/workspaces/{workspace_id}/members/{user_id}',
       summary: "Change a member's role (owners and admins; only owners touch the owner role)",
-      request: { params: MemberParams, body: { ...json(MemberUpdateRequest), required: true } },
+      request: { params: MemberParams, body: jsonBody(MemberUpdateRequest) },
       responses: { 200: { description: 'The member', ...json(WorkspaceMember) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
@@ -178,7 +176,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
   )
   .openapi(
     createRoute({
-      ...secured,
+      ...secured('workspaces'),
       method: 'delete',
       path: '/v1/workspaces/{workspace_id}/members/{user_id}',
       summary: 'Remove a member (owners and admins), or leave a workspace yourself',
