@@ -31,6 +31,13 @@ describe('the gateway contract', () => {
     expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/v1/subjects/{subject_id}:erase', '/v1/characters/{character_id}:check', '/v1/likeness-consents/{consent_id}:revoke']));
   });
 
+  it('names every path parameter one way, snake_case as the contract writes {run_id}', async () => {
+    const spec = await h.request('GET', '/openapi.json');
+    const names = Object.keys(spec.body.paths as Record<string, unknown>).flatMap((p) => [...p.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!));
+    expect(names.length).toBeGreaterThan(20);
+    expect([...new Set(names.filter((n) => !/^[a-z]+(_[a-z]+)*$/.test(n)))]).toEqual([]);
+  });
+
   it('serves an API reference page at /docs that works offline', async () => {
     const page = await fetch(`${h.url}/docs`);
     expect(page.headers.get('content-type')).toContain('text/html');

@@ -70,7 +70,7 @@ export const Order = z
   })
   .openapi('Order');
 
-export const OrderIdParam = z.object({ orderId: z.string().openapi({ param: { name: 'orderId', in: 'path' }, example: 'order-0123456789abcdef' }) });
+export const OrderIdParam = z.object({ order_id: z.string().max(64).openapi({ param: { name: 'order_id', in: 'path' }, example: 'order-0123456789abcdef' }) });
 
 export const RetryFailedRequest = z
   .object({

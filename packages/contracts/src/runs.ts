@@ -98,5 +98,5 @@ export const ListRunsQuery = Pagination.extend({
 });
 
 export const RunIdParam = z.object({
-  runId: z.string().openapi({ param: { name: 'runId', in: 'path' }, example: 'run-1a2b3c4d' }),
+  run_id: z.string().max(64).openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
 });

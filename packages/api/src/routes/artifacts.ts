@@ -11,14 +11,14 @@ import { json, secured } from '../http/route';
 export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
   createRoute({
     ...secured('artifacts'),
-        method: 'get',
-    path: '/v1/artifacts/{artifactId}',
+    method: 'get',
+    path: '/v1/artifacts/{artifact_id}',
     summary: 'An artifact with its content, QA record and provenance',
-    request: { params: z.object({ artifactId: z.string().openapi({ param: { name: 'artifactId', in: 'path' } }) }) },
+    request: { params: z.object({ artifact_id: z.string().max(64).openapi({ param: { name: 'artifact_id', in: 'path' } }) }) },
     responses: { 200: { description: 'The artifact', ...json(Artifact) }, ...errorResponses(401, 403, 404) },
   }),
   async (c) => {
-    const { artifactId } = c.req.valid('param');
+    const { artifact_id: artifactId } = c.req.valid('param');
     const artifact = await getArtifact(c.get('services').db, artifactId);
     if (!artifact) throw fail.notFound(`artifact ${artifactId} not found`);
     await resourceAccess(c, artifact.workspace_id, `artifact ${artifactId} not found`);

@@ -10,7 +10,7 @@ import { presentBudget } from '../presenters/budget';
 import type { AppEnv } from '../services';
 import { json, jsonBody, secured } from '../http/route';
 
-const BudgetIdParam = z.object({ budgetId: z.string().openapi({ param: { name: 'budgetId', in: 'path' } }) });
+const BudgetIdParam = z.object({ budget_id: z.string().max(64).openapi({ param: { name: 'budget_id', in: 'path' } }) });
 const budgetBody = { ...json(Budget) };
 
 async function visibleBudget(c: Context<AppEnv>, budgetId: string) {
@@ -73,13 +73,13 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     createRoute({
       ...secured('budgets'),
       method: 'get',
-      path: '/v1/budgets/{budgetId}',
+      path: '/v1/budgets/{budget_id}',
       summary: 'A budget with its current spend',
       request: { params: BudgetIdParam },
       responses: { 200: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404) },
     }),
     async (c) => {
-      const { budget } = await visibleBudget(c, c.req.valid('param').budgetId);
+      const { budget } = await visibleBudget(c, c.req.valid('param').budget_id);
       return c.json(presentBudget(budget, await budgetSpend(c.get('services').db, budget)), 200);
     },
   )
@@ -87,13 +87,13 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     createRoute({
       ...secured('budgets'),
       method: 'patch',
-      path: '/v1/budgets/{budgetId}',
+      path: '/v1/budgets/{budget_id}',
       summary: 'Change a budget (owners and admins)',
       request: { params: BudgetIdParam, body: jsonBody(PatchBudgetRequest) },
       responses: { 200: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { budget, access } = await visibleBudget(c, c.req.valid('param').budgetId);
+      const { budget, access } = await visibleBudget(c, c.req.valid('param').budget_id);
       requireWriter(access);
       const p = c.req.valid('json');
       const mode = p.enforcementMode ?? budget.enforcement_mode;
@@ -116,13 +116,13 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     createRoute({
       ...secured('budgets'),
       method: 'get',
-      path: '/v1/budgets/{budgetId}/refusals',
+      path: '/v1/budgets/{budget_id}/refusals',
       summary: 'Every request this budget refused, newest first, with the 402 body, time and caller',
       request: { params: BudgetIdParam, query: Pagination },
       responses: { 200: { description: 'Refusals', ...json(listOf(BudgetRefusal, 'BudgetRefusalList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { budget } = await visibleBudget(c, c.req.valid('param').budgetId);
+      const { budget } = await visibleBudget(c, c.req.valid('param').budget_id);
       const page = await listRefusals(c.get('services').db, budget.id, c.req.valid('query'));
       const items = page.items.map((r) => ({ id: r.id, detail: r.detail as Record<string, unknown>, attempted: r.attempted, callerId: r.caller_id, callerVia: r.caller_via, createdAt: r.created_at.toISOString() }));
       return c.json({ items, total: page.total }, 200);

@@ -36,13 +36,13 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     createRoute({
       ...secured('orders'),
       method: 'get',
-      path: '/v1/orders/{orderId}',
+      path: '/v1/orders/{order_id}',
       summary: 'An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=)',
       request: { params: OrderIdParam },
       responses: { 200: { description: 'The order', ...orderBody }, ...errorResponses(401, 403, 404) },
     }),
     async (c) => {
-      const order = await visibleOrder(c, c.req.valid('param').orderId);
+      const order = await visibleOrder(c, c.req.valid('param').order_id);
       return c.json(await orderResponse(c, order.id), 200);
     },
   )
@@ -50,13 +50,13 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     createRoute({
       ...secured('orders'),
       method: 'post',
-      path: '/v1/orders/{orderId}/start',
+      path: '/v1/orders/{order_id}/start',
       summary: 'Start a planned order; every budget is re-checked against current spend (402 if refused)',
       request: { params: OrderIdParam },
       responses: { 200: { description: 'The running order', ...orderBody }, ...errorResponses(401, 402, 403, 404, 409) },
     }),
     async (c) => {
-      const { orderId } = c.req.valid('param');
+      const { order_id: orderId } = c.req.valid('param');
       await startOrder(c, orderId);
       return c.json(await orderResponse(c, orderId), 200);
     },
@@ -65,7 +65,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     createRoute({
       ...secured('orders'),
       method: 'post',
-      path: '/v1/orders/{orderId}/retry-failed',
+      path: '/v1/orders/{order_id}/retry-failed',
       summary: 'Re-run failed children (all, or runIds); deterministic failures are skipped unless includeDeterministic',
       request: { params: OrderIdParam, body: jsonBody(RetryFailedRequest) },
       responses: {
@@ -74,7 +74,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       },
     }),
     async (c) => {
-      const { orderId } = c.req.valid('param');
+      const { order_id: orderId } = c.req.valid('param');
       const retried = await retryFailed(c, orderId, c.req.valid('json'));
       return c.json({ order: await orderResponse(c, orderId), retried }, 200);
     },
@@ -83,13 +83,13 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     createRoute({
       ...secured('orders'),
       method: 'post',
-      path: '/v1/orders/{orderId}/accept-gap',
+      path: '/v1/orders/{order_id}/accept-gap',
       summary: 'Settle an order short of its target; the reason is kept on the order',
       request: { params: OrderIdParam, body: jsonBody(AcceptGapRequest) },
       responses: { 200: { description: 'The completed order', ...orderBody }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
-      const { orderId } = c.req.valid('param');
+      const { order_id: orderId } = c.req.valid('param');
       await acceptGap(c, orderId, c.req.valid('json').reason);
       return c.json(await orderResponse(c, orderId), 200);
     },
@@ -98,13 +98,13 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     createRoute({
       ...secured('orders'),
       method: 'post',
-      path: '/v1/orders/{orderId}/cancel',
+      path: '/v1/orders/{order_id}/cancel',
       summary: 'Cancel an order: no new children start; those in flight stop at their next step boundary',
       request: { params: OrderIdParam },
       responses: { 200: { description: 'The order', ...orderBody }, ...errorResponses(401, 403, 404, 409) },
     }),
     async (c) => {
-      const { orderId } = c.req.valid('param');
+      const { order_id: orderId } = c.req.valid('param');
       await cancelOrder(c, orderId);
       return c.json(await orderResponse(c, orderId), 200);
     },

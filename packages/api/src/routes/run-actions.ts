@@ -27,14 +27,14 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     createRoute({
       ...secured('runs'),
       method: 'post',
-      path: '/v1/runs/{runId}/cancel',
+      path: '/v1/runs/{run_id}/cancel',
       summary: 'Cancel a run at its next step boundary; spend so far stays billed',
       request: { params: RunIdParam },
       responses: { 200: { description: 'The run; it settles as cancelled at the next step boundary', ...runBody }, ...errorResponses(401, 403, 404, 409) },
     }),
     async (c) => {
       const { db, temporal } = c.get('services');
-      const { run } = await visibleRun(c, c.req.valid('param').runId);
+      const { run } = await visibleRun(c, c.req.valid('param').run_id);
       await asConflict(() => cancelRun(db, temporal, run.id));
       return c.json(await runResponse(c, run.id), 200);
     },
@@ -43,14 +43,14 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     createRoute({
       ...secured('runs'),
       method: 'post',
-      path: '/v1/runs/{runId}/finalize',
+      path: '/v1/runs/{run_id}/finalize',
       summary: 'Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs again',
       request: { params: RunIdParam },
       responses: { 200: { description: 'The finalized run', ...runBody }, ...errorResponses(401, 403, 404, 409) },
     }),
     async (c) => {
       const { db, temporal } = c.get('services');
-      const { run } = await visibleRun(c, c.req.valid('param').runId);
+      const { run } = await visibleRun(c, c.req.valid('param').run_id);
       await asConflict(() => finalizeRun(db, temporal, run.id));
       return c.json(await runResponse(c, run.id), 200);
     },
@@ -59,13 +59,13 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     createRoute({
       ...secured('runs'),
       method: 'post',
-      path: '/v1/runs/{runId}/archive',
+      path: '/v1/runs/{run_id}/archive',
       summary: 'Hide a terminal run from lists (includeArchived=true shows it again)',
       request: { params: RunIdParam },
       responses: { 200: { description: 'The archived run', ...runBody }, ...errorResponses(401, 403, 404, 409) },
     }),
     async (c) => {
-      const { run } = await visibleRun(c, c.req.valid('param').runId);
+      const { run } = await visibleRun(c, c.req.valid('param').run_id);
       if (!isTerminalRunStatus(run.status)) throw fail.invalidTransition(`only terminal runs can be archived; run ${run.id} is ${run.status}`, { status: run.status });
       await archiveRun(c.get('services').db, run.id);
       return c.json(await runResponse(c, run.id), 200);
@@ -75,14 +75,14 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     createRoute({
       ...secured('runs'),
       method: 'patch',
-      path: '/v1/runs/{runId}/project',
+      path: '/v1/runs/{run_id}/project',
       summary: 'Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level',
       request: { params: RunIdParam, body: jsonBody(MoveRunRequest) },
       responses: { 200: { description: 'The moved run', ...runBody }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
       const { db } = c.get('services');
-      const { run } = await visibleRun(c, c.req.valid('param').runId);
+      const { run } = await visibleRun(c, c.req.valid('param').run_id);
       const { projectId } = c.req.valid('json');
       if (projectId && !(await getProjectInWorkspace(db, run.workspace_id, projectId))) throw fail.notFound(`project ${projectId} not found`);
       await moveRunToProject(db, run.id, projectId);

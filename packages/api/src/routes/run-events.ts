@@ -17,7 +17,7 @@ function resumePoint(header: string | undefined, query: string | undefined): num
 }
 
 /**
- * GET /v1/runs/{runId}/events (decisions §6): a `snapshot` of the run first, then every recorded
+ * GET /v1/runs/{run_id}/events (decisions §6): a `snapshot` of the run first, then every recorded
  * transition as it happens, each with the run's increasing event id. `Last-Event-ID` resumes after that
  * id with nothing lost or repeated (the snapshot then carries no id, so the client's position stays put).
  * A comment heartbeat keeps proxies from closing an idle stream; the stream ends after the terminal event.
@@ -26,7 +26,7 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
   createRoute({
     ...secured('runs'),
         method: 'get',
-    path: '/v1/runs/{runId}/events',
+    path: '/v1/runs/{run_id}/events',
     summary: 'Server-sent events: a snapshot, then each state change of the run until it ends',
     request: {
       params: RunIdParam,
@@ -42,7 +42,7 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
   }),
   async (c) => {
     const { db, events, sseHeartbeatMs } = c.get('services');
-    const { run } = await visibleRun(c, c.req.valid('param').runId);
+    const { run } = await visibleRun(c, c.req.valid('param').run_id);
     const resumeFrom = resumePoint(c.req.header('last-event-id'), c.req.valid('query').lastEventId);
     const heartbeatMs = sseHeartbeatMs ?? DEFAULT_HEARTBEAT_MS;
 

@@ -57,13 +57,13 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
     createRoute({
       ...secured('runs'),
       method: 'get',
-      path: '/v1/runs/{runId}',
+      path: '/v1/runs/{run_id}',
       summary: 'A run with its step telemetry, costs and review ledger',
       request: { params: RunIdParam },
       responses: { 200: { description: 'The run', ...runBody }, ...errorResponses(401, 403, 404) },
     }),
     async (c) => {
-      const { run } = await visibleRun(c, c.req.valid('param').runId);
+      const { run } = await visibleRun(c, c.req.valid('param').run_id);
       return c.json(await runResponse(c, run.id), 200);
     },
   );
