@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { mountDocs } from './docs-page';
-import { contractPaths, routedPath } from './http/action-paths';
+import { routedPath } from './http/action-paths';
+import { publishedDocument } from './http/openapi-document';
 import { renderError, validationHook } from './errors';
 import { bodySizeLimit, inputGuard } from './middleware/input-guard';
 import { requestContext } from './middleware/request-context';
@@ -61,7 +62,7 @@ export function createApp(services: AppServices) {
     info: { title: 'Atelier', version: '1.0.0', description: 'Durable workflow engine for AI content production' },
   };
   let document: unknown;
-  app.get('/openapi.json', (c) => c.json((document ??= contractPaths(app.getOpenAPI31Document(documentConfig)))));
+  app.get('/openapi.json', (c) => c.json((document ??= publishedDocument(app.getOpenAPI31Document(documentConfig)))));
   mountDocs(app);
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.notFound((c) => c.json({ detail: `no route for ${c.req.method} ${c.req.path}` }, 404));
