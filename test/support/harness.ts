@@ -74,12 +74,14 @@ export interface HarnessOptions {
   models?: ModelRegistry;
   sseHeartbeatMs?: number;
   orderConcurrency?: number;
+  /** A migrated database of the test's own (for example on a PostgreSQL it stops and starts). */
+  databaseUrl?: string;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const models = opts.models ?? new ModelRegistry(LOCAL_MODELS);
   const storage = new LocalStorage(path.join(PROJECT_ROOT, '.test-data', 'storage', randomBytes(5).toString('hex')));
-  const databaseUrl = await createTestDatabase();
+  const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const db = connectDb({ url: databaseUrl, max: 10 });
   const temporalAddress = inject('temporalAddress');
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;

@@ -13,11 +13,22 @@ export interface ConnectOptions {
   url: string;
   /** Pool size; the gateway and the worker each hold their own pool. */
   max?: number;
+  /** Where connection errors are reported (a lost connection is logged, never fatal). */
+  onConnectionError?: (err: Error, state: 'idle' | 'in use') => void;
 }
 
-export function connectDb({ url, max = 10 }: ConnectOptions): Db {
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => undefined);
+const warnOnStderr = (err: Error, state: string) => console.warn(`database connection error (${state} client): ${err.message}`);
+
+/**
+ * A pool that survives the database going away: every client carries an error listener for its whole
+ * life. pg-pool listens on idle clients only and takes its listener off a client while it is checked
+ * out, so a server restart during a query would otherwise raise an unhandled 'error' event and kill the
+ * process. The query in flight still fails (and is retried by whoever issued it); the pool replaces the
+ * client.
+ */
+export function connectDb({ url, max = 10, onConnectionError = warnOnStderr }: ConnectOptions): Db {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
+  pool.on('error', (err) => onConnectionError(err, 'idle'));
+  pool.on('connect', (client) => client.on('error', (err) => onConnectionError(err, 'in use')));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -6,6 +6,7 @@ import type { ModelRegistry } from '@atelier/domain';
 import type { ObjectStorage } from '@atelier/storage';
 import { createActivities } from './activities/index';
 import { createOrderActivities } from './activities/orders';
+import { withRetryBudget } from './activities/retry-budget';
 import { type ProviderOptions, createProviders } from './providers/index';
 
 export const DEFAULT_TASK_QUEUE = 'atelier-runs';
@@ -53,7 +54,12 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: {} }),
-    activities: { ...activities, ...createOrderActivities(opts.db) },
+    activities: {
+      ...activities,
+      executeStep: withRetryBudget(activities.executeStep),
+      prepareChildRun: withRetryBudget(activities.prepareChildRun),
+      ...createOrderActivities(opts.db),
+    },
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 50,
     maxConcurrentLocalActivityExecutions: 50,
     shutdownGraceTime: '10 seconds',

@@ -72,7 +72,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     const openai = openaiOptionsFromEnv(process.env);
     const models = buildModelRegistry({ openai: openai !== undefined });
     const storage = storageFromConfig(process.env, { localDir: config.storageDir });
-    const db = connectDb({ url: databaseUrl });
+    const db = connectDb({ url: databaseUrl, onConnectionError: (err, state) => logger.warn({ err, state }, 'database connection error; the pool replaces the connection') });
     stops.push(() => db.destroy());
     const applied = await migrateToLatest(db);
     if (applied.length) logger.info({ applied }, 'database migrated');

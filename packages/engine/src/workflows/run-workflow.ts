@@ -30,7 +30,9 @@ const NON_RETRYABLE = [...DETERMINISTIC_ERROR_CODES, 'step_invalid', 'step_faile
 const { executeStep, prepareChildRun } = proxyActivities<EngineActivities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5, nonRetryableErrorTypes: NON_RETRYABLE },
+  // No attempt limit here: the activity keeps its own budget (withRetryBudget), so a database outage is
+  // waited out while a step's own failures still end after a few attempts.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: NON_RETRYABLE },
 });
 
 // Bookkeeping writes are short database transactions: local activities keep them off the task queue.
