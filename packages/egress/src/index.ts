@@ -1,0 +1,439 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { type AddressBlock, blockContains, forbiddenAddressKind, parseBlock } from './addresses';
+
+export { forbiddenAddressKind } from './addresses';
+
+/**
+ * The one way out: every request to a URL a caller named (film-cut clips, font capture, webhooks) goes
+ * through here. Only http and https; the name is resolved and every address it resolves to is checked
+ * inside the socket's own `lookup`, so the address connected to is the address checked (a name that
+ * answers public once and private the next time gains nothing). Loopback, private, link-local (the cloud
+ * metadata address), CGNAT, multicast and reserved ranges, and the IPv6 forms carrying them, are refused
+ * unless the policy allows private addresses or names the host or its block. Redirects are followed by
+ * hand, each hop checked again; size and total time are capped.
+ */
+export interface EgressPolicy {
+  /** Reach loopback, private and reserved addresses too (development only). */
+  allowPrivate: boolean;
+  /** Hostnames (exact, or `*.example.com` for its subdomains), IP addresses or CIDR blocks always allowed. */
+  allowHosts: string[];
+  maxRedirects: number;
+  /** For the whole exchange: every hop, headers and body. */
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+export const DEFAULT_EGRESS_POLICY: Readonly<EgressPolicy> = Object.freeze({
+  allowPrivate: false,
+  allowHosts: [],
+  maxRedirects: 3,
+  timeoutMs: 15_000,
+  maxBytes: 200 * 1024 * 1024,
+});
+
+/** The addresses of this machine: what `allowHosts` names to let a dev stack fetch from itself. */
+export const LOOPBACK_HOSTS: readonly string[] = Object.freeze(['127.0.0.0/8', '::1']);
+
+const boolean = (value: string, name: string): boolean => {
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  throw new Error(`${name} must be true or false (got "${value}")`);
+};
+
+const HOSTNAME = /^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
+
+/** Checks one allowHosts entry; throws naming it when it is neither a hostname nor an address or block. */
+export function checkAllowEntry(entry: string): string {
+  const e = entry.trim().toLowerCase();
+  if (parseBlock(e) || HOSTNAME.test(e)) return e;
+  throw new Error(`egress allow entry "${entry}" is not a hostname, IP address or CIDR block`);
+}
+
+/**
+ * The policy from the environment over `defaults` (over DEFAULT_EGRESS_POLICY): ATELIER_EGRESS_ALLOW_PRIVATE
+ * (true|false) replaces allowPrivate; ATELIER_EGRESS_ALLOW (a comma list of hosts and CIDRs) adds to allowHosts.
+ */
+export function egressPolicyFromEnv(env: NodeJS.ProcessEnv = process.env, defaults: Partial<EgressPolicy> = {}): EgressPolicy {
+  const base = { ...DEFAULT_EGRESS_POLICY, ...defaults };
+  const privateSetting = env.ATELIER_EGRESS_ALLOW_PRIVATE?.trim();
+  const extra = (env.ATELIER_EGRESS_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const allowHosts = [...new Set([...base.allowHosts, ...extra].map(checkAllowEntry))];
+  return {
+    allowPrivate: privateSetting ? boolean(privateSetting, 'ATELIER_EGRESS_ALLOW_PRIVATE') : base.allowPrivate,
+    allowHosts,
+    maxRedirects: base.maxRedirects,
+    timeoutMs: base.timeoutMs,
+    maxBytes: base.maxBytes,
+  };
+}
+
+export type EgressRefusedReason = 'scheme' | 'address' | 'redirects' | 'too_large' | 'timeout' | 'unreachable';
+
+/**
+ * A request not made or not finished. The message is safe to show whoever named the URL: it names the
+ * URL's host and what was refused, never resolved addresses or local detail; `detail` (and `cause`) are for logs.
+ */
+export class EgressRefused extends Error {
+  override readonly name = 'EgressRefused';
+  readonly detail: string | undefined;
+  constructor(
+    readonly reason: EgressRefusedReason,
+    readonly host: string,
+    message: string,
+    options: { detail?: string; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.detail = options.detail;
+  }
+}
+
+/** egressDownload's answer to a response that is not 2xx (after redirects): the caller decides what it means. */
+export class EgressStatusError extends Error {
+  override readonly name = 'EgressStatusError';
+  constructor(
+    readonly status: number,
+    readonly host: string,
+  ) {
+    super(`${host} answered HTTP ${status}`);
+  }
+}
+
+export interface EgressResponse {
+  status: number;
+  headers: Headers;
+  /** The URL that answered, after any redirects followed. */
+  url: string;
+  /** The absolute Location of a 3xx returned unfollowed (followRedirects: false). */
+  redirectedTo?: string;
+  body: Buffer;
+}
+
+export interface EgressFetchInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+  /** Default true; false returns a 3xx as it is, with redirectedTo from its Location. */
+  followRedirects?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const bare = (hostname: string) => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);
+
+const size = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : bytes >= 1024 ? `${Math.round((bytes / 1024) * 10) / 10} KB` : `${bytes} bytes`;
+
+function parseTarget(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new EgressRefused('scheme', '', 'the URL is not a valid absolute http or https URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new EgressRefused('scheme', url.hostname, `${url.protocol.replace(/:$/, '')} URLs are not fetched; only http and https are`);
+  }
+  if (!url.hostname) throw new EgressRefused('scheme', '', 'the URL names no host');
+  return url;
+}
+
+/** allowHosts split once per request: names (exact or *.suffix) and address blocks. */
+interface CompiledPolicy {
+  policy: EgressPolicy;
+  names: string[];
+  suffixes: string[];
+  blocks: AddressBlock[];
+}
+
+function compile(policy: EgressPolicy): CompiledPolicy {
+  const names: string[] = [];
+  const suffixes: string[] = [];
+  const blocks: AddressBlock[] = [];
+  for (const raw of policy.allowHosts) {
+    const entry = bare(raw.trim().toLowerCase()).replace(/\.$/, '');
+    const block = parseBlock(entry);
+    if (block) blocks.push(block);
+    else if (entry.startsWith('*.')) suffixes.push(entry.slice(1));
+    else if (entry) names.push(entry);
+  }
+  return { policy, names, suffixes, blocks };
+}
+
+function hostAllowed(c: CompiledPolicy, hostname: string): boolean {
+  const host = bare(hostname).toLowerCase().replace(/\.$/, '');
+  return c.names.includes(host) || c.suffixes.some((s) => host.endsWith(s));
+}
+
+/** undefined when the address may be connected to; otherwise what kind of address it is. */
+function refusedKind(c: CompiledPolicy, hostname: string, address: string): string | undefined {
+  if (c.policy.allowPrivate || hostAllowed(c, hostname)) return undefined;
+  if (c.blocks.some((b) => blockContains(b, address))) return undefined;
+  return forbiddenAddressKind(address);
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** The socket's lookup: resolves every address of the name and refuses the connection if any is not allowed. */
+function guardedLookup(c: CompiledPolicy, urlHost: string) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses as LookupAddress[];
+      for (const a of list) {
+        const kind = refusedKind(c, hostname, a.address);
+        if (kind) {
+          const refusal = new EgressRefused('address', urlHost, `${urlHost} resolves to a non-public address; fetching from it is not allowed`, {
+            detail: `${hostname} resolved to ${a.address} (${kind})`,
+          });
+          return callback(refusal as unknown as NodeJS.ErrnoException, '');
+        }
+      }
+      if (list.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
+      if (options.all) return callback(null, list);
+      return callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+/** One request's shared clock and cancellation: the policy's total time and the caller's signal. */
+interface Budget {
+  host: string;
+  signal: AbortSignal;
+  streams: Set<{ destroy(): void }>;
+}
+
+async function withBudget<T>(policy: EgressPolicy, signal: AbortSignal | undefined, work: (budget: Budget) => Promise<T>): Promise<T> {
+  if (signal?.aborted) throw signal.reason;
+  const controller = new AbortController();
+  const budget: Budget = { host: '', signal: controller.signal, streams: new Set() };
+  const abort = (reason: unknown) => {
+    if (controller.signal.aborted) return;
+    controller.abort(reason);
+    for (const s of budget.streams) s.destroy();
+  };
+  const timer = setTimeout(() => {
+    const seconds = Math.round(policy.timeoutMs / 100) / 10;
+    abort(new EgressRefused('timeout', budget.host, `${budget.host} did not answer in full within ${seconds} s`));
+  }, policy.timeoutMs);
+  const onAbort = () => abort(signal!.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await work(budget);
+  } catch (err) {
+    if (controller.signal.aborted) throw controller.signal.reason;
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    for (const s of budget.streams) s.destroy();
+  }
+}
+
+/** A failure of the network as the caller may see it: what happened with the host, not how. */
+function unreachable(host: string, err: unknown): EgressRefused {
+  if (err instanceof EgressRefused) return err;
+  const code = (err as NodeJS.ErrnoException)?.code ?? '';
+  const message =
+    code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA'
+      ? `${host} could not be resolved`
+      : code === 'ECONNREFUSED'
+        ? `${host} refused the connection`
+        : code.startsWith('ERR_TLS') || code.includes('CERT') || code.startsWith('DEPTH_ZERO') || code.startsWith('SELF_SIGNED')
+          ? `${host} did not present a certificate that could be verified`
+          : `${host} could not be reached`;
+  return new EgressRefused('unreachable', host, message, { detail: (err as Error)?.message, cause: err });
+}
+
+interface Hop {
+  method: string;
+  headers: Record<string, string>;
+  body: string | Buffer | undefined;
+}
+
+/** One request to `url`; resolves with the response once its headers arrive. */
+function send(url: URL, hop: Hop, c: CompiledPolicy, budget: Budget): Promise<IncomingMessage> {
+  const host = url.hostname;
+  budget.host = host;
+  const literal = bare(host);
+  if (isIP(literal)) {
+    // An address in the URL is connected to as it is (no lookup): checked here, before any socket.
+    const kind = refusedKind(c, literal, literal);
+    if (kind) throw new EgressRefused('address', host, `${host} is a ${kind} address; fetching from it is not allowed`);
+  }
+  const client = url.protocol === 'https:' ? https : http;
+  const headers: Record<string, string> = { 'user-agent': 'Atelier', ...hop.headers };
+  if (hop.body !== undefined) headers['content-length'] = String(Buffer.byteLength(hop.body));
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const onAbort = () => reject(budget.signal.reason);
+    budget.signal.addEventListener('abort', onAbort, { once: true });
+    const settle = () => budget.signal.removeEventListener('abort', onAbort);
+    const req = client.request(
+      {
+        protocol: url.protocol,
+        hostname: literal,
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: hop.method,
+        headers,
+        // No pooled sockets: a socket opened under another policy is never reused for this one.
+        agent: false,
+        lookup: guardedLookup(c, host),
+      },
+      (res) => {
+        settle();
+        budget.streams.add(res);
+        resolve(res);
+      },
+    );
+    budget.streams.add(req);
+    req.on('error', (err) => {
+      settle();
+      reject(unreachable(host, err));
+    });
+    req.end(hop.body);
+  });
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function locationOf(res: IncomingMessage, base: URL): string | undefined {
+  const status = res.statusCode ?? 0;
+  const location = res.headers.location;
+  if (!REDIRECTS.has(status) || !location) return undefined;
+  try {
+    return new URL(location, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sends and follows redirects (each hop checked like the first) up to the policy's count. */
+async function exchange(raw: string, init: EgressFetchInit, c: CompiledPolicy, budget: Budget): Promise<{ res: IncomingMessage; url: URL; location?: string }> {
+  let url = parseTarget(raw);
+  let hop: Hop = { method: (init.method ?? 'GET').toUpperCase(), headers: { ...(init.headers ?? {}) }, body: init.body };
+  for (let redirects = 0; ; redirects++) {
+    const res = await send(url, hop, c, budget);
+    const location = locationOf(res, url);
+    if (!location) return { res, url };
+    if (init.followRedirects === false) return { res, url, location };
+    res.resume();
+    if (redirects >= c.policy.maxRedirects) {
+      throw new EgressRefused('redirects', url.hostname, `${url.hostname} redirected more than ${c.policy.maxRedirects} times`);
+    }
+    const next = parseTarget(location);
+    const status = res.statusCode!;
+    if (status === 303 || ((status === 301 || status === 302) && hop.method === 'POST')) {
+      hop = { method: hop.method === 'HEAD' ? 'HEAD' : 'GET', headers: withoutKeys(hop.headers, ['content-type', 'content-length']), body: undefined };
+    }
+    // Credentials meant for one origin do not follow a redirect to another.
+    if (next.origin !== url.origin) hop = { ...hop, headers: withoutKeys(hop.headers, ['authorization', 'cookie', 'proxy-authorization']) };
+    url = next;
+  }
+}
+
+function withoutKeys(headers: Record<string, string>, keys: string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !keys.includes(k.toLowerCase())));
+}
+
+function tooLarge(host: string, max: number): EgressRefused {
+  return new EgressRefused('too_large', host, `the response from ${host} is larger than ${size(max)}`);
+}
+
+function checkDeclaredLength(res: IncomingMessage, host: string, max: number): void {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) {
+    res.destroy();
+    throw tooLarge(host, max);
+  }
+}
+
+function headersOf(res: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+    try {
+      headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+    } catch {
+      // a header undici will not hold is left out
+    }
+  }
+  return headers;
+}
+
+/** A request to a caller-named URL under `policy`; any status is returned (redirects followed unless asked not to). */
+export async function egressFetch(url: string, init: EgressFetchInit, policy: EgressPolicy): Promise<EgressResponse> {
+  const c = compile(policy);
+  return withBudget(policy, init.signal, async (budget) => {
+    const { res, url: final, location } = await exchange(url, init, c, budget);
+    const host = final.hostname;
+    checkDeclaredLength(res, host, policy.maxBytes);
+    const chunks: Buffer[] = [];
+    let seen = 0;
+    try {
+      for await (const chunk of res as AsyncIterable<Buffer>) {
+        seen += chunk.length;
+        if (seen > policy.maxBytes) {
+          res.destroy();
+          throw tooLarge(host, policy.maxBytes);
+        }
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      throw unreachable(host, err);
+    }
+    return {
+      status: res.statusCode ?? 0,
+      headers: headersOf(res),
+      url: final.href,
+      ...(location !== undefined ? { redirectedTo: location } : {}),
+      body: Buffer.concat(chunks),
+    };
+  });
+}
+
+/**
+ * Streams a caller-named URL to `file` under `policy`, counting bytes as they arrive (a missing or false
+ * content-length does not get past maxBytes). A response that is not 2xx throws EgressStatusError; a
+ * failed download leaves no file behind.
+ */
+export async function egressDownload(url: string, file: string, init: { signal?: AbortSignal }, policy: EgressPolicy): Promise<{ bytes: number; contentType: string | null }> {
+  const c = compile(policy);
+  return withBudget(policy, init.signal, async (budget) => {
+    const { res, url: final } = await exchange(url, { method: 'GET', ...(init.signal ? { signal: init.signal } : {}) }, c, budget);
+    const host = final.hostname;
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      res.resume();
+      throw new EgressStatusError(status, host);
+    }
+    checkDeclaredLength(res, host, policy.maxBytes);
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        if (bytes > policy.maxBytes) done(tooLarge(host, policy.maxBytes));
+        else done(null, chunk);
+      },
+    });
+    const out = createWriteStream(file);
+    try {
+      await pipeline(res, counter, out);
+    } catch (err) {
+      await rm(file, { force: true });
+      if (budget.signal.aborted || err instanceof EgressRefused) throw budget.signal.aborted ? budget.signal.reason : err;
+      // A local write failure is the caller's own problem, not the host's.
+      if (out.errored) throw err;
+      throw unreachable(host, err);
+    }
+    const type = res.headers['content-type'];
+    return { bytes, contentType: typeof type === 'string' ? type : null };
+  });
+}
