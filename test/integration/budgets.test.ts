@@ -15,6 +15,8 @@ const run = (u: TestUser, extra: Record<string, unknown> = {}) => h.request('POS
 
 async function runEstimate(u: TestUser): Promise<number> {
   const created = await run(u);
+  // Cancelled once running, the run keeps what its first step spent (a pending run would cost nothing).
+  await waitForRun(h, u.token, created.body.id, (r) => r.status === 'running');
   await h.request('POST', `/v1/runs/${created.body.id}/cancel`, { token: u.token });
   // Settled, the cancelled run counts at its actual cost from now on, so spend holds still below.
   await waitForRun(h, u.token, created.body.id);

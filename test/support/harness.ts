@@ -10,6 +10,7 @@ import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { type Db, connectDb } from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domain';
 import { createRunWorker } from '@atelier/engine/worker';
+import { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
 import { LocalStorage } from '@atelier/storage';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import path from 'node:path';
@@ -76,14 +77,24 @@ export interface HarnessOptions {
   orderConcurrency?: number;
   /** A migrated database of the test's own (for example on a PostgreSQL it stops and starts). */
   databaseUrl?: string;
+  /** A Temporal server of the test's own (for example one it stops and starts). */
+  temporalAddress?: string;
+  /**
+   * The workers' egress policy. By default production's deny policy with this machine's loopback addresses
+   * allowed (tests serve clips from loopback servers and the gateway); nothing else private is reachable.
+   */
+  egress?: EgressPolicy;
 }
+
+/** Production's egress policy plus loopback: what harness workers use unless a test says otherwise. */
+export const TEST_EGRESS_POLICY: EgressPolicy = egressPolicyFromEnv({}, { allowHosts: [...LOOPBACK_HOSTS] });
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const models = opts.models ?? new ModelRegistry(LOCAL_MODELS);
   const storage = new LocalStorage(path.join(PROJECT_ROOT, '.test-data', 'storage', randomBytes(5).toString('hex')));
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const db = connectDb({ url: databaseUrl, max: 10 });
-  const temporalAddress = inject('temporalAddress');
+  const temporalAddress = opts.temporalAddress ?? inject('temporalAddress');
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const connection = await Connection.connect({ address: temporalAddress });
   const temporal = new Client({ connection, namespace: 'default' });
@@ -101,6 +112,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       models,
       storage,
       workflowBundle: await workflowBundle(),
+      egress: opts.egress ?? TEST_EGRESS_POLICY,
     });
     const running = worker.run();
     let stopped = false;

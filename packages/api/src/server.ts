@@ -1,5 +1,7 @@
 import { type ServerType, serve } from '@hono/node-server';
+import { EngineDispatcher } from '@atelier/engine/dispatcher';
 import { createApp } from './app';
+import { DEFAULT_ORDER_CONCURRENCY } from './orders/order-actions';
 import type { AppServices } from './services';
 
 export interface ApiServer {
@@ -8,8 +10,22 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
+/**
+ * A gateway: the HTTP app and, unless the caller brings its own, the dispatcher that hands the engine
+ * what requests recorded (every gateway runs one; they share the work through row locks).
+ */
 export async function startApiServer(services: AppServices, port: number, hostname = '0.0.0.0'): Promise<ApiServer> {
-  const app = createApp(services);
+  const own = services.dispatcher
+    ? undefined
+    : new EngineDispatcher({
+        db: services.db,
+        temporal: services.temporal,
+        taskQueue: services.taskQueue,
+        orderConcurrency: services.orderConcurrency ?? DEFAULT_ORDER_CONCURRENCY,
+        logger: services.logger.child({ component: 'dispatcher' }),
+      });
+  own?.start();
+  const app = createApp(own ? { ...services, dispatcher: own } : services);
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port, hostname }, () => resolve(s));
     s.once('error', reject);
@@ -19,10 +35,12 @@ export async function startApiServer(services: AppServices, port: number, hostna
   return {
     port: actual,
     url: `http://127.0.0.1:${actual}`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      }),
+      });
+      await own?.stop();
+    },
   };
 }

@@ -17,6 +17,8 @@ export interface AppServices {
   events: RunEventHub;
   /** Children of one order in flight at once (default 8). */
   orderConcurrency?: number;
+  /** Delivers recorded engine commands to Temporal; woken after a request records one. */
+  dispatcher?: { wake(): void };
   /** Comment heartbeat interval of event streams (15 s unless a test shortens it). */
   sseHeartbeatMs?: number;
 }

@@ -19,3 +19,5 @@ export * from './character-use';
 export * from './actor';
 export * from './clients';
 export * from './errors';
+export * from './engine-commands';
+export type * from './schema-engine';

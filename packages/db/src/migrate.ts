@@ -6,6 +6,7 @@ import * as orders from './migrations/2026-11-22T1200-orders-budgets';
 import * as characters from './migrations/2026-11-22T1310-characters-consent';
 import * as clients from './migrations/2026-11-22T1320-clients';
 import * as characterIds from './migrations/2026-11-23T0900-character-ids';
+import * as engineCommands from './migrations/2026-11-23T0910-engine-commands';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T1310-characters-consent': characters,
   '2026-11-22T1320-clients': clients,
   '2026-11-23T0900-character-ids': characterIds,
+  '2026-11-23T0910-engine-commands': engineCommands,
 };
 
 class InCodeMigrations implements MigrationProvider {

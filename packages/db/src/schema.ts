@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { CharactersSchema } from './schema-characters';
 import type { ClientsSchema } from './schema-clients';
+import type { EngineSchema } from './schema-engine';
 
 /** Typed view of the PostgreSQL schema that the migrations create. */
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -258,7 +259,7 @@ export interface BudgetRefusalsTable {
   created_at: Timestamp;
 }
 
-export interface Database extends ClientsSchema, CharactersSchema {
+export interface Database extends ClientsSchema, CharactersSchema, EngineSchema {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

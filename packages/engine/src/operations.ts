@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { type Db, type RunRow, getRunRow, moveRunStatus } from '@atelier/db';
+import { type Db, type RunRow, enqueueEngineCommand, getRunRow, lockRun, moveRunStatus } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { signalRunCancel } from './client';
 
@@ -22,6 +22,22 @@ export async function cancelRun(db: Db, temporal: Client, runId: string): Promis
   if (isTerminalRunStatus(run.status)) throw new RunStateConflict(`run ${runId} is already ${run.status}`, run.status);
   if ((await signalRunCancel(temporal, runId)) === 'not_running') await moveRunStatus(db, runId, 'cancelled');
   return (await getRunRow(db, runId))!;
+}
+
+/**
+ * The API's cancel: records the request for the engine (delivered by the dispatcher, whatever Temporal's
+ * state) in one transaction. A run with no execution yet (pending, or a planned child) is settled as
+ * cancelled at once; the recorded command still reaches an execution that was being started meanwhile.
+ */
+export async function requestRunCancel(db: Db, runId: string): Promise<void> {
+  const status = await db.transaction().execute(async (tx) => {
+    const run = await lockRun(tx, runId);
+    if (!run) throw new RunStateConflict(`run ${runId} not found`, 'missing');
+    if (isTerminalRunStatus(run.status)) throw new RunStateConflict(`run ${runId} is already ${run.status}`, run.status);
+    await enqueueEngineCommand(tx, 'cancel_run', runId);
+    return run.status;
+  });
+  if (status === 'pending' || status === 'planned') await moveRunStatus(db, runId, 'cancelled');
 }
 
 const { EventType, ResetReapplyType } = proto.temporal.api.enums.v1;

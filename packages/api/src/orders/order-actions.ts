@@ -1,10 +1,9 @@
 import type { Context } from 'hono';
-import { type OrderRow, cancelPlannedChildren, getOrder, lockOrder, orderCounts, replanFailedChildren, setOrderStatus } from '@atelier/db';
+import { type OrderRow, cancelPlannedChildren, enqueueEngineCommand, getOrder, lockOrder, orderCounts, replanFailedChildren, setOrderStatus } from '@atelier/db';
 import type { EnforcementMode } from '@atelier/domain';
-import { signalOrderCancel, startOrWakeOrderWorkflow } from '@atelier/engine/client';
 import { resourceAccess } from '../access';
 import { underBudgets } from '../budgets/enforce';
-import { ApiError, fail } from '../errors';
+import { fail } from '../errors';
 import type { AppEnv } from '../services';
 
 export const DEFAULT_ORDER_CONCURRENCY = 8;
@@ -29,15 +28,6 @@ async function reservation(c: Context<AppEnv>, order: OrderRow) {
   return { estimate: perChild * counts.planned, perChild, spent: counts.actualCostUsd };
 }
 
-async function launch(c: Context<AppEnv>, order: OrderRow): Promise<void> {
-  const { temporal, taskQueue, orderConcurrency } = c.get('services');
-  try {
-    await startOrWakeOrderWorkflow(temporal, order.id, { taskQueue, workspaceId: order.workspace_id, templateId: order.workflow_id, concurrency: orderConcurrency ?? DEFAULT_ORDER_CONCURRENCY });
-  } catch (err) {
-    c.get('logger').error({ err, orderId: order.id }, 'could not hand the order to Temporal');
-    throw new ApiError(503, `the execution engine is unavailable; order ${order.id} is ${order.status === 'planned' ? 'still planned' : 'waiting'} and can be started again`);
-  }
-}
 
 /** Budgets are re-checked against current spend; the status moves in the same transaction that holds them. */
 async function underOrderBudgets(c: Context<AppEnv>, order: OrderRow, attempted: 'order.start' | 'order.retry', move: Parameters<typeof underBudgets>[2]) {
@@ -53,8 +43,9 @@ export async function startOrder(c: Context<AppEnv>, orderId: string): Promise<v
     const locked = await lockOrder(tx, order.id);
     if (locked?.status !== 'planned') throw fail.invalidTransition(`order ${order.id} is already ${locked?.status}`, { status: locked?.status });
     await setOrderStatus(tx, order.id, 'running', { started_at: new Date() });
+    await enqueueEngineCommand(tx, 'start_order', order.id);
   });
-  await launch(c, { ...order, status: 'running' });
+  c.get('services').dispatcher?.wake();
 }
 
 export async function retryFailed(c: Context<AppEnv>, orderId: string, req: { all?: boolean; runIds?: string[]; includeDeterministic?: boolean }): Promise<string[]> {
@@ -78,12 +69,14 @@ export async function retryFailed(c: Context<AppEnv>, orderId: string, req: { al
     async (tx) => {
       await lockOrder(tx, order.id);
       const ids = await replanFailedChildren(tx, order.id, { runIds: req.all ? undefined : req.runIds, includeDeterministic: req.includeDeterministic === true });
-      if (ids.length > 0) await setOrderStatus(tx, order.id, 'running');
+      if (ids.length > 0) {
+        await setOrderStatus(tx, order.id, 'running');
+        await enqueueEngineCommand(tx, 'start_order', order.id);
+      }
       return ids;
     },
   );
-  if (fresh.length === 0) return fresh;
-  await launch(c, { ...order, status: 'running' });
+  if (fresh.length > 0) c.get('services').dispatcher?.wake();
   return fresh;
 }
 
@@ -96,13 +89,26 @@ export async function acceptGap(c: Context<AppEnv>, orderId: string, reason: str
   });
 }
 
+/**
+ * A running order is asked to stop through the engine (its children in flight stop at a step boundary);
+ * one with nothing in flight is settled here at once.
+ */
 export async function cancelOrder(c: Context<AppEnv>, orderId: string): Promise<void> {
-  const { db, temporal } = c.get('services');
+  const { db } = c.get('services');
   const order = await visibleOrder(c, orderId);
   notFrom(order, ['planned', 'running', 'attention'], 'cancelled');
-  if (order.status === 'running' && (await signalOrderCancel(temporal, order.id)) === 'signalled') return;
-  await db.transaction().execute(async (tx) => {
+  const viaEngine = await db.transaction().execute(async (tx) => {
+    const locked = await lockOrder(tx, order.id);
+    if (!locked || !['planned', 'running', 'attention'].includes(locked.status)) {
+      throw fail.invalidTransition(`an order that is ${locked?.status} cannot be cancelled`, { status: locked?.status });
+    }
+    if (locked.status === 'running') {
+      await enqueueEngineCommand(tx, 'cancel_order', order.id);
+      return true;
+    }
     await cancelPlannedChildren(tx, order.id);
     await setOrderStatus(tx, order.id, 'cancelled');
+    return false;
   });
+  if (viaEngine) c.get('services').dispatcher?.wake();
 }

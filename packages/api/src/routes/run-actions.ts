@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { archiveRun, getProjectInWorkspace, moveRunToProject } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { NotFinalizable, finalizeRun } from '@atelier/engine/finalize';
-import { RunStateConflict, cancelRun } from '@atelier/engine/operations';
+import { RunStateConflict, requestRunCancel } from '@atelier/engine/operations';
 import { MoveRunRequest, Run, RunIdParam } from '@atelier/contracts/runs';
 import { errorResponses, fail, validationHook } from '../errors';
 import { runResponse, visibleRun } from '../runs/visible-run';
@@ -33,9 +33,10 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       responses: { 200: { description: 'The run; it settles as cancelled at the next step boundary', ...runBody }, ...errorResponses(401, 403, 404, 409) },
     }),
     async (c) => {
-      const { db, temporal } = c.get('services');
+      const { db, dispatcher } = c.get('services');
       const { run } = await visibleRun(c, c.req.valid('param').run_id);
-      await asConflict(() => cancelRun(db, temporal, run.id));
+      await asConflict(() => requestRunCancel(db, run.id));
+      dispatcher?.wake();
       return c.json(await runResponse(c, run.id), 200);
     },
   )

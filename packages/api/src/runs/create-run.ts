@@ -8,14 +8,14 @@ import {
   getProjectInWorkspace,
   getWorkflow,
   getWorkflowVersion,
+  enqueueEngineCommand,
   insertRun,
   moveRunStatus,
 } from '@atelier/db';
 import { newRunId, resolveIntake } from '@atelier/domain';
-import { startRunWorkflow } from '@atelier/engine/client';
 import { newRunRow } from '@atelier/engine/run-records';
 import { type WorkspaceAccess, workspaceAccess } from '../access';
-import { ApiError, fail } from '../errors';
+import { fail } from '../errors';
 import type { AppEnv } from '../services';
 import { refuseUnusableCharacter } from './character-gate';
 import { resolveSuppliedArtifacts } from './supplied-artifacts';
@@ -61,12 +61,13 @@ export function applyOverrides(c: Context<AppEnv>, definition: WorkflowDefinitio
 }
 
 /**
- * POST /v1/runs: validates, pins the version and spec hash, records the run as pending and hands it to
- * Temporal. Nothing here waits for the run to make progress.
+ * POST /v1/runs: validates, pins the version and spec hash, and records the run as pending together with
+ * the command that starts it, in one transaction; the dispatcher hands it to Temporal. The answer costs
+ * one transaction and never waits on Temporal, which may even be down.
  */
 export async function createRun(c: Context<AppEnv>, body: Body): Promise<RunRow> {
   const services = c.get('services');
-  const { db, temporal, taskQueue, models } = services;
+  const { db, models } = services;
   const principal = c.get('principal');
   const access = await workspaceAccess(c, body.workspaceId);
   if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId))) {
@@ -108,31 +109,16 @@ export async function createRun(c: Context<AppEnv>, body: Body): Promise<RunRow>
   const estimate = Number(row.estimated_usd ?? 0);
   const run = notExecuted
     ? await insertRun(db, row)
-    : await underBudgets(c, { workspaceId: access.workspaceId, projectId: body.projectId ?? null, estimateUsd: estimate, largestRunUsd: estimate, attempted: 'run' }, (tx) => insertRun(tx, row));
+    : await underBudgets(c, { workspaceId: access.workspaceId, projectId: body.projectId ?? null, estimateUsd: estimate, largestRunUsd: estimate, attempted: 'run' }, async (tx) => {
+        const inserted = await insertRun(tx, row);
+        // The engine learns of the run from the same transaction: a Temporal outage delays it, never loses it.
+        await enqueueEngineCommand(tx, 'start_run', runId);
+        return inserted;
+      });
   if (notExecuted) {
     const recorded = await moveRunStatus(db, runId, 'failed', { error: notExecuted, error_code: 'draft_not_executed', not_executed_reason: notExecuted, cost_status: 'not_executed' });
     return recorded ?? run;
   }
-
-  try {
-    await startRunWorkflow(
-      temporal,
-      {
-        runId,
-        workspaceId: access.workspaceId,
-        definition,
-        intake: resolution.intake,
-        inputs: supplied.inputs,
-        bindings,
-        sourceReportArtifactId: supplied.sourceReportArtifactId,
-      },
-      { taskQueue, templateId: workflow.id },
-    );
-  } catch (err) {
-    c.get('logger').error({ err, runId }, 'could not hand the run to Temporal');
-    await moveRunStatus(db, runId, 'failed', { error: 'the execution engine was unreachable; nothing ran', error_code: 'engine_unavailable' });
-    throw new ApiError(503, `the execution engine is unavailable; run ${runId} was recorded as failed and nothing was spent`);
-  }
-  await moveRunStatus(db, runId, 'queued');
+  services.dispatcher?.wake();
   return run;
 }

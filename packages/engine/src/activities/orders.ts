@@ -1,15 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import { type Db, cancelPlannedChildren, claimPlannedChildren, getOrder, orderCounts, setOrderStatus } from '@atelier/db';
+import { runWorkflowInputOf } from '../run-input';
 import type { OrderProgress, RunWorkflowInput, SettleOrderInput } from '../run-types';
-
-/** The id of a supplied research report among a child's inputs, which its artifact names as its source. */
-function suppliedReport(inputs: unknown): string | null {
-  for (const value of Object.values((inputs ?? {}) as Record<string, { type?: unknown; artifactId?: unknown }>)) {
-    if (value?.type === 'research-report' && typeof value.artifactId === 'string') return value.artifactId;
-  }
-  return null;
-}
 
 /** The activities of the order workflow: claiming children, reading progress, settling the order. */
 export function createOrderActivities(db: Db) {
@@ -23,16 +15,7 @@ export function createOrderActivities(db: Db) {
     /** Claims the next planned children (planned → pending) and returns their run workflow inputs. */
     async claimOrderChildren(input: { orderId: string; limit: number }): Promise<RunWorkflowInput[]> {
       const rows = await claimPlannedChildren(db, input.orderId, input.limit);
-      return rows.map((run) => ({
-        runId: run.id,
-        workspaceId: run.workspace_id,
-        definition: run.definition as WorkflowDefinition,
-        intake: run.intake,
-        inputs: (run.inputs as Record<string, unknown>) ?? {},
-        bindings: run.bindings,
-        executionMode: run.execution_mode === 'batch' ? 'batch' : 'standard',
-        sourceReportArtifactId: suppliedReport(run.inputs),
-      }));
+      return rows.map(runWorkflowInputOf);
     },
 
     async orderProgress(input: { orderId: string }): Promise<OrderProgress> {

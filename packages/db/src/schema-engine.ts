@@ -1,0 +1,19 @@
+import type { Generated } from 'kysely';
+import type { NullableTimestamp, Timestamp } from './schema';
+
+export type EngineCommandKind = 'start_run' | 'start_order' | 'cancel_run' | 'cancel_order';
+
+export interface EngineCommandsTable {
+  id: Generated<number>;
+  kind: EngineCommandKind;
+  target_id: string;
+  created_at: Generated<Date>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  done_at: NullableTimestamp;
+}
+
+export interface EngineSchema {
+  engine_commands: EngineCommandsTable;
+}

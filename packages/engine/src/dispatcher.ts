@@ -1,0 +1,154 @@
+import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Logger } from 'pino';
+import {
+  type Db,
+  type EngineCommand,
+  cancelPlannedChildren,
+  completeEngineCommand,
+  getOrder,
+  getRunRow,
+  leaseDueCommands,
+  moveRunStatus,
+  retryEngineCommand,
+  setOrderStatus,
+} from '@atelier/db';
+import { isTerminalRunStatus } from '@atelier/domain';
+import { signalOrderCancel, signalRunCancel, startOrWakeOrderWorkflow, startRunWorkflow } from './client';
+import { runWorkflowInputOf } from './run-input';
+
+export interface DispatcherOptions {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+  orderConcurrency: number;
+  logger: Logger;
+  /** How often due commands are looked for when nothing wakes the dispatcher (1 s). */
+  pollMs?: number;
+}
+
+const BATCH = 32;
+const TERMINAL_ORDER = ['completed', 'failed', 'cancelled'];
+
+/**
+ * Hands the engine the commands the API recorded (engine_commands): starts run and order workflows and
+ * delivers cancels. The API answers as soon as its transaction commits; this is where the work reaches
+ * Temporal, retried with backoff for as long as Temporal is away. Every delivery is idempotent by
+ * workflow id, so a command delivered twice (a dispatcher that died after delivering, two gateways)
+ * changes nothing the second time. Commands for one run or order are delivered in the order recorded.
+ */
+export class EngineDispatcher {
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+
+  constructor(private readonly opts: DispatcherOptions) {}
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Something was just recorded: look now rather than at the next poll. */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeUp?.();
+    await this.loop;
+  }
+
+  /** One pass over the due commands; returns how many were taken. */
+  async dispatchDue(): Promise<number> {
+    const commands = await leaseDueCommands(this.opts.db, BATCH);
+    const byTarget = new Map<string, EngineCommand[]>();
+    for (const command of commands) byTarget.set(command.target_id, [...(byTarget.get(command.target_id) ?? []), command]);
+    await Promise.all(
+      [...byTarget.values()].map(async (sequence) => {
+        for (const command of sequence) await this.dispatch(command);
+      }),
+    );
+    return commands.length;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      this.woken = false;
+      let taken = 0;
+      try {
+        taken = await this.dispatchDue();
+      } catch (err) {
+        this.opts.logger.warn({ err }, 'engine commands could not be read; retrying');
+      }
+      if (taken < BATCH && !this.woken && !this.stopped) await this.sleep(this.opts.pollMs ?? 1_000);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  private async dispatch(command: EngineCommand): Promise<void> {
+    const { db, logger } = this.opts;
+    try {
+      await this.deliver(command);
+      await completeEngineCommand(db, command.id);
+    } catch (err) {
+      const delay = Math.min(60, 2 ** Math.min(command.attempts, 6));
+      logger.warn({ err, command: command.kind, target: command.target_id, attempt: command.attempts, retryInSeconds: delay }, 'engine command not delivered; will retry');
+      await retryEngineCommand(db, command.id, err instanceof Error ? err.message : String(err), delay).catch(() => undefined);
+    }
+  }
+
+  private async deliver(command: EngineCommand): Promise<void> {
+    const { db, temporal, taskQueue } = this.opts;
+    const id = command.target_id;
+    switch (command.kind) {
+      case 'start_run': {
+        const run = await getRunRow(db, id);
+        // Cancelled (or otherwise moved on) before it could be handed over: nothing to start.
+        if (!run || run.status !== 'pending') return;
+        try {
+          await startRunWorkflow(temporal, runWorkflowInputOf(run), { taskQueue, templateId: run.template_id, orderId: run.parent_order_id });
+        } catch (err) {
+          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        }
+        await moveRunStatus(db, id, 'queued');
+        return;
+      }
+      case 'cancel_run': {
+        // Signalled whatever the read model says: an execution started just before the cancel was
+        // recorded must hear it too. With no execution, the run is settled here.
+        if ((await signalRunCancel(temporal, id)) === 'signalled') return;
+        const run = await getRunRow(db, id);
+        if (run && !isTerminalRunStatus(run.status)) await moveRunStatus(db, id, 'cancelled');
+        return;
+      }
+      case 'start_order': {
+        const order = await getOrder(db, id);
+        if (!order || order.status !== 'running') return;
+        await startOrWakeOrderWorkflow(temporal, id, { taskQueue, workspaceId: order.workspace_id, templateId: order.workflow_id, concurrency: this.opts.orderConcurrency });
+        return;
+      }
+      case 'cancel_order': {
+        const order = await getOrder(db, id);
+        if (!order || TERMINAL_ORDER.includes(order.status)) return;
+        if ((await signalOrderCancel(temporal, id)) === 'signalled') return;
+        await db.transaction().execute(async (tx) => {
+          await cancelPlannedChildren(tx, id);
+          await setOrderStatus(tx, id, 'cancelled');
+        });
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { freePort } from '@atelier/cli/stack/processes';
+import { ensureTemporalCli } from '@atelier/cli/stack/temporal-cli';
+import { type TemporalDevServer, startTemporalDevServer } from '@atelier/cli/stack/temporal-server';
+import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness, waitForOrder, waitForRun } from '../support/harness';
+
+/**
+ * Temporal being away delays work and loses none: runs are accepted (201 pending) and an order started
+ * (200) while the server is down, each recorded with its engine command in one transaction, and every one
+ * of them completes once the server is back. This file brings its own Temporal server, since it stops it.
+ */
+const dir = path.join(PROJECT_ROOT, '.test-data', `temporal-outage-${randomBytes(4).toString('hex')}`);
+let server: TemporalDevServer | undefined;
+let start: () => Promise<TemporalDevServer>;
+let h: Harness;
+let user: TestUser;
+let worker: ChildProcess;
+
+beforeAll(async () => {
+  const cliPath = await ensureTemporalCli(() => undefined);
+  const [port, uiPort] = [await freePort(), await freePort()];
+  start = () => startTemporalDevServer({ cliPath, dbFile: path.join(dir, 'temporal.db'), port, uiPort, headless: true, log: () => undefined });
+  server = await start();
+  h = await startHarness({ worker: false, temporalAddress: server.address });
+  user = await registerUser(h);
+  worker = spawnAtelierWorker(h, 0);
+}, 180_000);
+
+afterAll(async () => {
+  worker?.kill('SIGKILL');
+  await h?.stop();
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const createRun = (topic: string) => h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'plan-research-report', intake: { topic } } });
+
+describe('Temporal unreachable', () => {
+  it('accepts runs and an order start at once and completes every one of them when Temporal returns', async () => {
+    const warmup = await createRun('before the outage');
+    expect((await waitForRun(h, user.token, warmup.body.id, undefined, 60_000)).status).toBe('completed');
+
+    await server!.stop();
+    server = undefined;
+
+    const runs: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = Date.now();
+      const res = await createRun(`during the outage ${i}`);
+      expect(res.status).toBe(201);
+      expect(res.body.status).toBe('pending');
+      expect(Date.now() - started).toBeLessThan(2_000);
+      runs.push(res.body.id);
+    }
+    const order = await h.request('POST', '/v1/orders', {
+      token: user.token,
+      body: { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: 'o1' }, { topic: 'o2' }, { topic: 'o3' }] } } },
+    });
+    expect(order.status).toBe(201);
+    const startedOrder = await h.request('POST', `/v1/orders/${order.body.id}/start`, { token: user.token });
+    expect(startedOrder.status).toBe(200);
+    const waiting = await h.db.selectFrom('engine_commands').select(['kind', 'target_id']).where('done_at', 'is', null).execute();
+    expect(waiting.map((c) => c.target_id)).toEqual(expect.arrayContaining([...runs, order.body.id]));
+
+    await new Promise((r) => setTimeout(r, 3_000));
+    server = await start();
+
+    for (const id of runs) expect((await waitForRun(h, user.token, id, undefined, 120_000)).status).toBe('completed');
+    const settled = await waitForOrder(h, user.token, order.body.id, undefined, 120_000);
+    expect(settled.status).toBe('completed');
+    expect(settled.counts.succeeded).toBe(3);
+    expect(await h.db.selectFrom('engine_commands').select('id').where('done_at', 'is', null).execute()).toEqual([]);
+  }, 300_000);
+});
