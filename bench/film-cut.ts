@@ -20,6 +20,7 @@ import path from 'node:path';
 import { ffmpeg } from '@atelier/engine/media/video/ffmpeg';
 import { VIDEO_TOOLS, filmCutArgs, readFilmCutSpec } from '@atelier/engine/media/video/index';
 import { renderLocalClip } from '@atelier/engine/providers/local/video';
+import { LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/engine/worker';
 import { LocalStorage } from '@atelier/storage';
 
 const ROUNDS = Number(process.env.BENCH_FILM_ROUNDS ?? 8);
@@ -64,11 +65,13 @@ async function main() {
   };
   const storage = new LocalStorage(path.join(scratch, 'storage'));
   const tool = VIDEO_TOOLS.buildFilmCut!;
+  // The clips come from a loopback server: allowed by name, as a test worker allows them.
+  const egress = egressPolicyFromEnv({}, { allowHosts: [...LOOPBACK_HOSTS] });
 
   const sides = {
     tool: async (round: number) => {
       const started = performance.now();
-      const out = (await tool.run(input, { storage, artifactId: `artifact-${round.toString(16).padStart(16, '0')}`, artifactType: 'film-cut', signal: new AbortController().signal })).output as { measuredSeconds: number };
+      const out = (await tool.run(input, { storage, artifactId: `artifact-${round.toString(16).padStart(16, '0')}`, artifactType: 'film-cut', signal: new AbortController().signal, egress })).output as { measuredSeconds: number };
       if (Math.abs(out.measuredSeconds - 3 * (SECONDS - 2)) > 0.2) throw new Error(`the cut lasts ${out.measuredSeconds}s`);
       return performance.now() - started;
     },

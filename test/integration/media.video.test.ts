@@ -191,6 +191,8 @@ describe('film cuts', () => {
       expect(failed.status, JSON.stringify(bad)).toBe('failed');
       expect(failed.errorCode).toBe('step_invalid');
       expect(failed.error).toMatch(message);
+      // Nothing of the worker's insides: no scratch paths, no ffmpeg diagnostics ([tedcaptions @ 0x…]).
+      expect(failed.error).not.toMatch(/atelier-video-|clip-\d|@ 0x|\/tmp\//);
       expect(failed.artifactId ?? null).toBeNull();
       await expect(h.storage.get(`artifacts/film-cut/${failed.id}/processed.mp4`)).rejects.toThrow();
     }

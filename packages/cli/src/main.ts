@@ -51,6 +51,7 @@ async function serve(config: AtelierConfig, parts: { api: boolean; worker: boole
         stack.temporalUiUrl ? `  Temporal UI    ${stack.temporalUiUrl}` : `  Temporal       ${stack.temporalAddress}`,
         `  PostgreSQL     ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}`,
         `  Data           ${config.dataDir}`,
+        stack.egress?.allowPrivate ? '  Egress         dev mode: fetches of caller-named URLs may reach loopback and private addresses (ATELIER_EGRESS_ALLOW_PRIVATE=false to deny)' : '',
         stack.api ? `\nFirst token (the response's accessToken; then create an API key with POST /v1/api-keys):\n  ${token}` : '',
         '\nCtrl-C stops everything.',
         '',

@@ -3,6 +3,7 @@ import { type NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/w
 import type { Logger } from 'pino';
 import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
+import { type EgressPolicy, egressPolicyFromEnv } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import { createActivities } from './activities/index';
 import { createOrderActivities } from './activities/orders';
@@ -25,7 +26,14 @@ export interface RunWorkerOptions {
   /** A prebuilt bundle (tests and benchmarks build it once); otherwise the worker bundles at start. */
   workflowBundle?: { code: string };
   maxConcurrentActivities?: number;
+  /**
+   * What tools may fetch from caller-named URLs (film-cut clips). Absent: egressPolicyFromEnv(process.env),
+   * which denies loopback, private and reserved addresses unless ATELIER_EGRESS_* say otherwise.
+   */
+  egress?: EgressPolicy;
 }
+
+export { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
 
 /** Bundles the deterministic workflow code once; the result can be shared by several workers. */
 export async function bundleRunWorkflows(): Promise<{ code: string }> {
@@ -48,6 +56,7 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
     storage: opts.storage,
     providers: createProviders(opts.providers),
     logger: opts.logger,
+    egress: opts.egress ?? egressPolicyFromEnv(process.env),
   });
   return Worker.create({
     connection: opts.connection,

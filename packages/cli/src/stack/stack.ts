@@ -8,7 +8,7 @@ import { type Db, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltin
 import { buildModelRegistry } from '@atelier/domain';
 import { openaiOptionsFromEnv } from '@atelier/engine/providers/openai/index';
 
-import { createRunWorker } from '@atelier/engine/worker';
+import { type EgressPolicy, createRunWorker, egressPolicyFromEnv } from '@atelier/engine/worker';
 import { storageFromConfig } from '@atelier/storage';
 import type { AtelierConfig } from '../config';
 import { ensureTemporalCli } from './temporal-cli';
@@ -27,6 +27,8 @@ export interface RunningStack {
   temporalUiUrl?: string;
   api?: ApiServer;
   db: Db;
+  /** The worker's egress policy, when this process runs a worker. */
+  egress?: EgressPolicy;
   stop(): Promise<void>;
 }
 
@@ -78,6 +80,10 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     if (applied.length) logger.info({ applied }, 'database migrated');
     await syncBuiltinWorkflows(db, loadBuiltinWorkflows());
 
+    // `atelier dev` fetches from this machine (its own gateway, local clip servers): private addresses are
+    // allowed there unless ATELIER_EGRESS_ALLOW_PRIVATE=false. A plain `atelier worker` denies them.
+    const egress = parts.worker ? egressPolicyFromEnv(process.env, parts.embedded ? { allowPrivate: true } : {}) : undefined;
+    if (egress?.allowPrivate && !parts.embedded) logger.warn('ATELIER_EGRESS_ALLOW_PRIVATE=true: tools may fetch from loopback and private addresses');
     if (parts.worker) {
       const connection = await NativeConnection.connect({ address: temporalAddress });
       stops.push(() => connection.close());
@@ -90,6 +96,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
         providers: { localLatencyMs: config.localLatencyMs, ...(openai ? { openai } : {}) },
         models,
         storage,
+        egress,
       });
       const running = worker.run();
       stops.push(async () => {
@@ -114,7 +121,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       const server = api;
       stops.push(() => server.close());
     }
-    return { databaseUrl, temporalAddress, temporalUiUrl, api, db, stop: stopAll };
+    return { databaseUrl, temporalAddress, temporalUiUrl, api, db, ...(egress ? { egress } : {}), stop: stopAll };
   } catch (err) {
     await stopAll();
     throw err;

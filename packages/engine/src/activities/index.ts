@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { type Db, type RunRow, checkCharacterUse, emitArtifact, getArtifact, getOrder, getRunRow, moveRunStatus, settleStep, startStep } from '@atelier/db';
 import { type CharacterVerdict, type ModelRegistry, runCharacterUse, utcDay } from '@atelier/domain';
+import { type EgressPolicy, egressPolicyFromEnv } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import { artifactRow, packMembership } from '../artifacts';
 import { VISUAL_TOOLS } from '../media/visual/index';
@@ -28,6 +29,8 @@ export interface ActivityDeps {
   providers: ProviderSet;
   storage: ObjectStorage;
   logger: Logger;
+  /** What tools may fetch from caller-named URLs; production's deny-private policy when absent. */
+  egress?: EgressPolicy;
   tools?: Record<string, Tool>;
   schemaAttempts?: number;
 }
@@ -66,6 +69,8 @@ export function createActivities(deps: ActivityDeps) {
     storage: deps.storage,
     tools: deps.tools ?? toolRegistry({ ...VISUAL_TOOLS, ...VIDEO_TOOLS }),
     schemaAttempts: deps.schemaAttempts ?? 3,
+    egress: deps.egress ?? egressPolicyFromEnv({}),
+    logger: deps.logger,
     async findArtifact(runId: string, artifactId: string) {
       const [run, artifact] = await Promise.all([getRunRow(db, runId), getArtifact(db, artifactId)]);
       if (!run || !artifact || artifact.workspace_id !== run.workspace_id) return undefined;

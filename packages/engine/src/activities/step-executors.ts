@@ -2,7 +2,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Gate, Step } from '@atelier/contracts/workflow-definition';
 import { type ModelEntry, type ModelRegistry, readPath, renderTemplate, resolveParams } from '@atelier/domain';
 import type { RunContext } from '@atelier/domain/run-context';
+import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
+import type { Logger } from 'pino';
 import { PermanentProviderError, type ProviderSet } from '../providers/index';
 import type { ExecuteStepInput } from '../run-types';
 import { ExpressionError, evaluateExpression } from '../steps/code-expression';
@@ -43,6 +45,9 @@ export interface ExecutorDeps {
   schemaAttempts: number;
   /** Artifacts of a run's workspace, for tools that take artifact ids. */
   findArtifact?: (runId: string, artifactId: string) => Promise<FoundArtifact | undefined>;
+  /** The worker's egress policy, handed to tools that fetch caller-named URLs. */
+  egress?: EgressPolicy;
+  logger?: Logger;
 }
 
 /** What a tool sees of the step it runs in. */
@@ -54,6 +59,8 @@ export function toolContext(input: ExecuteStepInput, deps: ExecutorDeps, signal:
     artifactType: input.artifact.artifactType,
     signal,
     ...(find ? { findArtifact: (artifactId: string) => find(input.runId, artifactId) } : {}),
+    ...(deps.egress ? { egress: deps.egress } : {}),
+    ...(deps.logger ? { logger: deps.logger.child({ runId: input.runId, stepId: input.step.id }) } : {}),
   };
 }
 

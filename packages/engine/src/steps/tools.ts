@@ -1,3 +1,5 @@
+import type { EgressPolicy } from '@atelier/egress';
+import type { Logger } from 'pino';
 import type { ObjectStorage } from '@atelier/storage';
 
 /**
@@ -19,6 +21,10 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Looks an artifact up in the run's workspace (undefined when it is not there). */
   findArtifact?: (artifactId: string) => Promise<FoundArtifact | undefined>;
+  /** What fetches of caller-named URLs may reach (the worker's policy; production's deny-private when absent). */
+  egress?: EgressPolicy;
+  /** Where a tool logs the detail it keeps out of run-facing messages (local paths, tool diagnostics). */
+  logger?: Logger;
 }
 
 export interface ToolResult {

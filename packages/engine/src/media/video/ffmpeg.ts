@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 /**
  * ffmpeg and ffprobe: the binaries shipped by @ffmpeg-installer/@ffprobe-installer, or FFMPEG_PATH and
  * FFPROBE_PATH when set (a production image may carry its distribution's build). Each run is a child
- * process killed when the activity is cancelled; a failure carries the end of ffmpeg's own diagnosis.
+ * process killed when the activity is cancelled. A failure's message names the tool and its exit code only;
+ * ffmpeg's own diagnosis (which quotes local file paths and its internal addresses) is kept in `stderr`
+ * and `reason` for logs, never in the message a run could show.
  */
 const require = createRequire(import.meta.url);
 
@@ -20,6 +23,8 @@ export class MediaToolError extends Error {
   constructor(
     message: string,
     readonly stderr: string,
+    /** The last lines of the tool's diagnosis, for logs. */
+    readonly reason = '',
   ) {
     super(message);
   }
@@ -43,14 +48,14 @@ function run(binary: string, args: string[], signal?: AbortSignal): Promise<Tool
     signal?.addEventListener('abort', abort, { once: true });
     child.on('error', (err) => {
       signal?.removeEventListener('abort', abort);
-      reject(new MediaToolError(`${binary} could not start: ${err.message}`, stderr));
+      reject(new MediaToolError(`${path.basename(binary)} could not start`, stderr, err.message));
     });
     child.on('close', (code) => {
       signal?.removeEventListener('abort', abort);
       if (signal?.aborted) return reject(new MediaToolError('cancelled', stderr));
       if (code === 0) return resolve({ stdout, stderr });
       const reason = stderr.trim().split('\n').filter(Boolean).slice(-3).join(' | ');
-      reject(new MediaToolError(`exited with ${code}: ${reason}`, stderr));
+      reject(new MediaToolError(`${path.basename(binary)} exited with code ${code}`, stderr, reason));
     });
   });
 }

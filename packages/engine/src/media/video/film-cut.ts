@@ -1,11 +1,9 @@
-import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { EgressRefused, EgressStatusError, egressDownload, egressPolicyFromEnv } from '@atelier/egress';
 import { ObjectNotFoundError } from '@atelier/storage';
 import { type ToolContext, ToolInputError } from '../../steps/tools';
-import { ffmpeg } from './ffmpeg';
+import { MediaToolError, ffmpeg } from './ffmpeg';
 import { inScratch, videoKeys } from './files';
 import { type MediaProbe, probeMedia } from './probe';
 
@@ -14,6 +12,9 @@ import { type MediaProbe, probeMedia } from './probe';
  * one frame size and rate — scaled down to fit and letterboxed with black, never stretched — and joined
  * in order, silently, into one MP4. The edit decision list (`segments`) and the length measured on the
  * encoded file (`measuredSeconds`) go into the content; QA compares that to the seconds kept.
+ *
+ * Clips by url are fetched through the worker's egress policy (@atelier/egress). Run-facing messages name
+ * the clip and what went wrong with it; local paths and ffmpeg's diagnosis go to the log only.
  */
 export interface ClipRef {
   url?: string;
@@ -40,8 +41,8 @@ export interface Segment {
 }
 
 const MAX_CLIPS = 50;
+/** A clip is never larger than this, whatever the egress policy allows. */
 const MAX_CLIP_BYTES = 500 * 1024 * 1024;
-const FETCH_TIMEOUT_MS = 30_000;
 
 const bad = (message: string) => new ToolInputError(message);
 const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN);
@@ -107,25 +108,28 @@ export function filmCutArgs(files: string[], spec: FilmCutSpec, out: string): st
   ];
 }
 
-async function fetchClip(url: string, file: string, name: string, signal: AbortSignal): Promise<void> {
-  let res: Response;
+/**
+ * Downloads a clip under the worker's egress policy. The origin failing (5xx) is retryable; anything the
+ * policy refuses, and any other answer, fails the step with a message that says what was refused.
+ */
+async function fetchClip(url: string, file: string, name: string, ctx: ToolContext): Promise<void> {
+  const policy = ctx.egress ?? egressPolicyFromEnv({});
   try {
-    res = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]) });
+    await egressDownload(url, file, { signal: ctx.signal }, { ...policy, maxBytes: Math.min(policy.maxBytes, MAX_CLIP_BYTES) });
   } catch (err) {
-    if (signal.aborted) throw err;
-    throw bad(`${name} could not be fetched from ${url}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`);
+    if (ctx.signal.aborted) throw err;
+    if (err instanceof EgressStatusError) {
+      if (err.status >= 500) throw new Error(`${name}: ${err.host} answered HTTP ${err.status}`);
+      throw bad(`${name} could not be fetched: HTTP ${err.status}`);
+    }
+    if (err instanceof EgressRefused) {
+      ctx.logger?.warn({ url, reason: err.reason, detail: err.detail, cause: err.cause }, 'clip fetch refused by the egress policy');
+      throw bad(`${name} could not be fetched: ${err.message}`);
+    }
+    // Writing the scratch file failed: the worker's trouble, retried, with its paths kept to the log.
+    ctx.logger?.warn({ err, url }, 'clip could not be written to scratch');
+    throw new Error(`${name} could not be stored for the cut`);
   }
-  if (res.status >= 500) throw new Error(`${name}: ${url} answered ${res.status}`);
-  if (!res.ok || !res.body) throw bad(`${name} could not be fetched from ${url}: HTTP ${res.status}`);
-  const length = Number(res.headers.get('content-length') ?? 0);
-  if (length > MAX_CLIP_BYTES) throw bad(`${name} at ${url} is larger than ${MAX_CLIP_BYTES} bytes`);
-  let seen = 0;
-  const limited = Readable.fromWeb(res.body as never).map((chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > MAX_CLIP_BYTES) throw bad(`${name} at ${url} is larger than ${MAX_CLIP_BYTES} bytes`);
-    return chunk;
-  });
-  await pipeline(limited, createWriteStream(file));
 }
 
 async function artifactClip(ctx: ToolContext, artifactId: string, file: string, name: string): Promise<void> {
@@ -169,14 +173,16 @@ export async function buildFilmCut(input: unknown, ctx: ToolContext): Promise<Fi
     for (const [i, clip] of spec.clips.entries()) {
       const name = `clip ${i} (${clip.url ?? clip.artifactId})`;
       const file = path.join(dir, `clip-${i}`);
-      if (clip.url) await fetchClip(clip.url, file, name, ctx.signal);
+      if (clip.url) await fetchClip(clip.url, file, name, ctx);
       else await artifactClip(ctx, clip.artifactId!, file, name);
       let probe: MediaProbe;
       try {
         probe = await probeMedia(file, ctx.signal);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
-        throw bad(`${name} cannot be decoded as video: ${(err as Error).message}`);
+        // ffprobe's own words quote the scratch path and its internals ([mov @ 0x…]): logged, not shown.
+        ctx.logger?.warn({ err, clip: i }, 'clip could not be probed');
+        throw bad(`${name} cannot be decoded as video${err instanceof MediaToolError ? '' : `: ${(err as Error).message}`}`);
       }
       if (clip.start >= probe.durationSeconds) throw bad(`${name} starts at ${clip.start}s but lasts only ${probe.durationSeconds}s`);
       files.push(file);
@@ -186,7 +192,8 @@ export async function buildFilmCut(input: unknown, ctx: ToolContext): Promise<Fi
       await ffmpeg(filmCutArgs(files, spec, out), ctx.signal);
     } catch (err) {
       if (ctx.signal.aborted) throw err;
-      throw bad(`could not encode the cut: ${(err as Error).message}`);
+      ctx.logger?.warn({ err }, 'film cut encode failed');
+      throw bad(`could not encode the cut (${(err as Error).message})`);
     }
     // The cut is encoded for streaming (index first): it is the processed file; its sources are the clips.
     const measured = await probeMedia(out, ctx.signal);
