@@ -112,6 +112,26 @@ describe('the run event stream', () => {
     expect(late.events.at(-1)!.data.status).toBe('completed');
   });
 
+  it('answers 204 to a reconnect after the end that has seen the last event, so an EventSource stops', async () => {
+    const runId = await startRun('caught up');
+    const all = await readStream(runId);
+    const last = all.events.at(-1)!.id!;
+    const res = await fetch(`${h.url}/v1/runs/${runId}/events`, { headers: { authorization: `Bearer ${user.token}`, 'last-event-id': last } });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+    const earlier = await fetch(`${h.url}/v1/runs/${runId}/events`, { headers: { authorization: `Bearer ${user.token}`, 'last-event-id': String(Number(last) - 1) } });
+    expect(earlier.status).toBe(200);
+    await earlier.body?.cancel();
+  });
+
+  it('names each step in its events: id, name and kind', async () => {
+    const runId = await startRun('named steps');
+    const { events } = await readStream(runId);
+    const steps = events.filter((e) => e.event.startsWith('step.'));
+    expect(steps.length).toBeGreaterThan(0);
+    for (const e of steps) expect(e.data).toMatchObject({ stepIndex: expect.any(Number), stepId: expect.any(String), name: expect.any(String), kind: expect.any(String) });
+  });
+
   it('feeds every stream of the process from one database listener', async () => {
     const runs = await Promise.all([startRun('a'), startRun('b'), startRun('c')]);
     const streams = runs.map((id) => readStream(id));

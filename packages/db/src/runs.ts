@@ -146,7 +146,7 @@ export async function startStep(db: Db, s: StepStart): Promise<RunStepRow> {
       .returningAll()
       .executeTakeFirstOrThrow();
     await tx.updateTable('runs').set({ current_step_index: s.stepIndex, updated_at: new Date() }).where('id', '=', s.runId).execute();
-    await appendRunEvent(tx, s.runId, 'step.started', { stepIndex: s.stepIndex, stepId: s.stepId, name: s.name });
+    await appendRunEvent(tx, s.runId, 'step.started', { stepIndex: s.stepIndex, stepId: s.stepId, name: s.name, kind: s.kind });
     return row;
   });
 }
@@ -184,11 +184,16 @@ export async function settleStep(db: Db, s: StepSettlement): Promise<boolean> {
       .where('run_id', '=', s.runId)
       .where('step_index', '=', s.stepIndex)
       .where('status', '=', 'pending')
+      .returning(['step_id', 'name', 'kind'])
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
+    if (!updated) return false;
     await refreshActualCost(tx, s.runId);
+    // Step events name the step (id, name, kind), not only its position, so a client can show it as is.
     await appendRunEvent(tx, s.runId, `step.${s.status}`, {
       stepIndex: s.stepIndex,
+      stepId: updated.step_id,
+      name: updated.name,
+      kind: updated.kind,
       costActualUsd: roundUsd(s.costActualUsd ?? 0),
       ...(s.error ? { error: s.error } : {}),
     });

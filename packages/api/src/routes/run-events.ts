@@ -37,6 +37,7 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
         description: 'An event stream: snapshot, run.status, step.started, step.completed, step.failed, step.skipped, artifact.created',
         content: { 'text/event-stream': { schema: z.string() } },
       },
+      204: { description: 'The run has ended and Last-Event-ID is its last event: nothing more will come (an EventSource stops reconnecting)' },
       ...errorResponses(401, 403, 404),
     },
   }),
@@ -45,6 +46,11 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     const { run } = await visibleRun(c, c.req.valid('param').run_id);
     const resumeFrom = resumePoint(c.req.header('last-event-id'), c.req.valid('query').lastEventId);
     const heartbeatMs = sseHeartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    if (resumeFrom !== undefined && isTerminalRunStatus(run.status)) {
+      // A reconnect after the end that has seen everything: 204 tells an EventSource to stop reconnecting.
+      const head = await db.selectFrom('run_events').select((eb) => eb.fn.max('seq').as('seq')).where('run_id', '=', run.id).executeTakeFirst();
+      if (resumeFrom >= Number(head?.seq ?? 0)) return c.body(null, 204);
+    }
 
     return streamSSE(c, async (stream) => {
       let wake: (() => void) | undefined;
