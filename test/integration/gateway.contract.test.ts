@@ -26,7 +26,13 @@ describe('the gateway contract', () => {
     expect(served.size).toBeGreaterThan(10);
     expect([...served].filter((r) => !documented.has(r))).toEqual([]);
     expect(spec.body.paths['/v1/runs'].post.security).toEqual([{ bearer: [] }]);
-    expect(spec.body.paths['/v1/catalog/workflows'].get.security).toBeUndefined();
+    expect(spec.body.paths['/v1/catalog/workflows'].get.security).toEqual([]);
+    expect(spec.body.servers).toEqual([expect.objectContaining({ url: expect.any(String) })]);
+    const operations = Object.values(spec.body.paths as Record<string, Record<string, any>>).flatMap((item) => Object.values(item));
+    const ids = operations.map((op) => op.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(spec.body.paths['/v1/runs/{run_id}/cancel'].post.operationId).toBe('cancelRun');
     // Custom methods keep the contract's colon form.
     expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/v1/subjects/{subject_id}:erase', '/v1/characters/{character_id}:check', '/v1/likeness-consents/{consent_id}:revoke']));
   });

@@ -60,6 +60,8 @@ export function createApp(services: AppServices) {
   const documentConfig = {
     openapi: '3.1.0',
     info: { title: 'Atelier', version: '1.0.0', description: 'Durable workflow engine for AI content production' },
+    // Paths carry /v1; the server is wherever this document was fetched from (or the public URL).
+    servers: [{ url: process.env.ATELIER_PUBLIC_URL?.replace(/\/+$/, '') || '/', description: 'This gateway' }],
   };
   let document: unknown;
   app.get('/openapi.json', (c) => c.json((document ??= publishedDocument(app.getOpenAPI31Document(documentConfig)))));

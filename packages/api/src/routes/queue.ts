@@ -82,6 +82,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       ...secured('review queue'),
       method: 'post',
       path: '/v1/queue/{run_id}/decision',
+      operationId: 'decideRun',
       summary: 'Approve, reject or request changes on a run in review; recorded in its decision ledger',
       description:
         'approve: run completed, artifact approved (refused with 409 approval_blocked while a QA check is at fail or pending; ' +
@@ -105,6 +106,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       ...secured('review queue'),
       method: 'post',
       path: '/v1/queue/decisions',
+      operationId: 'decideRuns',
       summary: 'Several decisions at once; each entry is validated and applied on its own, in order',
       description:
         'Always 200 once the body is a list of 1 to 100 entries: each result is { runId, ok: true, status } or ' +
