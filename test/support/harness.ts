@@ -80,7 +80,7 @@ export interface HarnessOptions {
   /** A Temporal server of the test's own (for example one it stops and starts). */
   temporalAddress?: string;
   /**
-   * The workers' egress policy. By default production's deny policy with this machine's loopback addresses
+   * The workers' and the gateway's egress policy. By default production's deny policy with this machine's loopback addresses
    * allowed (tests serve clips from loopback servers and the gateway); nothing else private is reachable.
    */
   egress?: EgressPolicy;
@@ -130,7 +130,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 
   const events = new RunEventHub(databaseUrl, silentLogger);
   const api: ApiServer = await startApiServer(
-    { db, temporal, taskQueue, logger: silentLogger, models, storage, events, sseHeartbeatMs: opts.sseHeartbeatMs, orderConcurrency: opts.orderConcurrency },
+    { db, temporal, taskQueue, logger: silentLogger, models, storage, events, sseHeartbeatMs: opts.sseHeartbeatMs, orderConcurrency: opts.orderConcurrency, egress: opts.egress ?? TEST_EGRESS_POLICY },
     0,
     '127.0.0.1',
   );

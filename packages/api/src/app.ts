@@ -20,6 +20,9 @@ import { runEventRoutes } from './routes/run-events';
 import { runRoutes } from './routes/runs';
 import { characterRoutes } from './routes/characters';
 import { clientRoutes } from './routes/clients';
+import { brandRoutes } from './routes/brands';
+import { campaignRoutes } from './routes/campaigns';
+import { opsRoutes } from './routes/ops';
 import { subjectRoutes } from './routes/subjects';
 import { userRoutes } from './routes/users';
 import { workflowRoutes } from './routes/workflows';
@@ -56,6 +59,9 @@ export function createApp(services: AppServices) {
   app.route('/', subjectRoutes);
   app.route('/', characterRoutes);
   app.route('/', clientRoutes);
+  app.route('/', brandRoutes);
+  app.route('/', campaignRoutes);
+  app.route('/', opsRoutes);
 
   const documentConfig = {
     openapi: '3.1.0',

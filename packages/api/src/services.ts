@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
+import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import type { RunEventHub } from './events/run-event-hub';
 
@@ -21,6 +22,8 @@ export interface AppServices {
   dispatcher?: { wake(): void };
   /** Comment heartbeat interval of event streams (15 s unless a test shortens it). */
   sseHeartbeatMs?: number;
+  /** The gateway's policy for fetches of caller-named URLs (brand font capture); production's deny policy when absent. */
+  egress?: EgressPolicy;
 }
 
 /** Who is calling: a signed-in session or an API key, always on behalf of one user. */

@@ -7,6 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { readBuiltinWorkflows } from '@atelier/catalog';
 import { connectDb, migrateToLatest } from '@atelier/db';
+import { grantOperatorCommand, listOperatorsCommand, revokeOperatorCommand } from './commands/operators';
 import { cancelRunCommand, finalizeRunCommand, resetRunCommand, showRun, watchRun } from './commands/runs';
 import { type AtelierConfig, loadConfig } from './config';
 import { createLogger } from './logger';
@@ -24,6 +25,9 @@ const USAGE = `usage: atelier <command>
   runs cancel <id>       stop a run at its next step boundary
   runs finalize <id>     write the artifact and terminal status of a run whose steps all completed
   runs reset <id> [why]  reset the run's workflow to its last completed workflow task (replays on current code)
+  operators grant <email>   make a registered user a platform operator (the /v1/ops role)
+  operators revoke <email>  take the platform operator role away
+  operators list            list platform operators
 
 Settings come from the environment; see docs/operations.md.`;
 
@@ -129,6 +133,13 @@ async function main(argv: string[]): Promise<number> {
       for (const w of workflows) console.log(`ok    ${w.file}`);
       for (const p of problems) console.log(`FAIL  ${p.file}\n      - ${p.errors.join('\n      - ')}`);
       return problems.length ? 1 : 0;
+    }
+    case 'operators': {
+      if (sub === 'list') return withDb(config, (db) => listOperatorsCommand(db));
+      if (!arg) break;
+      if (sub === 'grant') return withDb(config, (db) => grantOperatorCommand(db, arg));
+      if (sub === 'revoke') return withDb(config, (db) => revokeOperatorCommand(db, arg));
+      break;
     }
     case 'runs': {
       if (!arg) break;

@@ -21,3 +21,6 @@ export * from './clients';
 export * from './errors';
 export * from './engine-commands';
 export type * from './schema-engine';
+export type * from './schema-brands';
+export * from './brands';
+export * from './campaigns';

@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { CharactersSchema } from './schema-characters';
 import type { ClientsSchema } from './schema-clients';
 import type { EngineSchema } from './schema-engine';
+import type { BrandsSchema } from './schema-brands';
 
 /** Typed view of the PostgreSQL schema that the migrations create. */
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -259,7 +260,7 @@ export interface BudgetRefusalsTable {
   created_at: Timestamp;
 }
 
-export interface Database extends ClientsSchema, CharactersSchema, EngineSchema {
+export interface Database extends ClientsSchema, CharactersSchema, EngineSchema, BrandsSchema {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -3,6 +3,7 @@ import type { z } from '@hono/zod-openapi';
 import type { CreateRunRequest } from '@atelier/contracts/runs';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import {
+  type Executor,
   type RunRow,
   getNewestVersion,
   getProjectInWorkspace,
@@ -65,7 +66,12 @@ export function applyOverrides(c: Context<AppEnv>, definition: WorkflowDefinitio
  * the command that starts it, in one transaction; the dispatcher hands it to Temporal. The answer costs
  * one transaction and never waits on Temporal, which may even be down.
  */
-export async function createRun(c: Context<AppEnv>, body: Body): Promise<RunRow> {
+export async function createRun(
+  c: Context<AppEnv>,
+  body: Body,
+  /** Written in the run's own transaction (e.g. a brand import's record); throwing undoes the run. */
+  alsoRecord?: (tx: Executor, run: RunRow) => Promise<void>,
+): Promise<RunRow> {
   const services = c.get('services');
   const { db, models } = services;
   const principal = c.get('principal');
@@ -108,11 +114,16 @@ export async function createRun(c: Context<AppEnv>, body: Body): Promise<RunRow>
   // A draft's run never executes and costs nothing, so only runs that will execute answer to budgets.
   const estimate = Number(row.estimated_usd ?? 0);
   const run = notExecuted
-    ? await insertRun(db, row)
+    ? await db.transaction().execute(async (tx) => {
+        const inserted = await insertRun(tx, row);
+        await alsoRecord?.(tx, inserted);
+        return inserted;
+      })
     : await underBudgets(c, { workspaceId: access.workspaceId, projectId: body.projectId ?? null, estimateUsd: estimate, largestRunUsd: estimate, attempted: 'run' }, async (tx) => {
         const inserted = await insertRun(tx, row);
         // The engine learns of the run from the same transaction: a Temporal outage delays it, never loses it.
         await enqueueEngineCommand(tx, 'start_run', runId);
+        await alsoRecord?.(tx, inserted);
         return inserted;
       });
   if (notExecuted) {

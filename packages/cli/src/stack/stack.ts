@@ -114,7 +114,18 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       const events = new RunEventHub(databaseUrl, logger.child({ component: 'events' }));
       stops.push(() => events.close());
       api = await startApiServer(
-        { db, temporal, taskQueue: config.taskQueue, logger: logger.child({ component: 'api' }), models, storage, events, orderConcurrency: config.orderConcurrency },
+        {
+          db,
+          temporal,
+          taskQueue: config.taskQueue,
+          logger: logger.child({ component: 'api' }),
+          models,
+          storage,
+          events,
+          orderConcurrency: config.orderConcurrency,
+          // The gateway fetches caller-named URLs too (brand font capture), under the same policy as the worker.
+          egress: egress ?? egressPolicyFromEnv(process.env, parts.embedded ? { allowPrivate: true } : {}),
+        },
         config.apiPort,
         config.apiHost,
       );

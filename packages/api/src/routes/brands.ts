@@ -1,0 +1,265 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import {
+  PG,
+  activeBrandImport,
+  createBrand,
+  getArtifact,
+  getBrand,
+  getBrandImport,
+  listBrandSnapshots,
+  listBrands,
+  lockBrandProfile,
+  markBrandImportConfirmed,
+  pgConstraint,
+  pgErrorCode,
+  recordBrandImport,
+  settleBrandImports,
+  writeBrandProfile,
+} from '@atelier/db';
+import { isTerminalRunStatus, newUuid } from '@atelier/domain';
+import { Pagination, listOf } from '@atelier/contracts/common';
+import {
+  Brand,
+  BrandCreateRequest,
+  BrandIdParam,
+  BrandImportRequest,
+  BrandProfile,
+  BrandProfilePatch,
+  BrandSnapshot,
+  ListBrandsQuery,
+  PROFILE_FIELDS,
+  ProfileConfirmRequest,
+} from '@atelier/contracts/brands';
+import { Run } from '@atelier/contracts/runs';
+import { requireWriter, workspaceAccess } from '../access';
+import { type Profile, brandFor, brandRecord, brandRecords, checkLogo, presentSnapshot, storedProfile } from '../brands/brand-records';
+import { publishBrand } from '../brands/publish';
+import { errorResponses, fail, validationHook } from '../errors';
+import { etagMismatch, newEtag, sendEtag, storedEtag } from '../http/etag';
+import { json, jsonBody, secured } from '../http/route';
+import { presentRun } from '../presenters/run';
+import { createRun } from '../runs/create-run';
+import type { AppEnv } from '../services';
+
+export const BRAND_IMPORT_WORKFLOW = 'compose-brand-profile';
+
+const WithEtag = { description: 'The brand; its etag is in the ETag header and the etag field', ...json(Brand) };
+
+export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured('brands'),
+      method: 'post',
+      path: '/v1/brands',
+      summary: 'Create a brand: a project of kind brand and its profile, together (owners and admins)',
+      request: { body: jsonBody(BrandCreateRequest) },
+      responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const access = await workspaceAccess(c, body.workspaceId);
+      requireWriter(access);
+      const profile: Profile = BrandProfile.parse({ ...body.profile, name: body.profile.name ?? body.name });
+      await checkLogo(c, access.workspaceId, profile);
+      const brand = await createBrand(c.get('services').db, {
+        id: newUuid(),
+        workspaceId: access.workspaceId,
+        name: body.name,
+        description: body.description ?? null,
+        profile,
+        etag: newEtag(),
+      });
+      sendEtag(c, brand.etag);
+      return c.json(await brandRecord(c, brand), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('brands'),
+      method: 'get',
+      path: '/v1/brands',
+      summary: 'Brands of a workspace, newest first; archived ones only with includeArchived=true',
+      request: { query: ListBrandsQuery },
+      responses: { 200: { description: 'Brands', ...json(listOf(Brand, 'BrandList')) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const access = await workspaceAccess(c, q.workspaceId);
+      const page = await listBrands(c.get('services').db, { workspaceId: access.workspaceId, includeArchived: q.includeArchived ?? false, offset: q.offset, limit: q.limit });
+      return c.json({ items: await brandRecords(c, page.items), total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('brands'),
+      method: 'get',
+      path: '/v1/brands/{project_id}',
+      summary: 'A brand with its working copy and current snapshot id',
+      request: { params: BrandIdParam },
+      responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { brand } = await brandFor(c, c.req.valid('param').project_id, false);
+      sendEtag(c, brand.etag);
+      return c.json(await brandRecord(c, brand), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('brands'),
+      method: 'patch',
+      path: '/v1/brands/{project_id}',
+      summary: 'Edit the working copy (owners and admins); published snapshots never change',
+      description: 'Top-level fields replace; voice and visual merge one level deep. An etag (body or If-Match) is optional; a stale one is 409 etag_mismatch.',
+      request: { params: BrandIdParam, body: jsonBody(BrandProfilePatch) },
+      responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const { etag: bodyEtag, ...patch } = c.req.valid('json');
+      const { brand, access } = await brandFor(c, c.req.valid('param').project_id, true);
+      const supplied = bodyEtag ?? c.req.header('if-match');
+      const current = storedProfile(brand.profile);
+      const next = BrandProfile.parse({
+        ...current,
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.audience !== undefined ? { audience: patch.audience } : {}),
+        ...(patch.guidelines !== undefined ? { guidelines: patch.guidelines } : {}),
+        voice: { ...current.voice, ...(patch.voice ?? {}) },
+        visual: { ...current.visual, ...(patch.visual ?? {}) },
+      });
+      await checkLogo(c, access.workspaceId, next);
+      const { db } = c.get('services');
+      const written = await writeBrandProfile(db, brand.id, next, newEtag(), supplied ? storedEtag(supplied) : undefined);
+      const fresh = (await getBrand(db, brand.id))!;
+      if (!written) throw etagMismatch(await brandRecord(c, fresh));
+      sendEtag(c, fresh.etag);
+      return c.json(await brandRecord(c, fresh), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('brands'),
+      method: 'post',
+      path: '/v1/brands/{project_id}/import',
+      summary: 'Start a brand import: a run of compose-brand-profile that proposes a profile (owners and admins)',
+      description:
+        'The run is created as POST /v1/runs creates runs (budgets apply) and produces a proposal only; the working copy is untouched until a person confirms it. 409 import_active while an earlier import of the brand has not ended.',
+      request: { params: BrandIdParam, body: jsonBody(BrandImportRequest) },
+      responses: { 201: { description: 'The import run, pending', ...json(Run) }, ...errorResponses(400, 401, 402, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { brand } = await brandFor(c, c.req.valid('param').project_id, true);
+      const { db } = c.get('services');
+      const principal = c.get('principal');
+      const importActive = (runId: string | null, status: string | null) =>
+        fail.code('import_active', { runId, status, message: 'an import of this brand is still running; wait for it to end' });
+      await settleBrandImports(db, brand.id);
+      const active = await activeBrandImport(db, brand.id);
+      if (active) throw importActive(active.run_id, active.status);
+      const intake: Record<string, unknown> = { name: storedProfile(brand.profile).name };
+      if (body.url !== undefined) intake.url = body.url;
+      if (body.notes !== undefined) intake.notes = body.notes;
+      try {
+        const run = await createRun(c, { templateId: BRAND_IMPORT_WORKFLOW, workspaceId: brand.workspace_id, projectId: brand.id, intake }, (tx, run) =>
+          recordBrandImport(tx, { runId: run.id, projectId: brand.id, createdBy: principal.userId }),
+        );
+        return c.json(presentRun(run, []), 201);
+      } catch (err) {
+        // Two imports at once: the partial unique index lets one through; the other's run is rolled back.
+        if (pgErrorCode(err) === PG.uniqueViolation && pgConstraint(err) === 'brand_imports_one_active') {
+          const winner = await activeBrandImport(db, brand.id);
+          throw importActive(winner?.run_id ?? null, winner?.status ?? null);
+        }
+        throw err;
+      }
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('brands'),
+      method: 'post',
+      path: '/v1/brands/{project_id}/profile/confirm',
+      summary: "Accept a finished import's proposal into the working copy, whole or only the named top-level fields (owners and admins)",
+      description:
+        '422 proposal_not_for_brand when the run is not an import of this brand; 409 import_not_finished while it runs; 422 import_failed when it ended without a proposal; 422 proposal_invalid when the proposal does not fit the profile schema.',
+      request: { params: BrandIdParam, body: jsonBody(ProfileConfirmRequest) },
+      responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { brand, access } = await brandFor(c, c.req.valid('param').project_id, true);
+      const { db } = c.get('services');
+      const imp = await getBrandImport(db, body.runId);
+      if (!imp || imp.project_id !== brand.id) {
+        throw fail.code('proposal_not_for_brand', { runId: body.runId, message: `run ${body.runId} is not an import of this brand` });
+      }
+      if (!isTerminalRunStatus(imp.status)) {
+        throw fail.code('import_not_finished', { runId: imp.run_id, status: imp.status, message: `the import is still ${imp.status}; confirm it once it has completed` });
+      }
+      const artifact = imp.status === 'completed' && imp.artifact_id ? await getArtifact(db, imp.artifact_id) : undefined;
+      if (!artifact) {
+        throw fail.code('import_failed', { runId: imp.run_id, status: imp.status, error: imp.error, message: `the import ended ${imp.status} without a proposal to confirm` });
+      }
+      const parsed = BrandProfile.safeParse((artifact.content as { profile?: unknown }).profile);
+      if (!parsed.success) {
+        throw fail.code('proposal_invalid', {
+          runId: imp.run_id,
+          problems: parsed.error.issues.slice(0, 20).map((i) => `${i.path.join('.') || 'profile'}: ${i.message}`),
+          message: 'the proposal does not fit the brand profile schema',
+        });
+      }
+      const proposal = parsed.data;
+      const current = storedProfile(brand.profile);
+      const next: Profile = { ...current };
+      for (const field of body.fields ?? PROFILE_FIELDS) {
+        if (field === 'visual') {
+          // A proposal names no logo; the brand's own logo stays unless the proposal names one.
+          next.visual = { ...proposal.visual, logoArtifactId: proposal.visual.logoArtifactId ?? current.visual.logoArtifactId };
+        } else {
+          (next as Record<string, unknown>)[field] = proposal[field];
+        }
+      }
+      await checkLogo(c, access.workspaceId, next);
+      await db.transaction().execute(async (tx) => {
+        await lockBrandProfile(tx, brand.id);
+        await writeBrandProfile(tx, brand.id, next, newEtag());
+        await markBrandImportConfirmed(tx, imp.run_id);
+      });
+      const fresh = (await getBrand(db, brand.id))!;
+      sendEtag(c, fresh.etag);
+      return c.json(await brandRecord(c, fresh), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('brands'),
+      method: 'post',
+      path: '/v1/brands/{project_id}/profile/publish',
+      summary: 'Snapshot the working copy as an immutable knowledge artifact and make it current (owners and admins)',
+      description:
+        'Idempotent by content hash: an unchanged profile returns the standing snapshot. The first font of visual.fonts with a url is captured once, through the egress policy; a font that cannot be fetched is recorded as failed and never blocks publishing.',
+      request: { params: BrandIdParam },
+      responses: { 200: { description: 'The current snapshot', ...json(BrandSnapshot) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { brand } = await brandFor(c, c.req.valid('param').project_id, true);
+      const snapshot = await publishBrand(c, brand);
+      return c.json(presentSnapshot(snapshot, snapshot.id), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('brands'),
+      method: 'get',
+      path: '/v1/brands/{project_id}/snapshots',
+      summary: "The brand's published snapshots, newest first; every one stays readable",
+      request: { params: BrandIdParam, query: Pagination },
+      responses: { 200: { description: 'Snapshots', ...json(listOf(BrandSnapshot, 'BrandSnapshotList')) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { brand } = await brandFor(c, c.req.valid('param').project_id, false);
+      const page = await listBrandSnapshots(c.get('services').db, brand.id, c.req.valid('query'));
+      return c.json({ items: page.items.map((s) => presentSnapshot(s, brand.current_snapshot_id)), total: page.total }, 200);
+    },
+  );
