@@ -332,3 +332,56 @@ describe('publishing', () => {
     expect(b.body.fontCapture).toMatchObject({ family: 'Meta', status: 'failed', error: expect.stringMatching(/non-public address|not allowed/) });
   });
 });
+
+describe('/openapi.json', () => {
+  const OPERATIONS = [
+    'post /v1/brands',
+    'get /v1/brands',
+    'get /v1/brands/{project_id}',
+    'patch /v1/brands/{project_id}',
+    'post /v1/brands/{project_id}/import',
+    'post /v1/brands/{project_id}/profile/confirm',
+    'post /v1/brands/{project_id}/profile/publish',
+    'get /v1/brands/{project_id}/snapshots',
+    'post /v1/campaigns',
+    'get /v1/campaigns',
+    'get /v1/campaigns/{campaign_id}',
+    'patch /v1/campaigns/{campaign_id}',
+    'post /v1/campaigns/{campaign_id}/submit',
+    'get /v1/campaigns/{campaign_id}/request',
+    'post /v1/campaigns/{campaign_id}/archive',
+    'get /v1/ops/tasks',
+    'get /v1/ops/inbox',
+    'post /v1/ops/campaigns/{campaign_id}/request',
+  ];
+
+  it('documents every brand, campaign and operator route, with every input string and array bounded', async () => {
+    const doc = (await h.request('GET', '/openapi.json')).body;
+    const resolve = (s: any): any => (s?.$ref ? resolve(doc.components.schemas[s.$ref.split('/').pop()]) : s);
+    const unbounded: string[] = [];
+    const walk = (raw: any, where: string, seen = new Set<any>()) => {
+      const s = resolve(raw);
+      if (!s || seen.has(s)) return;
+      seen.add(s);
+      for (const k of ['anyOf', 'oneOf', 'allOf'] as const) for (const [i, x] of (s[k] ?? []).entries()) walk(x, `${where}|${i}`, seen);
+      const types = [s.type].flat();
+      if (types.includes('string') && s.maxLength === undefined && !s.enum && s.const === undefined && s.format !== 'uuid' && !s.pattern) unbounded.push(where);
+      if (types.includes('array')) {
+        if (s.maxItems === undefined) unbounded.push(where);
+        walk(s.items, `${where}[]`, seen);
+      }
+      for (const [k, v] of Object.entries(s.properties ?? {})) walk(v, `${where}.${k}`, seen);
+    };
+    for (const op of OPERATIONS) {
+      const [method, path] = op.split(' ') as [string, string];
+      const operation = doc.paths[path]?.[method];
+      expect(operation, op).toBeDefined();
+      expect(operation.operationId, op).toBeTruthy();
+      for (const p of operation.parameters ?? []) walk(p.schema, `${op} ${p.in}:${p.name}`);
+      walk(operation.requestBody?.content?.['application/json']?.schema, `${op} body`);
+    }
+    expect(unbounded).toEqual([]);
+    const listBrands = doc.paths['/v1/brands'].get.parameters.find((p: any) => p.name === 'workspaceId');
+    expect(listBrands.required).toBe(true);
+  });
+});
