@@ -190,6 +190,22 @@ describe('campaigns', () => {
   });
 });
 
+describe('deleting a brand project', () => {
+  it('takes its profile and campaigns with it; the snapshot artifacts stay', async () => {
+    const doomed = (await as(owner).post('/v1/brands', { workspaceId: owner.workspaceId, name: 'Doomed', profile: {} })).body;
+    const snap = (await as(owner).post(`/v1/brands/${doomed.id}/profile/publish`)).body;
+    const campaign = (await as(owner).post('/v1/campaigns', { projectId: doomed.id, name: 'Doomed campaign', brief })).body;
+    await as(owner).post(`/v1/campaigns/${campaign.id}/submit`);
+    const deleted = await h.request('DELETE', `/v1/workspaces/${owner.workspaceId}/projects/${doomed.id}`, { token: owner.token });
+    expect(deleted.status).toBe(204);
+    expect((await as(owner).get(`/v1/brands/${doomed.id}`)).status).toBe(404);
+    expect((await as(owner).get(`/v1/campaigns/${campaign.id}`)).status).toBe(404);
+    const artifact = await as(owner).get(`/v1/artifacts/${snap.id}`);
+    expect(artifact.status).toBe(200);
+    expect(artifact.body).toMatchObject({ projectId: null, artifactType: 'brand-profile' });
+  });
+});
+
 describe('operators', () => {
   it('are the only ones who see the queue and move requests (403 operator_required for everyone else, owners included)', async () => {
     const campaign = await newCampaign();
