@@ -257,6 +257,17 @@ describe('imports', () => {
     expect(failed.body.detail).toMatchObject({ code: 'import_failed', runId: cancelled.body.id, status: 'cancelled' });
   });
 
+  it("answers to the brand's budgets like any run: a project budget at its limit refuses the import with 402 and records no import", async () => {
+    const brand = await newBrand();
+    const budget = await as(owner).post('/v1/budgets', { scope: 'project', workspaceId: owner.workspaceId, projectId: brand.id, limitUsd: 0, period: 'total', enforcementMode: 'hard_stop' });
+    expect(budget.status, JSON.stringify(budget.body)).toBe(201);
+    const refused = await as(owner).post(`/v1/brands/${brand.id}/import`, { notes: 'over budget' });
+    expect(refused.status).toBe(402);
+    expect(refused.body.detail).toMatchObject({ code: 'budget_exceeded', budgetId: budget.body.id, scope: 'project' });
+    expect(await h.db.selectFrom('brand_imports').selectAll().where('project_id', '=', brand.id).execute()).toEqual([]);
+    expect((await as(owner).get(`/v1/brands/${brand.id}`)).body.activeImportRunId).toBeNull();
+  });
+
   it('refuses an import with neither url nor notes', async () => {
     const brand = await newBrand();
     const res = await as(owner).post(`/v1/brands/${brand.id}/import`, {});
