@@ -14,7 +14,8 @@ import {
 import { newUuid, utcDay } from '@atelier/domain';
 import { requireWriter, resourceAccess } from '../access';
 import { type ErrorCode, fail } from '../errors';
-import { etagMismatch, newEtag, storedEtag } from '../http/etag';
+import { expectEtag, newEtag } from '../http/etag';
+import { writeWithEtag } from '../http/route';
 import { presentCharacter } from '../presenters/character';
 import type { AppEnv } from '../services';
 
@@ -40,17 +41,21 @@ export async function characterRecord(c: Context<AppEnv>, character: CharacterRo
   return presentCharacter(character, { references, latest, bindings, usableToday });
 }
 
-/** An etag sent with a write that does not require one is still checked. */
-export function optionalEtag(c: Context<AppEnv>, bodyEtag: string | undefined): string | undefined {
-  const supplied = bodyEtag ?? c.req.header('if-match');
-  return supplied ? storedEtag(supplied) : undefined;
+/** The character as it now stands, re-read: what a 409 etag_mismatch carries. */
+export async function currentCharacterRecord(c: Context<AppEnv>, id: string) {
+  return characterRecord(c, (await getCharacter(c.get('services').db, id))!);
 }
 
-/** Gives the character a new etag (its references or versions changed); 409 when `expected` is stale. */
-export async function touchCharacter(c: Context<AppEnv>, character: CharacterRow, expected: string | undefined): Promise<CharacterRow> {
-  const touched = await updateCharacter(c.get('services').db, character.id, expected, { etag: newEtag() });
-  if (!touched) throw etagMismatch(await characterRecord(c, (await getCharacter(c.get('services').db, character.id))!));
-  return touched;
+/**
+ * Gives the character a new etag (its references, versions or copies changed) and sends it in the ETag
+ * header; 409 when `expected` is stale.
+ */
+export function touchCharacter(c: Context<AppEnv>, character: CharacterRow, expected: string | undefined): Promise<CharacterRow> {
+  return writeWithEtag(
+    c,
+    () => updateCharacter(c.get('services').db, character.id, expected, { etag: newEtag() }),
+    () => currentCharacterRecord(c, character.id),
+  );
 }
 
 const notReady = (code: ErrorCode, message: string) => fail.code(code, { message });
@@ -63,7 +68,7 @@ export async function freezeVersion(c: Context<AppEnv>, characterId: string, bod
   const { db } = c.get('services');
   return db.transaction().execute(async (tx) => {
     const character = (await lockCharacter(tx, characterId))!;
-    if (expected !== undefined && expected !== character.etag) throw etagMismatch(await characterRecord(c, character));
+    await expectEtag(expected, character, (current) => characterRecord(c, current));
     if (character.archived_at) throw fail.code('character_archived', { message: 'an archived character cannot be frozen' });
     const references = await characterReferences(tx, characterId);
     if (references.length === 0) throw notReady('no_references', 'add at least one reference before freezing a version');

@@ -30,6 +30,24 @@ export function requiredEtag(c: Context<AppEnv>, bodyEtag: string | undefined | 
   return storedEtag(supplied);
 }
 
+/** An etag sent with a write that does not require one (body `etag`, else If-Match) is still checked. */
+export function optionalEtag(c: Context<AppEnv>, bodyEtag: string | undefined | null): string | undefined {
+  const supplied = bodyEtag ?? c.req.header('if-match');
+  return supplied ? storedEtag(supplied) : undefined;
+}
+
+/**
+ * An etag the caller sent must match the row as it stands: when `expected` is given and differs, 409 with
+ * `present(row)`. For the checks that compare before a write that is not itself guarded by the etag.
+ */
+export async function expectEtag<R extends { etag: string }>(
+  expected: string | undefined,
+  row: R,
+  present: (row: R) => unknown,
+): Promise<void> {
+  if (expected !== undefined && expected !== row.etag) throw etagMismatch(await present(row));
+}
+
 /** The record changed since the caller read it: 409 with the record as it now stands. */
 export const etagMismatch = (current: unknown): ApiError =>
   fail.code('etag_mismatch', { message: 'the record changed since you read it', current });

@@ -20,7 +20,7 @@ export const jsonBody = <T>(schema: T) => ({ ...json(schema), required: true as 
 export async function writeWithEtag<R extends { etag: string }>(
   c: Context<AppEnv>,
   write: () => Promise<R | undefined | null>,
-  current: () => Promise<unknown>,
+  current: () => unknown,
 ): Promise<R> {
   const row = await write();
   if (!row) throw etagMismatch(await current());

@@ -7,7 +7,6 @@ import {
   createCharacterBinding,
   createCharacterOnce,
   getArtifact,
-  getCharacter,
   getCharacterBinding,
   getCharacterVersion,
   listCharacters,
@@ -38,13 +37,13 @@ import {
   VersionParams,
 } from '@atelier/contracts/characters';
 import { listAccess, requireWriter, resourceAccess } from '../access';
-import { characterFor, characterRecord, freezeVersion, optionalEtag, touchCharacter } from '../characters/character-writes';
+import { characterFor, characterRecord, currentCharacterRecord, freezeVersion, touchCharacter } from '../characters/character-writes';
 import { errorResponses, fail, validationHook } from '../errors';
 import { action } from '../http/action-paths';
-import { etagMismatch, newEtag, requiredEtag, sendEtag } from '../http/etag';
+import { expectEtag, newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag';
 import { presentBinding, presentVersion } from '../presenters/character';
 import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { json, jsonBody, secured, writeWithEtag } from '../http/route';
 
 const WithEtag = { description: 'The character; its new etag is in the ETag header and the etag field', ...json(Character) };
 
@@ -131,13 +130,16 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       const body = c.req.valid('json');
       const character = await characterFor(c, c.req.valid('param').character_id, true);
       const expected = requiredEtag(c, body.etag);
-      const updated = await updateCharacter(c.get('services').db, character.id, expected, {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.persona !== undefined ? { persona: JSON.stringify(body.persona) } : {}),
-        etag: newEtag(),
-      });
-      if (!updated) throw etagMismatch(await characterRecord(c, (await getCharacter(c.get('services').db, character.id))!));
-      sendEtag(c, updated.etag);
+      const updated = await writeWithEtag(
+        c,
+        () =>
+          updateCharacter(c.get('services').db, character.id, expected, {
+            ...(body.name !== undefined ? { name: body.name } : {}),
+            ...(body.persona !== undefined ? { persona: JSON.stringify(body.persona) } : {}),
+            etag: newEtag(),
+          }),
+        () => currentCharacterRecord(c, character.id),
+      );
       return c.json(await characterRecord(c, updated), 200);
     },
   )
@@ -157,9 +159,11 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
         sendEtag(c, character.etag);
         return c.json(await characterRecord(c, character), 200);
       }
-      const archived = await updateCharacter(c.get('services').db, character.id, expected, { archived_at: character.archived_at ?? new Date(), etag: newEtag() });
-      if (!archived) throw etagMismatch(await characterRecord(c, (await getCharacter(c.get('services').db, character.id))!));
-      sendEtag(c, archived.etag);
+      const archived = await writeWithEtag(
+        c,
+        () => updateCharacter(c.get('services').db, character.id, expected, { archived_at: character.archived_at ?? new Date(), etag: newEtag() }),
+        () => currentCharacterRecord(c, character.id),
+      );
       return c.json(await characterRecord(c, archived), 200);
     },
   )
@@ -180,11 +184,9 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       if (!artifact || artifact.workspace_id !== character.workspace_id) {
         throw fail.code('artifact_not_found', { message: `artifact ${body.artifactId} not found in this workspace` });
       }
-      const expected = optionalEtag(c, body.etag);
-      if (expected !== undefined && expected !== character.etag) throw etagMismatch(await characterRecord(c, character));
+      await expectEtag(optionalEtag(c, body.etag), character, (current) => characterRecord(c, current));
       await addCharacterReference(db, { id: newUuid(), character_id: character.id, workspace_id: character.workspace_id, role: body.role, artifact_id: artifact.id });
       const touched = await touchCharacter(c, character, undefined);
-      sendEtag(c, touched.etag);
       return c.json(await characterRecord(c, touched), 201);
     },
   )
@@ -200,11 +202,9 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     async (c) => {
       const { character_id, item_id } = c.req.valid('param');
       const character = await characterFor(c, character_id, true);
-      const expected = optionalEtag(c, undefined);
-      if (expected !== undefined && expected !== character.etag) throw etagMismatch(await characterRecord(c, character));
+      await expectEtag(optionalEtag(c, undefined), character, (current) => characterRecord(c, current));
       if (!(await removeCharacterReference(c.get('services').db, character.id, item_id))) throw fail.notFound(`reference ${item_id} not found`);
       const touched = await touchCharacter(c, character, undefined);
-      sendEtag(c, touched.etag);
       return c.json(await characterRecord(c, touched), 200);
     },
   )
@@ -258,8 +258,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       const version = await getCharacterVersion(db, character.id, number);
       if (!version) throw fail.notFound(`version ${number} of character ${character.id} not found`);
       const retired = (await retireCharacterVersion(db, version.id, 'retired')) ?? version;
-      const touched = await touchCharacter(c, character, undefined);
-      sendEtag(c, touched.etag);
+      await touchCharacter(c, character, undefined);
       return c.json(presentVersion(retired, await bindingsOfVersions(db, [version.id])), 200);
     },
   )
@@ -291,7 +290,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
         etag: newEtag(),
       });
       await touchCharacter(c, character, undefined);
-      sendEtag(c, binding.etag);
+      sendEtag(c, binding.etag); // the answer is the copy: its etag replaces the character's
       return c.json(presentBinding(binding, character.id, version.number), 201);
     },
   )
@@ -313,14 +312,18 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       if (body.providerConsentStatus === 'not_required' && !binding.photo_based) {
         throw fail.validation([{ type: 'value_error', loc: ['body', 'providerConsentStatus'], msg: 'not_required applies only to photo-based assets', input: body.providerConsentStatus }]);
       }
-      const updated = await updateCharacterBinding(db, binding.id, optionalEtag(c, body.etag), {
-        ...(body.providerConsentStatus !== undefined ? { provider_consent_status: body.providerConsentStatus } : {}),
-        ...(body.disabled !== undefined ? { disabled_at: body.disabled ? (binding.disabled_at ?? new Date()) : null } : {}),
-        etag: newEtag(),
-      });
-      if (!updated) throw etagMismatch(presentBinding(binding, binding.character_id, binding.version_number));
+      const updated = await writeWithEtag(
+        c,
+        () =>
+          updateCharacterBinding(db, binding.id, optionalEtag(c, body.etag), {
+            ...(body.providerConsentStatus !== undefined ? { provider_consent_status: body.providerConsentStatus } : {}),
+            ...(body.disabled !== undefined ? { disabled_at: body.disabled ? (binding.disabled_at ?? new Date()) : null } : {}),
+            etag: newEtag(),
+          }),
+        () => presentBinding(binding, binding.character_id, binding.version_number),
+      );
       await touchCharacter(c, character, undefined);
-      sendEtag(c, updated.etag);
+      sendEtag(c, updated.etag); // the answer is the copy: its etag replaces the character's
       return c.json(presentBinding(updated, binding.character_id, binding.version_number), 200);
     },
   )

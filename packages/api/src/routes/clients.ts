@@ -31,10 +31,10 @@ import { requireWriter, workspaceAccess } from '../access';
 import { billingColumns, clientConflict, clientFor, clientRecord, clientRecords, clientTotals } from '../clients/client-records';
 import { errorResponses, fail, validationHook } from '../errors';
 import { PG, pgErrorCode } from '@atelier/db';
-import { etagMismatch, newEtag, requiredEtag, sendEtag } from '../http/etag';
+import { newEtag, requiredEtag, sendEtag } from '../http/etag';
 import { presentClientEvent, presentContact } from '../presenters/client';
 import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { json, jsonBody, secured, writeWithEtag } from '../http/route';
 
 const WithEtag = { description: 'The client; its etag is in the ETag header and the etag field', ...json(Client) };
 
@@ -140,26 +140,29 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       const { client, access } = await clientFor(c, c.req.valid('param').client_id, true);
       const expected = requiredEtag(c, body.etag);
       const { db } = c.get('services');
-      const updated = await conflictsAnswered(() =>
-        updateClient(
-          db,
-          client.id,
-          expected,
-          {
-            ...(body.name !== undefined ? { name: body.name } : {}),
-            ...(body.slug !== undefined ? { slug: body.slug } : {}),
-            ...(body.status !== undefined ? { status: body.status } : {}),
-            ...(body.statusNote !== undefined ? { status_note: body.statusNote } : {}),
-            ...(body.billing !== undefined ? billingColumns(body.billing, client) : {}),
-            ...(body.paymentCustomerId !== undefined ? { payment_customer_id: body.paymentCustomerId } : {}),
-            ...(body.notes !== undefined ? { notes: body.notes } : {}),
-            etag: newEtag(),
-          },
-          c.get('principal').userId,
-        ),
+      const updated = await writeWithEtag(
+        c,
+        () =>
+          conflictsAnswered(() =>
+            updateClient(
+              db,
+              client.id,
+              expected,
+              {
+                ...(body.name !== undefined ? { name: body.name } : {}),
+                ...(body.slug !== undefined ? { slug: body.slug } : {}),
+                ...(body.status !== undefined ? { status: body.status } : {}),
+                ...(body.statusNote !== undefined ? { status_note: body.statusNote } : {}),
+                ...(body.billing !== undefined ? billingColumns(body.billing, client) : {}),
+                ...(body.paymentCustomerId !== undefined ? { payment_customer_id: body.paymentCustomerId } : {}),
+                ...(body.notes !== undefined ? { notes: body.notes } : {}),
+                etag: newEtag(),
+              },
+              c.get('principal').userId,
+            ),
+          ),
+        async () => clientRecord(c, (await getClient(db, client.id))!, access),
       );
-      if (!updated) throw etagMismatch(await clientRecord(c, (await getClient(db, client.id))!, access));
-      sendEtag(c, updated.etag);
       return c.json(await clientRecord(c, updated, access), 200);
     },
   )

@@ -31,10 +31,10 @@ import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
 import { requireWriter, resourceAccess, workspaceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
 import { action } from '../http/action-paths';
-import { etagMismatch, newEtag, requiredEtag, sendEtag, storedEtag } from '../http/etag';
+import { expectEtag, newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag';
 import { presentConsent, presentConsentEvent, presentSubject } from '../presenters/character';
 import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { json, jsonBody, secured, writeWithEtag } from '../http/route';
 
 
 async function subjectFor(c: Context<AppEnv>, id: string, write: boolean) {
@@ -66,10 +66,9 @@ const consentMoveRoute = (move: ConsentMove, summary: string) =>
 /** One answer for the four consent moves: the state machine decides, the database re-checks and records. */
 async function answerConsentMove(c: Context<AppEnv>, move: ConsentMove, consentId: string, body: { etag?: string; reason?: string } | undefined) {
   const consent = await consentFor(c, consentId, true);
-  const supplied = body?.etag ?? c.req.header('if-match');
   // A revoke is never refused for a stale etag: withdrawing consent must always get through.
-  const expectedEtag = move === 'revoke' || !supplied ? undefined : storedEtag(supplied);
-  if (expectedEtag !== undefined && expectedEtag !== consent.etag) throw etagMismatch(presentConsent(consent));
+  const expectedEtag = move === 'revoke' ? undefined : optionalEtag(c, body?.etag);
+  await expectEtag(expectedEtag, consent, presentConsent);
   const decision = consentMove(consent.status, move);
   if (decision.kind === 'invalid') throw fail.invalidTransition(decision.message, { status: consent.status });
   let current = consent;
@@ -87,8 +86,10 @@ async function answerConsentMove(c: Context<AppEnv>, move: ConsentMove, consentI
       // Another writer moved it first: judge the move again against what is stored now.
       const now = (await getConsent(c.get('services').db, consent.id))!;
       if (move === 'revoke' && now.status === 'revoked') current = now;
-      else if (expectedEtag !== undefined && now.etag !== expectedEtag) throw etagMismatch(presentConsent(now));
-      else throw fail.invalidTransition(`the consent is now ${now.status}`, { status: now.status });
+      else {
+        await expectEtag(expectedEtag, now, presentConsent);
+        throw fail.invalidTransition(`the consent is now ${now.status}`, { status: now.status });
+      }
     } else current = moved;
   }
   sendEtag(c, current.etag);
@@ -170,15 +171,18 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       const subject = await subjectFor(c, c.req.valid('param').subject_id, true);
       const expected = requiredEtag(c, body.etag);
       if (subject.erased_at) throw fail.code('subject_erased', { message: 'an erased subject cannot be edited' });
-      const updated = await updateSubject(c.get('services').db, subject.id, expected, {
-        ...(body.displayName !== undefined ? { display_name: body.displayName } : {}),
-        ...(body.email !== undefined ? { email: body.email } : {}),
-        ...(body.publicRole !== undefined ? { public_role: body.publicRole } : {}),
-        ...(body.unionStatus !== undefined ? { union_status: body.unionStatus } : {}),
-        etag: newEtag(),
-      });
-      if (!updated) throw etagMismatch(presentSubject((await getSubject(c.get('services').db, subject.id))!));
-      sendEtag(c, updated.etag);
+      const updated = await writeWithEtag(
+        c,
+        () =>
+          updateSubject(c.get('services').db, subject.id, expected, {
+            ...(body.displayName !== undefined ? { display_name: body.displayName } : {}),
+            ...(body.email !== undefined ? { email: body.email } : {}),
+            ...(body.publicRole !== undefined ? { public_role: body.publicRole } : {}),
+            ...(body.unionStatus !== undefined ? { union_status: body.unionStatus } : {}),
+            etag: newEtag(),
+          }),
+        async () => presentSubject((await getSubject(c.get('services').db, subject.id))!),
+      );
       return c.json(presentSubject(updated), 200);
     },
   )
