@@ -35,8 +35,8 @@ import { requireWriter, workspaceAccess } from '../access';
 import { type Profile, brandFor, brandRecord, brandRecords, checkLogo, presentSnapshot, storedProfile } from '../brands/brand-records';
 import { publishBrand } from '../brands/publish';
 import { errorResponses, fail, validationHook } from '../errors';
-import { etagMismatch, newEtag, sendEtag, storedEtag } from '../http/etag';
-import { json, jsonBody, secured } from '../http/route';
+import { newEtag, optionalEtag, sendEtag } from '../http/etag';
+import { json, jsonBody, secured, writeWithEtag } from '../http/route';
 import { presentRun } from '../presenters/run';
 import { createRun } from '../runs/create-run';
 import type { AppEnv } from '../services';
@@ -117,7 +117,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     async (c) => {
       const { etag: bodyEtag, ...patch } = c.req.valid('json');
       const { brand, access } = await brandFor(c, c.req.valid('param').project_id, true);
-      const supplied = bodyEtag ?? c.req.header('if-match');
+      const expected = optionalEtag(c, bodyEtag);
       const current = storedProfile(brand.profile);
       const next = BrandProfile.parse({
         ...current,
@@ -129,11 +129,12 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       });
       await checkLogo(c, access.workspaceId, next);
       const { db } = c.get('services');
-      const written = await writeBrandProfile(db, brand.id, next, newEtag(), supplied ? storedEtag(supplied) : undefined);
-      const fresh = (await getBrand(db, brand.id))!;
-      if (!written) throw etagMismatch(await brandRecord(c, fresh));
-      sendEtag(c, fresh.etag);
-      return c.json(await brandRecord(c, fresh), 200);
+      await writeWithEtag(
+        c,
+        () => writeBrandProfile(db, brand.id, next, newEtag(), expected),
+        async () => brandRecord(c, (await getBrand(db, brand.id))!),
+      );
+      return c.json(await brandRecord(c, (await getBrand(db, brand.id))!), 200);
     },
   )
   .openapi(

@@ -24,8 +24,8 @@ import {
 import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access';
 import { brandFor } from '../brands/brand-records';
 import { errorResponses, fail, validationHook } from '../errors';
-import { etagMismatch, newEtag, sendEtag, storedEtag } from '../http/etag';
-import { json, jsonBody, secured } from '../http/route';
+import { newEtag, optionalEtag, sendEtag } from '../http/etag';
+import { json, jsonBody, secured, writeWithEtag } from '../http/route';
 import type { AppEnv } from '../services';
 
 export const newCampaignId = (): string => `campaign-${randomBytes(8).toString('hex')}`;
@@ -142,16 +142,19 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       const { etag: bodyEtag, ...patch } = c.req.valid('json');
       const { campaign } = await campaignFor(c, c.req.valid('param').campaign_id, true);
       if (campaign.status !== 'draft') throw notDraft(campaign);
-      const supplied = bodyEtag ?? c.req.header('if-match');
+      const expected = optionalEtag(c, bodyEtag);
       const brief = patch.brief ? { ...(campaign.brief as Brief), ...patch.brief } : undefined;
       const { db } = c.get('services');
-      const updated = await updateDraftCampaign(db, campaign.id, { name: patch.name, brief }, newEtag(), supplied ? storedEtag(supplied) : undefined);
-      if (!updated) {
-        const now = (await getCampaign(db, campaign.id))!;
-        if (now.status !== 'draft') throw notDraft(now);
-        throw etagMismatch(presentCampaign(now));
-      }
-      sendEtag(c, updated.etag);
+      const updated = await writeWithEtag(
+        c,
+        () => updateDraftCampaign(db, campaign.id, { name: patch.name, brief }, newEtag(), expected),
+        async () => {
+          // No row written: submitted meanwhile (409 naming the state), else a stale etag.
+          const now = (await getCampaign(db, campaign.id))!;
+          if (now.status !== 'draft') throw notDraft(now);
+          return presentCampaign(now);
+        },
+      );
       return c.json(presentCampaign(updated), 200);
     },
   )
