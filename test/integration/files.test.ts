@@ -132,7 +132,7 @@ describe('GET /v1/files/{key} on local storage', () => {
     const spec = (await (await fetch(`${h.url}/openapi.json`)).json()) as any;
     const op = spec.paths['/v1/files/{key}']?.get;
     expect(op).toBeDefined();
-    expect(op.security).toBeUndefined();
+    expect(op.security).toEqual([]);
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '206', '302', '304', '404', '416']));
   });
 });
