@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { MessageError, RequestValidationError } from '@atelier/contracts/errors';
 import { mountDocs } from './docs-page';
 import { routedPath } from './http/action-paths';
 import { publishedDocument } from './http/openapi-document';
@@ -19,7 +20,11 @@ import { runActionRoutes } from './routes/run-actions';
 import { runEventRoutes } from './routes/run-events';
 import { runRoutes } from './routes/runs';
 import { characterRoutes } from './routes/characters';
+import { characterBindingRoutes } from './routes/character-bindings';
+import { characterReferenceRoutes } from './routes/character-references';
+import { characterVersionRoutes } from './routes/character-versions';
 import { clientRoutes } from './routes/clients';
+import { clientContactRoutes } from './routes/client-contacts';
 import { brandRoutes } from './routes/brands';
 import { campaignRoutes } from './routes/campaigns';
 import { opsRoutes } from './routes/ops';
@@ -34,6 +39,9 @@ export function createApp(services: AppServices) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: routedPath });
   app.use('*', requestContext(services));
   app.use('/v1/*', bodySizeLimit(), inputGuard());
+  // The error bodies the edge answers with are referenced by name in the published document.
+  app.openAPIRegistry.register('MessageError', MessageError);
+  app.openAPIRegistry.register('RequestValidationError', RequestValidationError);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
@@ -58,7 +66,11 @@ export function createApp(services: AppServices) {
   app.route('/', workflowRoutes);
   app.route('/', subjectRoutes);
   app.route('/', characterRoutes);
+  app.route('/', characterReferenceRoutes);
+  app.route('/', characterVersionRoutes);
+  app.route('/', characterBindingRoutes);
   app.route('/', clientRoutes);
+  app.route('/', clientContactRoutes);
   app.route('/', brandRoutes);
   app.route('/', campaignRoutes);
   app.route('/', opsRoutes);

@@ -12,12 +12,16 @@ import {
   updateCharacter,
 } from '@atelier/db';
 import { newUuid, utcDay } from '@atelier/domain';
+import { Character } from '@atelier/contracts/characters';
 import { requireWriter, resourceAccess } from '../access';
 import { type ErrorCode, fail } from '../errors';
 import { expectEtag, newEtag } from '../http/etag';
-import { writeWithEtag } from '../http/route';
+import { json, writeWithEtag } from '../http/route';
 import { presentCharacter } from '../presenters/character';
 import type { AppEnv } from '../services';
+
+/** The answer of the character endpoints that return the character itself. */
+export const WithEtag = { description: 'The character; its new etag is in the ETag header and the etag field', ...json(Character) };
 
 /** What the character endpoints share: access, the full record, etag checks and freezing a version. */
 export async function characterFor(c: Context<AppEnv>, id: string, write: boolean, notFound = `character ${id} not found`): Promise<CharacterRow> {

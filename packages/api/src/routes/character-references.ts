@@ -1,0 +1,53 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { addCharacterReference, getArtifact, removeCharacterReference } from '@atelier/db';
+import { newUuid } from '@atelier/domain';
+import { CharacterIdParam, ReferenceCreateRequest, ReferenceParams } from '@atelier/contracts/characters';
+import { WithEtag, characterFor, characterRecord, touchCharacter } from '../characters/character-writes';
+import { errorResponses, fail, validationHook } from '../errors';
+import { expectEtag, optionalEtag } from '../http/etag';
+import type { AppEnv } from '../services';
+import { jsonBody, secured } from '../http/route';
+
+/** A character's draft references: adding or removing one gives the character a new etag. */
+export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured('characters'),
+      method: 'post',
+      path: '/v1/characters/{character_id}/references',
+      summary: 'Add a reference (an artifact of the same workspace) to the draft',
+      request: { params: CharacterIdParam, body: jsonBody(ReferenceCreateRequest) },
+      responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const character = await characterFor(c, c.req.valid('param').character_id, true);
+      const { db } = c.get('services');
+      const artifact = await getArtifact(db, body.artifactId);
+      if (!artifact || artifact.workspace_id !== character.workspace_id) {
+        throw fail.code('artifact_not_found', { message: `artifact ${body.artifactId} not found in this workspace` });
+      }
+      await expectEtag(optionalEtag(c, body.etag), character, (current) => characterRecord(c, current));
+      await addCharacterReference(db, { id: newUuid(), character_id: character.id, workspace_id: character.workspace_id, role: body.role, artifact_id: artifact.id });
+      const touched = await touchCharacter(c, character, undefined);
+      return c.json(await characterRecord(c, touched), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('characters'),
+      method: 'delete',
+      path: '/v1/characters/{character_id}/references/{item_id}',
+      summary: 'Remove a reference from the draft; frozen versions keep it',
+      request: { params: ReferenceParams },
+      responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const { character_id, item_id } = c.req.valid('param');
+      const character = await characterFor(c, character_id, true);
+      await expectEtag(optionalEtag(c, undefined), character, (current) => characterRecord(c, current));
+      if (!(await removeCharacterReference(c.get('services').db, character.id, item_id))) throw fail.notFound(`reference ${item_id} not found`);
+      const touched = await touchCharacter(c, character, undefined);
+      return c.json(await characterRecord(c, touched), 200);
+    },
+  );

@@ -1,0 +1,101 @@
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { bindingsOfVersions, characterVersions, createCharacterBinding, getCharacterVersion, retireCharacterVersion } from '@atelier/db';
+import { newUuid } from '@atelier/domain';
+import { listOf } from '@atelier/contracts/common';
+import { BindingCreateRequest, CharacterBinding, CharacterIdParam, CharacterVersion, VersionCreateRequest, VersionParams } from '@atelier/contracts/characters';
+import { characterFor, freezeVersion, touchCharacter } from '../characters/character-writes';
+import { errorResponses, fail, validationHook } from '../errors';
+import { action } from '../http/action-paths';
+import { newEtag, optionalEtag, sendEtag } from '../http/etag';
+import { presentBinding, presentVersion } from '../presenters/character';
+import type { AppEnv } from '../services';
+import { json, jsonBody, secured } from '../http/route';
+
+/** A character's frozen versions: freeze, list, retire, and record a provider copy of a version. */
+export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured('characters'),
+      method: 'post',
+      path: '/v1/characters/{character_id}/versions',
+      summary: 'Freeze the draft as the next version (a likeness names its subject)',
+      request: { params: CharacterIdParam, body: { ...json(VersionCreateRequest), required: false } },
+      responses: { 201: { description: 'The frozen version', ...json(CharacterVersion) }, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json') ?? {};
+      const character = await characterFor(c, c.req.valid('param').character_id, true);
+      const frozen = await freezeVersion(c, character.id, body, optionalEtag(c, undefined));
+      sendEtag(c, frozen.character.etag);
+      return c.json(presentVersion(frozen.version, []), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('characters'),
+      method: 'get',
+      path: '/v1/characters/{character_id}/versions',
+      summary: 'Versions, newest first, each with its provider copies',
+      request: { params: CharacterIdParam },
+      responses: { 200: { description: 'Versions', ...json(listOf(CharacterVersion, 'CharacterVersionList')) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const character = await characterFor(c, c.req.valid('param').character_id, false);
+      const { db } = c.get('services');
+      const versions = await characterVersions(db, character.id);
+      const bindings = await bindingsOfVersions(db, versions.map((v) => v.id));
+      return c.json({ items: versions.map((v) => presentVersion(v, bindings)), total: versions.length }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('characters'),
+      method: 'post',
+      path: action('/v1/characters/{character_id}/versions/{number}', 'retire'),
+      summary: 'Retire a version: no new work uses it; what it made stays valid; it is never reactivated',
+      request: { params: VersionParams },
+      responses: { 200: { description: 'The retired version', ...json(CharacterVersion) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { character_id, number } = c.req.valid('param');
+      const character = await characterFor(c, character_id, true);
+      const { db } = c.get('services');
+      const version = await getCharacterVersion(db, character.id, number);
+      if (!version) throw fail.notFound(`version ${number} of character ${character.id} not found`);
+      const retired = (await retireCharacterVersion(db, version.id, 'retired')) ?? version;
+      await touchCharacter(c, character, undefined);
+      return c.json(presentVersion(retired, await bindingsOfVersions(db, [version.id])), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('characters'),
+      method: 'post',
+      path: '/v1/characters/{character_id}/versions/{number}/bindings',
+      summary: 'Record a provider copy of a version, with the provider consent status',
+      request: { params: VersionParams, body: jsonBody(BindingCreateRequest) },
+      responses: { 201: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { character_id, number } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const character = await characterFor(c, character_id, true);
+      const { db } = c.get('services');
+      const version = await getCharacterVersion(db, character.id, number);
+      if (!version) throw fail.notFound(`version ${number} of character ${character.id} not found`);
+      const binding = await createCharacterBinding(db, {
+        id: newUuid(),
+        workspace_id: character.workspace_id,
+        version_id: version.id,
+        provider: body.provider,
+        asset_kind: body.assetKind,
+        asset_id: body.assetId,
+        photo_based: body.photoBased,
+        provider_consent_status: body.providerConsentStatus,
+        etag: newEtag(),
+      });
+      await touchCharacter(c, character, undefined);
+      sendEtag(c, binding.etag); // the answer is the copy: its etag replaces the character's
+      return c.json(presentBinding(binding, character.id, version.number), 201);
+    },
+  );
