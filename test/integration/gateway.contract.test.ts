@@ -37,6 +37,24 @@ describe('the gateway contract', () => {
     expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/v1/subjects/{subject_id}:erase', '/v1/characters/{character_id}:check', '/v1/likeness-consents/{consent_id}:revoke']));
   });
 
+  it('gives each error of the contract its own schema, so a client can tell a budget refusal from a 422', async () => {
+    const spec = await h.request('GET', '/openapi.json');
+    const refs = (op: any, status: string) => JSON.stringify(op.responses[status].content['application/json'].schema);
+    const createRun = spec.body.paths['/v1/runs'].post;
+    expect(refs(createRun, '402')).toContain('BudgetRefusal');
+    expect(refs(createRun, '400')).toContain('TemplateDeprecated');
+    for (const name of ['RequestValidationError', 'IntakeInvalid', 'CharacterNotUsable']) expect(refs(createRun, '422')).toContain(name);
+    for (const path of ['/v1/workflows', '/v1/workflows/estimate']) {
+      for (const name of ['RequestValidationError', 'WorkflowInvalid']) expect(refs(spec.body.paths[path].post, '422')).toContain(name);
+    }
+    const patchClient = spec.body.paths['/v1/clients/{client_id}'].patch;
+    expect(refs(patchClient, '409')).toContain('EtagMismatch');
+    expect(refs(patchClient, '428')).toContain('EtagRequired');
+    expect(refs(patchClient, '403')).toContain('AdminRequired');
+    const budget = spec.body.components.schemas.BudgetRefusal;
+    expect(budget.properties.detail.properties.remainingUsd.type).toBe('number');
+  });
+
   it('names every path parameter one way, snake_case as the contract writes {run_id}', async () => {
     const spec = await h.request('GET', '/openapi.json');
     const names = Object.keys(spec.body.paths as Record<string, unknown>).flatMap((p) => [...p.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!));

@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { ErrorBody } from '@atelier/contracts/common';
+import { ERROR_BODIES, MessageError } from '@atelier/contracts/errors';
+import { z } from '@hono/zod-openapi';
 import { classifyDbError, pgConstraint } from '@atelier/db';
 import type { AppEnv } from './services';
 
@@ -193,19 +194,23 @@ export function renderError(err: unknown, c: Context<AppEnv>): Response {
   return c.json({ detail: `internal error (request ${requestId})` }, 500);
 }
 
-/** OpenAPI response entries for the error statuses a route can answer. */
+/** OpenAPI response entries for the error statuses a route can answer, each with the bodies it carries. */
 export function errorResponses(...statuses: number[]) {
   const descriptions: Record<number, string> = {
     400: 'Refused by the target',
     401: 'Missing or invalid credentials',
     402: 'A budget refused the request',
     403: 'Not permitted',
-    404: 'Not found, or outside the caller\'s workspace',
+    404: "Not found, or outside the caller's workspace",
     409: 'Conflict',
     422: 'Validation failure',
     428: 'An etag is required',
   };
   return Object.fromEntries(
-    statuses.map((s) => [s, { description: descriptions[s] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } }]),
+    statuses.map((s) => {
+      const bodies = ERROR_BODIES[s] ?? [MessageError];
+      const schema = bodies.length === 1 ? bodies[0]! : z.union(bodies as unknown as [z.ZodTypeAny, z.ZodTypeAny]);
+      return [s, { description: descriptions[s] ?? 'Error', content: { 'application/json': { schema } } }];
+    }),
   );
 }

@@ -72,10 +72,6 @@ export const Workflow = WorkflowSummary.extend({
   definition: z.record(z.string(), z.unknown()).describe('The full, unredacted definition'),
 }).openapi('Workflow');
 
-export const WorkflowInvalid = z
-  .object({ detail: z.object({ error: z.literal('workflow_invalid'), errors: z.array(z.string()) }) })
-  .openapi('WorkflowInvalid');
-
 const CostRange = z
   .object({ min: z.number(), typical: z.number(), max: z.number(), currency: z.literal('USD') })
   .openapi('EstimatedCost');

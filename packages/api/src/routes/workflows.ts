@@ -12,7 +12,6 @@ import {
   PublishWorkflowRequest,
   Workflow,
   WorkflowIdParam,
-  WorkflowInvalid,
   WorkflowSummary,
   WorkflowVersion,
 } from '@atelier/contracts/workflows';
@@ -36,7 +35,6 @@ import {
 import { json, jsonBody, secured } from '../http/route';
 
 const workflowBody = json(Workflow);
-const invalid = { 422: { description: 'Request validation failure, or workflow_invalid with every broken rule as a sentence', ...json(WorkflowInvalid) } };
 
 /** Workflow authoring (decisions §2): drafts, publishing as internal, deprecation; dry runs and estimates. */
 export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -66,7 +64,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       summary: 'Price draft runtimeSteps on their provider bindings',
       description: 'highCost: the typical estimate is above budgetPolicy.perRunCapUsd, or above 1 USD without a cap. Unregistered models and unbound roles are 422 workflow_invalid.',
       request: { body: jsonBody(EstimateRequest) },
-      responses: { 200: { description: 'The estimate', ...json(EstimateResponse) }, ...errorResponses(401, 409), ...invalid },
+      responses: { 200: { description: 'The estimate', ...json(EstimateResponse) }, ...errorResponses(401, 409, 422) },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -95,8 +93,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       responses: {
         200: { description: 'The draft was replaced', ...workflowBody },
         201: { description: 'The workflow was created with this draft', ...workflowBody },
-        ...errorResponses(401, 403, 404, 409),
-        ...invalid,
+        ...errorResponses(401, 403, 404, 409, 422),
       },
     }),
     async (c) => {
@@ -157,7 +154,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       path: '/v1/workflows/{id}/publish',
       summary: 'Publish the draft version as internal: frozen, live, runnable by the workspace, never in the public catalog',
       request: { params: WorkflowIdParam, body: jsonBody(PublishWorkflowRequest) },
-      responses: { 200: { description: 'The workflow', ...workflowBody }, ...errorResponses(401, 403, 404, 409), ...invalid },
+      responses: { 200: { description: 'The workflow', ...workflowBody }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => c.json(await publishWorkflow(c, c.req.valid('param').id, c.req.valid('json')), 200),
   )
