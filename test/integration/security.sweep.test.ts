@@ -1,0 +1,452 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, type TestUser, createApiKey, registerUser, startHarness, waitForRun } from '../support/harness';
+import { type OpenApiDoc, type Operation, jsonBodySchema, operations, sample } from '../support/openapi-sweep';
+
+/**
+ * Every secured operation of the live `/openapi.json`, swept twice: without a credential (401), and with a
+ * stranger's credentials aimed at one of each resource of another tenant (404 — a foreign id is
+ * indistinguishable from a random one; 403 only where the contract says so). Generated from the document,
+ * so a new secured operation is swept the day it appears, and one whose path ids the map below cannot fill
+ * fails the suite instead of dropping out of coverage.
+ */
+
+/** Operations that need no credential. Anything else without a security requirement fails the sweep. */
+const PUBLIC_OPERATIONS = new Set([
+  'POST /v1/auth/register',
+  'POST /v1/auth/login',
+  'POST /v1/auth/refresh',
+  'GET /v1/catalog/workflows',
+  'GET /v1/catalog/workflows/{id}',
+  // Signed, expiring file links: the signature in the query is the credential.
+  'GET /v1/files/{key}',
+]);
+const PUBLIC_PREFIXES = ['/v1/publications/public/'];
+const isPublicListed = (o: Operation) => PUBLIC_OPERATIONS.has(`${o.method} ${o.path}`) || PUBLIC_PREFIXES.some((p) => o.path.startsWith(p));
+
+/** Operations for platform operators only: a non-operator is refused with 403 operator_required whatever the id. */
+const OPERATOR_ONLY = (o: Operation) => o.path.startsWith('/v1/ops/');
+
+let h: Harness;
+let owner: TestUser;
+let stranger: TestUser;
+let strangerKey: string;
+let strangerBoundKey: string;
+let doc: OpenApiDoc;
+
+/** One of each of the owner's resources. */
+const A: Record<string, string> = {};
+const WORKFLOW_ID = `plan-sweep-${randomBytes(3).toString('hex')}`;
+
+function draft(id: string, version = '2026.11.01') {
+  return {
+    id,
+    name: 'Sweep notes',
+    description: 'Notes on a topic',
+    artifactClass: 'knowledge',
+    version,
+    cadence: 'on-demand',
+    intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true, description: 'What to write notes on' }] },
+    runtimeSteps: [
+      { id: 'step-1', name: 'Write notes', kind: 'llm', role: 'textGenerator', prompt: 'Write short notes on {{intake.topic}}' },
+      { id: 'step-2', name: 'Keep the notes', kind: 'code', function: 'identity', inputPath: 'step-1' },
+    ],
+    gates: [],
+    providers: { textGenerator: 'local/text-1' },
+    budgetPolicy: { perRunCapUsd: 0.1 },
+    artifactSchema: { artifactClass: 'knowledge', artifactType: 'article', files: ['application/json'], metadata: [] },
+    outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
+  };
+}
+
+/** Path parameter → the owner's id. Keyed by name, with the few names that mean different things per path resolved by path. */
+function pathId(param: string, path: string): string | undefined {
+  switch (param) {
+    case 'workspace_id':
+      return A.workspace;
+    case 'project_id':
+      return path.startsWith('/v1/brands/') ? A.brand : A.project;
+    case 'run_id':
+      return path.startsWith('/v1/queue/') ? A.reviewRun : A.run;
+    case 'key_id':
+      return A.apiKey;
+    case 'artifact_id':
+      return A.artifact;
+    case 'order_id':
+      return A.order;
+    case 'budget_id':
+      return A.budget;
+    case 'user_id':
+      return A.user;
+    case 'id':
+      return path.startsWith('/v1/workflows/') ? A.workflow : undefined;
+    case 'subject_id':
+      return A.subject;
+    case 'consent_id':
+      return A.consent;
+    case 'character_id':
+      return A.character;
+    case 'item_id':
+      return A.reference;
+    case 'number':
+      return '1';
+    case 'binding_id':
+      return A.binding;
+    case 'client_id':
+      return A.client;
+    case 'contact_id':
+      return A.contact;
+    case 'campaign_id':
+      return A.campaign;
+    default:
+      return undefined;
+  }
+}
+
+/** Body and query properties that name a resource: filled with the owner's ids so the request reaches that resource's access check. */
+const refsByName = () => ({
+  workspaceId: A.workspace,
+  projectId: A.project,
+  subjectId: A.subject,
+  artifactId: A.artifact,
+  runId: A.run,
+  parentOrderId: A.order,
+  clientId: A.client,
+});
+
+/** Bodies the schema alone cannot make meaningful (free-form definitions, resolver params, ids of a particular kind). */
+function bodyOverride(o: Operation): unknown {
+  switch (`${o.method} ${o.path}`) {
+    case 'POST /v1/runs':
+      return { templateId: 'plan-research-report', intake: { topic: 'x' }, workspaceId: A.workspace };
+    case 'POST /v1/orders':
+      return { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }] } }, workspaceId: A.workspace };
+    case 'POST /v1/workflows':
+      return { workspaceId: A.workspace, definition: draft(`plan-sweep-b-${randomBytes(2).toString('hex')}`) };
+    case 'POST /v1/workflows/dry-run':
+      return { ...draft('plan-sweep-dry'), intake: { topic: 'x' }, workspaceId: A.workspace };
+    case 'POST /v1/workflows/estimate':
+      return { id: A.workflow, runtimeSteps: draft(A.workflow!).runtimeSteps, providers: draft(A.workflow!).providers };
+    case 'POST /v1/workflows/{id}/publish':
+      return { version: '2026.11.01', visibility: 'internal' };
+    case 'POST /v1/workflows/{id}/deprecate':
+      return { supersededById: 'plan-research-report' };
+    case 'POST /v1/queue/decisions':
+      return { decisions: [{ runId: A.reviewRun, decision: 'approve' }] };
+    case 'POST /v1/queue/{run_id}/decision':
+      return { decision: 'approve' };
+    case 'POST /v1/campaigns':
+      return { projectId: A.brand, name: 'x', brief: { objective: 'x' } };
+    case 'POST /v1/brands':
+      return { workspaceId: A.workspace, name: 'x' };
+    case 'POST /v1/brands/{project_id}/import':
+      return { notes: 'x' };
+    case 'POST /v1/brands/{project_id}/profile/confirm':
+      return { runId: A.run };
+    case 'POST /v1/budgets':
+      return { scope: 'workspace', workspaceId: A.workspace, limitUsd: 1, period: 'month', enforcementMode: 'hard_stop' };
+    case 'POST /v1/characters':
+      return { projectId: A.project, name: 'x', format: 'synthetic' };
+    case 'POST /v1/characters/{character_id}/references':
+      return { role: 'portrait', artifactId: A.visualArtifact };
+    case 'POST /v1/characters/{character_id}/versions':
+      return { subjectId: A.subject };
+    case 'POST /v1/workspaces/{workspace_id}/members':
+      return { email: stranger.email, role: 'owner' };
+    case 'PATCH /v1/workspaces/{workspace_id}/members/{user_id}':
+      return { role: 'member' };
+    case 'POST /v1/orders/{order_id}/retry-failed':
+      return { all: true };
+    case 'POST /v1/api-keys':
+      return { name: 'x', workspaceId: A.workspace };
+    default:
+      return undefined;
+  }
+}
+
+let uniq = 0;
+function bodyFor(o: Operation): unknown {
+  const override = bodyOverride(o);
+  if (override !== undefined) return override;
+  const body = jsonBodySchema(doc, o.op);
+  if (!body) return undefined;
+  return sample(doc, body.schema, { byName: refsByName(), unique: () => `${Date.now()}${uniq++}` });
+}
+
+function fillPath(o: Operation, ids: (param: string, path: string) => string | undefined): string | undefined {
+  let out = o.path;
+  for (const p of o.pathParams) {
+    const id = ids(p, o.path);
+    if (id === undefined) return undefined;
+    out = out.replace(`{${p}}`, encodeURIComponent(id));
+  }
+  return out;
+}
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+/** A request that never hangs on a stream: the body is read for at most a few seconds. */
+async function send(method: string, path: string, token: string | undefined, body: unknown): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const ctrl = new AbortController();
+  const timer = setTimeout(() => ctrl.abort(), 8_000);
+  try {
+    const res = await fetch(`${h.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: ctrl.signal });
+    let text = '';
+    try {
+      text = await res.text();
+    } catch {
+      text = '<stream cut after 8 s>';
+    }
+    return { status: res.status, text };
+  } catch (err) {
+    return { status: -1, text: `request failed: ${(err as Error).message}` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The owner's ids that appear in `text` although the request did not send them. */
+function leakedIds(text: string, sent: string): string[] {
+  const ours = [...new Set([...Object.values(A), owner.email])].filter((v) => v && v.length > 3);
+  return ours.filter((id) => text.includes(id) && !sent.includes(id));
+}
+
+/**
+ * Where a foreign id only labels the request (nothing of it is read or shown), the answer may be what a
+ * random id of the same kind gets instead of a 404: the estimate's draft id (only used to refuse estimating a
+ * published workflow of the caller's own workspace) and the client filter of a project list.
+ */
+const ANSWERED_AS_UNKNOWN = new Set(['POST /v1/workflows/estimate', 'GET /v1/workspaces/{workspace_id}/projects?clientId']);
+
+/** The same text with every owner id swapped for a random id of the same shape. */
+function withRandomIds(text: string): string {
+  let out = text;
+  for (const id of Object.values(A)) {
+    if (!id || id.length < 4) continue;
+    const fresh = /^[0-9a-f-]{36}$/.test(id) ? randomUUID() : `${id.split('-')[0]}-nope-${randomBytes(4).toString('hex')}`;
+    out = out.split(id).join(fresh);
+  }
+  return out;
+}
+
+/** Whether the owner's id got exactly the answer a random id gets (ids the caller sent blanked out). */
+async function answeredAsUnknown(method: string, url: string, token: string, body: unknown, seen: Answer): Promise<boolean> {
+  const randomUrl = withRandomIds(url);
+  const randomBody = body === undefined ? undefined : JSON.parse(withRandomIds(JSON.stringify(body)));
+  const other = await send(method, randomUrl, token, randomBody);
+  const blank = (t: string) => {
+    let out = t;
+    for (const id of Object.values(A)) if (id && id.length >= 4) out = out.split(id).join('<id>');
+    return out.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>').replace(/[a-z]+-nope-[0-9a-f]{8}/g, '<id>');
+  };
+  return other.status === seen.status && blank(other.text) === blank(seen.text);
+}
+
+const ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const byMethod = (a: Operation, b: Operation) => ORDER.indexOf(a.method) - ORDER.indexOf(b.method) || a.path.localeCompare(b.path);
+
+beforeAll(async () => {
+  h = await startHarness();
+  owner = await registerUser(h, 'Owner');
+  stranger = await registerUser(h, 'Stranger');
+  strangerKey = await createApiKey(h, stranger);
+  strangerBoundKey = await createApiKey(h, stranger, stranger.workspaceId);
+  const fetched = await h.request('GET', '/openapi.json');
+  expect(fetched.status).toBe(200);
+  doc = fetched.body;
+
+  const post = async (path: string, body?: unknown, expected = 201) => {
+    const res = await h.request('POST', path, { token: owner.token, body });
+    expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(expected);
+    return res.body;
+  };
+  A.workspace = owner.workspaceId;
+  A.user = owner.userId;
+  A.project = (await post(`/v1/workspaces/${A.workspace}/projects`, { name: 'Sweep' })).id;
+  A.apiKey = (await post('/v1/api-keys', { name: 'owner key' })).id;
+
+  const run = await post('/v1/runs', { templateId: 'plan-research-report', intake: { topic: 'x' }, projectId: A.project });
+  A.run = run.id;
+  const review = await post('/v1/runs', { templateId: 'generate-product-shot', intake: { product: 'a mug' } });
+  A.reviewRun = review.id;
+  A.order = (await post('/v1/orders', { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }] } } })).id;
+  A.budget = (await post('/v1/budgets', { scope: 'workspace', workspaceId: A.workspace, limitUsd: 50, period: 'month', enforcementMode: 'hard_stop' })).id;
+  A.client = (await post(`/v1/workspaces/${A.workspace}/clients`, { name: `Client ${randomBytes(2).toString('hex')}` })).id;
+  A.contact = (await post(`/v1/clients/${A.client}/contacts`, { name: 'Pat', email: 'pat@example.com' })).id;
+
+  A.subject = (await post(`/v1/workspaces/${A.workspace}/subjects`, { displayName: 'Ada Model', attestations: { adult: true, notPolitical: true } })).id;
+  A.consent = (
+    await post(`/v1/subjects/${A.subject}/consents`, {
+      grantor: 'subject',
+      coversLikeness: true,
+      coversVoice: false,
+      scope: { uses: ['advertising'], media: ['image'], channels: ['*'], territories: ['*'] },
+      startsOn: '2026-01-01',
+      endsOn: '2030-12-31',
+      evidenceKind: 'signed_release',
+      evidenceSha256: randomBytes(32).toString('hex'),
+    })
+  ).id;
+  await post(`/v1/likeness-consents/${A.consent}:activate`, {}, 200);
+  A.visualArtifact = `artifact-${randomBytes(8).toString('hex')}`;
+  await h.db
+    .insertInto('artifacts')
+    .values({ id: A.visualArtifact, workspace_id: A.workspace, title: 'portrait', status: 'ready', artifact_class: 'visual', artifact_type: 'illustration', content: JSON.stringify({ type: 'image' }), qa: JSON.stringify([]) } as never)
+    .execute();
+  A.character = (await post('/v1/characters', { projectId: A.project, name: 'Ada', format: 'likeness', persona: { summary: 'warm' } })).id;
+  const withRef = await post(`/v1/characters/${A.character}/references`, { role: 'portrait', artifactId: A.visualArtifact });
+  A.reference = withRef.references[0].id;
+  await post(`/v1/characters/${A.character}/versions`, { subjectId: A.subject, note: 'first' });
+  A.binding = (await post(`/v1/characters/${A.character}/versions/1/bindings`, { provider: 'local', assetKind: 'likeness', assetId: 'asset-1', providerConsentStatus: 'accepted' })).id;
+
+  A.workflow = (await post('/v1/workflows', { definition: draft(WORKFLOW_ID) })).id;
+  expect(A.workflow).toBe(WORKFLOW_ID);
+  A.brand = (await post('/v1/brands', { workspaceId: A.workspace, name: 'Northwind', profile: { audience: 'Home brewers' } })).id;
+  await post(`/v1/brands/${A.brand}/profile/publish`, undefined, 200);
+  A.campaign = (await post('/v1/campaigns', { projectId: A.brand, name: 'Spring', brief: { objective: 'Launch' } })).id;
+
+  A.artifact = (await waitForRun(h, owner.token, A.run!)).artifactId;
+  expect(A.artifact, 'the owner run left an artifact').toBeTruthy();
+  const reviewed = await waitForRun(h, owner.token, A.reviewRun!);
+  expect(reviewed.status).toBe('review');
+}, 180_000);
+afterAll(() => h?.stop());
+
+describe('the security sweep over /openapi.json', () => {
+  it('lists every operation without a security requirement explicitly as public', () => {
+    const unlisted = operations(doc).filter((o) => !o.secured && !isPublicListed(o));
+    expect(unlisted.map((o) => `${o.method} ${o.path}`), 'unsecured operations missing from PUBLIC_OPERATIONS').toEqual([]);
+    const listedButSecured = operations(doc).filter((o) => o.secured && PUBLIC_OPERATIONS.has(`${o.method} ${o.path}`));
+    expect(listedButSecured.map((o) => `${o.method} ${o.path}`), 'PUBLIC_OPERATIONS names secured operations').toEqual([]);
+  });
+
+  it('can fill the path ids of every secured operation (coverage cannot drop silently)', () => {
+    const unfilled = operations(doc)
+      .filter((o) => o.secured)
+      .filter((o) => fillPath(o, pathId) === undefined)
+      .map((o) => `${o.method} ${o.path} (${o.pathParams.filter((p) => pathId(p, o.path) === undefined).join(', ')})`);
+    expect(unfilled, 'secured operations with path parameters the id map cannot fill: extend pathId()').toEqual([]);
+  });
+
+  it('answers every secured operation 401 without a credential and with a forged one', async () => {
+    const failures: string[] = [];
+    const secured = operations(doc).filter((o) => o.secured).sort(byMethod);
+    expect(secured.length).toBeGreaterThan(50);
+    for (const o of secured) {
+      const path = fillPath(o, pathId) ?? o.path;
+      const body = bodyFor(o);
+      for (const [label, token] of [
+        ['no credential', undefined],
+        ['forged bearer', `atk_${randomBytes(24).toString('hex')}`],
+      ] as const) {
+        const res = await send(o.method, path, token, body);
+        if (res.status !== 401) failures.push(`${o.method} ${o.path} [${label}] → ${res.status} ${res.text.slice(0, 200)}`);
+      }
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+
+  it("answers a stranger's credentials on the owner's ids with 404 (403 where the contract says), never 2xx or 5xx, and leaks no owner id", async () => {
+    const failures: string[] = [];
+    const table: string[] = [];
+    const secured = operations(doc).filter((o) => o.secured).sort(byMethod);
+    const credentials = [
+      ['session', stranger.token],
+      ['api key', strangerKey],
+      ['bound key', strangerBoundKey],
+    ] as const;
+
+    for (const o of secured) {
+      const key = `${o.method} ${o.path}`;
+      const path = fillPath(o, pathId);
+      if (path === undefined) continue; // reported by the coverage test above
+      const body = bodyFor(o);
+      const query = new URLSearchParams();
+      for (const q of o.queryParams) if (q.required) query.set(q.name, (refsByName() as Record<string, string>)[q.name] ?? 'x');
+      const url = query.size ? `${path}?${query}` : path;
+      const sent = `${url} ${JSON.stringify(body ?? null)}`;
+      const reachesOwner = Object.values(A).some((id) => id !== '1' && sent.includes(id));
+
+      if (!reachesOwner) {
+        // Nothing of the owner's can be named here (the caller's own account, lists of their own tenancy):
+        // a fresh stranger calls it, and it must neither fail nor show the owner's data.
+        const self = await registerUser(h, 'Self');
+        const res = await send(o.method, url, self.token, body);
+        const leaks = leakedIds(res.text, sent);
+        table.push(`| ${key} | own scope | ${res.status} | – | – |`);
+        if (res.status >= 500 || res.status < 0) failures.push(`${key} [own scope] → ${res.status} ${res.text.slice(0, 300)}`);
+        if (leaks.length) failures.push(`${key} [own scope] leaks the owner's ${leaks.join(', ')}`);
+        continue;
+      }
+
+      const statuses: number[] = [];
+      for (const [label, token] of credentials) {
+        const allowed = new Set<number>([404]);
+        if (OPERATOR_ONLY(o)) allowed.add(403);
+        if (label === 'bound key') allowed.add(403);
+        const res = await send(o.method, url, token, body);
+        statuses.push(res.status);
+        let ok = allowed.has(res.status);
+        // The batch endpoint answers 200 with one result per entry; every entry must be the single endpoint's 404.
+        if (!ok && key === 'POST /v1/queue/decisions' && res.status === 200) {
+          const parsed = JSON.parse(res.text);
+          ok = parsed.succeeded === 0 && parsed.results.every((r: any) => r.ok === false && r.statusCode === 404);
+        }
+        if (!ok && ANSWERED_AS_UNKNOWN.has(key) && res.status < 500) ok = await answeredAsUnknown(o.method, url, token, body, res);
+        if (!ok) failures.push(`${key} [${label}] ${o.method} ${url} body=${JSON.stringify(body ?? null).slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`);
+        const leaks = leakedIds(res.text, sent);
+        if (leaks.length) failures.push(`${key} [${label}] leaks the owner's ${leaks.join(', ')} in ${res.text.slice(0, 300)}`);
+      }
+      table.push(`| ${key} | ${o.pathParams.length ? 'path ids' : 'body/query ids'} | ${statuses.join(' | ')} |`);
+    }
+    console.log(['| operation | reaches the owner by | session | api key | bound key |', '|---|---|---|---|---|', ...table].join('\n'));
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+
+  it("answers list filters naming the owner's workspace, project, order or client with 404/403 and none of the owner's items", async () => {
+    const FILTERS: Record<string, () => string> = {
+      workspaceId: () => A.workspace!,
+      projectId: () => A.project!,
+      parentOrderId: () => A.order!,
+      clientId: () => A.client!,
+    };
+    const failures: string[] = [];
+    const covered: string[] = [];
+    const ownIds = (param: string, path: string) => (param === 'workspace_id' ? stranger.workspaceId : pathId(param, path));
+    for (const o of operations(doc).filter((x) => x.secured && x.method === 'GET')) {
+      for (const q of o.queryParams.filter((x) => x.name in FILTERS)) {
+        const path = fillPath(o, ownIds);
+        if (path === undefined) {
+          failures.push(`${o.method} ${o.path}?${q.name}: no own id for its path parameters`);
+          continue;
+        }
+        const values = [FILTERS[q.name]!()];
+        if (q.name === 'projectId' && o.path === '/v1/campaigns') values[0] = A.brand!;
+        for (const [label, token] of [
+          ['session', stranger.token],
+          ['api key', strangerKey],
+          ['bound key', strangerBoundKey],
+        ] as const) {
+          const url = `${path}?${q.name}=${encodeURIComponent(values[0]!)}`;
+          const res = await send('GET', url, token, undefined);
+          const allowed = label === 'bound key' ? [403, 404] : [404];
+          let ok = allowed.includes(res.status);
+          if (!ok && ANSWERED_AS_UNKNOWN.has(`GET ${o.path}?${q.name}`) && res.status < 500) ok = await answeredAsUnknown('GET', url, token, undefined, res);
+          if (!ok) failures.push(`GET ${url} [${label}] → ${res.status} ${res.text.slice(0, 300)}`);
+          const leaks = leakedIds(res.text, url);
+          if (leaks.length) failures.push(`GET ${url} [${label}] shows the owner's ${leaks.join(', ')}`);
+        }
+        covered.push(`${o.path}?${q.name}`);
+      }
+    }
+    console.log(`list filters swept:\n${covered.join('\n')}`);
+    expect(covered.length).toBeGreaterThanOrEqual(10);
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+});
