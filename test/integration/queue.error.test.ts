@@ -136,6 +136,20 @@ describe('request validation', () => {
     await expectUntouched();
   });
 
+  it('answers a batch entry missing its decision with exactly the entry the single endpoint gives, located in the batch', async () => {
+    const single = await decide(owner.token, held.id, { note: 'hm' });
+    expect(single.status).toBe(422);
+    expect(single.body.detail).toEqual([{ type: 'missing', loc: ['body', 'decision'], msg: 'Field required', input: null }]);
+    const res = await batch(owner.token, { decisions: [{ runId: held.id, note: 'hm' }] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      results: [{ runId: held.id, ok: false, statusCode: 422, detail: [{ ...single.body.detail[0], loc: ['body', 'decisions', 0, 'decision'] }] }],
+      succeeded: 0,
+      failed: 1,
+    });
+    await expectUntouched();
+  });
+
   it('takes 1 to 100 batch entries', async () => {
     for (const body of [{}, { decisions: [] }, { decisions: Array.from({ length: 101 }, () => ({ runId: held.id, decision: 'reject' })) }]) {
       const res = await batch(owner.token, body);

@@ -142,21 +142,28 @@ export function boundedEcho(value: unknown, depth = 0): unknown {
   return head;
 }
 
-/** zod's issues as the contract's 422 entries: `{ type, loc, msg, input }`, loc starting at body/query/path. */
-export async function validationEntries(c: Context, target: string, error: ZodError): Promise<ValidationEntry[]> {
-  const raw = await rawInput(c, target);
-  const where = LOCATIONS[target] ?? target;
+/**
+ * zod's issues against the raw input they judged, as the contract's 422 entries `{ type, loc, msg, input }`;
+ * each loc is `prefix` followed by the issue's path (e.g. `['body']`, or `['body', 'decisions', 3]` for one
+ * entry of a batch validated on its own).
+ */
+export function issueEntries(error: ZodError, raw: unknown, prefix: ReadonlyArray<string | number>): ValidationEntry[] {
   return error.issues.map((issue) => {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     // zod reports an absent field by the check it failed (type, enum value, union); the contract says "missing".
     const missing = issue.path.length > 0 && ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code) && valueAt(raw, issue.path) === undefined;
     return {
       type: missing ? 'missing' : issue.code,
-      loc: [where, ...path],
+      loc: [...prefix, ...path],
       msg: missing ? 'Field required' : issue.message,
       input: boundedEcho((path.length === 0 ? raw : valueAt(raw, issue.path)) ?? null),
     };
   });
+}
+
+/** zod's issues as the contract's 422 entries: `{ type, loc, msg, input }`, loc starting at body/query/path. */
+export async function validationEntries(c: Context, target: string, error: ZodError): Promise<ValidationEntry[]> {
+  return issueEntries(error, await rawInput(c, target), [LOCATIONS[target] ?? target]);
 }
 
 /** The hook every route uses when its zod schemas reject the request. */

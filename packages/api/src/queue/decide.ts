@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import { type DecisionOutcome, decideRun } from '@atelier/db';
 import { QueueDecisionEntry, type QueueDecisionRequest } from '@atelier/contracts/queue';
-import { ApiError, type ValidationEntry, fail } from '../errors';
+import { ApiError, fail, issueEntries } from '../errors';
 import { visibleRun } from '../runs/visible-run';
 import type { AppEnv } from '../services';
 
@@ -59,18 +59,7 @@ export async function decideEntry(c: Context<AppEnv>, entry: unknown, index: num
   const parsed = QueueDecisionEntry.safeParse(entry);
   if (!parsed.success) {
     // The same `{ type, loc, msg, input }` entries as the gateway's 422, located inside the batch.
-    const detail: ValidationEntry[] = parsed.error.issues.map((issue) => {
-      const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
-      const input = valueAt(entry, path);
-      const missing = issue.code === 'invalid_type' && input === undefined;
-      return {
-        type: missing ? 'missing' : issue.code,
-        loc: ['body', 'decisions', index, ...path],
-        msg: missing ? 'Field required' : issue.message,
-        input: input ?? null,
-      };
-    });
-    return { runId, ok: false, statusCode: 422, detail };
+    return { runId, ok: false, statusCode: 422, detail: issueEntries(parsed.error, entry, ['body', 'decisions', index]) };
   }
   try {
     const status = await decideOne(c, parsed.data.runId, parsed.data);
@@ -79,13 +68,4 @@ export async function decideEntry(c: Context<AppEnv>, entry: unknown, index: num
     if (err instanceof ApiError) return { runId, ok: false, statusCode: err.status, detail: err.detail };
     throw err;
   }
-}
-
-function valueAt(source: unknown, path: Array<string | number>): unknown {
-  let current = source;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
 }
