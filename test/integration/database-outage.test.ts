@@ -21,6 +21,7 @@ let pg: EmbeddedPostgresHandle | undefined;
 let h: Harness;
 let user: TestUser;
 let worker: ChildProcess;
+let workerProbes: string;
 
 const startPostgres = () => startEmbeddedPostgres({ dataDir, port, database: 'atelier', ephemeral: true });
 
@@ -33,7 +34,9 @@ beforeAll(async () => {
   await db.destroy();
   h = await startHarness({ worker: false, databaseUrl: pg.url });
   user = await registerUser(h);
-  worker = spawnAtelierWorker(h, 400);
+  const probePort = await freePort();
+  workerProbes = `http://127.0.0.1:${probePort}`;
+  worker = spawnAtelierWorker(h, 400, { ATELIER_WORKER_PORT: String(probePort) });
 }, 180_000);
 
 afterAll(async () => {
@@ -52,6 +55,8 @@ describe('a PostgreSQL restart', () => {
       runs.push(res.body.id);
     }
     await waitForRun(h, user.token, runs[0]!, (r) => r.status === 'running');
+    expect((await h.request('GET', '/readyz')).status).toBe(200);
+    expect((await fetch(`${workerProbes}/readyz`)).status).toBe(200);
 
     await pg!.stop();
     pg = undefined;
@@ -59,6 +64,15 @@ describe('a PostgreSQL restart', () => {
     expect(during.status).toBe(503);
     expect(during.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(typeof during.body.detail).toBe('string');
+    // Readiness says so too, on the gateway and on the worker's probe port; liveness stays up.
+    const gatewayReady = await h.request('GET', '/readyz');
+    expect(gatewayReady.status).toBe(503);
+    expect(gatewayReady.body.checks).toEqual({ database: 'unreachable', temporal: 'ok' });
+    expect((await h.request('GET', '/healthz')).status).toBe(200);
+    const workerReady = await fetch(`${workerProbes}/readyz`);
+    expect(workerReady.status).toBe(503);
+    expect(((await workerReady.json()) as any).checks.database).toBe('unreachable');
+    expect((await fetch(`${workerProbes}/healthz`)).status).toBe(200);
     // Longer than the step retry budget used to last (1 + 2 + 4 + 8 s): an outage is waited out.
     await new Promise((r) => setTimeout(r, 18_000));
     expect(worker.exitCode).toBeNull();
@@ -71,5 +85,7 @@ describe('a PostgreSQL restart', () => {
       expect(run.totalCosts.actualUsd).toBeGreaterThan(0);
     }
     expect(worker.exitCode).toBeNull();
+    expect((await h.request('GET', '/readyz')).status).toBe(200);
+    expect((await fetch(`${workerProbes}/readyz`)).status).toBe(200);
   }, 240_000);
 });

@@ -47,6 +47,9 @@ describe('Temporal unreachable', () => {
 
     await server!.stop();
     server = undefined;
+    const ready = await h.request('GET', '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks).toEqual({ database: 'ok', temporal: 'unreachable' });
 
     const runs: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -75,5 +78,6 @@ describe('Temporal unreachable', () => {
     expect(settled.status).toBe('completed');
     expect(settled.counts.succeeded).toBe(3);
     expect(await h.db.selectFrom('engine_commands').select('id').where('done_at', 'is', null).execute()).toEqual([]);
+    expect((await h.request('GET', '/readyz')).status).toBe(200);
   }, 300_000);
 });

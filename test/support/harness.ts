@@ -226,7 +226,7 @@ export async function waitForOrder(h: Harness, token: string, orderId: string, d
 }
 
 /** A real `atelier worker` process, as production runs it, on the harness's database and task queue. */
-export function spawnAtelierWorker(h: Harness, localLatencyMs: number): ChildProcess {
+export function spawnAtelierWorker(h: Harness, localLatencyMs: number, env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), 'worker'], {
     cwd: PROJECT_ROOT,
     env: {
@@ -236,6 +236,7 @@ export function spawnAtelierWorker(h: Harness, localLatencyMs: number): ChildPro
       ATELIER_TASK_QUEUE: h.taskQueue,
       ATELIER_LOCAL_LATENCY_MS: String(localLatencyMs),
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

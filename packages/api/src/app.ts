@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { MessageError, RequestValidationError } from '@atelier/contracts/errors';
 import { mountDocs } from './docs-page';
+import { gatewayReadiness } from './readiness';
 import { routedPath } from './http/action-paths';
 import { publishedDocument } from './http/openapi-document';
 import { renderError, validationHook } from './errors';
@@ -85,6 +86,11 @@ export function createApp(services: AppServices) {
   app.get('/openapi.json', (c) => c.json((document ??= publishedDocument(app.getOpenAPI31Document(documentConfig)))));
   mountDocs(app);
   app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/readyz', async (c) => {
+    const readiness = await gatewayReadiness(services);
+    if (!readiness.ready) c.header('Retry-After', '5');
+    return c.json(readiness, readiness.ready ? 200 : 503);
+  });
   app.notFound((c) => c.json({ detail: `no route for ${c.req.method} ${c.req.path}` }, 404));
   app.onError(renderError);
   return app;

@@ -22,6 +22,8 @@ export interface AtelierConfig {
   storageDir: string;
   storageDriver?: 'local' | 'gcs';
   logLevel: string;
+  /** The worker's probe (and metrics) port (ATELIER_WORKER_PORT); unset or 0 leaves it closed. */
+  workerHttpPort?: number;
 }
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
@@ -56,5 +58,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig 
     storageDriver: storageDriver(env.ATELIER_STORAGE),
     orderConcurrency: int(env.ATELIER_ORDER_CONCURRENCY, 8, 'ATELIER_ORDER_CONCURRENCY') || 8,
     logLevel: env.LOG_LEVEL ?? 'info',
+    ...(env.ATELIER_WORKER_PORT !== undefined ? { workerHttpPort: int(env.ATELIER_WORKER_PORT, 0, 'ATELIER_WORKER_PORT') } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { buildModelRegistry } from '@atelier/domain';
 import { openaiOptionsFromEnv } from '@atelier/engine/providers/openai/index';
 
 import { type EgressPolicy, createRunWorker, egressPolicyFromEnv } from '@atelier/engine/worker';
+import { startWorkerHttp } from '@atelier/engine/worker-http';
 import { storageFromConfig } from '@atelier/storage';
 import type { AtelierConfig } from '../config';
 import { ensureTemporalCli } from './temporal-cli';
@@ -103,6 +104,14 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
         if (worker.getState() === 'RUNNING') worker.shutdown();
         await running;
       });
+      // The worker's probe port (ATELIER_WORKER_PORT; the manifests use 9464). A gateway in the same
+      // process answers /readyz itself.
+      const workerHttpPort = config.workerHttpPort ?? 0;
+      if (workerHttpPort > 0) {
+        const probes = await startWorkerHttp({ port: workerHttpPort, worker, db });
+        stops.push(() => probes.close());
+        logger.info({ port: probes.port }, 'worker probes at /healthz and /readyz');
+      }
     }
 
     let api: ApiServer | undefined;
