@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdir, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
@@ -16,17 +17,15 @@ const REPORT_DIR = path.join(PROJECT_ROOT, '.test-data', 'schemathesis-report');
 
 /**
  * Operations left out, and why:
- * - GET /v1/runs/{run_id}/events is a Server-Sent Events stream that stays open while the run lives; a
- *   fuzzer cannot read it to an end, and its text/event-stream body has no JSON schema to conform to (its
- *   error answers are covered by the security sweep and run-events.test.ts).
- * - GET /v1/files/{key} serves bytes behind a signed, expiring query (`exp`, `sig`) the fuzzer cannot forge,
- *   so every generated request is the same refusal; files.test.ts covers it.
+ * - GET /v1/runs/{run_id}/events is a Server-Sent Events stream that stays open while the run lives (the
+ *   pinned run below never ends: this gateway has no worker), so every generated case would hang to the
+ *   request timeout; its body is `text/event-stream` with no JSON to check. Its refusals (401/404) are swept
+ *   by security.sweep.test.ts and its stream by run-events.test.ts.
  * - DELETE /v1/users/me deletes the very account whose key the fuzzer uses; after it every other operation
  *   would only see 401 and the run would stop testing anything.
  */
 const EXCLUDED: Array<[method: string, path: string]> = [
   ['GET', '/v1/runs/{run_id}/events'],
-  ['GET', '/v1/files/{key}'],
   ['DELETE', '/v1/users/me'],
 ];
 
@@ -34,22 +33,130 @@ let h: Harness;
 let owner: TestUser;
 let apiKey: string;
 let st: string;
+/** schemathesis.toml pinning path ids to the fuzzer's own resources, so generated bodies reach the handlers instead of a 404. */
+let configFile: string;
+
+const toml = (v: string) => JSON.stringify(v);
 
 beforeAll(async () => {
   st = await ensurePypiTool({ name: 'schemathesis', version: SCHEMATHESIS_VERSION, bin: 'st', log: (line) => console.log(line) });
   h = await startHarness({ worker: false });
   owner = await registerUser(h, 'Fuzzer');
+  const member = await registerUser(h, 'Member');
   apiKey = await createApiKey(h, owner);
-  // A few resources, so list operations answer with items whose shape the response schemas are checked against.
-  const project = await h.request('POST', `/v1/workspaces/${owner.workspaceId}/projects`, { token: owner.token, body: { name: 'Fuzzed' } });
-  expect(project.status).toBe(201);
-  expect((await h.request('POST', `/v1/workspaces/${owner.workspaceId}/clients`, { token: owner.token, body: { name: 'Acme' } })).status).toBe(201);
-  expect((await h.request('POST', `/v1/workspaces/${owner.workspaceId}/subjects`, { token: owner.token, body: { displayName: 'Ada', attestations: { adult: true, notPolitical: true } } })).status).toBe(201);
-  expect((await h.request('POST', '/v1/characters', { token: owner.token, body: { projectId: project.body.id, name: 'Ada', format: 'synthetic' } })).status).toBe(201);
-  expect((await h.request('POST', '/v1/budgets', { token: owner.token, body: { scope: 'workspace', workspaceId: owner.workspaceId, limitUsd: 5, period: 'month', enforcementMode: 'hard_stop' } })).status).toBe(201);
-  expect((await h.request('POST', '/v1/runs', { token: owner.token, body: { templateId: 'plan-research-report', intake: { topic: 'x' }, projectId: project.body.id } })).status).toBe(201);
+  const post = async (p: string, body?: unknown, expected = 201) => {
+    const res = await h.request('POST', p, { token: owner.token, body });
+    expect(res.status, `${p}: ${JSON.stringify(res.body)}`).toBe(expected);
+    return res.body;
+  };
+  const ws = owner.workspaceId;
+  await post(`/v1/workspaces/${ws}/members`, { email: member.email, role: 'member' });
+  const project = (await post(`/v1/workspaces/${ws}/projects`, { name: 'Fuzzed' })).id;
+  const project2 = (await post(`/v1/workspaces/${ws}/projects`, { name: 'Fuzzed and deleted' })).id;
+  const client = (await post(`/v1/workspaces/${ws}/clients`, { name: 'Acme' })).id;
+  const client2 = (await post(`/v1/workspaces/${ws}/clients`, { name: 'Acme two' })).id;
+  const contact = (await post(`/v1/clients/${client}/contacts`, { name: 'Pat', email: 'pat@example.com' })).id;
+  const contact2 = (await post(`/v1/clients/${client}/contacts`, { name: 'Sam', email: 'sam@example.com' })).id;
+  const subject = (await post(`/v1/workspaces/${ws}/subjects`, { displayName: 'Ada', attestations: { adult: true, notPolitical: true } })).id;
+  const subject2 = (await post(`/v1/workspaces/${ws}/subjects`, { displayName: 'Bea', attestations: { adult: true, notPolitical: true } })).id;
+  const consentBody = {
+    grantor: 'subject',
+    coversLikeness: true,
+    coversVoice: false,
+    scope: { uses: ['advertising'], media: ['image'], channels: ['*'], territories: ['*'] },
+    startsOn: '2026-01-01',
+    endsOn: '2030-12-31',
+    evidenceKind: 'signed_release',
+    evidenceSha256: randomBytes(32).toString('hex'),
+  };
+  const consent = (await post(`/v1/subjects/${subject}/consents`, consentBody)).id;
+  await post(`/v1/likeness-consents/${consent}:activate`, {}, 200);
+  const consent2 = (await post(`/v1/subjects/${subject}/consents`, { ...consentBody, evidenceSha256: randomBytes(32).toString('hex') })).id;
+  const artifact = `artifact-${randomBytes(8).toString('hex')}`;
+  await h.db
+    .insertInto('artifacts')
+    .values({ id: artifact, workspace_id: ws, title: 'portrait', status: 'ready', artifact_class: 'visual', artifact_type: 'illustration', content: JSON.stringify({ type: 'image' }), qa: JSON.stringify({ status: 'passed', checks: [] }) } as never)
+    .execute();
+  const character = (await post('/v1/characters', { projectId: project, name: 'Ada', format: 'likeness', persona: { summary: 'warm' } })).id;
+  const item = (await post(`/v1/characters/${character}/references`, { role: 'portrait', artifactId: artifact })).references[0].id;
+  await post(`/v1/characters/${character}/versions`, { subjectId: subject, note: 'first' });
+  const binding = (await post(`/v1/characters/${character}/versions/1/bindings`, { provider: 'local', assetKind: 'likeness', assetId: 'asset-1', providerConsentStatus: 'accepted' })).id;
+  const character2 = (await post('/v1/characters', { projectId: project, name: 'Bea', format: 'synthetic' })).id;
+  const budget = (await post('/v1/budgets', { scope: 'workspace', workspaceId: ws, limitUsd: 5, period: 'month', enforcementMode: 'hard_stop' })).id;
+  const run = (await post('/v1/runs', { templateId: 'plan-research-report', intake: { topic: 'x' }, projectId: project })).id;
+  const order = (await post('/v1/orders', { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }] } } })).id;
+  const workflow = (await post('/v1/workflows', { definition: draftWorkflow('plan-fuzzed-notes') })).id;
+  const brand = (await post('/v1/brands', { workspaceId: ws, name: 'Northwind', profile: { audience: 'Home brewers' } })).id;
+  await post(`/v1/brands/${brand}/profile/publish`, undefined, 200);
+  const campaign = (await post('/v1/campaigns', { projectId: brand, name: 'Spring', brief: { objective: 'Launch' } })).id;
+  const campaign2 = (await post('/v1/campaigns', { projectId: brand, name: 'Autumn', brief: { objective: 'Launch' } })).id;
+  const key2 = (await post('/v1/api-keys', { name: 'to be revoked' })).id;
+
+  // Every operation naming an id gets the fuzzer's own resource; the destructive ones get one of their own,
+  // so a delete early in the run does not turn every later operation on that resource into a 404.
+  const global: Record<string, string> = {
+    'path.workspace_id': ws,
+    'path.project_id': project,
+    'path.user_id': member.userId,
+    'path.key_id': key2,
+    'path.run_id': run,
+    'path.artifact_id': artifact,
+    'path.order_id': order,
+    'path.budget_id': budget,
+    'path.id': workflow,
+    'path.subject_id': subject,
+    'path.consent_id': consent,
+    'path.character_id': character,
+    'path.binding_id': binding,
+    'path.client_id': client,
+    'path.contact_id': contact,
+    'path.campaign_id': campaign,
+  };
+  const perOperation: Array<[selector: string, params: Record<string, string>]> = [
+    ['include-path-regex = "^/v1/brands/"', { 'path.project_id': brand }],
+    ['include-name = "GET /v1/catalog/workflows/{id}"', { 'path.id': 'plan-research-report' }],
+    ['include-name = "GET /v1/brands"', { 'query.workspaceId': ws }],
+    ['include-name = "GET /v1/campaigns"', { 'query.projectId': brand }],
+    ['include-name = "DELETE /v1/workspaces/{workspace_id}/projects/{project_id}"', { 'path.project_id': project2 }],
+    ['include-name = "DELETE /v1/characters/{character_id}"', { 'path.character_id': character2 }],
+    ['include-name = "DELETE /v1/characters/{character_id}/references/{item_id}"', { 'path.item_id': item }],
+    ['include-name = "DELETE /v1/clients/{client_id}"', { 'path.client_id': client2 }],
+    ['include-name = "DELETE /v1/clients/{client_id}/contacts/{contact_id}"', { 'path.contact_id': contact2 }],
+    ['include-name = "POST /v1/subjects/{subject_id}:erase"', { 'path.subject_id': subject2 }],
+    ['include-name = "POST /v1/likeness-consents/{consent_id}:revoke"', { 'path.consent_id': consent2 }],
+    ['include-name = ["POST /v1/campaigns/{campaign_id}/archive", "POST /v1/campaigns/{campaign_id}/submit"]', { 'path.campaign_id': campaign2 }],
+  ];
+  const lines = ['[parameters]', ...Object.entries(global).map(([k, v]) => `${toml(k)} = ${toml(v)}`), ''];
+  for (const [selector, params] of perOperation) {
+    lines.push('[[operations]]', selector, `parameters = { ${Object.entries(params).map(([k, v]) => `${toml(k)} = ${toml(v)}`).join(', ')} }`, '');
+  }
+  await rm(REPORT_DIR, { recursive: true, force: true });
+  await mkdir(REPORT_DIR, { recursive: true });
+  configFile = path.join(REPORT_DIR, 'schemathesis.toml');
+  await writeFile(configFile, lines.join('\n'));
 }, 240_000);
 afterAll(() => h?.stop());
+
+function draftWorkflow(id: string) {
+  return {
+    id,
+    name: 'Fuzzed notes',
+    description: 'Notes on a topic',
+    artifactClass: 'knowledge',
+    version: '2026.11.01',
+    cadence: 'on-demand',
+    intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true, description: 'What to write notes on' }] },
+    runtimeSteps: [
+      { id: 'step-1', name: 'Write notes', kind: 'llm', role: 'textGenerator', prompt: 'Write short notes on {{intake.topic}}' },
+      { id: 'step-2', name: 'Keep the notes', kind: 'code', function: 'identity', inputPath: 'step-1' },
+    ],
+    gates: [],
+    providers: { textGenerator: 'local/text-1' },
+    budgetPolicy: { perRunCapUsd: 0.1 },
+    artifactSchema: { artifactClass: 'knowledge', artifactType: 'article', files: ['application/json'], metadata: [] },
+    outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
+  };
+}
 
 function runSchemathesis(args: string[], timeoutMs: number): Promise<{ code: number | null; output: string; ms: number }> {
   const started = Date.now();
@@ -76,10 +183,10 @@ function runSchemathesis(args: string[], timeoutMs: number): Promise<{ code: num
 
 describe('Schemathesis over /openapi.json', () => {
   it('finds no server error and no answer outside the document', async () => {
-    await rm(REPORT_DIR, { recursive: true, force: true });
-    await mkdir(REPORT_DIR, { recursive: true });
     const exclusions = EXCLUDED.flatMap(([method, p]) => ['--exclude-name', `${method} ${p}`]);
     const args = [
+      '--config-file',
+      configFile,
       'run',
       `${h.url}/openapi.json`,
       '--header',

@@ -297,7 +297,7 @@ beforeAll(async () => {
   A.visualArtifact = `artifact-${randomBytes(8).toString('hex')}`;
   await h.db
     .insertInto('artifacts')
-    .values({ id: A.visualArtifact, workspace_id: A.workspace, title: 'portrait', status: 'ready', artifact_class: 'visual', artifact_type: 'illustration', content: JSON.stringify({ type: 'image' }), qa: JSON.stringify([]) } as never)
+    .values({ id: A.visualArtifact, workspace_id: A.workspace, title: 'portrait', status: 'ready', artifact_class: 'visual', artifact_type: 'illustration', content: JSON.stringify({ type: 'image' }), qa: JSON.stringify({ status: 'passed', checks: [] }) } as never)
     .execute();
   A.character = (await post('/v1/characters', { projectId: A.project, name: 'Ada', format: 'likeness', persona: { summary: 'warm' } })).id;
   const withRef = await post(`/v1/characters/${A.character}/references`, { role: 'portrait', artifactId: A.visualArtifact });
