@@ -1,18 +1,19 @@
 import { z } from '@hono/zod-openapi';
+import { Email, LIMITS, Name } from './common';
 
 export const RegisterRequest = z
   .object({
-    email: z.string().trim().email().max(320),
-    password: z.string().min(12).max(1024),
-    name: z.string().trim().min(1).max(200),
+    email: Email,
+    password: z.string().min(12).max(LIMITS.password),
+    name: Name,
   })
   .openapi('RegisterRequest');
 
 export const LoginRequest = z
-  .object({ email: z.string().trim().min(1).max(320), password: z.string().min(1).max(1024) })
+  .object({ email: z.string().trim().min(1).max(LIMITS.email), password: z.string().min(1).max(LIMITS.password) })
   .openapi('LoginRequest');
 
-export const RefreshRequest = z.object({ refreshToken: z.string().min(1).max(512) }).openapi('RefreshRequest');
+export const RefreshRequest = z.object({ refreshToken: z.string().min(1).max(LIMITS.opaque) }).openapi('RefreshRequest');
 
 export const UserSummary = z.object({ id: z.string().uuid(), email: z.string(), name: z.string() }).openapi('UserSummary');
 
@@ -27,7 +28,7 @@ export const TokenResponse = z
   .openapi('TokenResponse');
 
 export const CreateApiKeyRequest = z
-  .object({ name: z.string().trim().min(1).max(200), workspaceId: z.string().uuid().nullish() })
+  .object({ name: Name, workspaceId: z.string().uuid().nullish() })
   .openapi('CreateApiKeyRequest');
 
 export const ApiKey = z

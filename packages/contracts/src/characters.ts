@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Pagination, QueryBoolean } from './common';
+import { CalendarDay, Etag, Id, LIMITS, Label, Name, Pagination, QueryBoolean, RequestId } from './common';
 
 /** `char-<hex>` (the contract's form); characters created before it keep their UUID ids. */
 export const CharacterId = z
   .string()
-  .max(64)
+  .max(LIMITS.generatedId)
   .regex(/^(char-[0-9a-f]{16}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, 'a character id (char-…)');
 
 /** Characters, their references, frozen versions, provider copies (bindings) and the gate's check. */
@@ -13,23 +13,23 @@ export const REFERENCE_ROLES = ['portrait', 'turnaround', 'expression', 'outfit'
 export const PROVIDER_CONSENT_STATUSES = ['pending', 'accepted', 'refused', 'not_required'] as const;
 export const CHECK_MEDIA = ['image', 'video', 'voice'] as const;
 
-export const Persona = z.object({ summary: z.string().max(4000).optional() }).catchall(z.unknown()).openapi('Persona');
+export const Persona = z.object({ summary: z.string().max(LIMITS.text).optional() }).catchall(z.unknown()).openapi('Persona');
 
 export const CharacterCreateRequest = z
   .object({
     projectId: z.string().uuid(),
-    name: z.string().trim().min(1).max(200),
+    name: Name,
     format: z.enum(CHARACTER_FORMATS),
     persona: Persona.optional(),
-    requestId: z.string().trim().min(1).max(200).optional().describe('A retry with the same requestId and body returns the first answer'),
+    requestId: RequestId.optional().describe('A retry with the same requestId and body returns the first answer'),
   })
   .openapi('CharacterCreateRequest');
 
 export const CharacterUpdateRequest = z
   .object({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: Name.optional(),
     persona: Persona.optional(),
-    etag: z.string().optional().describe('The etag you read; or send it as If-Match'),
+    etag: Etag.optional().describe('The etag you read; or send it as If-Match'),
   })
   .openapi('CharacterUpdateRequest');
 
@@ -38,7 +38,7 @@ export const CharacterReference = z
   .openapi('CharacterReference');
 
 export const ReferenceCreateRequest = z
-  .object({ role: z.enum(REFERENCE_ROLES), artifactId: z.string().min(1).max(200), etag: z.string().optional() })
+  .object({ role: z.enum(REFERENCE_ROLES), artifactId: Id, etag: Etag.optional() })
   .openapi('CharacterReferenceCreateRequest');
 
 export const CharacterBinding = z
@@ -60,9 +60,9 @@ export const CharacterBinding = z
 
 export const BindingCreateRequest = z
   .object({
-    provider: z.string().trim().min(1).max(100),
+    provider: Label,
     assetKind: z.enum(['likeness', 'voice']),
-    assetId: z.string().trim().min(1).max(500),
+    assetId: z.string().trim().min(1).max(LIMITS.opaque),
     photoBased: z.boolean().default(false).describe('A copy made from photos; only such a copy may have providerConsentStatus not_required'),
     providerConsentStatus: z.enum(PROVIDER_CONSENT_STATUSES),
   })
@@ -73,7 +73,7 @@ export const BindingUpdateRequest = z
   .object({
     providerConsentStatus: z.enum(PROVIDER_CONSENT_STATUSES).optional(),
     disabled: z.boolean().optional(),
-    etag: z.string().optional(),
+    etag: Etag.optional(),
   })
   .openapi('CharacterBindingUpdateRequest');
 
@@ -98,20 +98,20 @@ export const CharacterVersion = z
 export const VersionCreateRequest = z
   .object({
     subjectId: z.string().uuid().optional().describe('The depicted person; required for the first likeness version, and the same person afterwards'),
-    note: z.string().trim().max(2000).optional(),
+    note: z.string().trim().max(LIMITS.shortText).optional(),
   })
   .openapi('CharacterVersionCreateRequest');
 
 export const CheckRequest = z
   .object({
     media: z.enum(CHECK_MEDIA),
-    use: z.string().trim().min(1).max(100).optional(),
-    channel: z.string().trim().min(1).max(100).optional(),
-    territory: z.string().trim().min(1).max(100).optional(),
-    advertiser: z.string().trim().min(1).max(200).optional(),
-    provider: z.string().trim().min(1).max(100).optional(),
+    use: Label.optional(),
+    channel: Label.optional(),
+    territory: Label.optional(),
+    advertiser: Name.optional(),
+    provider: Label.optional(),
     date: CalendarDay.optional(),
-    version: z.number().int().min(1).optional(),
+    version: z.number().int().min(1).max(LIMITS.int32).optional(),
   })
   .openapi('CharacterCheckRequest');
 
@@ -148,6 +148,6 @@ const uuidParam = (name: string) => z.string().uuid().openapi({ param: { name, i
 export const CharacterIdParam = z.object({ character_id: CharacterId.openapi({ param: { name: 'character_id', in: 'path' } }) });
 export const ReferenceParams = CharacterIdParam.extend({ item_id: uuidParam('item_id') });
 export const VersionParams = CharacterIdParam.extend({
-  number: z.coerce.number().int().min(1).openapi({ param: { name: 'number', in: 'path' } }),
+  number: z.coerce.number().int().min(1).max(LIMITS.int32).openapi({ param: { name: 'number', in: 'path' } }),
 });
 export const BindingIdParam = z.object({ binding_id: uuidParam('binding_id') });

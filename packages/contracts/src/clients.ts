@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Pagination, QueryBoolean } from './common';
+import { CalendarDay, Email, Etag, LIMITS, Name, Pagination, QueryBoolean, RequestId, Text } from './common';
 
 /** Clients, their billing, rollups, status history and contacts. Money fields are null for members. */
 export const CLIENT_STATUSES = ['lead', 'active', 'paused', 'past'] as const;
@@ -7,15 +7,15 @@ export const BILLING_MODELS = ['retainer', 'project', 'hourly', 'usage'] as cons
 export const BILLING_PERIODS = ['month', 'quarter', 'year', 'one_off'] as const;
 
 const day = CalendarDay;
-const slug = z.string().trim().min(1).max(80).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
+const slug = z.string().trim().min(1).max(LIMITS.slug).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
 
 export const BillingInput = z
   .object({
     model: z.enum(BILLING_MODELS),
-    amountCents: z.number().int().min(0).max(1e12),
+    amountCents: z.number().int().min(0).max(LIMITS.cents),
     currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as USD').default('USD'),
     period: z.enum(BILLING_PERIODS),
-    scope: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
+    scope: z.array(Name).max(LIMITS.scope).default([]),
     renewsOn: day.nullable().optional(),
   })
   .openapi('ClientBillingInput');
@@ -76,27 +76,27 @@ export const ClientList = z
 
 export const ClientCreateRequest = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: Name,
     slug: slug.optional().describe('Derived from the name when absent'),
     status: z.enum(CLIENT_STATUSES).default('lead'),
-    statusNote: z.string().trim().max(2000).optional(),
+    statusNote: z.string().trim().max(LIMITS.shortText).optional(),
     billing: BillingInput.optional(),
-    paymentCustomerId: z.string().trim().min(1).max(200).optional(),
-    notes: z.string().max(10000).optional(),
-    requestId: z.string().trim().min(1).max(200).optional().describe('A retry with the same requestId and body returns the first answer'),
+    paymentCustomerId: z.string().trim().min(1).max(LIMITS.id).optional(),
+    notes: Text.optional(),
+    requestId: RequestId.optional().describe('A retry with the same requestId and body returns the first answer'),
   })
   .openapi('ClientCreateRequest');
 
 export const ClientUpdateRequest = z
   .object({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: Name.optional(),
     slug: slug.optional(),
     status: z.enum(CLIENT_STATUSES).optional(),
-    statusNote: z.string().trim().max(2000).nullable().optional(),
+    statusNote: z.string().trim().max(LIMITS.shortText).nullable().optional(),
     billing: BillingInput.nullable().optional(),
-    paymentCustomerId: z.string().trim().min(1).max(200).nullable().optional(),
-    notes: z.string().max(10000).nullable().optional(),
-    etag: z.string().optional().describe('The etag you read; or send it as If-Match'),
+    paymentCustomerId: z.string().trim().min(1).max(LIMITS.id).nullable().optional(),
+    notes: Text.nullable().optional(),
+    etag: Etag.optional().describe('The etag you read; or send it as If-Match'),
   })
   .openapi('ClientUpdateRequest');
 
@@ -117,18 +117,18 @@ export const Contact = z
 
 export const ContactCreateRequest = z
   .object({
-    name: z.string().trim().min(1).max(200),
-    email: z.string().trim().email().max(320),
-    role: z.string().trim().max(200).optional(),
+    name: Name,
+    email: Email,
+    role: z.string().trim().max(LIMITS.name).optional(),
     approvesWork: z.boolean().default(false).describe('Whether this person approves work'),
   })
   .openapi('ClientContactCreateRequest');
 
 export const ContactUpdateRequest = z
   .object({
-    name: z.string().trim().min(1).max(200).optional(),
-    email: z.string().trim().email().max(320).optional(),
-    role: z.string().trim().max(200).nullable().optional(),
+    name: Name.optional(),
+    email: Email.optional(),
+    role: z.string().trim().max(LIMITS.name).nullable().optional(),
     approvesWork: z.boolean().optional(),
   })
   .openapi('ClientContactUpdateRequest');

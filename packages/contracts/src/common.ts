@@ -1,8 +1,77 @@
 import { z } from '@hono/zod-openapi';
 
-/** Paging of every list endpoint: offset ≥ 0 (default 0), limit 1–100 (default 50). */
+/**
+ * Bounds of every request input (body fields, query and path parameters), so that absurd input is a
+ * 422 at the edge and the bounds show in /openapi.json (docs/architecture.md, "Input limits"). Response
+ * schemas carry none: they echo stored data. Free-form JSON objects (intake, persona, patch, workflow
+ * definitions) are bounded by the 2 MiB body cap and the nesting depth instead.
+ */
+export const LIMITS = {
+  /** Names and titles: people, workspaces, projects, keys, characters, clients. */
+  name: 200,
+  /** Short labels: providers, channels, territories, union status, consent scope entries. */
+  label: 100,
+  /** Slugs; a derived slug is cut to the same length (domain/client-billing). */
+  slug: 80,
+  /** RFC 5321: 64 + 1 + 255, rounded up as is customary. */
+  email: 320,
+  /** Passwords (a new one needs at least 12 characters). */
+  password: 1024,
+  /** Opaque strings another system issued: refresh tokens, provider asset ids. */
+  opaque: 512,
+  /** Ids, request ids, versions and etags in a body, a query or a path. */
+  id: 200,
+  /** Ids the platform generates (`run-…`, `order-…`, `char-…`). */
+  generatedId: 64,
+  url: 2048,
+  /** One-paragraph text: status notes, reasons, version notes. */
+  shortText: 2_000,
+  /** Free text: notes, descriptions, decision notes, a persona summary. */
+  text: 10_000,
+  /** Items of an array in a body when nothing more specific applies. */
+  items: 1_000,
+  /** Entries of a scope list (consent scopes, billing scope). */
+  scope: 100,
+  /** Decisions in one queue batch. */
+  batch: 100,
+  /** Variations of one order, before and after resolving (domain MAX_VARIATIONS); also its targetCount. */
+  variations: 10_000,
+  /** Characters of an order's CSV variation text. */
+  csv: 2_000_000,
+  /** PostgreSQL `integer` (and what OFFSET/LIMIT take here). */
+  int32: 2_147_483_647,
+  /** USD amounts (numeric(14, 6) columns hold below 1e8). */
+  usd: 1_000_000,
+  /** Billing cents (a bigint column; below Number.MAX_SAFE_INTEGER). */
+  cents: 1e12,
+} as const;
+
+/** A name or title: trimmed, 1–200 characters. */
+export const Name = z.string().trim().min(1).max(LIMITS.name);
+/** A short label: trimmed, 1–100 characters. */
+export const Label = z.string().trim().min(1).max(LIMITS.label);
+/** An email address, trimmed, at most 320 characters. */
+export const Email = z.string().trim().email().max(LIMITS.email);
+/** An id (or version) named in a body, query or path: 1–200 characters. */
+export const Id = z.string().min(1).max(LIMITS.id);
+/** A caller's idempotency key: trimmed, 1–200 characters. */
+export const RequestId = z.string().trim().min(1).max(LIMITS.id);
+/** An etag sent back in a body (the `If-Match` header is the other way). */
+export const Etag = z.string().max(LIMITS.id);
+/** An absolute URL, at most 2048 characters. */
+export const Url = z.string().url().max(LIMITS.url);
+/** Free text: at most 10,000 characters. */
+export const Text = z.string().max(LIMITS.text);
+/** An integer a PostgreSQL `integer` column holds, from `min`. */
+export const Int32 = (min = 0) => z.number().int().min(min).max(LIMITS.int32);
+/** A USD amount: finite, 0 – 1,000,000. */
+export const Usd = z.number().finite().nonnegative().max(LIMITS.usd, 'must be at most 1,000,000 USD');
+/** A string-to-string map (role → model id): keys and values bounded like ids. */
+export const IdMap = z.record(z.string().max(LIMITS.id), z.string().max(LIMITS.id));
+
+/** Paging of every list endpoint: offset 0 – 2147483647 (default 0), limit 1–100 (default 50). */
 export const Pagination = z.object({
-  offset: z.coerce.number().int().min(0).default(0).openapi({ param: { name: 'offset', in: 'query' }, example: 0 }),
+  offset: z.coerce.number().int().min(0).max(LIMITS.int32).default(0).openapi({ param: { name: 'offset', in: 'query' }, example: 0 }),
   limit: z.coerce.number().int().min(1).max(100).default(50).openapi({ param: { name: 'limit', in: 'query' }, example: 50 }),
 });
 

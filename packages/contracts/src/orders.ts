@@ -1,35 +1,36 @@
 import { z } from '@hono/zod-openapi';
+import { Id, IdMap, LIMITS, Usd } from './common';
 
 const IntakeObject = z.record(z.string(), z.unknown());
-const Money = z.number().finite().nonnegative().max(1_000_000, 'must be at most 1,000,000 USD');
+const Money = Usd;
 
 export const ENFORCEMENT_MODE_VALUES = ['hard_stop', 'allow_overage', 'allow_one_more', 'notify_only'] as const;
 
 export const VariationSpec = z
   .discriminatedUnion('resolver', [
-    z.object({ resolver: z.literal('list'), params: z.object({ items: z.array(IntakeObject).min(1, 'must list at least one variation') }) }),
+    z.object({ resolver: z.literal('list'), params: z.object({ items: z.array(IntakeObject).min(1, 'must list at least one variation').max(LIMITS.variations) }) }),
     z.object({
       resolver: z.literal('matrix'),
-      params: z.object({ axes: z.record(z.string(), z.array(z.unknown()).min(1, 'each axis needs at least one value')) }),
+      params: z.object({ axes: z.record(z.string().max(LIMITS.id), z.array(z.unknown()).min(1, 'each axis needs at least one value').max(LIMITS.variations)) }),
     }),
-    z.object({ resolver: z.literal('csv'), params: z.object({ csv: z.string().min(1) }) }),
+    z.object({ resolver: z.literal('csv'), params: z.object({ csv: z.string().min(1).max(LIMITS.csv) }) }),
   ])
   .openapi('VariationSpec');
 
 export const CreateOrderRequest = z
   .object({
-    workflowId: z.string().min(1).max(200),
+    workflowId: Id,
     variationSpec: VariationSpec,
     intakeBase: IntakeObject.optional(),
-    workflowVersion: z.string().optional(),
+    workflowVersion: z.string().max(LIMITS.id).optional(),
     workspaceId: z.string().uuid().optional(),
     projectId: z.string().uuid().nullish(),
-    targetCount: z.number().int().min(1).optional(),
+    targetCount: z.number().int().min(1).max(LIMITS.variations).optional(),
     executionMode: z.enum(['standard', 'batch']).optional(),
     budgetLimitUsd: Money.optional(),
     budgetEnforcementMode: z.enum(ENFORCEMENT_MODE_VALUES).optional(),
-    providerOverrides: z.record(z.string(), z.string()).optional(),
-    planArtifactId: z.string().optional(),
+    providerOverrides: IdMap.optional(),
+    planArtifactId: z.string().max(LIMITS.id).optional(),
   })
   .openapi('CreateOrderRequest');
 
@@ -70,18 +71,18 @@ export const Order = z
   })
   .openapi('Order');
 
-export const OrderIdParam = z.object({ order_id: z.string().max(64).openapi({ param: { name: 'order_id', in: 'path' }, example: 'order-0123456789abcdef' }) });
+export const OrderIdParam = z.object({ order_id: z.string().max(LIMITS.generatedId).openapi({ param: { name: 'order_id', in: 'path' }, example: 'order-0123456789abcdef' }) });
 
 export const RetryFailedRequest = z
   .object({
     all: z.boolean().optional(),
-    runIds: z.array(z.string()).max(10_000).optional().describe('Children to retry, when not all'),
+    runIds: z.array(z.string().max(LIMITS.id)).max(LIMITS.variations).optional().describe('Children to retry, when not all'),
     includeDeterministic: z.boolean().optional(),
   })
   .refine((b) => b.all === true || (b.runIds !== undefined && b.runIds.length > 0), { message: 'give all: true or the runIds to retry', path: ['runIds'] })
   .openapi('RetryFailedRequest');
 
-export const AcceptGapRequest = z.object({ reason: z.string().trim().min(1).max(2_000) }).openapi('AcceptGapRequest');
+export const AcceptGapRequest = z.object({ reason: z.string().trim().min(1).max(LIMITS.shortText) }).openapi('AcceptGapRequest');
 
 export const CreateBudgetRequest = z
   .object({
@@ -93,7 +94,7 @@ export const CreateBudgetRequest = z
     enforcementMode: z.enum(ENFORCEMENT_MODE_VALUES),
     overageUsd: Money.optional(),
     perRunCapUsd: Money.optional(),
-    name: z.string().max(200).optional(),
+    name: z.string().max(LIMITS.name).optional(),
   })
   .refine((b) => (b.scope === 'project') === (b.projectId !== undefined), { message: 'a project budget names its projectId; a workspace budget does not', path: ['projectId'] })
   .refine((b) => b.enforcementMode !== 'allow_overage' || b.overageUsd !== undefined, { message: 'allow_overage needs overageUsd', path: ['overageUsd'] })
@@ -106,7 +107,7 @@ export const PatchBudgetRequest = z
     enforcementMode: z.enum(ENFORCEMENT_MODE_VALUES).optional(),
     overageUsd: Money.nullable().optional(),
     perRunCapUsd: Money.nullable().optional(),
-    name: z.string().max(200).nullable().optional(),
+    name: z.string().max(LIMITS.name).nullable().optional(),
   })
   .openapi('PatchBudgetRequest');
 
@@ -136,8 +137,8 @@ export const BudgetRefusal = z
 export const CostsQuery = z.object({
   workspaceId: z.string().uuid().optional(),
   projectId: z.string().uuid().optional(),
-  from: z.string().datetime({ offset: true }).or(z.string().date()).optional(),
-  to: z.string().datetime({ offset: true }).or(z.string().date()).optional(),
+  from: z.string().datetime({ offset: true }).max(LIMITS.label).or(z.string().date()).optional(),
+  to: z.string().datetime({ offset: true }).max(LIMITS.label).or(z.string().date()).optional(),
   groupBy: z.enum(['day', 'workflow', 'project', 'provider', 'model']).default('day'),
 });
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Pagination } from './common';
+import { Id, LIMITS, Pagination, Text } from './common';
 import { HoldField } from './workflow-definition';
 
 export const REVIEW_DECISION_VALUES = ['approve', 'reject', 'request_changes'] as const;
@@ -7,7 +7,7 @@ export const REVIEW_DECISION_VALUES = ['approve', 'reject', 'request_changes'] a
 export const QueueFilters = z.object({
   workspaceId: z.string().uuid().optional().describe("Defaults to the API key's workspace, else the caller's default"),
   projectId: z.string().uuid().optional(),
-  templateId: z.string().min(1).max(200).optional(),
+  templateId: Id.optional(),
 });
 
 export const ListQueueQuery = Pagination.extend(QueueFilters.shape);
@@ -45,16 +45,16 @@ export const QueueCount = z.object({ count: z.number().int() }).openapi('QueueCo
 export const QueueDecisionRequest = z
   .object({
     decision: z.enum(REVIEW_DECISION_VALUES),
-    note: z.string().max(10_000).nullish().describe('Kept in the decision ledger with who and when'),
+    note: Text.nullish().describe('Kept in the decision ledger with who and when'),
     patch: z
       .record(z.string(), z.unknown())
       .nullish()
       .describe('Releases a typed hold on approval: exactly the fields the hold declared, each of its type'),
-    gateId: z.string().min(1).max(200).nullish().describe("When given, must be the gate the run waits on"),
+    gateId: Id.nullish().describe("When given, must be the gate the run waits on"),
   })
   .openapi('QueueDecisionRequest');
 
-export const QueueDecisionEntry = QueueDecisionRequest.extend({ runId: z.string().min(1).max(200) }).openapi('QueueDecisionEntry');
+export const QueueDecisionEntry = QueueDecisionRequest.extend({ runId: Id }).openapi('QueueDecisionEntry');
 
 export const QueueBatchRequest = z
   .object({
@@ -65,7 +65,7 @@ export const QueueBatchRequest = z
         z.unknown().openapi({ allOf: [{ $ref: '#/components/schemas/QueueDecisionEntry' }] }),
       )
       .min(1)
-      .max(100),
+      .max(LIMITS.batch),
   })
   .openapi('QueueBatchRequest');
 
@@ -86,5 +86,5 @@ export const QueueBatchResponse = z
   .openapi('QueueBatchResponse');
 
 export const QueueRunIdParam = z.object({
-  run_id: z.string().openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
+  run_id: z.string().max(LIMITS.generatedId).openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
 });

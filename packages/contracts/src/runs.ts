@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Pagination, QueryBoolean } from './common';
+import { Id, IdMap, LIMITS, Pagination, QueryBoolean } from './common';
 
 import { RUN_STATUS_VALUES } from './run-statuses';
 
@@ -7,11 +7,11 @@ export { RUN_STATUS_VALUES };
 
 export const CreateRunRequest = z
   .object({
-    templateId: z.string().min(1).max(200),
+    templateId: Id,
     intake: z.record(z.string(), z.unknown()),
     workspaceId: z.string().uuid().optional(),
     projectId: z.string().uuid().nullish(),
-    providers: z.record(z.string(), z.string()).optional().describe('Role to model-registry id, for this run only'),
+    providers: IdMap.optional().describe('Role to model-registry id, for this run only'),
   })
   .openapi('CreateRunRequest');
 
@@ -92,11 +92,11 @@ export const ListRunsQuery = Pagination.extend({
   workspaceId: z.string().uuid().optional(),
   projectId: z.string().uuid().optional(),
   status: z.enum(RUN_STATUS_VALUES).optional(),
-  parentOrderId: z.string().optional(),
-  workerId: z.string().optional(),
+  parentOrderId: z.string().max(LIMITS.id).optional(),
+  workerId: z.string().max(LIMITS.id).optional(),
   includeArchived: QueryBoolean,
 });
 
 export const RunIdParam = z.object({
-  run_id: z.string().max(64).openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
+  run_id: z.string().max(LIMITS.generatedId).openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
 });

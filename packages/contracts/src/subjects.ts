@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Pagination, QueryBoolean } from './common';
+import { CalendarDay, Email, Etag, LIMITS, Label, Name, Pagination, QueryBoolean } from './common';
 
 /** Subjects (people a likeness depicts) and their likeness consents. */
 const day = CalendarDay;
@@ -13,28 +13,28 @@ export const SubjectAttestations = z
 
 export const SubjectCreateRequest = z
   .object({
-    displayName: z.string().trim().min(1).max(200),
-    email: z.string().trim().email().max(320).optional(),
-    publicRole: z.string().trim().max(200).optional(),
-    unionStatus: z.string().trim().max(100).optional(),
+    displayName: Name,
+    email: Email.optional(),
+    publicRole: z.string().trim().max(LIMITS.name).optional(),
+    unionStatus: z.string().trim().max(LIMITS.label).optional(),
     attestations: SubjectAttestations,
   })
   .openapi('SubjectCreateRequest');
 
 export const SubjectUpdateRequest = z
   .object({
-    displayName: z.string().trim().min(1).max(200).optional(),
-    email: z.string().trim().email().max(320).nullable().optional(),
-    publicRole: z.string().trim().max(200).nullable().optional(),
-    unionStatus: z.string().trim().max(100).nullable().optional(),
-    etag: z.string().optional().describe('The etag you read; or send it as If-Match'),
+    displayName: Name.optional(),
+    email: Email.nullable().optional(),
+    publicRole: z.string().trim().max(LIMITS.name).nullable().optional(),
+    unionStatus: z.string().trim().max(LIMITS.label).nullable().optional(),
+    etag: Etag.optional().describe('The etag you read; or send it as If-Match'),
   })
   .openapi('SubjectUpdateRequest');
 
 export const CONSENT_GRANTORS = ['subject', 'guardian', 'agent', 'estate'] as const;
 export const EVIDENCE_KINDS = ['signed_release', 'recorded_video', 'esign_envelope', 'other'] as const;
 
-const scopeList = z.array(z.string().trim().min(1).max(100)).max(100);
+const scopeList = z.array(Label).max(LIMITS.scope);
 export const ConsentScope = z
   .object({ uses: scopeList, media: scopeList, channels: scopeList, territories: scopeList })
   .describe('What the consent covers; `*` in a list covers every value')
@@ -77,8 +77,8 @@ export const Consent = z
 
 export const ConsentMoveRequest = z
   .object({
-    etag: z.string().optional().describe('Checked when sent (or as If-Match); a revoke is never refused for a stale etag'),
-    reason: z.string().trim().max(1000).optional(),
+    etag: Etag.optional().describe('Checked when sent (or as If-Match); a revoke is never refused for a stale etag'),
+    reason: z.string().trim().max(LIMITS.shortText).optional(),
   })
   .openapi('ConsentMoveRequest');
 

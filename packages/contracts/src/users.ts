@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { Email, LIMITS, Name } from './common';
 
 // Left inline (not a named component): the generator drops `nullable` from a $ref to a named schema.
 export const AccountDeletion = z.object({
@@ -21,10 +22,10 @@ export const User = z
 
 export const UserUpdateRequest = z
   .object({
-    name: z.string().trim().min(1).max(200).optional(),
-    email: z.string().trim().email().max(320).optional(),
-    currentPassword: z.string().min(1).max(1024).optional().describe('Required with newPassword'),
-    newPassword: z.string().min(12).max(1024).optional(),
+    name: Name.optional(),
+    email: Email.optional(),
+    currentPassword: z.string().min(1).max(LIMITS.password).optional().describe('Required with newPassword'),
+    newPassword: z.string().min(12).max(LIMITS.password).optional(),
   })
   .superRefine((body, ctx) => {
     if (body.newPassword !== undefined && body.currentPassword === undefined) {
@@ -37,5 +38,5 @@ export const UserUpdateRequest = z
   .openapi('UserUpdateRequest');
 
 export const AccountDeletionRequest = z
-  .object({ reason: z.string().trim().max(2000).nullish() })
+  .object({ reason: z.string().trim().max(LIMITS.shortText).nullish() })
   .openapi('AccountDeletionRequest');

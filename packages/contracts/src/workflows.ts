@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Pagination } from './common';
+import { Id, IdMap, LIMITS, Pagination, Usd } from './common';
 
 /**
  * Workflow authoring (decisions §2): workspaces write drafts, publish them as internal versions and
@@ -7,7 +7,7 @@ import { Pagination } from './common';
  */
 
 export const WorkflowIdParam = z.object({
-  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'plan-garden-notes' }),
+  id: Id.openapi({ param: { name: 'id', in: 'path' }, example: 'plan-garden-notes' }),
 });
 
 export const ListWorkflowsQuery = Pagination.extend({
@@ -25,7 +25,7 @@ export const AuthorWorkflowRequest = z
 
 export const PublishWorkflowRequest = z
   .object({
-    version: z.string().min(1).describe('The draft version to publish; it must sort after the previous published version'),
+    version: Id.describe('The draft version to publish; it must sort after the previous published version'),
     visibility: z
       .enum(['internal', 'public'])
       .default('internal')
@@ -34,7 +34,7 @@ export const PublishWorkflowRequest = z
   .openapi('PublishWorkflowRequest');
 
 export const DeprecateWorkflowRequest = z
-  .object({ supersededById: z.string().min(1).describe('An existing workflow the caller can see; runs of the deprecated one are refused naming it') })
+  .object({ supersededById: Id.describe('An existing workflow the caller can see; runs of the deprecated one are refused naming it') })
   .openapi('DeprecateWorkflowRequest');
 
 const Visibility = z.enum(['draft', 'internal', 'public']);
@@ -80,7 +80,7 @@ export const DryRunRequest = z
   .object({
     intake: z.unknown().optional().describe("An intake to resolve against the draft's intakeSchema"),
     workspaceId: z.string().uuid().optional(),
-    templateId: z.string().optional().describe('Ignored: a dry run checks the definition in the body, never a stored workflow'),
+    templateId: z.string().max(LIMITS.id).optional().describe('Ignored: a dry run checks the definition in the body, never a stored workflow'),
   })
   .passthrough()
   .describe('A draft WorkflowDefinition, whole or partial (intakeSchema, runtimeSteps, providers, gates, ...), plus intake')
@@ -99,11 +99,11 @@ export const DryRunResponse = z
 
 export const EstimateRequest = z
   .object({
-    id: z.string().optional().describe('The draft workflow id, when there is one; published catalog workflows cannot be estimated'),
-    version: z.string().optional(),
-    runtimeSteps: z.array(z.record(z.string(), z.unknown())).describe('Step objects of a draft'),
-    providers: z.record(z.string(), z.string()),
-    budgetPolicy: z.object({ perRunCapUsd: z.number().nonnegative().optional() }).passthrough().optional(),
+    id: z.string().max(LIMITS.id).optional().describe('The draft workflow id, when there is one; published catalog workflows cannot be estimated'),
+    version: z.string().max(LIMITS.id).optional(),
+    runtimeSteps: z.array(z.record(z.string(), z.unknown())).max(LIMITS.items).describe('Step objects of a draft'),
+    providers: IdMap,
+    budgetPolicy: z.object({ perRunCapUsd: Usd.optional() }).passthrough().optional(),
   })
   .openapi('EstimateRequest');
 

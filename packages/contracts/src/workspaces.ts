@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Pagination, QueryBoolean } from './common';
+import { LIMITS, Name, Pagination, QueryBoolean, Text } from './common';
 
 export const ROLE_VALUES = ['owner', 'admin', 'member'] as const;
 export const RoleSchema = z.enum(ROLE_VALUES).openapi('Role');
@@ -14,7 +14,7 @@ export const Workspace = z
   })
   .openapi('Workspace');
 
-export const WorkspaceCreateRequest = z.object({ name: z.string().trim().min(1).max(200) }).openapi('WorkspaceCreateRequest');
+export const WorkspaceCreateRequest = z.object({ name: Name }).openapi('WorkspaceCreateRequest');
 
 export const WorkspaceIdParam = z.object({
   workspace_id: z.string().uuid().openapi({ param: { name: 'workspace_id', in: 'path' } }),
@@ -31,7 +31,7 @@ export const WorkspaceMember = z
   .openapi('WorkspaceMember');
 
 export const MemberAddRequest = z
-  .object({ email: z.string().trim().min(1).max(320), role: RoleSchema })
+  .object({ email: z.string().trim().min(1).max(LIMITS.email), role: RoleSchema })
   .openapi('MemberAddRequest');
 
 export const MemberUpdateRequest = z.object({ role: RoleSchema }).openapi('MemberUpdateRequest');
@@ -56,8 +56,8 @@ export const Project = z
 
 export const ProjectCreateRequest = z
   .object({
-    name: z.string().trim().min(1).max(200),
-    description: z.string().trim().max(5000).nullish(),
+    name: Name,
+    description: z.string().trim().max(LIMITS.text).nullish(),
     // Brands are projects of kind brand created together with their profile through /v1/brands.
     kind: z.enum(['project']).default('project'),
   })
@@ -65,8 +65,8 @@ export const ProjectCreateRequest = z
 
 export const ProjectUpdateRequest = z
   .object({
-    name: z.string().trim().min(1).max(200).optional(),
-    description: z.string().trim().max(5000).nullable().optional(),
+    name: Name.optional(),
+    description: z.string().trim().max(LIMITS.text).nullable().optional(),
     archived: z.boolean().optional(),
     clientId: z.string().uuid().nullable().optional().describe('Links the project to a client of its workspace; null unlinks'),
   })
