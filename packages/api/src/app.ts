@@ -83,7 +83,10 @@ export function createApp(services: AppServices) {
     servers: [{ url: process.env.ATELIER_PUBLIC_URL?.replace(/\/+$/, '') || '/', description: 'This gateway' }],
   };
   let document: unknown;
-  app.get('/openapi.json', (c) => c.json((document ??= publishedDocument(app.getOpenAPI31Document(documentConfig)))));
+  app.get('/openapi.json', (c) => {
+    document ??= publishedDocument(app.getOpenAPI31Document(documentConfig));
+    return c.json(document);
+  });
   mountDocs(app);
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/readyz', async (c) => {

@@ -23,7 +23,10 @@ export class RunEventHub {
 
   async subscribe(runId: string, listener: Listener): Promise<() => void> {
     let set = this.listeners.get(runId);
-    if (!set) this.listeners.set(runId, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.listeners.set(runId, set);
+    }
     set.add(listener);
     await this.ensureConnected();
     return () => {

@@ -73,11 +73,11 @@ export function findUnstorable(value: unknown, at: Array<string | number> = []):
       const why = unstorableText(item.value);
       if (why) return { type: 'string_unstorable', loc: item.at, msg: why, input: null };
     } else if (Array.isArray(item.value)) {
-      item.value.forEach((v, i) => stack.push({ value: v, at: [...item.at, i] }));
+      for (const [i, v] of item.value.entries()) stack.push({ value: v, at: [...item.at, i] });
     } else if (item.value !== null && typeof item.value === 'object') {
       for (const [k, v] of Object.entries(item.value)) {
         const why = unstorableText(k);
-        if (why) return { type: 'string_unstorable', loc: [...item.at, k.replace(/[\u0000\ud800-\udfff]/g, '?')], msg: `a key: ${why}`, input: null };
+        if (why) return { type: 'string_unstorable', loc: [...item.at, [...k].map((ch) => (unstorableText(ch) ? '?' : ch)).join('')], msg: `a key: ${why}`, input: null };
         stack.push({ value: v, at: [...item.at, k] });
       }
     }

@@ -31,7 +31,7 @@ export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       path: '/v1/catalog/workflows/{id}',
       tags: ['catalog'],
       summary: 'A public workflow: the complete intake contract, prompts and bindings redacted',
-      request: { params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }) },
+      request: { params: z.object({ id: z.string().max(200).openapi({ param: { name: 'id', in: 'path' } }) }) },
       responses: { 200: { description: 'The workflow', ...json(CatalogWorkflow) }, ...errorResponses(404) },
     }),
     async (c) => {

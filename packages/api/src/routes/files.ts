@@ -128,7 +128,7 @@ fileRoutes.openAPIRegistry.registerPath({
   tags: ['artifacts'],
   summary: "An artifact's file (no credential: the key holds the artifact id); local storage streams it with range support, GCS redirects",
   request: {
-    params: z.object({ key: z.string().openapi({ param: { name: 'key', in: 'path' }, description: 'The storage key, slashes included, for example artifacts/illustration/artifact-…/processed.webp', example: 'artifacts/illustration/artifact-0123456789abcdef/processed.webp' }) }),
+    params: z.object({ key: z.string().max(1024).openapi({ param: { name: 'key', in: 'path' }, description: 'The storage key, slashes included, for example artifacts/illustration/artifact-…/processed.webp', example: 'artifacts/illustration/artifact-0123456789abcdef/processed.webp' }) }),
     headers: z.object({ range: z.string().optional().openapi({ description: 'One byte range: bytes=0-99, bytes=100- or bytes=-500' }) }),
   },
   responses: {

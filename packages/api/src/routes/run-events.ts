@@ -30,7 +30,7 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     summary: 'Server-sent events: a snapshot, then each state change of the run until it ends',
     request: {
       params: RunIdParam,
-      query: z.object({ lastEventId: z.string().optional().describe('Same as the Last-Event-ID header, for clients that cannot set headers') }),
+      query: z.object({ lastEventId: z.string().max(20).optional().describe('Same as the Last-Event-ID header, for clients that cannot set headers') }),
     },
     responses: {
       200: {
