@@ -450,3 +450,96 @@ describe('the security sweep over /openapi.json', () => {
     expect(failures, failures.join('\n')).toEqual([]);
   });
 });
+
+/** Every leaf of a JSON value, as a path of keys, with its value. */
+function leaves(value: unknown, at: Array<string | number> = []): Array<{ at: Array<string | number>; value: unknown }> {
+  if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, [...at, i]));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, [...at, k]));
+  return [{ at, value }];
+}
+function replaceAt(value: unknown, at: Array<string | number>, next: unknown): unknown {
+  if (at.length === 0) return next;
+  const copy: any = Array.isArray(value) ? [...value] : { ...(value as object) };
+  copy[at[0]!] = replaceAt(copy[at[0]!], at.slice(1), next);
+  return copy;
+}
+
+describe('hostile input on every operation, generated from /openapi.json', () => {
+  it('never answers 5xx to NUL bytes, lone surrogates, extreme numbers, deep JSON or out-of-range query and path integers', async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    const tally: Record<number, number> = {};
+    const all = operations(doc).sort(byMethod);
+    // These end the caller's own account or session: a throwaway user takes them.
+    const ENDS_THE_CALLER = new Set(['DELETE /v1/users/me', 'POST /v1/auth/logout']);
+    const check = async (o: Operation, what: string, url: string, body: unknown, raw?: string) => {
+      const token = !o.secured ? undefined : ENDS_THE_CALLER.has(`${o.method} ${o.path}`) ? (await registerUser(h, 'Throwaway')).token : owner.token;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (token) headers.authorization = `Bearer ${token}`;
+      const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
+      const ctrl = new AbortController();
+      const timer = setTimeout(() => ctrl.abort(), 8_000);
+      let status = -1;
+      let text = '';
+      try {
+        const res = await fetch(`${h.url}${url}`, { method: o.method, headers: payload === undefined ? { ...headers, 'content-type': '' } : headers, body: payload, signal: ctrl.signal });
+        status = res.status;
+        text = await res.text().catch(() => '<stream>');
+      } catch (err) {
+        text = (err as Error).message;
+      } finally {
+        clearTimeout(timer);
+      }
+      sent++;
+      tally[status] = (tally[status] ?? 0) + 1;
+      if (process.env.SWEEP_DEBUG && status < 300) console.log(`${status} ${o.method} ${url} — ${what}`);
+      if (status >= 500 || status < 0) failures.push(`${o.method} ${o.path} — ${what}: ${o.method} ${url} ${(payload ?? '').slice(0, 160)} → ${status} ${text.slice(0, 200)}`);
+    };
+
+    for (const o of all) {
+      const path = fillPath(o, pathId);
+      if (path === undefined) continue;
+      const key = `${o.method} ${o.path}`;
+      if (key === 'GET /v1/runs/{run_id}/events') continue; // a live stream; its parameters are plain ids, swept above
+      const body = jsonBodySchema(doc, o.op) ? (bodyFor(o) ?? {}) : undefined;
+      if (body !== undefined) {
+        for (const leaf of leaves(body)) {
+          const where = leaf.at.join('.') || '(body)';
+          if (typeof leaf.value === 'string') {
+            await check(o, `NUL in ${where}`, path, replaceAt(body, leaf.at, `a${'\u0000'}b`));
+            await check(o, `lone surrogate in ${where}`, path, replaceAt(body, leaf.at, `a${'\ud800'}b`));
+          } else if (typeof leaf.value === 'number') {
+            for (const n of [1e308, -1e308, 2 ** 53 + 1, -1, 0.5]) await check(o, `${n} in ${where}`, path, replaceAt(body, leaf.at, n));
+          }
+        }
+        await check(o, 'JSON nested 100,000 deep', path, undefined, `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+        await check(o, 'object nested 10,000 deep in the body', path, undefined, JSON.stringify(body).replace(/}$/, `${body && typeof body === 'object' && Object.keys(body).length ? ',' : ''}"deep":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`));
+      }
+      for (const q of o.queryParams) {
+        if (!['integer', 'number'].includes(String(q.schema.type))) continue;
+        for (const v of ['99999999999999999999', '-1', '1e400', '2147483648', '0x10']) await check(o, `query ${q.name}=${v}`, `${path}?${q.name}=${v}`, body);
+      }
+      // Raw, already-encoded pieces: a NUL, a UTF-16 surrogate as (invalid) UTF-8, a malformed escape, an overlong id.
+      const RAW_PIECES: Array<[string, string]> = [
+        ['NUL', 'a%00b'],
+        ['surrogate as UTF-8 bytes', 'a%ED%A0%80b'],
+        ['malformed percent escape', 'a%E0%A4%A'],
+        ['overlong id', 'x'.repeat(10_000)],
+      ];
+      for (const q of o.queryParams) {
+        for (const [what, piece] of RAW_PIECES) await check(o, `${what} in query ${q.name}`, `${path}?${q.name}=${piece}`, body);
+      }
+      for (const p of o.pathParams) {
+        for (const [what, piece] of RAW_PIECES) {
+          const url = o.path.replace(/\{(\w+)\}/g, (_, name) => (name === p ? piece : encodeURIComponent(pathId(name, o.path)!)));
+          await check(o, `${what} in path ${p}`, url, body);
+        }
+      }
+      if (o.pathParams.includes('number')) {
+        for (const v of ['99999999999999999999', '2147483648', '-1', '0']) await check(o, `path number=${v}`, o.path.replace(/\{(\w+)\}/g, (_, p) => (p === 'number' ? v : encodeURIComponent(pathId(p, o.path)!))), body);
+      }
+    }
+    console.log(`hostile input: ${sent} requests over ${all.length} operations; statuses ${JSON.stringify(tally)}`);
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+});
