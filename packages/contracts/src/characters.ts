@@ -5,7 +5,7 @@ import { CalendarDay, Etag, Id, LIMITS, Label, Name, Pagination, QueryBoolean, R
 export const CharacterId = z
   .string()
   .max(LIMITS.generatedId)
-  .regex(/^(char-[0-9a-f]{16}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, 'a character id (char-…)');
+  .regex(/^(char-[0-9a-f]{16}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, 'a character id (char-…)');
 
 /** Characters, their references, frozen versions, provider copies (bindings) and the gate's check. */
 export const CHARACTER_FORMATS = ['synthetic', 'likeness'] as const;

@@ -111,7 +111,7 @@ export const WorkflowDefinition = z
     runtimeSteps: z.array(Step),
     gates: z.array(Gate),
     providers: z.record(z.string(), z.string()),
-    budgetPolicy: z.object({ perRunCapUsd: z.number().nonnegative().optional() }).passthrough(),
+    budgetPolicy: z.object({ perRunCapUsd: z.number().nonnegative().max(1_000_000).optional() }).passthrough(),
     artifactSchema: z.object({
       artifactClass: z.enum(ARTIFACT_CLASSES),
       artifactType: z.string().min(1),
