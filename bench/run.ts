@@ -25,6 +25,7 @@ import { createLogger } from '@atelier/cli/logger';
 import { startStack } from '@atelier/cli/stack/stack';
 import { type Db, connectDb } from '@atelier/db';
 import { SEARCH_ATTRIBUTES } from '@atelier/engine/workflows/search-attributes';
+import { generateFileSigningSecret } from '@atelier/storage/file-urls';
 import * as bareActivities from './bare-activities';
 import { type CpuDelta, cpuDelta, sampleCpu } from './cpu';
 import { Cleanup, type Infra, rawQuery, startInfra } from './infra';
@@ -624,6 +625,7 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
     embeddedPgPort: 0,
     localLatencyMs: settings.localLatencyMs,
     storageDir: `${infra.tmpDir}/storage`,
+    fileSigningSecret: generateFileSigningSecret(),
     logLevel: 'silent',
   };
   log('starting the Atelier worker (bundles runWorkflow) and gateway');

@@ -152,7 +152,7 @@ describe('generate-illustration', () => {
   it('gives content.url that downloads the processed bytes through the gateway, ranges included', async () => {
     const artifact = await artifactOf(opaqueRun);
     const processed = await h.storage.get(artifact.content.storageKey);
-    expect(artifact.content.url).toBe(`${h.url}/v1/files/${artifact.content.storageKey}`);
+    expect(artifact.content.url).toMatch(new RegExp(`^${h.url}/v1/files/${artifact.content.storageKey}\\?exp=\\d+&sig=[A-Za-z0-9_-]{43}$`));
     const res = await fetch(artifact.content.url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/webp');
@@ -172,7 +172,7 @@ describe('generate-illustration', () => {
     process.env.ATELIER_PUBLIC_URL = 'https://media.atelier.example/';
     try {
       const artifact = await artifactOf(opaqueRun);
-      expect(artifact.content.url).toBe(`https://media.atelier.example/v1/files/${artifact.content.storageKey}`);
+      expect(artifact.content.url.startsWith(`https://media.atelier.example/v1/files/${artifact.content.storageKey}?exp=`)).toBe(true);
     } finally {
       delete process.env.ATELIER_PUBLIC_URL;
     }

@@ -12,6 +12,7 @@ import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domai
 import { createRunWorker } from '@atelier/engine/worker';
 import { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
 import { LocalStorage } from '@atelier/storage';
+import { type FileUrlSigning, fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import path from 'node:path';
 import type { ProviderOptions } from '@atelier/engine/providers/index';
@@ -34,6 +35,8 @@ export interface Harness {
   url: string;
   events: RunEventHub;
   storage: LocalStorage;
+  /** The gateway's file URL signing settings (a random secret per harness unless the test gave one). */
+  fileUrls: FileUrlSigning;
   db: Db;
   databaseUrl: string;
   temporal: Client;
@@ -84,6 +87,8 @@ export interface HarnessOptions {
    * allowed (tests serve clips from loopback servers and the gateway); nothing else private is reachable.
    */
   egress?: EgressPolicy;
+  /** The secret and lifetime of signed file URLs; by default a random secret and the 7-day lifetime. */
+  fileUrls?: FileUrlSigning;
 }
 
 /** Production's egress policy plus loopback: what harness workers use unless a test says otherwise. */
@@ -92,6 +97,7 @@ export const TEST_EGRESS_POLICY: EgressPolicy = egressPolicyFromEnv({}, { allowH
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const models = opts.models ?? new ModelRegistry(LOCAL_MODELS);
   const storage = new LocalStorage(path.join(PROJECT_ROOT, '.test-data', 'storage', randomBytes(5).toString('hex')));
+  const fileUrls = opts.fileUrls ?? fileUrlSigning(generateFileSigningSecret());
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const db = connectDb({ url: databaseUrl, max: 10 });
   const temporalAddress = opts.temporalAddress ?? inject('temporalAddress');
@@ -130,7 +136,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 
   const events = new RunEventHub(databaseUrl, silentLogger);
   const api: ApiServer = await startApiServer(
-    { db, temporal, taskQueue, logger: silentLogger, models, storage, events, sseHeartbeatMs: opts.sseHeartbeatMs, orderConcurrency: opts.orderConcurrency, egress: opts.egress ?? TEST_EGRESS_POLICY },
+    { db, temporal, taskQueue, logger: silentLogger, models, storage, fileUrls, events, sseHeartbeatMs: opts.sseHeartbeatMs, orderConcurrency: opts.orderConcurrency, egress: opts.egress ?? TEST_EGRESS_POLICY },
     0,
     '127.0.0.1',
   );
@@ -158,6 +164,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     url: api.url,
     events,
     storage,
+    fileUrls,
     db,
     databaseUrl,
     temporal,

@@ -34,9 +34,11 @@ import { userRoutes } from './routes/users';
 import { workflowRoutes } from './routes/workflows';
 import { workspaceRoutes } from './routes/workspaces';
 import type { AppEnv, AppServices } from './services';
+import { fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
 
 /** The gateway: every /v1 route is declared with zod schemas, and /openapi.json is generated from them. */
-export function createApp(services: AppServices) {
+export function createApp(given: AppServices) {
+  const services: AppServices = given.fileUrls ? given : { ...given, fileUrls: fileUrlSigning(generateFileSigningSecret()) };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: routedPath });
   app.use('*', requestContext(services));
   app.use('/v1/*', bodySizeLimit(), inputGuard());

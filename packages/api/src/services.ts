@@ -4,6 +4,7 @@ import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
 import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
+import type { FileUrlSigning } from '@atelier/storage/file-urls';
 import type { RunEventHub } from './events/run-event-hub';
 
 /** What route handlers reach through the context instead of importing globals. */
@@ -14,6 +15,12 @@ export interface AppServices {
   logger: Logger;
   models: ModelRegistry;
   storage: ObjectStorage;
+  /**
+   * The secret and lifetime of signed file URLs (`content.url`, `/v1/files/{key}?exp&sig`). Every gateway
+   * of a deployment needs the same secret; absent, createApp makes a random one for this process only
+   * (its URLs die with it).
+   */
+  fileUrls?: FileUrlSigning;
   /** The process's one database listener feeding every run event stream. */
   events: RunEventHub;
   /** Children of one order in flight at once (default 8). */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_FILE_URL_TTL_SECONDS } from '@atelier/storage/file-urls';
 import { PROJECT_ROOT } from './stack/paths';
 
 /** Every setting comes from the environment, with defaults that run the embedded stack on one machine. */
@@ -21,6 +22,13 @@ export interface AtelierConfig {
   /** Local object storage (the default driver); ATELIER_STORAGE=gcs and GCS_* choose GCS (see storageFromConfig). */
   storageDir: string;
   storageDriver?: 'local' | 'gcs';
+  /**
+   * The HMAC key of signed file URLs (ATELIER_FILE_SIGNING_SECRET). Unset: `atelier dev` generates one
+   * into `<dataDir>/file-signing-secret` and keeps it; `atelier api` refuses to start.
+   */
+  fileSigningSecret?: string;
+  /** Lifetime of a signed file URL (ATELIER_FILE_URL_TTL_SECONDS, default 7 days). */
+  fileUrlTtlSeconds?: number;
   logLevel: string;
   /** The worker's probe (and metrics) port (ATELIER_WORKER_PORT); unset or 0 leaves it closed. */
   workerHttpPort?: number;
@@ -56,6 +64,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig 
     localLatencyMs: int(env.ATELIER_LOCAL_LATENCY_MS, 0, 'ATELIER_LOCAL_LATENCY_MS'),
     storageDir: path.resolve(env.ATELIER_STORAGE_DIR ?? path.join(dataDir, 'storage')),
     storageDriver: storageDriver(env.ATELIER_STORAGE),
+    ...(env.ATELIER_FILE_SIGNING_SECRET ? { fileSigningSecret: env.ATELIER_FILE_SIGNING_SECRET } : {}),
+    fileUrlTtlSeconds: int(env.ATELIER_FILE_URL_TTL_SECONDS, DEFAULT_FILE_URL_TTL_SECONDS, 'ATELIER_FILE_URL_TTL_SECONDS'),
     orderConcurrency: int(env.ATELIER_ORDER_CONCURRENCY, 8, 'ATELIER_ORDER_CONCURRENCY') || 8,
     logLevel: env.LOG_LEVEL ?? 'info',
     ...(env.ATELIER_WORKER_PORT !== undefined ? { workerHttpPort: int(env.ATELIER_WORKER_PORT, 0, 'ATELIER_WORKER_PORT') } : {}),

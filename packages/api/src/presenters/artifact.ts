@@ -1,26 +1,29 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '@atelier/db';
-import type { ObjectStorage } from '@atelier/storage';
+import { type FileUrlSigning, signedFileUrl } from '@atelier/storage/file-urls';
 
-/** How stored files become addresses: the storage driver, and the origin clients reach the gateway at. */
+/** How stored files become addresses: the origin clients reach the gateway at, and the URL signing settings. */
 export interface FileLinks {
-  storage: ObjectStorage;
   origin: string;
+  signing: FileUrlSigning;
+  /** The clock, in unix seconds (tests); now by default. */
+  nowSeconds?: number;
 }
 
 /**
  * An artifact as the API shows it. With `links`, content that names a stored file (`storageKey`) gets
- * its download address in `content.url`: through the gateway for local storage, a public or signed
- * GCS URL otherwise. The stored content never holds a url, so a changed origin or an expired signature
- * never sticks to the record.
+ * its download address in `content.url`: the gateway's signed, expiring `/v1/files/{key}?exp&sig`, made
+ * at read time for whoever may read the artifact (with GCS the gateway redirects on to the object once
+ * the signature verifies). The stored content never holds a url, so neither a changed origin nor an
+ * expired or revoked signature ever sticks to the record, and a storage key alone is no access.
  */
 export async function presentArtifact(a: Selectable<Database['artifacts']>, links?: FileLinks) {
   const content = { ...(a.content as Record<string, unknown>) };
   if (links && typeof content.storageKey === 'string') {
     try {
-      content.url = await links.storage.url(content.storageKey, links.origin);
+      content.url = signedFileUrl(links.origin, content.storageKey, links.signing, links.nowSeconds);
     } catch {
-      // A key the driver refuses (or a signing failure) leaves the url out rather than failing the read.
+      // A key that cannot be signed leaves the url out rather than failing the read.
     }
   }
   return {

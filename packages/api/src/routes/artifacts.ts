@@ -4,7 +4,7 @@ import { Artifact } from '@atelier/contracts/catalog';
 import { resourceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
 import { presentArtifact } from '../presenters/artifact';
-import { publicOrigin } from './files';
+import { fileLinks } from './files';
 import type { AppEnv } from '../services';
 import { json, secured } from '../http/route';
 
@@ -22,6 +22,6 @@ export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     const artifact = await getArtifact(c.get('services').db, artifactId);
     if (!artifact) throw fail.notFound(`artifact ${artifactId} not found`);
     await resourceAccess(c, artifact.workspace_id, `artifact ${artifactId} not found`);
-    return c.json(await presentArtifact(artifact, { storage: c.get('services').storage, origin: publicOrigin(c) }), 200);
+    return c.json(await presentArtifact(artifact, fileLinks(c)), 200);
   },
 );

@@ -2,30 +2,42 @@ import { Readable } from 'node:stream';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { type StoredObject, isStreamable } from '@atelier/storage';
+import { type FileUrlSigning, verifyFileSignature } from '@atelier/storage/file-urls';
 import { validationHook } from '../errors';
 import type { AppEnv } from '../services';
 
 /**
- * GET /v1/files/{key}: artifact files, as a CDN would serve them.
+ * GET /v1/files/{key}?exp=…&sig=…: artifact files, as a CDN would serve them.
  *
- * Access: no credential, like a CDN URL, but only keys under `artifacts/` are served, and those keys
- * carry the artifact id (64 random bits), so a file's URL is a capability handed out inside the
- * artifact (`content.url`) to whoever may read the artifact; it cannot be guessed or listed. Anything
- * else answers 404, never 403, so nothing is learnt about what exists.
+ * Access: no credential, but a signature. The URL is a capability the gateway hands out inside the
+ * artifact (`content.url`, signed at read time for whoever may read the artifact): `sig` is base64url
+ * HMAC-SHA256(ATELIER_FILE_SIGNING_SECRET, key + "\n" + exp), checked in constant time before anything
+ * is looked up, and `exp` (unix seconds) always bounds it (ATELIER_FILE_URL_TTL_SECONDS, default 7 days).
+ * The bare key, a bad signature, another key's signature and keys outside `artifacts/` answer 404, never
+ * 403, so nothing is learnt about what exists; a valid signature past its `exp` answers 403 `file URL
+ * expired` (it says nothing about the file either: the answer comes before the file is looked up).
+ * Rotating the secret revokes every URL handed out.
  *
  * Local driver: the gateway streams the file with Content-Type, Content-Length, Accept-Ranges, one byte
  * range per request (206 / 416), a strong ETag (If-None-Match → 304, If-Range), Last-Modified
- * (If-Modified-Since → 304) and `Cache-Control: immutable`: a key belongs to one artifact and its bytes
- * do not change. HEAD answers the same headers without a body. GCS driver: 302 to storage.url(key),
- * the public address or a signed URL, which is not cached because a signed URL expires.
+ * (If-Modified-Since → 304) and `Cache-Control: private, max-age=<seconds until exp>, immutable`: a key
+ * belongs to one artifact and its bytes do not change, but the URL dies at exp and shared caches must not
+ * outlive a revocation. HEAD answers the same headers without a body. GCS driver: once the signature
+ * verifies, 302 to storage.url(key), the public address or the driver's own signed URL, not cached.
  */
 const SAFE_KEY = /^artifacts\/[A-Za-z0-9][A-Za-z0-9._\/-]*$/;
-const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The origin that clients reach the gateway at: ATELIER_PUBLIC_URL when set, else the request's. */
 export function publicOrigin(c: Context): string {
   const configured = process.env.ATELIER_PUBLIC_URL;
   return (configured ? configured : new URL(c.req.url).origin).replace(/\/+$/, '');
+}
+
+/** What presenters need to hand out signed file URLs: the public origin and the signing settings. */
+export function fileLinks(c: Context<AppEnv>): { origin: string; signing: FileUrlSigning } {
+  const signing = c.get('services').fileUrls;
+  if (!signing) throw new Error('the gateway has no file URL signing secret (createApp sets one)');
+  return { origin: publicOrigin(c), signing };
 }
 
 function keyOf(c: Context): string | undefined {
@@ -87,7 +99,15 @@ async function serveFile(c: Context<AppEnv>): Promise<Response> {
   const key = keyOf(c);
   const notFound = () => c.json({ detail: 'file not found' }, 404);
   if (!key) return notFound();
-  const storage = c.get('services').storage;
+  const { storage, fileUrls } = c.get('services');
+  if (!fileUrls) return notFound();
+  const url = new URL(c.req.url);
+  const nowSeconds = Date.now() / 1000;
+  const access = verifyFileSignature(fileUrls.secret, key, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined, nowSeconds);
+  if (!access.ok) {
+    if (access.reason === 'expired') return c.json({ detail: 'file URL expired: read the artifact again for a fresh content.url' }, 403, { 'Cache-Control': 'no-store' });
+    return notFound();
+  }
 
   if (!isStreamable(storage)) {
     return c.body(null, 302, { Location: await storage.url(key, publicOrigin(c)), 'Cache-Control': 'private, no-store' });
@@ -99,7 +119,8 @@ async function serveFile(c: Context<AppEnv>): Promise<Response> {
     'Content-Type': stat.contentType,
     'Accept-Ranges': 'bytes',
     ETag: etag,
-    'Cache-Control': CACHE_IMMUTABLE,
+    // Immutable bytes, but only until the URL dies; private so no shared cache outlives a revocation.
+    'Cache-Control': `private, max-age=${Math.max(0, Math.floor(access.exp - nowSeconds))}, immutable`,
     'X-Content-Type-Options': 'nosniff',
     ...(stat.updatedAt ? { 'Last-Modified': stat.updatedAt.toUTCString() } : {}),
   };
@@ -126,9 +147,13 @@ fileRoutes.openAPIRegistry.registerPath({
   method: 'get',
   path: '/v1/files/{key}',
   tags: ['artifacts'],
-  summary: "An artifact's file (no credential: the key holds the artifact id); local storage streams it with range support, GCS redirects",
+  summary: "An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local storage streams it with range support, GCS redirects",
   request: {
     params: z.object({ key: z.string().max(1024).openapi({ param: { name: 'key', in: 'path' }, description: 'The storage key, slashes included, for example artifacts/illustration/artifact-…/processed.webp', example: 'artifacts/illustration/artifact-0123456789abcdef/processed.webp' }) }),
+    query: z.object({
+      exp: z.string().max(12).openapi({ description: 'When the URL dies, in unix seconds (part of content.url)', example: '1767225600' }),
+      sig: z.string().max(43).openapi({ description: 'base64url HMAC-SHA256 of the key and exp under the gateway secret (part of content.url)', example: 'q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c' }),
+    }),
     headers: z.object({ range: z.string().optional().openapi({ description: 'One byte range: bytes=0-99, bytes=100- or bytes=-500' }) }),
   },
   responses: {
@@ -136,7 +161,8 @@ fileRoutes.openAPIRegistry.registerPath({
     206: { description: 'The requested byte range, with Content-Range' },
     302: { description: 'GCS storage: the public or signed URL of the object' },
     304: { description: 'Not modified (If-None-Match or If-Modified-Since)' },
-    404: { description: 'No such file, or a key outside artifacts/' },
+    403: { description: 'The signature is valid but the URL has expired: read the artifact again for a fresh content.url' },
+    404: { description: 'No such file, a key outside artifacts/, or a missing, wrong or other key\'s signature' },
     416: { description: 'The range starts past the end; Content-Range: bytes */size' },
   },
 });

@@ -12,6 +12,7 @@ import { type EgressPolicy, createRunWorker, egressPolicyFromEnv } from '@atelie
 import { startWorkerHttp } from '@atelier/engine/worker-http';
 import { storageFromConfig } from '@atelier/storage';
 import type { AtelierConfig } from '../config';
+import { resolveFileSigning } from './file-signing-secret';
 import { ensureTemporalCli } from './temporal-cli';
 import { ensureSearchAttributes, startTemporalDevServer } from './temporal-server';
 
@@ -43,6 +44,8 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     for (const stop of stops.reverse()) await stop().catch((err) => logger.error({ err }, 'error while stopping'));
   };
   try {
+    // First, so a gateway without its secret stops before anything starts.
+    const fileUrls = parts.api ? await resolveFileSigning(config, parts.embedded) : undefined;
     let temporalAddress = config.temporalAddress;
     let temporalUiUrl: string | undefined;
     if (!temporalAddress) {
@@ -130,6 +133,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
           logger: logger.child({ component: 'api' }),
           models,
           storage,
+          fileUrls,
           events,
           orderConcurrency: config.orderConcurrency,
           // The gateway fetches caller-named URLs too (brand font capture), under the same policy as the worker.
