@@ -1,0 +1,613 @@
+/**
+ * The chaos scenario, shared by bench/chaos.ts (full size) and test/integration/chaos.test.ts (small):
+ * its own PostgreSQL and Temporal dev server (so it can stop them), one gateway in this process and one
+ * real `atelier worker` process. While clients create runs and an order runs, the worker is SIGKILLed
+ * and restarted, the Temporal server is restarted and PostgreSQL is stopped for a while. Afterwards it
+ * waits for everything to drain and reads what the database recorded: runs lost, steps billed twice,
+ * runs stuck, the gateway's 5xx, the order's final counts and the time to drain.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import pino from 'pino';
+import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
+import { loadBuiltinWorkflows } from '@atelier/catalog';
+import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { freePort } from '@atelier/cli/stack/processes';
+import { ensureTemporalCli } from '@atelier/cli/stack/temporal-cli';
+import { type TemporalDevServer, startTemporalDevServer } from '@atelier/cli/stack/temporal-server';
+import { type Db, type EmbeddedPostgresHandle, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
+import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domain';
+import { LocalStorage } from '@atelier/storage';
+
+export interface ChaosOptions {
+  /** Runs of plan-research-report created by the load clients. */
+  runs: number;
+  /** Concurrent load clients. */
+  clients: number;
+  /** Children of the one order. */
+  orderChildren: number;
+  /** Times the worker process is SIGKILLed (each time restarted after killPauseMs). */
+  workerKills: number;
+  killPauseMs: number;
+  /** A kill waits until the worker has been up at least this long (plus up to as long again, at random). */
+  minUptimeMs: number;
+  /** Times the Temporal dev server is stopped and started again (down for temporalDownMs each). */
+  temporalRestarts: number;
+  temporalDownMs: number;
+  /** How long PostgreSQL is stopped, once (0 skips the outage). */
+  pgOutageMs: number;
+  /** The window over which the load is spread and the faults happen. */
+  windowMs: number;
+  /** ATELIER_LOCAL_LATENCY_MS of the worker: every local model call takes this long. */
+  latencyMs: number;
+  /** How long, after the last fault, everything may take to reach a terminal state. */
+  drainTimeoutMs: number;
+  /** Seed of the fault schedule's jitter, so a run can be repeated. */
+  seed: number;
+  log: (line: string) => void;
+}
+
+export const DEFAULT_CHAOS: Omit<ChaosOptions, 'log'> = {
+  runs: 200,
+  clients: 4,
+  orderChildren: 50,
+  workerKills: 20,
+  killPauseMs: 1_000,
+  minUptimeMs: 3_000,
+  temporalRestarts: 1,
+  temporalDownMs: 5_000,
+  pgOutageMs: 60_000,
+  windowMs: 360_000,
+  latencyMs: 300,
+  drainTimeoutMs: 600_000,
+  seed: 1,
+};
+
+export interface ChaosReport {
+  runs: {
+    /** 201 answers to POST /v1/runs. */
+    acknowledged: number;
+    /** Acknowledged but absent from the database, or never terminal by the deadline. */
+    lost: number;
+    lostIds: string[];
+    /** Every run in the database (load runs, order children) not terminal at the deadline. */
+    stuck: number;
+    stuckIds: Array<{ id: string; status: string }>;
+    /** Final status of every load run and order child. */
+    statuses: Record<string, number>;
+    /** Rows the load created beyond what was acknowledged (a request whose answer was lost). */
+    unacknowledgedRows: number;
+  };
+  billing: {
+    /** Runs with a step settled twice, a recorded cost ≠ the sum of their steps, or (completed) a cost ≠ an undisturbed run of the same intake. */
+    billedTwice: number;
+    details: string[];
+    /** Completed runs compared with an undisturbed reference run of the same intake. */
+    comparedWithReference: number;
+    /** Runs whose actual_usd ≠ sum of their steps' cost_actual_usd. */
+    runTotalMismatch: number;
+    /** (run, step) pairs with more than one step.completed / step.failed event. */
+    stepsSettledTwice: number;
+    /** Completed runs whose cost ≠ the reference run's cost. */
+    referenceMismatch: number;
+    /** Steps whose work was started more than once (run_steps.attempts > 1): a paid provider would bill the cut-off call too. */
+    stepsReexecuted: number;
+  };
+  gateway: {
+    requests: number;
+    /** 503 answers (the designed answer while PostgreSQL is away); how many of them carried Retry-After. */
+    status503: number;
+    status503WithRetryAfter: number;
+    /** Any other answer ≥ 500. */
+    other5xx: number;
+    other5xxDetails: string[];
+    /** Requests that got no answer at all (connection refused or reset, timeout). */
+    networkErrors: number;
+  };
+  order: { id: string; status: string; counts: Record<string, number>; actualCostUsd: number | null };
+  faults: { workerKills: number; workerSelfExits: number; temporalRestarts: number; pgOutageMs: number };
+  /** Undelivered engine_commands at the end. */
+  pendingEngineCommands: number;
+  timings: { loadMs: number; faultsMs: number; drainMs: number; totalMs: number };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** mulberry32: a small seeded PRNG, so the fault schedule repeats for a given seed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+
+const TOPICS = ['tidal energy', 'urban beekeeping', 'the history of the semicolon', 'soil carbon', 'deep sea mining', 'rail freight', 'open source funding', 'glacier retreat'];
+
+/** An HTTP client that counts every answer ≥ 500 and retries 503s (after Retry-After) and lost connections. */
+class LoadClient {
+  requests = 0;
+  status503 = 0;
+  status503WithRetryAfter = 0;
+  other5xx = 0;
+  other5xxDetails: string[] = [];
+  networkErrors = 0;
+
+  constructor(
+    private readonly baseUrl: () => string,
+    private readonly token: string,
+  ) {}
+
+  /** One attempt. */
+  async send(method: string, p: string, body?: unknown): Promise<{ status: number; body: any; retryAfter: number | null } | undefined> {
+    this.requests += 1;
+    try {
+      const res = await fetch(`${this.baseUrl()}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+      const text = await res.text();
+      let parsed: any = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON
+      }
+      const retryAfter = res.headers.get('retry-after');
+      if (res.status === 503) {
+        this.status503 += 1;
+        if (retryAfter && /^\d+$/.test(retryAfter)) this.status503WithRetryAfter += 1;
+      } else if (res.status >= 500) {
+        this.other5xx += 1;
+        if (this.other5xxDetails.length < 20) this.other5xxDetails.push(`${method} ${p} → ${res.status} ${text.slice(0, 200)}`);
+      }
+      return { status: res.status, body: parsed, retryAfter: retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null };
+    } catch {
+      this.networkErrors += 1;
+      return undefined;
+    }
+  }
+
+  /**
+   * Sends until an answer other than 503 arrives (or the deadline). A lost connection is retried too:
+   * for a POST that may create a second row, which the report counts as unacknowledged rows.
+   */
+  async until(method: string, p: string, body: unknown, deadline: number): Promise<{ status: number; body: any }> {
+    for (;;) {
+      const res = await this.send(method, p, body);
+      if (res && res.status !== 503) return res;
+      if (Date.now() > deadline) throw new Error(`${method} ${p}: still ${res ? res.status : 'no answer'} at the deadline`);
+      await sleep(res?.retryAfter != null ? Math.min(res.retryAfter, 5) * 1000 : 1_000);
+    }
+  }
+}
+
+/** The `atelier worker` process, restarted whenever it exits (killed by us or failing on its own), as a supervisor would. */
+class WorkerSupervisor {
+  private child: ChildProcess | undefined;
+  private stopping = false;
+  private killing = false;
+  selfExits = 0;
+  kills = 0;
+  private readonly logFile: string;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly probePort: number,
+    scratch: string,
+    private readonly log: (line: string) => void,
+  ) {
+    this.logFile = path.join(scratch, 'worker.log');
+  }
+
+  start(): void {
+    const fd = openSync(this.logFile, 'a');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), 'worker'], {
+      cwd: PROJECT_ROOT,
+      env: this.env,
+      stdio: ['ignore', fd, fd],
+    });
+    closeSync(fd);
+    this.child = child;
+    child.once('exit', (code, signal) => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      if (this.stopping || this.killing) return;
+      // It failed on its own (it cannot start while PostgreSQL is away): start it again shortly.
+      this.selfExits += 1;
+      const why = this.tail(200).split('\n').filter((l) => /"level":(50|60)|Error/.test(l)).slice(-1)[0] ?? '';
+      this.log(`worker exited on its own (${signal ?? code}); restarting in 2 s. ${why.slice(0, 300)}`);
+      setTimeout(() => {
+        if (!this.stopping && !this.child) this.start();
+      }, 2_000);
+    });
+  }
+
+  /** Waits until the worker answers on its probe port (it has connected and is polling). */
+  async waitUp(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && !this.stopping) {
+      if (this.child) {
+        try {
+          const res = await fetch(`http://127.0.0.1:${this.probePort}/healthz`, { signal: AbortSignal.timeout(1_000) });
+          if (res.ok) return true;
+        } catch {
+          // not up yet
+        }
+      }
+      await sleep(250);
+    }
+    return false;
+  }
+
+  /** SIGKILL, a pause, a fresh process. */
+  async killAndRestart(pauseMs: number): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.killing = true;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    await exited;
+    this.kills += 1;
+    await sleep(pauseMs);
+    this.killing = false;
+    if (!this.stopping) this.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const child = this.child;
+    if (!child) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  tail(lines = 30): string {
+    try {
+      return readFileSync(this.logFile, 'utf8').split('\n').slice(-lines).join('\n');
+    } catch {
+      return '';
+    }
+  }
+}
+
+/** Runs the whole scenario and returns what the database recorded; everything it started is stopped. */
+export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOptions['log'] }): Promise<ChaosReport> {
+  const o: ChaosOptions = { ...DEFAULT_CHAOS, ...options };
+  const log = o.log;
+  const random = prng(o.seed);
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // already installed in this process
+  }
+  const scratch = mkdtempSync(path.join(tmpdir(), 'atelier-chaos-'));
+  chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as its own user when we are root
+  const stops: Array<() => Promise<void>> = [];
+  const totalStarted = Date.now();
+  let worker: WorkerSupervisor | undefined;
+  try {
+    // --- the stack: Temporal and PostgreSQL of our own, on fixed ports so they come back where they were
+    const cliPath = await ensureTemporalCli(log);
+    const [temporalPort, uiPort, pgPort, probePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const startTemporal = () => startTemporalDevServer({ cliPath, dbFile: path.join(scratch, 'temporal.db'), port: temporalPort, uiPort, headless: true, log: () => undefined });
+    const startPg = () => startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: pgPort, database: 'atelier', ephemeral: true });
+    let temporal: TemporalDevServer | undefined = await startTemporal();
+    stops.push(async () => temporal?.stop());
+    let pg: EmbeddedPostgresHandle | undefined = await startPg();
+    stops.push(async () => pg?.stop());
+    const databaseUrl = pg.url;
+    const db: Db = connectDb({ url: databaseUrl, max: 20, onConnectionError: () => undefined });
+    stops.push(() => db.destroy());
+    await migrateToLatest(db);
+    await syncBuiltinWorkflows(db, loadBuiltinWorkflows());
+
+    const logger = pino({ level: process.env.CHAOS_GATEWAY_LOG ?? 'silent' });
+    const storageDir = path.join(scratch, 'storage');
+    const connection = await Connection.connect({ address: temporal.address });
+    stops.push(() => connection.close());
+    const events = new RunEventHub(databaseUrl, logger);
+    stops.push(() => events.close());
+    const taskQueue = 'chaos';
+    const api: ApiServer = await startApiServer(
+      { db, temporal: new Client({ connection, namespace: 'default' }), taskQueue, logger, models: new ModelRegistry(LOCAL_MODELS), storage: new LocalStorage(storageDir), events },
+      0,
+      '127.0.0.1',
+    );
+    stops.push(() => api.close());
+
+    const { OPENAI_API_KEY: _openai, ...inherited } = process.env;
+    worker = new WorkerSupervisor(
+      {
+        ...inherited,
+        DATABASE_URL: databaseUrl,
+        TEMPORAL_ADDRESS: temporal.address,
+        ATELIER_TASK_QUEUE: taskQueue,
+        ATELIER_LOCAL_LATENCY_MS: String(o.latencyMs),
+        ATELIER_STORAGE_DIR: storageDir,
+        ATELIER_WORKER_PORT: String(probePort),
+        LOG_LEVEL: process.env.CHAOS_WORKER_LOG ?? 'warn',
+      },
+      probePort,
+      scratch,
+      log,
+    );
+    const supervisor = worker;
+    stops.push(() => supervisor.stop());
+    const workerStarted = Date.now();
+    worker.start();
+    if (!(await worker.waitUp(120_000))) throw new Error(`the worker did not come up:\n${worker.tail()}`);
+    log(`stack up: Temporal ${temporal.address}, PostgreSQL :${pgPort}, gateway ${api.url}, worker up in ${Date.now() - workerStarted} ms`);
+
+    // --- callers: one for the load, one (another workspace) for the reference runs afterwards
+    const register = async (email: string) => {
+      const anon = new LoadClient(() => api.url, '');
+      const reg = await anon.until('POST', '/v1/auth/register', { email, password: 'a-long-chaos-password', name: 'Chaos' }, Date.now() + 30_000);
+      if (reg.status !== 201) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
+      const key = await new LoadClient(() => api.url, reg.body.accessToken).until('POST', '/v1/api-keys', { name: 'chaos' }, Date.now() + 30_000);
+      if (key.status !== 201) throw new Error(`api key: ${key.status} ${JSON.stringify(key.body)}`);
+      return key.body.secret as string;
+    };
+    const loadKey = await register('chaos@example.com');
+    const referenceKey = await register('reference@example.com');
+    const clients = Array.from({ length: o.clients }, () => new LoadClient(() => api.url, loadKey));
+    const acknowledged: string[] = [];
+
+    // --- the load: runs spread over most of the window, and the order started early
+    const loadStarted = Date.now();
+    const loadEnd = loadStarted + o.windowMs * 0.8;
+    const hardDeadline = loadStarted + o.windowMs + o.pgOutageMs + o.drainTimeoutMs;
+    let orderId = '';
+    const orderClient = new LoadClient(() => api.url, loadKey);
+    const orderDone = (async () => {
+      const items = Array.from({ length: o.orderChildren }, (_, i) => ({ topic: `${TOPICS[i % TOPICS.length]}, part ${i}`, depth: ['brief', 'standard', 'deep'][i % 3] }));
+      const planned = await orderClient.until('POST', '/v1/orders', { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items } } }, hardDeadline);
+      if (planned.status !== 201) throw new Error(`order: ${planned.status} ${JSON.stringify(planned.body).slice(0, 300)}`);
+      orderId = planned.body.id;
+      const started = await orderClient.until('POST', `/v1/orders/${orderId}/start`, undefined, hardDeadline);
+      if (started.status !== 200) throw new Error(`order start: ${started.status} ${JSON.stringify(started.body).slice(0, 300)}`);
+      log(`order ${orderId} of ${o.orderChildren} children started`);
+    })();
+    let next = 0;
+    const loadDone = Promise.all(
+      clients.map(async (client) => {
+        for (;;) {
+          const i = next++;
+          if (i >= o.runs) return;
+          // Pace: run i is due at its share of the load period.
+          const due = loadStarted + ((loadEnd - loadStarted) * i) / o.runs;
+          if (due > Date.now()) await sleep(due - Date.now());
+          const res = await client.until('POST', '/v1/runs', { templateId: 'plan-research-report', intake: { topic: TOPICS[i % TOPICS.length] } }, hardDeadline);
+          if (res.status === 201) acknowledged.push(res.body.id);
+          else log(`POST /v1/runs answered ${res.status}: ${JSON.stringify(res.body).slice(0, 200)}`);
+          if ((i + 1) % Math.max(1, Math.round(o.runs / 10)) === 0) log(`${i + 1}/${o.runs} runs requested, ${acknowledged.length} acknowledged`);
+        }
+      }),
+    ).then(() => Date.now() - loadStarted);
+
+    // --- the faults
+    const faultsStarted = Date.now();
+    let temporalRestarts = 0;
+    const temporalDone = (async () => {
+      for (let r = 0; r < o.temporalRestarts; r++) {
+        await sleep(Math.max(0, faultsStarted + o.windowMs * ((r + 1) / (o.temporalRestarts + 1)) * 0.5 - Date.now()));
+        log('stopping Temporal');
+        await temporal!.stop();
+        temporal = undefined;
+        await sleep(o.temporalDownMs);
+        temporal = await startTemporal();
+        temporalRestarts += 1;
+        log('Temporal is back');
+      }
+    })();
+    const pgDone = (async () => {
+      if (o.pgOutageMs <= 0) return;
+      await sleep(Math.max(0, faultsStarted + o.windowMs * 0.55 - Date.now()));
+      log(`stopping PostgreSQL for ${o.pgOutageMs / 1000} s`);
+      await pg!.stop();
+      pg = undefined;
+      await sleep(o.pgOutageMs);
+      pg = await startPg();
+      log('PostgreSQL is back');
+    })();
+    const killsDone = (async () => {
+      const interval = o.windowMs / (o.workerKills + 1);
+      for (let k = 0; k < o.workerKills; k++) {
+        // Jittered around an even spacing, and never before the worker has come up and worked a little
+        // (it bundles its workflows at start, which takes a while on a small machine).
+        await sleep(Math.max(0, faultsStarted + interval * (k + 0.5 + random()) - Date.now()));
+        await supervisor.waitUp(180_000);
+        await sleep(o.minUptimeMs + random() * o.minUptimeMs);
+        await supervisor.killAndRestart(o.killPauseMs);
+        log(`worker killed (${k + 1}/${o.workerKills})`);
+      }
+    })();
+    const results = await Promise.allSettled([orderDone, loadDone, temporalDone, pgDone, killsDone]);
+    const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined;
+    if (failed) throw failed.reason;
+    const loadMs = (results[1] as PromiseFulfilledResult<number>).value;
+    const faultsMs = Date.now() - faultsStarted;
+    log(`faults over after ${Math.round(faultsMs / 1000)} s (${supervisor.kills} kills, ${supervisor.selfExits} self-exits); draining`);
+
+    // --- the drain: every run of the load workspace terminal and the order settled
+    const drainStarted = Date.now();
+    const drainDeadline = drainStarted + o.drainTimeoutMs;
+    const loadWorkspace = (await db.selectFrom('orders').select('workspace_id').where('id', '=', orderId).executeTakeFirstOrThrow()).workspace_id;
+    const openRuns = async () =>
+      (await db.selectFrom('runs').select(['id', 'status']).where('workspace_id', '=', loadWorkspace).execute()).filter((r) => !isTerminalRunStatus(r.status) && r.status !== 'planned');
+    const orderStatus = async () => (await db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()).status;
+    let lastLog = 0;
+    for (;;) {
+      const open = await openRuns().catch(() => undefined);
+      const status = await orderStatus().catch(() => undefined);
+      if (open && open.length === 0 && status && ['completed', 'attention', 'failed', 'cancelled'].includes(status)) break;
+      if (Date.now() > drainDeadline) break;
+      if (Date.now() - lastLog > 10_000) {
+        lastLog = Date.now();
+        log(`draining: ${open?.length ?? '?'} runs open, order ${status ?? '?'}`);
+      }
+      await sleep(250);
+    }
+    const drainMs = Date.now() - drainStarted;
+    log(`drained in ${Math.round(drainMs / 1000)} s`);
+
+    // --- what the database recorded
+    const rows = await db.selectFrom('runs').select(['id', 'status', 'intake', 'actual_usd', 'parent_order_id']).where('workspace_id', '=', loadWorkspace).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const ackSet = new Set(acknowledged);
+    const lostIds = acknowledged.filter((id) => !byId.has(id) || !isTerminalRunStatus(byId.get(id)!.status));
+    const stuckIds = rows.filter((r) => !isTerminalRunStatus(r.status)).map((r) => ({ id: r.id, status: r.status }));
+    const statuses: Record<string, number> = {};
+    for (const r of rows) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    const unacknowledgedRows = rows.filter((r) => !r.parent_order_id && !ackSet.has(r.id)).length;
+
+    const details: string[] = [];
+    // Costs are numeric(14, 6): compared in whole micro-dollars, exactly.
+    const micros = (usd: string | number) => Math.round(Number(usd) * 1e6);
+    const steps = await db
+      .selectFrom('run_steps')
+      .innerJoin('runs', 'runs.id', 'run_steps.run_id')
+      .select(['run_steps.run_id', 'run_steps.step_index', 'run_steps.cost_actual_usd', 'run_steps.attempts'])
+      .where('runs.workspace_id', '=', loadWorkspace)
+      .execute();
+    const stepSum = new Map<string, number>();
+    for (const s of steps) stepSum.set(s.run_id, (stepSum.get(s.run_id) ?? 0) + micros(s.cost_actual_usd));
+    const totalMismatch = rows.filter((r) => micros(r.actual_usd) !== (stepSum.get(r.id) ?? 0));
+    for (const r of totalMismatch.slice(0, 10)) details.push(`run ${r.id}: actual_usd ${r.actual_usd} ≠ sum of its steps ${(stepSum.get(r.id) ?? 0) / 1e6}`);
+    const settlements = await db
+      .selectFrom('run_events')
+      .innerJoin('runs', 'runs.id', 'run_events.run_id')
+      .select(['run_events.run_id', 'run_events.data'])
+      .where('runs.workspace_id', '=', loadWorkspace)
+      .where('run_events.type', 'in', ['step.completed', 'step.failed', 'step.skipped'])
+      .execute();
+    const settledCount = new Map<string, number>();
+    for (const e of settlements) {
+      const key = `${e.run_id} step ${(e.data as { stepIndex?: number }).stepIndex}`;
+      settledCount.set(key, (settledCount.get(key) ?? 0) + 1);
+    }
+    const settledTwice = [...settledCount].filter(([, n]) => n > 1);
+    for (const [key, n] of settledTwice.slice(0, 10)) details.push(`run ${key}: settled ${n} times`);
+    const stepsReexecuted = steps.filter((s) => s.attempts > 1).length;
+
+    // Reference: one undisturbed run (the faults are over) per distinct intake of the completed runs, in
+    // another workspace. The local provider is deterministic, so the same intake must cost the same.
+    const completed = rows.filter((r) => r.status === 'completed');
+    const intakes = new Map<string, Record<string, unknown>>();
+    for (const r of completed) intakes.set(canonical(r.intake), r.intake as Record<string, unknown>);
+    const referenceClient = new LoadClient(() => api.url, referenceKey);
+    const referenceIds: string[] = [];
+    const pendingIntakes = [...intakes.values()];
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let intake = pendingIntakes.shift(); intake; intake = pendingIntakes.shift()) {
+          const res = await referenceClient.until('POST', '/v1/runs', { templateId: 'plan-research-report', intake }, Date.now() + 60_000);
+          if (res.status !== 201) throw new Error(`reference run: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+          referenceIds.push(res.body.id);
+        }
+      }),
+    );
+    const referenceDeadline = Date.now() + 120_000;
+    let references: Array<{ id: string; status: string; intake: unknown; actual_usd: string }> = [];
+    while (referenceIds.length) {
+      references = await db.selectFrom('runs').select(['id', 'status', 'intake', 'actual_usd']).where('id', 'in', referenceIds).execute();
+      if (references.every((r) => isTerminalRunStatus(r.status)) || Date.now() > referenceDeadline) break;
+      await sleep(250);
+    }
+    const referenceCost = new Map(references.filter((r) => r.status === 'completed').map((r) => [canonical(r.intake), Number(r.actual_usd)]));
+    let compared = 0;
+    let referenceMismatch = 0;
+    const mismatchedIds: string[] = [];
+    for (const r of completed) {
+      const expected = referenceCost.get(canonical(r.intake));
+      if (expected === undefined) {
+        details.push(`run ${r.id}: no completed reference run for its intake`);
+        continue;
+      }
+      compared += 1;
+      if (micros(r.actual_usd) !== micros(expected)) {
+        referenceMismatch += 1;
+        mismatchedIds.push(r.id);
+        if (referenceMismatch <= 10) details.push(`run ${r.id}: cost ${r.actual_usd} ≠ undisturbed ${expected} for intake ${canonical(r.intake)}`);
+      }
+    }
+    const billedTwice = new Set([...totalMismatch.map((r) => r.id), ...settledTwice.map(([key]) => key.split(' ')[0]), ...mismatchedIds]).size;
+
+    const orderClientFinal = new LoadClient(() => api.url, loadKey);
+    const orderView = await orderClientFinal.until('GET', `/v1/orders/${orderId}`, undefined, Date.now() + 30_000);
+    const pending = await db.selectFrom('engine_commands').select('id').where('done_at', 'is', null).execute();
+    const all = [...clients, orderClient, orderClientFinal];
+    const sum = (f: (c: LoadClient) => number) => all.reduce((n, c) => n + f(c), 0);
+
+    return {
+      runs: { acknowledged: acknowledged.length, lost: lostIds.length, lostIds, stuck: stuckIds.length, stuckIds: stuckIds.slice(0, 20), statuses, unacknowledgedRows },
+      billing: {
+        billedTwice,
+        details,
+        comparedWithReference: compared,
+        runTotalMismatch: totalMismatch.length,
+        stepsSettledTwice: settledTwice.length,
+        referenceMismatch,
+        stepsReexecuted,
+      },
+      gateway: {
+        requests: sum((c) => c.requests),
+        status503: sum((c) => c.status503),
+        status503WithRetryAfter: sum((c) => c.status503WithRetryAfter),
+        other5xx: sum((c) => c.other5xx),
+        other5xxDetails: all.flatMap((c) => c.other5xxDetails).slice(0, 20),
+        networkErrors: sum((c) => c.networkErrors),
+      },
+      order: { id: orderId, status: orderView.body?.status, counts: orderView.body?.counts ?? {}, actualCostUsd: orderView.body?.actualCostUsd ?? null },
+      faults: { workerKills: supervisor.kills, workerSelfExits: supervisor.selfExits, temporalRestarts, pgOutageMs: o.pgOutageMs },
+      pendingEngineCommands: pending.length,
+      timings: { loadMs, faultsMs, drainMs, totalMs: Date.now() - totalStarted },
+    };
+  } catch (err) {
+    if (worker) log(`worker log tail:\n${worker.tail()}`);
+    throw err;
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Chaos options from CHAOS_* environment variables over the defaults. */
+export function chaosOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Omit<ChaosOptions, 'log'> {
+  const num = (name: string, fallback: number) => {
+    const v = env[name];
+    if (v === undefined || v === '') return fallback;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number (got "${v}")`);
+    return n;
+  };
+  const d = DEFAULT_CHAOS;
+  return {
+    runs: num('CHAOS_RUNS', d.runs),
+    clients: Math.max(1, num('CHAOS_CLIENTS', d.clients)),
+    orderChildren: Math.max(1, num('CHAOS_ORDER_CHILDREN', d.orderChildren)),
+    workerKills: num('CHAOS_WORKER_KILLS', d.workerKills),
+    killPauseMs: num('CHAOS_KILL_PAUSE_MS', d.killPauseMs),
+    minUptimeMs: num('CHAOS_MIN_UPTIME_MS', d.minUptimeMs),
+    temporalRestarts: num('CHAOS_TEMPORAL_RESTARTS', d.temporalRestarts),
+    temporalDownMs: num('CHAOS_TEMPORAL_DOWN_MS', d.temporalDownMs),
+    pgOutageMs: num('CHAOS_PG_OUTAGE_MS', d.pgOutageMs),
+    windowMs: num('CHAOS_WINDOW_MS', d.windowMs),
+    latencyMs: num('CHAOS_LATENCY_MS', d.latencyMs),
+    drainTimeoutMs: num('CHAOS_DRAIN_TIMEOUT_MS', d.drainTimeoutMs),
+    seed: num('CHAOS_SEED', d.seed),
+  };
+}
