@@ -115,6 +115,14 @@ export function workflowRuleErrors(def: WorkflowDefinition, ctx: RuleContext): s
     errors.push('quality and safety gates need a classifier: bind the role "classifier" in providers');
   }
   def.runtimeSteps.forEach((step, index) => {
+    // The engine judges quality and safety gates on the output of a step it executes itself; a supplied
+    // step (its output is the caller's artifact) or a subWorkflow step (the child's artifact) is never
+    // judged, so such a gate would count as passed unjudged. Refused instead.
+    const type = gateType(step.gateId);
+    if ((type === 'quality' || type === 'safety') && (step.suppliedBy || step.kind === 'subWorkflow')) {
+      const why = step.suppliedBy ? `its output is supplied by the intake field "${step.suppliedBy}"` : 'it runs a sub-workflow';
+      errors.push(`step ${index + 1} ("${step.id}"): the ${type} gate "${step.gateId}" would never be judged because ${why}; put the gate on a step this workflow executes`);
+    }
     if (gateType(step.gateId) === 'approval' && index !== def.runtimeSteps.length - 1) {
       errors.push(`step ${index + 1} ("${step.id}"): an approval gate ends the run in review, so it must judge the last step`);
     }

@@ -1,9 +1,9 @@
 import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import { type Db, type RunRow, getArtifact, getRunRow, getRunSteps, moveRunStatus } from '@atelier/db';
-import { isTerminalRunStatus, newArtifactId } from '@atelier/domain';
-import { artifactRow } from './artifacts';
+import { type Db, type RunRow, getRunRow, getRunSteps } from '@atelier/db';
+import { isTerminalRunStatus } from '@atelier/domain';
 import type { RunOutcome } from './run-types';
+import { settleRunFromRecord } from './settlement';
 
 /** The run cannot be finalized: it is already terminal, or steps remain to run. */
 export class NotFinalizable extends Error {
@@ -51,31 +51,8 @@ export async function finalizeRun(db: Db, temporal: Client, runId: string): Prom
     return { via: 'workflow', run: (await getRunRow(db, runId))! };
   }
 
-  const last = steps.find((s) => s.step_index === definition.runtimeSteps.length - 1);
-  const approvalStep = definition.runtimeSteps.find((s) => s.gateId && definition.gates.find((g) => g.id === s.gateId)?.type === 'approval');
-  const approvalGate = approvalStep ? definition.gates.find((g) => g.id === approvalStep.gateId) : undefined;
-  const content = approvalStep ? steps.find((s) => s.step_id === approvalStep.id)?.output : last?.output;
-  const status = approvalGate ? 'review' : 'completed';
-  const reportId = await sourceReportOf(db, run, steps.map((s) => s.output));
-  await moveRunStatus(
-    db,
-    runId,
-    status,
-    approvalGate
-      ? { review_gate_id: approvalGate.id, review_gate_name: approvalGate.name, hold_fields: approvalGate.holdFields ? JSON.stringify(approvalGate.holdFields) : null }
-      : {},
-    artifactRow(run, { id: run.artifact_id ?? newArtifactId(), content }, status === 'review' ? 'review' : 'ready', reportId),
-  );
-  return { via: 'recorded_steps', run: (await getRunRow(db, runId))! };
-}
-
-async function sourceReportOf(db: Db, run: RunRow, outputs: unknown[]): Promise<string | null> {
-  for (const id of Object.values(run.source_artifact_ids ?? {})) {
-    if ((await getArtifact(db, id))?.artifact_type === 'research-report') return id;
-  }
-  for (const output of outputs) {
-    const o = output as { artifactId?: unknown; type?: unknown } | null;
-    if (o && o.type === 'research-report' && typeof o.artifactId === 'string') return o.artifactId;
-  }
-  return null;
+  // The workflow is gone: the same settlement rule the workflow follows decides, from the recorded steps
+  // (approval → review, a failing QA → QA hold, pack membership kept).
+  const { row } = await settleRunFromRecord(db, run);
+  return { via: 'recorded_steps', run: row ?? (await getRunRow(db, runId))! };
 }

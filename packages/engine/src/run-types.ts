@@ -34,8 +34,12 @@ export interface OrderProgress {
 
 export interface SettleOrderInput {
   orderId: string;
-  /** `decide` lets the activity choose completed, attention or failed from the children's outcomes. */
-  status: 'completed' | 'cancelled' | 'decide';
+  /**
+   * `decide` lets the activity choose completed, attention or failed from the children's outcomes;
+   * `failed` (with `reason`) is the engine giving up on the order.
+   */
+  status: 'completed' | 'cancelled' | 'decide' | 'failed';
+  reason?: string;
 }
 
 export interface ExecuteStepInput {

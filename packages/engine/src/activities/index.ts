@@ -1,11 +1,12 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { type Db, type RunRow, checkCharacterUse, emitArtifact, getArtifact, getOrder, getRunRow, moveRunStatus, settleStep, startStep } from '@atelier/db';
+import { type Db, checkCharacterUse, emitArtifact, getArtifact, getRunRow, moveRunStatus, settleStep, startStep } from '@atelier/db';
 import { type CharacterVerdict, type ModelRegistry, runCharacterUse, utcDay } from '@atelier/domain';
 import { type EgressPolicy, egressPolicyFromEnv } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
-import { artifactRow, packMembership } from '../artifacts';
+import { decideRunSettlement } from '@atelier/domain/run-settlement';
+import { artifactRow } from '../artifacts';
 import { VISUAL_TOOLS } from '../media/visual/index';
 import { VIDEO_TOOLS } from '../media/video/index';
 import type { ProviderSet } from '../providers/index';
@@ -20,6 +21,7 @@ import type {
   StepResult,
 } from '../run-types';
 import { type Tool, toolRegistry } from '../steps/tools';
+import { definitionOf, packOf, writeRunSettlement } from '../settlement';
 import { prepareChildRun } from './child-runs';
 import { StepFailure, executeStepKind } from './step-executors';
 
@@ -44,11 +46,6 @@ async function withHeartbeat<T>(work: (signal: AbortSignal) => Promise<T>): Prom
   } finally {
     clearInterval(timer);
   }
-}
-
-async function packOf(db: Db, run: RunRow) {
-  if (!run.parent_order_id) return null;
-  return packMembership((await getOrder(db, run.parent_order_id))?.plan_artifact_id, run.order_dedupe_key);
 }
 
 async function runOrThrow(db: Db, runId: string) {
@@ -185,30 +182,21 @@ export function createActivities(deps: ActivityDeps) {
           errorCode: input.errorCode ?? null,
         });
       }
-      let artifact = input.artifact
-        ? artifactRow(run, input.artifact, input.status === 'review' ? 'review' : 'ready', input.sourceReportArtifactId, await packOf(db, run))
-        : undefined;
-      let status = input.status;
-      let review = input.review;
-      if (status === 'completed' && artifact && (JSON.parse(artifact.qa as string) as { status: string }).status === 'failed') {
-        status = 'review';
-        review = { gateId: 'qa', gateName: 'QA hold', holdFields: null };
-        artifact = { ...artifact, status: 'review' };
-      }
-      await moveRunStatus(
-        db,
-        input.runId,
-        status,
-        {
-          error: input.error ?? null,
-          error_code: input.errorCode ?? null,
-          failure_details: input.failureDetails ? JSON.stringify(input.failureDetails) : null,
-          ...(review ? { review_gate_id: review.gateId, review_gate_name: review.gateName, hold_fields: review.holdFields ? JSON.stringify(review.holdFields) : null } : {}),
+      // The one settlement rule (decideRunSettlement): the workflow's decision, under the QA hold.
+      const settlement = decideRunSettlement({
+        definition: definitionOf(run),
+        steps: [],
+        decision: {
+          status: input.status,
+          error: input.error,
+          errorCode: input.errorCode,
+          failureDetails: input.failureDetails,
+          ...(input.artifact ? { artifact: { content: input.artifact.content } } : {}),
+          review: input.review,
         },
-        artifact,
-      );
-      const written = await getRunRow(db, input.runId);
-      return { status: (written?.status as SettleRunInput['status']) ?? status };
+      });
+      const written = await writeRunSettlement(db, run, settlement, { artifactId: input.artifact?.id, sourceReportArtifactId: input.sourceReportArtifactId });
+      return { status: (written?.status as SettleRunInput['status']) ?? settlement.status };
     },
   };
 }

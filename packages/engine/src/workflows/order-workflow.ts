@@ -4,7 +4,20 @@
  * the order when nothing is left to run. After a few hundred children it continues as new, so its
  * history stays bounded for orders of any size; counts always come from the children's own records.
  */
-import { condition, continueAsNew, defineSignal, executeChild, getExternalWorkflowHandle, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  ContinueAsNew,
+  condition,
+  continueAsNew,
+  defineSignal,
+  executeChild,
+  getExternalWorkflowHandle,
+  isCancellation,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders';
 import type { OrderWorkflowInput } from '../run-types';
 import { cancelRunSignal, runWorkflow } from './run-workflow';
@@ -26,6 +39,9 @@ export const cancelOrderSignal = defineSignal('cancel');
 /** Sent after retry-failed planned fresh children while this execution is still running. */
 export const wakeOrderSignal = defineSignal('wake');
 
+/** Guards the path that settles the order on an unexpected failure (see SETTLE_EVERY_FAILURE_PATCH). */
+export const SETTLE_ORDER_FAILURE_PATCH = 'settle-order-failure';
+
 export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderId: string; status: string }> {
   const { orderId } = input;
   const inFlight = new Set<string>();
@@ -42,59 +58,71 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
     changed = true;
   });
 
-  const progress = await orderProgress({ orderId });
-  if (progress.status === 'cancelled') return { orderId, status: 'cancelled' };
-  let succeeded = progress.succeeded;
-  let targetReached = succeeded >= progress.targetCount;
-  let started = 0;
+  try {
+    const progress = await orderProgress({ orderId });
+    if (progress.status === 'cancelled') return { orderId, status: 'cancelled' };
+    let succeeded = progress.succeeded;
+    let targetReached = succeeded >= progress.targetCount;
+    let started = 0;
 
-  for (;;) {
-    changed = false;
-    if (cancelRequested) {
+    for (;;) {
+      changed = false;
+      if (cancelRequested) {
+        await condition(() => inFlight.size === 0);
+        return { orderId, ...(await settleOrder({ orderId, status: 'cancelled' })) };
+      }
+      while (!targetReached && !exhausted && inFlight.size < input.concurrency && started < CHILDREN_PER_EXECUTION) {
+        const batch = await claimOrderChildren({ orderId, limit: Math.min(input.concurrency - inFlight.size, CHILDREN_PER_EXECUTION - started) });
+        if (batch.length === 0) {
+          exhausted = true;
+          break;
+        }
+        for (const child of batch) {
+          started += 1;
+          inFlight.add(child.runId);
+          void executeChild(runWorkflow, {
+            workflowId: child.runId,
+            args: [child],
+            typedSearchAttributes: [
+              { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },
+              { key: SEARCH_ATTRIBUTES.WorkspaceId, value: child.workspaceId },
+              { key: SEARCH_ATTRIBUTES.TemplateId, value: child.definition.id },
+              { key: SEARCH_ATTRIBUTES.RunStatus, value: 'pending' },
+            ],
+          })
+            .then(
+              (outcome) => {
+                if (outcome.status === 'completed' || outcome.status === 'review') succeeded += 1;
+              },
+              () => undefined, // a child that errored has recorded its own failure
+            )
+            .finally(() => {
+              inFlight.delete(child.runId);
+              changed = true;
+            });
+        }
+      }
+      if (!targetReached && succeeded >= progress.targetCount) {
+        targetReached = true;
+        // The order is complete; children not yet started are cancelled, those in flight finish.
+        await settleOrder({ orderId, status: 'completed' });
+      }
+      if (inFlight.size === 0) {
+        if (targetReached) return { orderId, status: 'completed' };
+        if (exhausted) return { orderId, ...(await settleOrder({ orderId, status: 'decide' })) };
+        if (started >= CHILDREN_PER_EXECUTION) await continueAsNew<typeof orderWorkflow>(input);
+      }
+      await condition(() => changed || cancelRequested);
+    }
+  } catch (err) {
+    if (err instanceof ContinueAsNew || !patched(SETTLE_ORDER_FAILURE_PATCH)) throw err;
+    // Any other failure settles the order before the execution closes: children in flight finish and
+    // settle themselves first, then the order is failed with the reason (the reconciler is the backstop).
+    return CancellationScope.nonCancellable(async () => {
       await condition(() => inFlight.size === 0);
-      return { orderId, ...(await settleOrder({ orderId, status: 'cancelled' })) };
-    }
-    while (!targetReached && !exhausted && inFlight.size < input.concurrency && started < CHILDREN_PER_EXECUTION) {
-      const batch = await claimOrderChildren({ orderId, limit: Math.min(input.concurrency - inFlight.size, CHILDREN_PER_EXECUTION - started) });
-      if (batch.length === 0) {
-        exhausted = true;
-        break;
-      }
-      for (const child of batch) {
-        started += 1;
-        inFlight.add(child.runId);
-        void executeChild(runWorkflow, {
-          workflowId: child.runId,
-          args: [child],
-          typedSearchAttributes: [
-            { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },
-            { key: SEARCH_ATTRIBUTES.WorkspaceId, value: child.workspaceId },
-            { key: SEARCH_ATTRIBUTES.TemplateId, value: child.definition.id },
-            { key: SEARCH_ATTRIBUTES.RunStatus, value: 'pending' },
-          ],
-        })
-          .then(
-            (outcome) => {
-              if (outcome.status === 'completed' || outcome.status === 'review') succeeded += 1;
-            },
-            () => undefined, // a child that errored has recorded its own failure
-          )
-          .finally(() => {
-            inFlight.delete(child.runId);
-            changed = true;
-          });
-      }
-    }
-    if (!targetReached && succeeded >= progress.targetCount) {
-      targetReached = true;
-      // The order is complete; children not yet started are cancelled, those in flight finish.
-      await settleOrder({ orderId, status: 'completed' });
-    }
-    if (inFlight.size === 0) {
-      if (targetReached) return { orderId, status: 'completed' };
-      if (exhausted) return { orderId, ...(await settleOrder({ orderId, status: 'decide' })) };
-      if (started >= CHILDREN_PER_EXECUTION) await continueAsNew<typeof orderWorkflow>(input);
-    }
-    await condition(() => changed || cancelRequested);
+      if (isCancellation(err)) return { orderId, ...(await settleOrder({ orderId, status: 'cancelled' })) };
+      const message = err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
+      return { orderId, ...(await settleOrder({ orderId, status: 'failed', reason: `engine_error: the order's workflow failed: ${message}` })) };
+    });
   }
 }

@@ -6,12 +6,16 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
+  ChildWorkflowFailure,
   condition,
   defineQuery,
   defineSignal,
   defineUpdate,
   executeChild,
   getExternalWorkflowHandle,
+  isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -62,6 +66,33 @@ function describeFailure(err: unknown): { error: string; errorCode: string; fail
   return { error: `the step kept failing after retries: ${message}`, errorCode: 'transient_failure' };
 }
 
+/**
+ * Marks the code path that settles a run on any failure instead of letting the execution fail with the
+ * run left `running`. Only reached on a failure, which no recorded history took; guarded all the same,
+ * so a history that failed the old way replays (patched() is false there) and rethrows as it did.
+ */
+export const SETTLE_EVERY_FAILURE_PATCH = 'settle-every-failure';
+
+/**
+ * How a failure that is not a step's own settled failure ends the run. A deterministic refusal keeps
+ * its code (a sub-workflow whose mapped intake the child refuses is `step_invalid`, with the child's
+ * reasons); a sub-workflow execution that failed is `sub_workflow_failed`; anything else is the engine's
+ * fault: `engine_error`, with the message.
+ */
+function describeEngineFailure(err: unknown): { error: string; errorCode: string; failureDetails?: Record<string, unknown> } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure && cause.type && NON_RETRYABLE.includes(cause.type)) return describeFailure(err);
+  if (err instanceof ChildWorkflowFailure) {
+    return {
+      error: `sub-workflow run ${err.execution?.workflowId ?? ''} failed: ${err.cause?.message ?? err.message}`,
+      errorCode: 'sub_workflow_failed',
+      failureDetails: { childRunId: err.execution?.workflowId ?? null, retryState: err.retryState ?? null },
+    };
+  }
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return { error: `the engine failed to carry the run through: ${message}`, errorCode: 'engine_error' };
+}
+
 /** Gates that must have passed before `gate` is judged: every gate that lists it in `unlocks`. */
 function unlockersOf(gates: readonly Gate[], gateId: string): string[] {
   return gates.filter((g) => g.unlocks?.includes(gateId)).map((g) => g.id);
@@ -103,60 +134,63 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
     return outcome;
   };
 
-  if (state.cancelRequested) return settle({ status: 'cancelled' });
-  // Consent can be withdrawn while a run waits for a worker (or its order's turn): the gate is judged
-  // again before the first step, with the same reasons the gateway would give.
-  if (typeof input.intake.characterId === 'string' && input.intake.characterId) {
-    const verdict = await recheckCharacter({ runId });
-    if (!verdict.usable) {
-      return settle({
-        status: 'failed',
-        errorCode: 'character_not_usable',
-        error: `character ${input.intake.characterId} can no longer be used: ${verdict.reasons.join(', ')}`,
-        failureDetails: { reasons: verdict.reasons, characterId: input.intake.characterId },
-      });
-    }
-  }
-  await markRunRunning({ runId });
-  setStatus('running');
-
-  const context: RunContext = { intake: input.intake, inputs: input.inputs, steps: {} };
-  const passedGates = new Set<string>();
-  let spentUsd = 0;
-  let sourceReportArtifactId = input.sourceReportArtifactId ?? null;
-  let lastOutput: unknown;
-
-  const runChild = async (step: Step, index: number): Promise<unknown> => {
-    const childRunId = `run-${uuid4().replace(/-/g, '').slice(0, 8)}`;
-    const childInput = await prepareChildRun({ parentRunId: runId, childRunId, stepIndex: index, step, context });
-    activeChild = childRunId;
-    const child = await executeChild(runWorkflow, {
-      workflowId: childRunId,
-      args: [childInput],
-      typedSearchAttributes: [
-        { key: SEARCH_ATTRIBUTES.WorkspaceId, value: input.workspaceId },
-        { key: SEARCH_ATTRIBUTES.TemplateId, value: childInput.definition.id },
-        { key: SEARCH_ATTRIBUTES.RunStatus, value: 'queued' },
-      ],
-    });
-    activeChild = undefined;
-    if (child.status !== 'completed') {
-      throw new RunStop({
-        status: 'failed',
-        errorCode: 'sub_workflow_failed',
-        error: `sub-workflow ${childInput.definition.id} (run ${childRunId}) ended ${child.status}${child.error ? `: ${child.error}` : ''}`,
-        failureDetails: { childRunId, childStatus: child.status, childErrorCode: child.errorCode ?? null },
-        failedStepIndex: index,
-      });
-    }
-    if (child.artifactType === 'research-report' && child.artifactId) sourceReportArtifactId = child.artifactId;
-    return (await settleChildStep({ runId, stepIndex: index, childRunId, childStatus: child.status, artifactId: child.artifactId })).output;
-  };
-
+  /** The index of the step under way (begun, not yet done), for a failure that interrupts it. */
+  let current: number | undefined;
   try {
+    if (state.cancelRequested) return await settle({ status: 'cancelled' });
+    // Consent can be withdrawn while a run waits for a worker (or its order's turn): the gate is judged
+    // again before the first step, with the same reasons the gateway would give.
+    if (typeof input.intake.characterId === 'string' && input.intake.characterId) {
+      const verdict = await recheckCharacter({ runId });
+      if (!verdict.usable) {
+        return await settle({
+          status: 'failed',
+          errorCode: 'character_not_usable',
+          error: `character ${input.intake.characterId} can no longer be used: ${verdict.reasons.join(', ')}`,
+          failureDetails: { reasons: verdict.reasons, characterId: input.intake.characterId },
+        });
+      }
+    }
+    await markRunRunning({ runId });
+    setStatus('running');
+
+    const context: RunContext = { intake: input.intake, inputs: input.inputs, steps: {} };
+    const passedGates = new Set<string>();
+    let spentUsd = 0;
+    let sourceReportArtifactId = input.sourceReportArtifactId ?? null;
+    let lastOutput: unknown;
+
+    const runChild = async (step: Step, index: number): Promise<unknown> => {
+      const childRunId = `run-${uuid4().replace(/-/g, '').slice(0, 8)}`;
+      const childInput = await prepareChildRun({ parentRunId: runId, childRunId, stepIndex: index, step, context });
+      activeChild = childRunId;
+      const child = await executeChild(runWorkflow, {
+        workflowId: childRunId,
+        args: [childInput],
+        typedSearchAttributes: [
+          { key: SEARCH_ATTRIBUTES.WorkspaceId, value: input.workspaceId },
+          { key: SEARCH_ATTRIBUTES.TemplateId, value: childInput.definition.id },
+          { key: SEARCH_ATTRIBUTES.RunStatus, value: 'queued' },
+        ],
+      });
+      activeChild = undefined;
+      if (child.status !== 'completed') {
+        throw new RunStop({
+          status: 'failed',
+          errorCode: 'sub_workflow_failed',
+          error: `sub-workflow ${childInput.definition.id} (run ${childRunId}) ended ${child.status}${child.error ? `: ${child.error}` : ''}`,
+          failureDetails: { childRunId, childStatus: child.status, childErrorCode: child.errorCode ?? null },
+          failedStepIndex: index,
+        });
+      }
+      if (child.artifactType === 'research-report' && child.artifactId) sourceReportArtifactId = child.artifactId;
+      return (await settleChildStep({ runId, stepIndex: index, childRunId, childStatus: child.status, artifactId: child.artifactId })).output;
+    };
+
     for (const [index, step] of steps.entries()) {
       if (state.cancelRequested) return await settle({ status: 'cancelled' });
       state.stepIndex = index;
+      current = index;
       const supplied = step.suppliedBy ? input.inputs[step.suppliedBy] : undefined;
       const gate = step.gateId ? definition.gates.find((g) => g.id === step.gateId) : undefined;
       if (gate) {
@@ -186,6 +220,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
       context.steps[step.id] = output;
       lastOutput = output;
       state.stepsDone = index + 1;
+      current = undefined;
 
       if (gate?.type === 'budget') {
         const cap = definition.budgetPolicy.perRunCapUsd;
@@ -210,10 +245,16 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
       }
       if (step.emitsArtifact && index < steps.length - 1) await emitArtifact({ runId, artifact: { id: artifact.id, content: output } });
     }
+    if (state.cancelRequested) return await settle({ status: 'cancelled' });
+    return await settle({ status: 'completed', artifact: { id: artifact.id, content: lastOutput }, sourceReportArtifactId });
   } catch (err) {
     if (err instanceof RunStop) return settle(err.result);
-    throw err;
+    if (!patched(SETTLE_EVERY_FAILURE_PATCH)) throw err;
+    // Any other failure still settles the run before the execution closes (a Temporal cancellation too,
+    // hence outside the cancelled scope). If even that fails, the reconciler settles it later.
+    const interrupted = current;
+    return CancellationScope.nonCancellable(() =>
+      settle(isCancellation(err) ? { status: 'cancelled' } : { status: 'failed', ...describeEngineFailure(err), ...(interrupted !== undefined ? { failedStepIndex: interrupted } : {}) }),
+    );
   }
-  if (state.cancelRequested) return settle({ status: 'cancelled' });
-  return settle({ status: 'completed', artifact: { id: artifact.id, content: lastOutput }, sourceReportArtifactId });
 }

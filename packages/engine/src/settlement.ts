@@ -1,0 +1,88 @@
+/**
+ * Writes a run's settlement: the terminal status and artifact decided by decideRunSettlement (the one
+ * rule), with provenance and pack membership, in one transaction. The settleRun activity, finalize and
+ * the reconciler all write through here.
+ */
+import { type Db, type RunRow, getArtifact, getOrder, getRunRow, getRunSteps, moveRunStatus } from '@atelier/db';
+import { newArtifactId } from '@atelier/domain';
+import { type RunDecision, type RunSettlement, type SettlementFacts, decideRunSettlement } from '@atelier/domain/run-settlement';
+import { artifactRow, packMembership } from './artifacts';
+
+export async function packOf(db: Db, run: RunRow) {
+  if (!run.parent_order_id) return null;
+  return packMembership((await getOrder(db, run.parent_order_id))?.plan_artifact_id, run.order_dedupe_key);
+}
+
+/** The research report a run composed from: a supplied one, or one a step (a sub-workflow) produced. */
+export async function sourceReportOf(db: Db, run: RunRow, outputs: unknown[]): Promise<string | null> {
+  for (const id of Object.values(run.source_artifact_ids ?? {})) {
+    if ((await getArtifact(db, id))?.artifact_type === 'research-report') return id;
+  }
+  for (const output of outputs) {
+    const o = output as { artifactId?: unknown; type?: unknown } | null;
+    if (o && o.type === 'research-report' && typeof o.artifactId === 'string') return o.artifactId;
+  }
+  return null;
+}
+
+export function definitionOf(run: RunRow): SettlementFacts['definition'] {
+  return run.definition as SettlementFacts['definition'];
+}
+
+export interface WriteSettlementOptions {
+  /** The artifact id the workflow chose; otherwise the run's emitted draft's, or a new one. */
+  artifactId?: string;
+  sourceReportArtifactId?: string | null;
+}
+
+/** Writes `settlement` for `run`; returns the row as written (unchanged when the run had already ended). */
+export async function writeRunSettlement(db: Db, run: RunRow, settlement: RunSettlement, opts: WriteSettlementOptions = {}): Promise<RunRow | undefined> {
+  const artifact = settlement.artifact
+    ? {
+        ...artifactRow(
+          run,
+          { id: opts.artifactId ?? run.artifact_id ?? newArtifactId(), content: settlement.artifact.content },
+          settlement.artifact.status,
+          opts.sourceReportArtifactId,
+          await packOf(db, run),
+        ),
+        qa: JSON.stringify(settlement.artifact.qa),
+      }
+    : undefined;
+  const review = settlement.review;
+  await moveRunStatus(
+    db,
+    run.id,
+    settlement.status,
+    {
+      error: settlement.error,
+      error_code: settlement.errorCode,
+      failure_details: settlement.failureDetails ? JSON.stringify(settlement.failureDetails) : null,
+      ...(review ? { review_gate_id: review.gateId, review_gate_name: review.gateName, hold_fields: review.holdFields ? JSON.stringify(review.holdFields) : null } : {}),
+    },
+    artifact,
+  );
+  return getRunRow(db, run.id);
+}
+
+/**
+ * Settles a run from its record alone (no workflow decision): finalize of a run whose workflow is gone,
+ * and the reconciler. Returns the settlement decided and the row as written.
+ */
+export async function settleRunFromRecord(
+  db: Db,
+  run: RunRow,
+  opts: { closedBecause?: string; cancelRequested?: boolean; decision?: RunDecision; dryRun?: boolean } = {},
+): Promise<{ settlement: RunSettlement; row: RunRow | undefined }> {
+  const steps = await getRunSteps(db, run.id);
+  const settlement = decideRunSettlement({
+    definition: definitionOf(run),
+    steps: steps.map((s) => ({ stepIndex: s.step_index, status: s.status, output: s.output, error: s.error, errorCode: s.error_code })),
+    decision: opts.decision,
+    cancelRequested: opts.cancelRequested,
+    closedBecause: opts.closedBecause,
+  });
+  if (opts.dryRun) return { settlement, row: run };
+  const sourceReportArtifactId = settlement.artifact ? await sourceReportOf(db, run, steps.map((s) => s.output)) : null;
+  return { settlement, row: await writeRunSettlement(db, run, settlement, { sourceReportArtifactId }) };
+}
