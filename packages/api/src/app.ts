@@ -7,6 +7,9 @@ import { publishedDocument } from './http/openapi-document';
 import { renderError, validationHook } from './errors';
 import { bodySizeLimit, inputGuard } from './middleware/input-guard';
 import { requestContext } from './middleware/request-context';
+import { httpMetrics } from './middleware/metrics';
+import { createGatewayMetrics } from './metrics';
+import { PROMETHEUS_CONTENT_TYPE } from '@atelier/engine/metrics';
 import { apiKeyRoutes } from './routes/api-keys';
 import { artifactRoutes } from './routes/artifacts';
 import { authRoutes } from './routes/auth';
@@ -41,6 +44,8 @@ export function createApp(given: AppServices) {
   const services: AppServices = given.fileUrls ? given : { ...given, fileUrls: fileUrlSigning(generateFileSigningSecret()) };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: routedPath });
   app.use('*', requestContext(services));
+  const metrics = createGatewayMetrics(services.db);
+  app.use('*', httpMetrics(metrics));
   app.use('/v1/*', bodySizeLimit(), inputGuard());
   // The error bodies the edge answers with are referenced by name in the published document.
   app.openAPIRegistry.register('MessageError', MessageError);
@@ -91,6 +96,7 @@ export function createApp(given: AppServices) {
   });
   mountDocs(app);
   app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/metrics', async (c) => c.body(await metrics.registry.metrics(), 200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE }));
   app.get('/readyz', async (c) => {
     const readiness = await gatewayReadiness(services);
     if (!readiness.ready) c.header('Retry-After', '5');

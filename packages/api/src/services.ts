@@ -6,6 +6,7 @@ import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import type { FileUrlSigning } from '@atelier/storage/file-urls';
 import type { RunEventHub } from './events/run-event-hub';
+import type { GatewayMetrics } from './metrics';
 
 /** What route handlers reach through the context instead of importing globals. */
 export interface AppServices {
@@ -50,5 +51,7 @@ export type AppEnv = {
     requestId: string;
     logger: Logger;
     principal: Principal;
+    /** The gateway's Prometheus metrics, set by the httpMetrics middleware. */
+    metrics?: GatewayMetrics;
   };
 };

@@ -3,6 +3,7 @@
  * The `atelier` command: `dev` runs everything on embedded defaults; `api` and `worker` are the
  * production processes; the rest are operator tools.
  */
+import { createServer } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { readBuiltinWorkflows } from '@atelier/catalog';
@@ -35,11 +36,18 @@ function embeddedDatabaseUrl(config: AtelierConfig): string {
   return config.databaseUrl ?? `postgres://postgres:postgres@127.0.0.1:${config.embeddedPgPort}/atelier`;
 }
 
-async function serve(config: AtelierConfig, parts: { api: boolean; worker: boolean; embedded: boolean }): Promise<number> {
+async function serve(config: AtelierConfig, given: { api: boolean; worker: boolean; embedded: boolean }): Promise<number> {
   const logger = createLogger(config.logLevel);
+  // A worker with a probe port also serves the Temporal SDK's metrics (task slots, poll latency, sticky
+  // cache) on its /metrics: the SDK exports them on a loopback port of its own, which /metrics appends.
+  const temporalMetricsAddress = given.worker && (config.workerHttpPort ?? 0) > 0 ? `127.0.0.1:${await freeLoopbackPort()}` : undefined;
+  const parts = { ...given, ...(temporalMetricsAddress ? { temporalMetricsUrl: `http://${temporalMetricsAddress}/metrics` } : {}) };
   Runtime.install({
     logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m, a) => logger.warn(a ?? {}, m), error: (m, a) => logger.error(a ?? {}, m) },
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
+      ...(temporalMetricsAddress ? { metrics: { prometheus: { bindAddress: temporalMetricsAddress } } } : {}),
+    },
     // Shutdown order is ours (stack.stop): the SDK must not stop workers on its own when a signal arrives.
     shutdownSignals: [],
   });
@@ -68,6 +76,18 @@ async function serve(config: AtelierConfig, parts: { api: boolean; worker: boole
   console.log('stopping...');
   await stack.stop();
   return 0;
+}
+
+/** A loopback port free right now (the OS picks it), for the Temporal SDK's metrics endpoint. */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
 }
 
 /**

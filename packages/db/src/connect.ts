@@ -30,5 +30,25 @@ export function connectDb({ url, max = 10, onConnectionError = warnOnStderr }: C
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   pool.on('error', (err) => onConnectionError(err, 'idle'));
   pool.on('connect', (client) => client.on('error', (err) => onConnectionError(err, 'in use')));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/** The pool behind each database handle connectDb made (for poolStats). */
+const pools = new WeakMap<Db, pg.Pool>();
+
+export interface PoolStats {
+  /** Connections open (idle and checked out). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection: the pool is exhausted while this stays above 0. */
+  waiting: number;
+  max: number;
+}
+
+/** How the pool behind `db` is used right now; undefined for a handle connectDb did not make. */
+export function poolStats(db: Db): PoolStats | undefined {
+  const pool = pools.get(db);
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 } : undefined;
 }

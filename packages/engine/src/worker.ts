@@ -8,6 +8,7 @@ import type { ObjectStorage } from '@atelier/storage';
 import { createActivities } from './activities/index';
 import { createOrderActivities } from './activities/orders';
 import { withRetryBudget } from './activities/retry-budget';
+import type { WorkerMetrics } from './metrics';
 import { type ProviderOptions, createProviders } from './providers/index';
 
 export const DEFAULT_TASK_QUEUE = 'atelier-runs';
@@ -31,6 +32,8 @@ export interface RunWorkerOptions {
    * which denies loopback, private and reserved addresses unless ATELIER_EGRESS_* say otherwise.
    */
   egress?: EgressPolicy;
+  /** The worker's Prometheus metrics (createWorkerMetrics); absent, nothing is counted. */
+  metrics?: WorkerMetrics;
 }
 
 export { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
@@ -57,6 +60,7 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
     providers: createProviders(opts.providers),
     logger: opts.logger,
     egress: opts.egress ?? egressPolicyFromEnv(process.env),
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
   return Worker.create({
     connection: opts.connection,

@@ -53,7 +53,10 @@ export async function underBudgets<T>(c: Context<AppEnv>, req: BudgetRequest, wr
     }
     return { result: await write(tx) } as const;
   });
-  if ('refusal' in outcome) throw new ApiError(402, outcome.refusal);
+  if ('refusal' in outcome) {
+    c.get('metrics')?.budgetRefusals.inc({ reason: String(outcome.refusal.reason ?? 'unknown'), scope: String(outcome.refusal.scope) });
+    throw new ApiError(402, outcome.refusal);
+  }
   return outcome.result;
 }
 

@@ -126,6 +126,7 @@ export async function createRun(
         await alsoRecord?.(tx, inserted);
         return inserted;
       });
+  c.get('metrics')?.runsCreated.inc({ template: workflow.id });
   if (notExecuted) {
     const recorded = await moveRunStatus(db, runId, 'failed', { error: notExecuted, error_code: 'draft_not_executed', not_executed_reason: notExecuted, cost_status: 'not_executed' });
     return recorded ?? run;

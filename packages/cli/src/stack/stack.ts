@@ -10,6 +10,7 @@ import { openaiOptionsFromEnv } from '@atelier/engine/providers/openai/index';
 
 import { type EgressPolicy, createRunWorker, egressPolicyFromEnv } from '@atelier/engine/worker';
 import { startWorkerHttp } from '@atelier/engine/worker-http';
+import { createWorkerMetrics, workerMetricsRoute } from '@atelier/engine/metrics';
 import { storageFromConfig } from '@atelier/storage';
 import type { AtelierConfig } from '../config';
 import { resolveFileSigning } from './file-signing-secret';
@@ -21,6 +22,8 @@ export interface StackParts {
   worker: boolean;
   /** Start embedded dependencies (Temporal dev server, PostgreSQL) when no address is configured. */
   embedded: boolean;
+  /** The Temporal SDK's local Prometheus endpoint, appended to the worker's /metrics. */
+  temporalMetricsUrl?: string;
 }
 
 export interface RunningStack {
@@ -91,7 +94,9 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     if (parts.worker) {
       const connection = await NativeConnection.connect({ address: temporalAddress });
       stops.push(() => connection.close());
+      const metrics = createWorkerMetrics({ db });
       const worker: Worker = await createRunWorker({
+        metrics,
         connection,
         namespace: config.namespace,
         taskQueue: config.taskQueue,
@@ -111,9 +116,9 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       // process answers /readyz itself.
       const workerHttpPort = config.workerHttpPort ?? 0;
       if (workerHttpPort > 0) {
-        const probes = await startWorkerHttp({ port: workerHttpPort, worker, db });
+        const probes = await startWorkerHttp({ port: workerHttpPort, worker, db, routes: { '/metrics': workerMetricsRoute(metrics, parts.temporalMetricsUrl) } });
         stops.push(() => probes.close());
-        logger.info({ port: probes.port }, 'worker probes at /healthz and /readyz');
+        logger.info({ port: probes.port }, 'worker probes at /healthz and /readyz, metrics at /metrics');
       }
     }
 

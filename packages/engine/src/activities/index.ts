@@ -22,6 +22,7 @@ import type {
 } from '../run-types';
 import { type Tool, toolRegistry } from '../steps/tools';
 import { definitionOf, packOf, writeRunSettlement } from '../settlement';
+import { type WorkerMetrics, observeSettlement, observeStep } from '../metrics';
 import { prepareChildRun } from './child-runs';
 import { StepFailure, executeStepKind } from './step-executors';
 
@@ -35,6 +36,8 @@ export interface ActivityDeps {
   egress?: EgressPolicy;
   tools?: Record<string, Tool>;
   schemaAttempts?: number;
+  /** The worker's Prometheus metrics; absent, nothing is counted. */
+  metrics?: WorkerMetrics;
 }
 
 /** Sends heartbeats while `work` runs so a dead worker is noticed within the heartbeat timeout. */
@@ -68,6 +71,7 @@ export function createActivities(deps: ActivityDeps) {
     schemaAttempts: deps.schemaAttempts ?? 3,
     egress: deps.egress ?? egressPolicyFromEnv({}),
     logger: deps.logger,
+    metrics: deps.metrics,
     async findArtifact(runId: string, artifactId: string) {
       const [run, artifact] = await Promise.all([getRunRow(db, runId), getArtifact(db, artifactId)]);
       if (!run || !artifact || artifact.workspace_id !== run.workspace_id) return undefined;
@@ -112,6 +116,7 @@ export function createActivities(deps: ActivityDeps) {
           costActualUsd: result.costUsd,
           output: result.output,
         });
+        observeStep(deps.metrics, { kind: step.kind, provider: result.provider, model: result.model, status: 'completed', durationMs: Date.now() - started, costUsd: result.costUsd });
         return { output: result.output, costUsd: result.costUsd };
       } catch (err) {
         if (err instanceof StepFailure) {
@@ -126,6 +131,7 @@ export function createActivities(deps: ActivityDeps) {
             error: err.message,
             errorCode: err.errorCode,
           });
+          observeStep(deps.metrics, { kind: step.kind, provider: err.provider, model: err.model, status: 'failed', durationMs: Date.now() - started, costUsd: err.costUsd });
           throw ApplicationFailure.create({ message: err.message, type: err.errorCode, nonRetryable: true, details: err.details ? [err.details] : [] });
         }
         deps.logger.warn({ err, runId, stepId: step.id }, 'step attempt failed; the engine retries transient failures');
@@ -196,6 +202,7 @@ export function createActivities(deps: ActivityDeps) {
         },
       });
       const written = await writeRunSettlement(db, run, settlement, { artifactId: input.artifact?.id, sourceReportArtifactId: input.sourceReportArtifactId });
+      observeSettlement(deps.metrics, run, input, written?.status ?? settlement.status);
       return { status: (written?.status as SettleRunInput['status']) ?? settlement.status };
     },
   };

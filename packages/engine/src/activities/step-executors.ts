@@ -7,6 +7,7 @@ import type { ObjectStorage } from '@atelier/storage';
 import type { Logger } from 'pino';
 import { PermanentProviderError, type ProviderSet } from '../providers/index';
 import type { ExecuteStepInput } from '../run-types';
+import type { WorkerMetrics } from '../metrics';
 import { ExpressionError, evaluateExpression } from '../steps/code-expression';
 import { CODE_FUNCTIONS, CodeStepError } from '../steps/code-functions';
 import { type FoundArtifact, type Tool, type ToolContext, ToolInputError } from '../steps/tools';
@@ -48,6 +49,8 @@ export interface ExecutorDeps {
   /** The worker's egress policy, handed to tools that fetch caller-named URLs. */
   egress?: EgressPolicy;
   logger?: Logger;
+  /** Where quality and safety verdicts are counted. */
+  metrics?: WorkerMetrics;
 }
 
 /** What a tool sees of the step it runs in. */
@@ -164,6 +167,7 @@ async function judgeGate(gate: Gate, input: ExecuteStepInput, result: StepExecut
   const policy = gate.type === 'safety' ? 'safety' : 'quality';
   const subject = policy === 'safety' ? `${JSON.stringify(input.context.intake)}\n${input.step.prompt ? renderTemplate(input.step.prompt, input.context) : ''}\n` : '';
   const verdict = await classifier.classify({ model, policy, text: `${subject}${JSON.stringify(result.output)}`, signal });
+  deps.metrics?.gateVerdicts.inc({ gate_type: gate.type, verdict: verdict.pass ? 'pass' : 'fail' });
   if (!verdict.pass) {
     throw new StepFailure(
       `${gate.name} rejected the work: ${verdict.verdict}`,

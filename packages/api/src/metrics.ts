@@ -1,0 +1,127 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { sql } from 'kysely';
+import type { Db } from '@atelier/db';
+import { registerPoolMetrics } from '@atelier/engine/metrics';
+
+/**
+ * Prometheus metrics of a gateway, on a Registry of its own (never prom-client's global one), so
+ * several gateways in one process never collide. docs/operations.md ("Metrics and alerts") says what
+ * each one means.
+ */
+export interface GatewayMetrics {
+  registry: Registry;
+  httpRequests: Counter<'route' | 'method' | 'status'>;
+  httpDuration: Histogram<'route' | 'method'>;
+  runsCreated: Counter<'template'>;
+  budgetRefusals: Counter<'reason' | 'scope'>;
+}
+
+const ORDER_STATUSES = ['planned', 'running', 'attention', 'completed', 'failed', 'cancelled'] as const;
+const IN_FLIGHT = ['pending', 'queued', 'running'] as const;
+
+export function createGatewayMetrics(db: Db): GatewayMetrics {
+  const registry = new Registry();
+  registerPoolMetrics(registry, db);
+  // Gauges read from PostgreSQL when scraped, one query each. A query that fails (the database is
+  // away) leaves the gauge empty for that scrape rather than failing the whole scrape.
+  new Gauge({
+    name: 'atelier_orders',
+    help: 'Orders by status, read from the database on scrape',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await db
+        .selectFrom('orders')
+        .select(['status', sql<number>`count(*)::int`.as('n')])
+        .groupBy('status')
+        .execute()
+        .catch(() => undefined);
+      if (!rows) return;
+      for (const status of ORDER_STATUSES) this.set({ status }, 0);
+      for (const row of rows) this.set({ status: row.status }, row.n);
+    },
+  });
+  new Gauge({
+    name: 'atelier_order_children_in_flight',
+    help: 'Child runs of orders not yet settled (pending, queued or running), read from the database on scrape',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const row = await db
+        .selectFrom('runs')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('parent_order_id', 'is not', null)
+        .where('status', 'in', [...IN_FLIGHT])
+        .executeTakeFirst()
+        .catch(() => undefined);
+      if (row) this.set(row.n);
+    },
+  });
+  // atelier_runs_in_flight and atelier_runs_oldest_in_flight_age_seconds come from one query, shared by
+  // both gauges within a scrape (the registry collects its metrics concurrently).
+  let inFlightQuery: Promise<Array<{ status: string; n: number; age: number }> | undefined> | undefined;
+  const runsInFlight = () => {
+    inFlightQuery ??= db
+      .selectFrom('runs')
+      .select(['status', sql<number>`count(*)::int`.as('n'), sql<number>`extract(epoch from now() - min(created_at))::float8`.as('age')])
+      .where('status', 'in', [...IN_FLIGHT])
+      .groupBy('status')
+      .execute()
+      .catch(() => undefined)
+      .finally(() => {
+        inFlightQuery = undefined;
+      });
+    return inFlightQuery;
+  };
+  new Gauge({
+    name: 'atelier_runs_in_flight',
+    help: 'Runs not yet settled, by status (pending, queued, running), read from the database on scrape',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await runsInFlight();
+      if (rows) for (const status of IN_FLIGHT) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'atelier_runs_oldest_in_flight_age_seconds',
+    help: 'Age in seconds of the oldest run in each unsettled status (pending, queued, running); 0 when there is none',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await runsInFlight();
+      if (rows) for (const status of IN_FLIGHT) this.set({ status }, rows.find((r) => r.status === status)?.age ?? 0);
+    },
+  });
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'atelier_http_requests_total',
+      help: 'Requests answered by the gateway, by route template (the matched route, never the raw URL), method and status',
+      labelNames: ['route', 'method', 'status'],
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'atelier_http_request_duration_seconds',
+      help: 'Time the gateway took to answer (to the response head; streams are not timed to their end), by route template and method',
+      labelNames: ['route', 'method'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    runsCreated: new Counter({
+      name: 'atelier_runs_created_total',
+      help: 'Runs recorded by POST /v1/runs (and the routes that create runs the same way), by workflow template',
+      labelNames: ['template'],
+      registers: [registry],
+    }),
+    budgetRefusals: new Counter({
+      name: 'atelier_budget_refusals_total',
+      help: 'Requests refused by a budget (answered 402), by refusal reason and budget scope',
+      labelNames: ['reason', 'scope'],
+      registers: [registry],
+    }),
+  };
+}

@@ -1,0 +1,134 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { type Db, poolStats } from '@atelier/db';
+import type { SettleRunInput } from './run-types';
+
+/**
+ * Prometheus metrics of a worker process. Every process kind has its own Registry (never prom-client's
+ * global one), so several gateways and workers in one process (tests, `atelier dev`) never collide.
+ * Names are prefixed `atelier_`; docs/operations.md ("Metrics and alerts") says what each one means.
+ */
+
+export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+/** Seconds; a step is a model call, a tool or an agent loop, so the buckets reach ten minutes. */
+const STEP_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+/** `atelier_db_pool_connections{state}`: the pool behind `db` (total, idle, waiting, max), read on scrape. */
+export function registerPoolMetrics(registry: Registry, db: Db): Gauge<'state'> {
+  return new Gauge({
+    name: 'atelier_db_pool_connections',
+    help: 'PostgreSQL pool of this process: connections open (total), idle, queries waiting for a connection, and the pool size (max)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const stats = poolStats(db);
+      if (!stats) return;
+      for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, stats[state]);
+    },
+  });
+}
+
+export interface WorkerMetrics {
+  registry: Registry;
+  runsSettled: Counter<'template' | 'status'>;
+  stepDuration: Histogram<'kind' | 'provider' | 'model' | 'status'>;
+  stepCost: Counter<'kind' | 'provider' | 'model'>;
+  gateVerdicts: Counter<'gate_type' | 'verdict'>;
+  /**
+   * Webhook deliveries by outcome (`delivered`, `failed`, `gave_up`...) and attempt number (1, 2, ...):
+   * incremented by the webhook delivery activity, `metrics.webhookDeliveries.inc({ outcome, attempt })`.
+   */
+  webhookDeliveries: Counter<'outcome' | 'attempt'>;
+}
+
+export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
+  const registry = new Registry();
+  if (opts.db) registerPoolMetrics(registry, opts.db);
+  return {
+    registry,
+    runsSettled: new Counter({
+      name: 'atelier_runs_settled_total',
+      help: 'Runs that reached a terminal status (completed, review, failed, cancelled), by workflow template',
+      labelNames: ['template', 'status'],
+      registers: [registry],
+    }),
+    stepDuration: new Histogram({
+      name: 'atelier_step_duration_seconds',
+      help: 'Time a step took to settle (completed or failed), by step kind, provider and model',
+      labelNames: ['kind', 'provider', 'model', 'status'],
+      buckets: STEP_BUCKETS,
+      registers: [registry],
+    }),
+    stepCost: new Counter({
+      name: 'atelier_step_cost_usd_total',
+      help: 'Actual cost (USD) of settled steps, by step kind, provider and model',
+      labelNames: ['kind', 'provider', 'model'],
+      registers: [registry],
+    }),
+    gateVerdicts: new Counter({
+      name: 'atelier_gate_verdicts_total',
+      help: 'Gate verdicts: quality/safety as the classifier judged them, budget (fail: budget_gate_exceeded; pass: a run with a budget gate that got through), approval and qa (held: the run went to review)',
+      labelNames: ['gate_type', 'verdict'],
+      registers: [registry],
+    }),
+    webhookDeliveries: new Counter({
+      name: 'atelier_webhook_deliveries_total',
+      help: 'Webhook delivery attempts, by outcome and attempt number',
+      labelNames: ['outcome', 'attempt'],
+      registers: [registry],
+    }),
+  };
+}
+
+/** A settled step, completed or failed: its duration and cost. */
+export function observeStep(
+  metrics: WorkerMetrics | undefined,
+  step: { kind: string; provider?: string | null; model?: string | null; status: 'completed' | 'failed'; durationMs: number; costUsd?: number },
+): void {
+  if (!metrics) return;
+  const labels = { kind: step.kind, provider: step.provider || 'none', model: step.model || 'none' };
+  metrics.stepDuration.observe({ ...labels, status: step.status }, step.durationMs / 1000);
+  if (step.costUsd && step.costUsd > 0) metrics.stepCost.inc(labels, step.costUsd);
+}
+
+/**
+ * A run's terminal status as settleRun wrote it, and the verdicts of the gates the workflow decided
+ * (workflow code cannot reach metrics): a budget gate that stopped the run or let it through, an
+ * approval gate that held it for review, the QA hold that turned a completion into a review.
+ */
+export function observeSettlement(
+  metrics: WorkerMetrics | undefined,
+  run: { template_id: string; definition: unknown },
+  input: Pick<SettleRunInput, 'status' | 'errorCode' | 'review'>,
+  written: string,
+): void {
+  if (!metrics) return;
+  metrics.runsSettled.inc({ template: run.template_id, status: written });
+  const gates = (run.definition as { gates?: Array<{ id: string; type: string }> } | null)?.gates ?? [];
+  if (input.errorCode === 'budget_gate_exceeded') metrics.gateVerdicts.inc({ gate_type: 'budget', verdict: 'fail' });
+  else if ((written === 'completed' || written === 'review') && gates.some((g) => g.type === 'budget')) metrics.gateVerdicts.inc({ gate_type: 'budget', verdict: 'pass' });
+  const reviewGate = input.review ? gates.find((g) => g.id === input.review?.gateId) : undefined;
+  if (input.status === 'review' && reviewGate?.type === 'approval') metrics.gateVerdicts.inc({ gate_type: 'approval', verdict: 'held' });
+  if (input.status === 'completed' && written === 'review') metrics.gateVerdicts.inc({ gate_type: 'qa', verdict: 'held' });
+}
+
+/**
+ * The worker's /metrics route (for startWorkerHttp): its own registry, then the Temporal SDK's metrics
+ * fetched from the SDK's local Prometheus endpoint when there is one, so one scrape gets both.
+ */
+export function workerMetricsRoute(metrics: WorkerMetrics, temporalMetricsUrl?: string) {
+  return async () => {
+    const own = await metrics.registry.metrics();
+    const temporal = temporalMetricsUrl ? await fetchText(temporalMetricsUrl) : '';
+    return { status: 200, type: PROMETHEUS_CONTENT_TYPE, body: temporal ? `${own}\n${temporal}` : own };
+  };
+}
+
+async function fetchText(url: string): Promise<string> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    return res.ok ? await res.text() : `# the Temporal SDK metrics endpoint answered ${res.status}\n`;
+  } catch (err) {
+    return `# the Temporal SDK metrics endpoint is unreachable: ${(err as Error).message.replace(/\s+/g, ' ')}\n`;
+  }
+}
