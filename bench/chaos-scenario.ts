@@ -109,7 +109,7 @@ export interface ChaosReport {
     networkErrors: number;
   };
   order: { id: string; status: string; counts: Record<string, number>; actualCostUsd: number | null };
-  faults: { workerKills: number; workerSelfExits: number; temporalRestarts: number; pgOutageMs: number };
+  faults: { workerKills: number; workerSelfExits: number; workerExitsWhileRunning: number; temporalRestarts: number; pgOutageMs: number };
   /** Undelivered engine_commands at the end. */
   pendingEngineCommands: number;
   timings: { loadMs: number; faultsMs: number; drainMs: number; totalMs: number };
@@ -200,6 +200,8 @@ class WorkerSupervisor {
   private stopping = false;
   private killing = false;
   selfExits = 0;
+  /** Of selfExits, those of a process that had come up (answered its probe) before. */
+  exitsWhileRunning = 0;
   kills = 0;
   private readonly logFile: string;
 
@@ -221,14 +223,27 @@ class WorkerSupervisor {
     });
     closeSync(fd);
     this.child = child;
+    // Whether this process ever answered its probe: a worker that dies while running differs from one
+    // that cannot start (it needs PostgreSQL and Temporal at start).
+    let up = false;
+    const probe = setInterval(() => {
+      fetch(`http://127.0.0.1:${this.probePort}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(
+        (res) => {
+          if (res.ok && this.child === child) up = true;
+        },
+        () => undefined,
+      );
+    }, 500);
     child.once('exit', (code, signal) => {
+      clearInterval(probe);
       if (this.child !== child) return;
       this.child = undefined;
       if (this.stopping || this.killing) return;
       // It failed on its own (it cannot start while PostgreSQL is away): start it again shortly.
       this.selfExits += 1;
+      if (up) this.exitsWhileRunning += 1;
       const why = this.tail(200).split('\n').filter((l) => /"level":(50|60)|Error/.test(l)).slice(-1)[0] ?? '';
-      this.log(`worker exited on its own (${signal ?? code}); restarting in 2 s. ${why.slice(0, 300)}`);
+      this.log(`worker exited on its own (${signal ?? code}) ${up ? 'while running' : 'while starting'}; restarting in 2 s. ${why.slice(0, 300)}`);
       setTimeout(() => {
         if (!this.stopping && !this.child) this.start();
       }, 2_000);
@@ -572,7 +587,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
         networkErrors: sum((c) => c.networkErrors),
       },
       order: { id: orderId, status: orderView.body?.status, counts: orderView.body?.counts ?? {}, actualCostUsd: orderView.body?.actualCostUsd ?? null },
-      faults: { workerKills: supervisor.kills, workerSelfExits: supervisor.selfExits, temporalRestarts, pgOutageMs: o.pgOutageMs },
+      faults: { workerKills: supervisor.kills, workerSelfExits: supervisor.selfExits, workerExitsWhileRunning: supervisor.exitsWhileRunning, temporalRestarts, pgOutageMs: o.pgOutageMs },
       pendingEngineCommands: pending.length,
       timings: { loadMs, faultsMs, drainMs, totalMs: Date.now() - totalStarted },
     };

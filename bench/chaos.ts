@@ -23,7 +23,7 @@ async function main(): Promise<number> {
     `final run statuses              ${JSON.stringify(r.runs.statuses)}`,
     `gateway answers ≥ 500           503: ${r.gateway.status503} (${r.gateway.status503WithRetryAfter} with Retry-After); other 5xx: ${r.gateway.other5xx}; no answer: ${r.gateway.networkErrors}; of ${r.gateway.requests} requests`,
     `order                           ${r.order.status} ${JSON.stringify(r.order.counts)} actual $${r.order.actualCostUsd}`,
-    `faults                          worker SIGKILLs ${r.faults.workerKills} (+ ${r.faults.workerSelfExits} exits on its own), Temporal restarts ${r.faults.temporalRestarts}, PostgreSQL down ${s(r.faults.pgOutageMs)}`,
+    `faults                          worker SIGKILLs ${r.faults.workerKills} (+ ${r.faults.workerSelfExits} exits on its own, ${r.faults.workerExitsWhileRunning} of them after it had come up), Temporal restarts ${r.faults.temporalRestarts}, PostgreSQL down ${s(r.faults.pgOutageMs)}`,
     `undelivered engine commands     ${r.pendingEngineCommands}`,
     `time                            load ${s(r.timings.loadMs)}, faults ${s(r.timings.faultsMs)}, drain ${s(r.timings.drainMs)}, total ${s(r.timings.totalMs)}`,
   ];
