@@ -35,8 +35,9 @@ export interface WorkerMetrics {
   stepCost: Counter<'kind' | 'provider' | 'model'>;
   gateVerdicts: Counter<'gate_type' | 'verdict'>;
   /**
-   * Webhook deliveries by outcome (`delivered`, `failed`, `gave_up`...) and attempt number (1, 2, ...):
-   * incremented by the webhook delivery activity, `metrics.webhookDeliveries.inc({ outcome, attempt })`.
+   * Webhook delivery attempts by outcome (`delivered`; `retrying`: failed, another attempt follows;
+   * `failed`: the last attempt failed, the message is given up) and attempt number (1, 2, ...). Declared
+   * here for the webhook delivery activity to increment: `metrics.webhookDeliveries.inc({ outcome, attempt: String(n) })`.
    */
   webhookDeliveries: Counter<'outcome' | 'attempt'>;
 }
@@ -73,7 +74,7 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
     }),
     webhookDeliveries: new Counter({
       name: 'atelier_webhook_deliveries_total',
-      help: 'Webhook delivery attempts, by outcome and attempt number',
+      help: 'Webhook delivery attempts, by outcome (delivered, retrying, failed: given up after the last attempt) and attempt number',
       labelNames: ['outcome', 'attempt'],
       registers: [registry],
     }),
