@@ -1,4 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type FileUrlSigning, fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
 import type { AtelierConfig } from '../config';
@@ -22,12 +23,17 @@ export async function resolveFileSigning(config: AtelierConfig, embedded: boolea
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     secret = generateFileSigningSecret();
     await mkdir(config.dataDir, { recursive: true });
-    // `wx`: two processes starting at once never overwrite each other's secret; the loser reads the winner's.
+    // Written whole under a temporary name, then linked into place, which fails if the file exists: two
+    // processes starting at once never see half a secret nor overwrite each other's; the loser reads the winner's.
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+      await writeFile(temp, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+      await link(temp, file);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       secret = (await readFile(file, 'utf8')).trim();
+    } finally {
+      await rm(temp, { force: true });
     }
   }
   return fileUrlSigning(secret, config.fileUrlTtlSeconds);
