@@ -16,6 +16,7 @@ import { type FileUrlSigning, fileUrlSigning, generateFileSigningSecret } from '
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import path from 'node:path';
 import type { ProviderOptions } from '@atelier/engine/providers/index';
+import type { WebhookRetrySettings } from '@atelier/engine/webhooks/types';
 
 try {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -89,6 +90,8 @@ export interface HarnessOptions {
   egress?: EgressPolicy;
   /** The secret and lifetime of signed file URLs; by default a random secret and the 7-day lifetime. */
   fileUrls?: FileUrlSigning;
+  /** Backoff of webhook deliveries (tests shorten it); the secrets key sealing webhook secrets is random per harness. */
+  webhookRetry?: Partial<WebhookRetrySettings>;
 }
 
 /** Production's egress policy plus loopback: what harness workers use unless a test says otherwise. */
@@ -105,6 +108,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const connection = await Connection.connect({ address: temporalAddress });
   const temporal = new Client({ connection, namespace: 'default' });
   const stops: Array<() => Promise<void>> = [];
+  const secretsKey = randomBytes(32);
 
   const startWorker = async (w: { localLatencyMs?: number } = {}) => {
     const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
@@ -119,6 +123,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       storage,
       workflowBundle: await workflowBundle(),
       egress: opts.egress ?? TEST_EGRESS_POLICY,
+      secretsKey,
     });
     const running = worker.run();
     let stopped = false;
@@ -136,7 +141,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 
   const events = new RunEventHub(databaseUrl, silentLogger);
   const api: ApiServer = await startApiServer(
-    { db, temporal, taskQueue, logger: silentLogger, models, storage, fileUrls, events, sseHeartbeatMs: opts.sseHeartbeatMs, orderConcurrency: opts.orderConcurrency, egress: opts.egress ?? TEST_EGRESS_POLICY },
+    { db, temporal, taskQueue, logger: silentLogger, models, storage, fileUrls, events, sseHeartbeatMs: opts.sseHeartbeatMs, orderConcurrency: opts.orderConcurrency, egress: opts.egress ?? TEST_EGRESS_POLICY, secretsKey, webhookRetry: opts.webhookRetry },
     0,
     '127.0.0.1',
   );

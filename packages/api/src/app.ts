@@ -19,6 +19,7 @@ import { costRoutes } from './routes/costs';
 import { fileRoutes } from './routes/files';
 import { orderRoutes } from './routes/orders';
 import { projectRoutes } from './routes/projects';
+import { publicationRoutes } from './routes/publications';
 import { queueRoutes } from './routes/queue';
 import { runActionRoutes } from './routes/run-actions';
 import { runEventRoutes } from './routes/run-events';
@@ -82,6 +83,7 @@ export function createApp(given: AppServices) {
   app.route('/', brandRoutes);
   app.route('/', campaignRoutes);
   app.route('/', opsRoutes);
+  app.route('/', publicationRoutes);
 
   const documentConfig = {
     openapi: '3.1.0',

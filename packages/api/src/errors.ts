@@ -46,6 +46,7 @@ export const ERROR_CODES = {
   character_archived: 409,
   client_conflict: 409,
   contact_exists: 409,
+  document_slug_taken: 409,
   email_taken: 409,
   etag_mismatch: 409,
   gate_mismatch: 409,
@@ -55,6 +56,7 @@ export const ERROR_CODES = {
   last_owner: 409,
   member_exists: 409,
   project_has_characters: 409,
+  publication_slug_taken: 409,
   request_id_reused: 409,
   subject_erased: 409,
   version_frozen: 409,
@@ -76,6 +78,7 @@ export const ERROR_CODES = {
   subject_changed: 422,
   subject_not_found: 422,
   subject_not_allowed: 422,
+  webhook_verify_failed: 422,
   etag_required: 428,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

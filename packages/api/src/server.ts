@@ -23,6 +23,7 @@ export async function startApiServer(services: AppServices, port: number, hostna
         taskQueue: services.taskQueue,
         orderConcurrency: services.orderConcurrency ?? DEFAULT_ORDER_CONCURRENCY,
         logger: services.logger.child({ component: 'dispatcher' }),
+        ...(services.webhookRetry ? { webhookRetry: services.webhookRetry } : {}),
       });
   own?.start();
   const app = createApp(own ? { ...services, dispatcher: own } : services);

@@ -6,6 +6,7 @@ import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import type { FileUrlSigning } from '@atelier/storage/file-urls';
 import type { RunEventHub } from './events/run-event-hub';
+import type { WebhookRetrySettings } from '@atelier/engine/webhooks/types';
 import type { GatewayMetrics } from './metrics';
 
 /** What route handlers reach through the context instead of importing globals. */
@@ -32,6 +33,10 @@ export interface AppServices {
   sseHeartbeatMs?: number;
   /** The gateway's policy for fetches of caller-named URLs (brand font capture); production's deny policy when absent. */
   egress?: EgressPolicy;
+  /** The key sealing webhook signing secrets (ATELIER_SECRETS_KEY when absent); publications need it. */
+  secretsKey?: Buffer;
+  /** Backoff of webhook deliveries this gateway's dispatcher starts (ATELIER_WEBHOOK_RETRY_* when absent). */
+  webhookRetry?: Partial<WebhookRetrySettings>;
 }
 
 /** Who is calling: a signed-in session or an API key, always on behalf of one user. */

@@ -24,3 +24,6 @@ export type * from './schema-engine';
 export type * from './schema-brands';
 export * from './brands';
 export * from './campaigns';
+export type * from './schema-publications';
+export * from './publications';
+export * from './webhooks';

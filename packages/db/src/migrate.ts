@@ -8,6 +8,7 @@ import * as clients from './migrations/2026-11-22T1320-clients';
 import * as characterIds from './migrations/2026-11-23T0900-character-ids';
 import * as engineCommands from './migrations/2026-11-23T0910-engine-commands';
 import * as brandsCampaigns from './migrations/2026-11-23T1000-brands-campaigns';
+import * as publications from './migrations/2026-11-23T1100-publications';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23T0900-character-ids': characterIds,
   '2026-11-23T0910-engine-commands': engineCommands,
   '2026-11-23T1000-brands-campaigns': brandsCampaigns,
+  '2026-11-23T1100-publications': publications,
 };
 
 class InCodeMigrations implements MigrationProvider {

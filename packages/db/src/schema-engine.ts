@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { NullableTimestamp, Timestamp } from './schema';
 
-export type EngineCommandKind = 'start_run' | 'start_order' | 'cancel_run' | 'cancel_order';
+export type EngineCommandKind = 'start_run' | 'start_order' | 'cancel_run' | 'cancel_order' | 'deliver_webhook';
 
 export interface EngineCommandsTable {
   id: Generated<number>;

@@ -3,6 +3,7 @@ import type { CharactersSchema } from './schema-characters';
 import type { ClientsSchema } from './schema-clients';
 import type { EngineSchema } from './schema-engine';
 import type { BrandsSchema } from './schema-brands';
+import type { PublicationsSchema } from './schema-publications';
 
 /** Typed view of the PostgreSQL schema that the migrations create. */
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -260,7 +261,7 @@ export interface BudgetRefusalsTable {
   created_at: Timestamp;
 }
 
-export interface Database extends ClientsSchema, CharactersSchema, EngineSchema, BrandsSchema {
+export interface Database extends ClientsSchema, CharactersSchema, EngineSchema, BrandsSchema, PublicationsSchema {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

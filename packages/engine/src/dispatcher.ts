@@ -11,10 +11,12 @@ import {
   moveRunStatus,
   retryEngineCommand,
   setOrderStatus,
+  getWebhookMessage,
 } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { signalOrderCancel, signalRunCancel, startOrWakeOrderWorkflow, startRunWorkflow } from './client';
 import { runWorkflowInputOf } from './run-input';
+import { type WebhookRetrySettings, startWebhookDelivery, webhookRetrySettings } from './webhooks/index';
 
 export interface DispatcherOptions {
   db: Db;
@@ -24,6 +26,8 @@ export interface DispatcherOptions {
   logger: Logger;
   /** How often due commands are looked for when nothing wakes the dispatcher (1 s). */
   pollMs?: number;
+  /** Backoff of webhook deliveries started from here; ATELIER_WEBHOOK_RETRY_* over the defaults when absent. */
+  webhookRetry?: Partial<WebhookRetrySettings>;
 }
 
 const BATCH = 32;
@@ -147,6 +151,12 @@ export class EngineDispatcher {
           await cancelPlannedChildren(tx, id);
           await setOrderStatus(tx, id, 'cancelled');
         });
+        return;
+      }
+      case 'deliver_webhook': {
+        const message = await getWebhookMessage(db, id);
+        if (!message || message.status !== 'pending') return;
+        await startWebhookDelivery(temporal, id, { taskQueue, retry: webhookRetrySettings(process.env, this.opts.webhookRetry) });
         return;
       }
     }

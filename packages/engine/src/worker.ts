@@ -10,6 +10,7 @@ import { createOrderActivities } from './activities/orders';
 import { withRetryBudget } from './activities/retry-budget';
 import type { WorkerMetrics } from './metrics';
 import { type ProviderOptions, createProviders } from './providers/index';
+import { createWebhookActivities, secretsKeyFromEnv } from './webhooks/index';
 
 export const DEFAULT_TASK_QUEUE = 'atelier-runs';
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
@@ -34,6 +35,8 @@ export interface RunWorkerOptions {
   egress?: EgressPolicy;
   /** The worker's Prometheus metrics (createWorkerMetrics); absent, nothing is counted. */
   metrics?: WorkerMetrics;
+  /** The key sealing webhook signing secrets (ATELIER_SECRETS_KEY when absent); without either, webhooks cannot be signed. */
+  secretsKey?: Buffer;
 }
 
 export { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
@@ -53,6 +56,7 @@ const quietBundlerLogger = {
 };
 
 export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
+  const egress = opts.egress ?? egressPolicyFromEnv(process.env);
   const activities = createActivities({
     db: opts.db,
     models: opts.models,
@@ -72,6 +76,7 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
       executeStep: withRetryBudget(activities.executeStep),
       prepareChildRun: withRetryBudget(activities.prepareChildRun),
       ...createOrderActivities(opts.db),
+      ...createWebhookActivities({ db: opts.db, egress, secretsKey: opts.secretsKey ?? secretsKeyFromEnv(process.env) }),
     },
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 50,
     maxConcurrentLocalActivityExecutions: 50,

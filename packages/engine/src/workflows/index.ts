@@ -1,3 +1,4 @@
 // The one module the worker bundles: every workflow type Atelier registers is exported here.
 export { runWorkflow, cancelRunSignal, runStateQuery, finalizeRunUpdate } from './run-workflow';
 export { orderWorkflow, cancelOrderSignal, wakeOrderSignal } from './order-workflow';
+export { webhookDeliveryWorkflow } from './webhook-delivery-workflow';

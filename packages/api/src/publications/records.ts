@@ -1,0 +1,136 @@
+import type { Context } from 'hono';
+import {
+  PG,
+  type PublicationDocumentRow,
+  type PublicationRow,
+  type WebhookAttemptListRow,
+  type WebhookHealthRow,
+  getPublication,
+  getPublicationDocument,
+  pgErrorCode,
+  webhookHealthOf,
+} from '@atelier/db';
+import { egressPolicyFromEnv } from '@atelier/egress';
+import { type WebhookAttemptDeps, secretsKeyFromEnv } from '@atelier/engine/webhooks/index';
+import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access';
+import { type ApiError, fail } from '../errors';
+import type { AppEnv } from '../services';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export function presentHealth(h: WebhookHealthRow | undefined) {
+  if (!h) return { status: 'unknown' as const, lastAttemptAt: null, lastStatusCode: null, consecutiveFailures: 0 };
+  return { status: h.last_ok ? ('healthy' as const) : ('failing' as const), lastAttemptAt: iso(h.last_attempt_at), lastStatusCode: h.last_status_code, consecutiveFailures: h.consecutive_failures };
+}
+
+export function presentPublication(p: PublicationRow, health: WebhookHealthRow | undefined) {
+  return {
+    id: p.id,
+    workspaceId: p.workspace_id,
+    slug: p.slug,
+    name: p.name,
+    revalidateUrl: p.revalidate_url,
+    sectionPath: p.section_path,
+    secretRotatedAt: iso(p.secret_rotated_at)!,
+    deliveryHealth: presentHealth(health),
+    createdAt: iso(p.created_at)!,
+    updatedAt: iso(p.updated_at)!,
+  };
+}
+
+/** Publications with their delivery health (one query for the lot). */
+export async function publicationRecords(c: Context<AppEnv>, rows: PublicationRow[]) {
+  const health = await webhookHealthOf(c.get('services').db, 'publication', rows.map((r) => r.id));
+  return rows.map((r) => presentPublication(r, health.get(r.id)));
+}
+
+export async function publicationRecord(c: Context<AppEnv>, row: PublicationRow) {
+  return (await publicationRecords(c, [row]))[0]!;
+}
+
+export function presentDocument(d: PublicationDocumentRow) {
+  return {
+    id: d.id,
+    publicationId: d.publication_id,
+    slug: d.slug,
+    title: d.title,
+    body: d.body,
+    categories: d.categories,
+    status: d.status,
+    publishedAt: iso(d.published_at),
+    createdAt: iso(d.created_at)!,
+    updatedAt: iso(d.updated_at)!,
+  };
+}
+
+export function presentArticle(d: PublicationDocumentRow) {
+  return { slug: d.slug, title: d.title, body: d.body, categories: d.categories, publishedAt: iso(d.published_at)! };
+}
+
+export function presentAttempt(a: WebhookAttemptListRow) {
+  return {
+    id: String(a.id),
+    messageId: a.message_id,
+    action: a.event_type,
+    attempt: a.attempt,
+    attemptedAt: iso(a.started_at)!,
+    webhookTimestamp: Number(a.webhook_timestamp),
+    url: a.url,
+    statusCode: a.status_code,
+    outcome: a.outcome,
+    error: a.error,
+    redirectedTo: a.redirected_to,
+    durationMs: a.duration_ms,
+  };
+}
+
+/** A publication the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
+export async function publicationFor(c: Context<AppEnv>, id: string, write: boolean): Promise<{ publication: PublicationRow; access: WorkspaceAccess }> {
+  const notFound = `publication ${id} not found`;
+  const publication = await getPublication(c.get('services').db, id);
+  if (!publication) throw fail.notFound(notFound);
+  const access = await resourceAccess(c, publication.workspace_id, notFound);
+  if (write) requireWriter(access);
+  return { publication, access };
+}
+
+export async function documentFor(c: Context<AppEnv>, id: string, write: boolean): Promise<{ document: PublicationDocumentRow; publication: PublicationRow }> {
+  const notFound = `document ${id} not found`;
+  const { db } = c.get('services');
+  const document = await getPublicationDocument(db, id);
+  const publication = document ? await getPublication(db, document.publication_id) : undefined;
+  if (!document || !publication) throw fail.notFound(notFound);
+  const access = await resourceAccess(c, publication.workspace_id, notFound);
+  if (write) requireWriter(access);
+  return { document, publication };
+}
+
+/** The deployment's secrets key; a gateway without one cannot create, rotate or verify (503, naming the setting). */
+export function secretsKeyOf(c: Context<AppEnv>): Buffer {
+  const key = c.get('services').secretsKey ?? secretsKeyFromEnv(process.env);
+  if (!key) throw fail.unavailable('webhook signing secrets cannot be sealed: ATELIER_SECRETS_KEY is not set on this gateway', 60);
+  return key;
+}
+
+/** What the gateway's synchronous verify needs to send one attempt. */
+export function attemptDeps(c: Context<AppEnv>): WebhookAttemptDeps {
+  const services = c.get('services');
+  return { db: services.db, egress: services.egress ?? egressPolicyFromEnv(process.env), secretsKey: secretsKeyOf(c) };
+}
+
+/** Unique-slug refusals as the contract's 409s; anything else is not ours to answer. */
+export function publicationConflict(err: unknown): ApiError | undefined {
+  if (pgErrorCode(err) !== PG.uniqueViolation) return undefined;
+  const constraint = (err as { constraint?: string }).constraint;
+  if (constraint === 'publications_slug_key') return fail.code('publication_slug_taken', { field: 'slug', message: 'a publication already has this slug (slugs are global: they name the public articles path)' });
+  if (constraint === 'publication_documents_publication_id_slug_key') return fail.code('document_slug_taken', { field: 'slug', message: 'a document of this publication already has this slug' });
+  return undefined;
+}
+
+export async function conflictsAnswered<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    throw publicationConflict(err) ?? err;
+  }
+}

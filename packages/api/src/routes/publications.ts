@@ -1,0 +1,294 @@
+import { randomBytes } from 'node:crypto';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import {
+  enqueueWebhookMessage,
+  getPublicationBySlug,
+  insertPublication,
+  insertPublicationDocument,
+  listPublications,
+  listPublishedDocuments,
+  listWebhookAttempts,
+  moveDocumentWithMessage,
+  updatePublication,
+  webhookHealthOf,
+} from '@atelier/db';
+import { Pagination } from '@atelier/contracts/common';
+import {
+  DeliveryAttemptList,
+  DocumentCreateRequest,
+  DocumentIdParam,
+  DocumentTransition,
+  ListPublicationsQuery,
+  PublicArticleList,
+  Publication,
+  PublicationCreateRequest,
+  PublicationDocument,
+  PublicationIdParam,
+  PublicationList,
+  PublicationSlugParam,
+  PublicationUpdateRequest,
+  PublicationWithSecret,
+  VerifyResult,
+} from '@atelier/contracts/publications';
+import { attemptWebhook, formatWebhookSecret, generateWebhookKey, newWebhookMessageId, sealTargetKey } from '@atelier/engine/webhooks/index';
+import { requireWriter, workspaceAccess } from '../access';
+import { errorResponses, fail, validationHook } from '../errors';
+import { json, jsonBody, secured } from '../http/route';
+import {
+  attemptDeps,
+  conflictsAnswered,
+  documentFor,
+  presentArticle,
+  presentAttempt,
+  presentDocument,
+  presentHealth,
+  publicationFor,
+  publicationRecord,
+  publicationRecords,
+  secretsKeyOf,
+} from '../publications/records';
+import type { AppEnv } from '../services';
+
+const newPublicationId = () => `pub-${randomBytes(8).toString('hex')}`;
+const newDocumentId = () => `doc-${randomBytes(8).toString('hex')}`;
+
+/** The revalidation body of the contract: the publication's slug (not a URL), the document's slug, the action, its categories. */
+const webhookBody = (publication: string, slug: string, action: string, categories: string[]) => JSON.stringify({ publication, slug, action, categories });
+
+export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(
+    createRoute({
+      ...secured('publications'),
+      method: 'post',
+      path: '/v1/publications',
+      summary: 'Create a publication (owners and admins); the signing secret is in this response only',
+      request: { body: jsonBody(PublicationCreateRequest) },
+      responses: { 201: { description: 'The publication and its secret, shown once', ...json(PublicationWithSecret) }, ...errorResponses(401, 403, 404, 409, 422, 503) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const access = await workspaceAccess(c, body.workspaceId);
+      requireWriter(access);
+      const secretsKey = secretsKeyOf(c);
+      const id = newPublicationId();
+      const key = generateWebhookKey();
+      const row = await conflictsAnswered(() =>
+        insertPublication(c.get('services').db, {
+          id,
+          workspace_id: access.workspaceId,
+          slug: body.slug,
+          name: body.name,
+          revalidate_url: body.revalidateUrl,
+          section_path: body.sectionPath,
+          secret_sealed: sealTargetKey(secretsKey, 'publication', id, key),
+          created_by: c.get('principal').userId,
+        }),
+      );
+      return c.json({ ...(await publicationRecord(c, row)), secret: formatWebhookSecret(key) }, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('publications'),
+      method: 'get',
+      path: '/v1/publications',
+      summary: "A workspace's publications with their delivery health (never their secrets)",
+      request: { query: ListPublicationsQuery },
+      responses: { 200: { description: 'Publications', ...json(PublicationList) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const access = await workspaceAccess(c, q.workspaceId);
+      const page = await listPublications(c.get('services').db, access.workspaceId, q);
+      return c.json({ items: await publicationRecords(c, page.items), total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('publications'),
+      method: 'get',
+      path: '/v1/publications/{publication_id}',
+      summary: 'A publication with its delivery health',
+      request: { params: PublicationIdParam },
+      responses: { 200: { description: 'The publication', ...json(Publication) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, false);
+      return c.json(await publicationRecord(c, publication), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('publications'),
+      method: 'patch',
+      path: '/v1/publications/{publication_id}',
+      summary: 'Change the name, revalidateUrl or sectionPath (owners and admins); the slug is a stable id and never changes',
+      request: { params: PublicationIdParam, body: jsonBody(PublicationUpdateRequest) },
+      responses: { 200: { description: 'The publication', ...json(Publication) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
+      const updated = await updatePublication(c.get('services').db, publication.id, {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.revalidateUrl !== undefined ? { revalidate_url: body.revalidateUrl } : {}),
+        ...(body.sectionPath !== undefined ? { section_path: body.sectionPath } : {}),
+      });
+      if (!updated) throw fail.notFound(`publication ${publication.id} not found`);
+      return c.json(await publicationRecord(c, updated), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('publications'),
+      method: 'post',
+      path: '/v1/publications/{publication_id}/rotate-secret',
+      summary: 'Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once',
+      request: { params: PublicationIdParam },
+      responses: { 200: { description: 'The publication and its new secret, shown once', ...json(PublicationWithSecret) }, ...errorResponses(401, 403, 404, 422, 503) },
+    }),
+    async (c) => {
+      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
+      const key = generateWebhookKey();
+      const updated = await updatePublication(c.get('services').db, publication.id, {
+        secret_sealed: sealTargetKey(secretsKeyOf(c), 'publication', publication.id, key),
+        secret_rotated_at: new Date(),
+      });
+      if (!updated) throw fail.notFound(`publication ${publication.id} not found`);
+      return c.json({ ...(await publicationRecord(c, updated)), secret: formatWebhookSecret(key) }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('publications'),
+      method: 'post',
+      path: '/v1/publications/{publication_id}/verify',
+      summary:
+        'Send a signed no-op message (action verify) to the revalidateUrl now; 200 only when the consumer answered 2xx, otherwise 422 webhook_verify_failed saying what it answered. Recorded as an attempt and as delivery health',
+      request: { params: PublicationIdParam },
+      responses: { 200: { description: 'The consumer verified the message', ...json(VerifyResult) }, ...errorResponses(401, 403, 404, 422, 503) },
+    }),
+    async (c) => {
+      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
+      const deps = attemptDeps(c);
+      const message = await enqueueWebhookMessage(
+        deps.db,
+        {
+          id: newWebhookMessageId(),
+          target_kind: 'publication',
+          target_id: publication.id,
+          workspace_id: publication.workspace_id,
+          event_type: 'verify',
+          body: webhookBody(publication.slug, '', 'verify', []),
+        },
+        false,
+      );
+      const result = await attemptWebhook(deps, { messageId: message.id, attempt: 1, lastAttempt: true });
+      const health = presentHealth((await webhookHealthOf(deps.db, 'publication', [publication.id])).get(publication.id));
+      if (result.outcome === 'delivered') return c.json({ verified: true as const, messageId: message.id, consumerStatus: result.statusCode!, deliveryHealth: health }, 200);
+      throw fail.code('webhook_verify_failed', {
+        messageId: message.id,
+        consumerStatus: result.statusCode,
+        message: result.error ?? 'the consumer did not verify the message',
+        ...(result.redirectedTo ? { redirectedTo: result.redirectedTo } : {}),
+        deliveryHealth: health,
+      });
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('publications'),
+      method: 'get',
+      path: '/v1/publications/{publication_id}/deliveries',
+      summary: 'Every delivery attempt to this publication (verify included), newest first',
+      request: { params: PublicationIdParam, query: Pagination },
+      responses: { 200: { description: 'Attempts', ...json(DeliveryAttemptList) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => {
+      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, false);
+      const page = await listWebhookAttempts(c.get('services').db, 'publication', publication.id, c.req.valid('query'));
+      return c.json({ items: page.items.map(presentAttempt), total: page.total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('publications'),
+      method: 'post',
+      path: '/v1/publications/{publication_id}/documents',
+      summary: 'Add a draft document (owners and admins); publishing it sends the revalidation webhook',
+      request: { params: PublicationIdParam, body: jsonBody(DocumentCreateRequest) },
+      responses: { 201: { description: 'The document', ...json(PublicationDocument) }, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
+      const row = await conflictsAnswered(() =>
+        insertPublicationDocument(c.get('services').db, {
+          id: newDocumentId(),
+          publication_id: publication.id,
+          slug: body.slug,
+          title: body.title,
+          body: body.body,
+          categories: JSON.stringify(body.categories),
+          created_by: c.get('principal').userId,
+        }),
+      );
+      return c.json(presentDocument(row), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('publications'),
+      method: 'post',
+      path: '/v1/documents/{document_id}/publish',
+      summary: 'Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine with retries',
+      request: { params: DocumentIdParam },
+      responses: { 200: { description: 'The document and the message announcing it', ...json(DocumentTransition) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => transition(c, c.req.valid('param').document_id, 'publish'),
+  )
+  .openapi(
+    createRoute({
+      ...secured('publications'),
+      method: 'post',
+      path: '/v1/documents/{document_id}/unpublish',
+      summary: 'Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook is delivered by the engine',
+      request: { params: DocumentIdParam },
+      responses: { 200: { description: 'The document and the message announcing it', ...json(DocumentTransition) }, ...errorResponses(401, 403, 404, 409, 422) },
+    }),
+    async (c) => transition(c, c.req.valid('param').document_id, 'unpublish'),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/publications/public/{slug}/articles',
+      tags: ['publications'],
+      summary: "A publication's published documents, newest first (public, no credential)",
+      request: { params: PublicationSlugParam, query: Pagination },
+      responses: { 200: { description: 'Articles', ...json(PublicArticleList) }, ...errorResponses(404, 422) },
+    }),
+    async (c) => {
+      const { slug } = c.req.valid('param');
+      const { db } = c.get('services');
+      const publication = await getPublicationBySlug(db, slug);
+      if (!publication) throw fail.notFound(`publication ${slug} not found`);
+      const page = await listPublishedDocuments(db, publication.id, c.req.valid('query'));
+      return c.json({ items: page.items.map(presentArticle), total: page.total }, 200);
+    },
+  );
+
+async function transition(c: Context<AppEnv>, documentId: string, action: 'publish' | 'unpublish') {
+  const { document, publication } = await documentFor(c, documentId, true);
+  const moved = await moveDocumentWithMessage(c.get('services').db, document.id, action === 'publish' ? 'published' : 'unpublished', action === 'publish' ? null : ['published'], (doc) => ({
+    id: newWebhookMessageId(),
+    target_kind: 'publication',
+    target_id: publication.id,
+    workspace_id: publication.workspace_id,
+    event_type: action,
+    body: webhookBody(publication.slug, doc.slug, action, doc.categories),
+  }));
+  if (!moved) throw fail.invalidTransition(`document ${document.id} is ${document.status}, not published`, { status: document.status });
+  c.get('services').dispatcher?.wake();
+  return c.json({ ...presentDocument(moved.document), messageId: moved.message.id }, 200 as const);
+}

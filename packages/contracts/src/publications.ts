@@ -1,0 +1,124 @@
+import { z } from '@hono/zod-openapi';
+import { LIMITS, Label, Name, Pagination, Url } from './common';
+
+/**
+ * Publications: a consumer site's revalidation webhook configuration (revalidateUrl, sectionPath, a signing
+ * secret shown once), its documents, their delivery attempts and the delivery health (docs/publications.md).
+ */
+const slug = z.string().trim().min(1).max(LIMITS.slug).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
+const HttpUrl = Url.refine((u) => /^https?:\/\//i.test(u), 'an http or https URL');
+const SectionPath = z
+  .string()
+  .min(1)
+  .max(LIMITS.name)
+  .regex(/^\/[A-Za-z0-9\-._~/%]*$/, "the consumer's route segment, starting with / (for example /blog)");
+const GeneratedId = z.string().min(1).max(LIMITS.generatedId);
+
+export const PublicationIdParam = z.object({ publication_id: GeneratedId.openapi({ param: { name: 'publication_id', in: 'path' }, example: 'pub-0123456789abcdef' }) });
+export const DocumentIdParam = z.object({ document_id: GeneratedId.openapi({ param: { name: 'document_id', in: 'path' }, example: 'doc-0123456789abcdef' }) });
+export const PublicationSlugParam = z.object({ slug: z.string().min(1).max(LIMITS.slug).openapi({ param: { name: 'slug', in: 'path' }, example: 'journal' }) });
+
+export const ListPublicationsQuery = Pagination.extend({
+  workspaceId: z.string().uuid().optional().openapi({ param: { name: 'workspaceId', in: 'query' } }),
+});
+
+export const DeliveryHealth = z
+  .object({
+    status: z.enum(['healthy', 'failing', 'unknown']).describe('healthy: the last attempt was answered 2xx; failing: it was not; unknown: nothing sent yet'),
+    lastAttemptAt: z.string().nullable(),
+    lastStatusCode: z.number().int().nullable().describe('null when the last attempt got no answer (network error, timeout, refused URL)'),
+    consecutiveFailures: z.number().int(),
+  })
+  .openapi('DeliveryHealth');
+
+export const Publication = z
+  .object({
+    id: z.string(),
+    workspaceId: z.string().uuid(),
+    slug: z.string().describe('Stable id sent as `publication` in every webhook body; never changes'),
+    name: z.string(),
+    revalidateUrl: z.string(),
+    sectionPath: z.string(),
+    secretRotatedAt: z.string(),
+    deliveryHealth: DeliveryHealth,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Publication');
+
+export const PublicationWithSecret = Publication.extend({
+  secret: z.string().describe('whsec_ + base64 of 32 random bytes (Standard Webhooks). Shown only in this response; store it as REVALIDATE_SECRET_<SLUG>'),
+}).openapi('PublicationWithSecret');
+
+export const PublicationList = z.object({ items: z.array(Publication), total: z.number().int() }).openapi('PublicationList');
+
+export const PublicationCreateRequest = z
+  .object({
+    workspaceId: z.string().uuid(),
+    slug,
+    name: Name,
+    revalidateUrl: HttpUrl.describe("The consumer's revalidation endpoint in its canonical form (a redirect is not followed)"),
+    sectionPath: SectionPath,
+  })
+  .openapi('PublicationCreateRequest');
+
+export const PublicationUpdateRequest = z
+  .object({ name: Name.optional(), revalidateUrl: HttpUrl.optional(), sectionPath: SectionPath.optional() })
+  .openapi('PublicationUpdateRequest');
+
+export const DocumentCreateRequest = z
+  .object({
+    slug,
+    title: Name,
+    body: z.string().max(200_000),
+    categories: z.array(Label).max(50).default([]),
+  })
+  .openapi('DocumentCreateRequest');
+
+export const PublicationDocument = z
+  .object({
+    id: z.string(),
+    publicationId: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    body: z.string(),
+    categories: z.array(z.string()),
+    status: z.enum(['draft', 'published', 'unpublished']),
+    publishedAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('PublicationDocument');
+
+export const DocumentTransition = PublicationDocument.extend({
+  messageId: z.string().describe('webhook-id of the revalidation message this change sends (msg_…)'),
+}).openapi('DocumentTransition');
+
+export const PublicArticle = z
+  .object({ slug: z.string(), title: z.string(), body: z.string(), categories: z.array(z.string()), publishedAt: z.string() })
+  .openapi('PublicArticle');
+
+export const PublicArticleList = z.object({ items: z.array(PublicArticle), total: z.number().int() }).openapi('PublicArticleList');
+
+export const DeliveryAttempt = z
+  .object({
+    id: z.string(),
+    messageId: z.string().describe('The webhook-id; the same on every attempt of one message'),
+    action: z.string().describe('publish, unpublish or verify'),
+    attempt: z.number().int(),
+    attemptedAt: z.string(),
+    webhookTimestamp: z.number().int(),
+    url: z.string(),
+    statusCode: z.number().int().nullable(),
+    outcome: z.enum(['delivered', 'retrying', 'failed']).describe('failed: final (no further attempt of this message)'),
+    error: z.string().nullable(),
+    redirectedTo: z.string().nullable(),
+    durationMs: z.number().int(),
+  })
+  .openapi('DeliveryAttempt');
+
+export const DeliveryAttemptList = z.object({ items: z.array(DeliveryAttempt), total: z.number().int() }).openapi('DeliveryAttemptList');
+
+export const VerifyResult = z
+  .object({ verified: z.literal(true), messageId: z.string(), consumerStatus: z.number().int(), deliveryHealth: DeliveryHealth })
+  .openapi('PublicationVerifyResult');
