@@ -14,6 +14,7 @@ import { createWorkerMetrics, workerMetricsRoute } from '@atelier/engine/metrics
 import { storageFromConfig } from '@atelier/storage';
 import type { AtelierConfig } from '../config';
 import { resolveFileSigning } from './file-signing-secret';
+import { resolveSecretsKey } from './secrets-key';
 import { ensureTemporalCli } from './temporal-cli';
 import { ensureSearchAttributes, startTemporalDevServer } from './temporal-server';
 
@@ -49,6 +50,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
   try {
     // First, so a gateway without its secret stops before anything starts.
     const fileUrls = parts.api ? await resolveFileSigning(config, parts.embedded) : undefined;
+    const secretsKey = await resolveSecretsKey(config.dataDir, parts.embedded, logger);
     let temporalAddress = config.temporalAddress;
     let temporalUiUrl: string | undefined;
     if (!temporalAddress) {
@@ -106,6 +108,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
         models,
         storage,
         egress,
+        secretsKey,
       });
       const running = worker.run();
       stops.push(async () => {
@@ -139,6 +142,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
           models,
           storage,
           fileUrls,
+          secretsKey,
           events,
           orderConcurrency: config.orderConcurrency,
           // The gateway fetches caller-named URLs too (brand font capture), under the same policy as the worker.
