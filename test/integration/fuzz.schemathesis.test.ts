@@ -91,6 +91,8 @@ beforeAll(async () => {
   const campaign = (await post('/v1/campaigns', { projectId: brand, name: 'Spring', brief: { objective: 'Launch' } })).id;
   const campaign2 = (await post('/v1/campaigns', { projectId: brand, name: 'Autumn', brief: { objective: 'Launch' } })).id;
   const key2 = (await post('/v1/api-keys', { name: 'to be revoked' })).id;
+  const publication = await post('/v1/publications', { workspaceId: ws, slug: `fuzz-${randomBytes(3).toString('hex')}`, name: 'Journal', revalidateUrl: 'http://127.0.0.1:9/revalidate', sectionPath: '/blog' });
+  const document = (await post(`/v1/publications/${publication.id}/documents`, { slug: 'first', title: 'First', body: 'x', categories: [] })).id;
 
   // Every operation naming an id gets the fuzzer's own resource; the destructive ones get one of their own,
   // so a delete early in the run does not turn every later operation on that resource into a 404.
@@ -111,6 +113,9 @@ beforeAll(async () => {
     'path.client_id': client,
     'path.contact_id': contact,
     'path.campaign_id': campaign,
+    'path.publication_id': publication.id,
+    'path.document_id': document,
+    'path.slug': publication.slug,
   };
   const perOperation: Array<[selector: string, params: Record<string, string>]> = [
     ['include-path-regex = "^/v1/brands/"', { 'path.project_id': brand }],

@@ -98,6 +98,10 @@ function pathId(param: string, path: string): string | undefined {
       return A.contact;
     case 'campaign_id':
       return A.campaign;
+    case 'publication_id':
+      return A.publication;
+    case 'document_id':
+      return A.document;
     default:
       return undefined;
   }
@@ -143,6 +147,10 @@ function bodyOverride(o: Operation): unknown {
       return { notes: 'x' };
     case 'POST /v1/brands/{project_id}/profile/confirm':
       return { runId: A.run };
+    case 'POST /v1/publications':
+      return { workspaceId: A.workspace, slug: `sweep-${randomBytes(3).toString('hex')}`, name: 'x', revalidateUrl: 'http://127.0.0.1:9/revalidate', sectionPath: '/x' };
+    case 'PATCH /v1/publications/{publication_id}':
+      return { name: 'x' };
     case 'POST /v1/budgets':
       return { scope: 'workspace', workspaceId: A.workspace, limitUsd: 1, period: 'month', enforcementMode: 'hard_stop' };
     case 'POST /v1/characters':
@@ -310,6 +318,8 @@ beforeAll(async () => {
   A.brand = (await post('/v1/brands', { workspaceId: A.workspace, name: 'Northwind', profile: { audience: 'Home brewers' } })).id;
   await post(`/v1/brands/${A.brand}/profile/publish`, undefined, 200);
   A.campaign = (await post('/v1/campaigns', { projectId: A.brand, name: 'Spring', brief: { objective: 'Launch' } })).id;
+  A.publication = (await post('/v1/publications', { workspaceId: A.workspace, slug: `sweep-${randomBytes(3).toString('hex')}`, name: 'Journal', revalidateUrl: 'http://127.0.0.1:9/revalidate', sectionPath: '/blog' })).id;
+  A.document = (await post(`/v1/publications/${A.publication}/documents`, { slug: 'first', title: 'First', body: 'x', categories: [] })).id;
 
   A.artifact = (await waitForRun(h, owner.token, A.run!)).artifactId;
   expect(A.artifact, 'the owner run left an artifact').toBeTruthy();
