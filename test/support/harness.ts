@@ -92,6 +92,8 @@ export interface HarnessOptions {
   fileUrls?: FileUrlSigning;
   /** Backoff of webhook deliveries (tests shorten it); the secrets key sealing webhook secrets is random per harness. */
   webhookRetry?: Partial<WebhookRetrySettings>;
+  /** The key sealing webhook secrets, for a test that hands it to a spawned worker too. */
+  secretsKey?: Buffer;
 }
 
 /** Production's egress policy plus loopback: what harness workers use unless a test says otherwise. */
@@ -108,7 +110,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const connection = await Connection.connect({ address: temporalAddress });
   const temporal = new Client({ connection, namespace: 'default' });
   const stops: Array<() => Promise<void>> = [];
-  const secretsKey = randomBytes(32);
+  const secretsKey = opts.secretsKey ?? randomBytes(32);
 
   const startWorker = async (w: { localLatencyMs?: number } = {}) => {
     const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
