@@ -9,7 +9,7 @@ import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { readBuiltinWorkflows } from '@atelier/catalog';
 import { connectDb, migrateToLatest } from '@atelier/db';
 import { grantOperatorCommand, listOperatorsCommand, revokeOperatorCommand } from './commands/operators';
-import { cancelRunCommand, finalizeRunCommand, resetRunCommand, showRun, watchRun } from './commands/runs';
+import { cancelRunCommand, finalizeRunCommand, reconcileRunsCommand, resetRunCommand, showRun, watchRun } from './commands/runs';
 import { type AtelierConfig, loadConfig } from './config';
 import { createLogger } from './logger';
 import { startStack } from './stack/stack';
@@ -26,6 +26,7 @@ const USAGE = `usage: atelier <command>
   runs cancel <id>       stop a run at its next step boundary
   runs finalize <id>     write the artifact and terminal status of a run whose steps all completed
   runs reset <id> [why]  reset the run's workflow to its last completed workflow task (replays on current code)
+  runs reconcile [--dry-run]  settle runs and orders stuck without a live workflow (one reconciler pass)
   operators grant <email>   make a registered user a platform operator (the /v1/ops role)
   operators revoke <email>  take the platform operator role away
   operators list            list platform operators
@@ -162,6 +163,7 @@ async function main(argv: string[]): Promise<number> {
       break;
     }
     case 'runs': {
+      if (sub === 'reconcile') return withDb(config, (db) => withTemporal(config, (t) => reconcileRunsCommand(db, t, { dryRun: argv.slice(2).includes('--dry-run') })));
       if (!arg) break;
       if (sub === 'show') return withDb(config, (db) => showRun(db, arg));
       if (sub === 'watch') return withDb(config, (db, url) => watchRun(db, url, arg));

@@ -10,6 +10,7 @@ import { createOrderActivities } from './activities/orders';
 import { withRetryBudget } from './activities/retry-budget';
 import type { WorkerMetrics } from './metrics';
 import { type ProviderOptions, createProviders } from './providers/index';
+import { createReconcilerActivities } from './reconciler';
 import { createWebhookActivities, secretsKeyFromEnv } from './webhooks/index';
 
 export const DEFAULT_TASK_QUEUE = 'atelier-runs';
@@ -76,6 +77,7 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
       executeStep: withRetryBudget(activities.executeStep),
       prepareChildRun: withRetryBudget(activities.prepareChildRun),
       ...createOrderActivities(opts.db),
+      ...createReconcilerActivities(opts.db, opts.logger.child({ component: 'reconciler' })),
       ...createWebhookActivities({ db: opts.db, egress, secretsKey: opts.secretsKey ?? secretsKeyFromEnv(process.env) }),
     },
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 50,

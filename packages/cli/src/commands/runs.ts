@@ -5,6 +5,7 @@ import { type Db, RUN_EVENTS_CHANNEL, getRunRow, getRunSteps } from '@atelier/db
 import { isTerminalRunStatus } from '@atelier/domain';
 import { NotFinalizable, finalizeRun } from '@atelier/engine/finalize';
 import { RunStateConflict, cancelRun, resetRunToLastWorkflowTask } from '@atelier/engine/operations';
+import { reconcileOnce, reconcilerSettingsFromEnv } from '@atelier/engine/reconciler';
 
 export async function showRun(db: Db, runId: string): Promise<number> {
   const run = await getRunRow(db, runId);
@@ -98,3 +99,19 @@ export const resetRunCommand = (temporal: Client, runId: string, reason: string)
     const executionId = await resetRunToLastWorkflowTask(temporal, runId, reason || 'reset by on-call with atelier runs reset');
     return `run ${runId} reset to its last completed workflow task; new execution ${executionId}`;
   });
+
+/**
+ * One reconciler pass (the same the worker's schedule runs): settles runs and orders that are not
+ * terminal although their workflow execution closed, or that have had none for too long
+ * (ATELIER_RECONCILE_STALE_MINUTES). `--dry-run` prints what would be settled and writes nothing.
+ */
+export async function reconcileRunsCommand(db: Db, temporal: Client, opts: { dryRun: boolean }, print: (line: string) => void = console.log): Promise<number> {
+  const { staleAfterMs } = reconcilerSettingsFromEnv(process.env);
+  const report = await reconcileOnce(db, temporal, { staleAfterMs, dryRun: opts.dryRun });
+  const verb = report.dryRun ? 'would settle' : 'settled';
+  for (const a of report.settled) {
+    print(`${verb} ${a.kind} ${a.id}: ${a.from} -> ${a.to}${a.errorCode ? ` (${a.errorCode})` : ''}; ${a.reason}`);
+  }
+  print(`${report.dryRun ? 'dry run: ' : ''}${report.settled.length} ${verb} of ${report.examined.runs} runs and ${report.examined.orders} orders not terminal`);
+  return 0;
+}

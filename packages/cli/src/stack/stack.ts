@@ -9,6 +9,7 @@ import { buildModelRegistry } from '@atelier/domain';
 import { openaiOptionsFromEnv } from '@atelier/engine/providers/openai/index';
 
 import { type EgressPolicy, createRunWorker, egressPolicyFromEnv } from '@atelier/engine/worker';
+import { ensureReconcilerSchedule, reconcilerSettingsFromEnv } from '@atelier/engine/reconciler';
 import { startWorkerHttp } from '@atelier/engine/worker-http';
 import { createWorkerMetrics, workerMetricsRoute } from '@atelier/engine/metrics';
 import { storageFromConfig } from '@atelier/storage';
@@ -115,6 +116,14 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
         if (worker.getState() === 'RUNNING') worker.shutdown();
         await running;
       });
+      // The reconciler's Temporal Schedule (docs/operations.md, On-call), created or brought up to date at
+      // every worker start; ATELIER_RECONCILE_EVERY_MINUTES=0 leaves it alone.
+      const reconciler = reconcilerSettingsFromEnv(process.env);
+      if (reconciler.everyMs > 0 && worker.client) {
+        await ensureReconcilerSchedule(worker.client, { taskQueue: config.taskQueue, ...reconciler }).catch((err) =>
+          logger.warn({ err }, 'the reconciler schedule could not be created or updated; on-call can run `atelier runs reconcile`'),
+        );
+      }
       // The worker's probe port (ATELIER_WORKER_PORT; the manifests use 9464). A gateway in the same
       // process answers /readyz itself.
       const workerHttpPort = config.workerHttpPort ?? 0;
