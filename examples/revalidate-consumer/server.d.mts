@@ -17,5 +17,11 @@ export interface ConsumerOptions {
 
 export function envName(prefix: string, slug: string): string;
 export function signatureMatches(secret: string, id: string, timestamp: string, rawBody: Buffer, signatureHeader: string): boolean;
-export function createRevalidateConsumer(options?: ConsumerOptions): { handler(req: IncomingMessage, res: ServerResponse): Promise<void>; revalidated: Revalidation[] };
-export function startRevalidateConsumer(port?: number, options?: ConsumerOptions): Promise<{ server: Server; port: number; revalidated: Revalidation[] }>;
+export function createRevalidateConsumer(options?: ConsumerOptions): {
+  handler(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  revalidated: Revalidation[];
+};
+export function startRevalidateConsumer(
+  port?: number,
+  options?: ConsumerOptions,
+): Promise<{ server: Server; port: number; revalidated: Revalidation[] }>;

@@ -32,7 +32,12 @@ export function signatureMatches(secret, id, timestamp, rawBody, signatureHeader
  * The request handler. `revalidate(path)` is what a real site does (Next.js revalidatePath, a CDN purge);
  * here it is recorded in `revalidated` and logged. `now()` (seconds) is replaceable for tests.
  */
-export function createRevalidateConsumer({ env = process.env, now = () => Date.now() / 1000, revalidate = (path) => console.log(`revalidate ${path}`), log = console.log } = {}) {
+export function createRevalidateConsumer({
+  env = process.env,
+  now = () => Date.now() / 1000,
+  revalidate = (path) => console.log(`revalidate ${path}`),
+  log = console.log,
+} = {}) {
   const revalidated = [];
   const seen = new Map(); // webhook-id → when, to answer a redelivered message without redoing the work
 
@@ -54,7 +59,8 @@ export function createRevalidateConsumer({ env = process.env, now = () => Date.n
     const id = req.headers['webhook-id'];
     const timestamp = req.headers['webhook-timestamp'];
     const signature = req.headers['webhook-signature'];
-    if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') return answer(res, 401, { error: 'missing webhook headers' });
+    if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string')
+      return answer(res, 401, { error: 'missing webhook headers' });
 
     let message;
     try {
@@ -68,7 +74,8 @@ export function createRevalidateConsumer({ env = process.env, now = () => Date.n
     if (!secret) return answer(res, 400, { error: 'unknown publication' });
 
     const ts = Number(timestamp);
-    if (!/^\d+$/.test(timestamp) || Math.abs(now() - ts) > TOLERANCE_SECONDS) return answer(res, 401, { error: 'timestamp outside the five-minute window' });
+    if (!/^\d+$/.test(timestamp) || Math.abs(now() - ts) > TOLERANCE_SECONDS)
+      return answer(res, 401, { error: 'timestamp outside the five-minute window' });
     if (!signatureMatches(secret, id, timestamp, raw, signature)) return answer(res, 401, { error: 'bad signature' });
 
     if (message.action === 'verify') return answer(res, 200, { verified: true });
@@ -97,7 +104,9 @@ export function startRevalidateConsumer(port = 3000, options = {}) {
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ server, port: server.address().port, revalidated: consumer.revalidated })));
+  return new Promise((resolve) =>
+    server.listen(port, '127.0.0.1', () => resolve({ server, port: server.address().port, revalidated: consumer.revalidated })),
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -24,7 +24,11 @@ function spawnWorker(): ChildProcess {
 }
 
 beforeAll(async () => {
-  h = await startHarness({ worker: false, secretsKey, webhookRetry: { initialIntervalMs: 200, maximumIntervalMs: 400, maximumAttempts: 5, attemptTimeoutMs: 3_000 } });
+  h = await startHarness({
+    worker: false,
+    secretsKey,
+    webhookRetry: { initialIntervalMs: 200, maximumIntervalMs: 400, maximumAttempts: 5, attemptTimeoutMs: 3_000 },
+  });
   owner = await registerUser(h);
   // The first request is left hanging (the worker dies waiting on it); later ones are answered 200.
   server = createServer(async (req, res) => {
@@ -49,10 +53,19 @@ describe('a worker killed mid-delivery', () => {
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/revalidate`;
     const pub = await h.request('POST', '/v1/publications', {
       token: owner.token,
-      body: { workspaceId: owner.workspaceId, slug: `crash-${randomBytes(3).toString('hex')}`, name: 'Crash', revalidateUrl: url, sectionPath: '/c' },
+      body: {
+        workspaceId: owner.workspaceId,
+        slug: `crash-${randomBytes(3).toString('hex')}`,
+        name: 'Crash',
+        revalidateUrl: url,
+        sectionPath: '/c',
+      },
     });
     expect(pub.status).toBe(201);
-    const doc = await h.request('POST', `/v1/publications/${pub.body.id}/documents`, { token: owner.token, body: { slug: 'post', title: 'Post', body: 'x', categories: ['a'] } });
+    const doc = await h.request('POST', `/v1/publications/${pub.body.id}/documents`, {
+      token: owner.token,
+      body: { slug: 'post', title: 'Post', body: 'x', categories: ['a'] },
+    });
     const first = spawnWorker();
     const published = await h.request('POST', `/v1/documents/${doc.body.id}/publish`, { token: owner.token });
     expect(published.status).toBe(200);

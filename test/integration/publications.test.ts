@@ -23,7 +23,11 @@ interface Received {
 }
 
 /** A loopback consumer answering each request with the next scripted answer (the last one repeats). */
-async function receiver(script: Array<{ status: number; headers?: Record<string, string> } | ((url: string) => { status: number; headers?: Record<string, string> })>) {
+async function receiver(
+  script: Array<
+    { status: number; headers?: Record<string, string> } | ((url: string) => { status: number; headers?: Record<string, string> })
+  >,
+) {
   const received: Received[] = [];
   let url = '';
   const server = createServer(async (req, res) => {
@@ -50,13 +54,25 @@ const as = (user: TestUser) => ({
 const slugOf = (prefix: string) => `${prefix}-${randomBytes(3).toString('hex')}`;
 
 async function createPublication(url: string, extra: Record<string, unknown> = {}) {
-  const res = await as(owner).post('/v1/publications', { workspaceId: owner.workspaceId, slug: slugOf('journal'), name: 'Journal', revalidateUrl: url, sectionPath: '/blog', ...extra });
+  const res = await as(owner).post('/v1/publications', {
+    workspaceId: owner.workspaceId,
+    slug: slugOf('journal'),
+    name: 'Journal',
+    revalidateUrl: url,
+    sectionPath: '/blog',
+    ...extra,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; slug: string; secret: string; [k: string]: unknown };
 }
 
 async function createDocument(publicationId: string, slug = slugOf('post'), categories = ['news', 'design']) {
-  const res = await as(owner).post(`/v1/publications/${publicationId}/documents`, { slug, title: `Title ${slug}`, body: 'Hello', categories });
+  const res = await as(owner).post(`/v1/publications/${publicationId}/documents`, {
+    slug,
+    title: `Title ${slug}`,
+    body: 'Hello',
+    categories,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; slug: string };
 }
@@ -79,7 +95,9 @@ const verifyWith = (secret: string, r: Received) =>
   });
 
 beforeAll(async () => {
-  h = await startHarness({ webhookRetry: { initialIntervalMs: 200, backoffCoefficient: 2, maximumIntervalMs: 400, maximumAttempts: 4, attemptTimeoutMs: 10_000 } });
+  h = await startHarness({
+    webhookRetry: { initialIntervalMs: 200, backoffCoefficient: 2, maximumIntervalMs: 400, maximumAttempts: 4, attemptTimeoutMs: 10_000 },
+  });
   owner = await registerUser(h, 'Owner');
   member = await registerUser(h, 'Member');
   stranger = await registerUser(h, 'Stranger');
@@ -114,7 +132,13 @@ describe('publications', () => {
     expect(row.secret_sealed).not.toContain(pub.secret.slice(6, 20));
     expect(row.secret_sealed).not.toContain(Buffer.from(pub.secret.slice(6), 'base64').toString('hex').slice(0, 16));
 
-    const taken = await as(owner).post('/v1/publications', { workspaceId: owner.workspaceId, slug: pub.slug, name: 'Again', revalidateUrl: url, sectionPath: '/x' });
+    const taken = await as(owner).post('/v1/publications', {
+      workspaceId: owner.workspaceId,
+      slug: pub.slug,
+      name: 'Again',
+      revalidateUrl: url,
+      sectionPath: '/x',
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.detail.code).toBe('publication_slug_taken');
   });
@@ -126,7 +150,13 @@ describe('publications', () => {
     expect((await as(member).get(`/v1/publications/${pub.id}`)).status).toBe(200);
     expect((await as(member).get(`/v1/publications/${pub.id}/deliveries`)).status).toBe(200);
     const refusals = [
-      await as(member).post('/v1/publications', { workspaceId: owner.workspaceId, slug: slugOf('m'), name: 'M', revalidateUrl: url, sectionPath: '/m' }),
+      await as(member).post('/v1/publications', {
+        workspaceId: owner.workspaceId,
+        slug: slugOf('m'),
+        name: 'M',
+        revalidateUrl: url,
+        sectionPath: '/m',
+      }),
       await as(member).patch(`/v1/publications/${pub.id}`, { name: 'Mine' }),
       await as(member).post(`/v1/publications/${pub.id}/rotate-secret`),
       await as(member).post(`/v1/publications/${pub.id}/verify`),
@@ -147,7 +177,13 @@ describe('publications', () => {
       await as(stranger).post(`/v1/publications/${pub.id}/documents`, { slug: 'x', title: 'x', body: 'x', categories: [] }),
       await as(stranger).post(`/v1/documents/${doc.id}/publish`),
       await as(stranger).get(`/v1/publications?workspaceId=${owner.workspaceId}`),
-      await as(stranger).post('/v1/publications', { workspaceId: owner.workspaceId, slug: slugOf('s'), name: 'S', revalidateUrl: url, sectionPath: '/s' }),
+      await as(stranger).post('/v1/publications', {
+        workspaceId: owner.workspaceId,
+        slug: slugOf('s'),
+        name: 'S',
+        revalidateUrl: url,
+        sectionPath: '/s',
+      }),
     ];
     for (const r of outside) expect(r.status, JSON.stringify(r.body)).toBe(404);
     expect((await as(stranger).get('/v1/publications')).body.items).toEqual([]);
@@ -169,7 +205,9 @@ describe('publications', () => {
     const res = await h.request('GET', `/v1/publications/public/${pub.slug}/articles`);
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(1);
-    expect(res.body.items).toEqual([{ slug: 'shown', title: 'Title shown', body: 'Hello', categories: ['news', 'design'], publishedAt: expect.any(String) }]);
+    expect(res.body.items).toEqual([
+      { slug: 'shown', title: 'Title shown', body: 'Hello', categories: ['news', 'design'], publishedAt: expect.any(String) },
+    ]);
     const paged = await h.request('GET', `/v1/publications/public/${pub.slug}/articles?limit=1&offset=1`);
     expect(paged.body).toEqual({ items: [], total: 1 });
     expect((await h.request('GET', `/v1/publications/public/no-such-${randomBytes(3).toString('hex')}/articles`)).status).toBe(404);
@@ -200,7 +238,12 @@ describe('publications', () => {
     const unpublished = await as(owner).post(`/v1/documents/${doc.id}/unpublish`);
     expect(unpublished.body.messageId).not.toBe(published.body.messageId);
     const second = await until('the unpublish delivery', () => consumer.received[1]);
-    expect(verifyWith(pub.secret, second)).toEqual({ publication: pub.slug, slug: 'first-post', action: 'unpublish', categories: ['news'] });
+    expect(verifyWith(pub.secret, second)).toEqual({
+      publication: pub.slug,
+      slug: 'first-post',
+      action: 'unpublish',
+      categories: ['news'],
+    });
     const deliveries = await until('two attempts listed', async () => {
       const d = await as(owner).get(`/v1/publications/${pub.id}/deliveries`);
       return d.body.total === 2 ? d.body : undefined;
@@ -231,7 +274,14 @@ describe('publications', () => {
     });
     expect(p.deliveryHealth).toMatchObject({ lastStatusCode: 200, consecutiveFailures: 0 });
     const d = await as(owner).get(`/v1/publications/${pub.id}/deliveries`);
-    expect(d.body.items.map((a: { attempt: number; statusCode: number; outcome: string; messageId: string }) => [a.attempt, a.statusCode, a.outcome, a.messageId])).toEqual([
+    expect(
+      d.body.items.map((a: { attempt: number; statusCode: number; outcome: string; messageId: string }) => [
+        a.attempt,
+        a.statusCode,
+        a.outcome,
+        a.messageId,
+      ]),
+    ).toEqual([
       [2, 200, 'delivered', published.body.messageId],
       [1, 500, 'retrying', published.body.messageId],
     ]);
@@ -257,7 +307,11 @@ describe('publications', () => {
     expect(d.items[0].error).toContain('503');
     const p = await as(owner).get(`/v1/publications/${pub.id}`);
     expect(p.body.deliveryHealth).toMatchObject({ status: 'failing', lastStatusCode: 503, consecutiveFailures: 4 });
-    const message = await h.db.selectFrom('webhook_messages').selectAll().where('id', '=', published.body.messageId).executeTakeFirstOrThrow();
+    const message = await h.db
+      .selectFrom('webhook_messages')
+      .selectAll()
+      .where('id', '=', published.body.messageId)
+      .executeTakeFirstOrThrow();
     expect(message).toMatchObject({ status: 'failed', attempts: 4 });
     await new Promise((r) => setTimeout(r, 800));
     expect(consumer.received).toHaveLength(4);
@@ -266,10 +320,16 @@ describe('publications', () => {
     const gone = await receiver([{ status: 410 }]);
     expect((await as(owner).patch(`/v1/publications/${pub.id}`, { revalidateUrl: gone.url })).status).toBe(200);
     await as(owner).post(`/v1/documents/${doc.id}/unpublish`);
-    await until('the 410 attempt', async () => ((await as(owner).get(`/v1/publications/${pub.id}/deliveries`)).body.items[0].statusCode === 410 ? true : undefined));
+    await until('the 410 attempt', async () =>
+      (await as(owner).get(`/v1/publications/${pub.id}/deliveries`)).body.items[0].statusCode === 410 ? true : undefined,
+    );
     await new Promise((r) => setTimeout(r, 800));
     expect(gone.received).toHaveLength(1);
-    expect((await as(owner).get(`/v1/publications/${pub.id}`)).body.deliveryHealth).toMatchObject({ status: 'failing', lastStatusCode: 410, consecutiveFailures: 5 });
+    expect((await as(owner).get(`/v1/publications/${pub.id}`)).body.deliveryHealth).toMatchObject({
+      status: 'failing',
+      lastStatusCode: 410,
+      consecutiveFailures: 5,
+    });
   });
 
   it('verifies against the consumer: 200 when it answers 2xx, 422 naming the redirect for a 308', async () => {
@@ -277,7 +337,11 @@ describe('publications', () => {
     const pub = await createPublication(ok.url);
     const verified = await as(owner).post(`/v1/publications/${pub.id}/verify`);
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
-    expect(verified.body).toMatchObject({ verified: true, consumerStatus: 200, deliveryHealth: { status: 'healthy', lastStatusCode: 200, consecutiveFailures: 0 } });
+    expect(verified.body).toMatchObject({
+      verified: true,
+      consumerStatus: 200,
+      deliveryHealth: { status: 'healthy', lastStatusCode: 200, consecutiveFailures: 0 },
+    });
     expect(verifyWith(pub.secret, ok.received[0]!)).toEqual({ publication: pub.slug, slug: '', action: 'verify', categories: [] });
 
     const redirecting = await receiver([(url) => ({ status: 308, headers: { location: `${url}/` } })]);
@@ -292,7 +356,13 @@ describe('publications', () => {
     const p = await as(owner).get(`/v1/publications/${pub.id}`);
     expect(p.body.deliveryHealth).toMatchObject({ status: 'failing', lastStatusCode: 308, consecutiveFailures: 1 });
     const d = await as(owner).get(`/v1/publications/${pub.id}/deliveries`);
-    expect(d.body.items.map((a: { action: string; statusCode: number; redirectedTo: string | null }) => [a.action, a.statusCode, a.redirectedTo])).toEqual([
+    expect(
+      d.body.items.map((a: { action: string; statusCode: number; redirectedTo: string | null }) => [
+        a.action,
+        a.statusCode,
+        a.redirectedTo,
+      ]),
+    ).toEqual([
       ['verify', 308, `${redirecting.url}/`],
       ['verify', 200, null],
     ]);
@@ -309,7 +379,12 @@ describe('publications', () => {
   it('runs the example consumer: stale timestamps and unknown publications refused, publish revalidates the section and document paths', async () => {
     let skewSeconds = 0;
     const env: Record<string, string> = {};
-    const example = await startRevalidateConsumer(0, { env, now: () => Date.now() / 1000 + skewSeconds, log: null, revalidate: () => undefined });
+    const example = await startRevalidateConsumer(0, {
+      env,
+      now: () => Date.now() / 1000 + skewSeconds,
+      log: null,
+      revalidate: () => undefined,
+    });
     servers.push(example.server);
     const url = `http://127.0.0.1:${example.port}/api/revalidate`;
     const pub = await createPublication(url, { slug: slugOf('field-notes') });

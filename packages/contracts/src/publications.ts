@@ -5,7 +5,12 @@ import { LIMITS, Label, Name, Pagination, Url } from './common';
  * Publications: a consumer site's revalidation webhook configuration (revalidateUrl, sectionPath, a signing
  * secret shown once), its documents, their delivery attempts and the delivery health (docs/publications.md).
  */
-const slug = z.string().trim().min(1).max(LIMITS.slug).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
+const slug = z
+  .string()
+  .trim()
+  .min(1)
+  .max(LIMITS.slug)
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
 const HttpUrl = Url.refine((u) => /^https?:\/\//i.test(u), 'an http or https URL');
 const SectionPath = z
   .string()
@@ -14,17 +19,33 @@ const SectionPath = z
   .regex(/^\/[A-Za-z0-9\-._~/%]*$/, "the consumer's route segment, starting with / (for example /blog)");
 const GeneratedId = z.string().min(1).max(LIMITS.generatedId);
 
-export const PublicationIdParam = z.object({ publication_id: GeneratedId.openapi({ param: { name: 'publication_id', in: 'path' }, example: 'pub-0123456789abcdef' }) });
-export const DocumentIdParam = z.object({ document_id: GeneratedId.openapi({ param: { name: 'document_id', in: 'path' }, example: 'doc-0123456789abcdef' }) });
-export const PublicationSlugParam = z.object({ slug: z.string().min(1).max(LIMITS.slug).openapi({ param: { name: 'slug', in: 'path' }, example: 'journal' }) });
+export const PublicationIdParam = z.object({
+  publication_id: GeneratedId.openapi({ param: { name: 'publication_id', in: 'path' }, example: 'pub-0123456789abcdef' }),
+});
+export const DocumentIdParam = z.object({
+  document_id: GeneratedId.openapi({ param: { name: 'document_id', in: 'path' }, example: 'doc-0123456789abcdef' }),
+});
+export const PublicationSlugParam = z.object({
+  slug: z
+    .string()
+    .min(1)
+    .max(LIMITS.slug)
+    .openapi({ param: { name: 'slug', in: 'path' }, example: 'journal' }),
+});
 
 export const ListPublicationsQuery = Pagination.extend({
-  workspaceId: z.string().uuid().optional().openapi({ param: { name: 'workspaceId', in: 'query' } }),
+  workspaceId: z
+    .string()
+    .uuid()
+    .optional()
+    .openapi({ param: { name: 'workspaceId', in: 'query' } }),
 });
 
 export const DeliveryHealth = z
   .object({
-    status: z.enum(['healthy', 'failing', 'unknown']).describe('healthy: the last attempt was answered 2xx; failing: it was not; unknown: nothing sent yet'),
+    status: z
+      .enum(['healthy', 'failing', 'unknown'])
+      .describe('healthy: the last attempt was answered 2xx; failing: it was not; unknown: nothing sent yet'),
     lastAttemptAt: z.string().nullable(),
     lastStatusCode: z.number().int().nullable().describe('null when the last attempt got no answer (network error, timeout, refused URL)'),
     consecutiveFailures: z.number().int(),
@@ -47,7 +68,9 @@ export const Publication = z
   .openapi('Publication');
 
 export const PublicationWithSecret = Publication.extend({
-  secret: z.string().describe('whsec_ + base64 of 32 random bytes (Standard Webhooks). Shown only in this response; store it as REVALIDATE_SECRET_<SLUG>'),
+  secret: z
+    .string()
+    .describe('whsec_ + base64 of 32 random bytes (Standard Webhooks). Shown only in this response; store it as REVALIDATE_SECRET_<SLUG>'),
 }).openapi('PublicationWithSecret');
 
 export const PublicationList = z.object({ items: z.array(Publication), total: z.number().int() }).openapi('PublicationList');

@@ -20,15 +20,35 @@ export async function getPublicationBySlug(db: Executor, slug: string): Promise<
   return db.selectFrom('publications').selectAll().where('slug', '=', slug).executeTakeFirst();
 }
 
-export async function listPublications(db: Executor, workspaceId: string, page: { offset: number; limit: number }): Promise<{ items: PublicationRow[]; total: number }> {
+export async function listPublications(
+  db: Executor,
+  workspaceId: string,
+  page: { offset: number; limit: number },
+): Promise<{ items: PublicationRow[]; total: number }> {
   const [items, count] = await Promise.all([
-    db.selectFrom('publications').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-    db.selectFrom('publications').select((eb) => eb.fn.countAll<string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('publications')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    db
+      .selectFrom('publications')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(count.n) };
 }
 
-export async function updatePublication(db: Executor, id: string, patch: Updateable<PublicationsTable>): Promise<PublicationRow | undefined> {
+export async function updatePublication(
+  db: Executor,
+  id: string,
+  patch: Updateable<PublicationsTable>,
+): Promise<PublicationRow | undefined> {
   return db
     .updateTable('publications')
     .set({ ...patch, updated_at: sql<Date>`clock_timestamp()` })
@@ -46,7 +66,11 @@ export async function getPublicationDocument(db: Executor, id: string): Promise<
 }
 
 /** Published documents of a publication, newest first: what the public articles endpoint shows. */
-export async function listPublishedDocuments(db: Executor, publicationId: string, page: { offset: number; limit: number }): Promise<{ items: PublicationDocumentRow[]; total: number }> {
+export async function listPublishedDocuments(
+  db: Executor,
+  publicationId: string,
+  page: { offset: number; limit: number },
+): Promise<{ items: PublicationDocumentRow[]; total: number }> {
   const base = db.selectFrom('publication_documents').where('publication_id', '=', publicationId).where('status', '=', 'published');
   const [items, count] = await Promise.all([
     base.selectAll().orderBy('published_at', 'desc').orderBy('id').offset(page.offset).limit(page.limit).execute(),

@@ -22,7 +22,11 @@ export type WebhookHealthRow = Selectable<WebhookTargetHealthTable>;
  * Records a message and, unless `deliver` is false (a verify sent synchronously), the outbox command that
  * has the engine deliver it. Call it in the transaction that writes the change the message announces.
  */
-export async function enqueueWebhookMessage(tx: Executor, row: Insertable<WebhookMessagesTable>, deliver = true): Promise<WebhookMessageRow> {
+export async function enqueueWebhookMessage(
+  tx: Executor,
+  row: Insertable<WebhookMessagesTable>,
+  deliver = true,
+): Promise<WebhookMessageRow> {
   const message = await tx.insertInto('webhook_messages').values(row).returningAll().executeTakeFirstOrThrow();
   if (deliver) await enqueueEngineCommand(tx, 'deliver_webhook', message.id);
   return message;
@@ -78,7 +82,12 @@ export async function recordWebhookAttempt(db: Db, a: WebhookAttemptRecord): Pro
       .set({
         attempts: sql<number>`greatest(attempts, ${a.attempt})`,
         last_error: ok ? null : (a.error?.slice(0, 2000) ?? null),
-        ...(settle ? { status: sql<'delivered' | 'failed'>`case when status = 'pending' then ${settle} else status end`, settled_at: sql<Date>`coalesce(settled_at, now())` } : {}),
+        ...(settle
+          ? {
+              status: sql<'delivered' | 'failed'>`case when status = 'pending' then ${settle} else status end`,
+              settled_at: sql<Date>`coalesce(settled_at, now())`,
+            }
+          : {}),
       })
       .where('id', '=', a.messageId)
       .execute();
@@ -96,7 +105,12 @@ export async function recordWebhookAttempt(db: Db, a: WebhookAttemptRecord): Pro
 }
 
 /** Settles a message still pending (its workflow gave up without a final attempt record); false when already settled. */
-export async function settleWebhookMessage(db: Executor, id: string, status: 'delivered' | 'failed', error: string | null): Promise<boolean> {
+export async function settleWebhookMessage(
+  db: Executor,
+  id: string,
+  status: 'delivered' | 'failed',
+  error: string | null,
+): Promise<boolean> {
   const result = await db
     .updateTable('webhook_messages')
     .set({ status, settled_at: new Date(), ...(error !== null ? { last_error: error.slice(0, 2000) } : {}) })
@@ -140,6 +154,11 @@ export async function listWebhookAttempts(
 /** Health rows of the named targets of one kind, by target id (a target never attempted has none). */
 export async function webhookHealthOf(db: Executor, kind: WebhookTargetKind, targetIds: string[]): Promise<Map<string, WebhookHealthRow>> {
   if (targetIds.length === 0) return new Map();
-  const rows = await db.selectFrom('webhook_target_health').selectAll().where('target_kind', '=', kind).where('target_id', 'in', targetIds).execute();
+  const rows = await db
+    .selectFrom('webhook_target_health')
+    .selectAll()
+    .where('target_kind', '=', kind)
+    .where('target_id', 'in', targetIds)
+    .execute();
   return new Map(rows.map((r) => [r.target_id, r]));
 }

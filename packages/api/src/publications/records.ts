@@ -20,7 +20,12 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 
 export function presentHealth(h: WebhookHealthRow | undefined) {
   if (!h) return { status: 'unknown' as const, lastAttemptAt: null, lastStatusCode: null, consecutiveFailures: 0 };
-  return { status: h.last_ok ? ('healthy' as const) : ('failing' as const), lastAttemptAt: iso(h.last_attempt_at), lastStatusCode: h.last_status_code, consecutiveFailures: h.consecutive_failures };
+  return {
+    status: h.last_ok ? ('healthy' as const) : ('failing' as const),
+    lastAttemptAt: iso(h.last_attempt_at),
+    lastStatusCode: h.last_status_code,
+    consecutiveFailures: h.consecutive_failures,
+  };
 }
 
 export function presentPublication(p: PublicationRow, health: WebhookHealthRow | undefined) {
@@ -40,7 +45,11 @@ export function presentPublication(p: PublicationRow, health: WebhookHealthRow |
 
 /** Publications with their delivery health (one query for the lot). */
 export async function publicationRecords(c: Context<AppEnv>, rows: PublicationRow[]) {
-  const health = await webhookHealthOf(c.get('services').db, 'publication', rows.map((r) => r.id));
+  const health = await webhookHealthOf(
+    c.get('services').db,
+    'publication',
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => presentPublication(r, health.get(r.id)));
 }
 
@@ -85,7 +94,11 @@ export function presentAttempt(a: WebhookAttemptListRow) {
 }
 
 /** A publication the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
-export async function publicationFor(c: Context<AppEnv>, id: string, write: boolean): Promise<{ publication: PublicationRow; access: WorkspaceAccess }> {
+export async function publicationFor(
+  c: Context<AppEnv>,
+  id: string,
+  write: boolean,
+): Promise<{ publication: PublicationRow; access: WorkspaceAccess }> {
   const notFound = `publication ${id} not found`;
   const publication = await getPublication(c.get('services').db, id);
   if (!publication) throw fail.notFound(notFound);
@@ -94,7 +107,11 @@ export async function publicationFor(c: Context<AppEnv>, id: string, write: bool
   return { publication, access };
 }
 
-export async function documentFor(c: Context<AppEnv>, id: string, write: boolean): Promise<{ document: PublicationDocumentRow; publication: PublicationRow }> {
+export async function documentFor(
+  c: Context<AppEnv>,
+  id: string,
+  write: boolean,
+): Promise<{ document: PublicationDocumentRow; publication: PublicationRow }> {
   const notFound = `document ${id} not found`;
   const { db } = c.get('services');
   const document = await getPublicationDocument(db, id);
@@ -122,8 +139,13 @@ export function attemptDeps(c: Context<AppEnv>): WebhookAttemptDeps {
 export function publicationConflict(err: unknown): ApiError | undefined {
   if (pgErrorCode(err) !== PG.uniqueViolation) return undefined;
   const constraint = (err as { constraint?: string }).constraint;
-  if (constraint === 'publications_slug_key') return fail.code('publication_slug_taken', { field: 'slug', message: 'a publication already has this slug (slugs are global: they name the public articles path)' });
-  if (constraint === 'publication_documents_publication_id_slug_key') return fail.code('document_slug_taken', { field: 'slug', message: 'a document of this publication already has this slug' });
+  if (constraint === 'publications_slug_key')
+    return fail.code('publication_slug_taken', {
+      field: 'slug',
+      message: 'a publication already has this slug (slugs are global: they name the public articles path)',
+    });
+  if (constraint === 'publication_documents_publication_id_slug_key')
+    return fail.code('document_slug_taken', { field: 'slug', message: 'a document of this publication already has this slug' });
   return undefined;
 }
 

@@ -31,7 +31,13 @@ import {
   PublicationWithSecret,
   VerifyResult,
 } from '@atelier/contracts/publications';
-import { attemptWebhook, formatWebhookSecret, generateWebhookKey, newWebhookMessageId, sealTargetKey } from '@atelier/engine/webhooks/index';
+import {
+  attemptWebhook,
+  formatWebhookSecret,
+  generateWebhookKey,
+  newWebhookMessageId,
+  sealTargetKey,
+} from '@atelier/engine/webhooks/index';
 import { requireWriter, workspaceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
 import { json, jsonBody, secured } from '../http/route';
@@ -54,7 +60,8 @@ const newPublicationId = () => `pub-${randomBytes(8).toString('hex')}`;
 const newDocumentId = () => `doc-${randomBytes(8).toString('hex')}`;
 
 /** The revalidation body of the contract: the publication's slug (not a URL), the document's slug, the action, its categories. */
-const webhookBody = (publication: string, slug: string, action: string, categories: string[]) => JSON.stringify({ publication, slug, action, categories });
+const webhookBody = (publication: string, slug: string, action: string, categories: string[]) =>
+  JSON.stringify({ publication, slug, action, categories });
 
 export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
@@ -64,7 +71,10 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
       path: '/v1/publications',
       summary: 'Create a publication (owners and admins); the signing secret is in this response only',
       request: { body: jsonBody(PublicationCreateRequest) },
-      responses: { 201: { description: 'The publication and its secret, shown once', ...json(PublicationWithSecret) }, ...errorResponses(401, 403, 404, 409, 422, 503) },
+      responses: {
+        201: { description: 'The publication and its secret, shown once', ...json(PublicationWithSecret) },
+        ...errorResponses(401, 403, 404, 409, 422, 503),
+      },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -146,7 +156,10 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
       path: '/v1/publications/{publication_id}/rotate-secret',
       summary: 'Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once',
       request: { params: PublicationIdParam },
-      responses: { 200: { description: 'The publication and its new secret, shown once', ...json(PublicationWithSecret) }, ...errorResponses(401, 403, 404, 422, 503) },
+      responses: {
+        200: { description: 'The publication and its new secret, shown once', ...json(PublicationWithSecret) },
+        ...errorResponses(401, 403, 404, 422, 503),
+      },
     }),
     async (c) => {
       const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
@@ -167,7 +180,10 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
       summary:
         'Send a signed no-op message (action verify) to the revalidateUrl now; 200 only when the consumer answered 2xx, otherwise 422 webhook_verify_failed saying what it answered. Recorded as an attempt and as delivery health',
       request: { params: PublicationIdParam },
-      responses: { 200: { description: 'The consumer verified the message', ...json(VerifyResult) }, ...errorResponses(401, 403, 404, 422, 503) },
+      responses: {
+        200: { description: 'The consumer verified the message', ...json(VerifyResult) },
+        ...errorResponses(401, 403, 404, 422, 503),
+      },
     }),
     async (c) => {
       const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
@@ -186,7 +202,8 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
       );
       const result = await attemptWebhook(deps, { messageId: message.id, attempt: 1, lastAttempt: true });
       const health = presentHealth((await webhookHealthOf(deps.db, 'publication', [publication.id])).get(publication.id));
-      if (result.outcome === 'delivered') return c.json({ verified: true as const, messageId: message.id, consumerStatus: result.statusCode!, deliveryHealth: health }, 200);
+      if (result.outcome === 'delivered')
+        return c.json({ verified: true as const, messageId: message.id, consumerStatus: result.statusCode!, deliveryHealth: health }, 200);
       throw fail.code('webhook_verify_failed', {
         messageId: message.id,
         consumerStatus: result.statusCode,
@@ -244,7 +261,10 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
       path: '/v1/documents/{document_id}/publish',
       summary: 'Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine with retries',
       request: { params: DocumentIdParam },
-      responses: { 200: { description: 'The document and the message announcing it', ...json(DocumentTransition) }, ...errorResponses(401, 403, 404, 422) },
+      responses: {
+        200: { description: 'The document and the message announcing it', ...json(DocumentTransition) },
+        ...errorResponses(401, 403, 404, 422),
+      },
     }),
     async (c) => transition(c, c.req.valid('param').document_id, 'publish'),
   )
@@ -253,9 +273,13 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
       ...secured('publications'),
       method: 'post',
       path: '/v1/documents/{document_id}/unpublish',
-      summary: 'Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook is delivered by the engine',
+      summary:
+        'Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook is delivered by the engine',
       request: { params: DocumentIdParam },
-      responses: { 200: { description: 'The document and the message announcing it', ...json(DocumentTransition) }, ...errorResponses(401, 403, 404, 409, 422) },
+      responses: {
+        200: { description: 'The document and the message announcing it', ...json(DocumentTransition) },
+        ...errorResponses(401, 403, 404, 409, 422),
+      },
     }),
     async (c) => transition(c, c.req.valid('param').document_id, 'unpublish'),
   )
@@ -280,14 +304,20 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
 
 async function transition(c: Context<AppEnv>, documentId: string, action: 'publish' | 'unpublish') {
   const { document, publication } = await documentFor(c, documentId, true);
-  const moved = await moveDocumentWithMessage(c.get('services').db, document.id, action === 'publish' ? 'published' : 'unpublished', action === 'publish' ? null : ['published'], (doc) => ({
-    id: newWebhookMessageId(),
-    target_kind: 'publication',
-    target_id: publication.id,
-    workspace_id: publication.workspace_id,
-    event_type: action,
-    body: webhookBody(publication.slug, doc.slug, action, doc.categories),
-  }));
+  const moved = await moveDocumentWithMessage(
+    c.get('services').db,
+    document.id,
+    action === 'publish' ? 'published' : 'unpublished',
+    action === 'publish' ? null : ['published'],
+    (doc) => ({
+      id: newWebhookMessageId(),
+      target_kind: 'publication',
+      target_id: publication.id,
+      workspace_id: publication.workspace_id,
+      event_type: action,
+      body: webhookBody(publication.slug, doc.slug, action, doc.categories),
+    }),
+  );
   if (!moved) throw fail.invalidTransition(`document ${document.id} is ${document.status}, not published`, { status: document.status });
   c.get('services').dispatcher?.wake();
   return c.json({ ...presentDocument(moved.document), messageId: moved.message.id }, 200 as const);

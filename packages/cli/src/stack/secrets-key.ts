@@ -12,11 +12,18 @@ export const SECRETS_KEY_FILE = 'secrets-key';
  * warns: publications cannot be created, rotated or verified, and webhooks cannot be signed, until it is set
  * (the same value on every gateway and worker). Losing the key loses every publication's secret: rotate them.
  */
-export async function resolveSecretsKey(dataDir: string, embedded: boolean, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<Buffer | undefined> {
+export async function resolveSecretsKey(
+  dataDir: string,
+  embedded: boolean,
+  logger: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Buffer | undefined> {
   const fromEnv = secretsKeyFromEnv(env);
   if (fromEnv) return fromEnv;
   if (!embedded) {
-    logger.warn(`${SECRETS_KEY_VARIABLE} is not set: publications cannot be created and webhooks cannot be signed (every gateway and worker needs the same key; for example: openssl rand -base64 32)`);
+    logger.warn(
+      `${SECRETS_KEY_VARIABLE} is not set: publications cannot be created and webhooks cannot be signed (every gateway and worker needs the same key; for example: openssl rand -base64 32)`,
+    );
     return undefined;
   }
   const file = path.join(dataDir, SECRETS_KEY_FILE);

@@ -19,7 +19,11 @@ export function createWebhookActivities(deps: WebhookAttemptDeps & { maximumRetr
         throw ApplicationFailure.create({ type: WEBHOOK_FINAL, nonRetryable: true, message: r.error ?? 'not delivered' });
       }
       const delay = r.retryAfterMs === undefined ? undefined : Math.min(r.retryAfterMs, deps.maximumRetryAfterMs ?? 6 * 60 * 60_000);
-      throw ApplicationFailure.create({ type: WEBHOOK_RETRY, message: r.error ?? 'not delivered', ...(delay !== undefined ? { nextRetryDelay: Math.max(delay, 1) } : {}) });
+      throw ApplicationFailure.create({
+        type: WEBHOOK_RETRY,
+        message: r.error ?? 'not delivered',
+        ...(delay !== undefined ? { nextRetryDelay: Math.max(delay, 1) } : {}),
+      });
     },
     async settleWebhookMessage({ messageId, status, error }) {
       await settleWebhookMessage(deps.db, messageId, status, error);

@@ -34,7 +34,13 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 const ANSWER_EXCERPT = 300;
 
 function excerpt(body: Buffer): string {
-  const text = body.subarray(0, ANSWER_EXCERPT * 4).toString('utf8').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  // Control characters become spaces, so an answer cannot forge lines in a log or a UI.
+  const chars = [...body.subarray(0, ANSWER_EXCERPT * 4).toString('utf8')];
+  const text = chars
+    .map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? ' ' : ch))
+    .join('')
+    .replace(/ {2,}/g, ' ')
+    .trim();
   return text.length > ANSWER_EXCERPT ? `${text.slice(0, ANSWER_EXCERPT)}…` : text;
 }
 
@@ -55,13 +61,31 @@ function answerError(status: number, body: Buffer, redirectedTo: string | null):
  * the message id), POSTs exactly those bytes through the egress policy without following redirects, and
  * records the attempt with the target's health. `lastAttempt` turns a retryable failure into a final one.
  */
-export async function attemptWebhook(deps: WebhookAttemptDeps, input: { messageId: string; attempt: number; lastAttempt: boolean }): Promise<WebhookAttemptResult> {
+export async function attemptWebhook(
+  deps: WebhookAttemptDeps,
+  input: { messageId: string; attempt: number; lastAttempt: boolean },
+): Promise<WebhookAttemptResult> {
   const { db } = deps;
   const { messageId, attempt } = input;
   const message = await getWebhookMessage(db, messageId);
-  if (!message) return { attempt, outcome: 'failed', statusCode: null, error: `message ${messageId} does not exist`, redirectedTo: null, alreadySettled: true };
+  if (!message)
+    return {
+      attempt,
+      outcome: 'failed',
+      statusCode: null,
+      error: `message ${messageId} does not exist`,
+      redirectedTo: null,
+      alreadySettled: true,
+    };
   if (message.status !== 'pending') {
-    return { attempt, outcome: message.status === 'delivered' ? 'delivered' : 'failed', statusCode: null, error: message.last_error, redirectedTo: null, alreadySettled: true };
+    return {
+      attempt,
+      outcome: message.status === 'delivered' ? 'delivered' : 'failed',
+      statusCode: null,
+      error: message.last_error,
+      redirectedTo: null,
+      alreadySettled: true,
+    };
   }
   const target = await loadWebhookTarget(db, message.target_kind, message.target_id, deps.secretsKey);
   const startedAt = new Date();
@@ -75,7 +99,10 @@ export async function attemptWebhook(deps: WebhookAttemptDeps, input: { messageI
     verdict = { kind: 'final' };
     error = `the ${message.target_kind} no longer exists`;
   } else {
-    const headers: Record<string, string> = { ...signedWebhookHeaders(target.key, message.id, message.body, timestamp), 'content-type': 'application/json' };
+    const headers: Record<string, string> = {
+      ...signedWebhookHeaders(target.key, message.id, message.body, timestamp),
+      'content-type': 'application/json',
+    };
     try {
       const policy = { ...deps.egress, maxRedirects: 0, maxBytes: Math.min(deps.egress.maxBytes, MAX_ANSWER_BYTES) };
       const res = await egressFetch(target.url, { method: 'POST', headers, body: message.body, followRedirects: false }, policy);
@@ -94,7 +121,8 @@ export async function attemptWebhook(deps: WebhookAttemptDeps, input: { messageI
       }
     }
   }
-  const outcome: WebhookAttemptOutcome = verdict.kind === 'delivered' ? 'delivered' : verdict.kind === 'retry' && !input.lastAttempt ? 'retrying' : 'failed';
+  const outcome: WebhookAttemptOutcome =
+    verdict.kind === 'delivered' ? 'delivered' : verdict.kind === 'retry' && !input.lastAttempt ? 'retrying' : 'failed';
   await recordWebhookAttempt(db, {
     messageId,
     targetKind: message.target_kind,

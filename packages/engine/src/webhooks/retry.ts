@@ -36,7 +36,10 @@ const positive = (value: string | undefined, name: string): number | undefined =
  * Retry settings over the defaults: ATELIER_WEBHOOK_RETRY_INITIAL_MS, ATELIER_WEBHOOK_RETRY_MAX_INTERVAL_MS,
  * ATELIER_WEBHOOK_RETRY_MAX_ATTEMPTS, ATELIER_WEBHOOK_ATTEMPT_TIMEOUT_MS; `given` (tests) wins over both.
  */
-export function webhookRetrySettings(env: NodeJS.ProcessEnv = process.env, given: Partial<WebhookRetrySettings> = {}): WebhookRetrySettings {
+export function webhookRetrySettings(
+  env: NodeJS.ProcessEnv = process.env,
+  given: Partial<WebhookRetrySettings> = {},
+): WebhookRetrySettings {
   const fromEnv: Partial<WebhookRetrySettings> = {};
   const initial = positive(env.ATELIER_WEBHOOK_RETRY_INITIAL_MS, 'ATELIER_WEBHOOK_RETRY_INITIAL_MS');
   const maxInterval = positive(env.ATELIER_WEBHOOK_RETRY_MAX_INTERVAL_MS, 'ATELIER_WEBHOOK_RETRY_MAX_INTERVAL_MS');

@@ -11,7 +11,9 @@ export const SECRETS_KEY_VARIABLE = 'ATELIER_SECRETS_KEY';
 
 export class SecretsKeyMissing extends Error {
   constructor() {
-    super(`${SECRETS_KEY_VARIABLE} is not set: webhook secrets cannot be sealed or opened (32 bytes, base64; for example: openssl rand -base64 32)`);
+    super(
+      `${SECRETS_KEY_VARIABLE} is not set: webhook secrets cannot be sealed or opened (32 bytes, base64; for example: openssl rand -base64 32)`,
+    );
     this.name = 'SecretsKeyMissing';
   }
 }

@@ -36,7 +36,12 @@ export function signWebhook(key: Buffer, id: string, timestampSeconds: number, b
 }
 
 /** The three headers of a signed message, signed now (or at `nowSeconds`). */
-export function signedWebhookHeaders(key: Buffer, id: string, body: string | Buffer, nowSeconds = Math.floor(Date.now() / 1000)): Record<string, string> {
+export function signedWebhookHeaders(
+  key: Buffer,
+  id: string,
+  body: string | Buffer,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Record<string, string> {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(nowSeconds),

@@ -7,7 +7,11 @@ import type { WebhookDeliveryInput, WebhookRetrySettings } from './types';
  * even after the first finished, is refused by Temporal and ignored here, so a message is delivered once
  * however often the outbox hands it over.
  */
-export async function startWebhookDelivery(client: Client, messageId: string, opts: { taskQueue: string; retry: WebhookRetrySettings }): Promise<'started' | 'already_started'> {
+export async function startWebhookDelivery(
+  client: Client,
+  messageId: string,
+  opts: { taskQueue: string; retry: WebhookRetrySettings },
+): Promise<'started' | 'already_started'> {
   const input: WebhookDeliveryInput = { messageId, retry: opts.retry };
   try {
     await client.workflow.start('webhookDeliveryWorkflow', {

@@ -29,11 +29,22 @@ const TARGETS: Record<WebhookTargetKind, TargetLoader> = {
   publication: async (db, id, secretsKey) => {
     const p = await getPublication(db, id);
     if (!p) return undefined;
-    return { kind: 'publication', id, workspaceId: p.workspace_id, url: p.revalidate_url, key: openSecret(secretsKey, p.secret_sealed, targetBinding('publication', id)) };
+    return {
+      kind: 'publication',
+      id,
+      workspaceId: p.workspace_id,
+      url: p.revalidate_url,
+      key: openSecret(secretsKey, p.secret_sealed, targetBinding('publication', id)),
+    };
   },
 };
 
-export async function loadWebhookTarget(db: Db, kind: WebhookTargetKind, id: string, secretsKey: Buffer | undefined): Promise<ResolvedWebhookTarget | undefined> {
+export async function loadWebhookTarget(
+  db: Db,
+  kind: WebhookTargetKind,
+  id: string,
+  secretsKey: Buffer | undefined,
+): Promise<ResolvedWebhookTarget | undefined> {
   if (!secretsKey) throw new SecretsKeyMissing();
   const load = TARGETS[kind];
   if (!load) throw new Error(`unknown webhook target kind ${kind}`);
