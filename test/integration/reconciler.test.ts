@@ -1,6 +1,10 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { ensureReconcilerSchedule, reconcileOnce, reconcilerScheduleId } from '@atelier/engine/reconciler';
 import { type Harness, type TestUser, registerUser, startHarness, waitForOrder, waitForRun } from '../support/harness';
 
@@ -97,6 +101,23 @@ describe('one reconciler pass', () => {
     expect((await get(orphan02)).status).toBe('pending');
     expect((await get(orphan03)).status).toBe('pending');
   });
+
+  it('is what `atelier runs reconcile [--dry-run]` runs, printing what it settled', async () => {
+    const orphan = `run-${randomBytes(4).toString('hex')}`;
+    await orphanCopy(await start('for the command'), orphan, 30);
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), 'runs', 'reconcile', ...args], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, DATABASE_URL: h.databaseUrl, TEMPORAL_ADDRESS: h.temporalAddress, LOG_LEVEL: 'warn' },
+      });
+    const dry = await cli('--dry-run');
+    expect(dry.stdout).toContain(`would settle run ${orphan}: pending -> failed (engine_error)`);
+    expect(dry.stdout).toMatch(/dry run: \d+ would settle of/);
+    expect((await get(orphan)).status).toBe('pending');
+    const real = await cli();
+    expect(real.stdout).toContain(`settled run ${orphan}: pending -> failed (engine_error); it has had no workflow execution for 30 minutes`);
+    expect((await get(orphan)).status).toBe('failed');
+  }, 90_000);
 
   it('settles an order whose workflow was terminated, after its children', async () => {
     const planned = await h.request('POST', '/v1/orders', {

@@ -74,7 +74,7 @@ async function commandsFor(db: Db, targetId: string): Promise<Array<{ kind: stri
   return rows.map((r) => ({ kind: r.kind, done: r.done_at !== null }));
 }
 
-const minutes = (ms: number) => `${Math.round((ms / 60_000) * 10) / 10} minutes`;
+const minutes = (ms: number) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} seconds`);
 
 /**
  * Why `execution` means the run or order will never settle itself, or null while it still may: a live
