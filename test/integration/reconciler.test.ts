@@ -22,7 +22,8 @@ const start = async (topic: string) => {
   return res.body.id as string;
 };
 const get = async (runId: string) => (await h.request('GET', `/v1/runs/${runId}`, { token: user.token })).body;
-const pass = (opts: { dryRun?: boolean; staleAfterMs?: number } = {}) => reconcileOnce(h.db, h.temporal, { staleAfterMs: TEN_MINUTES, graceMs: 0, ...opts });
+const pass = (opts: { dryRun?: boolean; staleAfterMs?: number } = {}) =>
+  reconcileOnce(h.db, h.temporal, { staleAfterMs: TEN_MINUTES, graceMs: 0, ...opts });
 
 /** A copy of `runId`'s row under a new id, `pending` and untouched for `minutes`, with no workflow execution. */
 async function orphanCopy(runId: string, newId: string, minutes: number) {
@@ -47,11 +48,15 @@ describe('one reconciler pass', () => {
     await h.temporal.workflow.getHandle(runId).terminate('simulated engine loss');
 
     const dry = await pass({ dryRun: true });
-    expect(dry.settled).toContainEqual(expect.objectContaining({ kind: 'run', id: runId, from: 'running', to: 'failed', errorCode: 'engine_error' }));
+    expect(dry.settled).toContainEqual(
+      expect.objectContaining({ kind: 'run', id: runId, from: 'running', to: 'failed', errorCode: 'engine_error' }),
+    );
     expect((await get(runId)).status).toBe('running');
 
     const report = await pass();
-    expect(report.settled).toContainEqual(expect.objectContaining({ kind: 'run', id: runId, from: 'running', to: 'failed', errorCode: 'engine_error' }));
+    expect(report.settled).toContainEqual(
+      expect.objectContaining({ kind: 'run', id: runId, from: 'running', to: 'failed', errorCode: 'engine_error' }),
+    );
     const run = await get(runId);
     expect(run).toMatchObject({ status: 'failed', errorCode: 'engine_error' });
     expect(run.error).toMatch(/its workflow execution closed \(TERMINATED\) without settling it; 1 of 3 steps had completed/);
@@ -86,7 +91,10 @@ describe('one reconciler pass', () => {
     await orphanCopy(source, orphan02, 20);
     await orphanCopy(source, orphan03, 2);
     // An undelivered start command (due later, so the gateway's dispatcher leaves it be) means "not stuck".
-    await h.db.insertInto('engine_commands').values({ kind: 'start_run', target_id: orphan02, next_attempt_at: new Date(Date.now() + 3_600_000) }).execute();
+    await h.db
+      .insertInto('engine_commands')
+      .values({ kind: 'start_run', target_id: orphan02, next_attempt_at: new Date(Date.now() + 3_600_000) })
+      .execute();
 
     const lenient = await pass({ staleAfterMs: 30 * 60_000 });
     expect(lenient.settled.map((a) => a.id)).not.toContain(orphan01);
@@ -106,23 +114,32 @@ describe('one reconciler pass', () => {
     const orphan = `run-${randomBytes(4).toString('hex')}`;
     await orphanCopy(await start('for the command'), orphan, 30);
     const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), 'runs', 'reconcile', ...args], {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, DATABASE_URL: h.databaseUrl, TEMPORAL_ADDRESS: h.temporalAddress, LOG_LEVEL: 'warn' },
-      });
+      promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), 'runs', 'reconcile', ...args],
+        {
+          cwd: PROJECT_ROOT,
+          env: { ...process.env, DATABASE_URL: h.databaseUrl, TEMPORAL_ADDRESS: h.temporalAddress, LOG_LEVEL: 'warn' },
+        },
+      );
     const dry = await cli('--dry-run');
     expect(dry.stdout).toContain(`would settle run ${orphan}: pending -> failed (engine_error)`);
     expect(dry.stdout).toMatch(/dry run: \d+ would settle of/);
     expect((await get(orphan)).status).toBe('pending');
     const real = await cli();
-    expect(real.stdout).toContain(`settled run ${orphan}: pending -> failed (engine_error); it has had no workflow execution for 30 minutes`);
+    expect(real.stdout).toContain(
+      `settled run ${orphan}: pending -> failed (engine_error); it has had no workflow execution for 30 minutes`,
+    );
     expect((await get(orphan)).status).toBe('failed');
   }, 90_000);
 
   it('settles an order whose workflow was terminated, after its children', async () => {
     const planned = await h.request('POST', '/v1/orders', {
       token: user.token,
-      body: { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: 'owls' }, { topic: 'larks' }] } } },
+      body: {
+        workflowId: 'plan-research-report',
+        variationSpec: { resolver: 'list', params: { items: [{ topic: 'owls' }, { topic: 'larks' }] } },
+      },
     });
     expect(planned.status, JSON.stringify(planned.body)).toBe(201);
     const orderId = planned.body.id as string;
@@ -145,8 +162,12 @@ describe('one reconciler pass', () => {
 
 describe('the reconciler schedule', () => {
   it('is created idempotently and its workflow runs a pass on the worker', async () => {
-    expect(await ensureReconcilerSchedule(h.temporal, { taskQueue: h.taskQueue, everyMs: 3_600_000, staleAfterMs: TEN_MINUTES })).toBe('created');
-    expect(await ensureReconcilerSchedule(h.temporal, { taskQueue: h.taskQueue, everyMs: 1_800_000, staleAfterMs: TEN_MINUTES })).toBe('updated');
+    expect(await ensureReconcilerSchedule(h.temporal, { taskQueue: h.taskQueue, everyMs: 3_600_000, staleAfterMs: TEN_MINUTES })).toBe(
+      'created',
+    );
+    expect(await ensureReconcilerSchedule(h.temporal, { taskQueue: h.taskQueue, everyMs: 1_800_000, staleAfterMs: TEN_MINUTES })).toBe(
+      'updated',
+    );
     const handle = h.temporal.schedule.getHandle(reconcilerScheduleId(h.taskQueue));
     try {
       const described = await handle.describe();

@@ -29,7 +29,14 @@ const definition = (id: string, extra: Record<string, unknown>) => ({
 const REFUSED_CHILD = definition('compose-refused-brief', {
   artifactClass: 'knowledge',
   runtimeSteps: [
-    { id: 'step-1', name: 'Research', kind: 'subWorkflow', templateId: 'plan-research-report', templateVersion: '2026.11.01', intakeMapping: { depth: 'intake.topic' } },
+    {
+      id: 'step-1',
+      name: 'Research',
+      kind: 'subWorkflow',
+      templateId: 'plan-research-report',
+      templateVersion: '2026.11.01',
+      intakeMapping: { depth: 'intake.topic' },
+    },
     { id: 'step-2', name: 'Write', kind: 'llm', role: 'textGenerator', prompt: 'Write about {{intake.topic}}' },
     { id: 'step-3', name: 'Keep', kind: 'code', function: 'identity', inputPath: 'step-2' },
     { id: 'step-4', name: 'Keep again', kind: 'code', function: 'identity', inputPath: 'step-3' },
@@ -43,7 +50,14 @@ const REFUSED_CHILD = definition('compose-refused-brief', {
 const THIN_REPORT = definition('build-thin-report', {
   artifactClass: 'research',
   runtimeSteps: [
-    { id: 'step-1', name: 'Title', kind: 'llm', role: 'researcher', prompt: 'Title a report on "{{intake.topic}}"', jsonSchema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } },
+    {
+      id: 'step-1',
+      name: 'Title',
+      kind: 'llm',
+      role: 'researcher',
+      prompt: 'Title a report on "{{intake.topic}}"',
+      jsonSchema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } },
+    },
     { id: 'step-2', name: 'Keep', kind: 'code', function: 'identity', inputPath: 'step-1' },
   ],
   providers: { researcher: 'local/text-1' },
@@ -54,7 +68,10 @@ const THIN_REPORT = definition('build-thin-report', {
 async function publishWorkflow(def: { id: string; version: string }) {
   const created = await h.request('POST', '/v1/workflows', { token: user.token, body: { definition: def } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const published = await h.request('POST', `/v1/workflows/${def.id}/publish`, { token: user.token, body: { version: def.version, visibility: 'internal' } });
+  const published = await h.request('POST', `/v1/workflows/${def.id}/publish`, {
+    token: user.token,
+    body: { version: def.version, visibility: 'internal' },
+  });
   expect(published.status, JSON.stringify(published.body)).toBe(200);
 }
 
@@ -104,7 +121,11 @@ describe('finalize follows the workflow settlement rule', () => {
     await h.temporal.workflow.getHandle(runId).result();
 
     // A lost finalization: every step recorded, no artifact, no terminal status, no live workflow.
-    await h.db.updateTable('runs').set({ status: 'running', artifact_id: null, finished_at: null, review_gate_id: null, review_gate_name: null }).where('id', '=', runId).execute();
+    await h.db
+      .updateTable('runs')
+      .set({ status: 'running', artifact_id: null, finished_at: null, review_gate_id: null, review_gate_name: null })
+      .where('id', '=', runId)
+      .execute();
     await h.db.deleteFrom('artifacts').where('run_id', '=', runId).execute();
 
     const res = await h.request('POST', `/v1/runs/${runId}/finalize`, { token: user.token });

@@ -121,7 +121,9 @@ export function workflowRuleErrors(def: WorkflowDefinition, ctx: RuleContext): s
     const type = gateType(step.gateId);
     if ((type === 'quality' || type === 'safety') && (step.suppliedBy || step.kind === 'subWorkflow')) {
       const why = step.suppliedBy ? `its output is supplied by the intake field "${step.suppliedBy}"` : 'it runs a sub-workflow';
-      errors.push(`step ${index + 1} ("${step.id}"): the ${type} gate "${step.gateId}" would never be judged because ${why}; put the gate on a step this workflow executes`);
+      errors.push(
+        `step ${index + 1} ("${step.id}"): the ${type} gate "${step.gateId}" would never be judged because ${why}; put the gate on a step this workflow executes`,
+      );
     }
     if (gateType(step.gateId) === 'approval' && index !== def.runtimeSteps.length - 1) {
       errors.push(`step ${index + 1} ("${step.id}"): an approval gate ends the run in review, so it must judge the last step`);

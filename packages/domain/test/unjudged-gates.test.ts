@@ -17,7 +17,14 @@ const base: WorkflowDefinition = {
     ],
   },
   runtimeSteps: [
-    { id: 's1', name: 'Research', kind: 'subWorkflow', templateId: 'plan-research-report', templateVersion: '2026.11.01', intakeMapping: { topic: 'intake.topic' } },
+    {
+      id: 's1',
+      name: 'Research',
+      kind: 'subWorkflow',
+      templateId: 'plan-research-report',
+      templateVersion: '2026.11.01',
+      intakeMapping: { topic: 'intake.topic' },
+    },
     { id: 's2', name: 'Write', kind: 'llm', role: 'textGenerator', prompt: '{{intake.topic}}' },
   ],
   gates: [],
@@ -26,8 +33,19 @@ const base: WorkflowDefinition = {
   artifactSchema: { artifactClass: 'knowledge', artifactType: 'article', files: [], metadata: [] },
   outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
 };
-const gate = (type: 'quality' | 'safety' | 'approval' | 'budget') => ({ id: 'g1', name: `A ${type} gate`, type, inputs: [], outputs: [], unlocks: [] });
-const withGateOn = (index: number, type: 'quality' | 'safety' | 'approval' | 'budget', patch: Record<string, unknown> = {}): WorkflowDefinition => ({
+const gate = (type: 'quality' | 'safety' | 'approval' | 'budget') => ({
+  id: 'g1',
+  name: `A ${type} gate`,
+  type,
+  inputs: [],
+  outputs: [],
+  unlocks: [],
+});
+const withGateOn = (
+  index: number,
+  type: 'quality' | 'safety' | 'approval' | 'budget',
+  patch: Record<string, unknown> = {},
+): WorkflowDefinition => ({
   ...base,
   gates: [gate(type)],
   runtimeSteps: base.runtimeSteps.map((s, i) => (i === index ? { ...s, gateId: 'g1', ...patch } : s)),
@@ -41,14 +59,18 @@ describe('gates the engine would never judge', () => {
   it('refuses a quality or safety gate on a subWorkflow step', () => {
     for (const type of ['quality', 'safety'] as const) {
       const errors = workflowRuleErrors(withGateOn(0, type), { models });
-      expect(errors).toEqual([expect.stringMatching(new RegExp(`step 1 \\("s1"\\): the ${type} gate "g1" would never be judged because it runs a sub-workflow`))]);
+      expect(errors).toEqual([
+        expect.stringMatching(new RegExp(`step 1 \\("s1"\\): the ${type} gate "g1" would never be judged because it runs a sub-workflow`)),
+      ]);
     }
   });
 
   it('refuses a quality or safety gate on a supplied step', () => {
     for (const type of ['quality', 'safety'] as const) {
       const errors = workflowRuleErrors(withGateOn(1, type, { suppliedBy: 'report' }), { models });
-      expect(errors).toEqual([expect.stringMatching(/step 2 \("s2"\): .* would never be judged because its output is supplied by the intake field "report"/)]);
+      expect(errors).toEqual([
+        expect.stringMatching(/step 2 \("s2"\): .* would never be judged because its output is supplied by the intake field "report"/),
+      ]);
     }
   });
 

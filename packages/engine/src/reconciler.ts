@@ -53,7 +53,10 @@ export function reconcilerSettingsFromEnv(env: NodeJS.ProcessEnv): { everyMs: nu
     if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number of minutes (got "${raw}")`);
     return n;
   };
-  return { everyMs: minutes('ATELIER_RECONCILE_EVERY_MINUTES', 5) * 60_000, staleAfterMs: minutes('ATELIER_RECONCILE_STALE_MINUTES', 10) * 60_000 };
+  return {
+    everyMs: minutes('ATELIER_RECONCILE_EVERY_MINUTES', 5) * 60_000,
+    staleAfterMs: minutes('ATELIER_RECONCILE_STALE_MINUTES', 10) * 60_000,
+  };
 }
 
 type Execution = { state: 'running' } | { state: 'closed'; status: string } | { state: 'missing' };
@@ -108,7 +111,12 @@ export async function reconcileOnce(db: Db, temporal: Client, opts: ReconcileOpt
   for (const candidate of runs) {
     const commands = await commandsFor(db, candidate.id);
     const execution = await executionOf(temporal, candidate.id);
-    const because = stuckBecause(execution, commands.some((c) => c.kind === 'start_run' && !c.done), Date.now() - candidate.updated_at.getTime(), opts.staleAfterMs);
+    const because = stuckBecause(
+      execution,
+      commands.some((c) => c.kind === 'start_run' && !c.done),
+      Date.now() - candidate.updated_at.getTime(),
+      opts.staleAfterMs,
+    );
     if (!because) continue;
     const run = await getRunRow(db, candidate.id);
     if (!run || isTerminalRunStatus(run.status)) continue;
@@ -118,8 +126,19 @@ export async function reconcileOnce(db: Db, temporal: Client, opts: ReconcileOpt
       dryRun,
     });
     if (!dryRun && row && !isTerminalRunStatus(row.status)) continue;
-    settled.push({ kind: 'run', id: run.id, from: run.status, to: dryRun ? settlement.status : row!.status, reason: because, errorCode: settlement.errorCode, error: settlement.error });
-    opts.logger?.warn({ runId: run.id, from: run.status, to: settlement.status, reason: because, dryRun }, 'reconciler settled a stuck run');
+    settled.push({
+      kind: 'run',
+      id: run.id,
+      from: run.status,
+      to: dryRun ? settlement.status : row!.status,
+      reason: because,
+      errorCode: settlement.errorCode,
+      error: settlement.error,
+    });
+    opts.logger?.warn(
+      { runId: run.id, from: run.status, to: settlement.status, reason: because, dryRun },
+      'reconciler settled a stuck run',
+    );
     if (dryRun && run.parent_order_id) unsettledChildrenOf.add(run.parent_order_id);
   }
 
@@ -134,10 +153,15 @@ export async function reconcileOnce(db: Db, temporal: Client, opts: ReconcileOpt
   for (const candidate of orders) {
     const commands = await commandsFor(db, candidate.id);
     const execution = await executionOf(temporal, candidate.id);
-    const because = stuckBecause(execution, commands.some((c) => c.kind === 'start_order' && !c.done), Date.now() - candidate.updated_at.getTime(), opts.staleAfterMs);
+    const because = stuckBecause(
+      execution,
+      commands.some((c) => c.kind === 'start_order' && !c.done),
+      Date.now() - candidate.updated_at.getTime(),
+      opts.staleAfterMs,
+    );
     if (!because) continue;
     const order = await getOrder(db, candidate.id);
-    if (!order || order.status !== 'running') continue;
+    if (order?.status !== 'running') continue;
     const counts = await orderCounts(db, order.id);
     // Children still under way (pending, queued or running) settle first, here or in a later pass.
     const underWay = await db
@@ -165,7 +189,15 @@ export async function reconcileOnce(db: Db, temporal: Client, opts: ReconcileOpt
       });
       if (!written) continue;
     }
-    settled.push({ kind: 'order', id: order.id, from: order.status, to, reason: because, errorCode: to === 'failed' ? ENGINE_ERROR : null, error });
+    settled.push({
+      kind: 'order',
+      id: order.id,
+      from: order.status,
+      to,
+      reason: because,
+      errorCode: to === 'failed' ? ENGINE_ERROR : null,
+      error,
+    });
     opts.logger?.warn({ orderId: order.id, to, reason: because, dryRun }, 'reconciler settled a stuck order');
   }
   return { dryRun, examined: { runs: runs.length, orders: orders.length }, settled };
@@ -189,7 +221,10 @@ export const reconcilerScheduleId = (taskQueue: string) => `atelier-reconciler-$
  * brings an existing one up to date: idempotent, so every worker calls it at start. Overlaps are
  * skipped (one pass at a time, whatever the number of workers).
  */
-export async function ensureReconcilerSchedule(client: Client, opts: { taskQueue: string; everyMs: number; staleAfterMs: number }): Promise<'created' | 'updated'> {
+export async function ensureReconcilerSchedule(
+  client: Client,
+  opts: { taskQueue: string; everyMs: number; staleAfterMs: number },
+): Promise<'created' | 'updated'> {
   const scheduleId = reconcilerScheduleId(opts.taskQueue);
   const spec = { intervals: [{ every: opts.everyMs }] };
   const action = {
@@ -201,7 +236,12 @@ export async function ensureReconcilerSchedule(client: Client, opts: { taskQueue
     workflowExecutionTimeout: '30 minutes',
   };
   try {
-    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' } });
+    await client.schedule.create({
+      scheduleId,
+      spec,
+      action,
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
+    });
     return 'created';
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;

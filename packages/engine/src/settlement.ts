@@ -36,7 +36,12 @@ export interface WriteSettlementOptions {
 }
 
 /** Writes `settlement` for `run`; returns the row as written (unchanged when the run had already ended). */
-export async function writeRunSettlement(db: Db, run: RunRow, settlement: RunSettlement, opts: WriteSettlementOptions = {}): Promise<RunRow | undefined> {
+export async function writeRunSettlement(
+  db: Db,
+  run: RunRow,
+  settlement: RunSettlement,
+  opts: WriteSettlementOptions = {},
+): Promise<RunRow | undefined> {
   const artifact = settlement.artifact
     ? {
         ...artifactRow(
@@ -58,7 +63,13 @@ export async function writeRunSettlement(db: Db, run: RunRow, settlement: RunSet
       error: settlement.error,
       error_code: settlement.errorCode,
       failure_details: settlement.failureDetails ? JSON.stringify(settlement.failureDetails) : null,
-      ...(review ? { review_gate_id: review.gateId, review_gate_name: review.gateName, hold_fields: review.holdFields ? JSON.stringify(review.holdFields) : null } : {}),
+      ...(review
+        ? {
+            review_gate_id: review.gateId,
+            review_gate_name: review.gateName,
+            hold_fields: review.holdFields ? JSON.stringify(review.holdFields) : null,
+          }
+        : {}),
     },
     artifact,
   );
@@ -83,6 +94,12 @@ export async function settleRunFromRecord(
     closedBecause: opts.closedBecause,
   });
   if (opts.dryRun) return { settlement, row: run };
-  const sourceReportArtifactId = settlement.artifact ? await sourceReportOf(db, run, steps.map((s) => s.output)) : null;
+  const sourceReportArtifactId = settlement.artifact
+    ? await sourceReportOf(
+        db,
+        run,
+        steps.map((s) => s.output),
+      )
+    : null;
   return { settlement, row: await writeRunSettlement(db, run, settlement, { sourceReportArtifactId }) };
 }
