@@ -2,20 +2,44 @@
 // The README's two commands land here (`npm start`, `npm test`). It needs only Node and Python 3: it
 // installs the pinned pnpm's dependencies, then runs the TypeScript entry points through tsx.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pnpm = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).packageManager; // pnpm@x.y.z
 
+// The install is skipped when node_modules was installed from exactly this lockfile and these package.json
+// files (and pnpm version): a hash of them is stored in node_modules/.atelier-install-stamp after a
+// successful install. A clean clone has no stamp, so `npm test` there still installs everything.
+const stampPath = path.join(root, 'node_modules', '.atelier-install-stamp');
+
+function installInputsHash() {
+  const hash = createHash('sha256').update(pnpm);
+  const files = ['pnpm-lock.yaml', 'package.json', 'pnpm-workspace.yaml'];
+  for (const dir of ['packages', 'test', 'bench']) {
+    const base = path.join(root, dir);
+    if (dir !== 'packages') files.push(path.join(dir, 'package.json'));
+    else if (existsSync(base)) for (const name of readdirSync(base).sort()) files.push(path.join(dir, name, 'package.json'));
+  }
+  for (const file of files) {
+    const full = path.join(root, file);
+    hash.update(`\0${file}\0`).update(existsSync(full) ? readFileSync(full) : '(absent)');
+  }
+  return hash.digest('hex');
+}
+
 function install() {
+  const inputs = installInputsHash();
+  if (existsSync(stampPath) && readFileSync(stampPath, 'utf8').trim() === inputs) return;
   const args = ['-y', pnpm, 'install', '--frozen-lockfile', '--prefer-offline', '--reporter=append-only'];
   const result = spawnSync('npx', args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) {
     console.error(`dependency install failed (npx ${args.join(' ')})`);
     process.exit(result.status ?? 1);
   }
+  writeFileSync(stampPath, `${inputs}\n`);
 }
 
 function run(command, args, env = {}) {

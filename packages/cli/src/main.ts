@@ -9,9 +9,10 @@ import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { readBuiltinWorkflows } from '@atelier/catalog';
 import { connectDb, migrateToLatest } from '@atelier/db';
 import { grantOperatorCommand, listOperatorsCommand, revokeOperatorCommand } from './commands/operators';
-import { cancelRunCommand, finalizeRunCommand, reconcileRunsCommand, resetRunCommand, showRun, watchRun } from './commands/runs';
+import { finalizeRunCommand, reconcileRunsCommand, resetRunCommand } from './commands/runs';
 import { type AtelierConfig, loadConfig } from './config';
 import { createLogger } from './logger';
+import { runCli } from './program';
 import { startStack } from './stack/stack';
 
 const USAGE = `usage: atelier <command>
@@ -21,9 +22,6 @@ const USAGE = `usage: atelier <command>
   worker                 start a worker (needs DATABASE_URL and TEMPORAL_ADDRESS)
   migrate                apply database migrations
   workflows validate     check every built-in workflow definition file
-  runs show <id>         print a run with its steps and costs
-  runs watch <id>        follow a run live until it ends
-  runs cancel <id>       stop a run at its next step boundary
   runs finalize <id>     write the artifact and terminal status of a run whose steps all completed
   runs reset <id> [why]  reset the run's workflow to its last completed workflow task (replays on current code)
   runs reconcile [--dry-run]  settle runs and orders stuck without a live workflow (one reconciler pass)
@@ -165,9 +163,6 @@ async function main(argv: string[]): Promise<number> {
     case 'runs': {
       if (sub === 'reconcile') return withDb(config, (db) => withTemporal(config, (t) => reconcileRunsCommand(db, t, { dryRun: argv.slice(2).includes('--dry-run') })));
       if (!arg) break;
-      if (sub === 'show') return withDb(config, (db) => showRun(db, arg));
-      if (sub === 'watch') return withDb(config, (db, url) => watchRun(db, url, arg));
-      if (sub === 'cancel') return withDb(config, (db) => withTemporal(config, (t) => cancelRunCommand(db, t, arg)));
       if (sub === 'finalize') return withDb(config, (db) => withTemporal(config, (t) => finalizeRunCommand(db, t, arg)));
       if (sub === 'reset') return withTemporal(config, (t) => resetRunCommand(t, arg, argv.slice(3).join(' ')));
       break;
@@ -177,7 +172,8 @@ async function main(argv: string[]): Promise<number> {
   return command === undefined || command === 'help' || command === '--help' ? 0 : 64;
 }
 
-main(process.argv.slice(2)).then(
+// Commander (program.ts) parses every command line, serves the API commands and hands the operator ones to main.
+runCli(process.argv.slice(2), main).then(
   (code) => process.exit(code),
   (err) => {
     console.error(err instanceof Error ? err.message : err);

@@ -1,0 +1,41 @@
+import type { RunEvent } from '@atelier/client';
+
+/** Left-aligned columns separated by two spaces; an optional header row. */
+export function table(rows: string[][], headers?: string[]): string {
+  const all = headers ? [headers, ...rows] : rows;
+  if (all.length === 0) return '';
+  const widths: number[] = [];
+  for (const row of all) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  const line = (row: string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+  return all.map(line).join('\n');
+}
+
+const time = (at: unknown) => (typeof at === 'string' ? at.slice(11, 19) : new Date().toISOString().slice(11, 19));
+
+/** One human line for an event of a run's stream (undefined for events not worth a line). */
+export function describeRunEvent(e: RunEvent): string | undefined {
+  if (e.event === 'snapshot') {
+    const run = e.data as { id: string; templateId: string; status: string; runSteps: Array<{ status: string }> };
+    const done = run.runSteps.filter((s) => s.status !== 'pending').length;
+    return `${time(undefined)} run ${run.id} (${run.templateId}) ${run.status}, ${done}/${run.runSteps.length} steps done`;
+  }
+  const d = e.data as Record<string, unknown>;
+  const step = `step ${typeof d.stepIndex === 'number' ? d.stepIndex + 1 : '?'} ${d.stepId ?? ''}${d.name && d.name !== d.stepId ? ` "${d.name}"` : ''}${d.kind ? ` (${d.kind})` : ''}`;
+  const cost = typeof d.costActualUsd === 'number' ? ` $${d.costActualUsd.toFixed(4)}` : '';
+  switch (e.event) {
+    case 'step.started':
+      return `${time(d.at)} ${step} started`;
+    case 'step.completed':
+      return `${time(d.at)} ${step} completed${cost}`;
+    case 'step.failed':
+      return `${time(d.at)} ${step} FAILED${cost}${d.error ? `: ${d.error}` : ''}`;
+    case 'step.skipped':
+      return `${time(d.at)} ${step} skipped`;
+    case 'artifact.created':
+      return `${time(d.at)} artifact ${d.artifactId} created`;
+    case 'run.status':
+      return `${time(d.at)} run ${d.status}${d.errorCode ? ` (${d.errorCode}${d.error ? `: ${d.error}` : ''})` : ''}`;
+    default:
+      return `${time(d.at)} ${e.event} ${JSON.stringify(d)}`;
+  }
+}
