@@ -197,10 +197,12 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
   program
     .command('login')
     .description(`save a gateway URL and API key to ${credentialsPath().replace(process.env.HOME ?? '\0', '~')} (mode 0600)`)
-    .requiredOption('--url <url>', 'gateway URL, e.g. http://127.0.0.1:8080')
-    .requiredOption('--api-key <key>', 'an API key (atl_...) from POST /v1/api-keys')
+    .usage('--url <url> --api-key <key> [--no-verify]')
     .option('--no-verify', 'save without checking the key against the gateway')
-    .action(async (opts: { url: string; apiKey: string; verify: boolean }) => {
+    .addHelpText('after', '\nBoth --url (e.g. http://127.0.0.1:8080) and --api-key (an atl_ key from POST /v1/api-keys) are required.')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<GlobalFlags & { verify: boolean }>();
+      if (!opts.url || !opts.apiKey) throw new UsageError('login needs --url and --api-key');
       const url = opts.url.replace(/\/+$/, '');
       if (opts.verify) {
         const me = await createAtelierClient({ baseUrl: url, apiKey: opts.apiKey }).GET('/v1/users/me');

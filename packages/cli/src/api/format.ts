@@ -15,9 +15,14 @@ const time = (at: unknown) => (typeof at === 'string' ? at.slice(11, 19) : new D
 /** One human line for an event of a run's stream (undefined for events not worth a line). */
 export function describeRunEvent(e: RunEvent): string | undefined {
   if (e.event === 'snapshot') {
-    const run = e.data as { id: string; templateId: string; status: string; runSteps: Array<{ status: string }> };
-    const done = run.runSteps.filter((s) => s.status !== 'pending').length;
-    return `${time(undefined)} run ${run.id} (${run.templateId}) ${run.status}, ${done}/${run.runSteps.length} steps done`;
+    // What happened before the watch began: the run, then each step that already has an outcome.
+    const run = e.data as { id: string; templateId: string; status: string; runSteps: Array<{ id: string; name: string; kind: string; status: string; costActualUsd: number; error?: string | null }> };
+    const done = run.runSteps.filter((s) => s.status !== 'pending');
+    const lines = [`${time(undefined)} run ${run.id} (${run.templateId}) ${run.status}, ${done.length}/${run.runSteps.length} steps done`];
+    run.runSteps.forEach((s, i) => {
+      if (s.status !== 'pending') lines.push(describeRunEvent({ event: `step.${s.status}`, data: { stepIndex: i, stepId: s.id, name: s.name, kind: s.kind, costActualUsd: s.costActualUsd, ...(s.error ? { error: s.error } : {}) } }) ?? '');
+    });
+    return lines.join('\n');
   }
   const d = e.data as Record<string, unknown>;
   const step = `step ${typeof d.stepIndex === 'number' ? d.stepIndex + 1 : '?'} ${d.stepId ?? ''}${d.name && d.name !== d.stepId ? ` "${d.name}"` : ''}${d.kind ? ` (${d.kind})` : ''}`;

@@ -1,0 +1,178 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncBuiltinWorkflows } from '@atelier/db';
+import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { type Harness, type TestUser, createApiKey, registerUser, startHarness } from '../support/harness';
+
+/** The real `atelier` command, as a child process, against a harness gateway with an API key. */
+let h: Harness;
+let user: TestUser;
+let apiKey: string;
+let home: string;
+
+/** A one-workflow whose second step fails (a code step raising an error) when the intake asks it to. */
+const MAYBE = {
+  id: 'cli-maybe',
+  name: 'Maybe (CLI test)',
+  version: '2026.11.01',
+  artifactClass: 'knowledge',
+  cadence: 'on-demand',
+  intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true }, { name: 'fail', type: 'boolean', default: false }] },
+  runtimeSteps: [
+    { id: 'step-1', name: 'Write', kind: 'llm', role: 'textGenerator', prompt: 'Write about "{{intake.topic}}"', jsonSchema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } },
+    { id: 'step-2', name: 'Maybe fail', kind: 'code', expression: 'intake.fail ? $error("asked to fail") : { "title": steps.`step-1`.title }' },
+  ],
+  gates: [],
+  providers: { textGenerator: 'local/text-1' },
+  budgetPolicy: {},
+  artifactSchema: { artifactClass: 'knowledge', artifactType: 'article', files: ['application/json'], metadata: [] },
+  outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
+};
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function atelier(args: string[], env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), ...args], {
+      cwd: PROJECT_ROOT,
+      // HOME points at an empty directory: no saved login of the machine's user leaks in.
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '', ATELIER_URL: h.url, ATELIER_API_KEY: apiKey, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  // Steps take a moment (local providers with latency), so watches see them happen.
+  h = await startHarness({ orderConcurrency: 3, localLatencyMs: 400 });
+  user = await registerUser(h);
+  apiKey = await createApiKey(h, user);
+  await syncBuiltinWorkflows(h.db, [MAYBE as never]);
+  home = await mkdtemp(path.join(tmpdir(), 'atelier-cli-home-'));
+});
+afterAll(async () => {
+  await h?.stop();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+describe('atelier CLI against the API', () => {
+  it('--help lists the user and operator commands; a subcommand has its own help; bad usage exits 2', async () => {
+    const help = await atelier(['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['login', 'runs', 'orders', 'queue', 'artifacts', 'workflows', 'dev', 'worker', 'migrate', 'operators']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    const runsHelp = await atelier(['runs', '--help']);
+    expect(runsHelp.code).toBe(0);
+    for (const sub of ['start', 'list', 'show', 'watch', 'cancel', 'finalize', 'reset']) expect(runsHelp.stdout).toMatch(new RegExp(`^  ${sub}\\b`, 'm'));
+    const watchHelp = await atelier(['orders', 'watch', '--help']);
+    expect(watchHelp.code).toBe(0);
+    expect(watchHelp.stdout).toContain('--json');
+    expect((await atelier(['runs', 'start'])).code).toBe(2);
+    expect((await atelier(['runs', 'frobnicate'])).code).toBe(2);
+    const noKey = await atelier(['runs', 'list'], { ATELIER_API_KEY: '' });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('no API key');
+  });
+
+  it('runs start --json, then runs watch prints each step and exits 0 when the run completed', async () => {
+    const started = await atelier(['runs', 'start', 'plan-research-report', '--set', 'topic=tides', '--set', 'depth=brief', '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const run = JSON.parse(started.stdout);
+    expect(run).toMatchObject({ status: 'pending', templateId: 'plan-research-report', intake: { topic: 'tides', depth: 'brief' } });
+
+    const watched = await atelier(['runs', 'watch', run.id]);
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(watched.stdout).toMatch(/step 1 \S+ .*completed \$/);
+    expect(watched.stdout).toMatch(/step 3 \S+ .*completed \$/);
+    expect(watched.stdout).toMatch(/ended completed \(artifact artifact-\S+\)/);
+    expect(watched.stdout).toContain(`run ${run.id} ended completed`);
+
+    // Started and watched in one process: every step shows up live as it starts and completes.
+    const live = await atelier(['runs', 'start', 'plan-research-report', '--set', 'topic=moons', '--set', 'depth=brief', '--watch']);
+    expect(live.code, live.stderr).toBe(0);
+    for (const n of [1, 2, 3]) {
+      expect(live.stdout).toMatch(new RegExp(`step ${n} \\S+ .*started`));
+      expect(live.stdout).toMatch(new RegExp(`step ${n} \\S+ .*completed \\$`));
+    }
+    expect(live.stdout).toMatch(/run running/);
+    expect(live.stdout).toMatch(/artifact artifact-\S+ created/);
+    expect(live.stdout).toMatch(/ended completed/);
+
+    const shown = await atelier(['runs', 'show', run.id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^status\s+completed$/m);
+    const listed = await atelier(['runs', 'list', '--status', 'completed', '--json']);
+    expect(JSON.parse(listed.stdout).items.map((r: { id: string }) => r.id)).toContain(run.id);
+  });
+
+  it('runs watch exits 1 when the run fails (a code step that raises)', async () => {
+    const started = await atelier(['runs', 'start', 'cli-maybe', '--intake', '{"topic":"owls","fail":true}', '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const run = JSON.parse(started.stdout);
+    const watched = await atelier(['runs', 'watch', run.id]);
+    expect(watched.code, watched.stdout + watched.stderr).toBe(1);
+    expect(watched.stdout).toMatch(/step 2 step-2 .*FAILED/);
+    expect(watched.stdout).toMatch(new RegExp(`run ${run.id} ended failed`));
+    const json = await atelier(['runs', 'watch', run.id, '--json']);
+    expect(json.code).toBe(1);
+    const lines = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toMatchObject({ event: 'end', data: { id: run.id, status: 'failed' } });
+  });
+
+  it('orders plan, start and watch a 3-child order: progress to the end, exit 0', async () => {
+    const planned = await atelier(['orders', 'plan', 'plan-research-report', '--intake-base', '{"depth":"brief"}', '--items', '[{"topic":"owls"},{"topic":"larks"},{"topic":"wrens"}]', '--budget-limit', '5', '--json']);
+    expect(planned.code, planned.stderr).toBe(0);
+    const order = JSON.parse(planned.stdout);
+    expect(order).toMatchObject({ status: 'planned', targetCount: 3 });
+    const started = await atelier(['orders', 'start', order.id]);
+    expect(started.code, started.stderr).toBe(0);
+    const watched = await atelier(['orders', 'watch', order.id, '--interval', '200']);
+    expect(watched.code, watched.stderr).toBe(0);
+    // Not a terminal: plain progress lines, never the bar's control sequences.
+    expect(watched.stdout).not.toContain('\u001b[');
+    expect(watched.stdout).toMatch(new RegExp(`^${order.id} (running|completed): \\d/3 settled \\(succeeded \\d, failed 0, running \\d\\), spent \\$[\\d.]+ of \\$5\\.00, [\\d.]+/min, ETA \\S+$`, 'm'));
+    expect(watched.stdout).toMatch(new RegExp(`${order.id} completed: 3/3 settled`));
+    expect(watched.stdout).toContain(`order ${order.id} ended completed: 3 succeeded, 0 failed, 0 cancelled of 3`);
+    const shown = await atelier(['orders', 'show', order.id, '--json']);
+    expect(JSON.parse(shown.stdout).counts.succeeded).toBe(3);
+  });
+
+  it('an API error exits 3 with the error body on stderr', async () => {
+    const missing = await atelier(['runs', 'show', 'run-00000000']);
+    expect(missing.code).toBe(3);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toContain('GET /v1/runs/run-00000000 answered 404');
+    expect(missing.stderr).toContain('"detail"');
+    const invalid = await atelier(['runs', 'start', 'plan-research-report', '--intake', '{"nope":1}']);
+    expect(invalid.code).toBe(3);
+    expect(invalid.stderr).toContain('answered 422');
+    const badKey = await atelier(['runs', 'list'], { ATELIER_API_KEY: 'atl_not_a_key' });
+    expect(badKey.code).toBe(3);
+    expect(badKey.stderr).toContain('answered 401');
+  });
+
+  it('login saves the URL and key with mode 0600 and later commands use them', async () => {
+    const login = await atelier(['login', '--url', h.url, '--api-key', apiKey], { ATELIER_URL: '', ATELIER_API_KEY: '' });
+    expect(login.code, login.stderr).toBe(0);
+    const file = path.join(home, '.config', 'atelier', 'credentials.json');
+    expect(login.stdout).toContain(file);
+    const { stat, readFile } = await import('node:fs/promises');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ url: h.url, apiKey });
+    const listed = await atelier(['workflows', 'list', '--json'], { ATELIER_URL: '', ATELIER_API_KEY: '' });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).items.map((w: { id: string }) => w.id)).toContain('plan-research-report');
+  });
+});
