@@ -82,8 +82,11 @@ describe('@atelier/client against the real stack', () => {
     const { data, error, response } = await budgeted.POST('/v1/runs', { body: { templateId: 'plan-research-report', intake: { topic: 'refused' } } });
     expect(data).toBeUndefined();
     expect(response.status).toBe(402);
-    if (!isBudgetRefusal(error)) throw new Error(`expected a budget refusal, got ${JSON.stringify(error)}`);
-    const detail = error.detail;
+    // Narrowing on the code alone reaches the budget refusal's typed fields.
+    const body = error!.detail;
+    if (typeof body !== 'object' || Array.isArray(body) || body.code !== 'budget_exceeded') throw new Error(`expected a budget refusal, got ${JSON.stringify(error)}`);
+    expect(isBudgetRefusal(error)).toBe(true);
+    const detail = body;
     // These annotations are the point: a wrong type in /openapi.json fails `tsc`.
     const code: 'budget_exceeded' = detail.code;
     const remaining: number = detail.remainingUsd;

@@ -104,7 +104,7 @@ describe('compose-article', () => {
     const shot = await finished('generate-product-shot', { product: 'a lamp' });
     const wrong = await start('compose-article', { sourceReport: shot.artifactId });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.detail).toEqual({ error: 'intake_invalid', fields: ['sourceReport must be a research/research-report (got visual/product-shot)'] });
+    expect(wrong.body.detail).toEqual({ error: 'intake_invalid', code: 'intake_invalid', fields: ['sourceReport must be a research/research-report (got visual/product-shot)'] });
     const missing = await start('compose-article', { sourceReport: 'artifact-doesnotexist' });
     expect(missing.body.detail.fields).toEqual(['sourceReport: there is no artifact artifact-doesnotexist in this workspace']);
     const other = await registerUser(h, 'Other');

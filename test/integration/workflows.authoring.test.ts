@@ -130,7 +130,7 @@ describe('the visibility ladder', () => {
   it('refuses a version that does not sort after the published one (422)', async () => {
     const res = await author(owner, garden('2026.10.31'));
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual({ error: 'workflow_invalid', errors: ['version "2026.10.31" must be later than the previous version "2026.11.01"'] });
+    expect(res.body.detail).toEqual({ error: 'workflow_invalid', code: 'workflow_invalid', errors: ['version "2026.10.31" must be later than the previous version "2026.11.01"'] });
   });
 
   it('keeps earlier runs pinned when a new version is published; new runs get the new one', async () => {

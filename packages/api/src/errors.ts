@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { ERROR_BODIES, MessageError } from '@atelier/contracts/errors';
+import { ERROR_BODIES, ERROR_CODES, MessageError } from '@atelier/contracts/errors';
 import { z } from '@hono/zod-openapi';
 import { classifyDbError, pgConstraint } from '@atelier/db';
 import type { AppEnv } from './services';
@@ -29,59 +29,7 @@ export interface ValidationEntry {
   input: unknown;
 }
 
-/**
- * Every domain error code the API answers with, and its one status. A code lives here or nowhere: a
- * handler names a code and the status follows, so two routes never answer the same refusal differently.
- */
-export const ERROR_CODES = {
-  template_deprecated: 400,
-  invalid_provider_override: 400,
-  character_batch_unsupported: 400,
-  admin_required: 403,
-  workspace_bound_key: 403,
-  account_scope_required: 403,
-  operator_required: 403,
-  approval_blocked: 409,
-  campaign_not_draft: 409,
-  character_archived: 409,
-  client_conflict: 409,
-  contact_exists: 409,
-  document_slug_taken: 409,
-  email_taken: 409,
-  etag_mismatch: 409,
-  gate_mismatch: 409,
-  import_active: 409,
-  import_not_finished: 409,
-  invalid_transition: 409,
-  last_owner: 409,
-  member_exists: 409,
-  project_has_characters: 409,
-  publication_slug_taken: 409,
-  request_id_reused: 409,
-  subject_erased: 409,
-  version_frozen: 409,
-  workflow_id_taken: 409,
-  workflow_published: 409,
-  artifact_not_found: 422,
-  brand_not_published: 422,
-  character_not_usable: 422,
-  client_not_found: 422,
-  hold_patch_invalid: 422,
-  hold_value_invalid: 422,
-  import_failed: 422,
-  input_refused: 422,
-  invalid_successor: 422,
-  proposal_invalid: 422,
-  proposal_not_for_brand: 422,
-  no_references: 422,
-  subject_required: 422,
-  subject_changed: 422,
-  subject_not_found: 422,
-  subject_not_allowed: 422,
-  webhook_verify_failed: 422,
-  etag_required: 428,
-} as const satisfies Record<string, ContentfulStatusCode>;
-
+export { ERROR_CODES };
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** 422 bodies the contract keys by `error` rather than `code`. */
@@ -94,7 +42,8 @@ export const fail = {
   adminRequired: () => fail.code('admin_required', { message: 'only owners and admins can change this' }),
   /** The refusal `code`, answered with the status the code carries. */
   code: (code: ErrorCode, extra: Record<string, unknown> = {}) => new ApiError(ERROR_CODES[code], { code, ...extra }),
-  invalid: (error: InvalidKind, extra: Record<string, unknown>) => new ApiError(422, { error, ...extra }),
+  // The contract keys these by `error`; `code` carries the same value so every 4xx object narrows on `code`.
+  invalid: (error: InvalidKind, extra: Record<string, unknown>) => new ApiError(422, { error, code: error, ...extra }),
   validation: (entries: ValidationEntry[]) => new ApiError(422, entries),
   intakeInvalid: (fields: string[]) => fail.invalid('intake_invalid', { fields }),
   invalidTransition: (message: string, extra: Record<string, unknown> = {}) => fail.code('invalid_transition', { message, ...extra }),

@@ -1725,7 +1725,8 @@ export interface components {
         };
         CodedError: {
             detail: {
-                code: string;
+                /** @enum {string} */
+                code: "invalid_provider_override" | "character_batch_unsupported" | "workspace_bound_key" | "account_scope_required" | "operator_required" | "approval_blocked" | "campaign_not_draft" | "character_archived" | "client_conflict" | "contact_exists" | "document_slug_taken" | "email_taken" | "gate_mismatch" | "import_active" | "import_not_finished" | "invalid_transition" | "last_owner" | "member_exists" | "project_has_characters" | "publication_slug_taken" | "request_id_reused" | "subject_erased" | "version_frozen" | "workflow_id_taken" | "workflow_published" | "artifact_not_found" | "brand_not_published" | "client_not_found" | "hold_patch_invalid" | "hold_value_invalid" | "import_failed" | "input_refused" | "invalid_successor" | "proposal_invalid" | "proposal_not_for_brand" | "no_references" | "subject_required" | "subject_changed" | "subject_not_found" | "subject_not_allowed" | "webhook_verify_failed";
                 message?: string;
             } & {
                 [key: string]: unknown;
@@ -1735,26 +1736,30 @@ export interface components {
             detail: {
                 /** @enum {string} */
                 error: "intake_invalid";
+                /** @enum {string} */
+                code: "intake_invalid";
                 fields: string[];
-            } & {
-                [key: string]: unknown;
+                variations?: {
+                    [key: string]: unknown;
+                }[];
             };
         };
         WorkflowInvalid: {
             detail: {
                 /** @enum {string} */
                 error: "workflow_invalid";
+                /** @enum {string} */
+                code: "workflow_invalid";
                 errors: string[];
-            } & {
-                [key: string]: unknown;
             };
         };
         KeyedInvalid: {
             detail: {
-                error: string;
-                message?: string;
-            } & {
-                [key: string]: unknown;
+                /** @enum {string} */
+                error: "workflow_not_runnable" | "variations_invalid";
+                /** @enum {string} */
+                code: "workflow_not_runnable" | "variations_invalid";
+                message: string;
             };
         };
         CharacterNotUsable: {

@@ -2,6 +2,60 @@ import { z } from '@hono/zod-openapi';
 import { ValidationIssue } from './common';
 
 /**
+ * Every domain error code the API answers with, and its one status. A code lives here or nowhere: a
+ * handler names a code and the status follows, so two routes never answer the same refusal differently.
+ */
+export const ERROR_CODES = {
+  template_deprecated: 400,
+  invalid_provider_override: 400,
+  character_batch_unsupported: 400,
+  admin_required: 403,
+  workspace_bound_key: 403,
+  account_scope_required: 403,
+  operator_required: 403,
+  approval_blocked: 409,
+  campaign_not_draft: 409,
+  character_archived: 409,
+  client_conflict: 409,
+  contact_exists: 409,
+  document_slug_taken: 409,
+  email_taken: 409,
+  etag_mismatch: 409,
+  gate_mismatch: 409,
+  import_active: 409,
+  import_not_finished: 409,
+  invalid_transition: 409,
+  last_owner: 409,
+  member_exists: 409,
+  project_has_characters: 409,
+  publication_slug_taken: 409,
+  request_id_reused: 409,
+  subject_erased: 409,
+  version_frozen: 409,
+  workflow_id_taken: 409,
+  workflow_published: 409,
+  artifact_not_found: 422,
+  brand_not_published: 422,
+  character_not_usable: 422,
+  client_not_found: 422,
+  hold_patch_invalid: 422,
+  hold_value_invalid: 422,
+  import_failed: 422,
+  input_refused: 422,
+  invalid_successor: 422,
+  proposal_invalid: 422,
+  proposal_not_for_brand: 422,
+  no_references: 422,
+  subject_required: 422,
+  subject_changed: 422,
+  subject_not_found: 422,
+  subject_not_allowed: 422,
+  webhook_verify_failed: 422,
+  etag_required: 428,
+} as const satisfies Record<string, 400 | 403 | 409 | 422 | 428>;
+
+
+/**
  * Every error body of the contract as its own schema, so that a generated client can tell a 402 budget
  * refusal from a 422 and narrow on `detail.code` (or `detail.error`, for the two 422 bodies the contract
  * keys that way). Each status lists the bodies it can carry; `CodedError` covers the other domain codes.
@@ -10,8 +64,13 @@ const Message = z.string();
 
 export const MessageError = z.object({ detail: Message }).openapi('MessageError');
 
+const OTHER_CODES = Object.keys(ERROR_CODES).filter(
+  (c) => !['etag_mismatch', 'etag_required', 'character_not_usable', 'admin_required', 'template_deprecated'].includes(c),
+) as [string, ...string[]];
+
+/** Any other domain refusal; its code is one of the closed list, so narrowing on a specific code rules it out. */
 export const CodedError = z
-  .object({ detail: z.object({ code: z.string(), message: z.string().optional() }).catchall(z.unknown()) })
+  .object({ detail: z.object({ code: z.enum(OTHER_CODES), message: z.string().optional() }).catchall(z.unknown()) })
   .openapi('CodedError');
 
 export const RequestValidationError = z.object({ detail: z.array(ValidationIssue) }).openapi('RequestValidationError');
@@ -33,16 +92,23 @@ export const BudgetRefusal = z
   .openapi('BudgetRefusal');
 
 export const IntakeInvalid = z
-  .object({ detail: z.object({ error: z.literal('intake_invalid'), fields: z.array(z.string()) }).catchall(z.unknown()) })
+  .object({
+    detail: z.object({
+      error: z.literal('intake_invalid'),
+      code: z.literal('intake_invalid'),
+      fields: z.array(z.string()),
+      variations: z.array(z.record(z.string(), z.unknown())).optional(),
+    }),
+  })
   .openapi('IntakeInvalid');
 
 export const WorkflowInvalid = z
-  .object({ detail: z.object({ error: z.literal('workflow_invalid'), errors: z.array(z.string()) }).catchall(z.unknown()) })
+  .object({ detail: z.object({ error: z.literal('workflow_invalid'), code: z.literal('workflow_invalid'), errors: z.array(z.string()) }) })
   .openapi('WorkflowInvalid');
 
 /** The other 422 bodies keyed by `error` (workflow_not_runnable, variations_invalid). */
 export const KeyedInvalid = z
-  .object({ detail: z.object({ error: z.string(), message: z.string().optional() }).catchall(z.unknown()) })
+  .object({ detail: z.object({ error: z.enum(['workflow_not_runnable', 'variations_invalid']), code: z.enum(['workflow_not_runnable', 'variations_invalid']), message: z.string() }) })
   .openapi('KeyedInvalid');
 
 export const TemplateDeprecated = z
