@@ -130,9 +130,20 @@ function prng(seed: number): () => number {
 }
 
 const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+  JSON.stringify(value, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
 
-const TOPICS = ['tidal energy', 'urban beekeeping', 'the history of the semicolon', 'soil carbon', 'deep sea mining', 'rail freight', 'open source funding', 'glacier retreat'];
+const TOPICS = [
+  'tidal energy',
+  'urban beekeeping',
+  'the history of the semicolon',
+  'soil carbon',
+  'deep sea mining',
+  'rail freight',
+  'open source funding',
+  'glacier retreat',
+];
 
 /** An HTTP client that counts every answer ≥ 500 and retries 503s (after Retry-After) and lost connections. */
 class LoadClient {
@@ -242,8 +253,14 @@ class WorkerSupervisor {
       // It failed on its own (it cannot start while PostgreSQL is away): start it again shortly.
       this.selfExits += 1;
       if (up) this.exitsWhileRunning += 1;
-      const why = this.tail(200).split('\n').filter((l) => /"level":(50|60)|Error/.test(l)).slice(-1)[0] ?? '';
-      this.log(`worker exited on its own (${signal ?? code}) ${up ? 'while running' : 'while starting'}; restarting in 2 s. ${why.slice(0, 300)}`);
+      const why =
+        this.tail(200)
+          .split('\n')
+          .filter((l) => /"level":(50|60)|Error/.test(l))
+          .slice(-1)[0] ?? '';
+      this.log(
+        `worker exited on its own (${signal ?? code}) ${up ? 'while running' : 'while starting'}; restarting in 2 s. ${why.slice(0, 300)}`,
+      );
       setTimeout(() => {
         if (!this.stopping && !this.child) this.start();
       }, 2_000);
@@ -318,7 +335,15 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     // --- the stack: Temporal and PostgreSQL of our own, on fixed ports so they come back where they were
     const cliPath = await ensureTemporalCli(log);
     const [temporalPort, uiPort, pgPort, probePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const startTemporal = () => startTemporalDevServer({ cliPath, dbFile: path.join(scratch, 'temporal.db'), port: temporalPort, uiPort, headless: true, log: () => undefined });
+    const startTemporal = () =>
+      startTemporalDevServer({
+        cliPath,
+        dbFile: path.join(scratch, 'temporal.db'),
+        port: temporalPort,
+        uiPort,
+        headless: true,
+        log: () => undefined,
+      });
     const startPg = () => startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: pgPort, database: 'atelier', ephemeral: true });
     let temporal: TemporalDevServer | undefined = await startTemporal();
     stops.push(async () => temporal?.stop());
@@ -338,7 +363,15 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     stops.push(() => events.close());
     const taskQueue = 'chaos';
     const api: ApiServer = await startApiServer(
-      { db, temporal: new Client({ connection, namespace: 'default' }), taskQueue, logger, models: new ModelRegistry(LOCAL_MODELS), storage: new LocalStorage(storageDir), events },
+      {
+        db,
+        temporal: new Client({ connection, namespace: 'default' }),
+        taskQueue,
+        logger,
+        models: new ModelRegistry(LOCAL_MODELS),
+        storage: new LocalStorage(storageDir),
+        events,
+      },
       0,
       '127.0.0.1',
     );
@@ -370,9 +403,19 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     // --- callers: one for the load, one (another workspace) for the reference runs afterwards
     const register = async (email: string) => {
       const anon = new LoadClient(() => api.url, '');
-      const reg = await anon.until('POST', '/v1/auth/register', { email, password: 'a-long-chaos-password', name: 'Chaos' }, Date.now() + 30_000);
+      const reg = await anon.until(
+        'POST',
+        '/v1/auth/register',
+        { email, password: 'a-long-chaos-password', name: 'Chaos' },
+        Date.now() + 30_000,
+      );
       if (reg.status !== 201) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
-      const key = await new LoadClient(() => api.url, reg.body.accessToken).until('POST', '/v1/api-keys', { name: 'chaos' }, Date.now() + 30_000);
+      const key = await new LoadClient(() => api.url, reg.body.accessToken).until(
+        'POST',
+        '/v1/api-keys',
+        { name: 'chaos' },
+        Date.now() + 30_000,
+      );
       if (key.status !== 201) throw new Error(`api key: ${key.status} ${JSON.stringify(key.body)}`);
       return key.body.secret as string;
     };
@@ -388,8 +431,16 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     let orderId = '';
     const orderClient = new LoadClient(() => api.url, loadKey);
     const orderDone = (async () => {
-      const items = Array.from({ length: o.orderChildren }, (_, i) => ({ topic: `${TOPICS[i % TOPICS.length]}, part ${i}`, depth: ['brief', 'standard', 'deep'][i % 3] }));
-      const planned = await orderClient.until('POST', '/v1/orders', { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items } } }, hardDeadline);
+      const items = Array.from({ length: o.orderChildren }, (_, i) => ({
+        topic: `${TOPICS[i % TOPICS.length]}, part ${i}`,
+        depth: ['brief', 'standard', 'deep'][i % 3],
+      }));
+      const planned = await orderClient.until(
+        'POST',
+        '/v1/orders',
+        { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items } } },
+        hardDeadline,
+      );
       if (planned.status !== 201) throw new Error(`order: ${planned.status} ${JSON.stringify(planned.body).slice(0, 300)}`);
       orderId = planned.body.id;
       const started = await orderClient.until('POST', `/v1/orders/${orderId}/start`, undefined, hardDeadline);
@@ -405,10 +456,16 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
           // Pace: run i is due at its share of the load period.
           const due = loadStarted + ((loadEnd - loadStarted) * i) / o.runs;
           if (due > Date.now()) await sleep(due - Date.now());
-          const res = await client.until('POST', '/v1/runs', { templateId: 'plan-research-report', intake: { topic: TOPICS[i % TOPICS.length] } }, hardDeadline);
+          const res = await client.until(
+            'POST',
+            '/v1/runs',
+            { templateId: 'plan-research-report', intake: { topic: TOPICS[i % TOPICS.length] } },
+            hardDeadline,
+          );
           if (res.status === 201) acknowledged.push(res.body.id);
           else log(`POST /v1/runs answered ${res.status}: ${JSON.stringify(res.body).slice(0, 200)}`);
-          if ((i + 1) % Math.max(1, Math.round(o.runs / 10)) === 0) log(`${i + 1}/${o.runs} runs requested, ${acknowledged.length} acknowledged`);
+          if ((i + 1) % Math.max(1, Math.round(o.runs / 10)) === 0)
+            log(`${i + 1}/${o.runs} runs requested, ${acknowledged.length} acknowledged`);
         }
       }),
     ).then(() => Date.now() - loadStarted);
@@ -460,10 +517,14 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     // --- the drain: every run of the load workspace terminal and the order settled
     const drainStarted = Date.now();
     const drainDeadline = drainStarted + o.drainTimeoutMs;
-    const loadWorkspace = (await db.selectFrom('orders').select('workspace_id').where('id', '=', orderId).executeTakeFirstOrThrow()).workspace_id;
+    const loadWorkspace = (await db.selectFrom('orders').select('workspace_id').where('id', '=', orderId).executeTakeFirstOrThrow())
+      .workspace_id;
     const openRuns = async () =>
-      (await db.selectFrom('runs').select(['id', 'status']).where('workspace_id', '=', loadWorkspace).execute()).filter((r) => !isTerminalRunStatus(r.status) && r.status !== 'planned');
-    const orderStatus = async () => (await db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()).status;
+      (await db.selectFrom('runs').select(['id', 'status']).where('workspace_id', '=', loadWorkspace).execute()).filter(
+        (r) => !isTerminalRunStatus(r.status) && r.status !== 'planned',
+      );
+    const orderStatus = async () =>
+      (await db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()).status;
     let lastLog = 0;
     for (;;) {
       const open = await openRuns().catch(() => undefined);
@@ -480,7 +541,11 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     log(`drained in ${Math.round(drainMs / 1000)} s`);
 
     // --- what the database recorded
-    const rows = await db.selectFrom('runs').select(['id', 'status', 'intake', 'actual_usd', 'parent_order_id']).where('workspace_id', '=', loadWorkspace).execute();
+    const rows = await db
+      .selectFrom('runs')
+      .select(['id', 'status', 'intake', 'actual_usd', 'parent_order_id'])
+      .where('workspace_id', '=', loadWorkspace)
+      .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
     const ackSet = new Set(acknowledged);
     const lostIds = acknowledged.filter((id) => !byId.has(id) || !isTerminalRunStatus(byId.get(id)!.status));
@@ -501,7 +566,8 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     const stepSum = new Map<string, number>();
     for (const s of steps) stepSum.set(s.run_id, (stepSum.get(s.run_id) ?? 0) + micros(s.cost_actual_usd));
     const totalMismatch = rows.filter((r) => micros(r.actual_usd) !== (stepSum.get(r.id) ?? 0));
-    for (const r of totalMismatch.slice(0, 10)) details.push(`run ${r.id}: actual_usd ${r.actual_usd} ≠ sum of its steps ${(stepSum.get(r.id) ?? 0) / 1e6}`);
+    for (const r of totalMismatch.slice(0, 10))
+      details.push(`run ${r.id}: actual_usd ${r.actual_usd} ≠ sum of its steps ${(stepSum.get(r.id) ?? 0) / 1e6}`);
     const settlements = await db
       .selectFrom('run_events')
       .innerJoin('runs', 'runs.id', 'run_events.run_id')
@@ -542,7 +608,9 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
       if (references.every((r) => isTerminalRunStatus(r.status)) || Date.now() > referenceDeadline) break;
       await sleep(250);
     }
-    const referenceCost = new Map(references.filter((r) => r.status === 'completed').map((r) => [canonical(r.intake), Number(r.actual_usd)]));
+    const referenceCost = new Map(
+      references.filter((r) => r.status === 'completed').map((r) => [canonical(r.intake), Number(r.actual_usd)]),
+    );
     let compared = 0;
     let referenceMismatch = 0;
     const mismatchedIds: string[] = [];
@@ -556,10 +624,12 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
       if (micros(r.actual_usd) !== micros(expected)) {
         referenceMismatch += 1;
         mismatchedIds.push(r.id);
-        if (referenceMismatch <= 10) details.push(`run ${r.id}: cost ${r.actual_usd} ≠ undisturbed ${expected} for intake ${canonical(r.intake)}`);
+        if (referenceMismatch <= 10)
+          details.push(`run ${r.id}: cost ${r.actual_usd} ≠ undisturbed ${expected} for intake ${canonical(r.intake)}`);
       }
     }
-    const billedTwice = new Set([...totalMismatch.map((r) => r.id), ...settledTwice.map(([key]) => key.split(' ')[0]), ...mismatchedIds]).size;
+    const billedTwice = new Set([...totalMismatch.map((r) => r.id), ...settledTwice.map(([key]) => key.split(' ')[0]), ...mismatchedIds])
+      .size;
 
     const orderClientFinal = new LoadClient(() => api.url, loadKey);
     const orderView = await orderClientFinal.until('GET', `/v1/orders/${orderId}`, undefined, Date.now() + 30_000);
@@ -568,7 +638,15 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     const sum = (f: (c: LoadClient) => number) => all.reduce((n, c) => n + f(c), 0);
 
     return {
-      runs: { acknowledged: acknowledged.length, lost: lostIds.length, lostIds, stuck: stuckIds.length, stuckIds: stuckIds.slice(0, 20), statuses, unacknowledgedRows },
+      runs: {
+        acknowledged: acknowledged.length,
+        lost: lostIds.length,
+        lostIds,
+        stuck: stuckIds.length,
+        stuckIds: stuckIds.slice(0, 20),
+        statuses,
+        unacknowledgedRows,
+      },
       billing: {
         billedTwice,
         details,
@@ -586,8 +664,19 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
         other5xxDetails: all.flatMap((c) => c.other5xxDetails).slice(0, 20),
         networkErrors: sum((c) => c.networkErrors),
       },
-      order: { id: orderId, status: orderView.body?.status, counts: orderView.body?.counts ?? {}, actualCostUsd: orderView.body?.actualCostUsd ?? null },
-      faults: { workerKills: supervisor.kills, workerSelfExits: supervisor.selfExits, workerExitsWhileRunning: supervisor.exitsWhileRunning, temporalRestarts, pgOutageMs: o.pgOutageMs },
+      order: {
+        id: orderId,
+        status: orderView.body?.status,
+        counts: orderView.body?.counts ?? {},
+        actualCostUsd: orderView.body?.actualCostUsd ?? null,
+      },
+      faults: {
+        workerKills: supervisor.kills,
+        workerSelfExits: supervisor.selfExits,
+        workerExitsWhileRunning: supervisor.exitsWhileRunning,
+        temporalRestarts,
+        pgOutageMs: o.pgOutageMs,
+      },
       pendingEngineCommands: pending.length,
       timings: { loadMs, faultsMs, drainMs, totalMs: Date.now() - totalStarted },
     };

@@ -131,5 +131,9 @@ export interface CpuDelta {
 export function cpuDelta(a: CpuSample, b: CpuSample): CpuDelta {
   const cpuMs: Record<string, number> = {};
   for (const k of Object.keys(b.byComponent)) cpuMs[k] = Math.round((b.byComponent[k] ?? 0) - (a.byComponent[k] ?? 0));
-  return { cpuMs, machineBusyMs: Math.round(b.machineBusyMs - a.machineBusyMs), machineCapacityMs: Math.round(b.machineTotalMs - a.machineTotalMs) };
+  return {
+    cpuMs,
+    machineBusyMs: Math.round(b.machineBusyMs - a.machineBusyMs),
+    machineCapacityMs: Math.round(b.machineTotalMs - a.machineTotalMs),
+  };
 }

@@ -102,13 +102,20 @@ const STEPS_DEFINITION = {
 };
 
 const began = performance.now();
-const log = (message: string) => process.stderr.write(`[engine-bench ${((performance.now() - began) / 1000).toFixed(1).padStart(6)}s] ${message}\n`);
+const log = (message: string) =>
+  process.stderr.write(`[engine-bench ${((performance.now() - began) / 1000).toFixed(1).padStart(6)}s] ${message}\n`);
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const loadAvg = () => os.loadavg().map((l) => round1(l));
 
 // ------------------------------------------------------------------------------------------------ http
 
-async function http(baseUrl: string, method: string, route: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
+async function http(
+  baseUrl: string,
+  method: string,
+  route: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -154,7 +161,10 @@ interface Settled {
  * lost with a reconnect.
  */
 class Settlements {
-  private readonly waiting = new Map<string, { resolve: (s: Settled) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; unsubscribe?: () => void }>();
+  private readonly waiting = new Map<
+    string,
+    { resolve: (s: Settled) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; unsubscribe?: () => void }
+  >();
   private readonly marked = new Set<string>();
   private querying = false;
   private readonly sweep = setInterval(() => {
@@ -260,7 +270,12 @@ function addPhases(a: Phase, b: Phase): Phase {
   const cpu: CpuDelta | undefined =
     a.cpu && b.cpu
       ? {
-          cpuMs: Object.fromEntries([...new Set([...Object.keys(a.cpu.cpuMs), ...Object.keys(b.cpu.cpuMs)])].map((k) => [k, (a.cpu!.cpuMs[k] ?? 0) + (b.cpu!.cpuMs[k] ?? 0)])),
+          cpuMs: Object.fromEntries(
+            [...new Set([...Object.keys(a.cpu.cpuMs), ...Object.keys(b.cpu.cpuMs)])].map((k) => [
+              k,
+              (a.cpu!.cpuMs[k] ?? 0) + (b.cpu!.cpuMs[k] ?? 0),
+            ]),
+          ),
           machineBusyMs: a.cpu.machineBusyMs + b.cpu.machineBusyMs,
           machineCapacityMs: a.cpu.machineCapacityMs + b.cpu.machineCapacityMs,
         }
@@ -347,7 +362,13 @@ function phaseSummary(p: Phase) {
 
 // ------------------------------------------------------------------------------------ where time goes
 
-const median = (values: number[]) => round1(percentile([...values].sort((a, b) => a - b), 0.5));
+const median = (values: number[]) =>
+  round1(
+    percentile(
+      [...values].sort((a, b) => a - b),
+      0.5,
+    ),
+  );
 
 /**
  * The database's own timeline of each Atelier run (run_events.created_at, microseconds), as medians over
@@ -367,16 +388,32 @@ async function runTimeline(db: Db, samples: RunSample[]): Promise<Record<string,
   );
   const byRun = new Map<string, typeof rows>();
   for (const r of rows) byRun.set(r.run_id, [...(byRun.get(r.run_id) ?? []), r]);
-  const m: Record<string, number[]> = { sentToCreated: [], createdToRunning: [], runningToFirstStep: [], inStep: [], betweenSteps: [], stepCycle: [], lastStepToSettled: [], settledToSeen: [] };
+  const m: Record<string, number[]> = {
+    sentToCreated: [],
+    createdToRunning: [],
+    runningToFirstStep: [],
+    inStep: [],
+    betweenSteps: [],
+    stepCycle: [],
+    lastStepToSettled: [],
+    settledToSeen: [],
+  };
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
   for (const s of samples) {
     const events = byRun.get(s.id) ?? [];
     const created = events[0]?.at_ms;
     const running = events.find((e) => e.type === 'run.status' && e.status === 'running')?.at_ms;
     const settled = events.find((e) => e.type === 'run.status' && e.status !== null && TERMINAL.has(e.status))?.at_ms;
-    const started = events.filter((e) => e.type === 'step.started').sort((a, b) => a.step_index! - b.step_index!).map((e) => e.at_ms);
-    const completed = events.filter((e) => e.type === 'step.completed').sort((a, b) => a.step_index! - b.step_index!).map((e) => e.at_ms);
-    if (created === undefined || running === undefined || settled === undefined || started.length !== STEPS || completed.length !== STEPS) continue;
+    const started = events
+      .filter((e) => e.type === 'step.started')
+      .sort((a, b) => a.step_index! - b.step_index!)
+      .map((e) => e.at_ms);
+    const completed = events
+      .filter((e) => e.type === 'step.completed')
+      .sort((a, b) => a.step_index! - b.step_index!)
+      .map((e) => e.at_ms);
+    if (created === undefined || running === undefined || settled === undefined || started.length !== STEPS || completed.length !== STEPS)
+      continue;
     if (s.sentAt !== undefined) m.sentToCreated!.push(created - s.sentAt);
     m.createdToRunning!.push(running - created);
     m.runningToFirstStep!.push(started[0]! - running);
@@ -390,7 +427,8 @@ async function runTimeline(db: Db, samples: RunSample[]): Promise<Record<string,
 }
 
 /** A protobuf Timestamp (seconds may be a Long) in epoch milliseconds. */
-const tsMs = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => (t ? Number(String(t.seconds ?? 0)) * 1000 + (t.nanos ?? 0) / 1e6 : Number.NaN);
+const tsMs = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+  t ? Number(String(t.seconds ?? 0)) * 1000 + (t.nanos ?? 0) / 1e6 : Number.NaN;
 
 /**
  * Per step, from Temporal histories (the server's clock), medians over the sampled workflows of:
@@ -409,8 +447,10 @@ async function temporalCycle(client: Client, workflowIds: string[]): Promise<Rec
     const completedAt = new Map<string, number>();
     for (const e of history.events ?? []) {
       if (e.activityTaskScheduledEventAttributes) scheduled.push({ id: String(e.eventId), at: tsMs(e.eventTime) });
-      if (e.activityTaskStartedEventAttributes) startedAt.set(String(e.activityTaskStartedEventAttributes.scheduledEventId), tsMs(e.eventTime));
-      if (e.activityTaskCompletedEventAttributes) completedAt.set(String(e.activityTaskCompletedEventAttributes.scheduledEventId), tsMs(e.eventTime));
+      if (e.activityTaskStartedEventAttributes)
+        startedAt.set(String(e.activityTaskStartedEventAttributes.scheduledEventId), tsMs(e.eventTime));
+      if (e.activityTaskCompletedEventAttributes)
+        completedAt.set(String(e.activityTaskCompletedEventAttributes.scheduledEventId), tsMs(e.eventTime));
     }
     historyEvents.push(history.events?.length ?? 0);
     scheduled.forEach((s, k) => {
@@ -422,11 +462,21 @@ async function temporalCycle(client: Client, workflowIds: string[]): Promise<Rec
       if (next && completed !== undefined) turnaround.push(next.at - completed);
     });
   }
-  return { workflows: workflowIds.length, historyEvents: median(historyEvents), dispatchMs: median(dispatch), activityMs: median(activity), turnaroundMs: median(turnaround) };
+  return {
+    workflows: workflowIds.length,
+    historyEvents: median(historyEvents),
+    dispatchMs: median(dispatch),
+    activityMs: median(activity),
+    turnaroundMs: median(turnaround),
+  };
 }
 
 /** Up to n ids spread evenly over the samples. */
-const spread = (samples: RunSample[], n: number) => samples.filter((_, i) => i % Math.max(1, Math.floor(samples.length / n)) === 0).slice(0, n).map((s) => s.id);
+const spread = (samples: RunSample[], n: number) =>
+  samples
+    .filter((_, i) => i % Math.max(1, Math.floor(samples.length / n)) === 0)
+    .slice(0, n)
+    .map((s) => s.id);
 
 // ---------------------------------------------------------------------------------------------- SSE
 
@@ -447,7 +497,10 @@ async function readRunStream(b: Bench, runId: string): Promise<{ snapshotSeq: nu
   const events: StreamedEvent[] = [];
   let snapshotSeq = Number.NaN;
   try {
-    const res = await fetch(`${b.baseUrl}/v1/runs/${runId}/events`, { headers: { authorization: `Bearer ${b.apiKey}` }, signal: controller.signal });
+    const res = await fetch(`${b.baseUrl}/v1/runs/${runId}/events`, {
+      headers: { authorization: `Bearer ${b.apiKey}` },
+      signal: controller.signal,
+    });
     if (res.status !== 200 || !res.body) throw new Error(`GET /v1/runs/${runId}/events: ${res.status}`);
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
@@ -504,7 +557,11 @@ async function ssePhase(b: Bench, n: number) {
     },
     b.aborted,
   );
-  const streams = results.filter((r) => r?.ok).map((r) => (r as { value: { runId: string; notified: number[]; snapshotSeq: number; events: StreamedEvent[]; ended: boolean } }).value);
+  const streams = results
+    .filter((r) => r?.ok)
+    .map(
+      (r) => (r as { value: { runId: string; notified: number[]; snapshotSeq: number; events: StreamedEvent[]; ended: boolean } }).value,
+    );
   const failures = results.filter((r) => r && !r.ok) as Array<{ error: unknown }>;
 
   const ids = streams.map((s) => s.runId);
@@ -544,7 +601,10 @@ async function ssePhase(b: Bench, n: number) {
     // The k-th from last notification belongs to the k-th from last event: one run's events commit in seq
     // order (under its row lock), and the listener subscribed after the first ones, so it misses only those.
     const notifiedAt = new Map<number, number>();
-    s.notified.slice(-recorded.length).reverse().forEach((t, k) => notifiedAt.set(recorded[recorded.length - 1 - k]!.seq, t));
+    s.notified
+      .slice(-recorded.length)
+      .reverse()
+      .forEach((t, k) => notifiedAt.set(recorded[recorded.length - 1 - k]!.seq, t));
     for (const e of s.events) {
       const ms = e.receivedAt - e.at;
       latency.push(ms);
@@ -628,7 +688,10 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
   });
 
   log('starting the Temporal dev server and PostgreSQL; bundling runWorkflow and the baseline');
-  const bundles = Promise.all([bundleRunWorkflows(), bundleWorkflowCode({ workflowsPath: BARE_WORKFLOWS_PATH, logger: quietBundlerLogger })]);
+  const bundles = Promise.all([
+    bundleRunWorkflows(),
+    bundleWorkflowCode({ workflowsPath: BARE_WORKFLOWS_PATH, logger: quietBundlerLogger }),
+  ]);
   bundles.catch(() => undefined);
   const infra = await startInfra(cleanup, log, settings.temporalStore);
   log(`Temporal at ${infra.temporalAddress}; PostgreSQL (${infra.postgres}) ready`);
@@ -637,7 +700,11 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
   const models = new ModelRegistry(LOCAL_MODELS);
   const storage = new LocalStorage(path.join(infra.tmpDir, 'storage'));
   // The gateway and the worker each hold their own pool, as `atelier api` and `atelier worker` do; the bench a small third.
-  const pools = { api: connectDb({ url: infra.databaseUrl }), worker: connectDb({ url: infra.databaseUrl }), bench: connectDb({ url: infra.databaseUrl, max: 3 }) };
+  const pools = {
+    api: connectDb({ url: infra.databaseUrl }),
+    worker: connectDb({ url: infra.databaseUrl }),
+    bench: connectDb({ url: infra.databaseUrl, max: 3 }),
+  };
   for (const [name, pool] of Object.entries(pools)) cleanup.add(`the ${name} database pool`, () => pool.destroy());
   await migrateToLatest(pools.bench);
   await syncBuiltinWorkflows(pools.bench, [...loadBuiltinWorkflows(), await validatedStepsDefinition(infra.tmpDir)]);
@@ -667,7 +734,10 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
     maxConcurrentLocalActivityExecutions: 50,
     shutdownGraceTime: '10 seconds',
   });
-  for (const [name, worker] of [['the Atelier worker', atelierWorker], ['the baseline worker', bareWorker]] as const) {
+  for (const [name, worker] of [
+    ['the Atelier worker', atelierWorker],
+    ['the baseline worker', bareWorker],
+  ] as const) {
     const running = worker.run();
     running.catch(() => undefined);
     cleanup.add(name, async () => {
@@ -681,7 +751,11 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
   const client = new Client({ connection: clientConnection, namespace: NAMESPACE });
   const gatewayHub = new RunEventHub(infra.databaseUrl, logger);
   cleanup.add('the gateway’s run event listener', () => gatewayHub.close());
-  const api = await startApiServer({ db: pools.api, temporal: client, taskQueue: ATELIER_QUEUE, logger, models, storage, events: gatewayHub }, 0, '127.0.0.1');
+  const api = await startApiServer(
+    { db: pools.api, temporal: client, taskQueue: ATELIER_QUEUE, logger, models, storage, events: gatewayHub },
+    0,
+    '127.0.0.1',
+  );
   cleanup.add('the gateway', () => api.close());
   // The bench's own listener: read-model checks and NOTIFY timing, apart from the gateway's.
   const hub = new RunEventHub(infra.databaseUrl, logger);
@@ -712,15 +786,23 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
     const order = r % 2 === 1 ? (['bare', 'atelier'] as const) : (['atelier', 'bare'] as const);
     const got: Partial<Record<'bare' | 'atelier', Phase>> = {};
     for (const side of order) {
-      const p = side === 'bare' ? await barePhase(b, n, settings.concurrency, `r${r}`) : await atelierPhase(b, n, settings.concurrency, `r${r}`);
+      const p =
+        side === 'bare' ? await barePhase(b, n, settings.concurrency, `r${r}`) : await atelierPhase(b, n, settings.concurrency, `r${r}`);
       const s = phaseSummary(p);
-      log(`round ${r} ${side}: ${s.completed}/${n} in ${(s.wallMs / 1000).toFixed(2)} s = ${s.throughput} /s; p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms; machine busy ${s.machineBusy}${p.failed ? `; ${p.failed} failed (${p.firstError})` : ''}`);
+      log(
+        `round ${r} ${side}: ${s.completed}/${n} in ${(s.wallMs / 1000).toFixed(2)} s = ${s.throughput} /s; p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms; machine busy ${s.machineBusy}${p.failed ? `; ${p.failed} failed (${p.firstError})` : ''}`,
+      );
       got[side] = p;
     }
     bare = addPhases(bare, got.bare!);
     atelier = addPhases(atelier, got.atelier!);
     const [sb, sa] = [phaseSummary(got.bare!), phaseSummary(got.atelier!)];
-    rounds.push({ round: r, runs: n, bare: { throughput: sb.throughput, p50Ms: sb.p50Ms, p99Ms: sb.p99Ms }, atelier: { throughput: sa.throughput, p50Ms: sa.p50Ms, p99Ms: sa.p99Ms } });
+    rounds.push({
+      round: r,
+      runs: n,
+      bare: { throughput: sb.throughput, p50Ms: sb.p50Ms, p99Ms: sb.p99Ms },
+      atelier: { throughput: sa.throughput, p50Ms: sa.p50Ms, p99Ms: sa.p99Ms },
+    });
   }
   if (aborted()) throw new Error('interrupted');
 
@@ -759,7 +841,9 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
 
   let sse: Record<string, unknown> | undefined;
   if (settings.sseRuns > 0 && !aborted()) {
-    log(`sse: ${settings.sseRuns} ${SSE_TEMPLATE} runs (local latency ${settings.localLatencyMs} ms), ${settings.sseConcurrency} streamed at a time`);
+    log(
+      `sse: ${settings.sseRuns} ${SSE_TEMPLATE} runs (local latency ${settings.localLatencyMs} ms), ${settings.sseConcurrency} streamed at a time`,
+    );
     sse = await ssePhase(b, settings.sseRuns);
   }
   if (aborted()) throw new Error('interrupted');
@@ -797,7 +881,12 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
 
 function gitCommit(): string | undefined {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .toString()
+      .trim();
   } catch {
     return undefined;
   }

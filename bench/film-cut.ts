@@ -43,7 +43,14 @@ async function main() {
   ];
   const clips = await Promise.all(
     shapes.map(async (shape, i) => {
-      const bytes = await renderLocalClip({ prompt: `bench clip ${i}`, seed: 'bench', ...shape, fps: 30, durationSeconds: SECONDS, generateAudio: i === 1 });
+      const bytes = await renderLocalClip({
+        prompt: `bench clip ${i}`,
+        seed: 'bench',
+        ...shape,
+        fps: 30,
+        durationSeconds: SECONDS,
+        generateAudio: i === 1,
+      });
       const file = path.join(scratch, `clip-${i}.mp4`);
       await writeFile(file, bytes);
       return file;
@@ -71,7 +78,15 @@ async function main() {
   const sides = {
     tool: async (round: number) => {
       const started = performance.now();
-      const out = (await tool.run(input, { storage, artifactId: `artifact-${round.toString(16).padStart(16, '0')}`, artifactType: 'film-cut', signal: new AbortController().signal, egress })).output as { measuredSeconds: number };
+      const out = (
+        await tool.run(input, {
+          storage,
+          artifactId: `artifact-${round.toString(16).padStart(16, '0')}`,
+          artifactType: 'film-cut',
+          signal: new AbortController().signal,
+          egress,
+        })
+      ).output as { measuredSeconds: number };
       if (Math.abs(out.measuredSeconds - 3 * (SECONDS - 2)) > 0.2) throw new Error(`the cut lasts ${out.measuredSeconds}s`);
       return performance.now() - started;
     },

@@ -99,7 +99,12 @@ async function startInMemoryTemporal(cliPath: string, cleanup: Cleanup): Promise
   const exited = () => proc.child.exitCode !== null;
   const connection = await waitFor('the Temporal dev server', () => Connection.connect({ address, connectTimeout: 1_000 }), 60_000, exited);
   try {
-    await waitFor('the Temporal namespace', () => connection.workflowService.describeNamespace({ namespace: settings.namespace }), 60_000, exited);
+    await waitFor(
+      'the Temporal namespace',
+      () => connection.workflowService.describeNamespace({ namespace: settings.namespace }),
+      60_000,
+      exited,
+    );
     await ensureSearchAttributes(connection, settings.namespace);
   } finally {
     await connection.close();
@@ -131,7 +136,12 @@ export async function startInfra(cleanup: Cleanup, log: Log, temporalStore: 'fil
   const postgres = (async (): Promise<{ url: string; kind: 'embedded' | 'external' }> => {
     const adminUrl = process.env.DATABASE_URL;
     if (!adminUrl) {
-      const pg = await startEmbeddedPostgres({ dataDir: path.join(tmpDir, 'pg'), port: await freePort(), database: 'atelier', ephemeral: true });
+      const pg = await startEmbeddedPostgres({
+        dataDir: path.join(tmpDir, 'pg'),
+        port: await freePort(),
+        database: 'atelier',
+        ephemeral: true,
+      });
       cleanup.add('the embedded PostgreSQL', () => pg.stop());
       return { url: pg.url, kind: 'embedded' };
     }

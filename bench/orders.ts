@@ -34,7 +34,14 @@ async function main() {
   chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as its own user when we are root
   const stops: Array<() => Promise<void>> = [];
   try {
-    const temporal = await startTemporalDevServer({ cliPath: await ensureTemporalCli(log), dbFile: path.join(scratch, 'temporal.db'), port: await freePort(), uiPort: await freePort(), headless: true, log: () => undefined });
+    const temporal = await startTemporalDevServer({
+      cliPath: await ensureTemporalCli(log),
+      dbFile: path.join(scratch, 'temporal.db'),
+      port: await freePort(),
+      uiPort: await freePort(),
+      headless: true,
+      log: () => undefined,
+    });
     stops.push(() => temporal.stop());
     const pg = await startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: await freePort(), ephemeral: true });
     stops.push(() => pg.stop());
@@ -47,7 +54,16 @@ async function main() {
     const storage = new LocalStorage(path.join(scratch, 'storage'));
 
     const native = await NativeConnection.connect({ address: temporal.address });
-    const worker = await createRunWorker({ connection: native, namespace: 'default', taskQueue: 'bench-orders', db, logger, models, storage, maxConcurrentActivities: 100 });
+    const worker = await createRunWorker({
+      connection: native,
+      namespace: 'default',
+      taskQueue: 'bench-orders',
+      db,
+      logger,
+      models,
+      storage,
+      maxConcurrentActivities: 100,
+    });
     const running = worker.run();
     stops.push(async () => {
       worker.shutdown();
@@ -59,21 +75,37 @@ async function main() {
     const client = new Client({ connection });
     const events = new RunEventHub(pg.url, logger);
     stops.push(() => events.close());
-    const api = await startApiServer({ db, temporal: client, taskQueue: 'bench-orders', logger, models, storage, events, orderConcurrency: CONCURRENCY }, 0, '127.0.0.1');
+    const api = await startApiServer(
+      { db, temporal: client, taskQueue: 'bench-orders', logger, models, storage, events, orderConcurrency: CONCURRENCY },
+      0,
+      '127.0.0.1',
+    );
     stops.push(() => api.close());
 
     const post = async (p: string, body: unknown, token?: string) => {
-      const res = await fetch(`${api.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      const res = await fetch(`${api.url}${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
-    const token = (await post('/v1/auth/register', { email: 'bench@example.com', password: 'a-long-bench-password', name: 'Bench' })).body.accessToken;
+    const token = (await post('/v1/auth/register', { email: 'bench@example.com', password: 'a-long-bench-password', name: 'Bench' })).body
+      .accessToken;
     const side = Math.ceil(Math.sqrt(SIZE));
-    const axes = { topic: Array.from({ length: side }, (_, i) => `topic ${i}`), depth: ['brief', 'standard', 'deep'].slice(0, Math.min(3, Math.ceil(SIZE / side))) };
+    const axes = {
+      topic: Array.from({ length: side }, (_, i) => `topic ${i}`),
+      depth: ['brief', 'standard', 'deep'].slice(0, Math.min(3, Math.ceil(SIZE / side))),
+    };
     const items = Array.from({ length: SIZE }, (_, i) => ({ topic: `variation ${i}`, depth: axes.depth[i % axes.depth.length] }));
 
     log(`planning ${SIZE} children`);
     const planStarted = performance.now();
-    const planned = await post('/v1/orders', { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items } } }, token);
+    const planned = await post(
+      '/v1/orders',
+      { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items } } },
+      token,
+    );
     const planMs = performance.now() - planStarted;
     if (planned.status !== 201) throw new Error(`planning failed: ${planned.status} ${JSON.stringify(planned.body).slice(0, 300)}`);
     const orderId = planned.body.id as string;

@@ -30,7 +30,8 @@ function owner(url: string): string {
   const deps = [...url.matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)];
   const pkg = deps[deps.length - 1]?.[1];
   if (pkg) {
-    if (pkg.startsWith('@temporalio/') || pkg === 'protobufjs' || pkg.startsWith('@grpc/') || pkg === 'rxjs') return 'Temporal SDK (JavaScript)';
+    if (pkg.startsWith('@temporalio/') || pkg === 'protobufjs' || pkg.startsWith('@grpc/') || pkg === 'rxjs')
+      return 'Temporal SDK (JavaScript)';
     if (/^(pg|postgres)(-|$)/.test(pkg)) return 'pg driver';
     if (pkg === 'hono' || pkg.startsWith('@hono/')) return 'hono';
     return pkg;

@@ -68,8 +68,13 @@ const BARE_WORKFLOWS_PATH = fileURLToPath(new URL('./bare-workflows.ts', import.
 function gitState(): { commit: string; uncommittedFiles: number } | undefined {
   try {
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    const status = execFileSync('git', ['status', '--porcelain', '--', '.', ':!bench', ':!.data', ':!.tools', ':!.test-data'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    const status = execFileSync('git', ['status', '--porcelain', '--', '.', ':!bench', ':!.data', ':!.tools', ':!.test-data'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).toString();
     return { commit, uncommittedFiles: status.split('\n').filter(Boolean).length };
   } catch {
     return undefined;
@@ -77,7 +82,8 @@ function gitState(): { commit: string; uncommittedFiles: number } | undefined {
 }
 
 const began = performance.now();
-const log = (message: string) => process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1).padStart(6)}s] ${message}\n`);
+const log = (message: string) =>
+  process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1).padStart(6)}s] ${message}\n`);
 
 // ------------------------------------------------------------------------------------------------ http
 
@@ -126,7 +132,10 @@ interface Settled {
  * second covers a notification lost with a reconnect.
  */
 class RunWatcher {
-  private readonly waiting = new Map<string, { resolve: (s: Settled) => void; reject: (e: Error) => void; unsubscribe?: () => void; timer: NodeJS.Timeout }>();
+  private readonly waiting = new Map<
+    string,
+    { resolve: (s: Settled) => void; reject: (e: Error) => void; unsubscribe?: () => void; timer: NodeJS.Timeout }
+  >();
   private readonly dirty = new Set<string>();
   private inFlight = false;
   private readonly sweep: NodeJS.Timeout;
@@ -250,7 +259,14 @@ interface PhaseDb {
   xactsPerRun: number;
   rowsInsertedPerRun: number;
   rowsUpdatedPerRun: number;
-  connections?: { samples: number; avgOpen: number; avgActive: number; maxActive: number; avgIdleInTransaction: number; avgWaitingOnLocks: number };
+  connections?: {
+    samples: number;
+    avgOpen: number;
+    avgActive: number;
+    maxActive: number;
+    avgIdleInTransaction: number;
+    avgWaitingOnLocks: number;
+  };
 }
 
 /**
@@ -280,7 +296,13 @@ class PgActivitySampler {
            from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
       )
         .then(([r]) => {
-          if (r) this.samples.push({ active: Number(r.active), idleInTx: Number(r.idle_in_tx), lockWaits: Number(r.lock_waits), total: Number(r.total) });
+          if (r)
+            this.samples.push({
+              active: Number(r.active),
+              idleInTx: Number(r.idle_in_tx),
+              lockWaits: Number(r.lock_waits),
+              total: Number(r.total),
+            });
         })
         .catch(() => undefined)
         .finally(() => {
@@ -333,7 +355,11 @@ function cpuSummary(delta: CpuDelta, completed: number, infra: Infra): PhaseCpu 
   const perRunMs: Record<string, number> = { node: per(delta.cpuMs.node), temporal: per(delta.cpuMs.temporal) };
   if (infra.postgres === 'embedded') perRunMs.postgres = per(delta.cpuMs.postgres);
   perRunMs.total = round1(Object.values(perRunMs).reduce((s, v) => s + v, 0));
-  const nodeThreadsPerRunMs = { main: per(delta.cpuMs.nodeMain), temporalCore: per(delta.cpuMs.nodeTemporalCore), other: per(delta.cpuMs.nodeOtherThreads) };
+  const nodeThreadsPerRunMs = {
+    main: per(delta.cpuMs.nodeMain),
+    temporalCore: per(delta.cpuMs.nodeTemporalCore),
+    other: per(delta.cpuMs.nodeOtherThreads),
+  };
   const ours = (delta.cpuMs.node ?? 0) + (delta.cpuMs.temporal ?? 0) + (delta.cpuMs.postgres ?? 0) + (delta.cpuMs.other ?? 0);
   return {
     perRunMs,
@@ -344,7 +370,12 @@ function cpuSummary(delta: CpuDelta, completed: number, infra: Infra): PhaseCpu 
 }
 
 /** Measures one phase: CPU and database counters around it, then a pause so stats are flushed and the system is quiet. */
-async function measured(b: Bench, kind: string, run: () => Promise<Omit<PhaseResult, 'cpu' | 'db'>>, profile = false): Promise<PhaseResult> {
+async function measured(
+  b: Bench,
+  kind: string,
+  run: () => Promise<Omit<PhaseResult, 'cpu' | 'db'>>,
+  profile = false,
+): Promise<PhaseResult> {
   const dbBefore = settings.diagnostics ? await dbCounters(b.benchDb) : undefined;
   const watcherBefore = b.watcher.queries;
   const sampler = settings.diagnostics ? new PgActivitySampler(b.benchDb) : undefined;
@@ -368,8 +399,13 @@ async function measured(b: Bench, kind: string, run: () => Promise<Omit<PhaseRes
     const scale = out.cpu!.nodeThreadsPerRunMs.main!;
     out.mainThreadMsPerRun = apportion(sampled.byOwner, scale);
     // The hottest functions, in the same per-run scale as the owners.
-    const profiledTotal = Object.entries(sampled.byOwner).filter(([k]) => k !== 'native (program)').reduce((s, [, v]) => s + v, 0) || 1;
-    out.hotFunctionsMsPerRun = Object.fromEntries(Object.entries(sampled.topFunctions).map(([k, v]) => [k, round1((v / profiledTotal) * scale)]));
+    const profiledTotal =
+      Object.entries(sampled.byOwner)
+        .filter(([k]) => k !== 'native (program)')
+        .reduce((s, [, v]) => s + v, 0) || 1;
+    out.hotFunctionsMsPerRun = Object.fromEntries(
+      Object.entries(sampled.topFunctions).map(([k, v]) => [k, round1((v / profiledTotal) * scale)]),
+    );
   }
   if (dbBefore) {
     const dbAfter = await dbCounters(b.benchDb);
@@ -396,78 +432,101 @@ function describe(err: unknown): string {
 }
 
 /** N workflows of `workflowType` started with `client.workflow.execute` (start, then wait for the result). */
-async function temporalPhase(b: Bench, kind: string, workflowType: 'bareWorkflow' | 'shapedWorkflow', n: number, label: string, profile = false): Promise<PhaseResult> {
-  return measured(b, kind, async () => {
-    const tag = randomBytes(3).toString('hex');
-    const { wallMs, results } = await runBounded(
-      n,
-      settings.concurrency,
-      async (i) => {
-        const t0 = performance.now();
-        await b.client.workflow.execute(workflowType, {
-          taskQueue: BARE_QUEUE,
-          workflowId: `bench-${label}-${tag}-${i}`,
-          args: [{ i }],
-          ...(workflowType === 'shapedWorkflow'
-            ? {
-                typedSearchAttributes: [
-                  { key: SEARCH_ATTRIBUTES.WorkspaceId, value: 'bench' },
-                  { key: SEARCH_ATTRIBUTES.TemplateId, value: 'bench-shaped' },
-                  { key: SEARCH_ATTRIBUTES.RunStatus, value: 'queued' },
-                ],
-              }
-            : {}),
-        });
-        return performance.now() - t0;
-      },
-      b.aborted,
-    );
-    const ok = results.filter((r) => r?.ok).map((r) => (r as { value: number }).value);
-    const failures = results.filter((r) => r && !r.ok) as Array<{ error: unknown }>;
-    return {
-      kind,
-      runs: n,
-      completed: ok.length,
-      failed: failures.length,
-      wallMs: round1(wallMs),
-      throughput: round1(ok.length / (wallMs / 1000)),
-      latency: summarize(ok),
-      ...(failures[0] ? { firstError: describe(failures[0].error) } : {}),
-    };
-  }, profile);
+async function temporalPhase(
+  b: Bench,
+  kind: string,
+  workflowType: 'bareWorkflow' | 'shapedWorkflow',
+  n: number,
+  label: string,
+  profile = false,
+): Promise<PhaseResult> {
+  return measured(
+    b,
+    kind,
+    async () => {
+      const tag = randomBytes(3).toString('hex');
+      const { wallMs, results } = await runBounded(
+        n,
+        settings.concurrency,
+        async (i) => {
+          const t0 = performance.now();
+          await b.client.workflow.execute(workflowType, {
+            taskQueue: BARE_QUEUE,
+            workflowId: `bench-${label}-${tag}-${i}`,
+            args: [{ i }],
+            ...(workflowType === 'shapedWorkflow'
+              ? {
+                  typedSearchAttributes: [
+                    { key: SEARCH_ATTRIBUTES.WorkspaceId, value: 'bench' },
+                    { key: SEARCH_ATTRIBUTES.TemplateId, value: 'bench-shaped' },
+                    { key: SEARCH_ATTRIBUTES.RunStatus, value: 'queued' },
+                  ],
+                }
+              : {}),
+          });
+          return performance.now() - t0;
+        },
+        b.aborted,
+      );
+      const ok = results.filter((r) => r?.ok).map((r) => (r as { value: number }).value);
+      const failures = results.filter((r) => r && !r.ok) as Array<{ error: unknown }>;
+      return {
+        kind,
+        runs: n,
+        completed: ok.length,
+        failed: failures.length,
+        wallMs: round1(wallMs),
+        throughput: round1(ok.length / (wallMs / 1000)),
+        latency: summarize(ok),
+        ...(failures[0] ? { firstError: describe(failures[0].error) } : {}),
+      };
+    },
+    profile,
+  );
 }
 
 /** N runs of the template through the gateway; each done when the read model shows a terminal status. */
 async function atelierPhase(b: Bench, kind: string, n: number, label: string, profile = false): Promise<PhaseResult> {
-  return measured(b, kind, async () => {
-    const { wallMs, results } = await runBounded(
-      n,
-      settings.concurrency,
-      async (i) => {
-        const t0 = performance.now();
-        const res = await http(b.baseUrl, 'POST', '/v1/runs', { templateId: TEMPLATE_ID, intake: { topic: `bench ${label} ${i}` } }, b.apiKey);
-        const tPost = performance.now();
-        if (res.status !== 201) throw new Error(`POST /v1/runs: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-        const settled = await b.watcher.wait(res.body.id as string, settings.runTimeoutMs);
-        if (settled.status !== 'completed') throw new Error(`run ${res.body.id} ended ${settled.status}: ${settled.error}`);
-        return { total: settled.at - t0, post: tPost - t0 };
-      },
-      b.aborted,
-    );
-    const ok = results.filter((r) => r?.ok).map((r) => (r as { value: { total: number; post: number } }).value);
-    const failures = results.filter((r) => r && !r.ok) as Array<{ error: unknown }>;
-    return {
-      kind,
-      runs: n,
-      completed: ok.length,
-      failed: failures.length,
-      wallMs: round1(wallMs),
-      throughput: round1(ok.length / (wallMs / 1000)),
-      latency: summarize(ok.map((v) => v.total)),
-      postLatency: summarize(ok.map((v) => v.post)),
-      ...(failures[0] ? { firstError: describe(failures[0].error) } : {}),
-    };
-  }, profile);
+  return measured(
+    b,
+    kind,
+    async () => {
+      const { wallMs, results } = await runBounded(
+        n,
+        settings.concurrency,
+        async (i) => {
+          const t0 = performance.now();
+          const res = await http(
+            b.baseUrl,
+            'POST',
+            '/v1/runs',
+            { templateId: TEMPLATE_ID, intake: { topic: `bench ${label} ${i}` } },
+            b.apiKey,
+          );
+          const tPost = performance.now();
+          if (res.status !== 201) throw new Error(`POST /v1/runs: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+          const settled = await b.watcher.wait(res.body.id as string, settings.runTimeoutMs);
+          if (settled.status !== 'completed') throw new Error(`run ${res.body.id} ended ${settled.status}: ${settled.error}`);
+          return { total: settled.at - t0, post: tPost - t0 };
+        },
+        b.aborted,
+      );
+      const ok = results.filter((r) => r?.ok).map((r) => (r as { value: { total: number; post: number } }).value);
+      const failures = results.filter((r) => r && !r.ok) as Array<{ error: unknown }>;
+      return {
+        kind,
+        runs: n,
+        completed: ok.length,
+        failed: failures.length,
+        wallMs: round1(wallMs),
+        throughput: round1(ok.length / (wallMs / 1000)),
+        latency: summarize(ok.map((v) => v.total)),
+        postLatency: summarize(ok.map((v) => v.post)),
+        ...(failures[0] ? { firstError: describe(failures[0].error) } : {}),
+      };
+    },
+    profile,
+  );
 }
 
 /** POST /v1/runs under concurrent clients, with the worker executing what they start; then waits for those runs to finish. */
@@ -491,12 +550,7 @@ async function postRunsPhase(b: Bench) {
   const sampler = settings.diagnostics ? new PgActivitySampler(b.benchDb) : undefined;
   const cpuBefore = sampleCpu();
   sampler?.start();
-  const { wallMs, results } = await runBounded(
-    n,
-    settings.postClients,
-    (i) => post(`bench post ${i}`),
-    b.aborted,
-  );
+  const { wallMs, results } = await runBounded(n, settings.postClients, (i) => post(`bench post ${i}`), b.aborted);
   const connections = sampler?.stop();
   const cpuAfter = sampleCpu();
   const ok = results.filter((r) => r?.ok).map((r) => (r as { value: number }).value);
@@ -513,7 +567,11 @@ async function postRunsPhase(b: Bench) {
     if (open > 0) await sleep(200);
   }
   const drainMs = performance.now() - drainStart;
-  const statuses = await b.benchDb.selectFrom('runs').select(['status']).where('id', 'in', ids.length ? ids : ['-']).execute();
+  const statuses = await b.benchDb
+    .selectFrom('runs')
+    .select(['status'])
+    .where('id', 'in', ids.length ? ids : ['-'])
+    .execute();
   const completedRuns = statuses.filter((r) => r.status === 'completed').length;
 
   const result = {
@@ -588,7 +646,14 @@ function brief(p: PhaseResult) {
     p99Ms: p.latency.p99Ms,
     maxMs: p.latency.maxMs,
     ...(p.postLatency ? { postP50Ms: p.postLatency.p50Ms, postP99Ms: p.postLatency.p99Ms } : {}),
-    ...(p.cpu ? { cpuMsPerRun: p.cpu.perRunMs, nodeThreadsMsPerRun: p.cpu.nodeThreadsPerRunMs, machineBusy: p.cpu.machineBusy, benchBusy: p.cpu.benchBusy } : {}),
+    ...(p.cpu
+      ? {
+          cpuMsPerRun: p.cpu.perRunMs,
+          nodeThreadsMsPerRun: p.cpu.nodeThreadsPerRunMs,
+          machineBusy: p.cpu.machineBusy,
+          benchBusy: p.cpu.benchBusy,
+        }
+      : {}),
     ...(p.db ? { db: p.db } : {}),
     ...(p.firstError ? { firstError: p.firstError } : {}),
   };
@@ -597,7 +662,12 @@ function brief(p: PhaseResult) {
 // ------------------------------------------------------------------------------------------------- main
 
 async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<string, unknown>> {
-  log(`settings ${JSON.stringify(settings)}; ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  log(
+    `settings ${JSON.stringify(settings)}; ${os.cpus().length} CPUs, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   Runtime.install({
     logger: new DefaultLogger('ERROR', (entry) => process.stderr.write(`[temporal ${entry.level}] ${entry.message}\n`)),
     telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }), forward: {} } },
@@ -669,7 +739,13 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
   if (settings.warmup > 0) {
     log(`warm-up: ${settings.warmup} bare workflows and ${settings.warmup} Atelier runs (not counted)`);
     const w = Math.min(settings.warmup, settings.concurrency);
-    await runBounded(settings.warmup, w, (i) => client.workflow.execute('bareWorkflow', { taskQueue: BARE_QUEUE, workflowId: `bench-warmup-${randomBytes(3).toString('hex')}-${i}`, args: [{ i }] }));
+    await runBounded(settings.warmup, w, (i) =>
+      client.workflow.execute('bareWorkflow', {
+        taskQueue: BARE_QUEUE,
+        workflowId: `bench-warmup-${randomBytes(3).toString('hex')}-${i}`,
+        args: [{ i }],
+      }),
+    );
     const warm = await runBounded(settings.warmup, w, async (i) => {
       const res = await http(b.baseUrl, 'POST', '/v1/runs', { templateId: TEMPLATE_ID, intake: { topic: `bench warm-up ${i}` } }, apiKey);
       if (res.status !== 201) throw new Error(`POST /v1/runs: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);

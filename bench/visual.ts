@@ -47,14 +47,22 @@ async function pipeline(deps: ExecutorDeps, runId: string, artifactId: string): 
   const started = performance.now();
   const signal = new AbortController().signal;
   const drawn = await generateImageStep(
-    { runId, stepIndex: 1, step, context: { intake: {}, inputs: {}, steps: {} }, bindings: { imageGenerator: 'local/image-1' }, artifact: { id: artifactId, artifactClass: 'visual', artifactType: 'illustration' } },
+    {
+      runId,
+      stepIndex: 1,
+      step,
+      context: { intake: {}, inputs: {}, steps: {} },
+      bindings: { imageGenerator: 'local/image-1' },
+      artifact: { id: artifactId, artifactClass: 'visual', artifactType: 'illustration' },
+    },
     deps,
     signal,
   );
   const tool = deps.tools.removeBackground!;
   const result = await tool.run(drawn.output, { storage: deps.storage, artifactId, artifactType: 'illustration', signal });
   const output = result.output as { transparency: { mechanism: string; transparentFraction: number } };
-  if (output.transparency.mechanism !== 'post-process' || output.transparency.transparentFraction <= 0) throw new Error('the pipeline did not cut the background out');
+  if (output.transparency.mechanism !== 'post-process' || output.transparency.transparentFraction <= 0)
+    throw new Error('the pipeline did not cut the background out');
   return performance.now() - started;
 }
 
@@ -62,7 +70,13 @@ type Stages = Record<'draw' | 'encodeRaw' | 'decode' | 'cutout' | 'encodeProcess
 
 async function bare(dir: string, runId: string, artifactId: string, stages: Stages[]): Promise<number> {
   const t: number[] = [performance.now()];
-  const png = await renderLocalImage({ prompt: PROMPT, seed: `local/image-1:${step.id}:${runId}`, width: SIZE, height: SIZE, alpha: false });
+  const png = await renderLocalImage({
+    prompt: PROMPT,
+    seed: `local/image-1:${step.id}:${runId}`,
+    width: SIZE,
+    height: SIZE,
+    alpha: false,
+  });
   t.push(performance.now());
   const raw = await sharp(png).webp(WEBP_OPTIONS).toBuffer();
   t.push(performance.now());
@@ -70,7 +84,9 @@ async function bare(dir: string, runId: string, artifactId: string, stages: Stag
   t.push(performance.now());
   cutOutBackground(data, info.width, info.height);
   t.push(performance.now());
-  const processed = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).webp(WEBP_OPTIONS).toBuffer();
+  const processed = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+    .webp(WEBP_OPTIONS)
+    .toBuffer();
   t.push(performance.now());
   const keys = visualKeys('illustration', artifactId);
   await mkdir(path.join(dir, path.dirname(keys.raw)), { recursive: true });
@@ -106,7 +122,8 @@ async function main() {
       const artifactId = `artifact-${round.toString(16).padStart(16, '0')}`;
       const order = round % 4 === 0 || round % 4 === 3 ? (['pipeline', 'bare'] as const) : (['bare', 'pipeline'] as const);
       const got: Record<string, number> = {};
-      for (const side of order) got[side] = side === 'pipeline' ? await pipeline(deps, runId, artifactId) : await bare(bareDir, runId, artifactId, stages);
+      for (const side of order)
+        got[side] = side === 'pipeline' ? await pipeline(deps, runId, artifactId) : await bare(bareDir, runId, artifactId, stages);
       if (round >= WARMUP) {
         times.pipeline.push(got.pipeline!);
         times.bare.push(got.bare!);
@@ -114,7 +131,9 @@ async function main() {
       } else stages.pop();
     }
     const summary = (xs: number[]) => ({ bestMs: round1(Math.min(...xs)), medianMs: round1(median(xs)), roundsMs: xs.map(round1) });
-    const stageMedians = Object.fromEntries((Object.keys(stages[0]!) as Array<keyof Stages>).map((k) => [k, round1(median(stages.map((s) => s[k])))]));
+    const stageMedians = Object.fromEntries(
+      (Object.keys(stages[0]!) as Array<keyof Stages>).map((k) => [k, round1(median(stages.map((s) => s[k])))]),
+    );
     console.log(
       JSON.stringify({
         bench: 'visual',

@@ -62,7 +62,10 @@ switch (mode) {
   case 'test': {
     const typecheck = spawnSync(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
     if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
-    const validate = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'workflows', 'validate'], { cwd: root, stdio: 'inherit' });
+    const validate = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'workflows', 'validate'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     if (validate.status !== 0) process.exit(validate.status ?? 1);
     run(bin('vitest'), ['run', ...rest]);
     break;

@@ -51,7 +51,11 @@ async function call(method: string, p: string, token?: string, body?: unknown) {
 
 async function startStack(): Promise<void> {
   output = '';
-  stack = spawn(process.execPath, ['scripts/bootstrap.mjs', 'dev'], { cwd: PROJECT_ROOT, env: await env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  stack = spawn(process.execPath, ['scripts/bootstrap.mjs', 'dev'], {
+    cwd: PROJECT_ROOT,
+    env: await env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   stack.stdout!.on('data', (d) => (output += d));
   stack.stderr!.on('data', (d) => (output += d));
   const deadline = Date.now() + 150_000;
@@ -160,7 +164,9 @@ describe('the README stack', () => {
     try {
       const described = await new Client({ connection }).workflow.getHandle(completedRunId).describe();
       expect(described.status.name).toBe('COMPLETED');
-      expect(described.typedSearchAttributes.getAll().map((p) => p.key.name)).toEqual(expect.arrayContaining(['RunStatus', 'TemplateId', 'WorkspaceId']));
+      expect(described.typedSearchAttributes.getAll().map((p) => p.key.name)).toEqual(
+        expect.arrayContaining(['RunStatus', 'TemplateId', 'WorkspaceId']),
+      );
     } finally {
       await connection.close();
     }

@@ -106,7 +106,10 @@ describe('a workspace-bound API key', () => {
     const get = await h.request('GET', `/v1/workspaces/${b}`, { token: bound });
     expect(get.status).toBe(403);
     expect(get.body).toHaveProperty('detail');
-    const run = await h.request('POST', '/v1/runs', { token: bound, body: { templateId: 'plan-research-report', intake: { topic: 'x' }, workspaceId: b } });
+    const run = await h.request('POST', '/v1/runs', {
+      token: bound,
+      body: { templateId: 'plan-research-report', intake: { topic: 'x' }, workspaceId: b },
+    });
     expect(run.status).toBe(403);
     expect((await h.request('GET', `/v1/runs?workspaceId=${b}`, { token: bound })).status).toBe(403);
     expect((await h.request('POST', `/v1/workspaces/${b}/projects`, { token: bound, body: { name: 'p' } })).status).toBe(403);

@@ -83,7 +83,13 @@ describe('credentials', () => {
   const guarded = ['/v1/users/me', '/v1/workspaces', '/v1/api-keys', '/v1/runs'];
 
   it.each(guarded)('%s answers 401 with a detail to a missing, garbage or malformed bearer', async (path) => {
-    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer garbage' }, { authorization: 'Bearer atl_notarealkey' }, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer garbage' },
+      { authorization: 'Bearer atl_notarealkey' },
+      { authorization: 'Basic dXNlcjpwYXNz' },
+      { authorization: 'Bearer' },
+    ];
     for (const headers of attempts) {
       const res = await h.request('GET', path, { headers });
       expect(res.status).toBe(401);

@@ -43,7 +43,10 @@ beforeAll(async () => {
   admin = await registerUser(h, 'Admin');
   member = await registerUser(h, 'Member');
   stranger = await registerUser(h, 'Stranger');
-  for (const [u, role] of [[admin, 'admin'], [member, 'member']] as const) {
+  for (const [u, role] of [
+    [admin, 'admin'],
+    [member, 'member'],
+  ] as const) {
     expect((await as(owner).post(`/v1/workspaces/${owner.workspaceId}/members`, { email: u.email, role })).status).toBe(201);
   }
   fontServer = http.createServer((req, res) => {
@@ -67,7 +70,14 @@ afterAll(async () => {
 describe('brands', () => {
   it('creates the brand project and its profile together; it is a project of kind brand; members read it', async () => {
     const brand = await newBrand(admin);
-    expect(brand).toMatchObject({ kind: 'brand', workspaceId: owner.workspaceId, archived: false, currentSnapshotId: null, activeImportRunId: null, profile: profile() });
+    expect(brand).toMatchObject({
+      kind: 'brand',
+      workspaceId: owner.workspaceId,
+      archived: false,
+      currentSnapshotId: null,
+      activeImportRunId: null,
+      profile: profile(),
+    });
     expect(typeof brand.etag).toBe('string');
     const projects = await as(member).get(`/v1/workspaces/${owner.workspaceId}/projects?limit=100`);
     expect(projects.body.items.find((p: any) => p.id === brand.id)).toMatchObject({ kind: 'brand', name: brand.name });
@@ -78,7 +88,13 @@ describe('brands', () => {
     // A profile needs only what it needs: the name defaults to the brand's, the rest to empty values.
     const bare = await as(owner).post('/v1/brands', { workspaceId: owner.workspaceId, name: 'Bare', profile: {} });
     expect(bare.status).toBe(201);
-    expect(bare.body.profile).toEqual({ name: 'Bare', voice: { tone: '', keywords: [] }, visual: { colors: [], fonts: [], logoArtifactId: null }, audience: '', guidelines: '' });
+    expect(bare.body.profile).toEqual({
+      name: 'Bare',
+      voice: { tone: '', keywords: [] },
+      visual: { colors: [], fonts: [], logoArtifactId: null },
+      audience: '',
+      guidelines: '',
+    });
   });
 
   it('lists brands of a workspace with paging; workspaceId is required; archiving the project hides the brand', async () => {
@@ -95,7 +111,9 @@ describe('brands', () => {
 
     const missing = await as(owner).get('/v1/brands');
     expect(missing.status).toBe(422);
-    expect(missing.body.detail).toEqual([expect.objectContaining({ type: 'missing', loc: ['query', 'workspaceId'], msg: 'Field required' })]);
+    expect(missing.body.detail).toEqual([
+      expect.objectContaining({ type: 'missing', loc: ['query', 'workspaceId'], msg: 'Field required' }),
+    ]);
     expect((await as(owner).get(`/v1/brands?workspaceId=${ws}&limit=0`)).status).toBe(422);
     expect((await as(owner).get(`/v1/brands?workspaceId=${ws}&limit=101`)).status).toBe(422);
 
@@ -162,7 +180,11 @@ describe('brands', () => {
     const noWs = await as(owner).post('/v1/brands', { name: 'x', profile: profile() });
     expect(noWs.status).toBe(422);
     expect(noWs.body.detail[0]).toMatchObject({ type: 'missing', loc: ['body', 'workspaceId'] });
-    const logo = await as(owner).post('/v1/brands', { workspaceId: owner.workspaceId, name: 'x', profile: profile({ visual: { colors: [], fonts: [], logoArtifactId: 'artifact-nope' } }) });
+    const logo = await as(owner).post('/v1/brands', {
+      workspaceId: owner.workspaceId,
+      name: 'x',
+      profile: profile({ visual: { colors: [], fonts: [], logoArtifactId: 'artifact-nope' } }),
+    });
     expect(logo.status).toBe(422);
     expect(logo.body.detail).toMatchObject({ code: 'artifact_not_found' });
   });
@@ -191,7 +213,12 @@ describe('imports', () => {
     expect(racing.map((r) => r.status).sort()).toEqual([201, 409]);
     const started = racing.find((r) => r.status === 201)!.body;
     const refused = racing.find((r) => r.status === 409)!.body;
-    expect(started).toMatchObject({ templateId: 'compose-brand-profile', projectId: brand.id, workspaceId: owner.workspaceId, status: 'pending' });
+    expect(started).toMatchObject({
+      templateId: 'compose-brand-profile',
+      projectId: brand.id,
+      workspaceId: owner.workspaceId,
+      status: 'pending',
+    });
     expect(refused.detail).toMatchObject({ code: 'import_active', runId: started.id });
     // Exactly one run exists for the brand: the loser's run was rolled back with its import.
     const runs = await h.db.selectFrom('runs').select('id').where('project_id', '=', brand.id).execute();
@@ -220,7 +247,7 @@ describe('imports', () => {
     await waitForRun(h, owner.token, next.body.id);
   });
 
-  it('confirms a finished proposal whole or by field; refuses other brands\' proposals, unfinished and failed runs', async () => {
+  it("confirms a finished proposal whole or by field; refuses other brands' proposals, unfinished and failed runs", async () => {
     const brand = await newBrand();
     const other = await newBrand();
     const imp = await as(owner).post(`/v1/brands/${brand.id}/import`, { notes: 'Bold outdoor gear for rainy cities' });
@@ -242,7 +269,12 @@ describe('imports', () => {
 
     const whole = await as(owner).post(`/v1/brands/${brand.id}/profile/confirm`, { runId: imp.body.id });
     expect(whole.status).toBe(200);
-    expect(whole.body.profile).toMatchObject({ name: proposed.name, voice: proposed.voice, audience: proposed.audience, guidelines: proposed.guidelines });
+    expect(whole.body.profile).toMatchObject({
+      name: proposed.name,
+      voice: proposed.voice,
+      audience: proposed.audience,
+      guidelines: proposed.guidelines,
+    });
     expect(whole.body.profile.visual.colors).toEqual(proposed.visual.colors);
     expect((await as(owner).post(`/v1/brands/${brand.id}/profile/confirm`, { runId: imp.body.id, fields: ['nonsense'] })).status).toBe(422);
 
@@ -259,7 +291,14 @@ describe('imports', () => {
 
   it("answers to the brand's budgets like any run: a project budget at its limit refuses the import with 402 and records no import", async () => {
     const brand = await newBrand();
-    const budget = await as(owner).post('/v1/budgets', { scope: 'project', workspaceId: owner.workspaceId, projectId: brand.id, limitUsd: 0, period: 'total', enforcementMode: 'hard_stop' });
+    const budget = await as(owner).post('/v1/budgets', {
+      scope: 'project',
+      workspaceId: owner.workspaceId,
+      projectId: brand.id,
+      limitUsd: 0,
+      period: 'total',
+      enforcementMode: 'hard_stop',
+    });
     expect(budget.status, JSON.stringify(budget.body)).toBe(201);
     const refused = await as(owner).post(`/v1/brands/${brand.id}/import`, { notes: 'over budget' });
     expect(refused.status).toBe(402);
@@ -281,7 +320,12 @@ describe('publishing', () => {
     const brand = await newBrand();
     const first = await as(owner).post(`/v1/brands/${brand.id}/profile/publish`);
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ brandId: brand.id, profile: brand.profile, current: true, fontCapture: { family: 'Inter', status: 'skipped' } });
+    expect(first.body).toMatchObject({
+      brandId: brand.id,
+      profile: brand.profile,
+      current: true,
+      fontCapture: { family: 'Inter', status: 'skipped' },
+    });
     expect(first.body.contentHash).toMatch(/^sha256:[0-9a-f]{64}$/);
     const again = await as(owner).post(`/v1/brands/${brand.id}/profile/publish`);
     expect(again.status).toBe(200);
@@ -292,7 +336,12 @@ describe('publishing', () => {
 
     const artifact = await as(member).get(`/v1/artifacts/${first.body.id}`);
     expect(artifact.status).toBe(200);
-    expect(artifact.body).toMatchObject({ artifactClass: 'knowledge', artifactType: 'brand-profile', projectId: brand.id, content: { status: 'published', profile: brand.profile } });
+    expect(artifact.body).toMatchObject({
+      artifactClass: 'knowledge',
+      artifactType: 'brand-profile',
+      projectId: brand.id,
+      content: { status: 'published', profile: brand.profile },
+    });
 
     await as(owner).patch(`/v1/brands/${brand.id}`, { guidelines: 'Say less.' });
     const second = await as(owner).post(`/v1/brands/${brand.id}/profile/publish`);
@@ -300,22 +349,41 @@ describe('publishing', () => {
     expect(second.body.profile.guidelines).toBe('Say less.');
     const list = await as(member).get(`/v1/brands/${brand.id}/snapshots`);
     expect(list.body.total).toBe(2);
-    expect(list.body.items.map((s: any) => [s.id, s.current])).toEqual([[second.body.id, true], [first.body.id, false]]);
+    expect(list.body.items.map((s: any) => [s.id, s.current])).toEqual([
+      [second.body.id, true],
+      [first.body.id, false],
+    ]);
     const old = await as(owner).get(`/v1/artifacts/${first.body.id}`);
     expect(old.body.content.profile.guidelines).toBe(brand.profile.guidelines);
 
     // The database keeps snapshots immutable whoever writes.
-    await expect(h.db.updateTable('artifacts').set({ title: 'changed' }).where('id', '=', first.body.id).execute()).rejects.toThrow(/cannot be changed/);
-    await expect(h.db.updateTable('brand_snapshots').set({ content_hash: 'x' }).where('id', '=', first.body.id).execute()).rejects.toThrow(/cannot be changed/);
+    await expect(h.db.updateTable('artifacts').set({ title: 'changed' }).where('id', '=', first.body.id).execute()).rejects.toThrow(
+      /cannot be changed/,
+    );
+    await expect(h.db.updateTable('brand_snapshots').set({ content_hash: 'x' }).where('id', '=', first.body.id).execute()).rejects.toThrow(
+      /cannot be changed/,
+    );
   });
 
   it('captures the first font with a url once, from a loopback server through the egress policy, into storage', async () => {
     const url = `${fontBase}/fonts/brand.woff2`;
-    const brand = await newBrand(owner, { visual: { colors: ['#000000'], fonts: [{ family: 'Plain' }, { family: 'Brandface', url }, { family: 'Other', url: `${fontBase}/fonts/other.woff2` }], logoArtifactId: null } });
+    const brand = await newBrand(owner, {
+      visual: {
+        colors: ['#000000'],
+        fonts: [{ family: 'Plain' }, { family: 'Brandface', url }, { family: 'Other', url: `${fontBase}/fonts/other.woff2` }],
+        logoArtifactId: null,
+      },
+    });
     const hitsBefore = fontHits;
     const snap = await as(owner).post(`/v1/brands/${brand.id}/profile/publish`);
     expect(snap.status).toBe(200);
-    expect(snap.body.fontCapture).toMatchObject({ family: 'Brandface', url, status: 'captured', bytes: FONT_BYTES.length, contentType: 'font/woff2' });
+    expect(snap.body.fontCapture).toMatchObject({
+      family: 'Brandface',
+      url,
+      status: 'captured',
+      bytes: FONT_BYTES.length,
+      contentType: 'font/woff2',
+    });
     const stored = await h.storage.get(snap.body.fontCapture.storageKey);
     expect(stored.equals(FONT_BYTES)).toBe(true);
     expect(fontHits).toBe(hitsBefore + 1);
@@ -329,7 +397,9 @@ describe('publishing', () => {
   });
 
   it('publishes even when the font cannot be fetched, recording why', async () => {
-    const missing = await newBrand(owner, { visual: { colors: [], fonts: [{ family: 'Gone', url: `${fontBase}/fonts/missing.woff2` }], logoArtifactId: null } });
+    const missing = await newBrand(owner, {
+      visual: { colors: [], fonts: [{ family: 'Gone', url: `${fontBase}/fonts/missing.woff2` }], logoArtifactId: null },
+    });
     const a = await as(owner).post(`/v1/brands/${missing.id}/profile/publish`);
     expect(a.status).toBe(200);
     expect(a.body.fontCapture).toMatchObject({ family: 'Gone', status: 'failed', error: expect.stringContaining('404') });
@@ -337,10 +407,16 @@ describe('publishing', () => {
     expect((await as(owner).get(`/v1/brands/${missing.id}`)).body.currentSnapshotId).toBe(a.body.id);
 
     // The cloud metadata address is refused by the egress policy before any connection.
-    const refused = await newBrand(owner, { visual: { colors: [], fonts: [{ family: 'Meta', url: 'http://169.254.169.254/latest/font.woff2' }], logoArtifactId: null } });
+    const refused = await newBrand(owner, {
+      visual: { colors: [], fonts: [{ family: 'Meta', url: 'http://169.254.169.254/latest/font.woff2' }], logoArtifactId: null },
+    });
     const b = await as(owner).post(`/v1/brands/${refused.id}/profile/publish`);
     expect(b.status).toBe(200);
-    expect(b.body.fontCapture).toMatchObject({ family: 'Meta', status: 'failed', error: expect.stringMatching(/non-public address|not allowed/) });
+    expect(b.body.fontCapture).toMatchObject({
+      family: 'Meta',
+      status: 'failed',
+      error: expect.stringMatching(/non-public address|not allowed/),
+    });
   });
 });
 
@@ -376,7 +452,8 @@ describe('/openapi.json', () => {
       seen.add(s);
       for (const k of ['anyOf', 'oneOf', 'allOf'] as const) for (const [i, x] of (s[k] ?? []).entries()) walk(x, `${where}|${i}`, seen);
       const types = [s.type].flat();
-      if (types.includes('string') && s.maxLength === undefined && !s.enum && s.const === undefined && s.format !== 'uuid' && !s.pattern) unbounded.push(where);
+      if (types.includes('string') && s.maxLength === undefined && !s.enum && s.const === undefined && s.format !== 'uuid' && !s.pattern)
+        unbounded.push(where);
       if (types.includes('array')) {
         if (s.maxItems === undefined) unbounded.push(where);
         walk(s.items, `${where}[]`, seen);

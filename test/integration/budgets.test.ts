@@ -10,8 +10,10 @@ beforeAll(async () => {
 afterAll(() => h?.stop());
 
 const RUN = { templateId: 'plan-research-report', intake: { topic: 'budgets' } };
-const budget = (u: TestUser, body: Record<string, unknown>) => h.request('POST', '/v1/budgets', { token: u.token, body: { workspaceId: u.workspaceId, scope: 'workspace', period: 'month', ...body } });
-const run = (u: TestUser, extra: Record<string, unknown> = {}) => h.request('POST', '/v1/runs', { token: u.token, body: { ...RUN, ...extra } });
+const budget = (u: TestUser, body: Record<string, unknown>) =>
+  h.request('POST', '/v1/budgets', { token: u.token, body: { workspaceId: u.workspaceId, scope: 'workspace', period: 'month', ...body } });
+const run = (u: TestUser, extra: Record<string, unknown> = {}) =>
+  h.request('POST', '/v1/runs', { token: u.token, body: { ...RUN, ...extra } });
 
 async function runEstimate(u: TestUser): Promise<number> {
   const created = await run(u);
@@ -28,10 +30,20 @@ describe('budgets', () => {
     const u = await registerUser(h);
     const created = await budget(u, { limitUsd: 5, enforcementMode: 'hard_stop', name: 'monthly' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^budget-[0-9a-f]{16}$/), scope: 'workspace', limitUsd: 5, spendUsd: 0, remainingUsd: 5, period: 'month' });
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^budget-[0-9a-f]{16}$/),
+      scope: 'workspace',
+      limitUsd: 5,
+      spendUsd: 0,
+      remainingUsd: 5,
+      period: 'month',
+    });
     const list = await h.request('GET', `/v1/budgets?workspaceId=${u.workspaceId}`, { token: u.token });
     expect(list.body.items.map((b: any) => b.id)).toEqual([created.body.id]);
-    const patched = await h.request('PATCH', `/v1/budgets/${created.body.id}`, { token: u.token, body: { limitUsd: 7, enforcementMode: 'allow_overage', overageUsd: 1 } });
+    const patched = await h.request('PATCH', `/v1/budgets/${created.body.id}`, {
+      token: u.token,
+      body: { limitUsd: 7, enforcementMode: 'allow_overage', overageUsd: 1 },
+    });
     expect(patched.body).toMatchObject({ limitUsd: 7, enforcementMode: 'allow_overage', overageUsd: 1 });
     const stranger = await registerUser(h, 'Stranger');
     expect((await h.request('GET', `/v1/budgets/${created.body.id}`, { token: stranger.token })).status).toBe(404);
@@ -60,7 +72,15 @@ describe('budgets', () => {
     const cap = await budget(u, { limitUsd: 100, enforcementMode: 'hard_stop', perRunCapUsd: estimate / 2 });
     const capped = await run(u);
     expect(capped.status).toBe(402);
-    expect(capped.body.detail).toMatchObject({ code: 'budget_exceeded', reason: 'per_run_cap_exceeded', budgetId: cap.body.id, scope: 'workspace', enforcementMode: 'hard_stop', limitUsd: 100, runEstimateUsd: estimate });
+    expect(capped.body.detail).toMatchObject({
+      code: 'budget_exceeded',
+      reason: 'per_run_cap_exceeded',
+      budgetId: cap.body.id,
+      scope: 'workspace',
+      enforcementMode: 'hard_stop',
+      limitUsd: 100,
+      runEstimateUsd: estimate,
+    });
     await h.request('PATCH', `/v1/budgets/${cap.body.id}`, { token: u.token, body: { perRunCapUsd: null, limitUsd: 0 } });
 
     const hard = await run(u);
@@ -69,11 +89,17 @@ describe('budgets', () => {
     expect(hard.body.detail.spendUsd).toBeGreaterThan(0);
     expect(spend).toBeGreaterThan(0);
 
-    await h.request('PATCH', `/v1/budgets/${cap.body.id}`, { token: u.token, body: { enforcementMode: 'allow_overage', overageUsd: estimate / 10 } });
+    await h.request('PATCH', `/v1/budgets/${cap.body.id}`, {
+      token: u.token,
+      body: { enforcementMode: 'allow_overage', overageUsd: estimate / 10 },
+    });
     expect((await run(u)).body.detail.reason).toBe('allow_overage_exceeded');
 
     const current = (await h.request('GET', `/v1/budgets/${cap.body.id}`, { token: u.token })).body.spendUsd;
-    await h.request('PATCH', `/v1/budgets/${cap.body.id}`, { token: u.token, body: { enforcementMode: 'allow_one_more', limitUsd: current + estimate / 10 } });
+    await h.request('PATCH', `/v1/budgets/${cap.body.id}`, {
+      token: u.token,
+      body: { enforcementMode: 'allow_one_more', limitUsd: current + estimate / 10 },
+    });
     expect((await run(u)).status).toBe(201);
     expect((await run(u)).body.detail.reason).toBe('allow_one_more_exhausted');
 
@@ -82,7 +108,12 @@ describe('budgets', () => {
 
     const refusals = await h.request('GET', `/v1/budgets/${cap.body.id}/refusals`, { token: u.token });
     expect(refusals.body.total).toBe(4);
-    expect(refusals.body.items.map((r: any) => r.detail.reason)).toEqual(['allow_one_more_exhausted', 'allow_overage_exceeded', 'hard_stop', 'per_run_cap_exceeded']);
+    expect(refusals.body.items.map((r: any) => r.detail.reason)).toEqual([
+      'allow_one_more_exhausted',
+      'allow_overage_exceeded',
+      'hard_stop',
+      'per_run_cap_exceeded',
+    ]);
     expect(refusals.body.items[0]).toMatchObject({ attempted: 'run', callerId: u.userId, callerVia: 'session' });
   });
 
@@ -98,7 +129,8 @@ describe('budgets', () => {
     const u = await registerUser(h);
     const estimate = await runEstimate(u);
     await new Promise((r) => setTimeout(r, 2000));
-    const settled = (await h.request('GET', `/v1/runs?workspaceId=${u.workspaceId}`, { token: u.token })).body.items[0].totalCosts.actualUsd;
+    const settled = (await h.request('GET', `/v1/runs?workspaceId=${u.workspaceId}`, { token: u.token })).body.items[0].totalCosts
+      .actualUsd;
     const limit = settled + estimate * 3 + estimate / 2;
     const b = await budget(u, { limitUsd: limit, enforcementMode: 'hard_stop' });
     const burst = await Promise.all(Array.from({ length: 50 }, () => run(u)));
@@ -109,7 +141,15 @@ describe('budgets', () => {
 
     const o = await registerUser(h, 'Orders');
     const orders = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => h.request('POST', '/v1/orders', { token: o.token, body: { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: `o${i}` }, { topic: `p${i}` }] } } } })),
+      Array.from({ length: 8 }, (_, i) =>
+        h.request('POST', '/v1/orders', {
+          token: o.token,
+          body: {
+            workflowId: 'plan-research-report',
+            variationSpec: { resolver: 'list', params: { items: [{ topic: `o${i}` }, { topic: `p${i}` }] } },
+          },
+        }),
+      ),
     );
     const perOrder = orders[0]!.body.estimatedCostUsd;
     await budget(o, { limitUsd: perOrder * 2 + perOrder / 2, enforcementMode: 'hard_stop' });
@@ -123,13 +163,20 @@ describe('costs', () => {
   it('roll up actual and estimated spend by workflow, day, project, provider and model', async () => {
     const u = await registerUser(h);
     const a = await run(u);
-    const b = await h.request('POST', '/v1/runs', { token: u.token, body: { templateId: 'compose-brand-profile', intake: { notes: 'A quiet bookshop.' } } });
+    const b = await h.request('POST', '/v1/runs', {
+      token: u.token,
+      body: { templateId: 'compose-brand-profile', intake: { notes: 'A quiet bookshop.' } },
+    });
     const [ra, rb] = [await waitForRun(h, u.token, a.body.id), await waitForRun(h, u.token, b.body.id)];
     const total = ra.totalCosts.actualUsd + rb.totalCosts.actualUsd;
     const byWorkflow = await h.request('GET', `/v1/costs?groupBy=workflow&workspaceId=${u.workspaceId}`, { token: u.token });
     expect(byWorkflow.body.totalUsd).toBeCloseTo(total, 6);
     expect(byWorkflow.body.items.map((i: any) => i.key).sort()).toEqual(['compose-brand-profile', 'plan-research-report']);
-    expect(byWorkflow.body.items.find((i: any) => i.key === 'plan-research-report')).toMatchObject({ runs: 1, actualUsd: ra.totalCosts.actualUsd, estimatedUsd: ra.totalCosts.estimatedUsd });
+    expect(byWorkflow.body.items.find((i: any) => i.key === 'plan-research-report')).toMatchObject({
+      runs: 1,
+      actualUsd: ra.totalCosts.actualUsd,
+      estimatedUsd: ra.totalCosts.estimatedUsd,
+    });
     for (const groupBy of ['day', 'project', 'provider', 'model']) {
       const res = await h.request('GET', `/v1/costs?groupBy=${groupBy}`, { token: u.token });
       expect(res.status).toBe(200);

@@ -20,7 +20,12 @@ const as = (u: TestUser) => ({
   patch: (p: string, body: unknown, headers?: Record<string, string>) => h.request('PATCH', p, { token: u.token, body, headers }),
 });
 
-const brief = { objective: 'Launch the spring blend', deliverables: ['3 social posts', '1 poster'], deadline: '2027-03-01', notes: 'Keep it bright' };
+const brief = {
+  objective: 'Launch the spring blend',
+  deliverables: ['3 social posts', '1 poster'],
+  deadline: '2027-03-01',
+  notes: 'Keep it bright',
+};
 
 /** `atelier operators <args>` as an operator would run it, against the harness's database. */
 function atelier(...args: string[]): Promise<{ code: number; out: string }> {
@@ -51,7 +56,8 @@ beforeAll(async () => {
   stranger = await registerUser(h, 'Stranger');
   operator = await registerUser(h, 'Operator');
   expect((await as(owner).post(`/v1/workspaces/${owner.workspaceId}/members`, { email: member.email, role: 'member' })).status).toBe(201);
-  brand = (await as(owner).post('/v1/brands', { workspaceId: owner.workspaceId, name: 'Northwind', profile: { audience: 'Home brewers' } })).body;
+  brand = (await as(owner).post('/v1/brands', { workspaceId: owner.workspaceId, name: 'Northwind', profile: { audience: 'Home brewers' } }))
+    .body;
   snapshot = (await as(owner).post(`/v1/brands/${brand.id}/profile/publish`)).body;
   expect(snapshot.id).toMatch(/^artifact-/);
   const granted = await atelier('operators', 'grant', operator.email.toUpperCase());
@@ -63,7 +69,15 @@ afterAll(() => h?.stop());
 describe('campaigns', () => {
   it("creates a draft that pins the brand's published snapshot; later publishes never move the pin", async () => {
     const campaign = await newCampaign();
-    expect(campaign).toMatchObject({ projectId: brand.id, workspaceId: owner.workspaceId, status: 'draft', brandSnapshotId: snapshot.id, requestState: null, archived: false, brief });
+    expect(campaign).toMatchObject({
+      projectId: brand.id,
+      workspaceId: owner.workspaceId,
+      status: 'draft',
+      brandSnapshotId: snapshot.id,
+      requestState: null,
+      archived: false,
+      brief,
+    });
     expect(campaign.id).toMatch(/^campaign-[0-9a-f]{16}$/);
     await as(owner).patch(`/v1/brands/${brand.id}`, { guidelines: 'New guidelines' });
     const republished = await as(owner).post(`/v1/brands/${brand.id}/profile/publish`);
@@ -76,7 +90,9 @@ describe('campaigns', () => {
     expect((await newCampaign()).brandSnapshotId).toBe(republished.body.id);
     snapshot = republished.body;
     // Nobody moves a pin, not even straight in the database.
-    await expect(h.db.updateTable('campaigns').set({ brand_snapshot_id: republished.body.id }).where('id', '=', campaign.id).execute()).rejects.toThrow(/keeps the brand snapshot/);
+    await expect(
+      h.db.updateTable('campaigns').set({ brand_snapshot_id: republished.body.id }).where('id', '=', campaign.id).execute(),
+    ).rejects.toThrow(/keeps the brand snapshot/);
   });
 
   it('refuses a brand that never published (422 brand_not_published), members (403), other workspaces (404)', async () => {
@@ -130,7 +146,9 @@ describe('campaigns', () => {
     expect(list.body.items.map((x: any) => x.id)).toEqual([b.id, a.id]);
     expect((await as(owner).get(`/v1/campaigns?projectId=${other.id}&status=submitted`)).body.items.map((x: any) => x.id)).toEqual([b.id]);
     expect((await as(owner).get(`/v1/campaigns?projectId=${other.id}&includeArchived=true`)).body.total).toBe(3);
-    expect((await as(owner).get(`/v1/campaigns?projectId=${other.id}&includeArchived=true&offset=2&limit=1`)).body.items.map((x: any) => x.id)).toEqual([a.id]);
+    expect(
+      (await as(owner).get(`/v1/campaigns?projectId=${other.id}&includeArchived=true&offset=2&limit=1`)).body.items.map((x: any) => x.id),
+    ).toEqual([a.id]);
     const missing = await as(owner).get('/v1/campaigns');
     expect(missing.status).toBe(422);
     expect(missing.body.detail).toEqual([expect.objectContaining({ type: 'missing', loc: ['query', 'projectId'], msg: 'Field required' })]);
@@ -169,10 +187,18 @@ describe('campaigns', () => {
     const queue = await as(operator).get('/v1/ops/tasks?limit=100');
     expect(queue.status).toBe(200);
     expect(queue.body.items.filter((t: any) => t.campaignId === campaign.id)).toEqual([
-      expect.objectContaining({ kind: 'campaign_submitted', status: 'open', campaignName: campaign.name, projectId: brand.id, requestState: 'received' }),
+      expect.objectContaining({
+        kind: 'campaign_submitted',
+        status: 'open',
+        campaignName: campaign.name,
+        projectId: brand.id,
+        requestState: 'received',
+      }),
     ]);
     const inbox = await as(operator).get('/v1/ops/inbox?limit=100');
-    expect(inbox.body.items.filter((n: any) => n.campaignId === campaign.id)).toEqual([expect.objectContaining({ kind: 'campaign_submitted', message: expect.stringContaining(campaign.name) })]);
+    expect(inbox.body.items.filter((n: any) => n.campaignId === campaign.id)).toEqual([
+      expect.objectContaining({ kind: 'campaign_submitted', message: expect.stringContaining(campaign.name) }),
+    ]);
     const request = await as(member).get(`/v1/campaigns/${campaign.id}/request`);
     expect(request.body).toMatchObject({ campaignId: campaign.id, campaignStatus: 'submitted', state: 'received', notes: [] });
   });
@@ -184,8 +210,12 @@ describe('campaigns', () => {
     expect(first.body).toMatchObject({ id: campaign.id, archived: true, status: 'draft', brandSnapshotId: campaign.brandSnapshotId });
     const second = await as(owner).post(`/v1/campaigns/${campaign.id}/archive`);
     expect(second.body).toEqual(first.body);
-    expect((await as(owner).get(`/v1/campaigns?projectId=${brand.id}&limit=100`)).body.items.map((x: any) => x.id)).not.toContain(campaign.id);
-    expect((await as(owner).get(`/v1/campaigns?projectId=${brand.id}&limit=100&includeArchived=true`)).body.items.map((x: any) => x.id)).toContain(campaign.id);
+    expect((await as(owner).get(`/v1/campaigns?projectId=${brand.id}&limit=100`)).body.items.map((x: any) => x.id)).not.toContain(
+      campaign.id,
+    );
+    expect(
+      (await as(owner).get(`/v1/campaigns?projectId=${brand.id}&limit=100&includeArchived=true`)).body.items.map((x: any) => x.id),
+    ).toContain(campaign.id);
     expect((await as(owner).get(`/v1/campaigns/${campaign.id}`)).body.archived).toBe(true);
   });
 });
@@ -230,10 +260,17 @@ describe('operators', () => {
     expect(draftMove.body.detail).toMatchObject({ code: 'invalid_transition', state: 'draft' });
     await as(owner).post(`/v1/campaigns/${campaign.id}/submit`);
 
-    const scoping = await as(operator).post(`/v1/ops/campaigns/${campaign.id}/request`, { state: 'scoping', note: 'We are reading your brief', noteVisibility: 'campaign' });
+    const scoping = await as(operator).post(`/v1/ops/campaigns/${campaign.id}/request`, {
+      state: 'scoping',
+      note: 'We are reading your brief',
+      noteVisibility: 'campaign',
+    });
     expect(scoping.status).toBe(200);
     expect(scoping.body).toMatchObject({ state: 'scoping', campaign: { id: campaign.id, requestState: 'scoping', status: 'submitted' } });
-    const internal = await as(operator).post(`/v1/ops/campaigns/${campaign.id}/request`, { note: 'Client seems price sensitive', noteVisibility: 'internal' });
+    const internal = await as(operator).post(`/v1/ops/campaigns/${campaign.id}/request`, {
+      note: 'Client seems price sensitive',
+      noteVisibility: 'internal',
+    });
     expect(internal.status).toBe(200);
     expect(internal.body.entries.map((e: any) => e.visibility)).toContain('internal');
 
@@ -243,7 +280,11 @@ describe('operators', () => {
 
     const producing = await as(operator).post(`/v1/ops/campaigns/${campaign.id}/request`, { state: 'in_production' });
     expect(producing.body.campaign).toMatchObject({ status: 'producing', requestState: 'in_production' });
-    await as(operator).post(`/v1/ops/campaigns/${campaign.id}/request`, { state: 'delivered', note: 'Files are in your inbox', noteVisibility: 'campaign' });
+    await as(operator).post(`/v1/ops/campaigns/${campaign.id}/request`, {
+      state: 'delivered',
+      note: 'Files are in your inbox',
+      noteVisibility: 'campaign',
+    });
     const closed = await as(operator).post(`/v1/ops/campaigns/${campaign.id}/request`, { state: 'closed' });
     expect(closed.body.state).toBe('closed');
     const reopen = await as(operator).post(`/v1/ops/campaigns/${campaign.id}/request`, { state: 'in_production' });

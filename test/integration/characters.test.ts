@@ -22,7 +22,16 @@ async function seedArtifact(workspaceId: string): Promise<string> {
   const id = `artifact-${randomBytes(8).toString('hex')}`;
   await h.db
     .insertInto('artifacts')
-    .values({ id, workspace_id: workspaceId, title: 'portrait', status: 'ready', artifact_class: 'visual', artifact_type: 'illustration', content: JSON.stringify({ type: 'image' }), qa: JSON.stringify([]) } as never)
+    .values({
+      id,
+      workspace_id: workspaceId,
+      title: 'portrait',
+      status: 'ready',
+      artifact_class: 'visual',
+      artifact_type: 'illustration',
+      content: JSON.stringify({ type: 'image' }),
+      qa: JSON.stringify([]),
+    } as never)
     .execute();
   return id;
 }
@@ -40,7 +49,11 @@ const consentBody = (over: Record<string, unknown> = {}) => ({
 });
 
 async function newSubject(u = owner) {
-  const res = await as(u).post(`/v1/workspaces/${u.workspaceId}/subjects`, { displayName: 'Ada Model', email: 'ada@example.com', attestations: { adult: true, notPolitical: true } });
+  const res = await as(u).post(`/v1/workspaces/${u.workspaceId}/subjects`, {
+    displayName: 'Ada Model',
+    email: 'ada@example.com',
+    attestations: { adult: true, notPolitical: true },
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -57,13 +70,26 @@ async function activeConsent(subjectId: string, over: Record<string, unknown> = 
 async function usableLikeness() {
   const subject = await newSubject();
   const consent = await activeConsent(subject.id);
-  const character = await as(owner).post('/v1/characters', { projectId, name: `Ada ${randomBytes(2).toString('hex')}`, format: 'likeness', persona: { summary: 'warm' } });
+  const character = await as(owner).post('/v1/characters', {
+    projectId,
+    name: `Ada ${randomBytes(2).toString('hex')}`,
+    format: 'likeness',
+    persona: { summary: 'warm' },
+  });
   expect(character.status).toBe(201);
-  const ref = await as(owner).post(`/v1/characters/${character.body.id}/references`, { role: 'portrait', artifactId: await seedArtifact(owner.workspaceId) });
+  const ref = await as(owner).post(`/v1/characters/${character.body.id}/references`, {
+    role: 'portrait',
+    artifactId: await seedArtifact(owner.workspaceId),
+  });
   expect(ref.status).toBe(201);
   const version = await as(owner).post(`/v1/characters/${character.body.id}/versions`, { subjectId: subject.id, note: 'first' });
   expect(version.status).toBe(201);
-  const binding = await as(owner).post(`/v1/characters/${character.body.id}/versions/1/bindings`, { provider: 'local', assetKind: 'likeness', assetId: 'asset-1', providerConsentStatus: 'accepted' });
+  const binding = await as(owner).post(`/v1/characters/${character.body.id}/versions/1/bindings`, {
+    provider: 'local',
+    assetKind: 'likeness',
+    assetId: 'asset-1',
+    providerConsentStatus: 'accepted',
+  });
   expect(binding.status).toBe(201);
   return { subject, consent, characterId: character.body.id as string, binding: binding.body };
 }
@@ -82,13 +108,21 @@ afterAll(() => h?.stop());
 describe('subjects', () => {
   it('records a person attested adult and not political, and refuses anything less', async () => {
     const subject = await newSubject();
-    expect(subject).toMatchObject({ displayName: 'Ada Model', attestations: { adult: true, notPolitical: true }, erased: false, etag: expect.stringMatching(/^".+"$/) });
+    expect(subject).toMatchObject({
+      displayName: 'Ada Model',
+      attestations: { adult: true, notPolitical: true },
+      erased: false,
+      etag: expect.stringMatching(/^".+"$/),
+    });
     for (const attestations of [{ adult: false, notPolitical: true }, { adult: true, notPolitical: false }, { adult: true }]) {
       const res = await as(owner).post(`/v1/workspaces/${owner.workspaceId}/subjects`, { displayName: 'X', attestations });
       expect(res.status).toBe(422);
       expect(res.body.detail[0].loc[0]).toBe('body');
     }
-    const byMember = await as(member).post(`/v1/workspaces/${owner.workspaceId}/subjects`, { displayName: 'X', attestations: { adult: true, notPolitical: true } });
+    const byMember = await as(member).post(`/v1/workspaces/${owner.workspaceId}/subjects`, {
+      displayName: 'X',
+      attestations: { adult: true, notPolitical: true },
+    });
     expect(byMember.status).toBe(403);
     expect(byMember.body.detail.code).toBe('admin_required');
     expect((await as(member).get(`/v1/subjects/${subject.id}`)).status).toBe(200);
@@ -101,7 +135,9 @@ describe('subjects', () => {
     const missing = await as(owner).patch(path, { publicRole: 'actor' });
     expect(missing.status).toBe(428);
     expect(missing.body.detail.code).toBe('etag_required');
-    const results = await Promise.all(['a', 'b', 'c'].map((role) => as(owner).patch(path, { publicRole: role }, { 'if-match': subject.etag })));
+    const results = await Promise.all(
+      ['a', 'b', 'c'].map((role) => as(owner).patch(path, { publicRole: role }, { 'if-match': subject.etag })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
     const stale = results.find((r) => r.status === 409)!;
     expect(stale.body.detail).toMatchObject({ code: 'etag_mismatch', current: { id: subject.id } });
@@ -122,7 +158,12 @@ describe('subjects', () => {
     const full = await as(owner).get(`/v1/subjects/${subject.id}`);
     expect(full.body.consents.map((c: any) => c.status)).toEqual(['revoked']);
     const events = await as(owner).get(`/v1/likeness-consents/${consent.id}/events`);
-    expect(events.body.items[0]).toMatchObject({ fromStatus: 'active', toStatus: 'revoked', reason: 'subject_erased', actorId: owner.userId });
+    expect(events.body.items[0]).toMatchObject({
+      fromStatus: 'active',
+      toStatus: 'revoked',
+      reason: 'subject_erased',
+      actorId: owner.userId,
+    });
     const versions = await as(owner).get(`/v1/characters/${characterId}/versions`);
     expect(versions.body.items[0]).toMatchObject({ status: 'retired', retiredReason: 'subject_erased' });
     const listed = await as(owner).get(`/v1/workspaces/${owner.workspaceId}/subjects`);
@@ -163,12 +204,16 @@ describe('likeness consents', () => {
     const events = await as(member).get(`/v1/likeness-consents/${id}/events`);
     expect(events.status).toBe(200);
     expect(events.body.items.map((e: any) => [e.fromStatus, e.toStatus])).toEqual([
-      ['active', 'revoked'], ['suspended', 'active'], ['active', 'suspended'], ['pending', 'active'], [null, 'pending'],
+      ['active', 'revoked'],
+      ['suspended', 'active'],
+      ['active', 'suspended'],
+      ['pending', 'active'],
+      [null, 'pending'],
     ]);
     expect(events.body.items[2].reason).toBe('contract review');
   });
 
-  it('checks a move\'s etag when sent, and lets members read but not move', async () => {
+  it("checks a move's etag when sent, and lets members read but not move", async () => {
     const subject = await newSubject();
     const created = await as(owner).post(`/v1/subjects/${subject.id}/consents`, consentBody());
     const stale = await as(owner).post(`/v1/likeness-consents/${created.body.id}:activate`, { etag: '"stale"' });
@@ -196,7 +241,9 @@ describe('likeness consents', () => {
       expect(res.status, JSON.stringify(over)).toBe(422);
       expect(Array.isArray(res.body.detail)).toBe(true);
     }
-    expect((await as(owner).post(`/v1/subjects/${subject.id}/consents`, consentBody({ startsOn: '2026-01-01', endsOn: '2036-01-01' }))).status).toBe(201);
+    expect(
+      (await as(owner).post(`/v1/subjects/${subject.id}/consents`, consentBody({ startsOn: '2026-01-01', endsOn: '2036-01-01' }))).status,
+    ).toBe(201);
   });
 });
 
@@ -218,9 +265,15 @@ describe('characters', () => {
     const id = created.body.id;
     expect(created.headers.get('etag')).toBe(created.body.etag);
     expect((await as(owner).patch(`/v1/characters/${id}`, { name: 'Renamed' })).status).toBe(428);
-    const both = await Promise.all([as(owner).patch(`/v1/characters/${id}`, { name: 'A', etag: created.body.etag }), as(owner).patch(`/v1/characters/${id}`, { name: 'B', etag: created.body.etag })]);
+    const both = await Promise.all([
+      as(owner).patch(`/v1/characters/${id}`, { name: 'A', etag: created.body.etag }),
+      as(owner).patch(`/v1/characters/${id}`, { name: 'B', etag: created.body.etag }),
+    ]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
-    const ref = await as(owner).post(`/v1/characters/${id}/references`, { role: 'pose', artifactId: await seedArtifact(owner.workspaceId) });
+    const ref = await as(owner).post(`/v1/characters/${id}/references`, {
+      role: 'pose',
+      artifactId: await seedArtifact(owner.workspaceId),
+    });
     expect(ref.status).toBe(201);
     expect(ref.body.etag).not.toBe(both.find((r) => r.status === 200)!.body.etag);
     expect(ref.body.references).toHaveLength(1);
@@ -258,7 +311,10 @@ describe('characters', () => {
     const changed = await freeze({ subjectId: second.id });
     expect(changed.status).toBe(422);
     expect(changed.body.detail.code).toBe('subject_changed');
-    const foreignArtifact = await as(owner).post(`/v1/characters/${id}/references`, { role: 'portrait', artifactId: await seedArtifact(stranger.workspaceId) });
+    const foreignArtifact = await as(owner).post(`/v1/characters/${id}/references`, {
+      role: 'portrait',
+      artifactId: await seedArtifact(stranger.workspaceId),
+    });
     expect(foreignArtifact.status).toBe(422);
     const badRole = await as(owner).post(`/v1/characters/${id}/references`, { role: 'selfie', artifactId: 'x' });
     expect(badRole.status).toBe(422);
@@ -268,13 +324,26 @@ describe('characters', () => {
     const { characterId, binding } = await usableLikeness();
     expect((await as(owner).post(`/v1/characters/${characterId}/versions`, {})).status).toBe(201);
     const versions = await as(member).get(`/v1/characters/${characterId}/versions`);
-    expect(versions.body.items.map((v: any) => [v.number, v.bindings.length])).toEqual([[2, 0], [1, 1]]);
+    expect(versions.body.items.map((v: any) => [v.number, v.bindings.length])).toEqual([
+      [2, 0],
+      [1, 1],
+    ]);
     expect(versions.body.items[1].bindings[0]).toMatchObject({ id: binding.id, provider: 'local', providerConsentStatus: 'accepted' });
-    expect((await as(owner).post(`/v1/characters/${characterId}:check`, { media: 'image', provider: 'local' })).body).toMatchObject({ usable: false, version: 2, reasons: ['provider_consent_missing'] });
+    expect((await as(owner).post(`/v1/characters/${characterId}:check`, { media: 'image', provider: 'local' })).body).toMatchObject({
+      usable: false,
+      version: 2,
+      reasons: ['provider_consent_missing'],
+    });
     const retired = await as(owner).post(`/v1/characters/${characterId}/versions/2:retire`);
     expect(retired.body).toMatchObject({ number: 2, status: 'retired' });
-    expect((await as(owner).post(`/v1/characters/${characterId}:check`, { media: 'image', provider: 'local' })).body).toMatchObject({ usable: true, version: 1, reasons: [] });
-    expect((await as(owner).post(`/v1/characters/${characterId}:check`, { media: 'image', version: 2 })).body.reasons).toEqual(['version_retired']);
+    expect((await as(owner).post(`/v1/characters/${characterId}:check`, { media: 'image', provider: 'local' })).body).toMatchObject({
+      usable: true,
+      version: 1,
+      reasons: [],
+    });
+    expect((await as(owner).post(`/v1/characters/${characterId}:check`, { media: 'image', version: 2 })).body.reasons).toEqual([
+      'version_retired',
+    ]);
     expect((await as(owner).post(`/v1/characters/${characterId}/versions/9:retire`)).status).toBe(404);
   });
 
@@ -311,29 +380,50 @@ describe('characters', () => {
 describe('the gate on runs and orders', () => {
   it('refuses a run and an order before pricing, recording nothing, and lets a usable likeness through', async () => {
     const { characterId, consent } = await usableLikeness();
-    const runsBefore = await h.db.selectFrom('runs').select(h.db.fn.countAll<number>().as('n')).where('workspace_id', '=', owner.workspaceId).executeTakeFirstOrThrow();
+    const runsBefore = await h.db
+      .selectFrom('runs')
+      .select(h.db.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', owner.workspaceId)
+      .executeTakeFirstOrThrow();
     await as(owner).post(`/v1/likeness-consents/${consent.id}:suspend`, {});
     const run = await as(owner).post('/v1/runs', { templateId: 'generate-product-shot', intake: { product: 'a kettle', characterId } });
     expect(run.status).toBe(422);
     expect(run.body.detail).toMatchObject({ code: 'character_not_usable', reasons: ['consent_suspended'] });
-    const order = await as(owner).post('/v1/orders', { workflowId: 'generate-product-shot', variationSpec: { resolver: 'list', params: { items: [{ product: 'a', characterId }, { product: 'b' }] } } });
+    const order = await as(owner).post('/v1/orders', {
+      workflowId: 'generate-product-shot',
+      variationSpec: { resolver: 'list', params: { items: [{ product: 'a', characterId }, { product: 'b' }] } },
+    });
     expect(order.status).toBe(422);
     expect(order.body.detail).toMatchObject({ code: 'character_not_usable', reasons: ['consent_suspended'] });
-    const batch = await as(owner).post('/v1/orders', { workflowId: 'generate-product-shot', executionMode: 'batch', variationSpec: { resolver: 'list', params: { items: [{ product: 'a', characterId }] } } });
+    const batch = await as(owner).post('/v1/orders', {
+      workflowId: 'generate-product-shot',
+      executionMode: 'batch',
+      variationSpec: { resolver: 'list', params: { items: [{ product: 'a', characterId }] } },
+    });
     expect(batch.status).toBe(400);
     expect(batch.body.detail.code).toBe('character_batch_unsupported');
-    const runsAfter = await h.db.selectFrom('runs').select(h.db.fn.countAll<number>().as('n')).where('workspace_id', '=', owner.workspaceId).executeTakeFirstOrThrow();
+    const runsAfter = await h.db
+      .selectFrom('runs')
+      .select(h.db.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', owner.workspaceId)
+      .executeTakeFirstOrThrow();
     expect(runsAfter.n).toBe(runsBefore.n);
-    expect((await h.db.selectFrom('orders').select('id').where('workspace_id', '=', owner.workspaceId).execute())).toHaveLength(0);
+    expect(await h.db.selectFrom('orders').select('id').where('workspace_id', '=', owner.workspaceId).execute()).toHaveLength(0);
 
     await as(owner).post(`/v1/likeness-consents/${consent.id}:resume`, {});
-    const accepted = await as(owner).post('/v1/runs', { templateId: 'generate-product-shot', intake: { product: 'a kettle', characterId } });
+    const accepted = await as(owner).post('/v1/runs', {
+      templateId: 'generate-product-shot',
+      intake: { product: 'a kettle', characterId },
+    });
     expect(accepted.status).toBe(201);
-    const planned = await as(owner).post('/v1/orders', { workflowId: 'generate-product-shot', variationSpec: { resolver: 'list', params: { items: [{ product: 'a', characterId }] } } });
+    const planned = await as(owner).post('/v1/orders', {
+      workflowId: 'generate-product-shot',
+      variationSpec: { resolver: 'list', params: { items: [{ product: 'a', characterId }] } },
+    });
     expect(planned.status).toBe(201);
   });
 
-  it('fails a waiting run before it starts when its consent is withdrawn, with the gate\'s reasons', async () => {
+  it("fails a waiting run before it starts when its consent is withdrawn, with the gate's reasons", async () => {
     const { characterId, consent } = await usableLikeness();
     const waiting = await as(owner).post('/v1/runs', { templateId: 'generate-product-shot', intake: { product: 'a lamp', characterId } });
     expect(waiting.status).toBe(201);

@@ -20,10 +20,27 @@ const MAYBE = {
   version: '2026.11.01',
   artifactClass: 'knowledge',
   cadence: 'on-demand',
-  intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true }, { name: 'fail', type: 'boolean', default: false }] },
+  intakeSchema: {
+    fields: [
+      { name: 'topic', type: 'string', required: true },
+      { name: 'fail', type: 'boolean', default: false },
+    ],
+  },
   runtimeSteps: [
-    { id: 'step-1', name: 'Write', kind: 'llm', role: 'textGenerator', prompt: 'Write about "{{intake.topic}}"', jsonSchema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } },
-    { id: 'step-2', name: 'Maybe fail', kind: 'code', expression: 'intake.fail ? $error("asked to fail") : { "title": steps.`step-1`.title }' },
+    {
+      id: 'step-1',
+      name: 'Write',
+      kind: 'llm',
+      role: 'textGenerator',
+      prompt: 'Write about "{{intake.topic}}"',
+      jsonSchema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } },
+    },
+    {
+      id: 'step-2',
+      name: 'Maybe fail',
+      kind: 'code',
+      expression: 'intake.fail ? $error("asked to fail") : { "title": steps.`step-1`.title }',
+    },
   ],
   gates: [],
   providers: { textGenerator: 'local/text-1' },
@@ -72,10 +89,12 @@ describe('atelier CLI against the API', () => {
   it('--help lists the user and operator commands; a subcommand has its own help; bad usage exits 2', async () => {
     const help = await atelier(['--help']);
     expect(help.code).toBe(0);
-    for (const command of ['login', 'runs', 'orders', 'queue', 'artifacts', 'workflows', 'dev', 'worker', 'migrate', 'operators']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of ['login', 'runs', 'orders', 'queue', 'artifacts', 'workflows', 'dev', 'worker', 'migrate', 'operators'])
+      expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     const runsHelp = await atelier(['runs', '--help']);
     expect(runsHelp.code).toBe(0);
-    for (const sub of ['start', 'list', 'show', 'watch', 'cancel', 'finalize', 'reset']) expect(runsHelp.stdout).toMatch(new RegExp(`^  ${sub}\\b`, 'm'));
+    for (const sub of ['start', 'list', 'show', 'watch', 'cancel', 'finalize', 'reset'])
+      expect(runsHelp.stdout).toMatch(new RegExp(`^  ${sub}\\b`, 'm'));
     const watchHelp = await atelier(['orders', 'watch', '--help']);
     expect(watchHelp.code).toBe(0);
     expect(watchHelp.stdout).toContain('--json');
@@ -127,12 +146,26 @@ describe('atelier CLI against the API', () => {
     expect(watched.stdout).toMatch(new RegExp(`run ${run.id} ended failed`));
     const json = await atelier(['runs', 'watch', run.id, '--json']);
     expect(json.code).toBe(1);
-    const lines = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.at(-1)).toMatchObject({ event: 'end', data: { id: run.id, status: 'failed' } });
   });
 
   it('orders plan, start and watch a 3-child order: progress to the end, exit 0', async () => {
-    const planned = await atelier(['orders', 'plan', 'plan-research-report', '--intake-base', '{"depth":"brief"}', '--items', '[{"topic":"owls"},{"topic":"larks"},{"topic":"wrens"}]', '--budget-limit', '5', '--json']);
+    const planned = await atelier([
+      'orders',
+      'plan',
+      'plan-research-report',
+      '--intake-base',
+      '{"depth":"brief"}',
+      '--items',
+      '[{"topic":"owls"},{"topic":"larks"},{"topic":"wrens"}]',
+      '--budget-limit',
+      '5',
+      '--json',
+    ]);
     expect(planned.code, planned.stderr).toBe(0);
     const order = JSON.parse(planned.stdout);
     expect(order).toMatchObject({ status: 'planned', targetCount: 3 });
@@ -142,7 +175,12 @@ describe('atelier CLI against the API', () => {
     expect(watched.code, watched.stderr).toBe(0);
     // Not a terminal: plain progress lines, never the bar's control sequences.
     expect(watched.stdout).not.toContain('\u001b[');
-    expect(watched.stdout).toMatch(new RegExp(`^${order.id} (running|completed): \\d/3 settled \\(succeeded \\d, failed 0, running \\d\\), spent \\$[\\d.]+ of \\$5\\.00, [\\d.]+/min, ETA \\S+$`, 'm'));
+    expect(watched.stdout).toMatch(
+      new RegExp(
+        `^${order.id} (running|completed): \\d/3 settled \\(succeeded \\d, failed 0, running \\d\\), spent \\$[\\d.]+ of \\$5\\.00, [\\d.]+/min, ETA \\S+$`,
+        'm',
+      ),
+    );
     expect(watched.stdout).toMatch(new RegExp(`${order.id} completed: 3/3 settled`));
     expect(watched.stdout).toContain(`order ${order.id} ended completed: 3 succeeded, 0 failed, 0 cancelled of 3`);
     const shown = await atelier(['orders', 'show', order.id, '--json']);

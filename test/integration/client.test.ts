@@ -26,7 +26,9 @@ afterAll(async () => {
 
 describe('@atelier/client against the real stack', () => {
   it('creates a run, waits for it over the event stream, and downloads its artifact files', async () => {
-    const { data: created, error } = await client.POST('/v1/runs', { body: { templateId: 'generate-illustration', intake: { subject: 'a lighthouse on a cliff' } } });
+    const { data: created, error } = await client.POST('/v1/runs', {
+      body: { templateId: 'generate-illustration', intake: { subject: 'a lighthouse on a cliff' } },
+    });
     expect(error).toBeUndefined();
     if (!created) throw new Error('no run');
     expect(created.status).toBe('pending');
@@ -48,7 +50,9 @@ describe('@atelier/client against the real stack', () => {
   });
 
   it('resolves waitForRun for a run already over, and falls back to polling when the stream is refused', async () => {
-    const { data: created } = await client.POST('/v1/runs', { body: { templateId: 'plan-research-report', intake: { topic: 'tides', depth: 'brief' } } });
+    const { data: created } = await client.POST('/v1/runs', {
+      body: { templateId: 'plan-research-report', intake: { topic: 'tides', depth: 'brief' } },
+    });
     const first = await client.waitForRun(created!.id, { timeoutMs: 60_000 });
     expect(first.status).toBe('completed');
     expect((await client.waitForRun(created!.id)).status).toBe('completed');
@@ -63,7 +67,9 @@ describe('@atelier/client against the real stack', () => {
         return fetch(input, init);
       },
     });
-    const { data: second } = await noStream.POST('/v1/runs', { body: { templateId: 'plan-research-report', intake: { topic: 'moons', depth: 'brief' } } });
+    const { data: second } = await noStream.POST('/v1/runs', {
+      body: { templateId: 'plan-research-report', intake: { topic: 'moons', depth: 'brief' } },
+    });
     const polled: RunEvent[] = [];
     const done = await noStream.waitForRun(second!.id, { timeoutMs: 60_000, pollIntervalMs: 200, onEvent: (e) => polled.push(e) });
     expect(done.status).toBe('completed');
@@ -76,15 +82,20 @@ describe('@atelier/client against the real stack', () => {
   it('types a budget refusal: a 402 narrows to the budget_exceeded detail with remainingUsd a number', async () => {
     const other = await registerUser(h, 'Budgeted');
     const budgeted = createAtelierClient({ baseUrl: h.url, apiKey: await createApiKey(h, other) });
-    const budget = await budgeted.POST('/v1/budgets', { body: { workspaceId: other.workspaceId, scope: 'workspace', period: 'month', limitUsd: 0, enforcementMode: 'hard_stop' } });
+    const budget = await budgeted.POST('/v1/budgets', {
+      body: { workspaceId: other.workspaceId, scope: 'workspace', period: 'month', limitUsd: 0, enforcementMode: 'hard_stop' },
+    });
     expect(budget.response.status, JSON.stringify(budget.error)).toBe(201);
 
-    const { data, error, response } = await budgeted.POST('/v1/runs', { body: { templateId: 'plan-research-report', intake: { topic: 'refused' } } });
+    const { data, error, response } = await budgeted.POST('/v1/runs', {
+      body: { templateId: 'plan-research-report', intake: { topic: 'refused' } },
+    });
     expect(data).toBeUndefined();
     expect(response.status).toBe(402);
     // Narrowing on the code alone reaches the budget refusal's typed fields.
     const body = error!.detail;
-    if (typeof body !== 'object' || Array.isArray(body) || body.code !== 'budget_exceeded') throw new Error(`expected a budget refusal, got ${JSON.stringify(error)}`);
+    if (typeof body !== 'object' || Array.isArray(body) || body.code !== 'budget_exceeded')
+      throw new Error(`expected a budget refusal, got ${JSON.stringify(error)}`);
     expect(isBudgetRefusal(error)).toBe(true);
     const detail = body;
     // These annotations are the point: a wrong type in /openapi.json fails `tsc`.
@@ -100,7 +111,11 @@ describe('@atelier/client against the real stack', () => {
 
   it('follows an order until it settles', async () => {
     const { data: order, error } = await client.POST('/v1/orders', {
-      body: { workflowId: 'plan-research-report', intakeBase: { depth: 'brief' }, variationSpec: { resolver: 'list', params: { items: [{ topic: 'owls' }, { topic: 'larks' }] } } },
+      body: {
+        workflowId: 'plan-research-report',
+        intakeBase: { depth: 'brief' },
+        variationSpec: { resolver: 'list', params: { items: [{ topic: 'owls' }, { topic: 'larks' }] } },
+      },
     });
     expect(error).toBeUndefined();
     const started = await client.POST('/v1/orders/{order_id}/start', { params: { path: { order_id: order!.id } } });
@@ -116,7 +131,9 @@ describe('@atelier/client against the real stack', () => {
     const key = generateWebhookKey();
     const body = JSON.stringify({ type: 'document.published', slug: 'hello' });
     expect(verifyWebhook(formatWebhookSecret(key), signedWebhookHeaders(key, 'msg_abc', body), body)).toEqual(JSON.parse(body));
-    expect(() => verifyWebhook(formatWebhookSecret(generateWebhookKey()), signedWebhookHeaders(key, 'msg_abc', body), body)).toThrow('no matching signature');
+    expect(() => verifyWebhook(formatWebhookSecret(generateWebhookKey()), signedWebhookHeaders(key, 'msg_abc', body), body)).toThrow(
+      'no matching signature',
+    );
     const { TERMINAL_RUN_STATUSES } = await import('@atelier/client');
     expect([...TERMINAL_RUN_STATUSES].sort()).toEqual([...ENGINE_TERMINAL].sort());
   });

@@ -17,7 +17,14 @@ const as = (u: TestUser) => ({
   del: (p: string) => h.request('DELETE', p, { token: u.token }),
 });
 const clients = (ws = owner.workspaceId) => `/v1/workspaces/${ws}/clients`;
-const billing = { model: 'retainer', amountCents: 300_000, currency: 'USD', period: 'quarter', scope: ['social', 'print'], renewsOn: '2027-01-01' };
+const billing = {
+  model: 'retainer',
+  amountCents: 300_000,
+  currency: 'USD',
+  period: 'quarter',
+  scope: ['social', 'print'],
+  renewsOn: '2027-01-01',
+};
 
 async function newClient(name = `Client ${randomUUID().slice(0, 6)}`, extra: Record<string, unknown> = {}, ws = owner.workspaceId) {
   const res = await as(owner).post(clients(ws), { name, status: 'active', billing, ...extra });
@@ -31,7 +38,10 @@ beforeAll(async () => {
   admin = await registerUser(h, 'Admin');
   member = await registerUser(h, 'Member');
   stranger = await registerUser(h, 'Stranger');
-  for (const [u, role] of [[admin, 'admin'], [member, 'member']] as const) {
+  for (const [u, role] of [
+    [admin, 'admin'],
+    [member, 'member'],
+  ] as const) {
     expect((await as(owner).post(`/v1/workspaces/${owner.workspaceId}/members`, { email: u.email, role })).status).toBe(201);
   }
 });
@@ -44,7 +54,13 @@ describe('clients', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(6).fill(201));
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
     const first = answers[0]!;
-    expect(first.body).toMatchObject({ slug: 'acme-coffee-co', status: 'lead', billing: { version: 1, ...billing }, renewsOn: '2027-01-01', projects: [] });
+    expect(first.body).toMatchObject({
+      slug: 'acme-coffee-co',
+      status: 'lead',
+      billing: { version: 1, ...billing },
+      renewsOn: '2027-01-01',
+      projects: [],
+    });
     expect(first.headers.get('etag')).toBe(first.body.etag);
     const reused = await as(admin).post(clients(), { ...body, status: 'active' });
     expect(reused.status).toBe(409);
@@ -84,14 +100,23 @@ describe('clients', () => {
     const lost = racing.find((r) => r.status === 409)!;
     expect(lost.body.detail).toMatchObject({ code: 'etag_mismatch', current: { id: client.id } });
     const won = racing.find((r) => r.status === 200)!;
-    const billed = await as(owner).patch(path, { billing: { ...billing, amountCents: 450_000 }, status: 'active', statusNote: 'back', etag: won.body.etag });
+    const billed = await as(owner).patch(path, {
+      billing: { ...billing, amountCents: 450_000 },
+      status: 'active',
+      statusNote: 'back',
+      etag: won.body.etag,
+    });
     expect(billed.status).toBe(200);
     expect(billed.body.billing).toMatchObject({ version: 2, amountCents: 450_000 });
     const same = await as(owner).patch(path, { billing: { ...billing, amountCents: 450_000 }, etag: billed.body.etag });
     expect(same.body.billing.version).toBe(2);
     const events = await as(member).get(`${path}/events`);
     expect(events.status).toBe(200);
-    expect(events.body.items.map((e: any) => [e.fromStatus, e.toStatus])).toEqual([[won.body.status, 'active'], ['active', won.body.status], [null, 'active']]);
+    expect(events.body.items.map((e: any) => [e.fromStatus, e.toStatus])).toEqual([
+      [won.body.status, 'active'],
+      ['active', won.body.status],
+      [null, 'active'],
+    ]);
     expect(events.body.items[0]).toMatchObject({ statusNote: 'back', actorId: owner.userId });
   });
 
@@ -112,7 +137,15 @@ describe('clients', () => {
   });
 
   it('refuses bad input with 422 entries', async () => {
-    for (const body of [{}, { name: '' }, { name: 'x', status: 'vip' }, { name: 'x', billing: { ...billing, model: 'barter' } }, { name: 'x', billing: { ...billing, amountCents: -1 } }, { name: 'x', slug: 'Not A Slug' }, { name: 'x', billing: { ...billing, renewsOn: '2027-02-30' } }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { name: 'x', status: 'vip' },
+      { name: 'x', billing: { ...billing, model: 'barter' } },
+      { name: 'x', billing: { ...billing, amountCents: -1 } },
+      { name: 'x', slug: 'Not A Slug' },
+      { name: 'x', billing: { ...billing, renewsOn: '2027-02-30' } },
+    ]) {
       const res = await as(owner).post(clients(), body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(Array.isArray(res.body.detail)).toBe(true);
@@ -134,14 +167,30 @@ describe('projects, rollups and totals', () => {
     const linked = await as(owner).patch(projectPath, { clientId: client.id });
     expect(linked.body.clientId).toBe(client.id);
 
-    const report = await as(owner).post('/v1/runs', { templateId: 'plan-research-report', projectId: project.body.id, intake: { topic: 'cold brew' } });
-    const shot = await as(owner).post('/v1/runs', { templateId: 'generate-product-shot', projectId: project.body.id, intake: { product: 'a grinder' } });
+    const report = await as(owner).post('/v1/runs', {
+      templateId: 'plan-research-report',
+      projectId: project.body.id,
+      intake: { topic: 'cold brew' },
+    });
+    const shot = await as(owner).post('/v1/runs', {
+      templateId: 'generate-product-shot',
+      projectId: project.body.id,
+      intake: { product: 'a grinder' },
+    });
     const done = await waitForRun(h, owner.token, report.body.id);
     await waitForRun(h, owner.token, shot.body.id);
     const got = await as(owner).get(`/v1/clients/${client.id}`);
     expect(got.body.projects).toEqual([{ id: project.body.id, name: 'Spring', archived: false }]);
-    expect(got.body.rollup).toMatchObject({ periodStart: `${new Date().toISOString().slice(0, 7)}-01`, waitingOnYou: 1, made: 2, expectedFeeCents: 100_000 });
-    expect(got.body.rollup.costUsd).toBeCloseTo(done.totalCosts.actualUsd + (await waitForRun(h, owner.token, shot.body.id)).totalCosts.actualUsd, 6);
+    expect(got.body.rollup).toMatchObject({
+      periodStart: `${new Date().toISOString().slice(0, 7)}-01`,
+      waitingOnYou: 1,
+      made: 2,
+      expectedFeeCents: 100_000,
+    });
+    expect(got.body.rollup.costUsd).toBeCloseTo(
+      done.totalCosts.actualUsd + (await waitForRun(h, owner.token, shot.body.id)).totalCosts.actualUsd,
+      6,
+    );
     expect(got.body.rollup.costUsd).toBeGreaterThan(0);
 
     const unlinked = await as(owner).patch(projectPath, { clientId: null });
@@ -189,22 +238,40 @@ describe('contacts', () => {
 
 describe('rules PostgreSQL enforces on its own', () => {
   const refused = async (write: Promise<unknown>, code: string) => {
-    const err = await write.then(() => null, (e: { code?: string }) => e);
+    const err = await write.then(
+      () => null,
+      (e: { code?: string }) => e,
+    );
     expect(err, 'the database accepted the write').not.toBeNull();
     expect(err!.code).toBe(code);
   };
 
-  it('no project links to another workspace\'s client; history is append-only; slugs unique among live clients; billing in range', async () => {
+  it("no project links to another workspace's client; history is append-only; slugs unique among live clients; billing in range", async () => {
     const client = await newClient();
     const other = await registerUser(h);
-    await refused(sql`insert into projects (id, workspace_id, name, client_id) values (${randomUUID()}, ${other.workspaceId}, 'x', ${client.id})`.execute(h.db), '23503');
+    await refused(
+      sql`insert into projects (id, workspace_id, name, client_id) values (${randomUUID()}, ${other.workspaceId}, 'x', ${client.id})`.execute(
+        h.db,
+      ),
+      '23503',
+    );
     await refused(sql`update client_events set to_status = 'past' where client_id = ${client.id}`.execute(h.db), '23514');
     await refused(sql`delete from client_events where client_id = ${client.id}`.execute(h.db), '23514');
     await refused(sql`delete from clients where id = ${client.id}`.execute(h.db), '23001');
-    await refused(sql`insert into clients (id, workspace_id, name, slug, status, etag) values (${randomUUID()}, ${client.workspaceId}, 'x', ${client.slug}, 'lead', 'e')`.execute(h.db), '23505');
+    await refused(
+      sql`insert into clients (id, workspace_id, name, slug, status, etag) values (${randomUUID()}, ${client.workspaceId}, 'x', ${client.slug}, 'lead', 'e')`.execute(
+        h.db,
+      ),
+      '23505',
+    );
     await refused(sql`update clients set billing_amount_cents = -5 where id = ${client.id}`.execute(h.db), '23514');
     await refused(sql`update clients set status = 'vip' where id = ${client.id}`.execute(h.db), '23514');
-    await refused(sql`insert into client_contacts (id, client_id, workspace_id, name, email) values (${randomUUID()}, ${client.id}, ${other.workspaceId}, 'n', 'n@example.com')`.execute(h.db), '23503');
+    await refused(
+      sql`insert into client_contacts (id, client_id, workspace_id, name, email) values (${randomUUID()}, ${client.id}, ${other.workspaceId}, 'n', 'n@example.com')`.execute(
+        h.db,
+      ),
+      '23503',
+    );
     // A status change written straight to the database still lands in the history.
     await sql`update clients set status = 'past' where id = ${client.id}`.execute(h.db);
     const events = await as(owner).get(`/v1/clients/${client.id}/events`);

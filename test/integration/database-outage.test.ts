@@ -50,7 +50,10 @@ describe('a PostgreSQL restart', () => {
   it('leaves the worker and the gateway running, answers 503 meanwhile, and completes every run in flight', async () => {
     const runs: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const res = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'plan-research-report', intake: { topic: `outage ${i}` } } });
+      const res = await h.request('POST', '/v1/runs', {
+        token: user.token,
+        body: { templateId: 'plan-research-report', intake: { topic: `outage ${i}` } },
+      });
       expect(res.status).toBe(201);
       runs.push(res.body.id);
     }

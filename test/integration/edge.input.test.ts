@@ -14,7 +14,12 @@ afterAll(() => h?.stop());
 const NUL = '\u0000';
 
 /** Sends raw bytes (a body the harness' JSON.stringify would not produce) and reads the answer. */
-function raw(method: string, path: string, body: Buffer | string, headers: Record<string, string>): Promise<{ status: number; body: any; ms: number }> {
+function raw(
+  method: string,
+  path: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: any; ms: number }> {
   const started = Date.now();
   const url = new URL(path, h.url);
   return new Promise((resolve, reject) => {
@@ -46,7 +51,9 @@ describe('text PostgreSQL cannot store is refused at the edge', () => {
   });
 
   it('answers a NUL in a registration name with 422', async () => {
-    const res = await h.request('POST', '/v1/auth/register', { body: { email: 'nul@example.com', password: 'correct horse battery', name: `x${NUL}y` } });
+    const res = await h.request('POST', '/v1/auth/register', {
+      body: { email: 'nul@example.com', password: 'correct horse battery', name: `x${NUL}y` },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(['body', 'name']);
   });
@@ -74,7 +81,10 @@ describe('text PostgreSQL cannot store is refused at the edge', () => {
     );
     expect(order.status).toBe(422);
     expect(order.body.detail[0].loc).toEqual(['body', 'variationSpec', 'params', 'items', 1, 'topic']);
-    const key = await raw('POST', '/v1/api-keys', '{"name":"k","\\ud800":1}', { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' });
+    const key = await raw('POST', '/v1/api-keys', '{"name":"k","\\ud800":1}', {
+      authorization: `Bearer ${user.token}`,
+      'content-type': 'application/json',
+    });
     expect(key.status).toBe(422);
   });
 });
@@ -82,7 +92,11 @@ describe('text PostgreSQL cannot store is refused at the edge', () => {
 describe('size, depth and encoding', () => {
   it('answers a body past 2 MiB with 413 before reading it all', async () => {
     const big = Buffer.alloc(20 * 1024 * 1024, 'a');
-    const res = await raw('POST', '/v1/runs', big, { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', 'content-length': String(big.length) });
+    const res = await raw('POST', '/v1/runs', big, {
+      authorization: `Bearer ${user.token}`,
+      'content-type': 'application/json',
+      'content-length': String(big.length),
+    });
     expect(res.status).toBe(413);
     expect(typeof res.body.detail).toBe('string');
     expect(res.ms).toBeLessThan(5_000);
@@ -90,7 +104,11 @@ describe('size, depth and encoding', () => {
 
   it('answers a chunked body past the limit with 413 too', async () => {
     const big = `{"name":"${'x'.repeat(3 * 1024 * 1024)}"}`;
-    const res = await raw('POST', '/v1/api-keys', big, { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    const res = await raw('POST', '/v1/api-keys', big, {
+      authorization: `Bearer ${user.token}`,
+      'content-type': 'application/json',
+      'transfer-encoding': 'chunked',
+    });
     expect(res.status).toBe(413);
   });
 
@@ -105,10 +123,14 @@ describe('size, depth and encoding', () => {
 
   it('refuses charsets other than UTF-8 with 415', async () => {
     for (const charset of ['utf-16', 'latin1', 'iso-8859-1']) {
-      const res = await raw('POST', '/v1/auth/login', Buffer.from('{"email":"a@b.c","password":"x"}', 'latin1'), { 'content-type': `application/json; charset=${charset}` });
+      const res = await raw('POST', '/v1/auth/login', Buffer.from('{"email":"a@b.c","password":"x"}', 'latin1'), {
+        'content-type': `application/json; charset=${charset}`,
+      });
       expect(res.status).toBe(415);
     }
-    const ok = await raw('POST', '/v1/auth/login', '{"email":"nobody@example.com","password":"correct horse battery"}', { 'content-type': 'application/json; charset=UTF-8' });
+    const ok = await raw('POST', '/v1/auth/login', '{"email":"nobody@example.com","password":"correct horse battery"}', {
+      'content-type': 'application/json; charset=UTF-8',
+    });
     expect(ok.status).toBe(401);
   });
 
@@ -124,7 +146,12 @@ describe('numbers past what the database holds', () => {
   it('answers an integer path parameter past the column range with 422', async () => {
     const character = await h.request('POST', '/v1/characters', {
       token: user.token,
-      body: { projectId: (await h.request('POST', `/v1/workspaces/${user.workspaceId}/projects`, { token: user.token, body: { name: 'p' } })).body.id, name: 'c', format: 'synthetic' },
+      body: {
+        projectId: (await h.request('POST', `/v1/workspaces/${user.workspaceId}/projects`, { token: user.token, body: { name: 'p' } })).body
+          .id,
+        name: 'c',
+        format: 'synthetic',
+      },
     });
     expect(character.status).toBe(201);
     const res = await h.request('POST', `/v1/characters/${character.body.id}/versions/2147483648:retire`, { token: user.token });

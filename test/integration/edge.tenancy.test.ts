@@ -17,20 +17,35 @@ async function seedArtifact(workspaceId: string): Promise<string> {
   const id = `artifact-${randomBytes(8).toString('hex')}`;
   await h.db
     .insertInto('artifacts')
-    .values({ id, workspace_id: workspaceId, title: 'portrait', status: 'ready', artifact_class: 'visual', artifact_type: 'illustration', content: JSON.stringify({ type: 'image' }), qa: JSON.stringify([]) } as never)
+    .values({
+      id,
+      workspace_id: workspaceId,
+      title: 'portrait',
+      status: 'ready',
+      artifact_class: 'visual',
+      artifact_type: 'illustration',
+      content: JSON.stringify({ type: 'image' }),
+      qa: JSON.stringify([]),
+    } as never)
     .execute();
   return id;
 }
 
 const project = async (u: TestUser, workspaceId = u.workspaceId) =>
-  (await h.request('POST', `/v1/workspaces/${workspaceId}/projects`, { token: u.token, body: { name: `p-${randomBytes(3).toString('hex')}` } })).body.id as string;
+  (
+    await h.request('POST', `/v1/workspaces/${workspaceId}/projects`, {
+      token: u.token,
+      body: { name: `p-${randomBytes(3).toString('hex')}` },
+    })
+  ).body.id as string;
 
 describe('a workspace-bound API key acts only inside its workspace', () => {
   it('sees and revokes only keys bound to the same workspace, and cannot act on the account', async () => {
     const second = (await h.request('POST', '/v1/workspaces', { token: owner.token, body: { name: 'second' } })).body.id as string;
     const bound = await createApiKey(h, owner, owner.workspaceId);
     const unbound = (await h.request('POST', '/v1/api-keys', { token: owner.token, body: { name: 'unbound' } })).body;
-    const elsewhere = (await h.request('POST', '/v1/api-keys', { token: owner.token, body: { name: 'elsewhere', workspaceId: second } })).body;
+    const elsewhere = (await h.request('POST', '/v1/api-keys', { token: owner.token, body: { name: 'elsewhere', workspaceId: second } }))
+      .body;
 
     const listed = await h.request('GET', '/v1/api-keys', { token: bound });
     expect(listed.status).toBe(200);
@@ -76,8 +91,14 @@ describe('a foreign id is indistinguishable from a random one', () => {
     const random = await h.request('GET', `/v1/characters?projectId=${randomId}`, { token: owner.token });
     expect(listed.body.detail.replace(foreign, '<id>')).toBe(random.body.detail.replace(randomId, '<id>'));
 
-    const character = await h.request('POST', '/v1/characters', { token: stranger.token, body: { projectId: foreign, name: 'c', format: 'synthetic' } });
-    await h.request('POST', `/v1/characters/${character.body.id}/references`, { token: stranger.token, body: { role: 'portrait', artifactId: await seedArtifact(stranger.workspaceId) } });
+    const character = await h.request('POST', '/v1/characters', {
+      token: stranger.token,
+      body: { projectId: foreign, name: 'c', format: 'synthetic' },
+    });
+    await h.request('POST', `/v1/characters/${character.body.id}/references`, {
+      token: stranger.token,
+      body: { role: 'portrait', artifactId: await seedArtifact(stranger.workspaceId) },
+    });
     expect((await h.request('POST', `/v1/characters/${character.body.id}/versions`, { token: stranger.token, body: {} })).status).toBe(201);
     const binding = await h.request('POST', `/v1/characters/${character.body.id}/versions/1/bindings`, {
       token: stranger.token,
@@ -89,12 +110,16 @@ describe('a foreign id is indistinguishable from a random one', () => {
     expect(JSON.stringify(patched.body)).not.toContain(character.body.id);
   });
 
-  it('refuses an order whose planArtifactId is another workspace\'s or does not exist', async () => {
+  it("refuses an order whose planArtifactId is another workspace's or does not exist", async () => {
     const foreignArtifact = await seedArtifact(stranger.workspaceId);
     for (const planArtifactId of [foreignArtifact, 'artifact-doesnotexist00']) {
       const res = await h.request('POST', '/v1/orders', {
         token: owner.token,
-        body: { workflowId: 'plan-research-report', planArtifactId, variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }] } } },
+        body: {
+          workflowId: 'plan-research-report',
+          planArtifactId,
+          variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }] } },
+        },
       });
       expect(res.status).toBe(422);
       expect(res.body.detail).toMatchObject({ code: 'artifact_not_found' });
@@ -104,10 +129,15 @@ describe('a foreign id is indistinguishable from a random one', () => {
 
 describe('a list filter naming an order or a project implies its workspace', () => {
   it('lists the children of an order in a workspace other than the default by parentOrderId alone', async () => {
-    const second = (await h.request('POST', '/v1/workspaces', { token: owner.token, body: { name: 'orders elsewhere' } })).body.id as string;
+    const second = (await h.request('POST', '/v1/workspaces', { token: owner.token, body: { name: 'orders elsewhere' } })).body
+      .id as string;
     const order = await h.request('POST', '/v1/orders', {
       token: owner.token,
-      body: { workspaceId: second, workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }, { topic: 'b' }] } } },
+      body: {
+        workspaceId: second,
+        workflowId: 'plan-research-report',
+        variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }, { topic: 'b' }] } },
+      },
     });
     expect(order.status).toBe(201);
     const children = await h.request('GET', `/v1/runs?parentOrderId=${order.body.id}`, { token: owner.token });
@@ -118,7 +148,9 @@ describe('a list filter naming an order or a project implies its workspace', () 
 
     const foreign = await h.request('GET', `/v1/runs?parentOrderId=${order.body.id}`, { token: stranger.token });
     expect(foreign.status).toBe(404);
-    const mismatched = await h.request('GET', `/v1/runs?parentOrderId=${order.body.id}&workspaceId=${owner.workspaceId}`, { token: owner.token });
+    const mismatched = await h.request('GET', `/v1/runs?parentOrderId=${order.body.id}&workspaceId=${owner.workspaceId}`, {
+      token: owner.token,
+    });
     expect(mismatched.status).toBe(404);
   });
 });
@@ -126,13 +158,24 @@ describe('a list filter naming an order or a project implies its workspace', () 
 describe('character ids', () => {
   it('issues char-<id> ids and keeps serving characters whose ids are UUIDs from before', async () => {
     const projectId = await project(owner);
-    const created = await h.request('POST', '/v1/characters', { token: owner.token, body: { projectId, name: 'new style', format: 'synthetic' } });
+    const created = await h.request('POST', '/v1/characters', {
+      token: owner.token,
+      body: { projectId, name: 'new style', format: 'synthetic' },
+    });
     expect(created.body.id).toMatch(/^char-[0-9a-f]{16}$/);
     expect((await h.request('GET', `/v1/characters/${created.body.id}`, { token: owner.token })).status).toBe(200);
     const legacy = randomUUID();
     await h.db
       .insertInto('characters')
-      .values({ id: legacy, workspace_id: owner.workspaceId, project_id: projectId, name: 'old style', format: 'synthetic', persona: '{}', etag: 'e1' } as never)
+      .values({
+        id: legacy,
+        workspace_id: owner.workspaceId,
+        project_id: projectId,
+        name: 'old style',
+        format: 'synthetic',
+        persona: '{}',
+        etag: 'e1',
+      } as never)
       .execute();
     const old = await h.request('GET', `/v1/characters/${legacy}`, { token: owner.token });
     expect(old.status).toBe(200);

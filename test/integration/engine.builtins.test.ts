@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-const start = (templateId: string, intake: Record<string, unknown>) => h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake } });
+const start = (templateId: string, intake: Record<string, unknown>) =>
+  h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake } });
 async function finished(templateId: string, intake: Record<string, unknown>) {
   const created = await start(templateId, intake);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -21,8 +22,16 @@ describe('generate-product-shot', () => {
   it('makes a real WebP through the safety gate and ends in review under the approval gate', async () => {
     const run = await finished('generate-product-shot', { product: 'a ceramic teapot', setting: 'a sunny kitchen' });
     expect(run.status).toBe('review');
-    expect(run.reviewGate).toEqual({ id: 'client-approval', name: 'Client approval', holdFields: [{ name: 'usage', type: 'enum', options: ['web', 'print', 'social', 'internal'] }] });
-    expect(run.runSteps.map((s: any) => [s.kind, s.status])).toEqual([['llm', 'completed'], ['image', 'completed'], ['code', 'completed']]);
+    expect(run.reviewGate).toEqual({
+      id: 'client-approval',
+      name: 'Client approval',
+      holdFields: [{ name: 'usage', type: 'enum', options: ['web', 'print', 'social', 'internal'] }],
+    });
+    expect(run.runSteps.map((s: any) => [s.kind, s.status])).toEqual([
+      ['llm', 'completed'],
+      ['image', 'completed'],
+      ['code', 'completed'],
+    ]);
     expect(run.runSteps[1]).toMatchObject({ provider: 'local', model: 'local/image-1', costActualUsd: 0.02 });
     const artifact = await h.request('GET', `/v1/artifacts/${run.artifactId}`, { token: user.token });
     expect(artifact.body).toMatchObject({ status: 'review', artifactClass: 'visual', artifactType: 'product-shot' });
@@ -55,17 +64,28 @@ describe('generate-product-shot', () => {
 
 describe('compose-brand-profile', () => {
   it('produces a proposal from notes, judged by the quality gate', async () => {
-    const run = await finished('compose-brand-profile', { name: 'Fern & Finch', notes: 'An independent plant shop with a playful, caring voice.' });
+    const run = await finished('compose-brand-profile', {
+      name: 'Fern & Finch',
+      notes: 'An independent plant shop with a playful, caring voice.',
+    });
     expect(run.status).toBe('completed');
     const artifact = await h.request('GET', `/v1/artifacts/${run.artifactId}`, { token: user.token });
     expect(artifact.body).toMatchObject({ artifactClass: 'knowledge', artifactType: 'brand-profile', status: 'ready' });
-    expect(artifact.body.content).toMatchObject({ type: 'brand-profile', status: 'proposal', source: { notes: expect.stringContaining('plant shop') } });
+    expect(artifact.body.content).toMatchObject({
+      type: 'brand-profile',
+      status: 'proposal',
+      source: { notes: expect.stringContaining('plant shop') },
+    });
     expect(artifact.body.content.profile.visual.colors.every((c: string) => /^#[0-9a-f]{6}$/i.test(c))).toBe(true);
   });
 
   it('fails with its failMessage when there is neither a url nor notes', async () => {
     const run = await finished('compose-brand-profile', { name: 'Nothing to go on' });
-    expect(run).toMatchObject({ status: 'failed', errorCode: 'requirement_failed', error: "give the brand's website (url) or some notes about it" });
+    expect(run).toMatchObject({
+      status: 'failed',
+      errorCode: 'requirement_failed',
+      error: "give the brand's website (url) or some notes about it",
+    });
     expect(run.totalCosts.actualUsd).toBe(0);
   });
 });
@@ -104,11 +124,18 @@ describe('compose-article', () => {
     const shot = await finished('generate-product-shot', { product: 'a lamp' });
     const wrong = await start('compose-article', { sourceReport: shot.artifactId });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.detail).toEqual({ error: 'intake_invalid', code: 'intake_invalid', fields: ['sourceReport must be a research/research-report (got visual/product-shot)'] });
+    expect(wrong.body.detail).toEqual({
+      error: 'intake_invalid',
+      code: 'intake_invalid',
+      fields: ['sourceReport must be a research/research-report (got visual/product-shot)'],
+    });
     const missing = await start('compose-article', { sourceReport: 'artifact-doesnotexist' });
     expect(missing.body.detail.fields).toEqual(['sourceReport: there is no artifact artifact-doesnotexist in this workspace']);
     const other = await registerUser(h, 'Other');
-    const foreign = await h.request('POST', '/v1/runs', { token: other.token, body: { templateId: 'compose-article', intake: { sourceReport: shot.artifactId } } });
+    const foreign = await h.request('POST', '/v1/runs', {
+      token: other.token,
+      body: { templateId: 'compose-article', intake: { sourceReport: shot.artifactId } },
+    });
     expect(foreign.status).toBe(422);
   });
 });

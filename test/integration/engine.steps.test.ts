@@ -24,29 +24,79 @@ function workflow(id: string, runtimeSteps: unknown[], extra: Record<string, unk
   };
 }
 
-const llm = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: `Write ${id}`, kind: 'llm', role: 'textGenerator', prompt: 'Write about "{{intake.text}}"', ...extra });
+const llm = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: `Write ${id}`,
+  kind: 'llm',
+  role: 'textGenerator',
+  prompt: 'Write about "{{intake.text}}"',
+  ...extra,
+});
 
 const WORKFLOWS = [
   workflow('build-text-stats', [
     { id: 'step-1', name: 'Shout', kind: 'code', expression: '{ "text": intake.text, "upper": $uppercase(intake.text) }' },
     { id: 'step-2', name: 'Count', kind: 'tool', tool: 'wordCount', inputPath: 'step-1' },
     { id: 'step-3', name: 'Keywords', kind: 'tool', tool: 'extractKeywords', params: { text: '{{intake.text}}', limit: 3 } },
-    { id: 'step-4', name: 'Combine', kind: 'code', expression: '{ "title": "Stats", "words": steps.`step-2`.words, "keywords": steps.`step-3`.keywords, "upper": steps.`step-1`.upper }' },
+    {
+      id: 'step-4',
+      name: 'Combine',
+      kind: 'code',
+      expression: '{ "title": "Stats", "words": steps.`step-2`.words, "keywords": steps.`step-3`.keywords, "upper": steps.`step-1`.upper }',
+    },
   ]),
-  workflow('plan-with-agent', [{ id: 'step-1', name: 'Investigate', kind: 'agent', role: 'textGenerator', prompt: 'Investigate "{{intake.text}}"', tools: ['wordCount', 'extractKeywords'], maxTurns: 4 }]),
-  workflow('plan-agent-limit', [{ id: 'step-1', name: 'Investigate', kind: 'agent', role: 'textGenerator', prompt: 'Investigate "{{intake.text}}"', tools: ['wordCount', 'extractKeywords'], maxTurns: 2 }]),
+  workflow('plan-with-agent', [
+    {
+      id: 'step-1',
+      name: 'Investigate',
+      kind: 'agent',
+      role: 'textGenerator',
+      prompt: 'Investigate "{{intake.text}}"',
+      tools: ['wordCount', 'extractKeywords'],
+      maxTurns: 4,
+    },
+  ]),
+  workflow('plan-agent-limit', [
+    {
+      id: 'step-1',
+      name: 'Investigate',
+      kind: 'agent',
+      role: 'textGenerator',
+      prompt: 'Investigate "{{intake.text}}"',
+      tools: ['wordCount', 'extractKeywords'],
+      maxTurns: 2,
+    },
+  ]),
   workflow('plan-over-budget', [llm('step-1', { gateId: 'spend' })], {
     gates: [{ id: 'spend', name: 'Spend check', type: 'budget', inputs: [], outputs: [] }],
     budgetPolicy: { perRunCapUsd: 0.000001 },
   }),
-  workflow('plan-impossible', [llm('step-1', { jsonSchema: { type: 'object', required: ['code'], properties: { code: { type: 'string', pattern: '^IMPOSSIBLE-[0-9]{40}$' } } } })]),
+  workflow('plan-impossible', [
+    llm('step-1', {
+      jsonSchema: { type: 'object', required: ['code'], properties: { code: { type: 'string', pattern: '^IMPOSSIBLE-[0-9]{40}$' } } },
+    }),
+  ]),
   workflow('build-partial', [
-    llm('step-1', { emitsArtifact: true, jsonSchema: { type: 'object', required: ['title', 'summary'], properties: { title: { type: 'string' }, summary: { type: 'string' } } } }),
+    llm('step-1', {
+      emitsArtifact: true,
+      jsonSchema: {
+        type: 'object',
+        required: ['title', 'summary'],
+        properties: { title: { type: 'string' }, summary: { type: 'string' } },
+      },
+    }),
     { id: 'step-2', name: 'Break', kind: 'code', expression: '$error("the second step broke")' },
   ]),
   workflow('build-bad-expression', [{ id: 'step-1', name: 'Parse error', kind: 'code', expression: '{ "a": ' }]),
   workflow('compose-from-failing-child', [
-    { id: 'step-1', name: 'Child', kind: 'subWorkflow', templateId: 'plan-impossible', templateVersion: '2026.11.01', intakeMapping: { text: 'intake.text' } },
+    {
+      id: 'step-1',
+      name: 'Child',
+      kind: 'subWorkflow',
+      templateId: 'plan-impossible',
+      templateVersion: '2026.11.01',
+      intakeMapping: { text: 'intake.text' },
+    },
   ]),
   workflow('plan-gates-out-of-order', [llm('step-1', { gateId: 'second' }), llm('step-2', { gateId: 'first' })], {
     gates: [
@@ -54,12 +104,29 @@ const WORKFLOWS = [
       { id: 'second', name: 'Second', type: 'quality', inputs: [], outputs: [] },
     ],
   }),
-  workflow('build-thin-report', [{ id: 'step-1', name: 'Thin report', kind: 'code', expression: '{ "type": "research-report", "title": "Thin", "summary": "Too thin to ship", "sections": [], "sources": [] }' }], {
-    artifactClass: 'research',
-    artifactSchema: { artifactClass: 'research', artifactType: 'research-report', files: ['application/json'], metadata: [] },
-    outputShape: [{ artifactClass: 'research', artifactType: 'research-report' }],
-  }),
-  workflow('plan-requirement', [llm('step-1', { jsonSchema: { type: 'object', required: ['ok'], properties: { ok: { const: false } } }, requireTrue: 'ok', failMessage: 'the model said no' })]),
+  workflow(
+    'build-thin-report',
+    [
+      {
+        id: 'step-1',
+        name: 'Thin report',
+        kind: 'code',
+        expression: '{ "type": "research-report", "title": "Thin", "summary": "Too thin to ship", "sections": [], "sources": [] }',
+      },
+    ],
+    {
+      artifactClass: 'research',
+      artifactSchema: { artifactClass: 'research', artifactType: 'research-report', files: ['application/json'], metadata: [] },
+      outputShape: [{ artifactClass: 'research', artifactType: 'research-report' }],
+    },
+  ),
+  workflow('plan-requirement', [
+    llm('step-1', {
+      jsonSchema: { type: 'object', required: ['ok'], properties: { ok: { const: false } } },
+      requireTrue: 'ok',
+      failMessage: 'the model said no',
+    }),
+  ]),
 ];
 
 beforeAll(async () => {
@@ -80,7 +147,12 @@ describe('step kinds', () => {
     const r = await run('build-text-stats', 'lighthouse keepers keep lighthouse lamps lit');
     expect(r.status).toBe('completed');
     const artifact = (await h.request('GET', `/v1/artifacts/${r.artifactId}`, { token: user.token })).body;
-    expect(artifact.content).toEqual({ title: 'Stats', words: 6, keywords: ['lighthouse', 'keep', 'keepers'], upper: 'LIGHTHOUSE KEEPERS KEEP LIGHTHOUSE LAMPS LIT' });
+    expect(artifact.content).toEqual({
+      title: 'Stats',
+      words: 6,
+      keywords: ['lighthouse', 'keep', 'keepers'],
+      upper: 'LIGHTHOUSE KEEPERS KEEP LIGHTHOUSE LAMPS LIT',
+    });
     expect(r.runSteps.map((s: any) => s.costActualUsd)).toEqual([0, 0, 0, 0]);
   });
 

@@ -59,17 +59,23 @@ describe('GET /v1/files/{key} on local storage', () => {
     expect((await body(res)).equals(bytes.subarray(start, end + 1))).toBe(true);
   });
 
-  it.each(['bytes=10000-', 'bytes=20000-30000', 'bytes=-0'])('answers the unsatisfiable Range %s with 416 and bytes */size', async (range) => {
-    const res = await fetch(url(), { headers: { range } });
-    expect(res.status).toBe(416);
-    expect(res.headers.get('content-range')).toBe('bytes */10000');
-  });
+  it.each(['bytes=10000-', 'bytes=20000-30000', 'bytes=-0'])(
+    'answers the unsatisfiable Range %s with 416 and bytes */size',
+    async (range) => {
+      const res = await fetch(url(), { headers: { range } });
+      expect(res.status).toBe(416);
+      expect(res.headers.get('content-range')).toBe('bytes */10000');
+    },
+  );
 
-  it.each(['bytes=0-1,5-6', 'bytes=abc', 'items=0-5', 'bytes=9-3'])('ignores the Range %s it does not serve and sends the whole file', async (range) => {
-    const res = await fetch(url(), { headers: { range } });
-    expect(res.status).toBe(200);
-    expect((await body(res)).length).toBe(10_000);
-  });
+  it.each(['bytes=0-1,5-6', 'bytes=abc', 'items=0-5', 'bytes=9-3'])(
+    'ignores the Range %s it does not serve and sends the whole file',
+    async (range) => {
+      const res = await fetch(url(), { headers: { range } });
+      expect(res.status).toBe(200);
+      expect((await body(res)).length).toBe(10_000);
+    },
+  );
 
   it('answers 304 to a matching If-None-Match or a later If-Modified-Since, and 200 otherwise', async () => {
     const first = await fetch(url());
@@ -144,7 +150,10 @@ describe('GET /v1/files/{key} on local storage', () => {
     expect(op).toBeDefined();
     expect(op.security).toEqual([]);
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '206', '302', '304', '403', '404', '416']));
-    expect(op.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.required])).toEqual([['exp', true], ['sig', true]]);
+    expect(op.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.required])).toEqual([
+      ['exp', true],
+      ['sig', true],
+    ]);
   });
 });
 
@@ -260,7 +269,17 @@ describe('signed file URLs: a storage key alone is no access', () => {
     expect((await fetch(before)).status).toBe(200);
     const rotated = fileUrlSigning(generateFileSigningSecret());
     const gateway = await startApiServer(
-      { db: h.db, temporal: h.temporal, taskQueue: h.taskQueue, logger: pino({ level: 'silent' }), models: new ModelRegistry(LOCAL_MODELS), storage: h.storage, fileUrls: rotated, events: h.events, dispatcher: { wake() {} } },
+      {
+        db: h.db,
+        temporal: h.temporal,
+        taskQueue: h.taskQueue,
+        logger: pino({ level: 'silent' }),
+        models: new ModelRegistry(LOCAL_MODELS),
+        storage: h.storage,
+        fileUrls: rotated,
+        events: h.events,
+        dispatcher: { wake() {} },
+      },
       0,
       '127.0.0.1',
     );
@@ -285,7 +304,16 @@ describe('GET /v1/files/{key} on GCS storage', () => {
   const gcs = (extra: Partial<ConstructorParameters<typeof GcsStorage>[0]> = {}) =>
     new GcsStorage({ bucket: 'atelier-media', prefix: 'prod', public: true, apiEndpoint: 'https://storage.googleapis.com', ...extra });
   const app = (storage: GcsStorage) =>
-    createApp({ db: h.db, temporal: h.temporal, taskQueue: h.taskQueue, logger: pino({ level: 'silent' }), models: new ModelRegistry(LOCAL_MODELS), storage, fileUrls: h.fileUrls, events: h.events });
+    createApp({
+      db: h.db,
+      temporal: h.temporal,
+      taskQueue: h.taskQueue,
+      logger: pino({ level: 'silent' }),
+      models: new ModelRegistry(LOCAL_MODELS),
+      storage,
+      fileUrls: h.fileUrls,
+      events: h.events,
+    });
   const path = (k: string) => {
     const u = new URL(signedFileUrl('http://gateway.test', k, h.fileUrls));
     return `${u.pathname}${u.search}`;
@@ -326,8 +354,12 @@ describe('GET /v1/files/{key} on GCS storage', () => {
       source_report_artifact_id: null,
     } as never;
     const now = Date.now() / 1000;
-    expect((await presentArtifact(row, { origin: 'https://atelier.example/', signing: h.fileUrls, nowSeconds: now })).content.url).toBe(signedFileUrl('https://atelier.example', key, h.fileUrls, now));
-    expect((await presentArtifact(row, { origin: h.url, signing: h.fileUrls })).content.url).toMatch(new RegExp(`^${h.url}/v1/files/${key}\\?exp=\\d+&sig=[A-Za-z0-9_-]{43}$`));
+    expect((await presentArtifact(row, { origin: 'https://atelier.example/', signing: h.fileUrls, nowSeconds: now })).content.url).toBe(
+      signedFileUrl('https://atelier.example', key, h.fileUrls, now),
+    );
+    expect((await presentArtifact(row, { origin: h.url, signing: h.fileUrls })).content.url).toMatch(
+      new RegExp(`^${h.url}/v1/files/${key}\\?exp=\\d+&sig=[A-Za-z0-9_-]{43}$`),
+    );
     expect((await presentArtifact(row)).content.url).toBeUndefined();
   });
 });

@@ -57,8 +57,10 @@ beforeAll(async () => {
   const client2 = (await post(`/v1/workspaces/${ws}/clients`, { name: 'Acme two' })).id;
   const contact = (await post(`/v1/clients/${client}/contacts`, { name: 'Pat', email: 'pat@example.com' })).id;
   const contact2 = (await post(`/v1/clients/${client}/contacts`, { name: 'Sam', email: 'sam@example.com' })).id;
-  const subject = (await post(`/v1/workspaces/${ws}/subjects`, { displayName: 'Ada', attestations: { adult: true, notPolitical: true } })).id;
-  const subject2 = (await post(`/v1/workspaces/${ws}/subjects`, { displayName: 'Bea', attestations: { adult: true, notPolitical: true } })).id;
+  const subject = (await post(`/v1/workspaces/${ws}/subjects`, { displayName: 'Ada', attestations: { adult: true, notPolitical: true } }))
+    .id;
+  const subject2 = (await post(`/v1/workspaces/${ws}/subjects`, { displayName: 'Bea', attestations: { adult: true, notPolitical: true } }))
+    .id;
   const consentBody = {
     grantor: 'subject',
     coversLikeness: true,
@@ -75,24 +77,56 @@ beforeAll(async () => {
   const artifact = `artifact-${randomBytes(8).toString('hex')}`;
   await h.db
     .insertInto('artifacts')
-    .values({ id: artifact, workspace_id: ws, title: 'portrait', status: 'ready', artifact_class: 'visual', artifact_type: 'illustration', content: JSON.stringify({ type: 'image' }), qa: JSON.stringify({ status: 'passed', checks: [] }) } as never)
+    .values({
+      id: artifact,
+      workspace_id: ws,
+      title: 'portrait',
+      status: 'ready',
+      artifact_class: 'visual',
+      artifact_type: 'illustration',
+      content: JSON.stringify({ type: 'image' }),
+      qa: JSON.stringify({ status: 'passed', checks: [] }),
+    } as never)
     .execute();
-  const character = (await post('/v1/characters', { projectId: project, name: 'Ada', format: 'likeness', persona: { summary: 'warm' } })).id;
+  const character = (await post('/v1/characters', { projectId: project, name: 'Ada', format: 'likeness', persona: { summary: 'warm' } }))
+    .id;
   const item = (await post(`/v1/characters/${character}/references`, { role: 'portrait', artifactId: artifact })).references[0].id;
   await post(`/v1/characters/${character}/versions`, { subjectId: subject, note: 'first' });
-  const binding = (await post(`/v1/characters/${character}/versions/1/bindings`, { provider: 'local', assetKind: 'likeness', assetId: 'asset-1', providerConsentStatus: 'accepted' })).id;
+  const binding = (
+    await post(`/v1/characters/${character}/versions/1/bindings`, {
+      provider: 'local',
+      assetKind: 'likeness',
+      assetId: 'asset-1',
+      providerConsentStatus: 'accepted',
+    })
+  ).id;
   const character2 = (await post('/v1/characters', { projectId: project, name: 'Bea', format: 'synthetic' })).id;
-  const budget = (await post('/v1/budgets', { scope: 'workspace', workspaceId: ws, limitUsd: 5, period: 'month', enforcementMode: 'hard_stop' })).id;
+  const budget = (
+    await post('/v1/budgets', { scope: 'workspace', workspaceId: ws, limitUsd: 5, period: 'month', enforcementMode: 'hard_stop' })
+  ).id;
   const run = (await post('/v1/runs', { templateId: 'plan-research-report', intake: { topic: 'x' }, projectId: project })).id;
-  const order = (await post('/v1/orders', { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }] } } })).id;
+  const order = (
+    await post('/v1/orders', {
+      workflowId: 'plan-research-report',
+      variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }] } },
+    })
+  ).id;
   const workflow = (await post('/v1/workflows', { definition: draftWorkflow('plan-fuzzed-notes') })).id;
   const brand = (await post('/v1/brands', { workspaceId: ws, name: 'Northwind', profile: { audience: 'Home brewers' } })).id;
   await post(`/v1/brands/${brand}/profile/publish`, undefined, 200);
   const campaign = (await post('/v1/campaigns', { projectId: brand, name: 'Spring', brief: { objective: 'Launch' } })).id;
   const campaign2 = (await post('/v1/campaigns', { projectId: brand, name: 'Autumn', brief: { objective: 'Launch' } })).id;
   const key2 = (await post('/v1/api-keys', { name: 'to be revoked' })).id;
-  const publication = await post('/v1/publications', { workspaceId: ws, slug: `fuzz-${randomBytes(3).toString('hex')}`, name: 'Journal', revalidateUrl: 'http://127.0.0.1:9/revalidate', sectionPath: '/blog' });
-  const document = (await post(`/v1/publications/${publication.id}/documents`, { slug: 'first', title: 'First', body: 'x', categories: [] })).id;
+  const publication = await post('/v1/publications', {
+    workspaceId: ws,
+    slug: `fuzz-${randomBytes(3).toString('hex')}`,
+    name: 'Journal',
+    revalidateUrl: 'http://127.0.0.1:9/revalidate',
+    sectionPath: '/blog',
+  });
+  const document = (
+    await post(`/v1/publications/${publication.id}/documents`, { slug: 'first', title: 'First', body: 'x', categories: [] })
+  ).id;
 
   // Every operation naming an id gets the fuzzer's own resource; the destructive ones get one of their own,
   // so a delete early in the run does not turn every later operation on that resource into a 404.
@@ -129,11 +163,21 @@ beforeAll(async () => {
     ['include-name = "DELETE /v1/clients/{client_id}/contacts/{contact_id}"', { 'path.contact_id': contact2 }],
     ['include-name = "POST /v1/subjects/{subject_id}:erase"', { 'path.subject_id': subject2 }],
     ['include-name = "POST /v1/likeness-consents/{consent_id}:revoke"', { 'path.consent_id': consent2 }],
-    ['include-name = ["POST /v1/campaigns/{campaign_id}/archive", "POST /v1/campaigns/{campaign_id}/submit"]', { 'path.campaign_id': campaign2 }],
+    [
+      'include-name = ["POST /v1/campaigns/{campaign_id}/archive", "POST /v1/campaigns/{campaign_id}/submit"]',
+      { 'path.campaign_id': campaign2 },
+    ],
   ];
   const lines = ['[parameters]', ...Object.entries(global).map(([k, v]) => `${toml(k)} = ${toml(v)}`), ''];
   for (const [selector, params] of perOperation) {
-    lines.push('[[operations]]', selector, `parameters = { ${Object.entries(params).map(([k, v]) => `${toml(k)} = ${toml(v)}`).join(', ')} }`, '');
+    lines.push(
+      '[[operations]]',
+      selector,
+      `parameters = { ${Object.entries(params)
+        .map(([k, v]) => `${toml(k)} = ${toml(v)}`)
+        .join(', ')} }`,
+      '',
+    );
   }
   await rm(REPORT_DIR, { recursive: true, force: true });
   await mkdir(REPORT_DIR, { recursive: true });

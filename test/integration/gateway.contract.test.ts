@@ -16,13 +16,25 @@ describe('the gateway contract', () => {
     const spec = await h.request('GET', '/openapi.json');
     expect(spec.status).toBe(200);
     expect(spec.body.openapi).toBe('3.1.0');
-    const app = createApp({ db: h.db, temporal: h.temporal, taskQueue: h.taskQueue, logger: pino({ level: 'silent' }), models: new ModelRegistry(LOCAL_MODELS), storage: h.storage, events: h.events });
+    const app = createApp({
+      db: h.db,
+      temporal: h.temporal,
+      taskQueue: h.taskQueue,
+      logger: pino({ level: 'silent' }),
+      models: new ModelRegistry(LOCAL_MODELS),
+      storage: h.storage,
+      events: h.events,
+    });
     const served = new Set(
       app.routes
         .filter((r) => r.path.startsWith('/v1/') && r.method !== 'ALL')
         .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\/~([a-z-]+)$/, ':$1')}`),
     );
-    const documented = new Set(Object.entries(spec.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)));
+    const documented = new Set(
+      Object.entries(spec.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
+        Object.keys(ops).map((m) => `${m} ${p}`),
+      ),
+    );
     expect(served.size).toBeGreaterThan(10);
     expect([...served].filter((r) => !documented.has(r))).toEqual([]);
     expect(spec.body.paths['/v1/runs'].post.security).toEqual([{ bearer: [] }]);
@@ -34,7 +46,13 @@ describe('the gateway contract', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(spec.body.paths['/v1/runs/{run_id}/cancel'].post.operationId).toBe('cancelRun');
     // Custom methods keep the contract's colon form.
-    expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/v1/subjects/{subject_id}:erase', '/v1/characters/{character_id}:check', '/v1/likeness-consents/{consent_id}:revoke']));
+    expect(Object.keys(spec.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/subjects/{subject_id}:erase',
+        '/v1/characters/{character_id}:check',
+        '/v1/likeness-consents/{consent_id}:revoke',
+      ]),
+    );
   });
 
   it('gives each error of the contract its own schema, so a client can tell a budget refusal from a 422', async () => {
@@ -108,7 +126,9 @@ describe('the gateway contract', () => {
     const text = models.body.items.find((m: any) => m.id === 'local/text-1');
     expect(text).toMatchObject({ provider: 'local', kind: 'text', batch: true, status: 'available' });
     expect(text.pricing).toMatchObject({ per_1k_input_tokens: expect.any(Number), currency: 'USD' });
-    expect(models.body.items.map((m: any) => m.kind)).toEqual(expect.arrayContaining(['text', 'image', 'video', 'classifier', 'embedding']));
+    expect(models.body.items.map((m: any) => m.kind)).toEqual(
+      expect.arrayContaining(['text', 'image', 'video', 'classifier', 'embedding']),
+    );
   });
 
   it('turns a server fault into a 500 that names the request id and hides internals', async () => {
@@ -117,7 +137,15 @@ describe('the gateway contract', () => {
     missing.pathname = '/atelier_no_such_database';
     const brokenDb = connectDb({ url: missing.toString(), max: 1 });
     const broken = await startApiServer(
-      { db: brokenDb, temporal: h.temporal, taskQueue: h.taskQueue, logger: pino({ level: 'silent' }), models: new ModelRegistry(LOCAL_MODELS), storage: h.storage, events: h.events },
+      {
+        db: brokenDb,
+        temporal: h.temporal,
+        taskQueue: h.taskQueue,
+        logger: pino({ level: 'silent' }),
+        models: new ModelRegistry(LOCAL_MODELS),
+        storage: h.storage,
+        events: h.events,
+      },
       0,
       '127.0.0.1',
     );

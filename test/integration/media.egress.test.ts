@@ -32,7 +32,10 @@ afterAll(async () => {
 });
 
 async function cut(url: string) {
-  const created = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'build-film-cut', intake: { clips: [{ url, seconds: 1 }] } } });
+  const created = await h.request('POST', '/v1/runs', {
+    token: user.token,
+    body: { templateId: 'build-film-cut', intake: { clips: [{ url, seconds: 1 }] } },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return waitForRun(h, user.token, created.body.id, undefined, 90_000);
 }
@@ -40,9 +43,18 @@ async function cut(url: string) {
 describe('film cuts under the production egress policy', () => {
   it('refuses clips on loopback, by address or by name, and the metadata address, with a clean message', async () => {
     const cases: Array<[string, RegExp]> = [
-      [`http://127.0.0.1:${port}/x`, /^step \S+: tool buildFilmCut clip 0 \(http:\/\/127\.0\.0\.1:\d+\/x\) could not be fetched: 127\.0\.0\.1 is a loopback address; fetching from it is not allowed$/],
-      [`http://localhost:${port}/x`, /clip 0 .* could not be fetched: localhost resolves to a non-public address; fetching from it is not allowed$/],
-      ['http://169.254.169.254/latest/meta-data/', /could not be fetched: 169\.254\.169\.254 is a link-local address; fetching from it is not allowed$/],
+      [
+        `http://127.0.0.1:${port}/x`,
+        /^step \S+: tool buildFilmCut clip 0 \(http:\/\/127\.0\.0\.1:\d+\/x\) could not be fetched: 127\.0\.0\.1 is a loopback address; fetching from it is not allowed$/,
+      ],
+      [
+        `http://localhost:${port}/x`,
+        /clip 0 .* could not be fetched: localhost resolves to a non-public address; fetching from it is not allowed$/,
+      ],
+      [
+        'http://169.254.169.254/latest/meta-data/',
+        /could not be fetched: 169\.254\.169\.254 is a link-local address; fetching from it is not allowed$/,
+      ],
     ];
     for (const [url, message] of cases) {
       const failed = await cut(url);

@@ -76,13 +76,27 @@ const brightness = (rgb: number[]) => Math.max(...rgb);
 
 describe('generated clips', () => {
   it('renders a real MP4 at the requested shape and length, audio only when asked, measured with ffprobe', async () => {
-    const square = await run('generate-video-clip', { prompt: 'a paper boat on a pond', durationSeconds: 2, aspectRatio: '1:1', generateAudio: true, references: ['https://example.com/moodboard.png'] });
+    const square = await run('generate-video-clip', {
+      prompt: 'a paper boat on a pond',
+      durationSeconds: 2,
+      aspectRatio: '1:1',
+      generateAudio: true,
+      references: ['https://example.com/moodboard.png'],
+    });
     expect(square.status).toBe('completed');
     const artifact = await artifactOf(square);
     expect(artifact).toMatchObject({ artifactClass: 'video', artifactType: 'clip', qa: { status: 'passed' } });
     expect(artifact.content).toMatchObject({
-      type: 'video', mimeType: 'video/mp4', width: 480, height: 480, fps: 24, aspectRatio: '1:1', generateAudio: true,
-      references: ['https://example.com/moodboard.png'], storageKey: `artifacts/clip/${square.artifactId}/processed.mp4`, rawStorageKey: `artifacts/clip/${square.artifactId}/raw.mp4`,
+      type: 'video',
+      mimeType: 'video/mp4',
+      width: 480,
+      height: 480,
+      fps: 24,
+      aspectRatio: '1:1',
+      generateAudio: true,
+      references: ['https://example.com/moodboard.png'],
+      storageKey: `artifacts/clip/${square.artifactId}/processed.mp4`,
+      rawStorageKey: `artifacts/clip/${square.artifactId}/raw.mp4`,
     });
     expect(artifact.content.prompt).toEqual(expect.any(String));
     const processed = await stored(artifact.content.storageKey);
@@ -123,14 +137,32 @@ describe('generated clips', () => {
 describe('film cuts', () => {
   it('trims, letterboxes and joins clips by url and by artifact id, recording the edit decision list', async () => {
     const wide = await run('generate-video-clip', { prompt: 'waves rolling in', durationSeconds: 3, aspectRatio: '16:9' });
-    const square = await run('generate-video-clip', { prompt: 'a spinning top', durationSeconds: 3, aspectRatio: '1:1', generateAudio: true });
+    const square = await run('generate-video-clip', {
+      prompt: 'a spinning top',
+      durationSeconds: 3,
+      aspectRatio: '1:1',
+      generateAudio: true,
+    });
     const wideUrl = (await artifactOf(wide)).content.url;
-    const cut = await run('build-film-cut', { clips: [{ url: wideUrl, start: 0.5, seconds: 1.5 }, { artifactId: square.artifactId, start: 1, seconds: 1.5 }], width: 320, height: 180, fps: 25 });
+    const cut = await run('build-film-cut', {
+      clips: [
+        { url: wideUrl, start: 0.5, seconds: 1.5 },
+        { artifactId: square.artifactId, start: 1, seconds: 1.5 },
+      ],
+      width: 320,
+      height: 180,
+      fps: 25,
+    });
     expect(cut.status).toBe('completed');
     const artifact = await artifactOf(cut);
     expect(artifact).toMatchObject({ artifactClass: 'video', artifactType: 'film-cut', qa: { status: 'passed' } });
     expect(artifact.content).toMatchObject({
-      width: 320, height: 180, fps: 25, aspectRatio: '16:9', generateAudio: false, keptSeconds: 3,
+      width: 320,
+      height: 180,
+      fps: 25,
+      aspectRatio: '16:9',
+      generateAudio: false,
+      keptSeconds: 3,
       segments: [
         { index: 0, url: wideUrl, artifactId: null, start: 0.5, seconds: 1.5, at: 0 },
         { index: 1, url: null, artifactId: square.artifactId, start: 1, seconds: 1.5, at: 1.5 },
@@ -151,7 +183,8 @@ describe('film cuts', () => {
     }
     const barWidth = (320 - 180) / 2;
     let litInside = 0;
-    for (let x = barWidth + 4; x < 320 - barWidth - 4; x += 8) if (brightness(boxed.at(x, 90)) > 24 || brightness(boxed.at(x, 20)) > 24) litInside++;
+    for (let x = barWidth + 4; x < 320 - barWidth - 4; x += 8)
+      if (brightness(boxed.at(x, 90)) > 24 || brightness(boxed.at(x, 20)) > 24) litInside++;
     expect(litInside).toBeGreaterThan(0);
     // The wide clip fills the frame edge to edge.
     const full = await frameAt(film.file, 0.7);
@@ -196,11 +229,19 @@ describe('film cuts', () => {
       expect(failed.artifactId ?? null).toBeNull();
       await expect(h.storage.get(`artifacts/film-cut/${failed.id}/processed.mp4`)).rejects.toThrow();
     }
-    const second = await run('build-film-cut', { clips: [{ artifactId: clip.artifactId, seconds: 1 }, { url: `${loopbackUrl}/missing.mp4`, seconds: 1 }] });
+    const second = await run('build-film-cut', {
+      clips: [
+        { artifactId: clip.artifactId, seconds: 1 },
+        { url: `${loopbackUrl}/missing.mp4`, seconds: 1 },
+      ],
+    });
     expect(second.error).toMatch(/clip 1 .*HTTP 404/);
     const after = (await readdir(tmpdir())).filter((d) => d.startsWith('atelier-video-')).length;
     expect(after).toBeLessThanOrEqual(before);
-    const intake = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'build-film-cut', intake: { clips: 'not a list' } } });
+    const intake = await h.request('POST', '/v1/runs', {
+      token: user.token,
+      body: { templateId: 'build-film-cut', intake: { clips: 'not a list' } },
+    });
     expect(intake.status).toBe(422);
     expect(intake.body.detail.error).toBe('intake_invalid');
   });

@@ -19,9 +19,22 @@ const QA_HOLD_WORKFLOW = {
   cadence: 'on-demand',
   intakeSchema: { fields: [{ name: 'subject', type: 'string', required: true }] },
   runtimeSteps: [
-    { id: 'step-1', name: 'Draw', kind: 'image', role: 'imageGenerator', params: { prompt: '{{intake.subject}}', width: 256, height: 256 } },
+    {
+      id: 'step-1',
+      name: 'Draw',
+      kind: 'image',
+      role: 'imageGenerator',
+      params: { prompt: '{{intake.subject}}', width: 256, height: 256 },
+    },
     { id: 'step-2', name: 'Process without cutting', kind: 'tool', tool: 'removeBackground', inputPath: 'step-1' },
-    { id: 'step-3', name: 'Claim transparency', kind: 'code', function: 'processedVisual', inputPath: 'step-2', params: { transparentBackground: true } },
+    {
+      id: 'step-3',
+      name: 'Claim transparency',
+      kind: 'code',
+      function: 'processedVisual',
+      inputPath: 'step-2',
+      params: { transparentBackground: true },
+    },
   ],
   gates: [],
   providers: { imageGenerator: 'local/image-1' },
@@ -57,7 +70,14 @@ async function pixels(bytes: Buffer) {
   let transparent = 0;
   for (let i = 3; i < data.length; i += 4) if (data[i] === 0) transparent++;
   const corners = [alphaAt(0, 0), alphaAt(info.width - 1, 0), alphaAt(0, info.height - 1), alphaAt(info.width - 1, info.height - 1)];
-  return { data, info, alphaAt, corners, transparentFraction: transparent / (info.width * info.height), centre: alphaAt(info.width >> 1, info.height >> 1) };
+  return {
+    data,
+    info,
+    alphaAt,
+    corners,
+    transparentFraction: transparent / (info.width * info.height),
+    centre: alphaAt(info.width >> 1, info.height >> 1),
+  };
 }
 
 const passing = (qa: any) => qa.checks.every((c: any) => c.status === 'pass');
@@ -69,12 +89,26 @@ describe('generate-illustration', () => {
     opaqueRun = await finished('generate-illustration', { subject: 'a lighthouse on a cliff' });
     expect(opaqueRun.status, JSON.stringify(opaqueRun.error)).toBe('completed');
     expect(opaqueRun.intake).toEqual({ subject: 'a lighthouse on a cliff', style: 'flat', transparentBackground: false });
-    expect(opaqueRun.runSteps.map((s: any) => [s.kind, s.status])).toEqual([['llm', 'completed'], ['image', 'completed'], ['tool', 'completed'], ['code', 'completed']]);
+    expect(opaqueRun.runSteps.map((s: any) => [s.kind, s.status])).toEqual([
+      ['llm', 'completed'],
+      ['image', 'completed'],
+      ['tool', 'completed'],
+      ['code', 'completed'],
+    ]);
     const artifact = await artifactOf(opaqueRun);
     expect(artifact).toMatchObject({ status: 'ready', artifactClass: 'visual', artifactType: 'illustration' });
     const c = artifact.content;
     const base = `artifacts/illustration/${opaqueRun.artifactId}`;
-    expect(c).toMatchObject({ type: 'image', storageKey: `${base}/processed.webp`, rawStorageKey: `${base}/raw.webp`, mimeType: 'image/webp', width: 1024, height: 1024, model: 'local/image-1', transparentBackground: false });
+    expect(c).toMatchObject({
+      type: 'image',
+      storageKey: `${base}/processed.webp`,
+      rawStorageKey: `${base}/raw.webp`,
+      mimeType: 'image/webp',
+      width: 1024,
+      height: 1024,
+      model: 'local/image-1',
+      transparentBackground: false,
+    });
     expect(c.prompt).toMatch(/lighthouse on a cliff/i);
     expect(c.prompt).toMatch(/flat style/);
     expect(c.transparency).toMatchObject({ mechanism: 'none', transparentFraction: 0 });
@@ -118,12 +152,19 @@ describe('generate-illustration', () => {
     for (let ch = 0; ch < 3; ch++) expect(Math.abs(processed.data[o + ch]! - raw.data[o + ch]!)).toBeLessThan(12);
 
     expect(artifact.qa.status).toBe('passed');
-    expect(artifact.qa.checks.find((q: any) => q.id === 'transparency')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/fully transparent \(post-process\)/) });
+    expect(artifact.qa.checks.find((q: any) => q.id === 'transparency')).toMatchObject({
+      status: 'pass',
+      detail: expect.stringMatching(/fully transparent \(post-process\)/),
+    });
     expect(artifact.qa.checks.find((q: any) => q.id === 'subject-kept')).toMatchObject({ status: 'pass' });
   });
 
   it('with a model that draws transparency (local/image-alpha-1 by run override): mechanism native', async () => {
-    const run = await finished('generate-illustration', { subject: 'a paper boat', transparentBackground: true }, { providers: { imageGenerator: 'local/image-alpha-1' } });
+    const run = await finished(
+      'generate-illustration',
+      { subject: 'a paper boat', transparentBackground: true },
+      { providers: { imageGenerator: 'local/image-alpha-1' } },
+    );
     expect(run.status).toBe('completed');
     expect(run.runSteps[1]).toMatchObject({ model: 'local/image-alpha-1', costActualUsd: 0.03 });
     const c = (await artifactOf(run)).content;
@@ -139,12 +180,22 @@ describe('generate-illustration', () => {
   it('draws visibly different images for different subjects', async () => {
     const other = await finished('generate-illustration', { subject: 'a bowl of ramen with chopsticks' });
     const [a, b] = await Promise.all(
-      [opaqueRun, other].map(async (r) => (await artifactOf(r)).content.storageKey).map(async (k) => sharp(await h.storage.get(await k)).resize(64, 64).removeAlpha().raw().toBuffer()),
+      [opaqueRun, other]
+        .map(async (r) => (await artifactOf(r)).content.storageKey)
+        .map(async (k) =>
+          sharp(await h.storage.get(await k))
+            .resize(64, 64)
+            .removeAlpha()
+            .raw()
+            .toBuffer(),
+        ),
     );
     let diff = 0;
     for (let i = 0; i < a!.length; i++) diff += Math.abs(a![i]! - b![i]!);
     expect(diff / a!.length).toBeGreaterThan(12);
-    const [sa, sb] = await Promise.all([opaqueRun, other].map(async (r) => sharp(await h.storage.get((await artifactOf(r)).content.storageKey)).stats()));
+    const [sa, sb] = await Promise.all(
+      [opaqueRun, other].map(async (r) => sharp(await h.storage.get((await artifactOf(r)).content.storageKey)).stats()),
+    );
     const meanGap = sa!.channels.slice(0, 3).reduce((sum, ch, i) => sum + Math.abs(ch.mean - sb!.channels[i]!.mean), 0);
     expect(meanGap).toBeGreaterThan(3);
   });
@@ -193,7 +244,10 @@ describe('remove-background', () => {
 
     const run = await finished('remove-background', { image: shot.artifactId });
     expect(run.status, JSON.stringify(run.error)).toBe('completed');
-    expect(run.runSteps.map((s: any) => [s.kind, s.status])).toEqual([['tool', 'completed'], ['code', 'completed']]);
+    expect(run.runSteps.map((s: any) => [s.kind, s.status])).toEqual([
+      ['tool', 'completed'],
+      ['code', 'completed'],
+    ]);
     expect(run.totalCosts.actualUsd).toBe(0);
     const artifact = await artifactOf(run);
     expect(artifact).toMatchObject({ status: 'ready', artifactClass: 'visual', artifactType: 'cutout' });
@@ -217,7 +271,14 @@ describe('remove-background', () => {
     expect(processed.centre).toBe(255);
     expect(processed.transparentFraction).toBeGreaterThan(0.3);
     expect(artifact.qa.status).toBe('passed');
-    expect(artifact.qa.checks.map((q: any) => q.id)).toEqual(['format', 'dimensions', 'aspect', 'transparency', 'subject-kept', 'file-size']);
+    expect(artifact.qa.checks.map((q: any) => q.id)).toEqual([
+      'format',
+      'dimensions',
+      'aspect',
+      'transparency',
+      'subject-kept',
+      'file-size',
+    ]);
     // The source is untouched.
     expect((await pixels(await h.storage.get(source.storageKey))).transparentFraction).toBe(0);
   });
@@ -225,7 +286,10 @@ describe('remove-background', () => {
   it('refuses a research artifact as the image, naming the field', async () => {
     const report = await finished('plan-research-report', { topic: 'tide pools', depth: 'brief' });
     expect(report.status).toBe('completed');
-    const res = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'remove-background', intake: { image: report.artifactId } } });
+    const res = await h.request('POST', '/v1/runs', {
+      token: user.token,
+      body: { templateId: 'remove-background', intake: { image: report.artifactId } },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail.error).toBe('intake_invalid');
     expect(res.body.detail.fields).toEqual(['image must be a visual artifact (got research/research-report)']);
@@ -246,7 +310,12 @@ describe('visual QA', () => {
     expect((await pixels(await h.storage.get(artifact.content.storageKey))).transparentFraction).toBe(0);
     expect(artifact.qa.status).toBe('failed');
     expect(artifact.qa.checks.filter((q: any) => q.status === 'fail')).toEqual([
-      { id: 'transparency', label: 'Background is transparent as promised', status: 'fail', detail: '0.0% of pixels are fully transparent (none); at least 1.0% needed' },
+      {
+        id: 'transparency',
+        label: 'Background is transparent as promised',
+        status: 'fail',
+        detail: '0.0% of pixels are fully transparent (none); at least 1.0% needed',
+      },
     ]);
   });
 });

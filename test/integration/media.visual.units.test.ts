@@ -13,7 +13,10 @@ const W = 200;
 const H = 160;
 
 /** A backdrop gradient with shapes touching the frame, a subject in the middle, optionally a speck. */
-async function picture(svgExtra = '', subject = '<circle cx="100" cy="80" r="40" fill="#d62828" stroke="#111" stroke-width="4"/>'): Promise<Buffer> {
+async function picture(
+  svgExtra = '',
+  subject = '<circle cx="100" cy="80" r="40" fill="#d62828" stroke="#111" stroke-width="4"/>',
+): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
     <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#264653"/><stop offset="1" stop-color="#2a9d8f"/></linearGradient></defs>
     <rect width="${W}" height="${H}" fill="url(#g)"/>
@@ -32,8 +35,22 @@ describe('cutOutBackground', () => {
   it('removes a gradient backdrop and the shapes touching the frame, keeps the subject whole', async () => {
     const { data, alpha } = await rgba(await picture());
     const result = cutOutBackground(data, W, H);
-    for (const [x, y] of [[0, 0], [W - 1, 0], [0, H - 1], [W - 1, H - 1], [5, 5], [190, 150]]) expect(alpha(x!, y!), `${x},${y}`).toBe(0);
-    for (const [x, y] of [[100, 80], [75, 80], [125, 80], [100, 50]]) expect(alpha(x!, y!), `${x},${y}`).toBe(255);
+    for (const [x, y] of [
+      [0, 0],
+      [W - 1, 0],
+      [0, H - 1],
+      [W - 1, H - 1],
+      [5, 5],
+      [190, 150],
+    ])
+      expect(alpha(x!, y!), `${x},${y}`).toBe(0);
+    for (const [x, y] of [
+      [100, 80],
+      [75, 80],
+      [125, 80],
+      [100, 50],
+    ])
+      expect(alpha(x!, y!), `${x},${y}`).toBe(255);
     // The disc and its stroke are about π·42² pixels of W·H; the rest went.
     const disc = (Math.PI * 42 * 42) / (W * H);
     expect(1 - result.transparentFraction).toBeGreaterThan(disc * 0.9);
@@ -44,7 +61,8 @@ describe('cutOutBackground', () => {
 
   it('drops floating debris, keeps a second subject of comparable size', async () => {
     const debris = '<rect x="96" y="130" width="8" height="8" fill="#ffffff"/>';
-    const two = '<circle cx="60" cy="80" r="30" fill="#d62828" stroke="#111" stroke-width="4"/><circle cx="145" cy="80" r="28" fill="#e9c46a" stroke="#111" stroke-width="4"/>';
+    const two =
+      '<circle cx="60" cy="80" r="30" fill="#d62828" stroke="#111" stroke-width="4"/><circle cx="145" cy="80" r="28" fill="#e9c46a" stroke="#111" stroke-width="4"/>';
     const { data, alpha } = await rgba(await picture(debris, two));
     cutOutBackground(data, W, H);
     expect(alpha(100, 134)).toBe(0);
@@ -58,11 +76,13 @@ describe('cutOutBackground', () => {
     const again = Buffer.from(first.data);
     const twice = cutOutBackground(again, W, H);
     expect(twice.opaqueFraction).toBeGreaterThan(once.opaqueFraction * 0.9);
-    expect(again[((80 * W + 100) * 4) + 3]).toBe(255);
+    expect(again[(80 * W + 100) * 4 + 3]).toBe(255);
   });
 
   it('takes everything from a picture that is all backdrop, and reports it', async () => {
-    const flat = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } }).webp().toBuffer();
+    const flat = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } })
+      .webp()
+      .toBuffer();
     const { data } = await rgba(flat);
     const result = cutOutBackground(data, 64, 64);
     expect(result).toMatchObject({ transparentFraction: 1, opaqueFraction: 0 });
@@ -105,7 +125,15 @@ describe('removeBackground tool', () => {
   it('copies a source from elsewhere as the raw file and records where it came from', async () => {
     const source = await picture();
     await storage.put('artifacts/product-shot/artifact-aaaaaaaaaaaaaaaa/raw.webp', source);
-    const out = await removeBackground({ storageKey: 'artifacts/product-shot/artifact-aaaaaaaaaaaaaaaa/raw.webp', artifactId: 'artifact-aaaaaaaaaaaaaaaa', transparentBackground: true, model: 'local/image-1' }, ctx());
+    const out = await removeBackground(
+      {
+        storageKey: 'artifacts/product-shot/artifact-aaaaaaaaaaaaaaaa/raw.webp',
+        artifactId: 'artifact-aaaaaaaaaaaaaaaa',
+        transparentBackground: true,
+        model: 'local/image-1',
+      },
+      ctx(),
+    );
     expect(out).toMatchObject({
       storageKey: 'artifacts/cutout/artifact-00112233aabbccdd/processed.webp',
       rawStorageKey: 'artifacts/cutout/artifact-00112233aabbccdd/raw.webp',
@@ -121,8 +149,19 @@ describe('removeBackground tool', () => {
 });
 
 describe('visual QA rules', () => {
-  const good = { type: 'image', mimeType: 'image/webp', width: 1024, height: 1024, bytes: 40_000, transparentBackground: true, transparency: { mechanism: 'post-process', transparentFraction: 0.7, opaqueFraction: 0.28 } };
-  const failing = (content: Record<string, unknown>) => visualQaChecks(content).filter((c) => c.status === 'fail').map((c) => c.id);
+  const good = {
+    type: 'image',
+    mimeType: 'image/webp',
+    width: 1024,
+    height: 1024,
+    bytes: 40_000,
+    transparentBackground: true,
+    transparency: { mechanism: 'post-process', transparentFraction: 0.7, opaqueFraction: 0.28 },
+  };
+  const failing = (content: Record<string, unknown>) =>
+    visualQaChecks(content)
+      .filter((c) => c.status === 'fail')
+      .map((c) => c.id);
 
   it('passes a sound image and names each problem otherwise', () => {
     expect(failing(good)).toEqual([]);
@@ -134,13 +173,20 @@ describe('visual QA rules', () => {
     expect(failing({ ...good, aspectRatio: 'square' })).toEqual(['aspect']);
     expect(failing({ ...good, bytes: 6 * 1024 * 1024 })).toEqual(['file-size']);
     expect(failing({ ...good, transparency: { mechanism: 'none', transparentFraction: 0, opaqueFraction: 1 } })).toEqual(['transparency']);
-    expect(failing({ ...good, transparency: { mechanism: 'post-process', transparentFraction: 1, opaqueFraction: 0 } })).toEqual(['subject-kept']);
+    expect(failing({ ...good, transparency: { mechanism: 'post-process', transparentFraction: 1, opaqueFraction: 0 } })).toEqual([
+      'subject-kept',
+    ]);
     expect(failing({ ...good, transparency: undefined })).toEqual(['transparency']);
     expect(failing({ ...good, transparentBackground: false, transparency: undefined })).toEqual([]);
   });
 
   it('leaves out the file-size check when the size is not recorded (a product shot shaped by `visual`)', () => {
     const { bytes: _bytes, ...shot } = good;
-    expect(visualQaChecks({ ...shot, transparentBackground: false }).map((c) => c.id)).toEqual(['format', 'dimensions', 'aspect', 'transparency']);
+    expect(visualQaChecks({ ...shot, transparentBackground: false }).map((c) => c.id)).toEqual([
+      'format',
+      'dimensions',
+      'aspect',
+      'transparency',
+    ]);
   });
 });

@@ -91,7 +91,8 @@ describe('metrics', () => {
     const gatewayBefore = await scrape(h.url);
     const workerBefore = await scrape(workerUrl);
 
-    const start = (templateId: string, intake: Record<string, unknown>, token = user.token) => h.request('POST', '/v1/runs', { token, body: { templateId, intake } });
+    const start = (templateId: string, intake: Record<string, unknown>, token = user.token) =>
+      h.request('POST', '/v1/runs', { token, body: { templateId, intake } });
     const created = [
       await start('plan-research-report', { topic: 'metrics one' }),
       await start('plan-research-report', { topic: 'metrics two' }),
@@ -116,7 +117,8 @@ describe('metrics', () => {
     // Gateway.
     const gateway = await scrape(h.url);
     expect(gateway.type).toMatch(/^text\/plain; version=0\.0\.4/);
-    const g = (name: string, labels: Record<string, string> = {}) => value(gateway.samples, name, labels) - value(gatewayBefore.samples, name, labels);
+    const g = (name: string, labels: Record<string, string> = {}) =>
+      value(gateway.samples, name, labels) - value(gatewayBefore.samples, name, labels);
     expect(g('atelier_runs_created_total')).toBe(3);
     expect(g('atelier_runs_created_total', { template: 'plan-research-report' })).toBe(2);
     expect(g('atelier_runs_created_total', { template: 'generate-illustration' })).toBe(1);
@@ -132,8 +134,18 @@ describe('metrics', () => {
     expect(value(gateway.samples, 'atelier_db_pool_connections', { state: 'max' })).toBe(10);
     expect(value(gateway.samples, 'atelier_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
     expect(value(gateway.samples, 'atelier_runs_in_flight')).toBe(0);
-    expect(gateway.samples.filter((s) => s.name === 'atelier_runs_in_flight').map((s) => s.labels.status).sort()).toEqual(['pending', 'queued', 'running']);
-    expect(gateway.samples.filter((s) => s.name === 'atelier_orders').map((s) => s.labels.status).sort()).toEqual(['attention', 'cancelled', 'completed', 'failed', 'planned', 'running']);
+    expect(
+      gateway.samples
+        .filter((s) => s.name === 'atelier_runs_in_flight')
+        .map((s) => s.labels.status)
+        .sort(),
+    ).toEqual(['pending', 'queued', 'running']);
+    expect(
+      gateway.samples
+        .filter((s) => s.name === 'atelier_orders')
+        .map((s) => s.labels.status)
+        .sort(),
+    ).toEqual(['attention', 'cancelled', 'completed', 'failed', 'planned', 'running']);
     expect(gateway.samples.find((s) => s.name === 'atelier_order_children_in_flight')?.value).toBe(0);
     // Not an API route: /metrics stays out of the published document.
     const doc = await h.request('GET', '/openapi.json');
@@ -146,7 +158,8 @@ describe('metrics', () => {
       if (settledNow < 3) throw new Error(`worker counted ${settledNow} settled runs so far`);
       return scraped;
     });
-    const w = (name: string, labels: Record<string, string> = {}) => value(workerAfter.samples, name, labels) - value(workerBefore.samples, name, labels);
+    const w = (name: string, labels: Record<string, string> = {}) =>
+      value(workerAfter.samples, name, labels) - value(workerBefore.samples, name, labels);
     expect(w('atelier_runs_settled_total')).toBe(3);
     expect(w('atelier_runs_settled_total', { template: 'plan-research-report', status: 'completed' })).toBe(2);
     expect(w('atelier_runs_settled_total', { template: 'generate-illustration', status: 'failed' })).toBe(1);

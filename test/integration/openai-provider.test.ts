@@ -13,7 +13,8 @@ function conforming(req: { body: any }) {
   const value: Record<string, unknown> = {};
   for (const p of props) {
     if (p === 'angles') value[p] = ['history', 'today', 'tomorrow'];
-    else if (p === 'sections') value[p] = ['One', 'Two', 'Three'].map((h) => ({ heading: h, body: `${h}: a body long enough to pass the schema.` }));
+    else if (p === 'sections')
+      value[p] = ['One', 'Two', 'Three'].map((h) => ({ heading: h, body: `${h}: a body long enough to pass the schema.` }));
     else if (p === 'sources') value[p] = ['https://example.org/source'];
     else value[p] = `A ${p} written by the remote model for this run.`;
   }
@@ -22,7 +23,10 @@ function conforming(req: { body: any }) {
 
 beforeAll(async () => {
   server = await startOpenAiLoopback(conforming);
-  h = await startHarness({ providers: { openai: { baseUrl: server.baseUrl, apiKey: 'sk-loopback', maxAttempts: 2 } }, models: buildModelRegistry({ openai: true }) });
+  h = await startHarness({
+    providers: { openai: { baseUrl: server.baseUrl, apiKey: 'sk-loopback', maxAttempts: 2 } },
+    models: buildModelRegistry({ openai: true }),
+  });
   user = await registerUser(h);
 });
 afterAll(async () => {
@@ -31,7 +35,10 @@ afterAll(async () => {
 });
 
 const start = (providers: Record<string, string>) =>
-  h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'plan-research-report', intake: { topic: 'remote models' }, providers } });
+  h.request('POST', '/v1/runs', {
+    token: user.token,
+    body: { templateId: 'plan-research-report', intake: { topic: 'remote models' }, providers },
+  });
 
 describe('runs on the openai provider', () => {
   it('complete with provider, model and cost from the usage the API reported', async () => {
@@ -41,7 +48,8 @@ describe('runs on the openai provider', () => {
     const run = await waitForRun(h, user.token, created.body.id);
     expect(run.status).toBe('completed');
     // 2,000 input and 1,000 output tokens at 0.00015 and 0.0006 USD per 1k.
-    for (const step of run.runSteps.slice(0, 2)) expect(step).toMatchObject({ provider: 'openai', model: 'openai/gpt-4o-mini', costActualUsd: 0.0009 });
+    for (const step of run.runSteps.slice(0, 2))
+      expect(step).toMatchObject({ provider: 'openai', model: 'openai/gpt-4o-mini', costActualUsd: 0.0009 });
     expect(run.totalCosts.actualUsd).toBeCloseTo(0.0018, 6);
     const calls = server.received.filter((r) => r.path === '/v1/chat/completions');
     expect(calls.length).toBeGreaterThanOrEqual(2);

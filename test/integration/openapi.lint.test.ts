@@ -21,7 +21,9 @@ describe('/openapi.json', () => {
       const file = path.join(dir, 'openapi.json');
       await writeFile(file, JSON.stringify((await h.request('GET', '/openapi.json')).body));
       const bin = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'redocly');
-      const run = await promisify(execFile)(bin, ['lint', file, '--format=json'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).catch((err) => err);
+      const run = await promisify(execFile)(bin, ['lint', file, '--format=json'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).catch(
+        (err) => err,
+      );
       const report = JSON.parse(run.stdout);
       const errors = report.problems.filter((p: { severity: string }) => p.severity === 'error');
       expect(errors, JSON.stringify(errors.slice(0, 5), null, 2)).toEqual([]);

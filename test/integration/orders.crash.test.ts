@@ -26,7 +26,10 @@ describe('a worker killed mid-order', () => {
     const first = spawnWorker();
     const planned = await h.request('POST', '/v1/orders', {
       token: user.token,
-      body: { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: Array.from({ length: 12 }, (_, i) => ({ topic: `crash ${i}` })) } } },
+      body: {
+        workflowId: 'plan-research-report',
+        variationSpec: { resolver: 'list', params: { items: Array.from({ length: 12 }, (_, i) => ({ topic: `crash ${i}` })) } },
+      },
     });
     expect(planned.status).toBe(201);
     const orderId = planned.body.id;
@@ -47,14 +50,35 @@ describe('a worker killed mid-order', () => {
     const runs = await h.db.selectFrom('runs').selectAll().where('parent_order_id', '=', orderId).execute();
     expect(runs).toHaveLength(12);
     expect(new Set(runs.map((r) => r.order_dedupe_key)).size).toBe(12);
-    const events = await h.db.selectFrom('run_events').selectAll().where('run_id', 'in', runs.map((r) => r.id)).execute();
+    const events = await h.db
+      .selectFrom('run_events')
+      .selectAll()
+      .where(
+        'run_id',
+        'in',
+        runs.map((r) => r.id),
+      )
+      .execute();
     for (const run of runs) {
       for (const index of [0, 1, 2]) {
-        expect(events.filter((e) => e.run_id === run.id && e.type === 'step.completed' && (e.data as any).stepIndex === index)).toHaveLength(1);
+        expect(
+          events.filter((e) => e.run_id === run.id && e.type === 'step.completed' && (e.data as any).stepIndex === index),
+        ).toHaveLength(1);
       }
       expect(events.filter((e) => e.run_id === run.id && e.type === 'artifact.created')).toHaveLength(1);
     }
-    const steps = await h.db.selectFrom('run_steps').select('cost_actual_usd').where('run_id', 'in', runs.map((r) => r.id)).execute();
-    expect(order.actualCostUsd).toBeCloseTo(steps.reduce((s, x) => s + Number(x.cost_actual_usd), 0), 6);
+    const steps = await h.db
+      .selectFrom('run_steps')
+      .select('cost_actual_usd')
+      .where(
+        'run_id',
+        'in',
+        runs.map((r) => r.id),
+      )
+      .execute();
+    expect(order.actualCostUsd).toBeCloseTo(
+      steps.reduce((s, x) => s + Number(x.cost_actual_usd), 0),
+      6,
+    );
   }, 300_000);
 });

@@ -13,7 +13,10 @@ beforeAll(async () => {
   member = await registerUser(h, 'Member');
   stranger = await registerUser(h, 'Stranger');
   ws = owner.workspaceId;
-  const added = await h.request('POST', `/v1/workspaces/${ws}/members`, { token: owner.token, body: { email: member.email, role: 'member' } });
+  const added = await h.request('POST', `/v1/workspaces/${ws}/members`, {
+    token: owner.token,
+    body: { email: member.email, role: 'member' },
+  });
   expect(added.status).toBe(201);
 });
 afterAll(() => h?.stop());
@@ -163,7 +166,17 @@ describe('deleting a project', () => {
     const artifactId = `artifact-${project.id.slice(0, 8)}`;
     await h.db
       .insertInto('artifacts')
-      .values({ id: artifactId, workspace_id: ws, project_id: project.id, title: 't', status: 'draft', artifact_class: 'research', artifact_type: 'note', content: '{}', qa: '{}' })
+      .values({
+        id: artifactId,
+        workspace_id: ws,
+        project_id: project.id,
+        title: 't',
+        status: 'draft',
+        artifact_class: 'research',
+        artifact_type: 'note',
+        content: '{}',
+        qa: '{}',
+      })
       .execute();
 
     const deleted = await h.request('DELETE', `${projects()}/${project.id}`, { token: owner.token });
@@ -176,7 +189,11 @@ describe('deleting a project', () => {
     expect(after.status).toBe(200);
     expect(after.body.projectId).toBeNull();
     expect(after.body.workspaceId).toBe(ws);
-    const artifact = await h.db.selectFrom('artifacts').select(['project_id', 'workspace_id']).where('id', '=', artifactId).executeTakeFirstOrThrow();
+    const artifact = await h.db
+      .selectFrom('artifacts')
+      .select(['project_id', 'workspace_id'])
+      .where('id', '=', artifactId)
+      .executeTakeFirstOrThrow();
     expect(artifact).toEqual({ project_id: null, workspace_id: ws });
   });
 });

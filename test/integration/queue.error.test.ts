@@ -17,13 +17,17 @@ beforeAll(async () => {
   h = await startHarness();
   owner = await registerUser(h, 'Owner');
   outsider = await registerUser(h, 'Outsider');
-  [held, finished] = await Promise.all([finishedRun('generate-product-shot', { product: 'a stoneware mug' }), finishedRun('plan-research-report', { topic: 'glazes' })]);
+  [held, finished] = await Promise.all([
+    finishedRun('generate-product-shot', { product: 'a stoneware mug' }),
+    finishedRun('plan-research-report', { topic: 'glazes' }),
+  ]);
   expect(held.status).toBe('review');
   expect(finished.status).toBe('completed');
 });
 afterAll(() => h?.stop());
 
-const decide = (token: string | undefined, runId: string, body: unknown) => h.request('POST', `/v1/queue/${runId}/decision`, { token, body });
+const decide = (token: string | undefined, runId: string, body: unknown) =>
+  h.request('POST', `/v1/queue/${runId}/decision`, { token, body });
 const batch = (token: string | undefined, body: unknown) => h.request('POST', '/v1/queue/decisions', { token, body });
 
 async function expectUntouched() {
@@ -45,7 +49,11 @@ describe('approval refusals', () => {
         { id: 'legal', label: 'Logo clearance', status: 'pending', detail: 'awaiting legal' },
       ],
     };
-    await h.db.updateTable('artifacts').set({ qa: JSON.stringify(qa) }).where('id', '=', held.artifactId).execute();
+    await h.db
+      .updateTable('artifacts')
+      .set({ qa: JSON.stringify(qa) })
+      .where('id', '=', held.artifactId)
+      .execute();
     try {
       const res = await decide(owner.token, held.id, { decision: 'approve', patch: { usage: 'web' } });
       expect(res.status).toBe(409);
@@ -58,7 +66,11 @@ describe('approval refusals', () => {
       expect(queued.body.items[0].qa).toEqual(qa);
       await expectUntouched();
     } finally {
-      await h.db.updateTable('artifacts').set({ qa: JSON.stringify({ status: 'passed', checks: [] }) }).where('id', '=', held.artifactId).execute();
+      await h.db
+        .updateTable('artifacts')
+        .set({ qa: JSON.stringify({ status: 'passed', checks: [] }) })
+        .where('id', '=', held.artifactId)
+        .execute();
     }
   });
 
@@ -75,7 +87,12 @@ describe('approval refusals', () => {
   it('refuses fields the hold did not declare, alone or with missing ones', async () => {
     const extra = await decide(owner.token, held.id, { decision: 'approve', patch: { usage: 'web', colour: 'red' } });
     expect(extra.status).toBe(422);
-    expect(extra.body.detail).toMatchObject({ code: 'hold_patch_invalid', missing: [], extra: ['colour'], message: expect.stringContaining('colour') });
+    expect(extra.body.detail).toMatchObject({
+      code: 'hold_patch_invalid',
+      missing: [],
+      extra: ['colour'],
+      message: expect.stringContaining('colour'),
+    });
     const both = await decide(owner.token, held.id, { decision: 'approve', patch: { colour: 'red' } });
     expect(both.status).toBe(422);
     expect(both.body.detail).toMatchObject({ code: 'hold_patch_invalid', missing: ['usage'], extra: ['colour'] });
@@ -113,7 +130,11 @@ describe('approval refusals', () => {
     for (const decision of ['approve', 'reject', 'request_changes']) {
       const res = await decide(owner.token, finished.id, { decision });
       expect(res.status).toBe(409);
-      expect(res.body.detail).toEqual({ code: 'invalid_transition', status: 'completed', message: `run ${finished.id} is completed, not in review` });
+      expect(res.body.detail).toEqual({
+        code: 'invalid_transition',
+        status: 'completed',
+        message: `run ${finished.id} is completed, not in review`,
+      });
     }
     const run = (await h.request('GET', `/v1/runs/${finished.id}`, { token: owner.token })).body;
     expect(run).toMatchObject({ status: 'completed', decisions: [] });
@@ -143,7 +164,9 @@ describe('request validation', () => {
     const res = await batch(owner.token, { decisions: [{ runId: held.id, note: 'hm' }] });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      results: [{ runId: held.id, ok: false, statusCode: 422, detail: [{ ...single.body.detail[0], loc: ['body', 'decisions', 0, 'decision'] }] }],
+      results: [
+        { runId: held.id, ok: false, statusCode: 422, detail: [{ ...single.body.detail[0], loc: ['body', 'decisions', 0, 'decision'] }] },
+      ],
       succeeded: 0,
       failed: 1,
     });
@@ -151,14 +174,25 @@ describe('request validation', () => {
   });
 
   it('takes 1 to 100 batch entries', async () => {
-    for (const body of [{}, { decisions: [] }, { decisions: Array.from({ length: 101 }, () => ({ runId: held.id, decision: 'reject' })) }]) {
+    for (const body of [
+      {},
+      { decisions: [] },
+      { decisions: Array.from({ length: 101 }, () => ({ runId: held.id, decision: 'reject' })) },
+    ]) {
       const res = await batch(owner.token, body);
       expect(res.status).toBe(422);
       expect(res.body.detail[0].loc.slice(0, 2)).toEqual(['body', 'decisions']);
     }
     const notAnObject = await batch(owner.token, { decisions: ['nope'] });
     expect(notAnObject.body).toEqual({
-      results: [{ runId: null, ok: false, statusCode: 422, detail: [expect.objectContaining({ type: 'invalid_type', loc: ['body', 'decisions', 0], input: 'nope' })] }],
+      results: [
+        {
+          runId: null,
+          ok: false,
+          statusCode: 422,
+          detail: [expect.objectContaining({ type: 'invalid_type', loc: ['body', 'decisions', 0], input: 'nope' })],
+        },
+      ],
       succeeded: 0,
       failed: 1,
     });
@@ -184,7 +218,11 @@ describe('who may see and decide', () => {
     expect((await h.request('GET', `/v1/queue/count?workspaceId=${owner.workspaceId}`, { token: outsider.token })).status).toBe(404);
     expect((await h.request('GET', '/v1/queue', { token: outsider.token })).body).toEqual({ items: [], total: 0 });
     const inBatch = await batch(outsider.token, { decisions: [{ runId: held.id, decision: 'reject' }] });
-    expect(inBatch.body).toEqual({ results: [{ runId: held.id, ok: false, statusCode: 404, detail: `run ${held.id} not found` }], succeeded: 0, failed: 1 });
+    expect(inBatch.body).toEqual({
+      results: [{ runId: held.id, ok: false, statusCode: 404, detail: `run ${held.id} not found` }],
+      succeeded: 0,
+      failed: 1,
+    });
     await expectUntouched();
   });
 
@@ -209,8 +247,12 @@ describe('the published contract', () => {
     expect(spec.paths['/v1/queue/count'].get.security).toEqual([{ bearer: [] }]);
     expect(spec.paths['/v1/queue/{run_id}/decision'].post.responses).toHaveProperty('409');
     expect(spec.paths['/v1/queue/decisions'].post).toBeDefined();
-    expect(spec.paths['/v1/queue/decisions'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/QueueBatchRequest');
-    expect(spec.components.schemas.QueueBatchRequest.properties.decisions.items.allOf).toEqual([{ $ref: '#/components/schemas/QueueDecisionEntry' }]);
+    expect(spec.paths['/v1/queue/decisions'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/QueueBatchRequest',
+    );
+    expect(spec.components.schemas.QueueBatchRequest.properties.decisions.items.allOf).toEqual([
+      { $ref: '#/components/schemas/QueueDecisionEntry' },
+    ]);
     const entry = JSON.stringify(spec.components.schemas.QueueDecisionEntry);
     expect(entry).toContain('#/components/schemas/QueueDecisionRequest');
     expect(entry).toContain('runId');

@@ -12,9 +12,15 @@ beforeAll(async () => {
   h = await startHarness();
   owner = await registerUser(h, 'Owner');
   reviewer = await registerUser(h, 'Reviewer');
-  const added = await h.request('POST', `/v1/workspaces/${owner.workspaceId}/members`, { token: owner.token, body: { email: reviewer.email, role: 'member' } });
+  const added = await h.request('POST', `/v1/workspaces/${owner.workspaceId}/members`, {
+    token: owner.token,
+    body: { email: reviewer.email, role: 'member' },
+  });
   expect(added.status, JSON.stringify(added.body)).toBe(201);
-  const project = await h.request('POST', `/v1/workspaces/${owner.workspaceId}/projects`, { token: owner.token, body: { name: 'Spring catalogue' } });
+  const project = await h.request('POST', `/v1/workspaces/${owner.workspaceId}/projects`, {
+    token: owner.token,
+    body: { name: 'Spring catalogue' },
+  });
   expect(project.status, JSON.stringify(project.body)).toBe(201);
   projectId = project.body.id;
 });
@@ -104,7 +110,12 @@ describe('the review queue', () => {
 describe('decisions', () => {
   it('approves with the hold patch: run completed, artifact approved with the hold, ledger entry with who and when', async () => {
     const before = Date.now();
-    const res = await decide(reviewer.token, first.id, { decision: 'approve', note: 'Lovely light', patch: { usage: 'web' }, gateId: 'client-approval' });
+    const res = await decide(reviewer.token, first.id, {
+      decision: 'approve',
+      note: 'Lovely light',
+      patch: { usage: 'web' },
+      gateId: 'client-approval',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ id: first.id, status: 'completed' });
 
@@ -112,7 +123,15 @@ describe('decisions', () => {
     expect(run.status).toBe('completed');
     expect(run.finishedAt).toBe(first.finishedAt);
     expect(run.decisions).toEqual([
-      { decision: 'approve', note: 'Lovely light', gateId: 'client-approval', patch: { usage: 'web' }, who: reviewer.userId, via: 'session', when: expect.any(String) },
+      {
+        decision: 'approve',
+        note: 'Lovely light',
+        gateId: 'client-approval',
+        patch: { usage: 'web' },
+        who: reviewer.userId,
+        via: 'session',
+        when: expect.any(String),
+      },
     ]);
     expect(Date.parse(run.decisions[0].when)).toBeGreaterThanOrEqual(before - 1000);
 
@@ -121,7 +140,13 @@ describe('decisions', () => {
     expect(artifact.content.hold).toEqual({ usage: 'web' });
     expect(artifact.content.storageKey).toBe(`artifacts/product-shot/${first.artifactId}/raw.webp`);
 
-    const events = await h.db.selectFrom('run_events').selectAll().where('run_id', '=', first.id).where('type', '=', 'run.status').orderBy('seq').execute();
+    const events = await h.db
+      .selectFrom('run_events')
+      .selectAll()
+      .where('run_id', '=', first.id)
+      .where('type', '=', 'run.status')
+      .orderBy('seq')
+      .execute();
     expect(events.map((e) => (e.data as any).status).slice(-2)).toEqual(['review', 'completed']);
     expect(events.at(-1)!.data).toMatchObject({ status: 'completed', decision: 'approve', gateId: 'client-approval' });
 
@@ -135,7 +160,15 @@ describe('decisions', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.status).toBe('rejected');
     expect(res.body.decisions).toEqual([
-      { decision: 'reject', note: 'Wrong apron colour', gateId: 'client-approval', patch: null, who: owner.userId, via: 'api_key', when: expect.any(String) },
+      {
+        decision: 'reject',
+        note: 'Wrong apron colour',
+        gateId: 'client-approval',
+        patch: null,
+        who: owner.userId,
+        via: 'api_key',
+        when: expect.any(String),
+      },
     ]);
     expect((await artifactOf(second)).status).toBe('rejected');
     expect((await count(owner.token)).body).toEqual({ count: 0 });
@@ -145,7 +178,10 @@ describe('decisions', () => {
     const run = await reviewRun('a walnut tray');
     const res = await decide(owner.token, run.id, { decision: 'request_changes', note: 'Warmer background please' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ status: 'changes_requested', decisions: [{ decision: 'request_changes', note: 'Warmer background please', who: owner.userId }] });
+    expect(res.body).toMatchObject({
+      status: 'changes_requested',
+      decisions: [{ decision: 'request_changes', note: 'Warmer background please', who: owner.userId }],
+    });
     const artifact = await artifactOf(run);
     expect(artifact.status).toBe('draft');
     expect(artifact.content.hold).toBeUndefined();
@@ -169,7 +205,12 @@ describe('decisions', () => {
 
     const ledger = await h.db.selectFrom('run_decisions').selectAll().where('run_id', '=', run.id).execute();
     expect(ledger).toHaveLength(1);
-    const statusEvents = await h.db.selectFrom('run_events').select('data').where('run_id', '=', run.id).where('type', '=', 'run.status').execute();
+    const statusEvents = await h.db
+      .selectFrom('run_events')
+      .select('data')
+      .where('run_id', '=', run.id)
+      .where('type', '=', 'run.status')
+      .execute();
     expect(statusEvents.filter((e) => (e.data as any).decision)).toHaveLength(1);
   });
 });
@@ -198,15 +239,27 @@ describe('the batch endpoint', () => {
     expect(res.body).toMatchObject({ succeeded: 2, failed: 7 });
     expect(results).toHaveLength(9);
     expect(results[0]).toEqual({ runId: r1.id, ok: true, status: 'completed' });
-    expect(results[1]).toMatchObject({ runId: first.id, ok: false, statusCode: 409, detail: { code: 'invalid_transition', status: 'completed' } });
+    expect(results[1]).toMatchObject({
+      runId: first.id,
+      ok: false,
+      statusCode: 409,
+      detail: { code: 'invalid_transition', status: 'completed' },
+    });
     expect(results[2]).toMatchObject({ runId: 'run-ffffffff', ok: false, statusCode: 404 });
     expect(typeof results[2].detail).toBe('string');
     expect(results[3]).toMatchObject({ runId: r2.id, ok: false, statusCode: 422 });
-    expect(results[3].detail).toEqual([expect.objectContaining({ type: 'invalid_value', loc: ['body', 'decisions', 3, 'decision'], input: 'maybe' })]);
+    expect(results[3].detail).toEqual([
+      expect.objectContaining({ type: 'invalid_value', loc: ['body', 'decisions', 3, 'decision'], input: 'maybe' }),
+    ]);
     expect(results[4]).toMatchObject({ ok: false, statusCode: 422, detail: { code: 'hold_value_invalid', fields: ['usage'] } });
     expect(results[5]).toMatchObject({ ok: false, statusCode: 422, detail: { code: 'hold_patch_invalid', missing: ['usage'], extra: [] } });
     expect(results[6]).toEqual({ runId: r2.id, ok: true, status: 'rejected' });
-    expect(results[7]).toMatchObject({ runId: r1.id, ok: false, statusCode: 409, detail: { code: 'invalid_transition', status: 'completed' } });
+    expect(results[7]).toMatchObject({
+      runId: r1.id,
+      ok: false,
+      statusCode: 409,
+      detail: { code: 'invalid_transition', status: 'completed' },
+    });
     expect(results[8]).toEqual({
       runId: null,
       ok: false,
@@ -215,7 +268,10 @@ describe('the batch endpoint', () => {
     });
 
     const one = (await h.request('GET', `/v1/runs/${r1.id}`, { token: owner.token })).body;
-    expect(one).toMatchObject({ status: 'completed', decisions: [{ decision: 'approve', note: 'batch ok', patch: { usage: 'social' }, who: reviewer.userId }] });
+    expect(one).toMatchObject({
+      status: 'completed',
+      decisions: [{ decision: 'approve', note: 'batch ok', patch: { usage: 'social' }, who: reviewer.userId }],
+    });
     expect((await artifactOf(r1)).content.hold).toEqual({ usage: 'social' });
     const two = (await h.request('GET', `/v1/runs/${r2.id}`, { token: owner.token })).body;
     expect(two).toMatchObject({ status: 'rejected', decisions: [{ decision: 'reject', note: 'off-brand' }] });

@@ -26,7 +26,14 @@ const BROKEN = {
   cadence: 'on-demand',
   intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true }] },
   runtimeSteps: [
-    { id: 'step-1', name: 'Outline', kind: 'llm', role: 'researcher', prompt: 'Outline "{{intake.topic}}"', jsonSchema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } },
+    {
+      id: 'step-1',
+      name: 'Outline',
+      kind: 'llm',
+      role: 'researcher',
+      prompt: 'Outline "{{intake.topic}}"',
+      jsonSchema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } },
+    },
     { id: 'step-2', name: 'Assemble from the wrong input', kind: 'code', function: 'researchReport', inputPath: 'intake.topic' },
   ],
   gates: [],
@@ -39,17 +46,31 @@ const BROKEN = {
 /** A likeness character the gate lets through (subject, active consent, frozen version, local copy accepted). */
 async function usableCharacter(referenceArtifactId: string): Promise<string> {
   const post = (p: string, body: unknown) => h.request('POST', p, { token: user.token, body }).then((r) => r.body);
-  const subject = await post(`/v1/workspaces/${user.workspaceId}/subjects`, { displayName: 'Replay Model', attestations: { adult: true, notPolitical: true } });
+  const subject = await post(`/v1/workspaces/${user.workspaceId}/subjects`, {
+    displayName: 'Replay Model',
+    attestations: { adult: true, notPolitical: true },
+  });
   const consent = await post(`/v1/subjects/${subject.id}/consents`, {
-    grantor: 'subject', coversLikeness: true, coversVoice: false, scope: { uses: ['*'], media: ['*'], channels: ['*'], territories: ['*'] },
-    startsOn: '2026-01-01', endsOn: '2035-12-31', evidenceKind: 'signed_release', evidenceSha256: 'a'.repeat(64),
+    grantor: 'subject',
+    coversLikeness: true,
+    coversVoice: false,
+    scope: { uses: ['*'], media: ['*'], channels: ['*'], territories: ['*'] },
+    startsOn: '2026-01-01',
+    endsOn: '2035-12-31',
+    evidenceKind: 'signed_release',
+    evidenceSha256: 'a'.repeat(64),
   });
   await post(`/v1/likeness-consents/${consent.id}:activate`, {});
   const project = await post(`/v1/workspaces/${user.workspaceId}/projects`, { name: 'Replay cast' });
   const character = await post('/v1/characters', { projectId: project.id, name: 'Replay', format: 'likeness' });
   await post(`/v1/characters/${character.id}/references`, { role: 'portrait', artifactId: referenceArtifactId });
   await post(`/v1/characters/${character.id}/versions`, { subjectId: subject.id });
-  await post(`/v1/characters/${character.id}/versions/1/bindings`, { provider: 'local', assetKind: 'likeness', assetId: 'replay', providerConsentStatus: 'accepted' });
+  await post(`/v1/characters/${character.id}/versions/1/bindings`, {
+    provider: 'local',
+    assetKind: 'likeness',
+    assetId: 'replay',
+    providerConsentStatus: 'accepted',
+  });
   return character.id;
 }
 
@@ -89,7 +110,12 @@ describe('the run workflow stays deterministic', () => {
     const review = await start('generate-product-shot', '', { product: 'a copper kettle' });
     const rejected = await start('generate-product-shot', '', { product: 'a rifle' });
     const article = await start('compose-article', 'river restoration');
-    const profile = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'compose-brand-profile', intake: { notes: 'A bakery with a warm, local voice.' } } }).then((r) => r.body.id as string);
+    const profile = await h
+      .request('POST', '/v1/runs', {
+        token: user.token,
+        body: { templateId: 'compose-brand-profile', intake: { notes: 'A bakery with a warm, local voice.' } },
+      })
+      .then((r) => r.body.id as string);
     expect((await waitForRun(h, user.token, review)).status).toBe('review');
     expect((await waitForRun(h, user.token, rejected)).errorCode).toBe('gate_rejected');
     expect((await waitForRun(h, user.token, article)).status).toBe('completed');

@@ -64,7 +64,8 @@ async function readStream(runId: string, opts: { lastEventId?: string; stop?: (e
 }
 
 const startRun = async (topic: string) =>
-  (await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'plan-research-report', intake: { topic } } })).body.id as string;
+  (await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'plan-research-report', intake: { topic } } })).body
+    .id as string;
 
 describe('the run event stream', () => {
   it('sends a snapshot, then every transition with increasing ids, heartbeats while idle, and ends after the terminal event', async () => {
@@ -116,10 +117,14 @@ describe('the run event stream', () => {
     const runId = await startRun('caught up');
     const all = await readStream(runId);
     const last = all.events.at(-1)!.id!;
-    const res = await fetch(`${h.url}/v1/runs/${runId}/events`, { headers: { authorization: `Bearer ${user.token}`, 'last-event-id': last } });
+    const res = await fetch(`${h.url}/v1/runs/${runId}/events`, {
+      headers: { authorization: `Bearer ${user.token}`, 'last-event-id': last },
+    });
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
-    const earlier = await fetch(`${h.url}/v1/runs/${runId}/events`, { headers: { authorization: `Bearer ${user.token}`, 'last-event-id': String(Number(last) - 1) } });
+    const earlier = await fetch(`${h.url}/v1/runs/${runId}/events`, {
+      headers: { authorization: `Bearer ${user.token}`, 'last-event-id': String(Number(last) - 1) },
+    });
     expect(earlier.status).toBe(200);
     await earlier.body?.cancel();
   });
@@ -129,7 +134,13 @@ describe('the run event stream', () => {
     const { events } = await readStream(runId);
     const steps = events.filter((e) => e.event.startsWith('step.'));
     expect(steps.length).toBeGreaterThan(0);
-    for (const e of steps) expect(e.data).toMatchObject({ stepIndex: expect.any(Number), stepId: expect.any(String), name: expect.any(String), kind: expect.any(String) });
+    for (const e of steps)
+      expect(e.data).toMatchObject({
+        stepIndex: expect.any(Number),
+        stepId: expect.any(String),
+        name: expect.any(String),
+        kind: expect.any(String),
+      });
   });
 
   it('feeds every stream of the process from one database listener', async () => {

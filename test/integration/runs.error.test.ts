@@ -46,7 +46,12 @@ describe('run creation refuses bad input with the contract shapes', () => {
   });
 
   it('ignores unknown body keys and runs silently with default models when providerOverrides is used', async () => {
-    const res = await create(user.token, { templateId: 'plan-research-report', intake: { topic: 'x' }, providerOverrides: { researcher: 'nope' }, colour: 'blue' });
+    const res = await create(user.token, {
+      templateId: 'plan-research-report',
+      intake: { topic: 'x' },
+      providerOverrides: { researcher: 'nope' },
+      colour: 'blue',
+    });
     expect(res.status).toBe(201);
   });
 
@@ -57,14 +62,26 @@ describe('run creation refuses bad input with the contract shapes', () => {
   });
 
   it('refuses a deprecated workflow with 400 template_deprecated naming its successor', async () => {
-    await h.db.updateTable('workflows').set({ status: 'deprecated', superseded_by_id: 'plan-research-report' }).where('id', '=', 'plan-research-report').execute();
+    await h.db
+      .updateTable('workflows')
+      .set({ status: 'deprecated', superseded_by_id: 'plan-research-report' })
+      .where('id', '=', 'plan-research-report')
+      .execute();
     try {
       const res = await create(user.token, { templateId: 'plan-research-report', intake: { topic: 'x' } });
       expect(res.status).toBe(400);
-      expect(res.body.detail).toMatchObject({ code: 'template_deprecated', templateId: 'plan-research-report', supersededBy: 'plan-research-report' });
+      expect(res.body.detail).toMatchObject({
+        code: 'template_deprecated',
+        templateId: 'plan-research-report',
+        supersededBy: 'plan-research-report',
+      });
       expect(typeof res.body.detail.message).toBe('string');
     } finally {
-      await h.db.updateTable('workflows').set({ status: 'active', superseded_by_id: null }).where('id', '=', 'plan-research-report').execute();
+      await h.db
+        .updateTable('workflows')
+        .set({ status: 'active', superseded_by_id: null })
+        .where('id', '=', 'plan-research-report')
+        .execute();
     }
   });
 
@@ -74,16 +91,28 @@ describe('run creation refuses bad input with the contract shapes', () => {
       expect(res.status).toBe(400);
       expect(res.body.detail.code).toBe('invalid_provider_override');
     }
-    const pinned = await create(user.token, { templateId: 'plan-research-report', intake: { topic: 'x' }, providers: { researcher: 'local/text-1-2026-11-01' } });
+    const pinned = await create(user.token, {
+      templateId: 'plan-research-report',
+      intake: { topic: 'x' },
+      providers: { researcher: 'local/text-1-2026-11-01' },
+    });
     expect(pinned.status).toBe(201);
     const run = await waitForRun(h, user.token, pinned.body.id);
     expect(run.runSteps[0].model).toBe('local/text-1-2026-11-01');
   });
 
   it('keeps other workspaces out: 404 for a foreign workspace, project or run', async () => {
-    const foreignWs = await create(user.token, { templateId: 'plan-research-report', intake: { topic: 'x' }, workspaceId: other.workspaceId });
+    const foreignWs = await create(user.token, {
+      templateId: 'plan-research-report',
+      intake: { topic: 'x' },
+      workspaceId: other.workspaceId,
+    });
     expect(foreignWs.status).toBe(404);
-    const foreignProject = await create(user.token, { templateId: 'plan-research-report', intake: { topic: 'x' }, projectId: '00000000-0000-4000-8000-000000000000' });
+    const foreignProject = await create(user.token, {
+      templateId: 'plan-research-report',
+      intake: { topic: 'x' },
+      projectId: '00000000-0000-4000-8000-000000000000',
+    });
     expect(foreignProject.status).toBe(404);
     const mine = await create(user.token, { templateId: 'plan-research-report', intake: { topic: 'x' } });
     const peek = await h.request('GET', `/v1/runs/${mine.body.id}`, { token: other.token });
@@ -96,7 +125,13 @@ describe('run creation refuses bad input with the contract shapes', () => {
   });
 
   it('validates list paging and filters', async () => {
-    for (const [query, loc] of [['limit=0', 'limit'], ['limit=101', 'limit'], ['offset=-1', 'offset'], ['status=done', 'status'], ['workspaceId=nope', 'workspaceId']] as const) {
+    for (const [query, loc] of [
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['offset=-1', 'offset'],
+      ['status=done', 'status'],
+      ['workspaceId=nope', 'workspaceId'],
+    ] as const) {
       const res = await h.request('GET', `/v1/runs?${query}`, { token: user.token });
       expect(res.status, query).toBe(422);
       expect(res.body.detail[0].loc).toEqual(['query', loc]);

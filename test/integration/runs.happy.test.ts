@@ -14,7 +14,10 @@ afterAll(() => h?.stop());
 
 describe('a plan-research-report run', () => {
   it('returns 201 pending at once, then completes with a research-report artifact', async () => {
-    const created = await h.request('POST', '/v1/runs', { token: apiKey, body: { templateId: 'plan-research-report', intake: { topic: 'urban beekeeping' } } });
+    const created = await h.request('POST', '/v1/runs', {
+      token: apiKey,
+      body: { templateId: 'plan-research-report', intake: { topic: 'urban beekeeping' } },
+    });
     expect(created.status).toBe(201);
     expect(created.body.status).toBe('pending');
     expect(created.body.id).toMatch(/^run-[0-9a-f]{8}$/);
@@ -37,7 +40,13 @@ describe('a plan-research-report run', () => {
 
     const artifact = await h.request('GET', `/v1/artifacts/${run.artifactId}`, { token: apiKey });
     expect(artifact.status).toBe(200);
-    expect(artifact.body).toMatchObject({ runId: run.id, templateId: 'plan-research-report', artifactClass: 'research', artifactType: 'research-report', version: 1 });
+    expect(artifact.body).toMatchObject({
+      runId: run.id,
+      templateId: 'plan-research-report',
+      artifactClass: 'research',
+      artifactType: 'research-report',
+      version: 1,
+    });
     const content = artifact.body.content;
     expect(content.type).toBe('research-report');
     expect(content.title).toMatch(/urban beekeeping/i);
@@ -62,7 +71,10 @@ describe('a plan-research-report run', () => {
   });
 
   it('lists runs newest first with filters and paging, and records session-created runs as session', async () => {
-    const viaSession = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'plan-research-report', intake: { topic: 'ferns' } } });
+    const viaSession = await h.request('POST', '/v1/runs', {
+      token: user.token,
+      body: { templateId: 'plan-research-report', intake: { topic: 'ferns' } },
+    });
     expect(viaSession.body.createdVia).toBe('session');
     await waitForRun(h, user.token, viaSession.body.id);
     const list = await h.request('GET', '/v1/runs?limit=2', { token: user.token });

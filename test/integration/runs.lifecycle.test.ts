@@ -37,7 +37,9 @@ describe('finalize', () => {
     const artifact = await h.request('GET', `/v1/artifacts/${res.body.artifactId}`, { token: user.token });
     expect(artifact.body.content).toEqual(before[2]!.output);
     const after = await h.db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).orderBy('step_index').execute();
-    expect(after.map((s) => [s.attempts, s.cost_actual_usd, s.finished_at?.getTime()])).toEqual(before.map((s) => [s.attempts, s.cost_actual_usd, s.finished_at?.getTime()]));
+    expect(after.map((s) => [s.attempts, s.cost_actual_usd, s.finished_at?.getTime()])).toEqual(
+      before.map((s) => [s.attempts, s.cost_actual_usd, s.finished_at?.getTime()]),
+    );
     expect(res.body.totalCosts.actualUsd).toBe(done.totalCosts.actualUsd);
   });
 
@@ -100,7 +102,10 @@ describe('archive and move', () => {
   });
 
   it('moves a run and its artifact between projects of its workspace, or to workspace level', async () => {
-    const project = await h.request('POST', `/v1/workspaces/${user.workspaceId}/projects`, { token: user.token, body: { name: 'Spring campaign' } });
+    const project = await h.request('POST', `/v1/workspaces/${user.workspaceId}/projects`, {
+      token: user.token,
+      body: { name: 'Spring campaign' },
+    });
     expect(project.status).toBe(201);
     const runId = await create('plan-research-report', { topic: 'moving' });
     const run = await waitForRun(h, user.token, runId);
@@ -117,8 +122,14 @@ describe('archive and move', () => {
     expect(missingKey.status).toBe(422);
     expect(missingKey.body.detail[0].loc).toEqual(['body', 'projectId']);
     const other = await registerUser(h, 'Other');
-    const foreignProject = await h.request('POST', `/v1/workspaces/${other.workspaceId}/projects`, { token: other.token, body: { name: 'Theirs' } });
-    const crossing = await h.request('PATCH', `/v1/runs/${runId}/project`, { token: user.token, body: { projectId: foreignProject.body.id } });
+    const foreignProject = await h.request('POST', `/v1/workspaces/${other.workspaceId}/projects`, {
+      token: other.token,
+      body: { name: 'Theirs' },
+    });
+    const crossing = await h.request('PATCH', `/v1/runs/${runId}/project`, {
+      token: user.token,
+      body: { projectId: foreignProject.body.id },
+    });
     expect(crossing.status).toBe(404);
   });
 });
@@ -127,7 +138,15 @@ describe('reset', () => {
   it('replays a live run from its last completed workflow task without running or billing a completed step twice', async () => {
     const runId = await create('plan-research-report', { topic: 'a stuck run' });
     const deadline = Date.now() + 30_000;
-    while (!(await h.db.selectFrom('run_steps').select('status').where('run_id', '=', runId).where('step_index', '=', 0).where('status', '=', 'completed').executeTakeFirst())) {
+    while (
+      !(await h.db
+        .selectFrom('run_steps')
+        .select('status')
+        .where('run_id', '=', runId)
+        .where('step_index', '=', 0)
+        .where('status', '=', 'completed')
+        .executeTakeFirst())
+    ) {
       if (Date.now() > deadline) throw new Error('step 1 never completed');
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -137,8 +156,12 @@ describe('reset', () => {
     const run = await waitForRun(h, user.token, runId);
     expect(run.status).toBe('completed');
     const events = await h.db.selectFrom('run_events').selectAll().where('run_id', '=', runId).execute();
-    for (const index of [0, 1, 2]) expect(events.filter((e) => e.type === 'step.completed' && (e.data as any).stepIndex === index)).toHaveLength(1);
+    for (const index of [0, 1, 2])
+      expect(events.filter((e) => e.type === 'step.completed' && (e.data as any).stepIndex === index)).toHaveLength(1);
     const steps = await h.db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).execute();
-    expect(run.totalCosts.actualUsd).toBeCloseTo(steps.reduce((s, x) => s + Number(x.cost_actual_usd), 0), 6);
+    expect(run.totalCosts.actualUsd).toBeCloseTo(
+      steps.reduce((s, x) => s + Number(x.cost_actual_usd), 0),
+      6,
+    );
   });
 });

@@ -22,7 +22,8 @@ const PUBLIC_OPERATIONS = new Set([
   'GET /v1/files/{key}',
 ]);
 const PUBLIC_PREFIXES = ['/v1/publications/public/'];
-const isPublicListed = (o: Operation) => PUBLIC_OPERATIONS.has(`${o.method} ${o.path}`) || PUBLIC_PREFIXES.some((p) => o.path.startsWith(p));
+const isPublicListed = (o: Operation) =>
+  PUBLIC_OPERATIONS.has(`${o.method} ${o.path}`) || PUBLIC_PREFIXES.some((p) => o.path.startsWith(p));
 
 /** Operations for platform operators only: a non-operator is refused with 403 operator_required whatever the id. */
 const OPERATOR_ONLY = (o: Operation) => o.path.startsWith('/v1/ops/');
@@ -124,7 +125,11 @@ function bodyOverride(o: Operation): unknown {
     case 'POST /v1/runs':
       return { templateId: 'plan-research-report', intake: { topic: 'x' }, workspaceId: A.workspace };
     case 'POST /v1/orders':
-      return { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }] } }, workspaceId: A.workspace };
+      return {
+        workflowId: 'plan-research-report',
+        variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }] } },
+        workspaceId: A.workspace,
+      };
     case 'POST /v1/workflows':
       return { workspaceId: A.workspace, definition: draft(`plan-sweep-b-${randomBytes(2).toString('hex')}`) };
     case 'POST /v1/workflows/dry-run':
@@ -148,7 +153,13 @@ function bodyOverride(o: Operation): unknown {
     case 'POST /v1/brands/{project_id}/profile/confirm':
       return { runId: A.run };
     case 'POST /v1/publications':
-      return { workspaceId: A.workspace, slug: `sweep-${randomBytes(3).toString('hex')}`, name: 'x', revalidateUrl: 'http://127.0.0.1:9/revalidate', sectionPath: '/x' };
+      return {
+        workspaceId: A.workspace,
+        slug: `sweep-${randomBytes(3).toString('hex')}`,
+        name: 'x',
+        revalidateUrl: 'http://127.0.0.1:9/revalidate',
+        sectionPath: '/x',
+      };
     case 'PATCH /v1/publications/{publication_id}':
       return { name: 'x' };
     case 'POST /v1/budgets':
@@ -204,7 +215,12 @@ async function send(method: string, path: string, token: string | undefined, bod
   const ctrl = new AbortController();
   const timer = setTimeout(() => ctrl.abort(), 8_000);
   try {
-    const res = await fetch(`${h.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: ctrl.signal });
+    const res = await fetch(`${h.url}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: ctrl.signal,
+    });
     let text = '';
     try {
       text = await res.text();
@@ -283,12 +299,21 @@ beforeAll(async () => {
   A.run = run.id;
   const review = await post('/v1/runs', { templateId: 'generate-product-shot', intake: { product: 'a mug' } });
   A.reviewRun = review.id;
-  A.order = (await post('/v1/orders', { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }] } } })).id;
-  A.budget = (await post('/v1/budgets', { scope: 'workspace', workspaceId: A.workspace, limitUsd: 50, period: 'month', enforcementMode: 'hard_stop' })).id;
+  A.order = (
+    await post('/v1/orders', {
+      workflowId: 'plan-research-report',
+      variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }] } },
+    })
+  ).id;
+  A.budget = (
+    await post('/v1/budgets', { scope: 'workspace', workspaceId: A.workspace, limitUsd: 50, period: 'month', enforcementMode: 'hard_stop' })
+  ).id;
   A.client = (await post(`/v1/workspaces/${A.workspace}/clients`, { name: `Client ${randomBytes(2).toString('hex')}` })).id;
   A.contact = (await post(`/v1/clients/${A.client}/contacts`, { name: 'Pat', email: 'pat@example.com' })).id;
 
-  A.subject = (await post(`/v1/workspaces/${A.workspace}/subjects`, { displayName: 'Ada Model', attestations: { adult: true, notPolitical: true } })).id;
+  A.subject = (
+    await post(`/v1/workspaces/${A.workspace}/subjects`, { displayName: 'Ada Model', attestations: { adult: true, notPolitical: true } })
+  ).id;
   A.consent = (
     await post(`/v1/subjects/${A.subject}/consents`, {
       grantor: 'subject',
@@ -305,20 +330,44 @@ beforeAll(async () => {
   A.visualArtifact = `artifact-${randomBytes(8).toString('hex')}`;
   await h.db
     .insertInto('artifacts')
-    .values({ id: A.visualArtifact, workspace_id: A.workspace, title: 'portrait', status: 'ready', artifact_class: 'visual', artifact_type: 'illustration', content: JSON.stringify({ type: 'image' }), qa: JSON.stringify({ status: 'passed', checks: [] }) } as never)
+    .values({
+      id: A.visualArtifact,
+      workspace_id: A.workspace,
+      title: 'portrait',
+      status: 'ready',
+      artifact_class: 'visual',
+      artifact_type: 'illustration',
+      content: JSON.stringify({ type: 'image' }),
+      qa: JSON.stringify({ status: 'passed', checks: [] }),
+    } as never)
     .execute();
   A.character = (await post('/v1/characters', { projectId: A.project, name: 'Ada', format: 'likeness', persona: { summary: 'warm' } })).id;
   const withRef = await post(`/v1/characters/${A.character}/references`, { role: 'portrait', artifactId: A.visualArtifact });
   A.reference = withRef.references[0].id;
   await post(`/v1/characters/${A.character}/versions`, { subjectId: A.subject, note: 'first' });
-  A.binding = (await post(`/v1/characters/${A.character}/versions/1/bindings`, { provider: 'local', assetKind: 'likeness', assetId: 'asset-1', providerConsentStatus: 'accepted' })).id;
+  A.binding = (
+    await post(`/v1/characters/${A.character}/versions/1/bindings`, {
+      provider: 'local',
+      assetKind: 'likeness',
+      assetId: 'asset-1',
+      providerConsentStatus: 'accepted',
+    })
+  ).id;
 
   A.workflow = (await post('/v1/workflows', { definition: draft(WORKFLOW_ID) })).id;
   expect(A.workflow).toBe(WORKFLOW_ID);
   A.brand = (await post('/v1/brands', { workspaceId: A.workspace, name: 'Northwind', profile: { audience: 'Home brewers' } })).id;
   await post(`/v1/brands/${A.brand}/profile/publish`, undefined, 200);
   A.campaign = (await post('/v1/campaigns', { projectId: A.brand, name: 'Spring', brief: { objective: 'Launch' } })).id;
-  A.publication = (await post('/v1/publications', { workspaceId: A.workspace, slug: `sweep-${randomBytes(3).toString('hex')}`, name: 'Journal', revalidateUrl: 'http://127.0.0.1:9/revalidate', sectionPath: '/blog' })).id;
+  A.publication = (
+    await post('/v1/publications', {
+      workspaceId: A.workspace,
+      slug: `sweep-${randomBytes(3).toString('hex')}`,
+      name: 'Journal',
+      revalidateUrl: 'http://127.0.0.1:9/revalidate',
+      sectionPath: '/blog',
+    })
+  ).id;
   A.document = (await post(`/v1/publications/${A.publication}/documents`, { slug: 'first', title: 'First', body: 'x', categories: [] })).id;
 
   A.artifact = (await waitForRun(h, owner.token, A.run!)).artifactId;
@@ -331,9 +380,15 @@ afterAll(() => h?.stop());
 describe('the security sweep over /openapi.json', () => {
   it('lists every operation without a security requirement explicitly as public', () => {
     const unlisted = operations(doc).filter((o) => !o.secured && !isPublicListed(o));
-    expect(unlisted.map((o) => `${o.method} ${o.path}`), 'unsecured operations missing from PUBLIC_OPERATIONS').toEqual([]);
+    expect(
+      unlisted.map((o) => `${o.method} ${o.path}`),
+      'unsecured operations missing from PUBLIC_OPERATIONS',
+    ).toEqual([]);
     const listedButSecured = operations(doc).filter((o) => o.secured && PUBLIC_OPERATIONS.has(`${o.method} ${o.path}`));
-    expect(listedButSecured.map((o) => `${o.method} ${o.path}`), 'PUBLIC_OPERATIONS names secured operations').toEqual([]);
+    expect(
+      listedButSecured.map((o) => `${o.method} ${o.path}`),
+      'PUBLIC_OPERATIONS names secured operations',
+    ).toEqual([]);
   });
 
   it('can fill the path ids of every secured operation (coverage cannot drop silently)', () => {
@@ -346,7 +401,9 @@ describe('the security sweep over /openapi.json', () => {
 
   it('answers every secured operation 401 without a credential and with a forged one', async () => {
     const failures: string[] = [];
-    const secured = operations(doc).filter((o) => o.secured).sort(byMethod);
+    const secured = operations(doc)
+      .filter((o) => o.secured)
+      .sort(byMethod);
     expect(secured.length).toBeGreaterThan(50);
     for (const o of secured) {
       const path = fillPath(o, pathId) ?? o.path;
@@ -365,7 +422,9 @@ describe('the security sweep over /openapi.json', () => {
   it("answers a stranger's credentials on the owner's ids with 404 (403 where the contract says), never 2xx or 5xx, and leaks no owner id", async () => {
     const failures: string[] = [];
     const table: string[] = [];
-    const secured = operations(doc).filter((o) => o.secured).sort(byMethod);
+    const secured = operations(doc)
+      .filter((o) => o.secured)
+      .sort(byMethod);
     const credentials = [
       ['session', stranger.token],
       ['api key', strangerKey],
@@ -409,7 +468,10 @@ describe('the security sweep over /openapi.json', () => {
           ok = parsed.succeeded === 0 && parsed.results.every((r: any) => r.ok === false && r.statusCode === 404);
         }
         if (!ok && ANSWERED_AS_UNKNOWN.has(key) && res.status < 500) ok = await answeredAsUnknown(o.method, url, token, body, res);
-        if (!ok) failures.push(`${key} [${label}] ${o.method} ${url} body=${JSON.stringify(body ?? null).slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`);
+        if (!ok)
+          failures.push(
+            `${key} [${label}] ${o.method} ${url} body=${JSON.stringify(body ?? null).slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`,
+          );
         const leaks = leakedIds(res.text, sent);
         if (leaks.length) failures.push(`${key} [${label}] leaks the owner's ${leaks.join(', ')} in ${res.text.slice(0, 300)}`);
       }
@@ -447,7 +509,8 @@ describe('the security sweep over /openapi.json', () => {
           const res = await send('GET', url, token, undefined);
           const allowed = label === 'bound key' ? [403, 404] : [404];
           let ok = allowed.includes(res.status);
-          if (!ok && ANSWERED_AS_UNKNOWN.has(`GET ${o.path}?${q.name}`) && res.status < 500) ok = await answeredAsUnknown('GET', url, token, undefined, res);
+          if (!ok && ANSWERED_AS_UNKNOWN.has(`GET ${o.path}?${q.name}`) && res.status < 500)
+            ok = await answeredAsUnknown('GET', url, token, undefined, res);
           if (!ok) failures.push(`GET ${url} [${label}] → ${res.status} ${res.text.slice(0, 300)}`);
           const leaks = leakedIds(res.text, url);
           if (leaks.length) failures.push(`GET ${url} [${label}] shows the owner's ${leaks.join(', ')}`);
@@ -483,7 +546,11 @@ describe('hostile input on every operation, generated from /openapi.json', () =>
     // These end the caller's own account or session: a throwaway user takes them.
     const ENDS_THE_CALLER = new Set(['DELETE /v1/users/me', 'POST /v1/auth/logout']);
     const check = async (o: Operation, what: string, url: string, body: unknown, raw?: string) => {
-      const token = !o.secured ? undefined : ENDS_THE_CALLER.has(`${o.method} ${o.path}`) ? (await registerUser(h, 'Throwaway')).token : owner.token;
+      const token = !o.secured
+        ? undefined
+        : ENDS_THE_CALLER.has(`${o.method} ${o.path}`)
+          ? (await registerUser(h, 'Throwaway')).token
+          : owner.token;
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (token) headers.authorization = `Bearer ${token}`;
       const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
@@ -492,7 +559,12 @@ describe('hostile input on every operation, generated from /openapi.json', () =>
       let status = -1;
       let text = '';
       try {
-        const res = await fetch(`${h.url}${url}`, { method: o.method, headers: payload === undefined ? { ...headers, 'content-type': '' } : headers, body: payload, signal: ctrl.signal });
+        const res = await fetch(`${h.url}${url}`, {
+          method: o.method,
+          headers: payload === undefined ? { ...headers, 'content-type': '' } : headers,
+          body: payload,
+          signal: ctrl.signal,
+        });
         status = res.status;
         text = await res.text().catch(() => '<stream>');
       } catch (err) {
@@ -503,7 +575,10 @@ describe('hostile input on every operation, generated from /openapi.json', () =>
       sent++;
       tally[status] = (tally[status] ?? 0) + 1;
       if (process.env.SWEEP_DEBUG && status < 300) console.log(`${status} ${o.method} ${url} — ${what}`);
-      if (status >= 500 || status < 0) failures.push(`${o.method} ${o.path} — ${what}: ${o.method} ${url} ${(payload ?? '').slice(0, 160)} → ${status} ${text.slice(0, 200)}`);
+      if (status >= 500 || status < 0)
+        failures.push(
+          `${o.method} ${o.path} — ${what}: ${o.method} ${url} ${(payload ?? '').slice(0, 160)} → ${status} ${text.slice(0, 200)}`,
+        );
     };
 
     for (const o of all) {
@@ -523,11 +598,21 @@ describe('hostile input on every operation, generated from /openapi.json', () =>
           }
         }
         await check(o, 'JSON nested 100,000 deep', path, undefined, `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
-        await check(o, 'object nested 10,000 deep in the body', path, undefined, JSON.stringify(body).replace(/}$/, `${body && typeof body === 'object' && Object.keys(body).length ? ',' : ''}"deep":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`));
+        await check(
+          o,
+          'object nested 10,000 deep in the body',
+          path,
+          undefined,
+          JSON.stringify(body).replace(
+            /}$/,
+            `${body && typeof body === 'object' && Object.keys(body).length ? ',' : ''}"deep":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`,
+          ),
+        );
       }
       for (const q of o.queryParams) {
         if (!['integer', 'number'].includes(String(q.schema.type))) continue;
-        for (const v of ['99999999999999999999', '-1', '1e400', '2147483648', '0x10']) await check(o, `query ${q.name}=${v}`, `${path}?${q.name}=${v}`, body);
+        for (const v of ['99999999999999999999', '-1', '1e400', '2147483648', '0x10'])
+          await check(o, `query ${q.name}=${v}`, `${path}?${q.name}=${v}`, body);
       }
       // Raw, already-encoded pieces: a NUL, a UTF-16 surrogate as (invalid) UTF-8, a malformed escape, an overlong id.
       const RAW_PIECES: Array<[string, string]> = [
@@ -546,7 +631,13 @@ describe('hostile input on every operation, generated from /openapi.json', () =>
         }
       }
       if (o.pathParams.includes('number')) {
-        for (const v of ['99999999999999999999', '2147483648', '-1', '0']) await check(o, `path number=${v}`, o.path.replace(/\{(\w+)\}/g, (_, p) => (p === 'number' ? v : encodeURIComponent(pathId(p, o.path)!))), body);
+        for (const v of ['99999999999999999999', '2147483648', '-1', '0'])
+          await check(
+            o,
+            `path number=${v}`,
+            o.path.replace(/\{(\w+)\}/g, (_, p) => (p === 'number' ? v : encodeURIComponent(pathId(p, o.path)!))),
+            body,
+          );
       }
     }
     console.log(`hostile input: ${sent} requests over ${all.length} operations; statuses ${JSON.stringify(tally)}`);

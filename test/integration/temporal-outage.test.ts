@@ -24,7 +24,8 @@ let worker: ChildProcess;
 beforeAll(async () => {
   const cliPath = await ensureTemporalCli(() => undefined);
   const [port, uiPort] = [await freePort(), await freePort()];
-  start = () => startTemporalDevServer({ cliPath, dbFile: path.join(dir, 'temporal.db'), port, uiPort, headless: true, log: () => undefined });
+  start = () =>
+    startTemporalDevServer({ cliPath, dbFile: path.join(dir, 'temporal.db'), port, uiPort, headless: true, log: () => undefined });
   server = await start();
   h = await startHarness({ worker: false, temporalAddress: server.address });
   user = await registerUser(h);
@@ -38,7 +39,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const createRun = (topic: string) => h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'plan-research-report', intake: { topic } } });
+const createRun = (topic: string) =>
+  h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'plan-research-report', intake: { topic } } });
 
 describe('Temporal unreachable', () => {
   it('accepts runs and an order start at once and completes every one of them when Temporal returns', async () => {
@@ -62,7 +64,10 @@ describe('Temporal unreachable', () => {
     }
     const order = await h.request('POST', '/v1/orders', {
       token: user.token,
-      body: { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: 'o1' }, { topic: 'o2' }, { topic: 'o3' }] } } },
+      body: {
+        workflowId: 'plan-research-report',
+        variationSpec: { resolver: 'list', params: { items: [{ topic: 'o1' }, { topic: 'o2' }, { topic: 'o3' }] } },
+      },
     });
     expect(order.status).toBe(201);
     const startedOrder = await h.request('POST', `/v1/orders/${order.body.id}/start`, { token: user.token });

@@ -69,7 +69,9 @@ describe('PATCH /v1/users/me', () => {
     const other = await login(user.email, 'correct horse battery');
     const wrong = await patchMe(user.token, { currentPassword: 'not my password', newPassword: 'a brand new passphrase' });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.detail).toEqual([expect.objectContaining({ type: 'password_incorrect', loc: ['body', 'currentPassword'], input: null })]);
+    expect(wrong.body.detail).toEqual([
+      expect.objectContaining({ type: 'password_incorrect', loc: ['body', 'currentPassword'], input: null }),
+    ]);
 
     const ok = await patchMe(user.token, { currentPassword: 'correct horse battery', newPassword: 'a brand new passphrase' });
     expect(ok.status).toBe(200);

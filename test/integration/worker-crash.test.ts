@@ -28,7 +28,10 @@ afterAll(async () => {
 describe('a worker killed mid-run', () => {
   it('resumes the run on another worker without losing or repeating a completed step, and bills each step once', async () => {
     const first = spawnWorker();
-    const created = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'plan-research-report', intake: { topic: 'crash recovery' } } });
+    const created = await h.request('POST', '/v1/runs', {
+      token: user.token,
+      body: { templateId: 'plan-research-report', intake: { topic: 'crash recovery' } },
+    });
     expect(created.status).toBe(201);
     const runId = created.body.id;
 

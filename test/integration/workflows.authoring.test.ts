@@ -39,12 +39,16 @@ const author = (user: TestUser, definition: unknown, workspaceId?: string) =>
   h.request('POST', '/v1/workflows', { token: user.token, body: { definition, ...(workspaceId ? { workspaceId } : {}) } });
 const publish = (user: TestUser, version: string, visibility = 'internal') =>
   h.request('POST', `/v1/workflows/${ID}/publish`, { token: user.token, body: { version, visibility } });
-const startRun = (user: TestUser, templateId = ID) => h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake: { topic: 'tomatoes' } } });
+const startRun = (user: TestUser, templateId = ID) =>
+  h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake: { topic: 'tomatoes' } } });
 
 beforeAll(async () => {
   h = await startHarness();
   [owner, member, outsider] = await Promise.all([registerUser(h, 'Owner'), registerUser(h, 'Member'), registerUser(h, 'Outsider')]);
-  const added = await h.request('POST', `/v1/workspaces/${owner.workspaceId}/members`, { token: owner.token, body: { email: member.email, role: 'member' } });
+  const added = await h.request('POST', `/v1/workspaces/${owner.workspaceId}/members`, {
+    token: owner.token,
+    body: { email: member.email, role: 'member' },
+  });
   expect(added.status, JSON.stringify(added.body)).toBe(201);
 });
 afterAll(() => h?.stop());
@@ -62,8 +66,19 @@ describe('the visibility ladder', () => {
   it('creates the workflow as a draft (201), then replaces the draft (200)', async () => {
     const created = await author(owner, garden('2026.11.01', { name: 'Garden jottings' }));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body).toMatchObject({ id: ID, name: 'Garden jottings', workspaceId: owner.workspaceId, builtin: false, status: 'active', visibility: 'draft', liveVersion: null, draftVersion: '2026.11.01' });
-    expect(created.body.versions).toEqual([expect.objectContaining({ version: '2026.11.01', state: 'draft', visibility: 'draft', publishedAt: null })]);
+    expect(created.body).toMatchObject({
+      id: ID,
+      name: 'Garden jottings',
+      workspaceId: owner.workspaceId,
+      builtin: false,
+      status: 'active',
+      visibility: 'draft',
+      liveVersion: null,
+      draftVersion: '2026.11.01',
+    });
+    expect(created.body.versions).toEqual([
+      expect.objectContaining({ version: '2026.11.01', state: 'draft', visibility: 'draft', publishedAt: null }),
+    ]);
 
     const replaced = await author(owner, garden('2026.11.01'));
     expect(replaced.status).toBe(200);
@@ -101,14 +116,22 @@ describe('the visibility ladder', () => {
     const res = await publish(owner, '2026.11.01');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ visibility: 'internal', liveVersion: '2026.11.01', draftVersion: null });
-    expect(res.body.versions[0]).toMatchObject({ version: '2026.11.01', state: 'published', visibility: 'internal', publishedAt: expect.any(String) });
+    expect(res.body.versions[0]).toMatchObject({
+      version: '2026.11.01',
+      state: 'published',
+      visibility: 'internal',
+      publishedAt: expect.any(String),
+    });
 
     const created = await startRun(owner);
     expect(created.status).toBe(201);
     firstRunId = created.body.id;
     const run = await waitForRun(h, owner.token, firstRunId);
     expect(run).toMatchObject({ status: 'completed', workflowVersion: '2026.11.01' });
-    expect(run.runSteps.map((s: any) => [s.kind, s.status])).toEqual([['llm', 'completed'], ['code', 'completed']]);
+    expect(run.runSteps.map((s: any) => [s.kind, s.status])).toEqual([
+      ['llm', 'completed'],
+      ['code', 'completed'],
+    ]);
 
     const catalog = await h.request('GET', '/v1/catalog/workflows?limit=100');
     expect(catalog.body.items.map((w: any) => w.id)).toContain('plan-research-report');
@@ -130,21 +153,38 @@ describe('the visibility ladder', () => {
   it('refuses a version that does not sort after the published one (422)', async () => {
     const res = await author(owner, garden('2026.10.31'));
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual({ error: 'workflow_invalid', code: 'workflow_invalid', errors: ['version "2026.10.31" must be later than the previous version "2026.11.01"'] });
+    expect(res.body.detail).toEqual({
+      error: 'workflow_invalid',
+      code: 'workflow_invalid',
+      errors: ['version "2026.10.31" must be later than the previous version "2026.11.01"'],
+    });
   });
 
   it('keeps earlier runs pinned when a new version is published; new runs get the new one', async () => {
-    const drafted = await author(owner, garden('2026.11.02', { runtimeSteps: [...garden('x').runtimeSteps, { id: 'step-3', name: 'Again', kind: 'code', function: 'identity', inputPath: 'step-2' }] }));
+    const drafted = await author(
+      owner,
+      garden('2026.11.02', {
+        runtimeSteps: [
+          ...garden('x').runtimeSteps,
+          { id: 'step-3', name: 'Again', kind: 'code', function: 'identity', inputPath: 'step-2' },
+        ],
+      }),
+    );
     expect(drafted.status).toBe(200);
     expect(drafted.body).toMatchObject({ liveVersion: '2026.11.01', draftVersion: '2026.11.02', definitionVersion: '2026.11.01' });
 
     const beforePublish = await waitForRun(h, owner.token, (await startRun(owner)).body.id);
     expect(beforePublish).toMatchObject({ status: 'completed', workflowVersion: '2026.11.01' });
 
-    expect((await h.request('POST', `/v1/workflows/${ID}/publish`, { token: owner.token, body: { version: '2026.11.03' } })).status).toBe(404);
+    expect((await h.request('POST', `/v1/workflows/${ID}/publish`, { token: owner.token, body: { version: '2026.11.03' } })).status).toBe(
+      404,
+    );
     const published = await publish(owner, '2026.11.02');
     expect(published.status).toBe(200);
-    expect(published.body.versions.map((v: any) => [v.version, v.state])).toEqual([['2026.11.02', 'published'], ['2026.11.01', 'published']]);
+    expect(published.body.versions.map((v: any) => [v.version, v.state])).toEqual([
+      ['2026.11.02', 'published'],
+      ['2026.11.01', 'published'],
+    ]);
 
     const after = await waitForRun(h, owner.token, (await startRun(owner)).body.id);
     expect(after).toMatchObject({ status: 'completed', workflowVersion: '2026.11.02' });
@@ -164,7 +204,11 @@ describe('the visibility ladder', () => {
     const ids = mine.body.items.map((w: any) => w.id);
     expect(ids).toEqual(expect.arrayContaining([ID, 'plan-research-report', 'compose-article']));
     expect(mine.body.total).toBe(ids.length);
-    expect(mine.body.items.find((w: any) => w.id === ID)).toMatchObject({ visibility: 'internal', liveVersion: '2026.11.02', builtin: false });
+    expect(mine.body.items.find((w: any) => w.id === ID)).toMatchObject({
+      visibility: 'internal',
+      liveVersion: '2026.11.02',
+      builtin: false,
+    });
     const paged = await h.request('GET', `/v1/workflows?limit=1&offset=1&workspaceId=${owner.workspaceId}`, { token: member.token });
     const ownDefault = await h.request('GET', '/v1/workflows?limit=100', { token: member.token });
     expect(ownDefault.body.items.map((w: any) => w.id)).not.toContain(ID);
@@ -188,8 +232,17 @@ describe('the visibility ladder', () => {
       expect((await h.request('GET', path, { token: outsider.token })).status).toBe(404);
     }
     expect((await startRun(outsider)).status).toBe(404);
-    expect((await h.request('POST', `/v1/workflows/${ID}/publish`, { token: outsider.token, body: { version: '2026.11.02' } })).status).toBe(404);
-    expect((await h.request('POST', `/v1/workflows/${ID}/deprecate`, { token: outsider.token, body: { supersededById: 'plan-research-report' } })).status).toBe(404);
+    expect(
+      (await h.request('POST', `/v1/workflows/${ID}/publish`, { token: outsider.token, body: { version: '2026.11.02' } })).status,
+    ).toBe(404);
+    expect(
+      (
+        await h.request('POST', `/v1/workflows/${ID}/deprecate`, {
+          token: outsider.token,
+          body: { supersededById: 'plan-research-report' },
+        })
+      ).status,
+    ).toBe(404);
     const taken = await author(outsider, garden('2026.12.01'));
     expect(taken.status).toBe(409);
     expect(taken.body.detail).toMatchObject({ code: 'workflow_id_taken', id: ID });
@@ -199,16 +252,28 @@ describe('the visibility ladder', () => {
   });
 
   it('deprecates: a member cannot, a missing successor is refused, and then new runs are refused naming the successor', async () => {
-    const byMember = await h.request('POST', `/v1/workflows/${ID}/deprecate`, { token: member.token, body: { supersededById: 'plan-research-report' } });
+    const byMember = await h.request('POST', `/v1/workflows/${ID}/deprecate`, {
+      token: member.token,
+      body: { supersededById: 'plan-research-report' },
+    });
     expect(byMember.status).toBe(403);
     expect(byMember.body.detail).toMatchObject({ code: 'admin_required' });
-    const builtin = await h.request('POST', '/v1/workflows/plan-research-report/deprecate', { token: owner.token, body: { supersededById: ID } });
+    const builtin = await h.request('POST', '/v1/workflows/plan-research-report/deprecate', {
+      token: owner.token,
+      body: { supersededById: ID },
+    });
     expect(builtin.status).toBe(403);
-    const missing = await h.request('POST', `/v1/workflows/${ID}/deprecate`, { token: owner.token, body: { supersededById: 'plan-nothing-here' } });
+    const missing = await h.request('POST', `/v1/workflows/${ID}/deprecate`, {
+      token: owner.token,
+      body: { supersededById: 'plan-nothing-here' },
+    });
     expect(missing.status).toBe(422);
     expect(missing.body.detail).toMatchObject({ code: 'invalid_successor' });
 
-    const res = await h.request('POST', `/v1/workflows/${ID}/deprecate`, { token: owner.token, body: { supersededById: 'plan-research-report' } });
+    const res = await h.request('POST', `/v1/workflows/${ID}/deprecate`, {
+      token: owner.token,
+      body: { supersededById: 'plan-research-report' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'deprecated', supersededById: 'plan-research-report' });
     const refused = await startRun(owner);
@@ -223,7 +288,12 @@ describe('validation of authored definitions', () => {
   it('reports every broken rule at once, each as a plain-language sentence', async () => {
     const def = garden('2026.02.30', {
       id: 'create-garden-notes',
-      intakeSchema: { fields: [{ name: 'mood', type: 'enum' }, { name: 'photo', type: 'artifactReference' }] },
+      intakeSchema: {
+        fields: [
+          { name: 'mood', type: 'enum' },
+          { name: 'photo', type: 'artifactReference' },
+        ],
+      },
       runtimeSteps: [
         { id: 'step-1', name: 'Write', kind: 'llm', role: 'writer', gateId: 'approve' },
         { id: 'step-1', name: 'Judge', kind: 'llm', role: 'textGenerator', gateId: 'ghost-gate', requireTrue: 'ok', suppliedBy: 'nothing' },
@@ -264,7 +334,11 @@ describe('validation of authored definitions', () => {
       /^intake field "mood" is an enum without options$/,
       /^intake field "photo" is an artifactReference without an artifactClass$/,
     ];
-    for (const pattern of expected) expect(errors.some((e) => pattern.test(e)), `${pattern} in ${errors.join(' | ')}`).toBe(true);
+    for (const pattern of expected)
+      expect(
+        errors.some((e) => pattern.test(e)),
+        `${pattern} in ${errors.join(' | ')}`,
+      ).toBe(true);
     expect(errors.every((e) => typeof e === 'string' && !e.startsWith('{'))).toBe(true);
     expect((await h.request('GET', '/v1/workflows/create-garden-notes', { token: owner.token })).status).toBe(404);
   });
@@ -273,7 +347,11 @@ describe('validation of authored definitions', () => {
     const { cadence: _c, ...def } = garden('2026.11.05', { id: 'plan-broken-notes', name: 7, runtimeSteps: [] }) as Record<string, unknown>;
     const res = await author(owner, def);
     expect(res.status).toBe(422);
-    expect(res.body.detail.errors).toEqual(['name: must be text (got 7)', 'cadence: is required but missing', 'runtimeSteps must name at least one step']);
+    expect(res.body.detail.errors).toEqual([
+      'name: must be text (got 7)',
+      'cadence: is required but missing',
+      'runtimeSteps must name at least one step',
+    ]);
   });
 
   it('answers a definition that is not an object with the request-validation shape', async () => {

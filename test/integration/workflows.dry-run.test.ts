@@ -9,7 +9,12 @@ const steps = [
   { id: 'step-1', name: 'Write notes', kind: 'llm', role: 'textGenerator', prompt: 'Garden notes on {{intake.topic}}' },
   { id: 'step-2', name: 'Keep the notes', kind: 'code', function: 'identity', inputPath: 'step-1' },
 ];
-const intakeSchema = { fields: [{ name: 'topic', type: 'string', required: true }, { name: 'depth', type: 'enum', options: ['brief', 'deep'], default: 'brief' }] };
+const intakeSchema = {
+  fields: [
+    { name: 'topic', type: 'string', required: true },
+    { name: 'depth', type: 'enum', options: ['brief', 'deep'], default: 'brief' },
+  ],
+};
 const providers = { textGenerator: 'local/text-1' };
 
 function garden(version: string, extra: Record<string, unknown> = {}) {
@@ -48,23 +53,45 @@ describe('POST /v1/workflows/dry-run', () => {
       { id: 'step-1', name: 'Write notes', kind: 'llm', role: 'textGenerator', model: 'local/text-1' },
       { id: 'step-2', name: 'Keep the notes', kind: 'code', role: null, model: null },
     ]);
-    expect(res.body.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^id: is required but missing/), expect.stringMatching(/^cadence: is required but missing/)]));
-    expect(res.body.estimate).toEqual({ estimatedCost: { min: 0.0004, typical: 0.00165, max: 0.007, currency: 'USD' }, perRunCapUsd: null, highCost: false });
+    expect(res.body.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^id: is required but missing/),
+        expect.stringMatching(/^cadence: is required but missing/),
+      ]),
+    );
+    expect(res.body.estimate).toEqual({
+      estimatedCost: { min: 0.0004, typical: 0.00165, max: 0.007, currency: 'USD' },
+      perRunCapUsd: null,
+      highCost: false,
+    });
   });
 
   it('answers the contract quirk: a templateId and an intake instead of a definition pass with zero steps and a warning', async () => {
     const res = await dryRun({ templateId: 'plan-research-report', intake: { topic: 'soil' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ok: true, stepCount: 0, steps: [], errors: [], estimate: { estimatedCost: { typical: 0 }, highCost: false } });
+    expect(res.body).toMatchObject({
+      ok: true,
+      stepCount: 0,
+      steps: [],
+      errors: [],
+      estimate: { estimatedCost: { typical: 0 }, highCost: false },
+    });
     expect(res.body.warnings).toContain('the template has no runtime steps');
   });
 
   it('reports definition and intake problems together, as sentences', async () => {
     const res = await dryRun({
       intakeSchema,
-      runtimeSteps: [...steps, { id: 'step-3', name: 'Broken', kind: 'magic' }, { id: 'step-4', name: 'Judge', kind: 'llm', role: 'classifier', gateId: 'ghost' }],
+      runtimeSteps: [
+        ...steps,
+        { id: 'step-3', name: 'Broken', kind: 'magic' },
+        { id: 'step-4', name: 'Judge', kind: 'llm', role: 'classifier', gateId: 'ghost' },
+      ],
       providers: { ...providers, imageGenerator: 'acme/none' },
-      gates: [{ id: 'g', name: 'G', type: 'quality', inputs: [], outputs: [], unlocks: ['nope'] }, { id: 'g', name: 'G2', type: 'quality', inputs: [], outputs: [] }],
+      gates: [
+        { id: 'g', name: 'G', type: 'quality', inputs: [], outputs: [], unlocks: ['nope'] },
+        { id: 'g', name: 'G2', type: 'quality', inputs: [], outputs: [] },
+      ],
       intake: { depth: 'huge', extra: 1 },
     });
     expect(res.status).toBe(200);
@@ -87,10 +114,20 @@ describe('POST /v1/workflows/dry-run', () => {
 
   it('flags a high cost above the per-run cap, and above 1 USD without a cap', async () => {
     const images = Array.from({ length: 3 }, (_, i) => ({ id: `img-${i}`, name: 'Draw', kind: 'image', role: 'imageGenerator' }));
-    const capped = await dryRun({ runtimeSteps: images, providers: { imageGenerator: 'local/image-1' }, budgetPolicy: { perRunCapUsd: 0.05 } });
-    expect(capped.body.estimate).toEqual({ estimatedCost: { min: 0.06, typical: 0.06, max: 0.06, currency: 'USD' }, perRunCapUsd: 0.05, highCost: true });
+    const capped = await dryRun({
+      runtimeSteps: images,
+      providers: { imageGenerator: 'local/image-1' },
+      budgetPolicy: { perRunCapUsd: 0.05 },
+    });
+    expect(capped.body.estimate).toEqual({
+      estimatedCost: { min: 0.06, typical: 0.06, max: 0.06, currency: 'USD' },
+      perRunCapUsd: 0.05,
+      highCost: true,
+    });
     expect(capped.body.ok).toBe(true);
-    expect(capped.body.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^high cost: .* above the per-run cap of 0.05 USD$/)]));
+    expect(capped.body.warnings).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^high cost: .* above the per-run cap of 0.05 USD$/)]),
+    );
     const clips = Array.from({ length: 6 }, (_, i) => ({ id: `clip-${i}`, name: 'Film', kind: 'image', role: 'videoGenerator' }));
     const uncapped = await dryRun({ runtimeSteps: clips, providers: { videoGenerator: 'local/video-1' } });
     expect(uncapped.body.estimate).toMatchObject({ estimatedCost: { typical: 1.2 }, perRunCapUsd: null, highCost: true });
@@ -99,10 +136,16 @@ describe('POST /v1/workflows/dry-run', () => {
   it('refuses to dry-run published workflows (409): a built-in, or a published version of the workspace', async () => {
     const builtin = await dryRun({ ...garden('2026.12.01'), id: 'plan-research-report', intake: { topic: 'x' } });
     expect(builtin.status).toBe(409);
-    expect(builtin.body.detail).toMatchObject({ code: 'workflow_published', id: 'plan-research-report', message: expect.stringMatching(/published workflows cannot be dry-run/) });
+    expect(builtin.body.detail).toMatchObject({
+      code: 'workflow_published',
+      id: 'plan-research-report',
+      message: expect.stringMatching(/published workflows cannot be dry-run/),
+    });
 
     expect((await h.request('POST', '/v1/workflows', { token: owner.token, body: { definition: garden('2026.11.01') } })).status).toBe(201);
-    expect((await h.request('POST', '/v1/workflows/plan-garden-notes/publish', { token: owner.token, body: { version: '2026.11.01' } })).status).toBe(200);
+    expect(
+      (await h.request('POST', '/v1/workflows/plan-garden-notes/publish', { token: owner.token, body: { version: '2026.11.01' } })).status,
+    ).toBe(200);
     const published = await dryRun({ ...garden('2026.11.01'), intake: { topic: 'x' } });
     expect(published.status).toBe(409);
     expect(published.body.detail).toMatchObject({ code: 'workflow_published', version: '2026.11.01' });
@@ -125,18 +168,29 @@ describe('POST /v1/workflows/dry-run', () => {
 
 describe('POST /v1/workflows/estimate', () => {
   it('prices the steps on their bindings', async () => {
-    const res = await estimate({ runtimeSteps: [...steps, { id: 'img', name: 'Draw', kind: 'image', role: 'imageGenerator' }], providers: { ...providers, imageGenerator: 'local/image-1' }, budgetPolicy: { perRunCapUsd: 0.01 } });
+    const res = await estimate({
+      runtimeSteps: [...steps, { id: 'img', name: 'Draw', kind: 'image', role: 'imageGenerator' }],
+      providers: { ...providers, imageGenerator: 'local/image-1' },
+      budgetPolicy: { perRunCapUsd: 0.01 },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({
       estimatedCost: { min: 0.0204, typical: 0.02165, max: 0.027, currency: 'USD' },
       perRunCapUsd: 0.01,
       highCost: true,
-      steps: [{ id: 'step-1', typicalUsd: 0.00165 }, { id: 'step-2', typicalUsd: 0 }, { id: 'img', typicalUsd: 0.02 }],
+      steps: [
+        { id: 'step-1', typicalUsd: 0.00165 },
+        { id: 'step-2', typicalUsd: 0 },
+        { id: 'img', typicalUsd: 0.02 },
+      ],
     });
   });
 
   it('refuses unknown models, unbound roles and malformed steps with 422 workflow_invalid', async () => {
-    const res = await estimate({ runtimeSteps: [...steps, { id: 'x', name: 'X', kind: 'teleport' }, { id: 'y', name: 'Y', kind: 'image', role: 'imageGenerator' }], providers: { textGenerator: 'acme/writer-9' } });
+    const res = await estimate({
+      runtimeSteps: [...steps, { id: 'x', name: 'X', kind: 'teleport' }, { id: 'y', name: 'Y', kind: 'image', role: 'imageGenerator' }],
+      providers: { textGenerator: 'acme/writer-9' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual({
       error: 'workflow_invalid',
@@ -160,13 +214,18 @@ describe('POST /v1/workflows/estimate', () => {
 
 describe('generated bad definitions over HTTP (seeded)', () => {
   let seed = 1234;
-  const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const MUTATIONS: Array<(d: any) => void> = [
     (d) => delete d[pick(['name', 'artifactClass', 'version', 'cadence', 'gates', 'providers', 'outputShape', 'artifactSchema'])],
     (d) => (d[pick(['name', 'version', 'runtimeSteps', 'gates', 'providers', 'budgetPolicy'])] = pick([42, 'text', true])),
-    (d) => (Array.isArray(d.runtimeSteps) && d.runtimeSteps[0] ? (d.runtimeSteps[0].kind = pick(['spell', '', 'LLM'])) : (d.runtimeSteps = [])),
-    (d) => (d.gates = [{ id: 'g', name: 'G', type: 'budget', inputs: [], outputs: [] }, { id: 'g', name: 'G', type: 'budget', inputs: [], outputs: [] }]),
+    (d) =>
+      Array.isArray(d.runtimeSteps) && d.runtimeSteps[0] ? (d.runtimeSteps[0].kind = pick(['spell', '', 'LLM'])) : (d.runtimeSteps = []),
+    (d) =>
+      (d.gates = [
+        { id: 'g', name: 'G', type: 'budget', inputs: [], outputs: [] },
+        { id: 'g', name: 'G', type: 'budget', inputs: [], outputs: [] },
+      ]),
     (d) => (d.gates = [{ id: 'g', name: 'G', type: 'budget', inputs: [], outputs: [], unlocks: ['ghost'] }]),
     (d) => (d.intakeSchema.fields[0].type = pick(['text', 'date', 7])),
     (d) => (d.providers = { textGenerator: pick(['nobody/none', 'local/video-1']) }),
@@ -181,7 +240,9 @@ describe('generated bad definitions over HTTP (seeded)', () => {
       expect(res.status, JSON.stringify(def)).toBe(422);
       expect(res.body.detail.error, JSON.stringify(res.body)).toBe('workflow_invalid');
       expect(res.body.detail.errors.length).toBeGreaterThan(0);
-      expect(res.body.detail.errors.every((e: unknown) => typeof e === 'string' && !e.includes('[object') && !/^\s*[[{]/.test(e))).toBe(true);
+      expect(res.body.detail.errors.every((e: unknown) => typeof e === 'string' && !e.includes('[object') && !/^\s*[[{]/.test(e))).toBe(
+        true,
+      );
       const dry = await dryRun({ ...def, intake: { topic: 'x' } });
       expect(dry.status).toBe(200);
     }

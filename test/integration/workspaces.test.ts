@@ -21,7 +21,7 @@ const setRole = (token: string, ws: string, userId: string, role: string) =>
 const remove = (token: string, ws: string, userId: string) => h.request('DELETE', `/v1/workspaces/${ws}/members/${userId}`, { token });
 
 describe('workspaces', () => {
-  it('lists the personal workspace first, then created ones, each with the caller\'s role, paged', async () => {
+  it("lists the personal workspace first, then created ones, each with the caller's role, paged", async () => {
     const user = await registerUser(h);
     const created = await h.request('POST', '/v1/workspaces', { token: user.token, body: { name: '  Agency  ' } });
     expect(created.status).toBe(201);

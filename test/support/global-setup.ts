@@ -43,7 +43,12 @@ export default async function setup(project: TestProject) {
 
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    const embedded = await startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: await freePort(), database: 'postgres', ephemeral: true });
+    const embedded = await startEmbeddedPostgres({
+      dataDir: path.join(scratch, 'pg'),
+      port: await freePort(),
+      database: 'postgres',
+      ephemeral: true,
+    });
     stops.push(() => embedded.stop());
     adminUrl = embedded.url;
   }

@@ -43,7 +43,11 @@ export interface Harness {
   temporal: Client;
   temporalAddress: string;
   taskQueue: string;
-  request<T = any>(method: string, path: string, opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<HttpResult<T>>;
   startWorker(opts?: { localLatencyMs?: number }): Promise<{ stop(): Promise<void> }>;
   stop(): Promise<void>;
 }
@@ -143,7 +147,21 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 
   const events = new RunEventHub(databaseUrl, silentLogger);
   const api: ApiServer = await startApiServer(
-    { db, temporal, taskQueue, logger: silentLogger, models, storage, fileUrls, events, sseHeartbeatMs: opts.sseHeartbeatMs, orderConcurrency: opts.orderConcurrency, egress: opts.egress ?? TEST_EGRESS_POLICY, secretsKey, webhookRetry: opts.webhookRetry },
+    {
+      db,
+      temporal,
+      taskQueue,
+      logger: silentLogger,
+      models,
+      storage,
+      fileUrls,
+      events,
+      sseHeartbeatMs: opts.sseHeartbeatMs,
+      orderConcurrency: opts.orderConcurrency,
+      egress: opts.egress ?? TEST_EGRESS_POLICY,
+      secretsKey,
+      webhookRetry: opts.webhookRetry,
+    },
     0,
     '127.0.0.1',
   );
@@ -203,18 +221,37 @@ export async function registerUser(h: Harness, name = 'Tester'): Promise<TestUse
   const email = `user${Date.now()}${counter++}${randomBytes(2).toString('hex')}@example.com`;
   const res = await h.request('POST', '/v1/auth/register', { body: { email, password: 'correct horse battery', name } });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
-  const membership = await h.db.selectFrom('memberships').select('workspace_id').where('user_id', '=', res.body.user.id).executeTakeFirstOrThrow();
-  return { token: res.body.accessToken, refreshToken: res.body.refreshToken, userId: res.body.user.id, email, workspaceId: membership.workspace_id };
+  const membership = await h.db
+    .selectFrom('memberships')
+    .select('workspace_id')
+    .where('user_id', '=', res.body.user.id)
+    .executeTakeFirstOrThrow();
+  return {
+    token: res.body.accessToken,
+    refreshToken: res.body.refreshToken,
+    userId: res.body.user.id,
+    email,
+    workspaceId: membership.workspace_id,
+  };
 }
 
 export async function createApiKey(h: Harness, user: TestUser, workspaceId?: string): Promise<string> {
-  const res = await h.request('POST', '/v1/api-keys', { token: user.token, body: { name: 'test key', ...(workspaceId ? { workspaceId } : {}) } });
+  const res = await h.request('POST', '/v1/api-keys', {
+    token: user.token,
+    body: { name: 'test key', ...(workspaceId ? { workspaceId } : {}) },
+  });
   if (res.status !== 201) throw new Error(`api key failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.secret;
 }
 
 /** Polls the read model (never Temporal) until the run satisfies `done`, by default a terminal status. */
-export async function waitForRun(h: Harness, token: string, runId: string, done: (run: any) => boolean = (r) => isTerminalRunStatus(r.status), timeoutMs = 45_000): Promise<any> {
+export async function waitForRun(
+  h: Harness,
+  token: string,
+  runId: string,
+  done: (run: any) => boolean = (r) => isTerminalRunStatus(r.status),
+  timeoutMs = 45_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   let last: any;
   while (Date.now() < deadline) {
@@ -227,7 +264,13 @@ export async function waitForRun(h: Harness, token: string, runId: string, done:
 }
 
 /** Polls an order (read model only) until `done`, by default a settled status. */
-export async function waitForOrder(h: Harness, token: string, orderId: string, done: (order: any) => boolean = (o) => ['completed', 'attention', 'failed', 'cancelled'].includes(o.status), timeoutMs = 90_000): Promise<any> {
+export async function waitForOrder(
+  h: Harness,
+  token: string,
+  orderId: string,
+  done: (order: any) => boolean = (o) => ['completed', 'attention', 'failed', 'cancelled'].includes(o.status),
+  timeoutMs = 90_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   let last: any;
   while (Date.now() < deadline) {

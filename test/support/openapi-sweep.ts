@@ -37,7 +37,9 @@ export function operations(doc: OpenApiDoc): Operation[] {
         op,
         secured: security.length > 0 && security.some((s) => s && Object.keys(s as object).length > 0),
         pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
-        queryParams: params.filter((p: any) => p.in === 'query').map((p: any) => ({ name: p.name, required: !!p.required, schema: resolve(doc, p.schema ?? {}) })),
+        queryParams: params
+          .filter((p: any) => p.in === 'query')
+          .map((p: any) => ({ name: p.name, required: !!p.required, schema: resolve(doc, p.schema ?? {}) })),
       });
     }
   }

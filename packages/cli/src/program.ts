@@ -107,7 +107,21 @@ function printRun(run: Run) {
   print(table(runSummary(run)));
   if (run.runSteps.length > 0) {
     print('');
-    print(table(run.runSteps.map((s, i) => [String(i), s.id, s.kind, s.status, s.model ?? '-', s.durationMs === null ? '-' : `${s.durationMs} ms`, money(s.costActualUsd), s.error ?? '']), ['#', 'step', 'kind', 'status', 'model', 'took', 'cost', 'error']));
+    print(
+      table(
+        run.runSteps.map((s, i) => [
+          String(i),
+          s.id,
+          s.kind,
+          s.status,
+          s.model ?? '-',
+          s.durationMs === null ? '-' : `${s.durationMs} ms`,
+          money(s.costActualUsd),
+          s.error ?? '',
+        ]),
+        ['#', 'step', 'kind', 'status', 'model', 'took', 'cost', 'error'],
+      ),
+    );
   }
 }
 
@@ -117,8 +131,14 @@ function orderSummary(order: Order): string {
     ['id', order.id],
     ['workflow', `${order.workflowId} ${order.workflowVersion}`],
     ['status', order.status],
-    ['children', `${order.targetCount} (planned ${c.planned}, running ${c.running}, succeeded ${c.succeeded}, failed ${c.failed}, cancelled ${c.cancelled}, skipped duplicates ${c.skipped})`],
-    ['cost', `${money(order.actualCostUsd)} of estimated ${money(order.estimatedCostUsd)}${order.budgetLimitUsd === null ? '' : `, budget ${money(order.budgetLimitUsd)} (${order.budgetEnforcementMode})`}`],
+    [
+      'children',
+      `${order.targetCount} (planned ${c.planned}, running ${c.running}, succeeded ${c.succeeded}, failed ${c.failed}, cancelled ${c.cancelled}, skipped duplicates ${c.skipped})`,
+    ],
+    [
+      'cost',
+      `${money(order.actualCostUsd)} of estimated ${money(order.estimatedCostUsd)}${order.budgetLimitUsd === null ? '' : `, budget ${money(order.budgetLimitUsd)} (${order.budgetEnforcementMode})`}`,
+    ],
     ['created', order.createdAt],
     ...(order.failureReason ? [['failure', order.failureReason]] : []),
     ...(order.acceptGapReason ? [['gap accepted', order.acceptGapReason]] : []),
@@ -138,7 +158,8 @@ async function watchRun(client: AtelierClient, runId: string, json: boolean): Pr
     },
   });
   if (json) print(JSON.stringify({ event: 'end', data: run }));
-  else print(`run ${run.id} ended ${run.status}${run.error ? `: ${run.error}` : ''}${run.artifactId ? ` (artifact ${run.artifactId})` : ''}`);
+  else
+    print(`run ${run.id} ended ${run.status}${run.error ? `: ${run.error}` : ''}${run.artifactId ? ` (artifact ${run.artifactId})` : ''}`);
   return RUN_SUCCESS.has(run.status) ? EXIT.ok : EXIT.unsuccessful;
 }
 
@@ -169,18 +190,26 @@ async function watchOrder(client: AtelierClient, orderId: string, json: boolean,
 export function buildProgram(argv: string[], operator: OperatorMain, setCode: (code: number) => void): Command {
   const program = new Command('atelier');
   program
-    .description('Atelier: durable workflow engine for AI content production.\nUser commands talk to the HTTP API with an API key (flags, ATELIER_URL/ATELIER_API_KEY, or `atelier login`);\noperator commands need Temporal and PostgreSQL (see docs/operations.md).')
+    .description(
+      'Atelier: durable workflow engine for AI content production.\nUser commands talk to the HTTP API with an API key (flags, ATELIER_URL/ATELIER_API_KEY, or `atelier login`);\noperator commands need Temporal and PostgreSQL (see docs/operations.md).',
+    )
     .addOption(new Option('--url <url>', `gateway URL (env ATELIER_URL, else the saved login, else ${DEFAULT_URL})`))
     .addOption(new Option('--api-key <key>', 'API key (env ATELIER_API_KEY, else the saved login)'))
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
-    .addHelpText('after', '\nExit codes: 0 ok; 1 a watched run/order ended failed, cancelled or rejected; 2 usage; 3 API error (body on stderr).');
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 ok; 1 a watched run/order ended failed, cancelled or rejected; 2 usage; 3 API error (body on stderr).',
+    );
 
   const clientFor = async (cmd: Command): Promise<AtelierClient> => {
     const flags = cmd.optsWithGlobals<GlobalFlags>();
     const creds = await resolveCredentials(flags);
-    if (!creds.apiKey) throw new UsageError(`no API key: pass --api-key, set ATELIER_API_KEY, or run \`atelier login --url ${creds.url} --api-key atl_...\``);
+    if (!creds.apiKey)
+      throw new UsageError(
+        `no API key: pass --api-key, set ATELIER_API_KEY, or run \`atelier login --url ${creds.url} --api-key atl_...\``,
+      );
     return createAtelierClient({ baseUrl: creds.url, apiKey: creds.apiKey });
   };
   /** Wraps a user command: it gets a client and its options; its return value is the exit code. */
@@ -214,7 +243,9 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     });
 
   // ---- runs ----
-  const runs = program.command('runs').description('start, list, show, watch and cancel runs (API); finalize, reconcile and reset (operator)');
+  const runs = program
+    .command('runs')
+    .description('start, list, show, watch and cancel runs (API); finalize, reconcile and reset (operator)');
   runs
     .command('start')
     .description('start a run of a workflow (POST /v1/runs)')
@@ -227,23 +258,61 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--watch', 'follow the run until it ends (exit code as `runs watch`)')
     .option('--json', 'print the run as JSON')
     .action(
-      act(async (client, templateId: string, opts: { intake?: string; set?: string[]; workspace?: string; project?: string; provider?: string[]; watch?: boolean; json?: boolean }) => {
-        const providers = Object.fromEntries((opts.provider ?? []).map((p) => {
-          const eq = p.indexOf('=');
-          if (eq <= 0) throw new UsageError(`--provider expects role=model (got "${p}")`);
-          return [p.slice(0, eq), p.slice(eq + 1)];
-        }));
-        const body = { templateId, intake: intakeFrom(opts), ...(opts.workspace ? { workspaceId: opts.workspace } : {}), ...(opts.project ? { projectId: opts.project } : {}), ...(opts.provider ? { providers } : {}) };
-        const run = ok(await client.POST('/v1/runs', { body }), 'POST /v1/runs');
-        if (opts.json) printJson(run);
-        else print(`run ${run.id} ${run.status} (${run.templateId} ${run.workflowVersion}, estimated ${money(run.totalCosts.estimatedUsd)})`);
-        return opts.watch ? watchRun(client, run.id, Boolean(opts.json)) : EXIT.ok;
-      }),
+      act(
+        async (
+          client,
+          templateId: string,
+          opts: {
+            intake?: string;
+            set?: string[];
+            workspace?: string;
+            project?: string;
+            provider?: string[];
+            watch?: boolean;
+            json?: boolean;
+          },
+        ) => {
+          const providers = Object.fromEntries(
+            (opts.provider ?? []).map((p) => {
+              const eq = p.indexOf('=');
+              if (eq <= 0) throw new UsageError(`--provider expects role=model (got "${p}")`);
+              return [p.slice(0, eq), p.slice(eq + 1)];
+            }),
+          );
+          const body = {
+            templateId,
+            intake: intakeFrom(opts),
+            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
+            ...(opts.project ? { projectId: opts.project } : {}),
+            ...(opts.provider ? { providers } : {}),
+          };
+          const run = ok(await client.POST('/v1/runs', { body }), 'POST /v1/runs');
+          if (opts.json) printJson(run);
+          else
+            print(
+              `run ${run.id} ${run.status} (${run.templateId} ${run.workflowVersion}, estimated ${money(run.totalCosts.estimatedUsd)})`,
+            );
+          return opts.watch ? watchRun(client, run.id, Boolean(opts.json)) : EXIT.ok;
+        },
+      ),
     );
   runs
     .command('list')
     .description('list runs, newest first (GET /v1/runs)')
-    .addOption(new Option('--status <status>', 'only runs in this status').choices(['pending', 'queued', 'running', 'planned', 'completed', 'review', 'failed', 'cancelled', 'rejected', 'changes_requested']))
+    .addOption(
+      new Option('--status <status>', 'only runs in this status').choices([
+        'pending',
+        'queued',
+        'running',
+        'planned',
+        'completed',
+        'review',
+        'failed',
+        'cancelled',
+        'rejected',
+        'changes_requested',
+      ]),
+    )
     .option('--workspace <id>', 'workspace id')
     .option('--project <id>', 'project id')
     .option('--order <id>', 'only the children of this order')
@@ -251,16 +320,41 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--offset <n>', 'skip this many', positiveInt('--offset'), 0)
     .option('--json', 'print the page as JSON')
     .action(
-      act(async (client, opts: { status?: Run['status']; workspace?: string; project?: string; order?: string; limit: number; offset: number; json?: boolean }) => {
-        const query = { limit: opts.limit, offset: opts.offset, ...(opts.status ? { status: opts.status } : {}), ...(opts.workspace ? { workspaceId: opts.workspace } : {}), ...(opts.project ? { projectId: opts.project } : {}), ...(opts.order ? { parentOrderId: opts.order } : {}) };
-        const page = ok(await client.GET('/v1/runs', { params: { query } }), 'GET /v1/runs');
-        if (opts.json) printJson(page);
-        else {
-          print(table(page.items.map((r) => [r.id, r.templateId, r.status, r.createdAt, money(r.totalCosts.actualUsd), r.artifactId ?? '-']), ['run', 'workflow', 'status', 'created', 'cost', 'artifact']));
-          print(`${page.items.length} of ${page.total}`);
-        }
-        return EXIT.ok;
-      }),
+      act(
+        async (
+          client,
+          opts: {
+            status?: Run['status'];
+            workspace?: string;
+            project?: string;
+            order?: string;
+            limit: number;
+            offset: number;
+            json?: boolean;
+          },
+        ) => {
+          const query = {
+            limit: opts.limit,
+            offset: opts.offset,
+            ...(opts.status ? { status: opts.status } : {}),
+            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
+            ...(opts.project ? { projectId: opts.project } : {}),
+            ...(opts.order ? { parentOrderId: opts.order } : {}),
+          };
+          const page = ok(await client.GET('/v1/runs', { params: { query } }), 'GET /v1/runs');
+          if (opts.json) printJson(page);
+          else {
+            print(
+              table(
+                page.items.map((r) => [r.id, r.templateId, r.status, r.createdAt, money(r.totalCosts.actualUsd), r.artifactId ?? '-']),
+                ['run', 'workflow', 'status', 'created', 'cost', 'artifact'],
+              ),
+            );
+            print(`${page.items.length} of ${page.total}`);
+          }
+          return EXIT.ok;
+        },
+      ),
     );
   runs
     .command('show')
@@ -288,7 +382,10 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--json', 'print the run as JSON')
     .action(
       act(async (client, runId: string, opts: { json?: boolean }) => {
-        const run = ok(await client.POST('/v1/runs/{run_id}/cancel', { params: { path: { run_id: runId } } }), `POST /v1/runs/${runId}/cancel`);
+        const run = ok(
+          await client.POST('/v1/runs/{run_id}/cancel', { params: { path: { run_id: runId } } }),
+          `POST /v1/runs/${runId}/cancel`,
+        );
         if (opts.json) printJson(run);
         else print(`run ${run.id} is ${run.status}${run.status === 'cancelled' ? '' : '; it stops at its next step boundary'}`);
         return EXIT.ok;
@@ -324,7 +421,14 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--intake-base <json>', 'intake fields every child shares (JSON object)')
     .option('--target-count <n>', 'children wanted (defaults to the distinct variations)', positiveInt('--target-count'))
     .option('--budget-limit <usd>', 'spend limit of the order in USD', usd('--budget-limit'))
-    .addOption(new Option('--budget-mode <mode>', 'what happens at the limit').choices(['hard_stop', 'allow_overage', 'allow_one_more', 'notify_only']))
+    .addOption(
+      new Option('--budget-mode <mode>', 'what happens at the limit').choices([
+        'hard_stop',
+        'allow_overage',
+        'allow_one_more',
+        'notify_only',
+      ]),
+    )
     .addOption(new Option('--execution-mode <mode>', 'standard or batch').choices(['standard', 'batch']))
     .option('--workspace <id>', 'workspace id')
     .option('--project <id>', 'project id')
@@ -332,33 +436,58 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--watch', 'start it and follow it to the end (implies --start)')
     .option('--json', 'print the order as JSON')
     .action(
-      act(async (client, workflowId: string, opts: { items?: string; matrix?: string; csv?: string; variations?: string; intakeBase?: string; targetCount?: number; budgetLimit?: number; budgetMode?: 'hard_stop' | 'allow_overage' | 'allow_one_more' | 'notify_only'; executionMode?: 'standard' | 'batch'; workspace?: string; project?: string; start?: boolean; watch?: boolean; json?: boolean }) => {
-        const given = [opts.items, opts.matrix, opts.csv, opts.variations].filter((v) => v !== undefined).length;
-        if (given !== 1) throw new UsageError('give exactly one of --items, --matrix, --csv, --variations');
-        const variationSpec = opts.items
-          ? { resolver: 'list' as const, params: { items: parseJson('--items', opts.items) as Array<Record<string, unknown>> } }
-          : opts.matrix
-            ? { resolver: 'matrix' as const, params: { axes: parseJson('--matrix', opts.matrix) as Record<string, unknown[]> } }
-            : opts.csv
-              ? { resolver: 'csv' as const, params: { csv: await readFile(opts.csv, 'utf8') } }
-              : (parseJson('--variations', opts.variations!) as { resolver: 'list'; params: { items: Array<Record<string, unknown>> } });
-        const body = {
-          workflowId,
-          variationSpec,
-          ...(opts.intakeBase ? { intakeBase: parseJson('--intake-base', opts.intakeBase) as Record<string, unknown> } : {}),
-          ...(opts.targetCount !== undefined ? { targetCount: opts.targetCount } : {}),
-          ...(opts.budgetLimit !== undefined ? { budgetLimitUsd: opts.budgetLimit } : {}),
-          ...(opts.budgetMode ? { budgetEnforcementMode: opts.budgetMode } : {}),
-          ...(opts.executionMode ? { executionMode: opts.executionMode } : {}),
-          ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
-          ...(opts.project ? { projectId: opts.project } : {}),
-        };
-        let order = ok(await client.POST('/v1/orders', { body }), 'POST /v1/orders');
-        if (opts.start || opts.watch) order = ok(await client.POST('/v1/orders/{order_id}/start', { params: { path: { order_id: order.id } } }), `POST /v1/orders/${order.id}/start`);
-        if (opts.json) printJson(order);
-        else print(orderSummary(order));
-        return opts.watch ? watchOrder(client, order.id, Boolean(opts.json), 1000) : EXIT.ok;
-      }),
+      act(
+        async (
+          client,
+          workflowId: string,
+          opts: {
+            items?: string;
+            matrix?: string;
+            csv?: string;
+            variations?: string;
+            intakeBase?: string;
+            targetCount?: number;
+            budgetLimit?: number;
+            budgetMode?: 'hard_stop' | 'allow_overage' | 'allow_one_more' | 'notify_only';
+            executionMode?: 'standard' | 'batch';
+            workspace?: string;
+            project?: string;
+            start?: boolean;
+            watch?: boolean;
+            json?: boolean;
+          },
+        ) => {
+          const given = [opts.items, opts.matrix, opts.csv, opts.variations].filter((v) => v !== undefined).length;
+          if (given !== 1) throw new UsageError('give exactly one of --items, --matrix, --csv, --variations');
+          const variationSpec = opts.items
+            ? { resolver: 'list' as const, params: { items: parseJson('--items', opts.items) as Array<Record<string, unknown>> } }
+            : opts.matrix
+              ? { resolver: 'matrix' as const, params: { axes: parseJson('--matrix', opts.matrix) as Record<string, unknown[]> } }
+              : opts.csv
+                ? { resolver: 'csv' as const, params: { csv: await readFile(opts.csv, 'utf8') } }
+                : (parseJson('--variations', opts.variations!) as { resolver: 'list'; params: { items: Array<Record<string, unknown>> } });
+          const body = {
+            workflowId,
+            variationSpec,
+            ...(opts.intakeBase ? { intakeBase: parseJson('--intake-base', opts.intakeBase) as Record<string, unknown> } : {}),
+            ...(opts.targetCount !== undefined ? { targetCount: opts.targetCount } : {}),
+            ...(opts.budgetLimit !== undefined ? { budgetLimitUsd: opts.budgetLimit } : {}),
+            ...(opts.budgetMode ? { budgetEnforcementMode: opts.budgetMode } : {}),
+            ...(opts.executionMode ? { executionMode: opts.executionMode } : {}),
+            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
+            ...(opts.project ? { projectId: opts.project } : {}),
+          };
+          let order = ok(await client.POST('/v1/orders', { body }), 'POST /v1/orders');
+          if (opts.start || opts.watch)
+            order = ok(
+              await client.POST('/v1/orders/{order_id}/start', { params: { path: { order_id: order.id } } }),
+              `POST /v1/orders/${order.id}/start`,
+            );
+          if (opts.json) printJson(order);
+          else print(orderSummary(order));
+          return opts.watch ? watchOrder(client, order.id, Boolean(opts.json), 1000) : EXIT.ok;
+        },
+      ),
     );
   orders
     .command('start')
@@ -368,7 +497,10 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--json', 'print the order as JSON')
     .action(
       act(async (client, orderId: string, opts: { watch?: boolean; json?: boolean }) => {
-        const order = ok(await client.POST('/v1/orders/{order_id}/start', { params: { path: { order_id: orderId } } }), `POST /v1/orders/${orderId}/start`);
+        const order = ok(
+          await client.POST('/v1/orders/{order_id}/start', { params: { path: { order_id: orderId } } }),
+          `POST /v1/orders/${orderId}/start`,
+        );
         if (opts.json) printJson(order);
         else print(`order ${order.id} ${order.status}: ${order.targetCount} children`);
         return opts.watch ? watchOrder(client, order.id, Boolean(opts.json), 1000) : EXIT.ok;
@@ -381,7 +513,10 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--json', 'print the order as JSON')
     .action(
       act(async (client, orderId: string, opts: { json?: boolean }) => {
-        const order = ok(await client.GET('/v1/orders/{order_id}', { params: { path: { order_id: orderId } } }), `GET /v1/orders/${orderId}`);
+        const order = ok(
+          await client.GET('/v1/orders/{order_id}', { params: { path: { order_id: orderId } } }),
+          `GET /v1/orders/${orderId}`,
+        );
         if (opts.json) printJson(order);
         else print(orderSummary(order));
         return EXIT.ok;
@@ -389,11 +524,17 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     );
   orders
     .command('watch')
-    .description('a live progress bar (plain lines when stdout is not a terminal) until the order settles; exit 0 completed, 1 attention/failed/cancelled')
+    .description(
+      'a live progress bar (plain lines when stdout is not a terminal) until the order settles; exit 0 completed, 1 attention/failed/cancelled',
+    )
     .argument('<order>', 'order id')
     .option('--interval <ms>', 'polling interval', positiveInt('--interval'), 1000)
     .option('--json', 'one JSON line per change')
-    .action(act(async (client, orderId: string, opts: { interval: number; json?: boolean }) => watchOrder(client, orderId, Boolean(opts.json), opts.interval)));
+    .action(
+      act(async (client, orderId: string, opts: { interval: number; json?: boolean }) =>
+        watchOrder(client, orderId, Boolean(opts.json), opts.interval),
+      ),
+    );
   orders
     .command('retry-failed')
     .description('retry failed children (POST /v1/orders/{id}/retry-failed)')
@@ -403,10 +544,19 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--json', 'print the order as JSON')
     .action(
       act(async (client, orderId: string, opts: { run?: string[]; includeDeterministic?: boolean; json?: boolean }) => {
-        const body = { ...(opts.run ? { runIds: opts.run } : { all: true }), ...(opts.includeDeterministic ? { includeDeterministic: true } : {}) };
-        const answer = ok(await client.POST('/v1/orders/{order_id}/retry-failed', { params: { path: { order_id: orderId } }, body }), `POST /v1/orders/${orderId}/retry-failed`);
+        const body = {
+          ...(opts.run ? { runIds: opts.run } : { all: true }),
+          ...(opts.includeDeterministic ? { includeDeterministic: true } : {}),
+        };
+        const answer = ok(
+          await client.POST('/v1/orders/{order_id}/retry-failed', { params: { path: { order_id: orderId } }, body }),
+          `POST /v1/orders/${orderId}/retry-failed`,
+        );
         if (opts.json) printJson(answer);
-        else print(`retried ${answer.retried.length} children${answer.retried.length ? `: ${answer.retried.join(' ')}` : ''}\n${orderSummary(answer.order)}`);
+        else
+          print(
+            `retried ${answer.retried.length} children${answer.retried.length ? `: ${answer.retried.join(' ')}` : ''}\n${orderSummary(answer.order)}`,
+          );
         return EXIT.ok;
       }),
     );
@@ -418,7 +568,10 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--json', 'print the order as JSON')
     .action(
       act(async (client, orderId: string, opts: { reason: string; json?: boolean }) => {
-        const order = ok(await client.POST('/v1/orders/{order_id}/accept-gap', { params: { path: { order_id: orderId } }, body: { reason: opts.reason } }), `POST /v1/orders/${orderId}/accept-gap`);
+        const order = ok(
+          await client.POST('/v1/orders/{order_id}/accept-gap', { params: { path: { order_id: orderId } }, body: { reason: opts.reason } }),
+          `POST /v1/orders/${orderId}/accept-gap`,
+        );
         if (opts.json) printJson(order);
         else print(orderSummary(order));
         return EXIT.ok;
@@ -437,11 +590,28 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--json', 'print the page as JSON')
     .action(
       act(async (client, opts: { workspace?: string; project?: string; workflow?: string; limit: number; json?: boolean }) => {
-        const query = { limit: opts.limit, ...(opts.workspace ? { workspaceId: opts.workspace } : {}), ...(opts.project ? { projectId: opts.project } : {}), ...(opts.workflow ? { templateId: opts.workflow } : {}) };
+        const query = {
+          limit: opts.limit,
+          ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
+          ...(opts.project ? { projectId: opts.project } : {}),
+          ...(opts.workflow ? { templateId: opts.workflow } : {}),
+        };
         const page = ok(await client.GET('/v1/queue', { params: { query } }), 'GET /v1/queue');
         if (opts.json) printJson(page);
         else {
-          print(table(page.items.map((q) => [q.runId, q.templateId, q.gateName ?? q.gateId ?? '-', q.artifactId ?? '-', q.qa?.status ?? '-', q.enteredReviewAt]), ['run', 'workflow', 'gate', 'artifact', 'qa', 'in review since']));
+          print(
+            table(
+              page.items.map((q) => [
+                q.runId,
+                q.templateId,
+                q.gateName ?? q.gateId ?? '-',
+                q.artifactId ?? '-',
+                q.qa?.status ?? '-',
+                q.enteredReviewAt,
+              ]),
+              ['run', 'workflow', 'gate', 'artifact', 'qa', 'in review since'],
+            ),
+          );
           print(`${page.items.length} of ${page.total}`);
         }
         return EXIT.ok;
@@ -457,13 +627,30 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--gate <id>', 'the gate the run must be waiting on')
     .option('--json', 'print the answer as JSON')
     .action(
-      act(async (client, runId: string, opts: { decision: 'approve' | 'reject' | 'request_changes'; note?: string; patch?: string; gate?: string; json?: boolean }) => {
-        const body = { decision: opts.decision, ...(opts.note ? { note: opts.note } : {}), ...(opts.patch ? { patch: parseJson('--patch', opts.patch) as Record<string, unknown> } : {}), ...(opts.gate ? { gateId: opts.gate } : {}) };
-        const answer = ok(await client.POST('/v1/queue/{run_id}/decision', { params: { path: { run_id: runId } }, body }), `POST /v1/queue/${runId}/decision`);
-        if (opts.json) printJson(answer);
-        else print(`run ${runId}: ${opts.decision} recorded${typeof (answer as { status?: unknown }).status === 'string' ? ` (run is ${(answer as { status: string }).status})` : ''}`);
-        return EXIT.ok;
-      }),
+      act(
+        async (
+          client,
+          runId: string,
+          opts: { decision: 'approve' | 'reject' | 'request_changes'; note?: string; patch?: string; gate?: string; json?: boolean },
+        ) => {
+          const body = {
+            decision: opts.decision,
+            ...(opts.note ? { note: opts.note } : {}),
+            ...(opts.patch ? { patch: parseJson('--patch', opts.patch) as Record<string, unknown> } : {}),
+            ...(opts.gate ? { gateId: opts.gate } : {}),
+          };
+          const answer = ok(
+            await client.POST('/v1/queue/{run_id}/decision', { params: { path: { run_id: runId } }, body }),
+            `POST /v1/queue/${runId}/decision`,
+          );
+          if (opts.json) printJson(answer);
+          else
+            print(
+              `run ${runId}: ${opts.decision} recorded${typeof (answer as { status?: unknown }).status === 'string' ? ` (run is ${(answer as { status: string }).status})` : ''}`,
+            );
+          return EXIT.ok;
+        },
+      ),
     );
 
   // ---- artifacts ----
@@ -475,11 +662,25 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--json', 'print the artifact as JSON')
     .action(
       act(async (client, artifactId: string, opts: { json?: boolean }) => {
-        const a = ok(await client.GET('/v1/artifacts/{artifact_id}', { params: { path: { artifact_id: artifactId } } }), `GET /v1/artifacts/${artifactId}`);
+        const a = ok(
+          await client.GET('/v1/artifacts/{artifact_id}', { params: { path: { artifact_id: artifactId } } }),
+          `GET /v1/artifacts/${artifactId}`,
+        );
         if (opts.json) printJson(a);
         else {
           const content = a.content as Record<string, unknown>;
-          print(table([['id', a.id], ['title', a.title], ['type', `${a.artifactClass}/${a.artifactType} v${a.version}`], ['status', a.status], ['run', a.runId ?? '-'], ['qa', `${a.qa.status} (${a.qa.checks.filter((c) => c.status === 'pass').length}/${a.qa.checks.length} checks pass)`], ...(typeof content.url === 'string' ? [['file', content.url]] : []), ['created', a.createdAt]]));
+          print(
+            table([
+              ['id', a.id],
+              ['title', a.title],
+              ['type', `${a.artifactClass}/${a.artifactType} v${a.version}`],
+              ['status', a.status],
+              ['run', a.runId ?? '-'],
+              ['qa', `${a.qa.status} (${a.qa.checks.filter((c) => c.status === 'pass').length}/${a.qa.checks.length} checks pass)`],
+              ...(typeof content.url === 'string' ? [['file', content.url]] : []),
+              ['created', a.createdAt],
+            ]),
+          );
           for (const c of a.qa.checks.filter((c) => c.status !== 'pass')) print(`  ${c.status}: ${c.label} — ${c.detail}`);
         }
         return EXIT.ok;
@@ -501,7 +702,9 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
           throw err;
         }
         if (opts.json) printJson({ metadataPath: result.metadataPath, files: result.files });
-        else for (const f of [{ path: result.metadataPath, bytes: -1 }, ...result.files]) print(`wrote ${f.path}${f.bytes >= 0 ? ` (${f.bytes} bytes)` : ''}`);
+        else
+          for (const f of [{ path: result.metadataPath, bytes: -1 }, ...result.files])
+            print(`wrote ${f.path}${f.bytes >= 0 ? ` (${f.bytes} bytes)` : ''}`);
         return EXIT.ok;
       }),
     );
@@ -516,9 +719,27 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     .option('--json', 'print the page as JSON')
     .action(
       act(async (client, opts: { workspace?: string; limit: number; json?: boolean }) => {
-        const page = ok(await client.GET('/v1/workflows', { params: { query: { limit: opts.limit, ...(opts.workspace ? { workspaceId: opts.workspace } : {}) } } }), 'GET /v1/workflows');
+        const page = ok(
+          await client.GET('/v1/workflows', {
+            params: { query: { limit: opts.limit, ...(opts.workspace ? { workspaceId: opts.workspace } : {}) } },
+          }),
+          'GET /v1/workflows',
+        );
         if (opts.json) printJson(page);
-        else print(table(page.items.map((w) => [w.id, w.name, w.liveVersion ?? '(draft)', w.builtin ? 'built-in' : 'workspace', w.status, w.visibility]), ['workflow', 'name', 'live version', 'owner', 'status', 'visibility']));
+        else
+          print(
+            table(
+              page.items.map((w) => [
+                w.id,
+                w.name,
+                w.liveVersion ?? '(draft)',
+                w.builtin ? 'built-in' : 'workspace',
+                w.status,
+                w.visibility,
+              ]),
+              ['workflow', 'name', 'live version', 'owner', 'status', 'visibility'],
+            ),
+          );
         return EXIT.ok;
       }),
     );
@@ -532,16 +753,33 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
         const w = ok(await client.GET('/v1/workflows/{id}', { params: { path: { id } } }), `GET /v1/workflows/${id}`);
         if (opts.json) printJson(w);
         else {
-          print(table([['id', w.id], ['name', w.name], ['live version', w.liveVersion ?? '-'], ['draft', w.draftVersion ?? '-'], ['status', w.status], ['shown', w.definitionVersion]]));
+          print(
+            table([
+              ['id', w.id],
+              ['name', w.name],
+              ['live version', w.liveVersion ?? '-'],
+              ['draft', w.draftVersion ?? '-'],
+              ['status', w.status],
+              ['shown', w.definitionVersion],
+            ]),
+          );
           const steps = (w.definition as { runtimeSteps?: Array<{ id?: string; name?: string; kind?: string }> }).runtimeSteps ?? [];
-          if (steps.length) print(`\n${table(steps.map((s, i) => [String(i), s.id ?? '', s.kind ?? '', s.name ?? '']), ['#', 'step', 'kind', 'name'])}`);
+          if (steps.length)
+            print(
+              `\n${table(
+                steps.map((s, i) => [String(i), s.id ?? '', s.kind ?? '', s.name ?? '']),
+                ['#', 'step', 'kind', 'name'],
+              )}`,
+            );
         }
         return EXIT.ok;
       }),
     );
   workflows
     .command('dry-run')
-    .description('check a draft definition file (JSON) against an intake without running it (POST /v1/workflows/dry-run); exit 1 when it has errors')
+    .description(
+      'check a draft definition file (JSON) against an intake without running it (POST /v1/workflows/dry-run); exit 1 when it has errors',
+    )
     .argument('<file>', 'a WorkflowDefinition as JSON')
     .option('--intake <json>', 'an intake to resolve against its intakeSchema')
     .option('--set <key=value>', 'one intake field (repeatable)', collect)

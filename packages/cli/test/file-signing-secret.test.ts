@@ -18,11 +18,23 @@ afterAll(async () => {
 describe('the file URL signing secret of a stack', () => {
   it('is ATELIER_FILE_SIGNING_SECRET with ATELIER_FILE_URL_TTL_SECONDS when set', async () => {
     const dataDir = await tempDir();
-    const config = loadConfig({ ATELIER_DATA_DIR: dataDir, ATELIER_FILE_SIGNING_SECRET: 'x'.repeat(32), ATELIER_FILE_URL_TTL_SECONDS: '600' });
-    for (const embedded of [true, false]) expect(await resolveFileSigning(config, embedded)).toEqual({ secret: 'x'.repeat(32), ttlSeconds: 600 });
+    const config = loadConfig({
+      ATELIER_DATA_DIR: dataDir,
+      ATELIER_FILE_SIGNING_SECRET: 'x'.repeat(32),
+      ATELIER_FILE_URL_TTL_SECONDS: '600',
+    });
+    for (const embedded of [true, false])
+      expect(await resolveFileSigning(config, embedded)).toEqual({ secret: 'x'.repeat(32), ttlSeconds: 600 });
     await expect(stat(path.join(dataDir, FILE_SIGNING_SECRET_FILE))).rejects.toThrow();
-    await expect(resolveFileSigning(loadConfig({ ATELIER_DATA_DIR: dataDir, ATELIER_FILE_SIGNING_SECRET: 'short' }), false)).rejects.toThrow(/at least 32/);
-    await expect(resolveFileSigning(loadConfig({ ATELIER_DATA_DIR: dataDir, ATELIER_FILE_SIGNING_SECRET: 'x'.repeat(32), ATELIER_FILE_URL_TTL_SECONDS: '0' }), false)).rejects.toThrow(/ATELIER_FILE_URL_TTL_SECONDS/);
+    await expect(
+      resolveFileSigning(loadConfig({ ATELIER_DATA_DIR: dataDir, ATELIER_FILE_SIGNING_SECRET: 'short' }), false),
+    ).rejects.toThrow(/at least 32/);
+    await expect(
+      resolveFileSigning(
+        loadConfig({ ATELIER_DATA_DIR: dataDir, ATELIER_FILE_SIGNING_SECRET: 'x'.repeat(32), ATELIER_FILE_URL_TTL_SECONDS: '0' }),
+        false,
+      ),
+    ).rejects.toThrow(/ATELIER_FILE_URL_TTL_SECONDS/);
   });
 
   it('is generated once under the data dir by `atelier dev` and kept across starts (7-day URLs)', async () => {
@@ -39,6 +51,8 @@ describe('the file URL signing secret of a stack', () => {
   });
 
   it('is required by a production gateway (`atelier api`)', async () => {
-    await expect(resolveFileSigning(loadConfig({ ATELIER_DATA_DIR: await tempDir() }), false)).rejects.toThrow(/ATELIER_FILE_SIGNING_SECRET is not set/);
+    await expect(resolveFileSigning(loadConfig({ ATELIER_DATA_DIR: await tempDir() }), false)).rejects.toThrow(
+      /ATELIER_FILE_SIGNING_SECRET is not set/,
+    );
   });
 });

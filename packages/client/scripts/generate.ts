@@ -22,7 +22,15 @@ const HEADER = `/**
 `;
 
 function stubLogger(): AppServices['logger'] {
-  const logger = { child: () => logger, info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, trace: () => undefined, fatal: () => undefined };
+  const logger = {
+    child: () => logger,
+    info: () => undefined,
+    warn: () => undefined,
+    error: () => undefined,
+    debug: () => undefined,
+    trace: () => undefined,
+    fatal: () => undefined,
+  };
   return logger as unknown as AppServices['logger'];
 }
 
@@ -31,7 +39,15 @@ export async function fetchOpenApiDocument(): Promise<Record<string, unknown>> {
   const publicUrl = process.env.ATELIER_PUBLIC_URL;
   delete process.env.ATELIER_PUBLIC_URL; // the committed document must not depend on who generated it
   try {
-    const services = { logger: stubLogger(), db: {}, temporal: {}, taskQueue: 'unused', models: {}, storage: {}, events: {} } as unknown as AppServices;
+    const services = {
+      logger: stubLogger(),
+      db: {},
+      temporal: {},
+      taskQueue: 'unused',
+      models: {},
+      storage: {},
+      events: {},
+    } as unknown as AppServices;
     const res = await createApp(services).request('/openapi.json');
     if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as Record<string, unknown>;

@@ -31,14 +31,20 @@ function fileName(candidate: unknown, fallback: string): string {
  * Writes artifact.json, then fetches each file URL in the artifact's content (`url`, and `rawUrl` when
  * the gateway gives one) into `dir`, named after its storage key (processed.webp, raw.webp, ...).
  */
-export async function downloadArtifactFiles(artifact: Artifact, dir: string, doFetch: typeof globalThis.fetch): Promise<DownloadedArtifact> {
+export async function downloadArtifactFiles(
+  artifact: Artifact,
+  dir: string,
+  doFetch: typeof globalThis.fetch,
+): Promise<DownloadedArtifact> {
   await mkdir(dir, { recursive: true });
   const metadataPath = path.join(dir, 'artifact.json');
   await writeFile(metadataPath, `${JSON.stringify(artifact, null, 2)}\n`);
   const content = artifact.content as Record<string, unknown>;
   const wanted: Array<{ field: string; url: string; name: string }> = [];
-  if (typeof content.url === 'string') wanted.push({ field: 'url', url: content.url, name: fileName(content.storageKey ?? new URL(content.url).pathname, 'file') });
-  if (typeof content.rawUrl === 'string') wanted.push({ field: 'rawUrl', url: content.rawUrl, name: fileName(content.rawStorageKey ?? new URL(content.rawUrl).pathname, 'raw') });
+  if (typeof content.url === 'string')
+    wanted.push({ field: 'url', url: content.url, name: fileName(content.storageKey ?? new URL(content.url).pathname, 'file') });
+  if (typeof content.rawUrl === 'string')
+    wanted.push({ field: 'rawUrl', url: content.rawUrl, name: fileName(content.rawStorageKey ?? new URL(content.rawUrl).pathname, 'raw') });
   const files: DownloadedFile[] = [];
   const used = new Set<string>(['artifact.json']);
   for (const w of wanted) {

@@ -23,7 +23,14 @@ export type Artifact = Schemas['Artifact'];
 export type BudgetRefusal = Schemas['BudgetRefusal'];
 
 /** The statuses a run never leaves (the engine's TERMINAL_RUN_STATUSES): `review` waits on a person, not on the engine. */
-export const TERMINAL_RUN_STATUSES = ['completed', 'review', 'failed', 'cancelled', 'rejected', 'changes_requested'] as const satisfies readonly RunStatus[];
+export const TERMINAL_RUN_STATUSES = [
+  'completed',
+  'review',
+  'failed',
+  'cancelled',
+  'rejected',
+  'changes_requested',
+] as const satisfies readonly RunStatus[];
 /** The statuses an order settles in: nothing more happens without someone acting. */
 export const SETTLED_ORDER_STATUSES = ['completed', 'attention', 'failed', 'cancelled'] as const satisfies readonly OrderStatus[];
 
@@ -116,13 +123,19 @@ export function createAtelierClient(options: AtelierClientOptions): AtelierClien
   const api = createClient<paths>(clientOptions);
 
   async function getRun(runId: string, signal?: AbortSignal): Promise<Run> {
-    const { data, error, response } = await api.GET('/v1/runs/{run_id}', { params: { path: { run_id: runId } }, ...(signal ? { signal } : {}) });
+    const { data, error, response } = await api.GET('/v1/runs/{run_id}', {
+      params: { path: { run_id: runId } },
+      ...(signal ? { signal } : {}),
+    });
     if (data) return data;
     throw new AtelierApiError(response.status, error, 'GET', `/v1/runs/${runId}`);
   }
 
   async function getOrder(orderId: string, signal?: AbortSignal): Promise<Order> {
-    const { data, error, response } = await api.GET('/v1/orders/{order_id}', { params: { path: { order_id: orderId } }, ...(signal ? { signal } : {}) });
+    const { data, error, response } = await api.GET('/v1/orders/{order_id}', {
+      params: { path: { order_id: orderId } },
+      ...(signal ? { signal } : {}),
+    });
     if (data) return data;
     throw new AtelierApiError(response.status, error, 'GET', `/v1/orders/${orderId}`);
   }
@@ -139,10 +152,18 @@ export function createAtelierClient(options: AtelierClientOptions): AtelierClien
       // The stream first; a stream that ends early or breaks is retried once from where it stopped, then polling takes over.
       for (let attempt = 0; attempt < 2; attempt++) {
         try {
-          const ended = await streamRunEvents({ baseUrl, fetch: doFetch, authorization, runId, lastEventId, signal, onEvent: (e) => {
-            if (e.id !== undefined) lastEventId = e.id;
-            o.onEvent?.(e);
-          } });
+          const ended = await streamRunEvents({
+            baseUrl,
+            fetch: doFetch,
+            authorization,
+            runId,
+            lastEventId,
+            signal,
+            onEvent: (e) => {
+              if (e.id !== undefined) lastEventId = e.id;
+              o.onEvent?.(e);
+            },
+          });
           if (ended.kind === 'http_error') throw new AtelierApiError(ended.status, ended.body, 'GET', `/v1/runs/${runId}/events`);
         } catch (err) {
           if (err instanceof AtelierApiError || signal.aborted) throw signal.aborted ? signal.reason : err;

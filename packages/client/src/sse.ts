@@ -42,7 +42,10 @@ export interface StreamRunEventsOptions {
 export async function streamRunEvents(o: StreamRunEventsOptions): Promise<StreamEnd> {
   const headers: Record<string, string> = { authorization: o.authorization, accept: 'text/event-stream' };
   if (o.lastEventId !== undefined) headers['last-event-id'] = o.lastEventId;
-  const res = await o.fetch(`${o.baseUrl}/v1/runs/${encodeURIComponent(o.runId)}/events`, { headers, ...(o.signal ? { signal: o.signal } : {}) });
+  const res = await o.fetch(`${o.baseUrl}/v1/runs/${encodeURIComponent(o.runId)}/events`, {
+    headers,
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
   if (res.status === 204) return { kind: 'ended' };
   if (!res.ok) {
     const text = await res.text();

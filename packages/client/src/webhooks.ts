@@ -35,7 +35,12 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
  * WebhookVerificationError otherwise. Pass the body exactly as received (bytes or the raw string),
  * never re-serialised JSON.
  */
-export function verifyWebhook(secret: string, headers: WebhookHeaders, rawBody: string | Uint8Array, options: VerifyWebhookOptions = {}): unknown {
+export function verifyWebhook(
+  secret: string,
+  headers: WebhookHeaders,
+  rawBody: string | Uint8Array,
+  options: VerifyWebhookOptions = {},
+): unknown {
   const { toleranceSeconds = 300 } = options;
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');

@@ -27,9 +27,7 @@ export const TokenResponse = z
   })
   .openapi('TokenResponse');
 
-export const CreateApiKeyRequest = z
-  .object({ name: Name, workspaceId: z.string().uuid().nullish() })
-  .openapi('CreateApiKeyRequest');
+export const CreateApiKeyRequest = z.object({ name: Name, workspaceId: z.string().uuid().nullish() }).openapi('CreateApiKeyRequest');
 
 export const ApiKey = z
   .object({

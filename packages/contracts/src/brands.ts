@@ -9,16 +9,29 @@ import { Run } from './runs';
 export const PROFILE_FIELDS = ['name', 'voice', 'visual', 'audience', 'guidelines'] as const;
 
 const text = (max: number) => z.string().trim().max(max);
-const HexColor = z.string().trim().max(9).regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'a hex colour such as #1a2b3c');
+const HexColor = z
+  .string()
+  .trim()
+  .max(9)
+  .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'a hex colour such as #1a2b3c');
 
 export const BrandFont = z
   .object({
     family: text(100).min(1),
-    url: z.string().trim().url().max(2048).regex(/^https?:\/\//i, 'an http or https URL').optional().describe('Where the font file is; the first family with a url is captured at publish'),
+    url: z
+      .string()
+      .trim()
+      .url()
+      .max(2048)
+      .regex(/^https?:\/\//i, 'an http or https URL')
+      .optional()
+      .describe('Where the font file is; the first family with a url is captured at publish'),
   })
   .openapi('BrandFont');
 
-export const BrandVoice = z.object({ tone: text(500).default(''), keywords: z.array(text(60).min(1)).max(20).default([]) }).openapi('BrandVoice');
+export const BrandVoice = z
+  .object({ tone: text(500).default(''), keywords: z.array(text(60).min(1)).max(20).default([]) })
+  .openapi('BrandVoice');
 
 export const BrandVisual = z
   .object({
@@ -55,7 +68,12 @@ export const BrandCreateRequest = z
     workspaceId: z.string().uuid(),
     name: text(200).min(1),
     description: text(5000).nullish(),
-    profile: BrandProfileInput.default({ voice: { tone: '', keywords: [] }, visual: { colors: [], fonts: [], logoArtifactId: null }, audience: '', guidelines: '' }),
+    profile: BrandProfileInput.default({
+      voice: { tone: '', keywords: [] },
+      visual: { colors: [], fonts: [], logoArtifactId: null },
+      audience: '',
+      guidelines: '',
+    }),
   })
   .openapi('BrandCreateRequest');
 
@@ -133,13 +151,26 @@ export const BrandImportRun = Run;
 export const ProfileConfirmRequest = z
   .object({
     runId: z.string().max(64),
-    fields: z.array(z.enum(PROFILE_FIELDS)).min(1).max(PROFILE_FIELDS.length).optional().describe('Top-level fields to accept; all when absent'),
+    fields: z
+      .array(z.enum(PROFILE_FIELDS))
+      .min(1)
+      .max(PROFILE_FIELDS.length)
+      .optional()
+      .describe('Top-level fields to accept; all when absent'),
   })
   .openapi('ProfileConfirmRequest');
 
 export const ListBrandsQuery = Pagination.extend({
-  workspaceId: z.string().uuid().openapi({ param: { name: 'workspaceId', in: 'query', required: true } }),
+  workspaceId: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: 'workspaceId', in: 'query', required: true } }),
   includeArchived: QueryBoolean,
 });
 
-export const BrandIdParam = z.object({ project_id: z.string().uuid().openapi({ param: { name: 'project_id', in: 'path' } }) });
+export const BrandIdParam = z.object({
+  project_id: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: 'project_id', in: 'path' } }),
+});

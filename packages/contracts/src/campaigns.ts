@@ -59,7 +59,12 @@ export const Campaign = z
   .openapi('Campaign');
 
 export const RequestNote = z
-  .object({ id: z.string().uuid(), note: z.string(), state: z.enum(REQUEST_STATES).nullable().describe('The state the request moved to with this note, if it moved'), createdAt: z.string() })
+  .object({
+    id: z.string().uuid(),
+    note: z.string(),
+    state: z.enum(REQUEST_STATES).nullable().describe('The state the request moved to with this note, if it moved'),
+    createdAt: z.string(),
+  })
   .openapi('ManagedRequestNote');
 
 export const ManagedRequestStatus = z
@@ -73,12 +78,20 @@ export const ManagedRequestStatus = z
   .openapi('ManagedRequestStatus');
 
 export const ListCampaignsQuery = Pagination.extend({
-  projectId: z.string().uuid().openapi({ param: { name: 'projectId', in: 'query', required: true } }),
+  projectId: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: 'projectId', in: 'query', required: true } }),
   status: z.enum(CAMPAIGN_STATUSES).optional(),
   includeArchived: QueryBoolean,
 });
 
-export const CampaignIdParam = z.object({ campaign_id: z.string().max(64).openapi({ param: { name: 'campaign_id', in: 'path' } }) });
+export const CampaignIdParam = z.object({
+  campaign_id: z
+    .string()
+    .max(64)
+    .openapi({ param: { name: 'campaign_id', in: 'path' } }),
+});
 
 // ----- operators ----------------------------------------------------------------------------------
 
@@ -97,7 +110,14 @@ export const OpsTask = z
   .openapi('OpsTask');
 
 export const OpsNotification = z
-  .object({ id: z.string().uuid(), kind: z.literal('campaign_submitted'), campaignId: z.string(), workspaceId: z.string().uuid(), message: z.string(), createdAt: z.string() })
+  .object({
+    id: z.string().uuid(),
+    kind: z.literal('campaign_submitted'),
+    campaignId: z.string(),
+    workspaceId: z.string().uuid(),
+    message: z.string(),
+    createdAt: z.string(),
+  })
   .openapi('OpsNotification');
 
 export const ListOpsTasksQuery = Pagination.extend({ status: z.enum(['open', 'done']).optional() });
@@ -106,7 +126,10 @@ export const OpsRequestUpdate = z
   .object({
     state: z.enum(REQUEST_STATES).optional(),
     note: text(5000).min(1).optional(),
-    noteVisibility: z.enum(['internal', 'campaign']).default('internal').describe('campaign notes are shown to the customer; internal ones never are'),
+    noteVisibility: z
+      .enum(['internal', 'campaign'])
+      .default('internal')
+      .describe('campaign notes are shown to the customer; internal ones never are'),
   })
   .refine((b) => b.state !== undefined || b.note !== undefined, { message: 'give a state, a note, or both', path: ['state'] })
   .openapi('OpsRequestUpdate');

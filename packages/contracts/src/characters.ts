@@ -13,7 +13,10 @@ export const REFERENCE_ROLES = ['portrait', 'turnaround', 'expression', 'outfit'
 export const PROVIDER_CONSENT_STATUSES = ['pending', 'accepted', 'refused', 'not_required'] as const;
 export const CHECK_MEDIA = ['image', 'video', 'voice'] as const;
 
-export const Persona = z.object({ summary: z.string().max(LIMITS.text).optional() }).catchall(z.unknown()).openapi('Persona');
+export const Persona = z
+  .object({ summary: z.string().max(LIMITS.text).optional() })
+  .catchall(z.unknown())
+  .openapi('Persona');
 
 export const CharacterCreateRequest = z
   .object({
@@ -63,10 +66,16 @@ export const BindingCreateRequest = z
     provider: Label,
     assetKind: z.enum(['likeness', 'voice']),
     assetId: z.string().trim().min(1).max(LIMITS.opaque),
-    photoBased: z.boolean().default(false).describe('A copy made from photos; only such a copy may have providerConsentStatus not_required'),
+    photoBased: z
+      .boolean()
+      .default(false)
+      .describe('A copy made from photos; only such a copy may have providerConsentStatus not_required'),
     providerConsentStatus: z.enum(PROVIDER_CONSENT_STATUSES),
   })
-  .refine((b) => b.providerConsentStatus !== 'not_required' || b.photoBased, { message: 'not_required applies only to photo-based assets', path: ['providerConsentStatus'] })
+  .refine((b) => b.providerConsentStatus !== 'not_required' || b.photoBased, {
+    message: 'not_required applies only to photo-based assets',
+    path: ['providerConsentStatus'],
+  })
   .openapi('CharacterBindingCreateRequest');
 
 export const BindingUpdateRequest = z
@@ -97,7 +106,11 @@ export const CharacterVersion = z
 
 export const VersionCreateRequest = z
   .object({
-    subjectId: z.string().uuid().optional().describe('The depicted person; required for the first likeness version, and the same person afterwards'),
+    subjectId: z
+      .string()
+      .uuid()
+      .optional()
+      .describe('The depicted person; required for the first likeness version, and the same person afterwards'),
     note: z.string().trim().max(LIMITS.shortText).optional(),
   })
   .openapi('CharacterVersionCreateRequest');
@@ -129,7 +142,9 @@ export const Character = z
     persona: Persona,
     references: z.array(CharacterReference),
     latestVersion: CharacterVersion.nullable(),
-    usableToday: z.object({ usable: z.boolean(), reasons: z.array(z.string()), version: z.number().int().nullable() }).describe('The gate for an image use today, naming no provider'),
+    usableToday: z
+      .object({ usable: z.boolean(), reasons: z.array(z.string()), version: z.number().int().nullable() })
+      .describe('The gate for an image use today, naming no provider'),
     archived: z.boolean(),
     archivedAt: z.string().nullable(),
     etag: z.string(),
@@ -144,10 +159,19 @@ export const ListCharactersQuery = Pagination.extend({
   includeArchived: QueryBoolean,
 });
 
-const uuidParam = (name: string) => z.string().uuid().openapi({ param: { name, in: 'path' } });
+const uuidParam = (name: string) =>
+  z
+    .string()
+    .uuid()
+    .openapi({ param: { name, in: 'path' } });
 export const CharacterIdParam = z.object({ character_id: CharacterId.openapi({ param: { name: 'character_id', in: 'path' } }) });
 export const ReferenceParams = CharacterIdParam.extend({ item_id: uuidParam('item_id') });
 export const VersionParams = CharacterIdParam.extend({
-  number: z.coerce.number().int().min(1).max(LIMITS.int32).openapi({ param: { name: 'number', in: 'path' } }),
+  number: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(LIMITS.int32)
+    .openapi({ param: { name: 'number', in: 'path' } }),
 });
 export const BindingIdParam = z.object({ binding_id: uuidParam('binding_id') });

@@ -7,13 +7,21 @@ export const BILLING_MODELS = ['retainer', 'project', 'hourly', 'usage'] as cons
 export const BILLING_PERIODS = ['month', 'quarter', 'year', 'one_off'] as const;
 
 const day = CalendarDay;
-const slug = z.string().trim().min(1).max(LIMITS.slug).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
+const slug = z
+  .string()
+  .trim()
+  .min(1)
+  .max(LIMITS.slug)
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
 
 export const BillingInput = z
   .object({
     model: z.enum(BILLING_MODELS),
     amountCents: z.number().int().min(0).max(LIMITS.cents),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as USD').default('USD'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as USD')
+      .default('USD'),
     period: z.enum(BILLING_PERIODS),
     scope: z.array(Name).max(LIMITS.scope).default([]),
     renewsOn: day.nullable().optional(),
@@ -69,7 +77,12 @@ export const ClientList = z
     items: z.array(Client),
     total: z.number().int(),
     totals: z
-      .object({ costUsd: z.number().nullable(), expectedFeeCents: z.number().int().nullable(), waitingOnYou: z.number().int(), made: z.number().int() })
+      .object({
+        costUsd: z.number().nullable(),
+        expectedFeeCents: z.number().int().nullable(),
+        waitingOnYou: z.number().int(),
+        made: z.number().int(),
+      })
       .describe('Over the matching active and paused clients: leads and past clients stay out'),
   })
   .openapi('ClientList');
@@ -135,5 +148,15 @@ export const ContactUpdateRequest = z
 
 export const ListClientsQuery = Pagination.extend({ status: z.enum(CLIENT_STATUSES).optional(), includeArchived: QueryBoolean });
 
-export const ClientIdParam = z.object({ client_id: z.string().uuid().openapi({ param: { name: 'client_id', in: 'path' } }) });
-export const ContactParams = ClientIdParam.extend({ contact_id: z.string().uuid().openapi({ param: { name: 'contact_id', in: 'path' } }) });
+export const ClientIdParam = z.object({
+  client_id: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: 'client_id', in: 'path' } }),
+});
+export const ContactParams = ClientIdParam.extend({
+  contact_id: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: 'contact_id', in: 'path' } }),
+});

@@ -71,8 +71,20 @@ export const IdMap = z.record(z.string().max(LIMITS.id), z.string().max(LIMITS.i
 
 /** Paging of every list endpoint: offset 0 – 2147483647 (default 0), limit 1–100 (default 50). */
 export const Pagination = z.object({
-  offset: z.coerce.number().int().min(0).max(LIMITS.int32).default(0).openapi({ param: { name: 'offset', in: 'query' }, example: 0 }),
-  limit: z.coerce.number().int().min(1).max(100).default(50).openapi({ param: { name: 'limit', in: 'query' }, example: 50 }),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(LIMITS.int32)
+    .default(0)
+    .openapi({ param: { name: 'offset', in: 'query' }, example: 0 }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(50)
+    .openapi({ param: { name: 'limit', in: 'query' }, example: 50 }),
 });
 
 /** `true`/`false` in a query string (z.coerce.boolean would read "false" as true). */
@@ -107,4 +119,7 @@ export const ErrorBody = z
 export const CalendarDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'a calendar day, YYYY-MM-DD')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'not a real calendar day');
+  .refine(
+    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    'not a real calendar day',
+  );

@@ -54,7 +54,6 @@ export const ERROR_CODES = {
   etag_required: 428,
 } as const satisfies Record<string, 400 | 403 | 409 | 422 | 428>;
 
-
 /**
  * Every error body of the contract as its own schema, so that a generated client can tell a 402 budget
  * refusal from a 422 and narrow on `detail.code` (or `detail.error`, for the two 422 bodies the contract
@@ -77,17 +76,19 @@ export const RequestValidationError = z.object({ detail: z.array(ValidationIssue
 
 export const BudgetRefusal = z
   .object({
-    detail: z.object({
-      code: z.literal('budget_exceeded'),
-      reason: z.enum(['per_run_cap_exceeded', 'hard_stop', 'allow_overage_exceeded', 'allow_one_more_exhausted']),
-      budgetId: z.string().nullable(),
-      scope: z.string(),
-      enforcementMode: z.string(),
-      limitUsd: z.number(),
-      spendUsd: z.number(),
-      runEstimateUsd: z.number(),
-      remainingUsd: z.number(),
-    }).catchall(z.unknown()),
+    detail: z
+      .object({
+        code: z.literal('budget_exceeded'),
+        reason: z.enum(['per_run_cap_exceeded', 'hard_stop', 'allow_overage_exceeded', 'allow_one_more_exhausted']),
+        budgetId: z.string().nullable(),
+        scope: z.string(),
+        enforcementMode: z.string(),
+        limitUsd: z.number(),
+        spendUsd: z.number(),
+        runEstimateUsd: z.number(),
+        remainingUsd: z.number(),
+      })
+      .catchall(z.unknown()),
   })
   .openapi('BudgetRefusal');
 
@@ -108,12 +109,20 @@ export const WorkflowInvalid = z
 
 /** The other 422 bodies keyed by `error` (workflow_not_runnable, variations_invalid). */
 export const KeyedInvalid = z
-  .object({ detail: z.object({ error: z.enum(['workflow_not_runnable', 'variations_invalid']), code: z.enum(['workflow_not_runnable', 'variations_invalid']), message: z.string() }) })
+  .object({
+    detail: z.object({
+      error: z.enum(['workflow_not_runnable', 'variations_invalid']),
+      code: z.enum(['workflow_not_runnable', 'variations_invalid']),
+      message: z.string(),
+    }),
+  })
   .openapi('KeyedInvalid');
 
 export const TemplateDeprecated = z
   .object({
-    detail: z.object({ code: z.literal('template_deprecated'), templateId: z.string(), supersededBy: z.string().nullable(), message: z.string() }).catchall(z.unknown()),
+    detail: z
+      .object({ code: z.literal('template_deprecated'), templateId: z.string(), supersededBy: z.string().nullable(), message: z.string() })
+      .catchall(z.unknown()),
   })
   .openapi('TemplateDeprecated');
 
@@ -121,13 +130,19 @@ export const EtagMismatch = z
   .object({ detail: z.object({ code: z.literal('etag_mismatch'), message: z.string(), current: z.record(z.string(), z.unknown()) }) })
   .openapi('EtagMismatch');
 
-export const EtagRequired = z.object({ detail: z.object({ code: z.literal('etag_required'), message: z.string() }) }).openapi('EtagRequired');
+export const EtagRequired = z
+  .object({ detail: z.object({ code: z.literal('etag_required'), message: z.string() }) })
+  .openapi('EtagRequired');
 
 export const CharacterNotUsable = z
-  .object({ detail: z.object({ code: z.literal('character_not_usable'), reasons: z.array(z.string()), message: z.string() }).catchall(z.unknown()) })
+  .object({
+    detail: z.object({ code: z.literal('character_not_usable'), reasons: z.array(z.string()), message: z.string() }).catchall(z.unknown()),
+  })
   .openapi('CharacterNotUsable');
 
-export const AdminRequired = z.object({ detail: z.object({ code: z.literal('admin_required'), message: z.string() }) }).openapi('AdminRequired');
+export const AdminRequired = z
+  .object({ detail: z.object({ code: z.literal('admin_required'), message: z.string() }) })
+  .openapi('AdminRequired');
 
 /** The bodies each status can carry, most specific first. */
 export const ERROR_BODIES: Record<number, readonly z.ZodTypeAny[]> = {

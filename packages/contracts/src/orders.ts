@@ -8,10 +8,15 @@ export const ENFORCEMENT_MODE_VALUES = ['hard_stop', 'allow_overage', 'allow_one
 
 export const VariationSpec = z
   .discriminatedUnion('resolver', [
-    z.object({ resolver: z.literal('list'), params: z.object({ items: z.array(IntakeObject).min(1, 'must list at least one variation').max(LIMITS.variations) }) }),
+    z.object({
+      resolver: z.literal('list'),
+      params: z.object({ items: z.array(IntakeObject).min(1, 'must list at least one variation').max(LIMITS.variations) }),
+    }),
     z.object({
       resolver: z.literal('matrix'),
-      params: z.object({ axes: z.record(z.string().max(LIMITS.id), z.array(z.unknown()).min(1, 'each axis needs at least one value').max(LIMITS.variations)) }),
+      params: z.object({
+        axes: z.record(z.string().max(LIMITS.id), z.array(z.unknown()).min(1, 'each axis needs at least one value').max(LIMITS.variations)),
+      }),
     }),
     z.object({ resolver: z.literal('csv'), params: z.object({ csv: z.string().min(1).max(LIMITS.csv) }) }),
   ])
@@ -71,7 +76,12 @@ export const Order = z
   })
   .openapi('Order');
 
-export const OrderIdParam = z.object({ order_id: z.string().max(LIMITS.generatedId).openapi({ param: { name: 'order_id', in: 'path' }, example: 'order-0123456789abcdef' }) });
+export const OrderIdParam = z.object({
+  order_id: z
+    .string()
+    .max(LIMITS.generatedId)
+    .openapi({ param: { name: 'order_id', in: 'path' }, example: 'order-0123456789abcdef' }),
+});
 
 export const RetryFailedRequest = z
   .object({
@@ -79,7 +89,10 @@ export const RetryFailedRequest = z
     runIds: z.array(z.string().max(LIMITS.id)).max(LIMITS.variations).optional().describe('Children to retry, when not all'),
     includeDeterministic: z.boolean().optional(),
   })
-  .refine((b) => b.all === true || (b.runIds !== undefined && b.runIds.length > 0), { message: 'give all: true or the runIds to retry', path: ['runIds'] })
+  .refine((b) => b.all === true || (b.runIds !== undefined && b.runIds.length > 0), {
+    message: 'give all: true or the runIds to retry',
+    path: ['runIds'],
+  })
   .openapi('RetryFailedRequest');
 
 export const AcceptGapRequest = z.object({ reason: z.string().trim().min(1).max(LIMITS.shortText) }).openapi('AcceptGapRequest');
@@ -96,8 +109,14 @@ export const CreateBudgetRequest = z
     perRunCapUsd: Money.optional(),
     name: z.string().max(LIMITS.name).optional(),
   })
-  .refine((b) => (b.scope === 'project') === (b.projectId !== undefined), { message: 'a project budget names its projectId; a workspace budget does not', path: ['projectId'] })
-  .refine((b) => b.enforcementMode !== 'allow_overage' || b.overageUsd !== undefined, { message: 'allow_overage needs overageUsd', path: ['overageUsd'] })
+  .refine((b) => (b.scope === 'project') === (b.projectId !== undefined), {
+    message: 'a project budget names its projectId; a workspace budget does not',
+    path: ['projectId'],
+  })
+  .refine((b) => b.enforcementMode !== 'allow_overage' || b.overageUsd !== undefined, {
+    message: 'allow_overage needs overageUsd',
+    path: ['overageUsd'],
+  })
   .openapi('CreateBudgetRequest');
 
 export const PatchBudgetRequest = z
@@ -131,7 +150,14 @@ export const Budget = z
   .openapi('Budget');
 
 export const BudgetRefusal = z
-  .object({ id: z.string(), detail: z.record(z.string(), z.unknown()), attempted: z.string(), callerId: z.string().nullable(), callerVia: z.string().nullable(), createdAt: z.string() })
+  .object({
+    id: z.string(),
+    detail: z.record(z.string(), z.unknown()),
+    attempted: z.string(),
+    callerId: z.string().nullable(),
+    callerVia: z.string().nullable(),
+    createdAt: z.string(),
+  })
   .openapi('BudgetRefusal');
 
 export const CostsQuery = z.object({

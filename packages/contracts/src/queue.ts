@@ -50,7 +50,7 @@ export const QueueDecisionRequest = z
       .record(z.string(), z.unknown())
       .nullish()
       .describe('Releases a typed hold on approval: exactly the fields the hold declared, each of its type'),
-    gateId: Id.nullish().describe("When given, must be the gate the run waits on"),
+    gateId: Id.nullish().describe('When given, must be the gate the run waits on'),
   })
   .openapi('QueueDecisionRequest');
 
@@ -86,5 +86,8 @@ export const QueueBatchResponse = z
   .openapi('QueueBatchResponse');
 
 export const QueueRunIdParam = z.object({
-  run_id: z.string().max(LIMITS.generatedId).openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
+  run_id: z
+    .string()
+    .max(LIMITS.generatedId)
+    .openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
 });

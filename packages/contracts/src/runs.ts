@@ -98,5 +98,8 @@ export const ListRunsQuery = Pagination.extend({
 });
 
 export const RunIdParam = z.object({
-  run_id: z.string().max(LIMITS.generatedId).openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
+  run_id: z
+    .string()
+    .max(LIMITS.generatedId)
+    .openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
 });

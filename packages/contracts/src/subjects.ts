@@ -115,5 +115,15 @@ export const SubjectWithConsents = Subject.extend({ consents: z.array(Consent) }
 
 export const ListSubjectsQuery = Pagination.extend({ includeErased: QueryBoolean });
 
-export const SubjectIdParam = z.object({ subject_id: z.string().uuid().openapi({ param: { name: 'subject_id', in: 'path' } }) });
-export const ConsentIdParam = z.object({ consent_id: z.string().uuid().openapi({ param: { name: 'consent_id', in: 'path' } }) });
+export const SubjectIdParam = z.object({
+  subject_id: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: 'subject_id', in: 'path' } }),
+});
+export const ConsentIdParam = z.object({
+  consent_id: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: 'consent_id', in: 'path' } }),
+});

@@ -8,16 +8,7 @@ import { z } from '@hono/zod-openapi';
  */
 
 export const ARTIFACT_CLASSES = ['visual', 'research', 'video', 'knowledge'] as const;
-export const INTAKE_FIELD_TYPES = [
-  'string',
-  'enum',
-  'boolean',
-  'integer',
-  'number',
-  'array',
-  'object',
-  'artifactReference',
-] as const;
+export const INTAKE_FIELD_TYPES = ['string', 'enum', 'boolean', 'integer', 'number', 'array', 'object', 'artifactReference'] as const;
 export const STEP_KINDS = ['llm', 'image', 'tool', 'subWorkflow', 'agent', 'code'] as const;
 export const GATE_TYPES = ['quality', 'safety', 'approval', 'budget'] as const;
 

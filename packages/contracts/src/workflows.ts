@@ -11,7 +11,11 @@ export const WorkflowIdParam = z.object({
 });
 
 export const ListWorkflowsQuery = Pagination.extend({
-  workspaceId: z.string().uuid().optional().openapi({ param: { name: 'workspaceId', in: 'query' } }),
+  workspaceId: z
+    .string()
+    .uuid()
+    .optional()
+    .openapi({ param: { name: 'workspaceId', in: 'query' } }),
 });
 
 export const AuthorWorkflowRequest = z
@@ -19,7 +23,9 @@ export const AuthorWorkflowRequest = z
     workspaceId: z.string().uuid().optional().describe("The owning workspace; defaults to the caller's default workspace"),
     definition: z
       .record(z.string(), z.unknown())
-      .describe('A WorkflowDefinition. It is checked against the workflow schema and every publishing rule; all problems come back at once as 422 workflow_invalid'),
+      .describe(
+        'A WorkflowDefinition. It is checked against the workflow schema and every publishing rule; all problems come back at once as 422 workflow_invalid',
+      ),
   })
   .openapi('AuthorWorkflowRequest');
 
@@ -72,15 +78,17 @@ export const Workflow = WorkflowSummary.extend({
   definition: z.record(z.string(), z.unknown()).describe('The full, unredacted definition'),
 }).openapi('Workflow');
 
-const CostRange = z
-  .object({ min: z.number(), typical: z.number(), max: z.number(), currency: z.literal('USD') })
-  .openapi('EstimatedCost');
+const CostRange = z.object({ min: z.number(), typical: z.number(), max: z.number(), currency: z.literal('USD') }).openapi('EstimatedCost');
 
 export const DryRunRequest = z
   .object({
     intake: z.unknown().optional().describe("An intake to resolve against the draft's intakeSchema"),
     workspaceId: z.string().uuid().optional(),
-    templateId: z.string().max(LIMITS.id).optional().describe('Ignored: a dry run checks the definition in the body, never a stored workflow'),
+    templateId: z
+      .string()
+      .max(LIMITS.id)
+      .optional()
+      .describe('Ignored: a dry run checks the definition in the body, never a stored workflow'),
   })
   .passthrough()
   .describe('A draft WorkflowDefinition, whole or partial (intakeSchema, runtimeSteps, providers, gates, ...), plus intake')
@@ -90,7 +98,15 @@ export const DryRunResponse = z
   .object({
     ok: z.boolean().describe('No errors; judge a pass by stepCount and warnings as well'),
     stepCount: z.number().int(),
-    steps: z.array(z.object({ id: z.string().nullable(), name: z.string().nullable(), kind: z.string().nullable(), role: z.string().nullable(), model: z.string().nullable() })),
+    steps: z.array(
+      z.object({
+        id: z.string().nullable(),
+        name: z.string().nullable(),
+        kind: z.string().nullable(),
+        role: z.string().nullable(),
+        model: z.string().nullable(),
+      }),
+    ),
     errors: z.array(z.string()),
     warnings: z.array(z.string()),
     estimate: z.object({ estimatedCost: CostRange, perRunCapUsd: z.number().nullable(), highCost: z.boolean() }),
@@ -99,7 +115,11 @@ export const DryRunResponse = z
 
 export const EstimateRequest = z
   .object({
-    id: z.string().max(LIMITS.id).optional().describe('The draft workflow id, when there is one; published catalog workflows cannot be estimated'),
+    id: z
+      .string()
+      .max(LIMITS.id)
+      .optional()
+      .describe('The draft workflow id, when there is one; published catalog workflows cannot be estimated'),
     version: z.string().max(LIMITS.id).optional(),
     runtimeSteps: z.array(z.record(z.string(), z.unknown())).max(LIMITS.items).describe('Step objects of a draft'),
     providers: IdMap,

@@ -17,7 +17,10 @@ export const Workspace = z
 export const WorkspaceCreateRequest = z.object({ name: Name }).openapi('WorkspaceCreateRequest');
 
 export const WorkspaceIdParam = z.object({
-  workspace_id: z.string().uuid().openapi({ param: { name: 'workspace_id', in: 'path' } }),
+  workspace_id: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: 'workspace_id', in: 'path' } }),
 });
 
 export const WorkspaceMember = z
@@ -37,7 +40,10 @@ export const MemberAddRequest = z
 export const MemberUpdateRequest = z.object({ role: RoleSchema }).openapi('MemberUpdateRequest');
 
 export const MemberParams = WorkspaceIdParam.extend({
-  user_id: z.string().uuid().openapi({ param: { name: 'user_id', in: 'path' } }),
+  user_id: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: 'user_id', in: 'path' } }),
 });
 
 export const Project = z
@@ -73,7 +79,10 @@ export const ProjectUpdateRequest = z
   .openapi('ProjectUpdateRequest');
 
 export const ProjectParams = WorkspaceIdParam.extend({
-  project_id: z.string().uuid().openapi({ param: { name: 'project_id', in: 'path' } }),
+  project_id: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: 'project_id', in: 'path' } }),
 });
 
 export const ListProjectsQuery = Pagination.extend({

@@ -136,7 +136,13 @@ describe('request bounds: at the bound parses, one past it is refused', () => {
     bound(characters.CharacterCreateRequest, character, ['requestId'], s(200), s(201));
     bound(characters.CharacterCreateRequest, { ...character, persona: {} }, ['persona', 'summary'], s(10_000), s(10_001));
     bound(characters.CharacterUpdateRequest, {}, ['etag'], s(200), s(201));
-    bound(characters.BindingCreateRequest, { provider: 'p', assetKind: 'voice', providerConsentStatus: 'accepted' }, ['assetId'], s(512), s(513));
+    bound(
+      characters.BindingCreateRequest,
+      { provider: 'p', assetKind: 'voice', providerConsentStatus: 'accepted' },
+      ['assetId'],
+      s(512),
+      s(513),
+    );
     bound(characters.CheckRequest, { media: 'image' }, ['territory'], s(100), s(101));
 
     const client = { name: 'c' };
@@ -149,9 +155,24 @@ describe('request bounds: at the bound parses, one past it is refused', () => {
     bound(clients.ClientCreateRequest, { ...client, billing }, ['billing', 'scope'], Array(100).fill('s'), Array(101).fill('s'));
     bound(clients.ContactCreateRequest, { name: 'n', email: 'a@example.com' }, ['email'], email(320), email(321));
 
-    bound(subjects.SubjectCreateRequest, { displayName: 'd', attestations: { adult: true, notPolitical: true } }, ['displayName'], s(200), s(201));
+    bound(
+      subjects.SubjectCreateRequest,
+      { displayName: 'd', attestations: { adult: true, notPolitical: true } },
+      ['displayName'],
+      s(200),
+      s(201),
+    );
     const scope = { uses: ['*'], media: ['*'], channels: ['*'], territories: ['*'] };
-    const consent = { grantor: 'subject', coversLikeness: true, coversVoice: false, scope, startsOn: '2026-01-01', endsOn: '2027-01-01', evidenceKind: 'other', evidenceSha256: s(64, 'a') };
+    const consent = {
+      grantor: 'subject',
+      coversLikeness: true,
+      coversVoice: false,
+      scope,
+      startsOn: '2026-01-01',
+      endsOn: '2027-01-01',
+      evidenceKind: 'other',
+      evidenceSha256: s(64, 'a'),
+    };
     bound(subjects.ConsentCreateRequest, consent, ['scope', 'uses'], Array(100).fill('u'), Array(101).fill('u'));
     bound(subjects.ConsentCreateRequest, consent, ['scope', 'channels'], [s(100)], [s(101)]);
     bound(subjects.ConsentMoveRequest, {}, ['reason'], s(2_000), s(2_001));
@@ -162,7 +183,13 @@ describe('request bounds: at the bound parses, one past it is refused', () => {
     bound(orders.CreateOrderRequest, order, ['targetCount'], 10_000, 10_001);
     bound(orders.CreateOrderRequest, order, ['workflowId'], s(200), s(201));
     bound(orders.CreateOrderRequest, order, ['variationSpec', 'params', 'items'], Array(10_000).fill({}), Array(10_001).fill({}));
-    bound(orders.CreateOrderRequest, { ...order, variationSpec: { resolver: 'csv', params: { csv: 'a' } } }, ['variationSpec', 'params', 'csv'], s(2_000_000), s(2_000_001));
+    bound(
+      orders.CreateOrderRequest,
+      { ...order, variationSpec: { resolver: 'csv', params: { csv: 'a' } } },
+      ['variationSpec', 'params', 'csv'],
+      s(2_000_000),
+      s(2_000_001),
+    );
     bound(orders.CreateOrderRequest, { ...order, providerOverrides: {} }, ['providerOverrides', 'writer'], s(200), s(201));
     bound(orders.CreateOrderRequest, order, ['budgetLimitUsd'], 1_000_000, 1_000_000.01);
     bound(orders.CreateOrderRequest, order, ['budgetLimitUsd'], 0, -0.01);
@@ -189,14 +216,25 @@ describe('request bounds: at the bound parses, one past it is refused', () => {
     bound(workflows.WorkflowIdParam, {}, ['id'], s(200), s(201));
     bound(workflows.PublishWorkflowRequest, {}, ['version'], s(200), s(201));
     bound(workflows.EstimateRequest, { providers: {} }, ['runtimeSteps'], Array(1_000).fill({}), Array(1_001).fill({}));
-    bound(workflows.EstimateRequest, { runtimeSteps: [], providers: {}, budgetPolicy: {} }, ['budgetPolicy', 'perRunCapUsd'], 1_000_000, 1_000_001);
+    bound(
+      workflows.EstimateRequest,
+      { runtimeSteps: [], providers: {}, budgetPolicy: {} },
+      ['budgetPolicy', 'perRunCapUsd'],
+      1_000_000,
+      1_000_001,
+    );
   });
 
   it('keeps defaults and transforms', () => {
     expect(Pagination.parse({})).toEqual({ offset: 0, limit: 50 });
     expect(clients.ListClientsQuery.parse({ includeArchived: 'false' })).toMatchObject({ includeArchived: false, offset: 0 });
-    expect(auth.RegisterRequest.parse({ email: '  a@example.com ', password: 'correct horse battery', name: ' n ' })).toMatchObject({ email: 'a@example.com', name: 'n' });
-    expect(clients.ClientCreateRequest.parse({ name: 'c', billing: { model: 'project', amountCents: 5, period: 'one_off' } }).billing).toMatchObject({ currency: 'USD', scope: [] });
+    expect(auth.RegisterRequest.parse({ email: '  a@example.com ', password: 'correct horse battery', name: ' n ' })).toMatchObject({
+      email: 'a@example.com',
+      name: 'n',
+    });
+    expect(
+      clients.ClientCreateRequest.parse({ name: 'c', billing: { model: 'project', amountCents: 5, period: 'one_off' } }).billing,
+    ).toMatchObject({ currency: 'USD', scope: [] });
   });
 });
 
@@ -208,8 +246,15 @@ describe('the bounds are in the JSON Schema of every request input', () => {
       if (!s || typeof s !== 'object') return;
       for (const k of ['anyOf', 'oneOf', 'allOf'] as const) for (const [i, x] of (s[k] ?? []).entries()) walk(x, `${where}|${i}`);
       const types = [s.type].flat();
-      if (types.includes('string') && s.maxLength === undefined && !s.enum && s.const === undefined && s.format !== 'uuid' && !s.pattern) found.push(where);
-      if ((types.includes('integer') || types.includes('number')) && s.maximum === undefined && s.exclusiveMaximum === undefined && s.const === undefined) found.push(where);
+      if (types.includes('string') && s.maxLength === undefined && !s.enum && s.const === undefined && s.format !== 'uuid' && !s.pattern)
+        found.push(where);
+      if (
+        (types.includes('integer') || types.includes('number')) &&
+        s.maximum === undefined &&
+        s.exclusiveMaximum === undefined &&
+        s.const === undefined
+      )
+        found.push(where);
       if (types.includes('array')) {
         if (s.maxItems === undefined) found.push(where);
         walk(s.items, `${where}[]`);
@@ -247,7 +292,11 @@ describe('the bounds are in the JSON Schema of every request input', () => {
       createRoute({
         method: 'post',
         path: '/characters/{character_id}/versions/{number}',
-        request: { params: characters.VersionParams, query: Pagination, body: { content: { 'application/json': { schema: orders.CreateOrderRequest } } } },
+        request: {
+          params: characters.VersionParams,
+          query: Pagination,
+          body: { content: { 'application/json': { schema: orders.CreateOrderRequest } } },
+        },
         responses: { 204: { description: 'done' } },
       }),
       (c) => c.body(null, 204),

@@ -124,11 +124,21 @@ export async function rotateRefreshToken(db: Db, tokenHash: string, next: Omit<T
 }
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {
-  await db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('auth_sessions')
+    .set({ revoked_at: new Date() })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
-  await db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('auth_sessions')
+    .set({ revoked_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export interface NewApiKey {
@@ -165,7 +175,11 @@ export interface KeyScope {
   onlyWorkspaceId?: string | null;
 }
 
-export async function listApiKeys(db: Db, scope: KeyScope, page: { offset: number; limit: number }): Promise<{ items: ApiKeyRow[]; total: number }> {
+export async function listApiKeys(
+  db: Db,
+  scope: KeyScope,
+  page: { offset: number; limit: number },
+): Promise<{ items: ApiKeyRow[]; total: number }> {
   let base = db.selectFrom('api_keys').where('user_id', '=', scope.userId).where('revoked_at', 'is', null);
   if (scope.onlyWorkspaceId) base = base.where('workspace_id', '=', scope.onlyWorkspaceId);
   const [items, count] = await Promise.all([

@@ -57,8 +57,14 @@ export interface NewBrand {
 /** The brand project and its profile, in one transaction. */
 export async function createBrand(db: Db, b: NewBrand): Promise<BrandRow> {
   return db.transaction().execute(async (tx) => {
-    await tx.insertInto('projects').values({ id: b.id, workspace_id: b.workspaceId, name: b.name, kind: 'brand', description: b.description }).execute();
-    await tx.insertInto('brand_profiles').values({ project_id: b.id, workspace_id: b.workspaceId, profile: JSON.stringify(b.profile), etag: b.etag }).execute();
+    await tx
+      .insertInto('projects')
+      .values({ id: b.id, workspace_id: b.workspaceId, name: b.name, kind: 'brand', description: b.description })
+      .execute();
+    await tx
+      .insertInto('brand_profiles')
+      .values({ project_id: b.id, workspace_id: b.workspaceId, profile: JSON.stringify(b.profile), etag: b.etag })
+      .execute();
     return (await brandQuery(tx).where('p.id', '=', b.id).executeTakeFirstOrThrow()) as BrandRow;
   });
 }
@@ -126,7 +132,12 @@ export async function settleBrandImports(db: Executor, projectId: string): Promi
     .set({ active: false })
     .where('project_id', '=', projectId)
     .where('active', '=', true)
-    .where('run_id', 'in', (eb) => eb.selectFrom('runs').select('id').where('status', 'in', [...TERMINAL_RUN_STATUSES]))
+    .where('run_id', 'in', (eb) =>
+      eb
+        .selectFrom('runs')
+        .select('id')
+        .where('status', 'in', [...TERMINAL_RUN_STATUSES]),
+    )
     .execute();
 }
 
@@ -167,11 +178,21 @@ export async function getBrandSnapshot(db: Executor, id: string): Promise<BrandS
 }
 
 export async function findBrandSnapshotByHash(db: Executor, projectId: string, contentHash: string): Promise<BrandSnapshotRow | undefined> {
-  return db.selectFrom('brand_snapshots').selectAll().where('project_id', '=', projectId).where('content_hash', '=', contentHash).executeTakeFirst();
+  return db
+    .selectFrom('brand_snapshots')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('content_hash', '=', contentHash)
+    .executeTakeFirst();
 }
 
 /** An earlier capture of the same font file for this brand, to reuse instead of fetching again. */
-export async function findCapturedFont(db: Executor, projectId: string, family: string, url: string): Promise<Record<string, unknown> | undefined> {
+export async function findCapturedFont(
+  db: Executor,
+  projectId: string,
+  family: string,
+  url: string,
+): Promise<Record<string, unknown> | undefined> {
   const rows = await db
     .selectFrom('brand_snapshots')
     .select('font_capture')
@@ -199,7 +220,11 @@ export async function pointBrandAt(tx: Executor, projectId: string, snapshotId: 
   await tx.updateTable('brand_profiles').set({ current_snapshot_id: snapshotId }).where('project_id', '=', projectId).execute();
 }
 
-export async function listBrandSnapshots(db: Db, projectId: string, page: { offset: number; limit: number }): Promise<{ items: BrandSnapshotRow[]; total: number }> {
+export async function listBrandSnapshots(
+  db: Db,
+  projectId: string,
+  page: { offset: number; limit: number },
+): Promise<{ items: BrandSnapshotRow[]; total: number }> {
   const base = db.selectFrom('brand_snapshots').where('project_id', '=', projectId);
   const [items, count] = await Promise.all([
     base.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(page.offset).limit(page.limit).execute(),

@@ -23,14 +23,23 @@ export async function listBudgets(db: Db, workspaceId: string, page: { offset: n
 }
 
 export async function updateBudget(db: Db, id: string, patch: Partial<Insertable<BudgetsTable>>): Promise<BudgetRow | undefined> {
-  return db.updateTable('budgets').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+  return db
+    .updateTable('budgets')
+    .set({ ...patch, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /**
  * The budgets a request in this workspace (and project) answers to, locked in id order so that
  * concurrent requests against the same budget are judged one after another and never overspend it.
  */
-export async function lockApplicableBudgets(tx: Transaction<Database>, workspaceId: string, projectId: string | null): Promise<BudgetRow[]> {
+export async function lockApplicableBudgets(
+  tx: Transaction<Database>,
+  workspaceId: string,
+  projectId: string | null,
+): Promise<BudgetRow[]> {
   return tx
     .selectFrom('budgets')
     .selectAll()
@@ -60,11 +69,27 @@ export async function budgetSpend(tx: Transaction<Database> | Db, budget: Budget
 
 export async function recordRefusal(
   tx: Transaction<Database> | Db,
-  r: { id: string; budgetId: string | null; workspaceId: string; detail: unknown; attempted: string; callerId: string | null; callerVia: string | null },
+  r: {
+    id: string;
+    budgetId: string | null;
+    workspaceId: string;
+    detail: unknown;
+    attempted: string;
+    callerId: string | null;
+    callerVia: string | null;
+  },
 ): Promise<void> {
   await tx
     .insertInto('budget_refusals')
-    .values({ id: r.id, budget_id: r.budgetId, workspace_id: r.workspaceId, detail: JSON.stringify(r.detail), attempted: r.attempted, caller_id: r.callerId, caller_via: r.callerVia })
+    .values({
+      id: r.id,
+      budget_id: r.budgetId,
+      workspace_id: r.workspaceId,
+      detail: JSON.stringify(r.detail),
+      attempted: r.attempted,
+      caller_id: r.callerId,
+      caller_via: r.callerVia,
+    })
     .execute();
 }
 

@@ -94,7 +94,11 @@ export async function updateDraftCampaign(
  * all in one transaction. Only the call that moves the row writes anything: concurrent and repeated
  * submits find it submitted already and write nothing. Returns the campaign and whether this call moved it.
  */
-export async function submitCampaign(db: Db, id: string, message: string): Promise<{ campaign: CampaignRow; submitted: boolean } | undefined> {
+export async function submitCampaign(
+  db: Db,
+  id: string,
+  message: string,
+): Promise<{ campaign: CampaignRow; submitted: boolean } | undefined> {
   return db.transaction().execute(async (tx) => {
     const moved = await tx
       .updateTable('campaigns')
@@ -119,7 +123,15 @@ export async function submitCampaign(db: Db, id: string, message: string): Promi
       .execute();
     await tx
       .insertInto('campaign_request_entries')
-      .values({ id: randomUUID(), campaign_id: id, from_state: null, to_state: 'received', note: null, visibility: 'campaign', actor_id: moved.created_by })
+      .values({
+        id: randomUUID(),
+        campaign_id: id,
+        from_state: null,
+        to_state: 'received',
+        note: null,
+        visibility: 'campaign',
+        actor_id: moved.created_by,
+      })
       .execute();
     return { campaign: moved, submitted: true };
   });
@@ -127,11 +139,20 @@ export async function submitCampaign(db: Db, id: string, message: string): Promi
 
 /** Soft archive; a no-op when archived already. */
 export async function archiveCampaign(db: Executor, id: string): Promise<CampaignRow | undefined> {
-  await db.updateTable('campaigns').set({ archived: true, updated_at: new Date(), etag: randomUUID() }).where('id', '=', id).where('archived', '=', false).execute();
+  await db
+    .updateTable('campaigns')
+    .set({ archived: true, updated_at: new Date(), etag: randomUUID() })
+    .where('id', '=', id)
+    .where('archived', '=', false)
+    .execute();
   return getCampaign(db, id);
 }
 
-export async function listCampaignRequestEntries(db: Executor, campaignId: string, visibility?: 'campaign'): Promise<CampaignRequestEntryRow[]> {
+export async function listCampaignRequestEntries(
+  db: Executor,
+  campaignId: string,
+  visibility?: 'campaign',
+): Promise<CampaignRequestEntryRow[]> {
   let q = db.selectFrom('campaign_request_entries').selectAll().where('campaign_id', '=', campaignId);
   if (visibility) q = q.where('visibility', '=', visibility);
   return q.orderBy('created_at').orderBy('id').execute();
@@ -190,7 +211,11 @@ export async function isPlatformOperator(db: Executor, userId: string): Promise<
 
 /** Grants the operator role to the user with this email (case-insensitive); false when there is no such user. */
 export async function grantPlatformOperator(db: Db, email: string, grantedBy: string): Promise<'granted' | 'already' | 'no_user'> {
-  const user = await db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase())).executeTakeFirst();
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .executeTakeFirst();
   if (!user) return 'no_user';
   const row = await db
     .insertInto('platform_operators')
@@ -202,7 +227,11 @@ export async function grantPlatformOperator(db: Db, email: string, grantedBy: st
 }
 
 export async function revokePlatformOperator(db: Db, email: string): Promise<'revoked' | 'not_operator' | 'no_user'> {
-  const user = await db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase())).executeTakeFirst();
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .executeTakeFirst();
   if (!user) return 'no_user';
   const res = await db.deleteFrom('platform_operators').where('user_id', '=', user.id).executeTakeFirst();
   return Number(res.numDeletedRows) > 0 ? 'revoked' : 'not_operator';
@@ -217,7 +246,10 @@ export async function listPlatformOperators(db: Db): Promise<Array<{ email: stri
     .execute();
 }
 
-export async function listOpsTasks(db: Db, q: { status?: 'open' | 'done'; offset: number; limit: number }): Promise<{ items: OpsTaskRow[]; total: number }> {
+export async function listOpsTasks(
+  db: Db,
+  q: { status?: 'open' | 'done'; offset: number; limit: number },
+): Promise<{ items: OpsTaskRow[]; total: number }> {
   let base = db.selectFrom('ops_tasks as t').innerJoin('campaigns as c', 'c.id', 't.campaign_id');
   if (q.status) base = base.where('t.status', '=', q.status);
   const [items, count] = await Promise.all([
@@ -234,7 +266,10 @@ export async function listOpsTasks(db: Db, q: { status?: 'open' | 'done'; offset
   return { items, total: Number(count.n) };
 }
 
-export async function listOpsNotifications(db: Db, q: { offset: number; limit: number }): Promise<{ items: OpsNotificationRow[]; total: number }> {
+export async function listOpsNotifications(
+  db: Db,
+  q: { offset: number; limit: number },
+): Promise<{ items: OpsNotificationRow[]; total: number }> {
   const base = db.selectFrom('ops_notifications');
   const [items, count] = await Promise.all([
     base.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(q.offset).limit(q.limit).execute(),

@@ -20,13 +20,26 @@ export async function loadCharacterFacts(db: Db, workspaceId: string, characterI
     .where('character_id', '=', characterId)
     .execute();
   const bindings = versions.length
-    ? await db.selectFrom('character_bindings').selectAll().where('version_id', 'in', versions.map((v) => v.id)).execute()
+    ? await db
+        .selectFrom('character_bindings')
+        .selectAll()
+        .where(
+          'version_id',
+          'in',
+          versions.map((v) => v.id),
+        )
+        .execute()
     : [];
   const subjectId = versions.find((v) => v.subject_id)?.subject_id ?? null;
   const [subject, consents] = subjectId
     ? await Promise.all([
         db.selectFrom('subjects').select(['erased_at']).where('id', '=', subjectId).executeTakeFirst(),
-        db.selectFrom('likeness_consents').selectAll().where('subject_id', '=', subjectId).where('workspace_id', '=', workspaceId).execute(),
+        db
+          .selectFrom('likeness_consents')
+          .selectAll()
+          .where('subject_id', '=', subjectId)
+          .where('workspace_id', '=', workspaceId)
+          .execute(),
       ])
     : [undefined, []];
   return {

@@ -21,7 +21,10 @@ type Executor = Db | Transaction<Database>;
  * Creates a character once per requestId: a retry finds the row the first request wrote (even when both
  * race), and the caller compares fingerprints. `created` says whether this call wrote it.
  */
-export async function createCharacterOnce(db: Db, row: Insertable<CharactersTable>): Promise<{ character: CharacterRow; created: boolean }> {
+export async function createCharacterOnce(
+  db: Db,
+  row: Insertable<CharactersTable>,
+): Promise<{ character: CharacterRow; created: boolean }> {
   const inserted = await db
     .insertInto('characters')
     .values(row)
@@ -42,7 +45,10 @@ export async function getCharacter(db: Executor, id: string): Promise<CharacterR
   return db.selectFrom('characters').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function listCharacters(db: Db, f: { workspaceId: string; projectId?: string; includeArchived: boolean; offset: number; limit: number }) {
+export async function listCharacters(
+  db: Db,
+  f: { workspaceId: string; projectId?: string; includeArchived: boolean; offset: number; limit: number },
+) {
   let base = db.selectFrom('characters').where('workspace_id', '=', f.workspaceId);
   if (f.projectId) base = base.where('project_id', '=', f.projectId);
   if (!f.includeArchived) base = base.where('archived_at', 'is', null);
@@ -60,13 +66,22 @@ export async function updateCharacter(
   expectedEtag: string | undefined,
   patch: Partial<Pick<Insertable<CharactersTable>, 'name' | 'persona' | 'archived_at'>> & { etag: string },
 ): Promise<CharacterRow | undefined> {
-  let q = db.updateTable('characters').set({ ...patch, updated_at: new Date() }).where('id', '=', id);
+  let q = db
+    .updateTable('characters')
+    .set({ ...patch, updated_at: new Date() })
+    .where('id', '=', id);
   if (expectedEtag !== undefined) q = q.where('etag', '=', expectedEtag);
   return q.returningAll().executeTakeFirst();
 }
 
 export async function characterReferences(db: Executor, characterId: string): Promise<CharacterReferenceRow[]> {
-  return db.selectFrom('character_references').selectAll().where('character_id', '=', characterId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('character_references')
+    .selectAll()
+    .where('character_id', '=', characterId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function addCharacterReference(db: Executor, row: Insertable<CharacterReferencesTable>): Promise<CharacterReferenceRow> {
@@ -74,7 +89,11 @@ export async function addCharacterReference(db: Executor, row: Insertable<Charac
 }
 
 export async function removeCharacterReference(db: Executor, characterId: string, referenceId: string): Promise<boolean> {
-  const result = await db.deleteFrom('character_references').where('character_id', '=', characterId).where('id', '=', referenceId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('character_references')
+    .where('character_id', '=', characterId)
+    .where('id', '=', referenceId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -83,7 +102,12 @@ export async function characterVersions(db: Executor, characterId: string): Prom
 }
 
 export async function getCharacterVersion(db: Executor, characterId: string, number: number): Promise<CharacterVersionRow | undefined> {
-  return db.selectFrom('character_versions').selectAll().where('character_id', '=', characterId).where('number', '=', number).executeTakeFirst();
+  return db
+    .selectFrom('character_versions')
+    .selectAll()
+    .where('character_id', '=', characterId)
+    .where('number', '=', number)
+    .executeTakeFirst();
 }
 
 /** Locks the character so that two freezes number their versions one after the other. */
@@ -93,7 +117,10 @@ export async function lockCharacter(tx: Transaction<Database>, id: string): Prom
 
 export async function insertCharacterVersion(
   tx: Transaction<Database>,
-  row: Omit<Insertable<CharacterVersionsTable>, 'references' | 'persona'> & { references: FrozenReference[]; persona: Record<string, unknown> },
+  row: Omit<Insertable<CharacterVersionsTable>, 'references' | 'persona'> & {
+    references: FrozenReference[];
+    persona: Record<string, unknown>;
+  },
 ): Promise<CharacterVersionRow> {
   return tx
     .insertInto('character_versions')
@@ -114,7 +141,13 @@ export async function retireCharacterVersion(db: Executor, versionId: string, re
 
 export async function bindingsOfVersions(db: Executor, versionIds: string[]): Promise<CharacterBindingRow[]> {
   if (versionIds.length === 0) return [];
-  return db.selectFrom('character_bindings').selectAll().where('version_id', 'in', versionIds).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('character_bindings')
+    .selectAll()
+    .where('version_id', 'in', versionIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function createCharacterBinding(db: Executor, row: Insertable<CharacterBindingsTable>): Promise<CharacterBindingRow> {
@@ -137,7 +170,10 @@ export async function updateCharacterBinding(
   expectedEtag: string | undefined,
   patch: Partial<Pick<Insertable<CharacterBindingsTable>, 'provider_consent_status' | 'disabled_at' | 'photo_based'>> & { etag: string },
 ): Promise<CharacterBindingRow | undefined> {
-  let q = db.updateTable('character_bindings').set({ ...patch, updated_at: new Date() }).where('id', '=', id);
+  let q = db
+    .updateTable('character_bindings')
+    .set({ ...patch, updated_at: new Date() })
+    .where('id', '=', id);
   if (expectedEtag !== undefined) q = q.where('etag', '=', expectedEtag);
   return q.returningAll().executeTakeFirst();
 }

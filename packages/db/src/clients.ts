@@ -12,13 +12,22 @@ export type ClientEventRow = Selectable<ClientEventsTable>;
  * Creates a client once per requestId: a retry (even one racing the first) finds the row the first
  * request wrote; the caller compares fingerprints. Unique-slug and unique-customer refusals propagate.
  */
-export async function createClientOnce(db: Db, row: Insertable<ClientsTable>, actorId: string): Promise<{ client: ClientRow; created: boolean }> {
+export async function createClientOnce(
+  db: Db,
+  row: Insertable<ClientsTable>,
+  actorId: string,
+): Promise<{ client: ClientRow; created: boolean }> {
   return db.transaction().execute(async (tx) => {
     await actAs(tx, actorId);
     if (row.request_id) {
       // Serialises creates carrying the same requestId, so the loser finds the winner's row.
       await sql`select pg_advisory_xact_lock(hashtextextended(${`client:${row.workspace_id}:${row.request_id}`}, 0))`.execute(tx);
-      const existing = await tx.selectFrom('clients').selectAll().where('workspace_id', '=', row.workspace_id).where('request_id', '=', row.request_id).executeTakeFirst();
+      const existing = await tx
+        .selectFrom('clients')
+        .selectAll()
+        .where('workspace_id', '=', row.workspace_id)
+        .where('request_id', '=', row.request_id)
+        .executeTakeFirst();
       if (existing) return { client: existing, created: false };
     }
     const client = await tx.insertInto('clients').values(row).returningAll().executeTakeFirstOrThrow();
@@ -60,10 +69,19 @@ export async function clientsInTotals(db: Db, f: Omit<ClientListQuery, 'offset' 
 }
 
 /** Applies `patch` when the stored etag is still `expectedEtag`; undefined means it was not (or no such client). */
-export async function updateClient(db: Db, id: string, expectedEtag: string | undefined, patch: Updateable<ClientsTable>, actorId: string): Promise<ClientRow | undefined> {
+export async function updateClient(
+  db: Db,
+  id: string,
+  expectedEtag: string | undefined,
+  patch: Updateable<ClientsTable>,
+  actorId: string,
+): Promise<ClientRow | undefined> {
   return db.transaction().execute(async (tx) => {
     await actAs(tx, actorId);
-    let q = tx.updateTable('clients').set({ ...patch, updated_at: new Date() }).where('id', '=', id);
+    let q = tx
+      .updateTable('clients')
+      .set({ ...patch, updated_at: new Date() })
+      .where('id', '=', id);
     if (expectedEtag !== undefined) q = q.where('etag', '=', expectedEtag);
     return q.returningAll().executeTakeFirst();
   });
@@ -71,7 +89,12 @@ export async function updateClient(db: Db, id: string, expectedEtag: string | un
 
 export async function clientProjects(db: Db, clientIds: string[]) {
   if (clientIds.length === 0) return [];
-  return db.selectFrom('projects').select(['id', 'name', 'archived', 'client_id']).where('client_id', 'in', clientIds).orderBy('created_at').execute();
+  return db
+    .selectFrom('projects')
+    .select(['id', 'name', 'archived', 'client_id'])
+    .where('client_id', 'in', clientIds)
+    .orderBy('created_at')
+    .execute();
 }
 
 export interface ClientMonth {
@@ -126,8 +149,19 @@ export async function createClientContact(db: Db, row: Insertable<ClientContacts
   return db.insertInto('client_contacts').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateClientContact(db: Db, clientId: string, contactId: string, patch: Updateable<ClientContactsTable>): Promise<ClientContactRow | undefined> {
-  return db.updateTable('client_contacts').set({ ...patch, updated_at: new Date() }).where('client_id', '=', clientId).where('id', '=', contactId).returningAll().executeTakeFirst();
+export async function updateClientContact(
+  db: Db,
+  clientId: string,
+  contactId: string,
+  patch: Updateable<ClientContactsTable>,
+): Promise<ClientContactRow | undefined> {
+  return db
+    .updateTable('client_contacts')
+    .set({ ...patch, updated_at: new Date() })
+    .where('client_id', '=', clientId)
+    .where('id', '=', contactId)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function deleteClientContact(db: Db, clientId: string, contactId: string): Promise<boolean> {

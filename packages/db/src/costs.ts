@@ -37,7 +37,12 @@ export async function costLines(db: Db, f: CostFilter): Promise<CostLine[]> {
       group by 1 order by 2 desc, 1`.execute(db);
     return rows.rows.map((r) => ({ key: r.key, actualUsd: Number(r.actual), estimatedUsd: 0, runs: Number(r.runs) }));
   }
-  const key = f.groupBy === 'day' ? sql`to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD')` : f.groupBy === 'workflow' ? sql`r.template_id` : sql`r.project_id::text`;
+  const key =
+    f.groupBy === 'day'
+      ? sql`to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD')`
+      : f.groupBy === 'workflow'
+        ? sql`r.template_id`
+        : sql`r.project_id::text`;
   const rows = await sql<{ key: string | null; actual: string; estimated: string; runs: string }>`
     select ${key} as key, coalesce(sum(r.actual_usd), 0) as actual, coalesce(sum(r.estimated_usd), 0) as estimated, count(*) as runs
     from runs r where ${where}

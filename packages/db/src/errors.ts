@@ -25,7 +25,8 @@ export function pgConstraint(err: unknown): string | undefined {
 
 // Node's socket errors and the pool's own when no connection can be made or one was cut.
 const UNREACHABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
-const UNREACHABLE_MESSAGE = /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|the database system is (starting up|shutting down)/i;
+const UNREACHABLE_MESSAGE =
+  /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|the database system is (starting up|shutting down)/i;
 
 /**
  * How a database error should be answered: `input` (the data broke a rule: class 22 data exceptions and

@@ -27,13 +27,23 @@ const CHUNK = 2_000;
  * statement per chunk (unnest over arrays), so the shared definition crosses the wire once per chunk
  * and a 10,000-child order plans in seconds.
  */
-export async function insertOrderWithChildren(tx: Transaction<Database>, order: Insertable<OrdersTable>, template: ChildTemplate, children: PlannedChild[]): Promise<OrderRow> {
+export async function insertOrderWithChildren(
+  tx: Transaction<Database>,
+  order: Insertable<OrdersTable>,
+  template: ChildTemplate,
+  children: PlannedChild[],
+): Promise<OrderRow> {
   const row = await tx.insertInto('orders').values(order).returningAll().executeTakeFirstOrThrow();
   await insertPlannedChildren(tx, row.id, template, children);
   return row;
 }
 
-async function insertPlannedChildren(tx: Transaction<Database>, orderId: string, template: ChildTemplate, children: PlannedChild[]): Promise<void> {
+async function insertPlannedChildren(
+  tx: Transaction<Database>,
+  orderId: string,
+  template: ChildTemplate,
+  children: PlannedChild[],
+): Promise<void> {
   const { specHash, ...shared } = template;
   for (let i = 0; i < children.length; i += CHUNK) {
     // Run ids are short (run- plus 8 hex); one that collides with an existing run is drawn again.
@@ -69,7 +79,12 @@ export async function lockOrder(tx: Transaction<Database>, id: string): Promise<
   return tx.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export async function setOrderStatus(db: Db | Transaction<Database>, id: string, to: OrderRow['status'], fields: Partial<Insertable<OrdersTable>> = {}): Promise<void> {
+export async function setOrderStatus(
+  db: Db | Transaction<Database>,
+  id: string,
+  to: OrderRow['status'],
+  fields: Partial<Insertable<OrdersTable>> = {},
+): Promise<void> {
   const terminal = to === 'completed' || to === 'cancelled' || to === 'failed';
   await db
     .updateTable('orders')
@@ -141,7 +156,11 @@ export async function cancelPlannedChildren(db: Db | Transaction<Database>, orde
  * the failed run superseded. Deterministic failures are left alone unless asked. A succeeded key is
  * never re-planned: only failed, unsuperseded children qualify.
  */
-export async function replanFailedChildren(tx: Transaction<Database>, orderId: string, opts: { runIds?: string[]; includeDeterministic: boolean }): Promise<string[]> {
+export async function replanFailedChildren(
+  tx: Transaction<Database>,
+  orderId: string,
+  opts: { runIds?: string[]; includeDeterministic: boolean },
+): Promise<string[]> {
   let q = tx
     .selectFrom('runs')
     .selectAll()
@@ -149,7 +168,8 @@ export async function replanFailedChildren(tx: Transaction<Database>, orderId: s
     .where('superseded_by', 'is', null)
     .where('status', 'in', ['failed', 'rejected', 'changes_requested']);
   if (opts.runIds) q = q.where('id', 'in', opts.runIds.length ? opts.runIds : ['']);
-  if (!opts.includeDeterministic) q = q.where((eb) => eb.or([eb('error_code', 'is', null), eb('error_code', 'not in', [...DETERMINISTIC_ERROR_CODES])]));
+  if (!opts.includeDeterministic)
+    q = q.where((eb) => eb.or([eb('error_code', 'is', null), eb('error_code', 'not in', [...DETERMINISTIC_ERROR_CODES])]));
   const failed = await q.forUpdate().execute();
   const fresh: string[] = [];
   for (const run of failed) {
@@ -179,7 +199,10 @@ export async function replanFailedChildren(tx: Transaction<Database>, orderId: s
         execution_mode: run.execution_mode,
       })
       .execute();
-    await tx.insertInto('run_events').values({ run_id: id, seq: 1, type: 'run.status', data: JSON.stringify({ status: 'planned', retryOf: run.id }) }).execute();
+    await tx
+      .insertInto('run_events')
+      .values({ run_id: id, seq: 1, type: 'run.status', data: JSON.stringify({ status: 'planned', retryOf: run.id }) })
+      .execute();
     fresh.push(id);
   }
   return fresh;

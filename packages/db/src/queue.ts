@@ -47,7 +47,10 @@ export interface QueueRow {
  * Runs in review, the longest waiting first: ordered by when the run entered review, then by when it
  * was queued and its id so that pages are stable. `total` counts every match.
  */
-export async function listQueue(db: Db, f: QueueFilters & { offset: number; limit: number }): Promise<{ items: QueueRow[]; total: number }> {
+export async function listQueue(
+  db: Db,
+  f: QueueFilters & { offset: number; limit: number },
+): Promise<{ items: QueueRow[]; total: number }> {
   const enteredReview = sql<Date>`coalesce(runs.finished_at, runs.updated_at)`;
   const [items, total] = await Promise.all([
     queueBase(db, f)
@@ -80,7 +83,9 @@ export async function listQueue(db: Db, f: QueueFilters & { offset: number; limi
 }
 
 export async function countQueue(db: Db, f: QueueFilters): Promise<number> {
-  const row = await queueBase(db, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await queueBase(db, f)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

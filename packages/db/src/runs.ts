@@ -225,7 +225,16 @@ export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   const steps = items.length
-    ? await db.selectFrom('run_steps').selectAll().where('run_id', 'in', items.map((r) => r.id)).orderBy('step_index').execute()
+    ? await db
+        .selectFrom('run_steps')
+        .selectAll()
+        .where(
+          'run_id',
+          'in',
+          items.map((r) => r.id),
+        )
+        .orderBy('step_index')
+        .execute()
     : [];
   return { items, steps, total: Number(count.n) };
 }
@@ -276,7 +285,12 @@ export async function archiveRun(db: Db, runId: string): Promise<RunRow | undefi
 /** Moves a run, and the artifacts it made, to another project of the same workspace (or to none). */
 export async function moveRunToProject(db: Db, runId: string, projectId: string | null): Promise<RunRow | undefined> {
   return db.transaction().execute(async (tx) => {
-    const row = await tx.updateTable('runs').set({ project_id: projectId, updated_at: new Date() }).where('id', '=', runId).returningAll().executeTakeFirst();
+    const row = await tx
+      .updateTable('runs')
+      .set({ project_id: projectId, updated_at: new Date() })
+      .where('id', '=', runId)
+      .returningAll()
+      .executeTakeFirst();
     await tx.updateTable('artifacts').set({ project_id: projectId }).where('run_id', '=', runId).execute();
     return row;
   });

@@ -55,7 +55,12 @@ export async function eraseSubject(db: Db, id: string, actorId: string, etag: st
     const subject = await tx.selectFrom('subjects').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
     if (subject.erased_at) return subject;
     await actAs(tx, actorId, 'subject_erased');
-    await tx.updateTable('likeness_consents').set({ status: 'revoked', updated_at: new Date(), etag }).where('subject_id', '=', id).where('status', '<>', 'revoked').execute();
+    await tx
+      .updateTable('likeness_consents')
+      .set({ status: 'revoked', updated_at: new Date(), etag })
+      .where('subject_id', '=', id)
+      .where('status', '<>', 'revoked')
+      .execute();
     await tx
       .updateTable('character_versions')
       .set({ retired_at: new Date(), retired_reason: 'subject_erased' })
@@ -83,7 +88,13 @@ export async function getConsent(db: Executor, id: string): Promise<ConsentRow |
 }
 
 export async function listSubjectConsents(db: Db, subjectId: string): Promise<ConsentRow[]> {
-  return db.selectFrom('likeness_consents').selectAll().where('subject_id', '=', subjectId).orderBy('created_at', 'desc').orderBy('id').execute();
+  return db
+    .selectFrom('likeness_consents')
+    .selectAll()
+    .where('subject_id', '=', subjectId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
 }
 
 /**
@@ -92,11 +103,23 @@ export async function listSubjectConsents(db: Db, subjectId: string): Promise<Co
  */
 export async function moveConsent(
   db: Db,
-  m: { id: string; from: string; to: 'active' | 'suspended' | 'revoked'; expectedEtag?: string; etag: string; actorId: string; reason?: string | null },
+  m: {
+    id: string;
+    from: string;
+    to: 'active' | 'suspended' | 'revoked';
+    expectedEtag?: string;
+    etag: string;
+    actorId: string;
+    reason?: string | null;
+  },
 ): Promise<ConsentRow | undefined> {
   return db.transaction().execute(async (tx) => {
     await actAs(tx, m.actorId, m.reason ?? null);
-    let q = tx.updateTable('likeness_consents').set({ status: m.to, etag: m.etag, updated_at: new Date() }).where('id', '=', m.id).where('status', '=', m.from as never);
+    let q = tx
+      .updateTable('likeness_consents')
+      .set({ status: m.to, etag: m.etag, updated_at: new Date() })
+      .where('id', '=', m.id)
+      .where('status', '=', m.from as never);
     if (m.expectedEtag !== undefined) q = q.where('etag', '=', m.expectedEtag);
     return q.returningAll().executeTakeFirst();
   });

@@ -39,7 +39,11 @@ export async function syncBuiltinWorkflows(db: Db, definitions: readonly Definit
         updated_at: new Date(),
       };
       if (existing) await tx.updateTable('workflows').set(row).where('id', '=', id).execute();
-      else await tx.insertInto('workflows').values({ id, workspace_id: null, ...row }).execute();
+      else
+        await tx
+          .insertInto('workflows')
+          .values({ id, workspace_id: null, ...row })
+          .execute();
 
       for (const def of versions) {
         const hash = sha256Hex(canonicalJson(def));
@@ -106,7 +110,9 @@ export async function listWorkspaceWorkflows(
 ): Promise<{ items: WorkflowRow[]; total: number }> {
   const base = db
     .selectFrom('workflows')
-    .where((eb) => eb.or([eb('workspace_id', '=', workspaceId), eb.and([eb('workspace_id', 'is', null), eb('visibility', '!=', 'draft')])]));
+    .where((eb) =>
+      eb.or([eb('workspace_id', '=', workspaceId), eb.and([eb('workspace_id', 'is', null), eb('visibility', '!=', 'draft')])]),
+    );
   const [items, count] = await Promise.all([
     base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute(),
     base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
@@ -145,7 +151,15 @@ export async function saveWorkflowDraft(
   return db.transaction().execute(async (tx) => {
     const inserted = await tx
       .insertInto('workflows')
-      .values({ id: target.id, workspace_id: target.workspaceId, name: target.id, status: 'active', superseded_by_id: null, visibility: 'draft', live_version: null })
+      .values({
+        id: target.id,
+        workspace_id: target.workspaceId,
+        name: target.id,
+        status: 'active',
+        superseded_by_id: null,
+        visibility: 'draft',
+        live_version: null,
+      })
       .onConflict((oc) => oc.column('id').doNothing())
       .returning('id')
       .executeTakeFirst();
@@ -213,5 +227,9 @@ export async function publishWorkflowVersion(
 
 /** Marks a workflow deprecated in favour of its successor; new runs of it are then refused. */
 export async function deprecateWorkflow(db: Db, id: string, supersededById: string): Promise<void> {
-  await db.updateTable('workflows').set({ status: 'deprecated', superseded_by_id: supersededById, updated_at: new Date() }).where('id', '=', id).execute();
+  await db
+    .updateTable('workflows')
+    .set({ status: 'deprecated', superseded_by_id: supersededById, updated_at: new Date() })
+    .where('id', '=', id)
+    .execute();
 }

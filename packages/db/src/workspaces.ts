@@ -42,7 +42,11 @@ export type WorkspaceWithRole = WorkspaceRow & { role: Role };
 /** Creates a (non-personal) workspace with its creator as owner. */
 export async function createWorkspace(db: Db, w: { id: string; name: string; ownerId: string }): Promise<WorkspaceWithRole> {
   return db.transaction().execute(async (tx) => {
-    const workspace = await tx.insertInto('workspaces').values({ id: w.id, name: w.name, personal: false }).returningAll().executeTakeFirstOrThrow();
+    const workspace = await tx
+      .insertInto('workspaces')
+      .values({ id: w.id, name: w.name, personal: false })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await tx.insertInto('memberships').values({ workspace_id: w.id, user_id: w.ownerId, role: 'owner' }).execute();
     return { ...workspace, role: 'owner' as const };
   });
@@ -57,14 +61,7 @@ export async function listWorkspacesForUser(
   let base = db.selectFrom('memberships as m').innerJoin('workspaces as w', 'w.id', 'm.workspace_id').where('m.user_id', '=', userId);
   if (page.onlyWorkspaceId) base = base.where('w.id', '=', page.onlyWorkspaceId);
   const [items, count] = await Promise.all([
-    base
-      .selectAll('w')
-      .select('m.role')
-      .orderBy('m.created_at')
-      .orderBy('w.id')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
+    base.selectAll('w').select('m.role').orderBy('m.created_at').orderBy('w.id').offset(page.offset).limit(page.limit).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(count.n) };
@@ -105,9 +102,7 @@ export async function addMember(db: Db, workspaceId: string, userId: string, rol
   return inserted ? getMember(db, workspaceId, userId) : undefined;
 }
 
-export type MembershipChange =
-  | { outcome: 'ok'; member: MemberRow | null }
-  | { outcome: 'not_member' | 'last_owner' | 'owner_protected' };
+export type MembershipChange = { outcome: 'ok'; member: MemberRow | null } | { outcome: 'not_member' | 'last_owner' | 'owner_protected' };
 
 /**
  * Changes a member's role (`role`) or removes them (`role: null`), under a lock on the workspace so that
@@ -143,7 +138,12 @@ export async function changeMembership(
       await tx.deleteFrom('memberships').where('workspace_id', '=', c.workspaceId).where('user_id', '=', c.userId).execute();
       return { outcome: 'ok', member: null } as const;
     }
-    await tx.updateTable('memberships').set({ role: c.role }).where('workspace_id', '=', c.workspaceId).where('user_id', '=', c.userId).execute();
+    await tx
+      .updateTable('memberships')
+      .set({ role: c.role })
+      .where('workspace_id', '=', c.workspaceId)
+      .where('user_id', '=', c.userId)
+      .execute();
     return { outcome: 'ok', member: (await getMember(tx as unknown as Db, c.workspaceId, c.userId)) ?? null } as const;
   });
 }

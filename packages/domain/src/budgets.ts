@@ -33,9 +33,19 @@ export function judgeBudget(terms: BudgetTerms, spendUsd: number, estimateUsd: n
   const spend = roundUsd(spendUsd);
   const estimate = roundUsd(estimateUsd);
   const after = roundUsd(spend + estimate);
-  const base = { spendUsd: spend, estimateUsd: estimate, remainingUsd: roundUsd(Math.max(0, terms.limitUsd - spend)), overLimit: after > terms.limitUsd };
+  const base = {
+    spendUsd: spend,
+    estimateUsd: estimate,
+    remainingUsd: roundUsd(Math.max(0, terms.limitUsd - spend)),
+    overLimit: after > terms.limitUsd,
+  };
   const refuse = (reason: RefusalReason): BudgetJudgement => ({ ...base, allowed: false, reason });
-  if (terms.perRunCapUsd !== undefined && terms.perRunCapUsd !== null && roundUsd(largestRunUsd) > terms.perRunCapUsd && terms.enforcementMode !== 'notify_only') {
+  if (
+    terms.perRunCapUsd !== undefined &&
+    terms.perRunCapUsd !== null &&
+    roundUsd(largestRunUsd) > terms.perRunCapUsd &&
+    terms.enforcementMode !== 'notify_only'
+  ) {
     return refuse('per_run_cap_exceeded');
   }
   switch (terms.enforcementMode) {

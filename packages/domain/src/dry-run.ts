@@ -112,8 +112,14 @@ const idOr = (raw: unknown, fallback: string, key = 'id') => {
  * place (step numbers stay right). A stand-in keeps the element's id and breaks no rule itself.
  */
 const ELEMENT_STAND_INS = {
-  runtimeSteps: { schema: Step, standIn: (raw: unknown, i: number) => ({ id: idOr(raw, `(step ${i + 1})`), name: 'stand-in', kind: 'code', expression: 'null' }) },
-  gates: { schema: Gate, standIn: (raw: unknown, i: number) => ({ id: idOr(raw, `(gate ${i + 1})`), name: 'stand-in', type: 'budget', inputs: [], outputs: [] }) },
+  runtimeSteps: {
+    schema: Step,
+    standIn: (raw: unknown, i: number) => ({ id: idOr(raw, `(step ${i + 1})`), name: 'stand-in', kind: 'code', expression: 'null' }),
+  },
+  gates: {
+    schema: Gate,
+    standIn: (raw: unknown, i: number) => ({ id: idOr(raw, `(gate ${i + 1})`), name: 'stand-in', type: 'budget', inputs: [], outputs: [] }),
+  },
   fields: { schema: IntakeField, standIn: (raw: unknown, i: number) => ({ name: idOr(raw, `(field ${i + 1})`, 'name'), type: 'object' }) },
 };
 
@@ -151,7 +157,11 @@ export interface DefinitionCheck {
  * fill the rest), so that shape and rule problems are all reported together. A required field that is
  * absent is an error, or with `missing: 'warning'` (dry runs of partial drafts) a warning.
  */
-export function checkDefinition(raw: unknown, ctx: RuleContext, opts: { missing: 'error' | 'warning' } = { missing: 'error' }): DefinitionCheck {
+export function checkDefinition(
+  raw: unknown,
+  ctx: RuleContext,
+  opts: { missing: 'error' | 'warning' } = { missing: 'error' },
+): DefinitionCheck {
   const errors: string[] = [];
   const warnings: string[] = [];
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -201,7 +211,8 @@ export function checkDefinition(raw: unknown, ctx: RuleContext, opts: { missing:
     errors.push(message);
   }
   const steps = body.runtimeSteps;
-  if (opts.missing === 'warning' && (steps === undefined || (Array.isArray(steps) && steps.length === 0))) warnings.push(NO_RUNTIME_STEPS_WARNING);
+  if (opts.missing === 'warning' && (steps === undefined || (Array.isArray(steps) && steps.length === 0)))
+    warnings.push(NO_RUNTIME_STEPS_WARNING);
   const definition = errors.length === 0 ? WorkflowDefinition.safeParse(raw) : null;
   return { errors, warnings, definition: definition?.success ? definition.data : null, present: present as Partial<WorkflowDefinition> };
 }
@@ -248,7 +259,9 @@ export function pricingErrors(steps: readonly Step[], providers: Readonly<Record
   }
   steps.forEach((step, index) => {
     if ((step.kind === 'llm' || step.kind === 'image' || step.kind === 'agent') && (!step.role || !providers[step.role])) {
-      errors.push(`step ${index + 1} ("${step.id}"): ${step.role ? `role "${step.role}" has no model in providers` : `a ${step.kind} step needs a role`}`);
+      errors.push(
+        `step ${index + 1} ("${step.id}"): ${step.role ? `role "${step.role}" has no model in providers` : `a ${step.kind} step needs a role`}`,
+      );
     }
   });
   return errors;
@@ -280,9 +293,10 @@ const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
  */
 export function dryRunDraft(body: Record<string, unknown>, ctx: RuleContext): DryRunResult {
   const hasDefinition = Object.keys(body).some((k) => (FIELDS as string[]).includes(k));
-  const check: DefinitionCheck = hasDefinition || body.templateId === undefined
-    ? checkDefinition(body, ctx, { missing: 'warning' })
-    : { errors: [], warnings: [NO_RUNTIME_STEPS_WARNING], definition: null, present: {} };
+  const check: DefinitionCheck =
+    hasDefinition || body.templateId === undefined
+      ? checkDefinition(body, ctx, { missing: 'warning' })
+      : { errors: [], warnings: [NO_RUNTIME_STEPS_WARNING], definition: null, present: {} };
   const errors = [...check.errors];
   const warnings = [...check.warnings];
   if (body.templateId !== undefined) {

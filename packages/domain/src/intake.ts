@@ -19,18 +19,14 @@ function checkValue(field: IntakeField, value: unknown): string | null {
       return typeof value === 'string' ? null : `${name} must be text (got ${describe(value)})`;
     case 'enum': {
       const options = field.options ?? [];
-      return options.some((o) => o === value)
-        ? null
-        : `${name} must be one of ${options.map(String).join(', ')} (got ${describe(value)})`;
+      return options.some((o) => o === value) ? null : `${name} must be one of ${options.map(String).join(', ')} (got ${describe(value)})`;
     }
     case 'boolean':
       return typeof value === 'boolean' ? null : `${name} must be true or false (got ${describe(value)})`;
     case 'integer':
       return Number.isInteger(value) ? null : `${name} must be a whole number (got ${describe(value)})`;
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value)
-        ? null
-        : `${name} must be a number (got ${describe(value)})`;
+      return typeof value === 'number' && Number.isFinite(value) ? null : `${name} must be a number (got ${describe(value)})`;
     case 'array':
       return Array.isArray(value) ? null : `${name} must be a list (got ${describe(value)})`;
     case 'object':

@@ -116,7 +116,8 @@ export class ModelRegistry {
     const model = this.byId.get(modelId);
     if (!model) return `${modelId} is not a registered model (see GET /v1/models)`;
     const kind = ROLE_KINDS[role];
-    if (kind && model.kind !== kind) return `${modelId} is ${article(model.kind)} ${model.kind} model; role ${role} needs ${article(kind)} ${kind} model`;
+    if (kind && model.kind !== kind)
+      return `${modelId} is ${article(model.kind)} ${model.kind} model; role ${role} needs ${article(kind)} ${kind} model`;
     return null;
   }
 }

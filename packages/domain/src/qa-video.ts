@@ -15,14 +15,20 @@ const CLIP_TOLERANCE_SECONDS = 0.5;
 const CUT_TOLERANCE_SECONDS = 0.1;
 
 const check = (id: string, label: string, ok: boolean, detail: string): QaCheck => ({ id, label, status: ok ? 'pass' : 'fail', detail });
-const isSide = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 16 && (v as number) <= VIDEO_MAX_SIDE && (v as number) % 2 === 0;
+const isSide = (v: unknown): v is number =>
+  Number.isInteger(v) && (v as number) >= 16 && (v as number) <= VIDEO_MAX_SIDE && (v as number) % 2 === 0;
 const seconds = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 function commonChecks(content: Record<string, unknown>): QaCheck[] {
   const { width, height, fps } = content;
   return [
     check('format', 'The file is an MP4', content.mimeType === 'video/mp4', String(content.mimeType ?? 'no mime type')),
-    check('dimensions', 'Width and height are even, 16 to 3840 pixels', isSide(width) && isSide(height), `${String(width)}x${String(height)}`),
+    check(
+      'dimensions',
+      'Width and height are even, 16 to 3840 pixels',
+      isSide(width) && isSide(height),
+      `${String(width)}x${String(height)}`,
+    ),
     check('frame-rate', 'Frame rate is 1 to 60 fps', typeof fps === 'number' && fps >= 1 && fps <= 60, `${String(fps)} fps`),
     check(
       'audio',
@@ -39,7 +45,12 @@ export function clipQaChecks(content: Record<string, unknown>): QaCheck[] {
   const ok = measured !== undefined && (asked === undefined || Math.abs(measured - asked) <= CLIP_TOLERANCE_SECONDS);
   return [
     ...commonChecks(content),
-    check('duration', 'The clip lasts as long as asked', ok, asked === undefined ? `${String(measured)} s` : `${String(measured)} s measured, ${asked} s asked`),
+    check(
+      'duration',
+      'The clip lasts as long as asked',
+      ok,
+      asked === undefined ? `${String(measured)} s` : `${String(measured)} s measured, ${asked} s asked`,
+    ),
   ];
 }
 
@@ -55,7 +66,9 @@ export function filmCutQaChecks(content: Record<string, unknown>): QaCheck[] {
       'duration',
       'The film is as long as the seconds it keeps',
       ok,
-      measured !== undefined && kept !== undefined ? `${measured} s measured, ${kept} s kept${ok ? '' : `: ${(kept - measured).toFixed(3)} s short — a clip ended before its segment`}` : 'length not measured',
+      measured !== undefined && kept !== undefined
+        ? `${measured} s measured, ${kept} s kept${ok ? '' : `: ${(kept - measured).toFixed(3)} s short — a clip ended before its segment`}`
+        : 'length not measured',
     ),
   ];
 }

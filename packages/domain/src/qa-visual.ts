@@ -28,12 +28,18 @@ function aspectCheck(content: Record<string, unknown>): QaCheck {
   const { width, height } = content;
   if (requested === undefined) return check('aspect', label, true, 'no aspect ratio was requested');
   const match = typeof requested === 'string' ? /^(\d+):(\d+)$/.exec(requested) : null;
-  if (!match || Number(match[1]) === 0 || Number(match[2]) === 0) return check('aspect', label, false, `the requested aspect ratio ${JSON.stringify(requested)} is not W:H`);
+  if (!match || Number(match[1]) === 0 || Number(match[2]) === 0)
+    return check('aspect', label, false, `the requested aspect ratio ${JSON.stringify(requested)} is not W:H`);
   if (!isSide(width) || !isSide(height)) return check('aspect', label, false, 'width and height are not recorded');
   const wanted = Number(match[1]) / Number(match[2]);
   const actual = width / height;
   const off = Math.abs(actual - wanted) / wanted;
-  return check('aspect', label, off <= ASPECT_TOLERANCE, `${width}x${height} is ${actual.toFixed(3)}:1; ${requested} asked for ${wanted.toFixed(3)}:1`);
+  return check(
+    'aspect',
+    label,
+    off <= ASPECT_TOLERANCE,
+    `${width}x${height} is ${actual.toFixed(3)}:1; ${requested} asked for ${wanted.toFixed(3)}:1`,
+  );
 }
 
 function transparencyChecks(content: Record<string, unknown>): QaCheck[] {
@@ -42,13 +48,26 @@ function transparencyChecks(content: Record<string, unknown>): QaCheck[] {
   const t = (content.transparency ?? {}) as Record<string, unknown>;
   const transparent = t.transparentFraction;
   const opaque = t.opaqueFraction;
-  if (typeof transparent !== 'number') return [check('transparency', label, false, 'a transparent background was promised but no transparency was measured')];
+  if (typeof transparent !== 'number')
+    return [check('transparency', label, false, 'a transparent background was promised but no transparency was measured')];
   const mechanism = typeof t.mechanism === 'string' ? ` (${t.mechanism})` : '';
   const checks = [
-    check('transparency', label, transparent >= MIN_TRANSPARENT_FRACTION, `${percent(transparent)} of pixels are fully transparent${mechanism}; at least ${percent(MIN_TRANSPARENT_FRACTION)} needed`),
+    check(
+      'transparency',
+      label,
+      transparent >= MIN_TRANSPARENT_FRACTION,
+      `${percent(transparent)} of pixels are fully transparent${mechanism}; at least ${percent(MIN_TRANSPARENT_FRACTION)} needed`,
+    ),
   ];
   if (typeof opaque === 'number') {
-    checks.push(check('subject-kept', 'The subject survives the cut-out', opaque >= MIN_OPAQUE_FRACTION, `${percent(opaque)} of pixels are fully opaque; at least ${percent(MIN_OPAQUE_FRACTION)} needed`));
+    checks.push(
+      check(
+        'subject-kept',
+        'The subject survives the cut-out',
+        opaque >= MIN_OPAQUE_FRACTION,
+        `${percent(opaque)} of pixels are fully opaque; at least ${percent(MIN_OPAQUE_FRACTION)} needed`,
+      ),
+    );
   }
   return checks;
 }
@@ -61,14 +80,23 @@ export function visualQaChecks(content: Record<string, unknown>): QaCheck[] {
       'dimensions',
       `Width and height are ${VISUAL_MIN_SIDE} to ${VISUAL_MAX_SIDE} pixels`,
       isSide(width) && isSide(height),
-      isSide(width) && isSide(height) ? `${width}x${height}` : `width ${JSON.stringify(width ?? null)}, height ${JSON.stringify(height ?? null)}`,
+      isSide(width) && isSide(height)
+        ? `${width}x${height}`
+        : `width ${JSON.stringify(width ?? null)}, height ${JSON.stringify(height ?? null)}`,
     ),
     aspectCheck(content),
     ...transparencyChecks(content),
   ];
   if (bytes !== undefined) {
     const ok = typeof bytes === 'number' && bytes > 0 && bytes <= VISUAL_MAX_BYTES;
-    checks.push(check('file-size', 'The file is at most 5 MB', ok, typeof bytes === 'number' ? `${(bytes / 1024).toFixed(1)} KB` : 'size not a number'));
+    checks.push(
+      check(
+        'file-size',
+        'The file is at most 5 MB',
+        ok,
+        typeof bytes === 'number' ? `${(bytes / 1024).toFixed(1)} KB` : 'size not a number',
+      ),
+    );
   }
   return checks;
 }

@@ -41,7 +41,12 @@ export function researchQaChecks(content: Record<string, unknown>): QaCheck[] {
   return [
     check('has-title', 'Report has a title', typeof content.title === 'string' && content.title.length > 0, 'title present'),
     check('has-summary', 'Report has a summary', typeof content.summary === 'string' && content.summary.length > 0, 'summary present'),
-    check('sections-complete', 'Every section has a heading and a body', sections.length > 0 && complete.length === sections.length, `${complete.length} of ${sections.length} sections complete`),
+    check(
+      'sections-complete',
+      'Every section has a heading and a body',
+      sections.length > 0 && complete.length === sections.length,
+      `${complete.length} of ${sections.length} sections complete`,
+    ),
     check('has-sources', 'Report cites sources', sources.length > 0, `${sources.length} sources`),
   ];
 }

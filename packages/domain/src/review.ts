@@ -40,7 +40,9 @@ export function approvalBlockers(qa: unknown): QaCheck[] {
 /** Reads a run's stored hold fields, ignoring anything that is not a field declaration. */
 export function holdFieldsOf(value: unknown): HoldFieldSpec[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((f): f is HoldFieldSpec => f !== null && typeof f === 'object' && typeof f.name === 'string' && typeof f.type === 'string');
+  return value.filter(
+    (f): f is HoldFieldSpec => f !== null && typeof f === 'object' && typeof f.name === 'string' && typeof f.type === 'string',
+  );
 }
 
 const show = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
@@ -89,7 +91,9 @@ export function checkHoldPatch(
       refusal: { kind: 'hold_patch_invalid', missing, extra, message: `the patch must supply ${expected}: ${parts.join('; ')}` },
     };
   }
-  const bad = fields.map((f) => [f.name, valueError(f, given[f.name])] as const).filter((e): e is readonly [string, string] => e[1] !== undefined);
+  const bad = fields
+    .map((f) => [f.name, valueError(f, given[f.name])] as const)
+    .filter((e): e is readonly [string, string] => e[1] !== undefined);
   if (bad.length) {
     return {
       ok: false,
@@ -130,13 +134,21 @@ export type DecisionJudgement =
  */
 export function judgeDecision(state: ReviewState, request: DecisionRequest): DecisionJudgement {
   if (state.status !== 'review') {
-    return { ok: false, refusal: { kind: 'invalid_transition', status: state.status, message: `run ${state.runId} is ${state.status}, not in review` } };
+    return {
+      ok: false,
+      refusal: { kind: 'invalid_transition', status: state.status, message: `run ${state.runId} is ${state.status}, not in review` },
+    };
   }
   if (request.gateId && request.gateId !== state.reviewGateId) {
     const waiting = state.reviewGateId ? `gate "${state.reviewGateId}"` : 'no named gate';
     return {
       ok: false,
-      refusal: { kind: 'gate_mismatch', gateId: request.gateId, reviewGateId: state.reviewGateId, message: `run ${state.runId} waits on ${waiting}, not "${request.gateId}"` },
+      refusal: {
+        kind: 'gate_mismatch',
+        gateId: request.gateId,
+        reviewGateId: state.reviewGateId,
+        message: `run ${state.runId} waits on ${waiting}, not "${request.gateId}"`,
+      },
     };
   }
   const outcome = DECISION_OUTCOMES[request.decision];

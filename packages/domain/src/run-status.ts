@@ -3,14 +3,7 @@ import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
 export const RUN_STATUSES = RUN_STATUS_VALUES;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = [
-  'completed',
-  'review',
-  'failed',
-  'cancelled',
-  'rejected',
-  'changes_requested',
-];
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'review', 'failed', 'cancelled', 'rejected', 'changes_requested'];
 
 export function isTerminalRunStatus(status: string): boolean {
   return (TERMINAL_RUN_STATUSES as readonly string[]).includes(status);

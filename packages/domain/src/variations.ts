@@ -24,7 +24,8 @@ function matrix(axes: Record<string, unknown[]>): Record<string, unknown>[] {
   for (const field of fields) {
     const values = axes[field]!;
     if (values.length === 0) throw new VariationError(`matrix axis ${field} has no values`);
-    if (product.length * values.length > MAX_VARIATIONS) throw new VariationError(`the matrix makes more than ${MAX_VARIATIONS} variations`);
+    if (product.length * values.length > MAX_VARIATIONS)
+      throw new VariationError(`the matrix makes more than ${MAX_VARIATIONS} variations`);
     product = product.flatMap((partial) => values.map((value) => ({ ...partial, [field]: value })));
   }
   return product;
@@ -39,10 +40,19 @@ function csvRows(text: string, coerce: (field: string, value: string) => unknown
     throw new VariationError(`the CSV does not parse: ${(err as Error).message}`);
   }
   if (rows.length === 0) throw new VariationError('the CSV has a header but no rows');
-  return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([, v]) => v !== '').map(([k, v]) => [k, coerce(k, v)])));
+  return rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row)
+        .filter(([, v]) => v !== '')
+        .map(([k, v]) => [k, coerce(k, v)]),
+    ),
+  );
 }
 
-export function resolveVariations(spec: VariationSpec, coerce: (field: string, value: string) => unknown = (_f, v) => v): Record<string, unknown>[] {
+export function resolveVariations(
+  spec: VariationSpec,
+  coerce: (field: string, value: string) => unknown = (_f, v) => v,
+): Record<string, unknown>[] {
   let variations: Record<string, unknown>[];
   switch (spec.resolver) {
     case 'list':
@@ -56,7 +66,8 @@ export function resolveVariations(spec: VariationSpec, coerce: (field: string, v
       break;
   }
   if (variations.length === 0) throw new VariationError('the variation spec resolves to no variations');
-  if (variations.length > MAX_VARIATIONS) throw new VariationError(`the order has ${variations.length} variations; at most ${MAX_VARIATIONS} are allowed`);
+  if (variations.length > MAX_VARIATIONS)
+    throw new VariationError(`the order has ${variations.length} variations; at most ${MAX_VARIATIONS} are allowed`);
   return variations;
 }
 

@@ -50,7 +50,11 @@ function rng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]! };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+  };
 }
 type Rng = ReturnType<typeof rng>;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
@@ -67,10 +71,33 @@ function parentOf(root: Json, path: string): { parent: Json; key: string } | nul
 }
 
 const REQUIRED_PATHS = [
-  'id', 'name', 'artifactClass', 'version', 'cadence', 'intakeSchema', 'runtimeSteps', 'gates', 'providers', 'budgetPolicy',
-  'artifactSchema', 'outputShape', 'intakeSchema.fields', 'intakeSchema.fields.0.name', 'intakeSchema.fields.2.type',
-  'runtimeSteps.0.id', 'runtimeSteps.1.name', 'runtimeSteps.0.kind', 'gates.0.id', 'gates.1.name', 'gates.0.type', 'gates.1.inputs',
-  'gates.0.outputs', 'artifactSchema.artifactType', 'artifactSchema.files', 'artifactSchema.metadata', 'outputShape.0.artifactType',
+  'id',
+  'name',
+  'artifactClass',
+  'version',
+  'cadence',
+  'intakeSchema',
+  'runtimeSteps',
+  'gates',
+  'providers',
+  'budgetPolicy',
+  'artifactSchema',
+  'outputShape',
+  'intakeSchema.fields',
+  'intakeSchema.fields.0.name',
+  'intakeSchema.fields.2.type',
+  'runtimeSteps.0.id',
+  'runtimeSteps.1.name',
+  'runtimeSteps.0.kind',
+  'gates.0.id',
+  'gates.1.name',
+  'gates.0.type',
+  'gates.1.inputs',
+  'gates.0.outputs',
+  'artifactSchema.artifactType',
+  'artifactSchema.files',
+  'artifactSchema.metadata',
+  'outputShape.0.artifactType',
 ];
 /** Paths and values of the wrong type for them. */
 const WRONG_TYPES: Array<[string, unknown[]]> = [
@@ -100,7 +127,16 @@ const WRONG_TYPES: Array<[string, unknown[]]> = [
   ['estimatedDurationSeconds', [-3, 1.5, '30']],
   ['schemaVersion', ['workflow-schema-v2', 1]],
 ];
-const ENUM_PATHS = ['artifactClass', 'runtimeSteps.0.kind', 'runtimeSteps.1.kind', 'gates.0.type', 'intakeSchema.fields.0.type', 'outputShape.0.artifactClass', 'artifactSchema.artifactClass', 'status'];
+const ENUM_PATHS = [
+  'artifactClass',
+  'runtimeSteps.0.kind',
+  'runtimeSteps.1.kind',
+  'gates.0.type',
+  'intakeSchema.fields.0.type',
+  'outputShape.0.artifactClass',
+  'artifactSchema.artifactClass',
+  'status',
+];
 
 const freshGate = (id: string) => ({ id, name: 'Fresh', type: 'quality', inputs: [], outputs: [] });
 const asObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -168,7 +204,8 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   danglingStepGate(def, r) {
     const gate = `nowhere-${r.int(1000)}`;
-    if (!Array.isArray(def.runtimeSteps) || !asObject(def.runtimeSteps[0])) def.runtimeSteps = [{ id: 's', name: 'S', kind: 'code', function: 'identity' }];
+    if (!Array.isArray(def.runtimeSteps) || !asObject(def.runtimeSteps[0]))
+      def.runtimeSteps = [{ id: 's', name: 'S', kind: 'code', function: 'identity' }];
     def.runtimeSteps[0].gateId = gate;
     return new RegExp(`gate "${gate}" is not a gate of this workflow`);
   },
@@ -261,7 +298,10 @@ describe('generated bad definitions (seeded property test)', () => {
       expect(check!.definition, `${name}: ${JSON.stringify(def)}`).toBeNull();
       expect(check!.errors.length).toBeGreaterThan(0);
       expect(check!.errors.every(isPlainLanguage), check!.errors.join(' | ')).toBe(true);
-      expect(check!.errors.some((e) => expected.test(e)), `${name} expected ${expected} in ${check!.errors.join(' | ')}`).toBe(true);
+      expect(
+        check!.errors.some((e) => expected.test(e)),
+        `${name} expected ${expected} in ${check!.errors.join(' | ')}`,
+      ).toBe(true);
     }
   });
 
@@ -349,7 +389,10 @@ describe('generated bad intakes (seeded property test)', () => {
       if (resolution.ok) continue;
       expect(resolution.errors.every(isPlainLanguage), resolution.errors.join(' | ')).toBe(true);
       for (const [field, pattern] of expected) {
-        expect(resolution.errors.some((e) => pattern.test(e)), `${field}: ${pattern} in ${resolution.errors.join(' | ')}`).toBe(true);
+        expect(
+          resolution.errors.some((e) => pattern.test(e)),
+          `${field}: ${pattern} in ${resolution.errors.join(' | ')}`,
+        ).toBe(true);
       }
       const dry = dryRunDraft({ ...clone(VALID), intake }, { models });
       expect(dry.ok).toBe(false);
@@ -362,7 +405,10 @@ describe('generated bad intakes (seeded property test)', () => {
 describe('dryRunDraft', () => {
   it('checks a partial draft: absent template fields are warnings, the intake is resolved, steps are priced', () => {
     const { runtimeSteps, providers, intakeSchema } = clone(VALID);
-    const result = dryRunDraft({ runtimeSteps: runtimeSteps.map(({ gateId: _g, ...s }: Json) => s), providers, intakeSchema, intake: { topic: 'roses' } }, { models });
+    const result = dryRunDraft(
+      { runtimeSteps: runtimeSteps.map(({ gateId: _g, ...s }: Json) => s), providers, intakeSchema, intake: { topic: 'roses' } },
+      { models },
+    );
     expect(result).toMatchObject({ ok: true, stepCount: 2, errors: [] });
     expect(result.steps).toEqual([
       { id: 'step-1', name: 'Write', kind: 'llm', role: 'textGenerator', model: 'local/text-1' },
@@ -381,7 +427,10 @@ describe('dryRunDraft', () => {
 
   it('flags a high cost against the cap, or against the threshold without one', () => {
     const steps = Array.from({ length: 3 }, (_, i) => ({ id: `s${i}`, name: 'Draw', kind: 'image', role: 'imageGenerator' }));
-    const capped = dryRunDraft({ runtimeSteps: steps, providers: { imageGenerator: 'local/image-1' }, budgetPolicy: { perRunCapUsd: 0.05 } }, { models });
+    const capped = dryRunDraft(
+      { runtimeSteps: steps, providers: { imageGenerator: 'local/image-1' }, budgetPolicy: { perRunCapUsd: 0.05 } },
+      { models },
+    );
     expect(capped.estimate).toMatchObject({ estimatedCost: { typical: 0.06 }, perRunCapUsd: 0.05, highCost: true });
     expect(capped.warnings.some((w) => /above the per-run cap of 0.05 USD/.test(w))).toBe(true);
     const uncapped = dryRunDraft({ runtimeSteps: steps, providers: { imageGenerator: 'local/image-1' } }, { models });
@@ -399,7 +448,10 @@ describe('estimateDraft and pricingErrors', () => {
       estimatedCost: { min: 0.02, typical: 0.02, max: 0.02, currency: 'USD' },
       perRunCapUsd: null,
       highCost: false,
-      steps: [{ id: 'a', typicalUsd: 0.02 }, { id: 'b', typicalUsd: 0 }],
+      steps: [
+        { id: 'a', typicalUsd: 0.02 },
+        { id: 'b', typicalUsd: 0 },
+      ],
     });
   });
 

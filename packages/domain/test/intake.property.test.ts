@@ -8,7 +8,12 @@ import { workflowRuleErrors } from '../src/workflow-rules';
 const name = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,11}$/);
 const field: fc.Arbitrary<IntakeField> = fc.oneof(
   fc.record({ name, type: fc.constantFrom('string', 'boolean', 'integer', 'number', 'array', 'object' as const), required: fc.boolean() }),
-  fc.record({ name, type: fc.constant('enum' as const), required: fc.boolean(), options: fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    name,
+    type: fc.constant('enum' as const),
+    required: fc.boolean(),
+    options: fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }),
+  }),
 ) as fc.Arbitrary<IntakeField>;
 const fields = fc.uniqueArray(field, { minLength: 1, maxLength: 6, selector: (f) => f.name });
 
@@ -43,17 +48,20 @@ describe('intake resolution, for any intake contract and any sent object', () =>
         artifactReference: fc.constant('artifact-1a2b'),
       })[f.type];
     fc.assert(
-      fc.property(fields.chain((contract) => fc.tuple(fc.constant(contract), fc.tuple(...contract.map(valueFor)))), ([contract, values]) => {
-        const sent = Object.fromEntries(contract.map((f, i) => [f.name, values[i]]));
-        expect(resolveIntake(contract, sent).ok).toBe(true);
-        const required = contract.find((f) => f.required);
-        if (required) {
-          const { [required.name]: _dropped, ...without } = sent;
-          const result = resolveIntake(contract, without);
-          expect(result.ok).toBe(false);
-          if (!result.ok) expect(result.errors).toContain(`${required.name} is required`);
-        }
-      }),
+      fc.property(
+        fields.chain((contract) => fc.tuple(fc.constant(contract), fc.tuple(...contract.map(valueFor)))),
+        ([contract, values]) => {
+          const sent = Object.fromEntries(contract.map((f, i) => [f.name, values[i]]));
+          expect(resolveIntake(contract, sent).ok).toBe(true);
+          const required = contract.find((f) => f.required);
+          if (required) {
+            const { [required.name]: _dropped, ...without } = sent;
+            const result = resolveIntake(contract, without);
+            expect(result.ok).toBe(false);
+            if (!result.ok) expect(result.errors).toContain(`${required.name} is required`);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -73,7 +81,11 @@ describe('the workflow schema and rules, for arbitrary broken definitions', () =
   });
 
   it('report a duplicated gate id and a dangling unlock whatever else the definition holds', () => {
-    const gate = fc.record({ id: fc.stringMatching(/^[a-z]{1,6}$/), name: fc.string({ minLength: 1 }), type: fc.constantFrom('quality', 'safety', 'approval', 'budget' as const) });
+    const gate = fc.record({
+      id: fc.stringMatching(/^[a-z]{1,6}$/),
+      name: fc.string({ minLength: 1 }),
+      type: fc.constantFrom('quality', 'safety', 'approval', 'budget' as const),
+    });
     fc.assert(
       fc.property(fc.uniqueArray(gate, { minLength: 1, maxLength: 5, selector: (g) => g.id }), (gates) => {
         const dup = { ...gates[0]!, inputs: [], outputs: [] };

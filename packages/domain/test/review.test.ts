@@ -34,7 +34,13 @@ describe('approval blockers', () => {
 
 describe('hold patch', () => {
   it('accepts exactly the declared fields with values of their types', () => {
-    const fields: HoldFieldSpec[] = [usage, { name: 'credit', type: 'string' }, { name: 'paid', type: 'boolean' }, { name: 'copies', type: 'integer' }, { name: 'fee', type: 'number' }];
+    const fields: HoldFieldSpec[] = [
+      usage,
+      { name: 'credit', type: 'string' },
+      { name: 'paid', type: 'boolean' },
+      { name: 'copies', type: 'integer' },
+      { name: 'fee', type: 'number' },
+    ];
     const patch = { usage: 'web', credit: 'Ana', paid: false, copies: 3, fee: 12.5 };
     expect(checkHoldPatch(fields, patch)).toEqual({ ok: true, hold: patch });
   });
@@ -46,16 +52,28 @@ describe('hold patch', () => {
   });
 
   it('treats an absent patch as every field missing', () => {
-    expect(checkHoldPatch([usage], undefined)).toMatchObject({ ok: false, refusal: { kind: 'hold_patch_invalid', missing: ['usage'], extra: [] } });
+    expect(checkHoldPatch([usage], undefined)).toMatchObject({
+      ok: false,
+      refusal: { kind: 'hold_patch_invalid', missing: ['usage'], extra: [] },
+    });
   });
 
   it('accepts no fields when nothing is held', () => {
     expect(checkHoldPatch([], {})).toEqual({ ok: true, hold: {} });
-    expect(checkHoldPatch([], { usage: 'web' })).toMatchObject({ ok: false, refusal: { kind: 'hold_patch_invalid', missing: [], extra: ['usage'] } });
+    expect(checkHoldPatch([], { usage: 'web' })).toMatchObject({
+      ok: false,
+      refusal: { kind: 'hold_patch_invalid', missing: [], extra: ['usage'] },
+    });
   });
 
   it('refuses uncategorized and wrongly typed values, naming each field', () => {
-    const fields: HoldFieldSpec[] = [usage, { name: 'copies', type: 'integer' }, { name: 'paid', type: 'boolean' }, { name: 'fee', type: 'number' }, { name: 'credit', type: 'string' }];
+    const fields: HoldFieldSpec[] = [
+      usage,
+      { name: 'copies', type: 'integer' },
+      { name: 'paid', type: 'boolean' },
+      { name: 'fee', type: 'number' },
+      { name: 'credit', type: 'string' },
+    ];
     const r = checkHoldPatch(fields, { usage: 'billboard', copies: 1.5, paid: 'yes', fee: '3', credit: 7 });
     expect(r.ok).toBe(false);
     if (r.ok || r.refusal.kind !== 'hold_value_invalid') throw new Error('expected hold_value_invalid');
@@ -71,7 +89,10 @@ describe('hold patch', () => {
   });
 
   it('refuses null as a value', () => {
-    expect(checkHoldPatch([usage], { usage: null })).toMatchObject({ ok: false, refusal: { kind: 'hold_value_invalid', fields: ['usage'] } });
+    expect(checkHoldPatch([usage], { usage: null })).toMatchObject({
+      ok: false,
+      refusal: { kind: 'hold_value_invalid', fields: ['usage'] },
+    });
   });
 
   it('reads stored hold fields tolerantly', () => {
@@ -91,17 +112,35 @@ describe('judging a decision', () => {
   });
 
   it('approves a run without a hold with no patch and releases nothing', () => {
-    expect(judgeDecision(state({ holdFields: null }), { decision: 'approve' })).toEqual({ ok: true, runStatus: 'completed', artifactStatus: 'approved', hold: null });
+    expect(judgeDecision(state({ holdFields: null }), { decision: 'approve' })).toEqual({
+      ok: true,
+      runStatus: 'completed',
+      artifactStatus: 'approved',
+      hold: null,
+    });
   });
 
   it('rejects and requests changes without looking at QA or the patch', () => {
     const failing = { status: 'failed', checks: [{ id: 'x', label: 'X', status: 'fail', detail: '' }] };
-    expect(judgeDecision(state({ qa: failing }), { decision: 'reject', patch: { anything: 1 } })).toEqual({ ok: true, runStatus: 'rejected', artifactStatus: 'rejected', hold: null });
-    expect(judgeDecision(state({ qa: failing }), { decision: 'request_changes' })).toEqual({ ok: true, runStatus: 'changes_requested', artifactStatus: 'draft', hold: null });
+    expect(judgeDecision(state({ qa: failing }), { decision: 'reject', patch: { anything: 1 } })).toEqual({
+      ok: true,
+      runStatus: 'rejected',
+      artifactStatus: 'rejected',
+      hold: null,
+    });
+    expect(judgeDecision(state({ qa: failing }), { decision: 'request_changes' })).toEqual({
+      ok: true,
+      runStatus: 'changes_requested',
+      artifactStatus: 'draft',
+      hold: null,
+    });
   });
 
   it('refuses a run that is not in review', () => {
-    expect(judgeDecision(state({ status: 'completed' }), { decision: 'reject' })).toMatchObject({ ok: false, refusal: { kind: 'invalid_transition', status: 'completed' } });
+    expect(judgeDecision(state({ status: 'completed' }), { decision: 'reject' })).toMatchObject({
+      ok: false,
+      refusal: { kind: 'invalid_transition', status: 'completed' },
+    });
   });
 
   it('refuses a gate the run does not wait on', () => {
@@ -118,7 +157,13 @@ describe('judging a decision', () => {
   });
 
   it('refuses an approval whose patch does not release the hold', () => {
-    expect(judgeDecision(state(), { decision: 'approve', patch: { usage: 'billboard' } })).toMatchObject({ ok: false, refusal: { kind: 'hold_value_invalid', fields: ['usage'] } });
-    expect(judgeDecision(state(), { decision: 'approve', patch: {} })).toMatchObject({ ok: false, refusal: { kind: 'hold_patch_invalid', missing: ['usage'] } });
+    expect(judgeDecision(state(), { decision: 'approve', patch: { usage: 'billboard' } })).toMatchObject({
+      ok: false,
+      refusal: { kind: 'hold_value_invalid', fields: ['usage'] },
+    });
+    expect(judgeDecision(state(), { decision: 'approve', patch: {} })).toMatchObject({
+      ok: false,
+      refusal: { kind: 'hold_patch_invalid', missing: ['usage'] },
+    });
   });
 });

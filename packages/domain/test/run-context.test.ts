@@ -18,6 +18,8 @@ describe('the run context', () => {
   });
 
   it('renders templates, with objects as JSON and missing values as empty text', () => {
-    expect(renderTemplate('About {{ intake.topic }} ({{intake.n}}): {{steps.step-2.list}} {{intake.none}}!', ctx)).toBe('About bees (3): ["a","b"] !');
+    expect(renderTemplate('About {{ intake.topic }} ({{intake.n}}): {{steps.step-2.list}} {{intake.none}}!', ctx)).toBe(
+      'About bees (3): ["a","b"] !',
+    );
   });
 });

@@ -85,7 +85,11 @@ describe('workflow rules before publishing', () => {
       /a tool step needs a tool name/,
       /subWorkflow step needs templateId, templateVersion and intakeMapping/,
     ];
-    for (const pattern of expected) expect(errors.some((e) => pattern.test(e)), String(pattern)).toBe(true);
+    for (const pattern of expected)
+      expect(
+        errors.some((e) => pattern.test(e)),
+        String(pattern),
+      ).toBe(true);
   });
 
   it('place gates where they can work: approval last, unlocked gates after their unlockers, a classifier for judged gates', () => {

@@ -64,7 +64,10 @@ export function checkAllowEntry(entry: string): string {
 export function egressPolicyFromEnv(env: NodeJS.ProcessEnv = process.env, defaults: Partial<EgressPolicy> = {}): EgressPolicy {
   const base = { ...DEFAULT_EGRESS_POLICY, ...defaults };
   const privateSetting = env.ATELIER_EGRESS_ALLOW_PRIVATE?.trim();
-  const extra = (env.ATELIER_EGRESS_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const extra = (env.ATELIER_EGRESS_ALLOW ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const allowHosts = [...new Set([...base.allowHosts, ...extra].map(checkAllowEntry))];
   return {
     allowPrivate: privateSetting ? boolean(privateSetting, 'ATELIER_EGRESS_ALLOW_PRIVATE') : base.allowPrivate,
@@ -130,7 +133,11 @@ export interface EgressFetchInit {
 const bare = (hostname: string) => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);
 
 const size = (bytes: number) =>
-  bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : bytes >= 1024 ? `${Math.round((bytes / 1024) * 10) / 10} KB` : `${bytes} bytes`;
+  bytes >= 1024 * 1024
+    ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`
+    : bytes >= 1024
+      ? `${Math.round((bytes / 1024) * 10) / 10} KB`
+      : `${bytes} bytes`;
 
 function parseTarget(raw: string): URL {
   let url: URL;
@@ -191,9 +198,14 @@ function guardedLookup(c: CompiledPolicy, urlHost: string) {
       for (const a of list) {
         const kind = refusedKind(c, hostname, a.address);
         if (kind) {
-          const refusal = new EgressRefused('address', urlHost, `${urlHost} resolves to a non-public address; fetching from it is not allowed`, {
-            detail: `${hostname} resolved to ${a.address} (${kind})`,
-          });
+          const refusal = new EgressRefused(
+            'address',
+            urlHost,
+            `${urlHost} resolves to a non-public address; fetching from it is not allowed`,
+            {
+              detail: `${hostname} resolved to ${a.address} (${kind})`,
+            },
+          );
           return callback(refusal as unknown as NodeJS.ErrnoException, '');
         }
       }
@@ -317,7 +329,12 @@ function locationOf(res: IncomingMessage, base: URL): string | undefined {
 }
 
 /** Sends and follows redirects (each hop checked like the first) up to the policy's count. */
-async function exchange(raw: string, init: EgressFetchInit, c: CompiledPolicy, budget: Budget): Promise<{ res: IncomingMessage; url: URL; location?: string }> {
+async function exchange(
+  raw: string,
+  init: EgressFetchInit,
+  c: CompiledPolicy,
+  budget: Budget,
+): Promise<{ res: IncomingMessage; url: URL; location?: string }> {
   let url = parseTarget(raw);
   let hop: Hop = { method: (init.method ?? 'GET').toUpperCase(), headers: { ...(init.headers ?? {}) }, body: init.body };
   for (let redirects = 0; ; redirects++) {
@@ -332,7 +349,11 @@ async function exchange(raw: string, init: EgressFetchInit, c: CompiledPolicy, b
     const next = parseTarget(location);
     const status = res.statusCode!;
     if (status === 303 || ((status === 301 || status === 302) && hop.method === 'POST')) {
-      hop = { method: hop.method === 'HEAD' ? 'HEAD' : 'GET', headers: withoutKeys(hop.headers, ['content-type', 'content-length']), body: undefined };
+      hop = {
+        method: hop.method === 'HEAD' ? 'HEAD' : 'GET',
+        headers: withoutKeys(hop.headers, ['content-type', 'content-length']),
+        body: undefined,
+      };
     }
     // Credentials meant for one origin do not follow a redirect to another.
     if (next.origin !== url.origin) hop = { ...hop, headers: withoutKeys(hop.headers, ['authorization', 'cookie', 'proxy-authorization']) };
@@ -404,7 +425,12 @@ export async function egressFetch(url: string, init: EgressFetchInit, policy: Eg
  * content-length does not get past maxBytes). A response that is not 2xx throws EgressStatusError; a
  * failed download leaves no file behind.
  */
-export async function egressDownload(url: string, file: string, init: { signal?: AbortSignal }, policy: EgressPolicy): Promise<{ bytes: number; contentType: string | null }> {
+export async function egressDownload(
+  url: string,
+  file: string,
+  init: { signal?: AbortSignal },
+  policy: EgressPolicy,
+): Promise<{ bytes: number; contentType: string | null }> {
   const c = compile(policy);
   return withBudget(policy, init.signal, async (budget) => {
     const { res, url: final } = await exchange(url, { method: 'GET', ...(init.signal ? { signal: init.signal } : {}) }, c, budget);

@@ -152,7 +152,17 @@ describe('deny (the production policy)', () => {
   });
 
   it('refuses private, link-local (cloud metadata) and CGNAT addresses without trying them', async () => {
-    for (const host of ['10.1.2.3', '169.254.169.254', '172.16.0.1', '192.168.1.1', '100.64.0.1', '0.0.0.0', '[fd00::1]', '[fe80::1]', '[::ffff:169.254.169.254]']) {
+    for (const host of [
+      '10.1.2.3',
+      '169.254.169.254',
+      '172.16.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '[fd00::1]',
+      '[fe80::1]',
+      '[::ffff:169.254.169.254]',
+    ]) {
       const started = Date.now();
       const err = await refusal(egressFetch(`http://${host}/latest/meta-data/`, {}, deny));
       expect(err.reason, host).toBe('address');
@@ -225,7 +235,11 @@ describe('allow (npm start) and the caps that hold in every mode', () => {
     const unfollowed = await egressFetch(`http://127.0.0.1:${v4.port}/loop/7`, { followRedirects: false }, allow);
     expect(unfollowed.status).toBe(302);
     expect(unfollowed.redirectedTo).toBe(`http://127.0.0.1:${v4.port}/loop/8`);
-    const posted = await egressFetch(`http://127.0.0.1:${v4.port}/post-then-see-other`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }, allow);
+    const posted = await egressFetch(
+      `http://127.0.0.1:${v4.port}/post-then-see-other`,
+      { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } },
+      allow,
+    );
     expect(posted.body.toString()).toBe('GET');
   });
 
@@ -246,7 +260,9 @@ describe('allow (npm start) and the caps that hold in every mode', () => {
     const got = await egressDownload(`http://127.0.0.1:${v4.port}/video`, file, {}, allow);
     expect(got).toEqual({ bytes: 300_000, contentType: 'video/mp4' });
     expect((await readFile(file)).length).toBe(300_000);
-    const status = await egressDownload(`http://127.0.0.1:${v4.port}/broken`, path.join(scratch, 'broken'), {}, allow).catch((e: unknown) => e);
+    const status = await egressDownload(`http://127.0.0.1:${v4.port}/broken`, path.join(scratch, 'broken'), {}, allow).catch(
+      (e: unknown) => e,
+    );
     expect(status).toBeInstanceOf(EgressStatusError);
     expect(status).toMatchObject({ status: 503, message: '127.0.0.1 answered HTTP 503' });
   });
@@ -268,7 +284,9 @@ describe('allow (npm start) and the caps that hold in every mode', () => {
   it('stops when the caller aborts, with the caller’s reason', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('cancelled by the run')), 100);
-    await expect(egressFetch(`http://127.0.0.1:${v4.port}/silent`, { signal: controller.signal }, allow)).rejects.toThrow('cancelled by the run');
+    await expect(egressFetch(`http://127.0.0.1:${v4.port}/silent`, { signal: controller.signal }, allow)).rejects.toThrow(
+      'cancelled by the run',
+    );
   });
 
   it('says a closed port is unreachable without local detail', async () => {
@@ -312,17 +330,22 @@ describe('addresses and settings', () => {
   });
 
   it('reads the policy from the environment: deny by default, true|false and a comma list over the defaults', () => {
-    expect(egressPolicyFromEnv({})).toEqual({ allowPrivate: false, allowHosts: [], maxRedirects: 3, timeoutMs: 15_000, maxBytes: 200 * 1024 * 1024 });
+    expect(egressPolicyFromEnv({})).toEqual({
+      allowPrivate: false,
+      allowHosts: [],
+      maxRedirects: 3,
+      timeoutMs: 15_000,
+      maxBytes: 200 * 1024 * 1024,
+    });
     expect(egressPolicyFromEnv({ ATELIER_EGRESS_ALLOW_PRIVATE: 'true' }).allowPrivate).toBe(true);
     expect(egressPolicyFromEnv({ ATELIER_EGRESS_ALLOW_PRIVATE: 'false' }, { allowPrivate: true }).allowPrivate).toBe(false);
-    expect(egressPolicyFromEnv({ ATELIER_EGRESS_ALLOW: ' fonts.internal, 10.20.0.0/16 ,*.example.com,::1' }, { allowHosts: ['127.0.0.0/8'] }).allowHosts).toEqual([
-      '127.0.0.0/8',
-      'fonts.internal',
-      '10.20.0.0/16',
-      '*.example.com',
-      '::1',
-    ]);
-    expect(() => egressPolicyFromEnv({ ATELIER_EGRESS_ALLOW_PRIVATE: 'maybe' })).toThrow('ATELIER_EGRESS_ALLOW_PRIVATE must be true or false');
+    expect(
+      egressPolicyFromEnv({ ATELIER_EGRESS_ALLOW: ' fonts.internal, 10.20.0.0/16 ,*.example.com,::1' }, { allowHosts: ['127.0.0.0/8'] })
+        .allowHosts,
+    ).toEqual(['127.0.0.0/8', 'fonts.internal', '10.20.0.0/16', '*.example.com', '::1']);
+    expect(() => egressPolicyFromEnv({ ATELIER_EGRESS_ALLOW_PRIVATE: 'maybe' })).toThrow(
+      'ATELIER_EGRESS_ALLOW_PRIVATE must be true or false',
+    );
     expect(() => egressPolicyFromEnv({ ATELIER_EGRESS_ALLOW: '10.0.0.0/99' })).toThrow('10.0.0.0/99');
   });
 });

@@ -108,7 +108,10 @@ export class EngineDispatcher {
       await completeEngineCommand(db, command.id);
     } catch (err) {
       const delay = Math.min(60, 2 ** Math.min(command.attempts, 6));
-      logger.warn({ err, command: command.kind, target: command.target_id, attempt: command.attempts, retryInSeconds: delay }, 'engine command not delivered; will retry');
+      logger.warn(
+        { err, command: command.kind, target: command.target_id, attempt: command.attempts, retryInSeconds: delay },
+        'engine command not delivered; will retry',
+      );
       await retryEngineCommand(db, command.id, err instanceof Error ? err.message : String(err), delay).catch(() => undefined);
     }
   }
@@ -122,7 +125,11 @@ export class EngineDispatcher {
         // Cancelled (or otherwise moved on) before it could be handed over: nothing to start.
         if (!run || run.status !== 'pending') return;
         try {
-          await startRunWorkflow(temporal, runWorkflowInputOf(run), { taskQueue, templateId: run.template_id, orderId: run.parent_order_id });
+          await startRunWorkflow(temporal, runWorkflowInputOf(run), {
+            taskQueue,
+            templateId: run.template_id,
+            orderId: run.parent_order_id,
+          });
         } catch (err) {
           if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
         }
@@ -140,7 +147,12 @@ export class EngineDispatcher {
       case 'start_order': {
         const order = await getOrder(db, id);
         if (!order || order.status !== 'running') return;
-        await startOrWakeOrderWorkflow(temporal, id, { taskQueue, workspaceId: order.workspace_id, templateId: order.workflow_id, concurrency: this.opts.orderConcurrency });
+        await startOrWakeOrderWorkflow(temporal, id, {
+          taskQueue,
+          workspaceId: order.workspace_id,
+          templateId: order.workflow_id,
+          concurrency: this.opts.orderConcurrency,
+        });
         return;
       }
       case 'cancel_order': {

@@ -7,7 +7,10 @@ import { settleRunFromRecord } from './settlement';
 
 /** The run cannot be finalized: it is already terminal, or steps remain to run. */
 export class NotFinalizable extends Error {
-  constructor(message: string, readonly status: string) {
+  constructor(
+    message: string,
+    readonly status: string,
+  ) {
     super(message);
   }
 }
@@ -31,7 +34,10 @@ export async function finalizeRun(db: Db, temporal: Client, runId: string): Prom
   const steps = await getRunSteps(db, runId);
   const done = steps.filter((s) => s.status === 'completed' || s.status === 'skipped');
   if (done.length < definition.runtimeSteps.length) {
-    throw new NotFinalizable(`run ${runId} has ${definition.runtimeSteps.length - done.length} steps that have not completed; only runs whose steps all completed can be finalized`, run.status);
+    throw new NotFinalizable(
+      `run ${runId} has ${definition.runtimeSteps.length - done.length} steps that have not completed; only runs whose steps all completed can be finalized`,
+      run.status,
+    );
   }
 
   const handle = temporal.workflow.getHandle(runId);

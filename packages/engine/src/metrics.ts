@@ -84,7 +84,14 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
 /** A settled step, completed or failed: its duration and cost. */
 export function observeStep(
   metrics: WorkerMetrics | undefined,
-  step: { kind: string; provider?: string | null; model?: string | null; status: 'completed' | 'failed'; durationMs: number; costUsd?: number },
+  step: {
+    kind: string;
+    provider?: string | null;
+    model?: string | null;
+    status: 'completed' | 'failed';
+    durationMs: number;
+    costUsd?: number;
+  },
 ): void {
   if (!metrics) return;
   const labels = { kind: step.kind, provider: step.provider || 'none', model: step.model || 'none' };
@@ -107,7 +114,8 @@ export function observeSettlement(
   metrics.runsSettled.inc({ template: run.template_id, status: written });
   const gates = (run.definition as { gates?: Array<{ id: string; type: string }> } | null)?.gates ?? [];
   if (input.errorCode === 'budget_gate_exceeded') metrics.gateVerdicts.inc({ gate_type: 'budget', verdict: 'fail' });
-  else if ((written === 'completed' || written === 'review') && gates.some((g) => g.type === 'budget')) metrics.gateVerdicts.inc({ gate_type: 'budget', verdict: 'pass' });
+  else if ((written === 'completed' || written === 'review') && gates.some((g) => g.type === 'budget'))
+    metrics.gateVerdicts.inc({ gate_type: 'budget', verdict: 'pass' });
   const reviewGate = input.review ? gates.find((g) => g.id === input.review?.gateId) : undefined;
   if (input.status === 'review' && reviewGate?.type === 'approval') metrics.gateVerdicts.inc({ gate_type: 'approval', verdict: 'held' });
   if (input.status === 'completed' && written === 'review') metrics.gateVerdicts.inc({ gate_type: 'qa', verdict: 'held' });

@@ -7,7 +7,10 @@ import { signalRunCancel } from './client';
 
 /** An operation refused because of the run's state (the API answers 409). */
 export class RunStateConflict extends Error {
-  constructor(message: string, readonly status: string) {
+  constructor(
+    message: string,
+    readonly status: string,
+  ) {
     super(message);
   }
 }

@@ -20,7 +20,10 @@ export async function startWorkerHttp(opts: WorkerHttpOptions): Promise<{ port: 
   const readiness = async () => {
     const polling = opts.worker.getState() === 'RUNNING';
     const database = await Promise.race([
-      sql`select 1`.execute(opts.db).then(() => true, () => false),
+      sql`select 1`.execute(opts.db).then(
+        () => true,
+        () => false,
+      ),
       new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000).unref()),
     ]);
     return { ready: polling && database, checks: { worker: opts.worker.getState(), database: database ? 'ok' : 'unreachable' } };

@@ -12,7 +12,11 @@ const schema = {
       type: 'array',
       minItems: 3,
       maxItems: 5,
-      items: { type: 'object', required: ['heading', 'body'], properties: { heading: { type: 'string' }, body: { type: 'string', minLength: 20 } } },
+      items: {
+        type: 'object',
+        required: ['heading', 'body'],
+        properties: { heading: { type: 'string' }, body: { type: 'string', minLength: 20 } },
+      },
     },
     sources: { type: 'array', minItems: 1, items: { type: 'string' } },
     score: { type: 'integer', minimum: 1, maximum: 5 },

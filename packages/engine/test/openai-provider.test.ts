@@ -18,7 +18,8 @@ beforeEach(() => {
   server.script.length = 0;
 });
 
-const provider = (extra: Record<string, unknown> = {}) => createOpenAiProvider({ baseUrl: server.baseUrl, apiKey: 'sk-test', maxAttempts: 3, ...extra });
+const provider = (extra: Record<string, unknown> = {}) =>
+  createOpenAiProvider({ baseUrl: server.baseUrl, apiKey: 'sk-test', maxAttempts: 3, ...extra });
 
 describe('the openai provider against a loopback server', () => {
   it('sends chat completions with structured outputs and prices the reported usage', async () => {
@@ -59,7 +60,9 @@ describe('the openai provider against a loopback server', () => {
 
   it('times out a hanging call and reports it as transient', async () => {
     server.script.push({ delayMs: 800, ...completion('late') }, { delayMs: 800, ...completion('late') });
-    await expect(provider({ textTimeoutMs: 200, maxAttempts: 2 }).text.complete({ model: mini, prompt: 'x', seed: 's' })).rejects.toThrow(/timed out after 200 ms/);
+    await expect(provider({ textTimeoutMs: 200, maxAttempts: 2 }).text.complete({ model: mini, prompt: 'x', seed: 's' })).rejects.toThrow(
+      /timed out after 200 ms/,
+    );
   });
 
   it('treats a malformed 200 as transient', async () => {
@@ -68,11 +71,23 @@ describe('the openai provider against a loopback server', () => {
   });
 
   it('generates images from b64_json, asking for a transparent background when the model has one', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer();
     server.script.push({ body: { created: 1, data: [{ b64_json: png.toString('base64') }] } });
-    const image = await provider().image.generate({ model: imageModel, prompt: 'a fox', width: 1024, height: 1024, seed: 's', transparentBackground: true });
+    const image = await provider().image.generate({
+      model: imageModel,
+      prompt: 'a fox',
+      width: 1024,
+      height: 1024,
+      seed: 's',
+      transparentBackground: true,
+    });
     expect(image).toMatchObject({ mimeType: 'image/png', nativeTransparency: true, costUsd: 0.04 });
     expect(image.bytes.equals(png)).toBe(true);
-    expect(server.received[0]).toMatchObject({ path: '/v1/images/generations', body: { model: 'gpt-image-1', size: '1024x1024', n: 1, response_format: 'b64_json', background: 'transparent' } });
+    expect(server.received[0]).toMatchObject({
+      path: '/v1/images/generations',
+      body: { model: 'gpt-image-1', size: '1024x1024', n: 1, response_format: 'b64_json', background: 'transparent' },
+    });
   });
 });

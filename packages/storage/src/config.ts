@@ -32,7 +32,10 @@ const seconds = (value: string | undefined, name: string): number | undefined =>
  */
 export function storageFromConfig(env: NodeJS.ProcessEnv = process.env, defaults: StorageConfigDefaults = {}): ObjectStorage {
   const driver = (env.ATELIER_STORAGE || 'local').toLowerCase();
-  if (driver === 'local') return new LocalStorage(path.resolve(env.ATELIER_STORAGE_DIR || defaults.localDir || path.join(env.ATELIER_DATA_DIR || '.data', 'storage')));
+  if (driver === 'local')
+    return new LocalStorage(
+      path.resolve(env.ATELIER_STORAGE_DIR || defaults.localDir || path.join(env.ATELIER_DATA_DIR || '.data', 'storage')),
+    );
   if (driver !== 'gcs') throw new Error(`ATELIER_STORAGE must be local or gcs (got "${env.ATELIER_STORAGE}")`);
   if (!env.GCS_BUCKET) throw new Error('GCS_BUCKET is required when ATELIER_STORAGE=gcs');
   return new GcsStorage({

@@ -28,10 +28,14 @@ export function generateFileSigningSecret(): string {
 /** Checks a secret and a lifetime, with messages that name the settings. */
 export function fileUrlSigning(secret: string, ttlSeconds: number = DEFAULT_FILE_URL_TTL_SECONDS): FileUrlSigning {
   if (typeof secret !== 'string' || secret.length < MIN_FILE_SIGNING_SECRET_LENGTH) {
-    throw new Error(`ATELIER_FILE_SIGNING_SECRET must be at least ${MIN_FILE_SIGNING_SECRET_LENGTH} characters (for example: openssl rand -base64 32)`);
+    throw new Error(
+      `ATELIER_FILE_SIGNING_SECRET must be at least ${MIN_FILE_SIGNING_SECRET_LENGTH} characters (for example: openssl rand -base64 32)`,
+    );
   }
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_FILE_URL_TTL_SECONDS) {
-    throw new Error(`ATELIER_FILE_URL_TTL_SECONDS must be a whole number of seconds from 1 to ${MAX_FILE_URL_TTL_SECONDS} (got ${ttlSeconds})`);
+    throw new Error(
+      `ATELIER_FILE_URL_TTL_SECONDS must be a whole number of seconds from 1 to ${MAX_FILE_URL_TTL_SECONDS} (got ${ttlSeconds})`,
+    );
   }
   return { secret, ttlSeconds };
 }
@@ -74,7 +78,13 @@ export type FileSignatureCheck = { ok: true; exp: number } | { ok: false; reason
  * Whether `exp` and `sig` (the query values, possibly absent) grant `key` at `nowSeconds`. The signature
  * is compared in constant time; an expired URL is reported as such only when its signature is valid.
  */
-export function verifyFileSignature(secret: string, key: string, exp: string | undefined, sig: string | undefined, nowSeconds: number = Date.now() / 1000): FileSignatureCheck {
+export function verifyFileSignature(
+  secret: string,
+  key: string,
+  exp: string | undefined,
+  sig: string | undefined,
+  nowSeconds: number = Date.now() / 1000,
+): FileSignatureCheck {
   if (exp === undefined || sig === undefined) return { ok: false, reason: 'missing' };
   if (!EXP.test(exp) || !SIG.test(sig)) return { ok: false, reason: 'invalid' };
   // Compared as text, not decoded bytes: base64url's last character carries two unused bits, so

@@ -55,9 +55,11 @@ export class GcsStorage implements ObjectStorage {
   private readonly publicBase: string;
 
   constructor(opts: GcsStorageOptions) {
-    if (!opts.bucket || !/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/.test(opts.bucket)) throw new Error(`GCS bucket name "${opts.bucket}" is not valid`);
+    if (!opts.bucket || !/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/.test(opts.bucket))
+      throw new Error(`GCS bucket name "${opts.bucket}" is not valid`);
     const ttl = opts.signedUrlTtlSeconds ?? 3600;
-    if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_SIGNED_TTL) throw new Error(`the signed URL lifetime must be 1 to ${MAX_SIGNED_TTL} seconds (got ${ttl})`);
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_SIGNED_TTL)
+      throw new Error(`the signed URL lifetime must be 1 to ${MAX_SIGNED_TTL} seconds (got ${ttl})`);
     this.bucket = opts.bucket;
     this.prefix = normalisePrefix(opts.prefix);
     this.isPublic = opts.public === true;
@@ -121,7 +123,11 @@ export class GcsStorage implements ObjectStorage {
   async url(key: string, _origin?: string): Promise<string> {
     const name = this.objectName(key);
     if (this.isPublic) return `${this.publicBase}/${this.bucket}/${name.split('/').map(encodeURIComponent).join('/')}`;
-    const [signed] = await this.file(key).getSignedUrl({ version: 'v4', action: 'read', expires: Date.now() + this.signedUrlTtlSeconds * 1000 });
+    const [signed] = await this.file(key).getSignedUrl({
+      version: 'v4',
+      action: 'read',
+      expires: Date.now() + this.signedUrlTtlSeconds * 1000,
+    });
     return signed;
   }
 }

@@ -45,7 +45,12 @@ export class LocalStorage implements StreamableStorage {
     try {
       const s = await stat(this.file(key));
       if (!s.isFile()) return undefined;
-      return { size: s.size, contentType: contentTypeFor(key), etag: `"${s.size.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}"`, updatedAt: s.mtime };
+      return {
+        size: s.size,
+        contentType: contentTypeFor(key),
+        etag: `"${s.size.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}"`,
+        updatedAt: s.mtime,
+      };
     } catch {
       // Missing, not a file, or a key that could never exist: all read as "no such object".
       return undefined;

@@ -17,7 +17,9 @@ const now = 1_800_000_000;
 
 describe('signed file URLs', () => {
   it('signs base64url HMAC-SHA256(secret, key + "\\n" + exp)', () => {
-    const expected = createHmac('sha256', signing.secret).update(`${key}\n${now + 60}`).digest('base64url');
+    const expected = createHmac('sha256', signing.secret)
+      .update(`${key}\n${now + 60}`)
+      .digest('base64url');
     expect(fileSignature(signing.secret, key, now + 60)).toBe(expected);
     expect(expected).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
@@ -60,7 +62,16 @@ describe('signed file URLs', () => {
       expect(verifyFileSignature(signing.secret, key, e, sig.slice(0, i) + c + sig.slice(i + 1), now), `char ${i}`).toEqual(invalid);
     }
     // Malformed values never reach the comparison; an expired but forged URL is invalid, not expired.
-    for (const [x, s] of [['', sig], ['-1', sig], ['1e12', sig], [e, ''], [e, `${sig}=`], [e, sig.slice(1)], [e, `${sig}A`], [e, sig.replace(/./, '+')]]) {
+    for (const [x, s] of [
+      ['', sig],
+      ['-1', sig],
+      ['1e12', sig],
+      [e, ''],
+      [e, `${sig}=`],
+      [e, sig.slice(1)],
+      [e, `${sig}A`],
+      [e, sig.replace(/./, '+')],
+    ]) {
       expect(verifyFileSignature(signing.secret, key, x, s, now)).toEqual(invalid);
     }
     expect(verifyFileSignature(signing.secret, key, String(now - 10), sig, now)).toEqual(invalid);
@@ -70,7 +81,8 @@ describe('signed file URLs', () => {
     expect(generateFileSigningSecret()).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(generateFileSigningSecret()).not.toBe(generateFileSigningSecret());
     expect(() => fileUrlSigning('short')).toThrow(/ATELIER_FILE_SIGNING_SECRET/);
-    for (const ttl of [0, -1, 1.5, 366 * 24 * 3600]) expect(() => fileUrlSigning(signing.secret, ttl)).toThrow(/ATELIER_FILE_URL_TTL_SECONDS/);
+    for (const ttl of [0, -1, 1.5, 366 * 24 * 3600])
+      expect(() => fileUrlSigning(signing.secret, ttl)).toThrow(/ATELIER_FILE_URL_TTL_SECONDS/);
     expect(fileUrlSigning(signing.secret, 60).ttlSeconds).toBe(60);
   });
 });

@@ -21,7 +21,11 @@ export async function ensureEmulator(): Promise<string> {
   const installed = existsSync(MARKER) ? (await readFile(MARKER, 'utf8')).trim() : '';
   if (installed === EMULATOR_VERSION && existsSync(BIN)) return BIN;
   if (!existsSync(path.join(VENV, 'bin', 'python'))) await run('python3', ['-m', 'venv', VENV], { timeout: 120_000 });
-  await run(path.join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `gcp-storage-emulator==${EMULATOR_VERSION}`], { timeout: 300_000 });
+  await run(
+    path.join(VENV, 'bin', 'pip'),
+    ['install', '--quiet', '--disable-pip-version-check', `gcp-storage-emulator==${EMULATOR_VERSION}`],
+    { timeout: 300_000 },
+  );
   await writeFile(MARKER, `${EMULATOR_VERSION}\n`);
   return BIN;
 }
@@ -47,9 +51,13 @@ export interface RunningEmulator {
 export async function startEmulator(defaultBucket: string): Promise<RunningEmulator> {
   const bin = await ensureEmulator();
   const port = await freeLoopbackPort();
-  const child: ChildProcess = spawn(bin, ['start', '--host', '127.0.0.1', '--port', String(port), '--in-memory', '--default-bucket', defaultBucket, '--quiet'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    bin,
+    ['start', '--host', '127.0.0.1', '--port', String(port), '--in-memory', '--default-bucket', defaultBucket, '--quiet'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr = (stderr + String(d)).slice(-4000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

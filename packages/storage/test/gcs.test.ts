@@ -143,7 +143,12 @@ describe('GCS driver against the emulator', () => {
     expect(credential).toMatch(new RegExp(`^${CLIENT_EMAIL.replace(/\./g, '\\.')}/\\d{8}/auto/storage/goog4_request$`));
     const date = q.get('X-Goog-Date') ?? '';
     expect(date).toMatch(/^\d{8}T\d{6}Z$/);
-    expect(Math.abs(Date.parse(`${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 11)}:${date.slice(11, 13)}:${date.slice(13, 15)}Z`) - Date.now())).toBeLessThan(60_000);
+    expect(
+      Math.abs(
+        Date.parse(`${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 11)}:${date.slice(11, 13)}:${date.slice(13, 15)}Z`) -
+          Date.now(),
+      ),
+    ).toBeLessThan(60_000);
     const signature = q.get('X-Goog-Signature') ?? '';
     expect(signature).toMatch(/^[0-9a-f]{512}$/);
 
@@ -193,18 +198,30 @@ describe('storageFromConfig', () => {
   });
 
   it('works end to end through the emulator when configured from the environment', async () => {
-    const gcs = storageFromConfig({ ATELIER_STORAGE: 'gcs', GCS_BUCKET: BUCKET, GCS_PREFIX: 'env', GCS_PUBLIC: 'true', STORAGE_EMULATOR_HOST: emulator.host });
+    const gcs = storageFromConfig({
+      ATELIER_STORAGE: 'gcs',
+      GCS_BUCKET: BUCKET,
+      GCS_PREFIX: 'env',
+      GCS_PUBLIC: 'true',
+      STORAGE_EMULATOR_HOST: emulator.host,
+    });
     const k = key();
     await gcs.put(k, Buffer.from('configured'), 'image/webp');
-    expect((await (await fetch(await gcs.url(k, ''))).text())).toBe('configured');
+    expect(await (await fetch(await gcs.url(k, ''))).text()).toBe('configured');
   });
 
   it('refuses bad settings, naming the variable', () => {
     expect(() => storageFromConfig({ ATELIER_STORAGE: 's3' })).toThrow(/ATELIER_STORAGE must be local or gcs/);
     expect(() => storageFromConfig({ ATELIER_STORAGE: 'gcs' })).toThrow(/GCS_BUCKET is required/);
-    expect(() => storageFromConfig({ ATELIER_STORAGE: 'gcs', GCS_BUCKET: BUCKET, GCS_PUBLIC: 'maybe' })).toThrow(/GCS_PUBLIC must be true or false/);
-    expect(() => storageFromConfig({ ATELIER_STORAGE: 'gcs', GCS_BUCKET: BUCKET, GCS_SIGNED_URL_TTL_SECONDS: '-5' })).toThrow(/GCS_SIGNED_URL_TTL_SECONDS/);
-    expect(() => storageFromConfig({ ATELIER_STORAGE: 'gcs', GCS_BUCKET: BUCKET, GCS_SIGNED_URL_TTL_SECONDS: '9999999' })).toThrow(/signed URL lifetime/);
+    expect(() => storageFromConfig({ ATELIER_STORAGE: 'gcs', GCS_BUCKET: BUCKET, GCS_PUBLIC: 'maybe' })).toThrow(
+      /GCS_PUBLIC must be true or false/,
+    );
+    expect(() => storageFromConfig({ ATELIER_STORAGE: 'gcs', GCS_BUCKET: BUCKET, GCS_SIGNED_URL_TTL_SECONDS: '-5' })).toThrow(
+      /GCS_SIGNED_URL_TTL_SECONDS/,
+    );
+    expect(() => storageFromConfig({ ATELIER_STORAGE: 'gcs', GCS_BUCKET: BUCKET, GCS_SIGNED_URL_TTL_SECONDS: '9999999' })).toThrow(
+      /signed URL lifetime/,
+    );
     expect(() => storageFromConfig({ ATELIER_STORAGE: 'gcs', GCS_BUCKET: 'Bad_Bucket!' })).toThrow(/bucket name/);
   });
 });

@@ -42,7 +42,18 @@ describe('LocalStorage', () => {
   it('refuses keys that climb out of the root, and never touches the file outside', async () => {
     const outside = path.join(scratch, 'secret.txt');
     await writeFile(outside, 'do not read');
-    for (const key of ['../secret.txt', 'artifacts/../../secret.txt', '/etc/passwd', 'artifacts//x.webp', './x', 'a/./b', 'artifacts\\..\\x', '', 'artifacts/x\u0000.webp', '%2e%2e/secret.txt']) {
+    for (const key of [
+      '../secret.txt',
+      'artifacts/../../secret.txt',
+      '/etc/passwd',
+      'artifacts//x.webp',
+      './x',
+      'a/./b',
+      'artifacts\\..\\x',
+      '',
+      'artifacts/x\u0000.webp',
+      '%2e%2e/secret.txt',
+    ]) {
       await expect(storage.get(key), key).rejects.toThrow(/invalid storage key/);
       await expect(storage.put(key, Buffer.from('x')), key).rejects.toThrow(/invalid storage key/);
       await expect(storage.delete(key), key).rejects.toThrow(/invalid storage key/);

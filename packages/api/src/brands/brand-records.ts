@@ -15,7 +15,11 @@ const brandNotFound = (id: string) => fail.notFound(`brand ${id} not found`);
  * The brand with this project id and the caller's access to it: 404 for a random id, a project that is
  * not a brand, or a brand of a workspace the caller is not in; with `write`, members get 403 admin_required.
  */
-export async function brandFor(c: Context<AppEnv>, projectId: string, write: boolean): Promise<{ brand: BrandRow; access: WorkspaceAccess }> {
+export async function brandFor(
+  c: Context<AppEnv>,
+  projectId: string,
+  write: boolean,
+): Promise<{ brand: BrandRow; access: WorkspaceAccess }> {
   const brand = await getBrand(c.get('services').db, projectId);
   if (!brand) throw brandNotFound(projectId);
   const access = await resourceAccess(c, brand.workspace_id, `brand ${projectId} not found`);
@@ -40,7 +44,11 @@ export async function checkLogo(c: Context<AppEnv>, workspaceId: string, profile
   if (!id) return;
   const artifact = await getArtifact(c.get('services').db, id);
   if (!artifact || artifact.workspace_id !== workspaceId) {
-    throw fail.code('artifact_not_found', { field: 'visual.logoArtifactId', artifactId: id, message: `artifact ${id} not found in this workspace` });
+    throw fail.code('artifact_not_found', {
+      field: 'visual.logoArtifactId',
+      artifactId: id,
+      message: `artifact ${id} not found in this workspace`,
+    });
   }
 }
 
@@ -63,7 +71,10 @@ export function presentBrand(b: BrandRow, activeImportRunId: string | null) {
 }
 
 export async function brandRecords(c: Context<AppEnv>, brands: BrandRow[]) {
-  const active = await activeImportsOf(c.get('services').db, brands.map((b) => b.id));
+  const active = await activeImportsOf(
+    c.get('services').db,
+    brands.map((b) => b.id),
+  );
   return brands.map((b) => presentBrand(b, active.get(b.id) ?? null));
 }
 

@@ -52,10 +52,15 @@ export async function captureFont(c: Context<AppEnv>, brandId: string, profile: 
   const earlier = await findCapturedFont(db, brandId, font.family, font.url);
   if (earlier) return earlier as unknown as FontCapture;
   const configured = c.get('services').egress ?? DEFAULT_EGRESS_POLICY;
-  const policy = { ...configured, maxBytes: Math.min(configured.maxBytes, FONT_MAX_BYTES), timeoutMs: Math.min(configured.timeoutMs, FONT_TIMEOUT_MS) };
+  const policy = {
+    ...configured,
+    maxBytes: Math.min(configured.maxBytes, FONT_MAX_BYTES),
+    timeoutMs: Math.min(configured.timeoutMs, FONT_TIMEOUT_MS),
+  };
   try {
     const res = await egressFetch(font.url, { headers: { accept: 'font/woff2, font/woff, font/*;q=0.9, */*;q=0.5' } }, policy);
-    if (res.status < 200 || res.status >= 300) return { ...base, status: 'failed', error: `${new URL(res.url).host} answered HTTP ${res.status}` };
+    if (res.status < 200 || res.status >= 300)
+      return { ...base, status: 'failed', error: `${new URL(res.url).host} answered HTTP ${res.status}` };
     if (res.body.length === 0) return { ...base, status: 'failed', error: 'the font file is empty' };
     const ext = fontExtension(res.url, res.headers.get('content-type'));
     const contentType = FONT_TYPES[ext] ?? 'application/octet-stream';
@@ -117,7 +122,15 @@ export async function publishBrand(c: Context<AppEnv>, brand: BrandRow): Promise
         status: 'approved',
         artifact_class: 'knowledge',
         artifact_type: 'brand-profile',
-        content: JSON.stringify({ type: 'brand-profile', status: 'published', title, brandId: brand.id, contentHash, profile, fontCapture }),
+        content: JSON.stringify({
+          type: 'brand-profile',
+          status: 'published',
+          title,
+          brandId: brand.id,
+          contentHash,
+          profile,
+          fontCapture,
+        }),
         qa: JSON.stringify({ status: 'not_applicable', checks: [] }),
       },
       {

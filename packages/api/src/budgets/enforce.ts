@@ -23,19 +23,44 @@ export interface BudgetRequest {
  * already includes each other's writes, so a hard_stop budget is never overspent. A refusal is recorded
  * (queryable per budget) and answered with 402 and the contract's body; nothing else is written.
  */
-export async function underBudgets<T>(c: Context<AppEnv>, req: BudgetRequest, write: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function underBudgets<T>(
+  c: Context<AppEnv>,
+  req: BudgetRequest,
+  write: (tx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
   const { db } = c.get('services');
   const principal = c.get('principal');
   const outcome = await db.transaction().execute(async (tx) => {
     const refuse = async (budgetId: string | null, detail: Record<string, unknown>) => {
-      await recordRefusal(tx, { id: newUuid(), budgetId, workspaceId: req.workspaceId, detail, attempted: req.attempted, callerId: principal.userId, callerVia: principal.via });
+      await recordRefusal(tx, {
+        id: newUuid(),
+        budgetId,
+        workspaceId: req.workspaceId,
+        detail,
+        attempted: req.attempted,
+        callerId: principal.userId,
+        callerVia: principal.via,
+      });
       return { refusal: detail } as const;
     };
     if (req.orderCap) {
       const cap = req.orderCap;
-      const judged = judgeBudget({ limitUsd: cap.limitUsd, enforcementMode: cap.enforcementMode }, cap.spentUsd, req.estimateUsd, req.largestRunUsd);
+      const judged = judgeBudget(
+        { limitUsd: cap.limitUsd, enforcementMode: cap.enforcementMode },
+        cap.spentUsd,
+        req.estimateUsd,
+        req.largestRunUsd,
+      );
       if (!judged.allowed) {
-        return refuse(null, refusalBody(judged, { budgetId: cap.orderId ?? null, scope: 'order', enforcementMode: cap.enforcementMode, limitUsd: cap.limitUsd }));
+        return refuse(
+          null,
+          refusalBody(judged, {
+            budgetId: cap.orderId ?? null,
+            scope: 'order',
+            enforcementMode: cap.enforcementMode,
+            limitUsd: cap.limitUsd,
+          }),
+        );
       }
     }
     for (const budget of await lockApplicableBudgets(tx, req.workspaceId, req.projectId)) {
@@ -47,9 +72,21 @@ export async function underBudgets<T>(c: Context<AppEnv>, req: BudgetRequest, wr
       };
       const judged = judgeBudget(terms, await budgetSpend(tx, budget), req.estimateUsd, req.largestRunUsd);
       if (!judged.allowed) {
-        return refuse(budget.id, refusalBody(judged, { budgetId: budget.id, scope: budget.scope, enforcementMode: budget.enforcement_mode, limitUsd: terms.limitUsd }));
+        return refuse(
+          budget.id,
+          refusalBody(judged, {
+            budgetId: budget.id,
+            scope: budget.scope,
+            enforcementMode: budget.enforcement_mode,
+            limitUsd: terms.limitUsd,
+          }),
+        );
       }
-      if (judged.overLimit) c.get('logger').warn({ budgetId: budget.id, spendUsd: judged.spendUsd, estimateUsd: judged.estimateUsd }, 'notify_only budget passed its limit');
+      if (judged.overLimit)
+        c.get('logger').warn(
+          { budgetId: budget.id, spendUsd: judged.spendUsd, estimateUsd: judged.estimateUsd },
+          'notify_only budget passed its limit',
+        );
     }
     return { result: await write(tx) } as const;
   });

@@ -24,7 +24,12 @@ import type { AppEnv } from '../services';
 export const WithEtag = { description: 'The character; its new etag is in the ETag header and the etag field', ...json(Character) };
 
 /** What the character endpoints share: access, the full record, etag checks and freezing a version. */
-export async function characterFor(c: Context<AppEnv>, id: string, write: boolean, notFound = `character ${id} not found`): Promise<CharacterRow> {
+export async function characterFor(
+  c: Context<AppEnv>,
+  id: string,
+  write: boolean,
+  notFound = `character ${id} not found`,
+): Promise<CharacterRow> {
   const character = await getCharacter(c.get('services').db, id);
   if (!character) throw fail.notFound(notFound);
   const access = await resourceAccess(c, character.workspace_id, notFound);
@@ -68,7 +73,12 @@ const notReady = (code: ErrorCode, message: string) => fail.code(code, { message
  * Freezes the draft as the next version. A likeness names its subject once (the first version) and every
  * later version depicts the same person; the character row is locked so concurrent freezes number in turn.
  */
-export async function freezeVersion(c: Context<AppEnv>, characterId: string, body: { subjectId?: string; note?: string }, expected: string | undefined) {
+export async function freezeVersion(
+  c: Context<AppEnv>,
+  characterId: string,
+  body: { subjectId?: string; note?: string },
+  expected: string | undefined,
+) {
   const { db } = c.get('services');
   return db.transaction().execute(async (tx) => {
     const character = (await lockCharacter(tx, characterId))!;
@@ -82,9 +92,11 @@ export async function freezeVersion(c: Context<AppEnv>, characterId: string, bod
       const earlier = versions.find((v) => v.subject_id)?.subject_id ?? null;
       subjectId = body.subjectId ?? earlier;
       if (!subjectId) throw notReady('subject_required', 'a likeness version names the person it depicts (subjectId)');
-      if (earlier && subjectId !== earlier) throw notReady('subject_changed', `earlier versions depict subject ${earlier}; a likeness keeps the same person`);
+      if (earlier && subjectId !== earlier)
+        throw notReady('subject_changed', `earlier versions depict subject ${earlier}; a likeness keeps the same person`);
       const subject = await getSubject(tx, subjectId);
-      if (!subject || subject.workspace_id !== character.workspace_id) throw notReady('subject_not_found', `subject ${subjectId} not found in this workspace`);
+      if (!subject || subject.workspace_id !== character.workspace_id)
+        throw notReady('subject_not_found', `subject ${subjectId} not found in this workspace`);
       if (subject.erased_at) throw notReady('subject_erased', `subject ${subjectId} was erased`);
     } else if (body.subjectId) {
       throw notReady('subject_not_allowed', 'a synthetic character depicts nobody: it takes no subjectId');

@@ -42,7 +42,11 @@ export async function clientRecord(c: Context<AppEnv>, client: ClientRow, access
 /** Totals over the clients that count (active and paused); money null for members. */
 export async function clientTotals(c: Context<AppEnv>, clients: ClientRow[], access: WorkspaceAccess, now = new Date()) {
   const periodStart = monthStart(now);
-  const months = await clientMonths(c.get('services').db, clients.map((cl) => cl.id), periodStart);
+  const months = await clientMonths(
+    c.get('services').db,
+    clients.map((cl) => cl.id),
+    periodStart,
+  );
   const rollups = clients.map((cl) => rollupOf(cl, months.get(cl.id)!, periodStart));
   const money = seesMoney(access);
   return {
@@ -73,7 +77,14 @@ export function billingColumns(billing: BillingInput | null, current: ClientRow 
         billing_scope: JSON.stringify(billing.scope),
         renews_on: billing.renewsOn ?? null,
       }
-    : { billing_model: null, billing_amount_cents: null, billing_currency: null, billing_period: null, billing_scope: null, renews_on: null };
+    : {
+        billing_model: null,
+        billing_amount_cents: null,
+        billing_currency: null,
+        billing_period: null,
+        billing_scope: null,
+        renews_on: null,
+      };
   const changed =
     !current ||
     current.billing_model !== columns.billing_model ||
@@ -90,9 +101,13 @@ export function billingColumns(billing: BillingInput | null, current: ClientRow 
 export function clientConflict(err: unknown): ApiError | undefined {
   if (pgErrorCode(err) !== PG.uniqueViolation) return undefined;
   const constraint = (err as { constraint?: string }).constraint;
-  if (constraint === 'clients_live_slug') return fail.code('client_conflict', { field: 'slug', message: 'a live client of this workspace already has this slug' });
+  if (constraint === 'clients_live_slug')
+    return fail.code('client_conflict', { field: 'slug', message: 'a live client of this workspace already has this slug' });
   if (constraint === 'clients_live_customer') {
-    return fail.code('client_conflict', { field: 'paymentCustomerId', message: 'a live client of this workspace already has this payment-processor customer' });
+    return fail.code('client_conflict', {
+      field: 'paymentCustomerId',
+      message: 'a live client of this workspace already has this payment-processor customer',
+    });
   }
   return undefined;
 }

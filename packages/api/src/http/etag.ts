@@ -18,7 +18,10 @@ export const wireEtag = (stored: string): string => `"${stored}"`;
 
 /** Accepts `"x"`, `W/"x"` or a bare `x` and returns the stored form. */
 export function storedEtag(supplied: string): string {
-  return supplied.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+  return supplied
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
 }
 
 /** The etag a write must match: the body's `etag`, else `If-Match`; neither → 428 etag_required. */

@@ -13,9 +13,18 @@ const content = (schema: string) => ({ 'application/json': { schema: { $ref: `#/
 const EDGE_RESPONSES: Array<{ status: string; description: string; body?: string; applies: (op: Operation, path: string) => boolean }> = [
   { status: '413', description: 'The request body is larger than the limit', applies: (op) => op.requestBody !== undefined },
   { status: '415', description: 'JSON bodies are read as UTF-8 only', applies: (op) => op.requestBody !== undefined },
-  { status: '422', description: 'Validation failure', body: 'RequestValidationError', applies: (op) => op.requestBody !== undefined || (op.parameters ?? []).length > 0 },
+  {
+    status: '422',
+    description: 'Validation failure',
+    body: 'RequestValidationError',
+    applies: (op) => op.requestBody !== undefined || (op.parameters ?? []).length > 0,
+  },
   { status: '404', description: "Not found, or outside the caller's workspace", applies: (_op, path) => path.includes('{') },
-  { status: '503', description: 'The database or the execution engine is unavailable; retry after Retry-After seconds', applies: (_op, path) => path.startsWith('/v1/') },
+  {
+    status: '503',
+    description: 'The database or the execution engine is unavailable; retry after Retry-After seconds',
+    applies: (_op, path) => path.startsWith('/v1/'),
+  },
 ];
 
 export function withEdgeResponses<T extends Document>(doc: T): T {
@@ -24,7 +33,8 @@ export function withEdgeResponses<T extends Document>(doc: T): T {
       if (!op || typeof op !== 'object' || !('responses' in op)) continue;
       op.responses ??= {};
       for (const edge of EDGE_RESPONSES) {
-        if (edge.applies(op, path) && !(edge.status in op.responses)) op.responses[edge.status] = { description: edge.description, content: content(edge.body ?? 'MessageError') };
+        if (edge.applies(op, path) && !(edge.status in op.responses))
+          op.responses[edge.status] = { description: edge.description, content: content(edge.body ?? 'MessageError') };
       }
     }
   }
@@ -35,13 +45,41 @@ export function withEdgeResponses<T extends Document>(doc: T): T {
 export const publishedDocument = <T extends Document>(generated: T): T => withOperationIds(withEdgeResponses(contractPaths(generated)));
 
 const ACTIONS = new Set([
-  'accept-gap', 'activate', 'archive', 'cancel', 'check', 'confirm', 'decision', 'deprecate', 'dry-run', 'erase', 'estimate', 'finalize',
-  'import', 'login', 'logout', 'publish', 'refresh', 'register', 'request', 'restore', 'resume', 'retire', 'retry-failed', 'revoke',
-  'rotate-secret', 'start', 'submit', 'suspend', 'unpublish', 'verify',
+  'accept-gap',
+  'activate',
+  'archive',
+  'cancel',
+  'check',
+  'confirm',
+  'decision',
+  'deprecate',
+  'dry-run',
+  'erase',
+  'estimate',
+  'finalize',
+  'import',
+  'login',
+  'logout',
+  'publish',
+  'refresh',
+  'register',
+  'request',
+  'restore',
+  'resume',
+  'retire',
+  'retry-failed',
+  'revoke',
+  'rotate-secret',
+  'start',
+  'submit',
+  'suspend',
+  'unpublish',
+  'verify',
 ]);
 const camel = (words: string[]) => words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
 const wordsOf = (segment: string) => segment.split(/[-_]/).filter(Boolean);
-const singular = (word: string) => (word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+const singular = (word: string) =>
+  word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 
 /**
  * A stable operationId from the method and the contract's path, so generated clients get readable
@@ -49,7 +87,10 @@ const singular = (word: string) => (word.endsWith('ies') ? `${word.slice(0, -3)}
  * cancelRun, `POST /v1/characters/{character_id}:check` → checkCharacter.
  */
 export function operationIdOf(method: string, path: string): string {
-  const segments = path.replace(/^\/v1\//, '').replace(/^\//, '').split('/');
+  const segments = path
+    .replace(/^\/v1\//, '')
+    .replace(/^\//, '')
+    .split('/');
   const last = segments.at(-1) ?? '';
   let action: string | undefined;
   const colon = last.indexOf(':');
@@ -68,7 +109,17 @@ export function operationIdOf(method: string, path: string): string {
     const plural = !action && method === 'get' && !endsWithParam && i === nouns.length - 1;
     return plural ? w : [...w.slice(0, -1), singular(w.at(-1)!)];
   });
-  const verb = action ? wordsOf(action) : [{ get: endsWithParam || nouns.at(-1) === 'me' || nouns.at(-1) === 'count' ? 'get' : 'list', post: 'create', patch: 'update', put: 'replace', delete: 'delete' }[method] ?? method];
+  const verb = action
+    ? wordsOf(action)
+    : [
+        {
+          get: endsWithParam || nouns.at(-1) === 'me' || nouns.at(-1) === 'count' ? 'get' : 'list',
+          post: 'create',
+          patch: 'update',
+          put: 'replace',
+          delete: 'delete',
+        }[method] ?? method,
+      ];
   return camel([...verb, ...words.map((w) => w.toLowerCase())]);
 }
 

@@ -4,7 +4,10 @@ import { API_KEY_PREFIX, tokenHash } from '../auth/secrets';
 import { fail } from '../errors';
 import type { AppEnv, Principal } from '../services';
 
-async function principalFor(c: Parameters<Parameters<typeof createMiddleware<AppEnv>>[0]>[0], token: string): Promise<Principal | undefined> {
+async function principalFor(
+  c: Parameters<Parameters<typeof createMiddleware<AppEnv>>[0]>[0],
+  token: string,
+): Promise<Principal | undefined> {
   const { db } = c.get('services');
   if (token.startsWith(API_KEY_PREFIX)) {
     const key = await useApiKey(db, tokenHash(token));

@@ -42,7 +42,8 @@ export function jsonDepth(text: string, stopAt = Number.POSITIVE_INFINITY): numb
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      if (ch === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) inString = true;
     else if (ch === 0x5b || ch === 0x7b) {
@@ -77,7 +78,13 @@ export function findUnstorable(value: unknown, at: Array<string | number> = []):
     } else if (item.value !== null && typeof item.value === 'object') {
       for (const [k, v] of Object.entries(item.value)) {
         const why = unstorableText(k);
-        if (why) return { type: 'string_unstorable', loc: [...item.at, [...k].map((ch) => (unstorableText(ch) ? '?' : ch)).join('')], msg: `a key: ${why}`, input: null };
+        if (why)
+          return {
+            type: 'string_unstorable',
+            loc: [...item.at, [...k].map((ch) => (unstorableText(ch) ? '?' : ch)).join('')],
+            msg: `a key: ${why}`,
+            input: null,
+          };
         stack.push({ value: v, at: [...item.at, k] });
       }
     }

@@ -20,9 +20,6 @@ export function requestContext(services: AppServices) {
     const started = performance.now();
     await next();
     c.header('X-Request-Id', requestId);
-    logger.info(
-      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
-      'request',
-    );
+    logger.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
 }

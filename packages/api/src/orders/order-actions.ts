@@ -1,5 +1,14 @@
 import type { Context } from 'hono';
-import { type OrderRow, cancelPlannedChildren, enqueueEngineCommand, getOrder, lockOrder, orderCounts, replanFailedChildren, setOrderStatus } from '@atelier/db';
+import {
+  type OrderRow,
+  cancelPlannedChildren,
+  enqueueEngineCommand,
+  getOrder,
+  lockOrder,
+  orderCounts,
+  replanFailedChildren,
+  setOrderStatus,
+} from '@atelier/db';
 import type { EnforcementMode } from '@atelier/domain';
 import { resourceAccess } from '../access';
 import { underBudgets } from '../budgets/enforce';
@@ -17,7 +26,8 @@ export async function visibleOrder(c: Context<AppEnv>, orderId: string): Promise
 }
 
 const notFrom = (order: OrderRow, allowed: OrderRow['status'][], action: string) => {
-  if (!allowed.includes(order.status)) throw fail.invalidTransition(`an order that is ${order.status} cannot be ${action}`, { status: order.status });
+  if (!allowed.includes(order.status))
+    throw fail.invalidTransition(`an order that is ${order.status} cannot be ${action}`, { status: order.status });
 };
 
 /** What planned children would add to spend, and what the order itself has spent so far. */
@@ -28,12 +38,35 @@ async function reservation(c: Context<AppEnv>, order: OrderRow) {
   return { estimate: perChild * counts.planned, perChild, spent: counts.actualCostUsd };
 }
 
-
 /** Budgets are re-checked against current spend; the status moves in the same transaction that holds them. */
-async function underOrderBudgets(c: Context<AppEnv>, order: OrderRow, attempted: 'order.start' | 'order.retry', move: Parameters<typeof underBudgets>[2]) {
+async function underOrderBudgets(
+  c: Context<AppEnv>,
+  order: OrderRow,
+  attempted: 'order.start' | 'order.retry',
+  move: Parameters<typeof underBudgets>[2],
+) {
   const { estimate, perChild, spent } = await reservation(c, order);
-  const cap = order.budget_limit_usd === null ? undefined : { limitUsd: Number(order.budget_limit_usd), enforcementMode: order.budget_enforcement_mode as EnforcementMode, spentUsd: spent, orderId: order.id };
-  return underBudgets(c, { workspaceId: order.workspace_id, projectId: order.project_id, estimateUsd: estimate, largestRunUsd: perChild, attempted, ...(cap ? { orderCap: cap } : {}) }, move);
+  const cap =
+    order.budget_limit_usd === null
+      ? undefined
+      : {
+          limitUsd: Number(order.budget_limit_usd),
+          enforcementMode: order.budget_enforcement_mode as EnforcementMode,
+          spentUsd: spent,
+          orderId: order.id,
+        };
+  return underBudgets(
+    c,
+    {
+      workspaceId: order.workspace_id,
+      projectId: order.project_id,
+      estimateUsd: estimate,
+      largestRunUsd: perChild,
+      attempted,
+      ...(cap ? { orderCap: cap } : {}),
+    },
+    move,
+  );
 }
 
 export async function startOrder(c: Context<AppEnv>, orderId: string): Promise<void> {
@@ -41,34 +74,65 @@ export async function startOrder(c: Context<AppEnv>, orderId: string): Promise<v
   notFrom(order, ['planned'], 'started');
   await underOrderBudgets(c, order, 'order.start', async (tx) => {
     const locked = await lockOrder(tx, order.id);
-    if (locked?.status !== 'planned') throw fail.invalidTransition(`order ${order.id} is already ${locked?.status}`, { status: locked?.status });
+    if (locked?.status !== 'planned')
+      throw fail.invalidTransition(`order ${order.id} is already ${locked?.status}`, { status: locked?.status });
     await setOrderStatus(tx, order.id, 'running', { started_at: new Date() });
     await enqueueEngineCommand(tx, 'start_order', order.id);
   });
   c.get('services').dispatcher?.wake();
 }
 
-export async function retryFailed(c: Context<AppEnv>, orderId: string, req: { all?: boolean; runIds?: string[]; includeDeterministic?: boolean }): Promise<string[]> {
+export async function retryFailed(
+  c: Context<AppEnv>,
+  orderId: string,
+  req: { all?: boolean; runIds?: string[]; includeDeterministic?: boolean },
+): Promise<string[]> {
   const { db } = c.get('services');
   const order = await visibleOrder(c, orderId);
   notFrom(order, ['running', 'attention', 'failed'], 'retried');
   if (req.runIds?.length && !req.all) {
-    const children = await db.selectFrom('runs').select('id').where('parent_order_id', '=', order.id).where('id', 'in', req.runIds).execute();
+    const children = await db
+      .selectFrom('runs')
+      .select('id')
+      .where('parent_order_id', '=', order.id)
+      .where('id', 'in', req.runIds)
+      .execute();
     const unknown = req.runIds.filter((id) => !children.some((r) => r.id === id));
-    if (unknown.length) throw fail.validation([{ type: 'value_error', loc: ['body', 'runIds'], msg: `not children of ${order.id}: ${unknown.join(', ')}`, input: unknown }]);
+    if (unknown.length)
+      throw fail.validation([
+        { type: 'value_error', loc: ['body', 'runIds'], msg: `not children of ${order.id}: ${unknown.join(', ')}`, input: unknown },
+      ]);
   }
   // The fresh attempts add spend, so the budgets judge them (at most every eligible failure) first.
   const counts = await orderCounts(db, order.id);
   const eligible = req.includeDeterministic ? counts.failed : counts.failed - counts.failedDeterministic;
   const retries = req.all ? eligible : Math.min(eligible, req.runIds?.length ?? 0);
   const perChild = Number(order.estimated_cost_usd) / Math.max(1, order.planned_count);
-  const cap = order.budget_limit_usd === null ? undefined : { limitUsd: Number(order.budget_limit_usd), enforcementMode: order.budget_enforcement_mode as EnforcementMode, spentUsd: counts.actualCostUsd, orderId: order.id };
+  const cap =
+    order.budget_limit_usd === null
+      ? undefined
+      : {
+          limitUsd: Number(order.budget_limit_usd),
+          enforcementMode: order.budget_enforcement_mode as EnforcementMode,
+          spentUsd: counts.actualCostUsd,
+          orderId: order.id,
+        };
   const fresh = await underBudgets(
     c,
-    { workspaceId: order.workspace_id, projectId: order.project_id, estimateUsd: perChild * retries, largestRunUsd: perChild, attempted: 'order.retry', ...(cap ? { orderCap: cap } : {}) },
+    {
+      workspaceId: order.workspace_id,
+      projectId: order.project_id,
+      estimateUsd: perChild * retries,
+      largestRunUsd: perChild,
+      attempted: 'order.retry',
+      ...(cap ? { orderCap: cap } : {}),
+    },
     async (tx) => {
       await lockOrder(tx, order.id);
-      const ids = await replanFailedChildren(tx, order.id, { runIds: req.all ? undefined : req.runIds, includeDeterministic: req.includeDeterministic === true });
+      const ids = await replanFailedChildren(tx, order.id, {
+        runIds: req.all ? undefined : req.runIds,
+        includeDeterministic: req.includeDeterministic === true,
+      });
       if (ids.length > 0) {
         await setOrderStatus(tx, order.id, 'running');
         await enqueueEngineCommand(tx, 'start_order', order.id);
@@ -83,10 +147,13 @@ export async function retryFailed(c: Context<AppEnv>, orderId: string, req: { al
 export async function acceptGap(c: Context<AppEnv>, orderId: string, reason: string): Promise<void> {
   const order = await visibleOrder(c, orderId);
   notFrom(order, ['attention'], 'settled short');
-  await c.get('services').db.transaction().execute(async (tx) => {
-    await cancelPlannedChildren(tx, order.id);
-    await setOrderStatus(tx, order.id, 'completed', { accept_gap_reason: reason });
-  });
+  await c
+    .get('services')
+    .db.transaction()
+    .execute(async (tx) => {
+      await cancelPlannedChildren(tx, order.id);
+      await setOrderStatus(tx, order.id, 'completed', { accept_gap_reason: reason });
+    });
 }
 
 /**

@@ -2,8 +2,24 @@ import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import type { CreateOrderRequest } from '@atelier/contracts/orders';
 import type { IntakeField, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import { type OrderRow, type PlannedChild, getArtifact, getProjectInWorkspace, getWorkflowVersion, insertOrderWithChildren } from '@atelier/db';
-import { VariationError, estimateSteps, newRunId, orderDedupeKey, resolveIntake, resolveVariations, roundUsd, specVersionHash } from '@atelier/domain';
+import {
+  type OrderRow,
+  type PlannedChild,
+  getArtifact,
+  getProjectInWorkspace,
+  getWorkflowVersion,
+  insertOrderWithChildren,
+} from '@atelier/db';
+import {
+  VariationError,
+  estimateSteps,
+  newRunId,
+  orderDedupeKey,
+  resolveIntake,
+  resolveVariations,
+  roundUsd,
+  specVersionHash,
+} from '@atelier/domain';
 import { randomBytes } from 'node:crypto';
 import { workspaceAccess } from '../access';
 import { underBudgets } from '../budgets/enforce';
@@ -40,7 +56,8 @@ async function orderVersion(c: Context<AppEnv>, body: Body, workspaceId: string)
     if (!pinned || pinned.state !== 'published') throw fail.notFound(`${workflow.id} has no published version ${body.workflowVersion}`);
     return pinned.definition as WorkflowDefinition;
   }
-  if (!runnable) throw fail.invalid('workflow_not_runnable', { message: `${workflow.id} has no published version; drafts cannot be ordered` });
+  if (!runnable)
+    throw fail.invalid('workflow_not_runnable', { message: `${workflow.id} has no published version; drafts cannot be ordered` });
   return definition;
 }
 
@@ -58,7 +75,10 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
   if (projectId && !(await getProjectInWorkspace(db, access.workspaceId, projectId))) throw fail.notFound(`project ${projectId} not found`);
   // A pack links artifacts of one workspace: the plan artifact must be one the caller's workspace holds.
   if (body.planArtifactId && (await getArtifact(db, body.planArtifactId))?.workspace_id !== access.workspaceId) {
-    throw fail.code('artifact_not_found', { planArtifactId: body.planArtifactId, message: `artifact ${body.planArtifactId} not found in this workspace` });
+    throw fail.code('artifact_not_found', {
+      planArtifactId: body.planArtifactId,
+      message: `artifact ${body.planArtifactId} not found in this workspace`,
+    });
   }
   const definition = await orderVersion(c, body, access.workspaceId);
   const bindings = applyOverrides(c, definition, body.providerOverrides);
@@ -96,7 +116,13 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
     }
     const dedupeKey = orderDedupeKey(definition.id, definition.version, resolution.intake);
     if (!children.has(dedupeKey)) {
-      children.set(dedupeKey, { id: newRunId(), intake: resolution.intake, dedupeKey, inputs: supplied.inputs, sourceArtifactIds: supplied.artifactIds });
+      children.set(dedupeKey, {
+        id: newRunId(),
+        intake: resolution.intake,
+        dedupeKey,
+        inputs: supplied.inputs,
+        sourceArtifactIds: supplied.artifactIds,
+      });
     }
   }
   if (problems.length > 0) {
@@ -107,7 +133,14 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
   }
   const targetCount = body.targetCount ?? children.size;
   if (targetCount > children.size) {
-    throw fail.validation([{ type: 'too_big', loc: ['body', 'targetCount'], msg: `targetCount may not exceed the ${children.size} distinct variations`, input: body.targetCount }]);
+    throw fail.validation([
+      {
+        type: 'too_big',
+        loc: ['body', 'targetCount'],
+        msg: `targetCount may not exceed the ${children.size} distinct variations`,
+        input: body.targetCount,
+      },
+    ]);
   }
 
   if (characterUses.size > 0 && body.executionMode === 'batch') {
@@ -115,11 +148,17 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
     throw fail.code('character_batch_unsupported', { characterId, message: 'orders featuring a character cannot use batch mode' });
   }
   for (const intake of characterUses.values()) {
-    await refuseUnusableCharacter(db, { workspaceId: access.workspaceId, intake, artifactClass: definition.artifactSchema.artifactClass, bindings }, 'order');
+    await refuseUnusableCharacter(
+      db,
+      { workspaceId: access.workspaceId, intake, artifactClass: definition.artifactSchema.artifactClass, bindings },
+      'order',
+    );
   }
 
   const batch = body.executionMode === 'batch';
-  const perChild = estimateSteps(definition.runtimeSteps, (role) => (bindings[role] ? models.get(bindings[role]!) : undefined), { batch }).typical;
+  const perChild = estimateSteps(definition.runtimeSteps, (role) => (bindings[role] ? models.get(bindings[role]!) : undefined), {
+    batch,
+  }).typical;
   const estimate = roundUsd(perChild * children.size);
   const orderId = `order-${randomBytes(8).toString('hex')}`;
   const enforcementMode = body.budgetEnforcementMode ?? 'hard_stop';

@@ -14,7 +14,12 @@ export function presentCatalogSummary(workflow: WorkflowRow, def: WorkflowDefini
     supersededById: workflow.superseded_by_id,
     roughDurationSeconds: def.estimatedDurationSeconds ?? null,
     qaIncluded: def.gates.some((g) => g.type === 'quality' || g.type === 'safety') || def.artifactSchema.artifactType === 'research-report',
-    provided: def.intakeSchema.fields.map((f) => ({ name: f.name, type: f.type, required: f.required ?? false, description: f.description ?? null })),
+    provided: def.intakeSchema.fields.map((f) => ({
+      name: f.name,
+      type: f.type,
+      required: f.required ?? false,
+      description: f.description ?? null,
+    })),
     returned: { ...def.artifactSchema },
   };
 }

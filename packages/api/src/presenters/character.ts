@@ -79,7 +79,12 @@ export function presentBinding(b: CharacterBindingRow, characterId: string, vers
   };
 }
 
-export const presentReference = (r: CharacterReferenceRow) => ({ id: r.id, role: r.role as 'other', artifactId: r.artifact_id, createdAt: r.created_at.toISOString() });
+export const presentReference = (r: CharacterReferenceRow) => ({
+  id: r.id,
+  role: r.role as 'other',
+  artifactId: r.artifact_id,
+  createdAt: r.created_at.toISOString(),
+});
 
 export function presentVersion(v: CharacterVersionRow, bindings: CharacterBindingRow[]) {
   return {
@@ -101,7 +106,12 @@ export function presentVersion(v: CharacterVersionRow, bindings: CharacterBindin
 
 export function presentCharacter(
   c: CharacterRow,
-  parts: { references: CharacterReferenceRow[]; latest: CharacterVersionRow | undefined; bindings: CharacterBindingRow[]; usableToday: CharacterVerdict },
+  parts: {
+    references: CharacterReferenceRow[];
+    latest: CharacterVersionRow | undefined;
+    bindings: CharacterBindingRow[];
+    usableToday: CharacterVerdict;
+  },
 ) {
   return {
     id: c.id,

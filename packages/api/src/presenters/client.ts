@@ -57,4 +57,10 @@ export const presentClientEvent = (e: ClientEventRow) => ({
   createdAt: e.created_at.toISOString(),
 });
 
-export const presentContact = (c: ClientContactRow) => ({ id: c.id, name: c.name, email: c.email, role: c.role, approvesWork: c.approves_work });
+export const presentContact = (c: ClientContactRow) => ({
+  id: c.id,
+  name: c.name,
+  email: c.email,
+  role: c.role,
+  approvesWork: c.approves_work,
+});

@@ -64,7 +64,13 @@ export function presentRun(run: RunRow, steps: RunStepRow[], decisions: Decision
     workerId: run.worker_id,
     archived: run.archived,
     notExecutedReason: run.not_executed_reason,
-    reviewGate: run.review_gate_id ? { id: run.review_gate_id, name: run.review_gate_name ?? run.review_gate_id, holdFields: (run.hold_fields as unknown[] | null) ?? [] } : null,
+    reviewGate: run.review_gate_id
+      ? {
+          id: run.review_gate_id,
+          name: run.review_gate_name ?? run.review_gate_id,
+          holdFields: (run.hold_fields as unknown[] | null) ?? [],
+        }
+      : null,
     decisions: decisions.map((d) => ({
       decision: d.decision,
       note: d.note,

@@ -47,7 +47,9 @@ export async function decideOne(c: Context<AppEnv>, runId: string, body: z.infer
   return outcome.run.status;
 }
 
-export type BatchResult = { runId: string | null; ok: true; status: string } | { runId: string | null; ok: false; statusCode: number; detail: unknown };
+export type BatchResult =
+  | { runId: string | null; ok: true; status: string }
+  | { runId: string | null; ok: false; statusCode: number; detail: unknown };
 
 /**
  * One entry of a batch, validated and applied on its own: a malformed entry gets the 422 validation

@@ -20,10 +20,18 @@ const present = (k: ApiKeyRow) => ({
   revokedAt: k.revoked_at?.toISOString() ?? null,
 });
 
-const KeyIdParam = z.object({ key_id: z.string().uuid().openapi({ param: { name: 'key_id', in: 'path' } }) });
+const KeyIdParam = z.object({
+  key_id: z
+    .string()
+    .uuid()
+    .openapi({ param: { name: 'key_id', in: 'path' } }),
+});
 
 /** A workspace-bound key sees and revokes only keys bound to the same workspace; it acts only inside it. */
-const keyScope = (c: Context<AppEnv>) => ({ userId: c.get('principal').userId, onlyWorkspaceId: c.get('principal').keyWorkspaceId ?? null });
+const keyScope = (c: Context<AppEnv>) => ({
+  userId: c.get('principal').userId,
+  onlyWorkspaceId: c.get('principal').keyWorkspaceId ?? null,
+});
 
 export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(

@@ -14,7 +14,14 @@ export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     method: 'get',
     path: '/v1/artifacts/{artifact_id}',
     summary: 'An artifact with its content, QA record and provenance',
-    request: { params: z.object({ artifact_id: z.string().max(64).openapi({ param: { name: 'artifact_id', in: 'path' } }) }) },
+    request: {
+      params: z.object({
+        artifact_id: z
+          .string()
+          .max(64)
+          .openapi({ param: { name: 'artifact_id', in: 'path' } }),
+      }),
+    },
     responses: { 200: { description: 'The artifact', ...json(Artifact) }, ...errorResponses(401, 403, 404) },
   }),
   async (c) => {

@@ -79,7 +79,10 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/auth/logout',
       summary: 'Revoke the current session',
       ...secured('auth'),
-      responses: { 200: { description: 'Signed out', content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } } }, ...errorResponses(401) },
+      responses: {
+        200: { description: 'Signed out', content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } } },
+        ...errorResponses(401),
+      },
     }),
     async (c) => {
       const principal = c.get('principal');

@@ -85,7 +85,12 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     async (c) => {
       const q = c.req.valid('query');
       const access = await workspaceAccess(c, q.workspaceId);
-      const page = await listBrands(c.get('services').db, { workspaceId: access.workspaceId, includeArchived: q.includeArchived ?? false, offset: q.offset, limit: q.limit });
+      const page = await listBrands(c.get('services').db, {
+        workspaceId: access.workspaceId,
+        includeArchived: q.includeArchived ?? false,
+        offset: q.offset,
+        limit: q.limit,
+      });
       return c.json({ items: await brandRecords(c, page.items), total: page.total }, 200);
     },
   )
@@ -110,7 +115,8 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'patch',
       path: '/v1/brands/{project_id}',
       summary: 'Edit the working copy (owners and admins); published snapshots never change',
-      description: 'Top-level fields replace; voice and visual merge one level deep. An etag (body or If-Match) is optional; a stale one is 409 etag_mismatch.',
+      description:
+        'Top-level fields replace; voice and visual merge one level deep. An etag (body or If-Match) is optional; a stale one is 409 etag_mismatch.',
       request: { params: BrandIdParam, body: jsonBody(BrandProfilePatch) },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -162,8 +168,10 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       if (body.url !== undefined) intake.url = body.url;
       if (body.notes !== undefined) intake.notes = body.notes;
       try {
-        const run = await createRun(c, { templateId: BRAND_IMPORT_WORKFLOW, workspaceId: brand.workspace_id, projectId: brand.id, intake }, (tx, run) =>
-          recordBrandImport(tx, { runId: run.id, projectId: brand.id, createdBy: principal.userId }),
+        const run = await createRun(
+          c,
+          { templateId: BRAND_IMPORT_WORKFLOW, workspaceId: brand.workspace_id, projectId: brand.id, intake },
+          (tx, run) => recordBrandImport(tx, { runId: run.id, projectId: brand.id, createdBy: principal.userId }),
         );
         return c.json(presentRun(run, []), 201);
       } catch (err) {
@@ -196,11 +204,20 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
         throw fail.code('proposal_not_for_brand', { runId: body.runId, message: `run ${body.runId} is not an import of this brand` });
       }
       if (!isTerminalRunStatus(imp.status)) {
-        throw fail.code('import_not_finished', { runId: imp.run_id, status: imp.status, message: `the import is still ${imp.status}; confirm it once it has completed` });
+        throw fail.code('import_not_finished', {
+          runId: imp.run_id,
+          status: imp.status,
+          message: `the import is still ${imp.status}; confirm it once it has completed`,
+        });
       }
       const artifact = imp.status === 'completed' && imp.artifact_id ? await getArtifact(db, imp.artifact_id) : undefined;
       if (!artifact) {
-        throw fail.code('import_failed', { runId: imp.run_id, status: imp.status, error: imp.error, message: `the import ended ${imp.status} without a proposal to confirm` });
+        throw fail.code('import_failed', {
+          runId: imp.run_id,
+          status: imp.status,
+          error: imp.error,
+          message: `the import ended ${imp.status} without a proposal to confirm`,
+        });
       }
       const parsed = BrandProfile.safeParse((artifact.content as { profile?: unknown }).profile);
       if (!parsed.success) {
@@ -256,7 +273,10 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       path: '/v1/brands/{project_id}/snapshots',
       summary: "The brand's published snapshots, newest first; every one stays readable",
       request: { params: BrandIdParam, query: Pagination },
-      responses: { 200: { description: 'Snapshots', ...json(listOf(BrandSnapshot, 'BrandSnapshotList')) }, ...errorResponses(401, 403, 404, 422) },
+      responses: {
+        200: { description: 'Snapshots', ...json(listOf(BrandSnapshot, 'BrandSnapshotList')) },
+        ...errorResponses(401, 403, 404, 422),
+      },
     }),
     async (c) => {
       const { brand } = await brandFor(c, c.req.valid('param').project_id, false);

@@ -10,7 +10,12 @@ import { presentBudget } from '../presenters/budget';
 import type { AppEnv } from '../services';
 import { json, jsonBody, secured } from '../http/route';
 
-const BudgetIdParam = z.object({ budget_id: z.string().max(64).openapi({ param: { name: 'budget_id', in: 'path' } }) });
+const BudgetIdParam = z.object({
+  budget_id: z
+    .string()
+    .max(64)
+    .openapi({ param: { name: 'budget_id', in: 'path' } }),
+});
 const budgetBody = { ...json(Budget) };
 
 async function visibleBudget(c: Context<AppEnv>, budgetId: string) {
@@ -35,7 +40,8 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       const { db } = c.get('services');
       const access = await workspaceAccess(c, body.workspaceId);
       requireWriter(access);
-      if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId))) throw fail.notFound(`project ${body.projectId} not found`);
+      if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId)))
+        throw fail.notFound(`project ${body.projectId} not found`);
       const budget = await createBudget(db, {
         id: `budget-${randomBytes(8).toString('hex')}`,
         workspace_id: access.workspaceId,
@@ -99,7 +105,9 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       const mode = p.enforcementMode ?? budget.enforcement_mode;
       const overage = p.overageUsd === undefined ? budget.overage_usd : p.overageUsd;
       if (mode === 'allow_overage' && (overage === null || overage === undefined)) {
-        throw fail.validation([{ type: 'value_error', loc: ['body', 'overageUsd'], msg: 'allow_overage needs overageUsd', input: p.overageUsd ?? null }]);
+        throw fail.validation([
+          { type: 'value_error', loc: ['body', 'overageUsd'], msg: 'allow_overage needs overageUsd', input: p.overageUsd ?? null },
+        ]);
       }
       const updated = await updateBudget(c.get('services').db, budget.id, {
         ...(p.limitUsd !== undefined ? { limit_usd: p.limitUsd } : {}),
@@ -119,12 +127,22 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       path: '/v1/budgets/{budget_id}/refusals',
       summary: 'Every request this budget refused, newest first, with the 402 body, time and caller',
       request: { params: BudgetIdParam, query: Pagination },
-      responses: { 200: { description: 'Refusals', ...json(listOf(BudgetRefusal, 'BudgetRefusalList')) }, ...errorResponses(401, 403, 404, 422) },
+      responses: {
+        200: { description: 'Refusals', ...json(listOf(BudgetRefusal, 'BudgetRefusalList')) },
+        ...errorResponses(401, 403, 404, 422),
+      },
     }),
     async (c) => {
       const { budget } = await visibleBudget(c, c.req.valid('param').budget_id);
       const page = await listRefusals(c.get('services').db, budget.id, c.req.valid('query'));
-      const items = page.items.map((r) => ({ id: r.id, detail: r.detail as Record<string, unknown>, attempted: r.attempted, callerId: r.caller_id, callerVia: r.caller_via, createdAt: r.created_at.toISOString() }));
+      const items = page.items.map((r) => ({
+        id: r.id,
+        detail: r.detail as Record<string, unknown>,
+        attempted: r.attempted,
+        callerId: r.caller_id,
+        callerVia: r.caller_via,
+        createdAt: r.created_at.toISOString(),
+      }));
       return c.json({ items, total: page.total }, 200);
     },
   );

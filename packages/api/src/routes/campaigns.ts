@@ -53,7 +53,11 @@ export function presentCampaign(r: CampaignRow) {
 const campaignNotFound = (id: string) => fail.notFound(`campaign ${id} not found`);
 
 /** The campaign and the caller's access: 404 outside the caller's workspaces; members read, owners and admins write. */
-export async function campaignFor(c: Context<AppEnv>, id: string, write: boolean): Promise<{ campaign: CampaignRow; access: WorkspaceAccess }> {
+export async function campaignFor(
+  c: Context<AppEnv>,
+  id: string,
+  write: boolean,
+): Promise<{ campaign: CampaignRow; access: WorkspaceAccess }> {
   const campaign = await getCampaign(c.get('services').db, id);
   if (!campaign) throw campaignNotFound(id);
   const access = await resourceAccess(c, campaign.workspace_id, `campaign ${id} not found`);
@@ -62,7 +66,11 @@ export async function campaignFor(c: Context<AppEnv>, id: string, write: boolean
 }
 
 const notDraft = (campaign: CampaignRow) =>
-  fail.code('campaign_not_draft', { state: campaign.status, campaignId: campaign.id, message: `the campaign is ${campaign.status}; its brief can be edited only while it is draft` });
+  fail.code('campaign_not_draft', {
+    state: campaign.status,
+    campaignId: campaign.id,
+    message: `the campaign is ${campaign.status}; its brief can be edited only while it is draft`,
+  });
 
 const WithEtag = { description: 'The campaign; its etag is in the ETag header and the etag field', ...json(Campaign) };
 
@@ -81,7 +89,10 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       const body = c.req.valid('json');
       const { brand } = await brandFor(c, body.projectId, true);
       if (!brand.current_snapshot_id) {
-        throw fail.code('brand_not_published', { projectId: brand.id, message: 'the brand has never published its profile; publish it before creating campaigns' });
+        throw fail.code('brand_not_published', {
+          projectId: brand.id,
+          message: 'the brand has never published its profile; publish it before creating campaigns',
+        });
       }
       const campaign = await insertCampaign(c.get('services').db, {
         id: newCampaignId(),
@@ -109,7 +120,13 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     async (c) => {
       const q = c.req.valid('query');
       const { brand } = await brandFor(c, q.projectId, false);
-      const page = await listCampaigns(c.get('services').db, { projectId: brand.id, status: q.status, includeArchived: q.includeArchived ?? false, offset: q.offset, limit: q.limit });
+      const page = await listCampaigns(c.get('services').db, {
+        projectId: brand.id,
+        status: q.status,
+        includeArchived: q.includeArchived ?? false,
+        offset: q.offset,
+        limit: q.limit,
+      });
       return c.json({ items: page.items.map(presentCampaign), total: page.total }, 200);
     },
   )
@@ -134,7 +151,8 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'patch',
       path: '/v1/campaigns/{campaign_id}',
       summary: 'Edit the name or brief while the campaign is draft (owners and admins); otherwise 409 campaign_not_draft naming the state',
-      description: 'Brief fields given replace those stored; others stay. An etag (body or If-Match) is optional; a stale one is 409 etag_mismatch.',
+      description:
+        'Brief fields given replace those stored; others stay. An etag (body or If-Match) is optional; a stale one is 409 etag_mismatch.',
       request: { params: CampaignIdParam, body: jsonBody(CampaignPatchRequest) },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -175,7 +193,11 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
         throw fail.invalidTransition('an archived campaign cannot be submitted', { state: campaign.status, archived: true });
       }
       const brand = await getBrand(c.get('services').db, campaign.project_id);
-      const result = await submitCampaign(c.get('services').db, campaign.id, `Campaign "${campaign.name}" of brand "${brand?.name ?? campaign.project_id}" was submitted`);
+      const result = await submitCampaign(
+        c.get('services').db,
+        campaign.id,
+        `Campaign "${campaign.name}" of brand "${brand?.name ?? campaign.project_id}" was submitted`,
+      );
       if (!result) throw campaignNotFound(campaign.id);
       sendEtag(c, result.campaign.etag);
       return c.json(presentCampaign(result.campaign), 200);
@@ -187,7 +209,8 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/campaigns/{campaign_id}/request',
       summary: 'The managed request: its customer-facing state and the operator notes addressed to the campaign',
-      description: 'States: received, scoping, in_production, delivered, closed; null while the campaign is a draft. Internal operator notes never appear.',
+      description:
+        'States: received, scoping, in_production, delivered, closed; null while the campaign is a draft. Internal operator notes never appear.',
       request: { params: CampaignIdParam },
       responses: { 200: { description: 'The managed request', ...json(ManagedRequestStatus) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -196,9 +219,20 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       const entries = await listCampaignRequestEntries(c.get('services').db, campaign.id, 'campaign');
       const notes = entries
         .filter((e) => e.note !== null)
-        .map((e) => ({ id: e.id, note: e.note!, state: e.to_state as CampaignRow['request_state'], createdAt: e.created_at.toISOString() }));
+        .map((e) => ({
+          id: e.id,
+          note: e.note!,
+          state: e.to_state as CampaignRow['request_state'],
+          createdAt: e.created_at.toISOString(),
+        }));
       return c.json(
-        { campaignId: campaign.id, campaignStatus: campaign.status, state: campaign.request_state, notes, updatedAt: campaign.updated_at.toISOString() },
+        {
+          campaignId: campaign.id,
+          campaignStatus: campaign.status,
+          state: campaign.request_state,
+          notes,
+          updatedAt: campaign.updated_at.toISOString(),
+        },
         200,
       );
     },

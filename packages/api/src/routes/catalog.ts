@@ -31,7 +31,14 @@ export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       path: '/v1/catalog/workflows/{id}',
       tags: ['catalog'],
       summary: 'A public workflow: the complete intake contract, prompts and bindings redacted',
-      request: { params: z.object({ id: z.string().max(200).openapi({ param: { name: 'id', in: 'path' } }) }) },
+      request: {
+        params: z.object({
+          id: z
+            .string()
+            .max(200)
+            .openapi({ param: { name: 'id', in: 'path' } }),
+        }),
+      },
       responses: { 200: { description: 'The workflow', ...json(CatalogWorkflow) }, ...errorResponses(404) },
     }),
     async (c) => {
@@ -50,7 +57,9 @@ export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       responses: { 200: { description: 'Models', ...json(listOf(Model, 'ModelList')) }, ...errorResponses(401) },
     }),
     (c) => {
-      const items = c.get('services').models.models.map((m) => ({ ...m, capabilities: [...m.capabilities], snapshotOf: m.snapshotOf ?? null }));
+      const items = c
+        .get('services')
+        .models.models.map((m) => ({ ...m, capabilities: [...m.capabilities], snapshotOf: m.snapshotOf ?? null }));
       return c.json({ items, total: items.length }, 200);
     },
   );

@@ -9,37 +9,43 @@ import type { AppEnv } from '../services';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route';
 
 /** A provider copy of a character version, addressed on its own: its consent status, or disabling it. */
-export const characterBindingRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-  .openapi(
-    createRoute({
-      ...secured('characters'),
-      method: 'patch',
-      path: '/v1/character-bindings/{binding_id}',
-      summary: 'Update the provider consent status of a copy, or disable it (an etag, when sent, is checked)',
-      request: { params: BindingIdParam, body: jsonBody(BindingUpdateRequest) },
-      responses: { 200: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 409, 422) },
-    }),
-    async (c) => {
-      const body = c.req.valid('json');
-      const { db } = c.get('services');
-      const binding = await getCharacterBinding(db, c.req.valid('param').binding_id);
-      if (!binding) throw fail.notFound(`binding ${c.req.valid('param').binding_id} not found`);
-      const character = await characterFor(c, binding.character_id, true, `binding ${binding.id} not found`);
-      if (body.providerConsentStatus === 'not_required' && !binding.photo_based) {
-        throw fail.validation([{ type: 'value_error', loc: ['body', 'providerConsentStatus'], msg: 'not_required applies only to photo-based assets', input: body.providerConsentStatus }]);
-      }
-      const updated = await writeWithEtag(
-        c,
-        () =>
-          updateCharacterBinding(db, binding.id, optionalEtag(c, body.etag), {
-            ...(body.providerConsentStatus !== undefined ? { provider_consent_status: body.providerConsentStatus } : {}),
-            ...(body.disabled !== undefined ? { disabled_at: body.disabled ? (binding.disabled_at ?? new Date()) : null } : {}),
-            etag: newEtag(),
-          }),
-        () => presentBinding(binding, binding.character_id, binding.version_number),
-      );
-      await touchCharacter(c, character, undefined);
-      sendEtag(c, updated.etag); // the answer is the copy: its etag replaces the character's
-      return c.json(presentBinding(updated, binding.character_id, binding.version_number), 200);
-    },
-  );
+export const characterBindingRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
+  createRoute({
+    ...secured('characters'),
+    method: 'patch',
+    path: '/v1/character-bindings/{binding_id}',
+    summary: 'Update the provider consent status of a copy, or disable it (an etag, when sent, is checked)',
+    request: { params: BindingIdParam, body: jsonBody(BindingUpdateRequest) },
+    responses: { 200: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 409, 422) },
+  }),
+  async (c) => {
+    const body = c.req.valid('json');
+    const { db } = c.get('services');
+    const binding = await getCharacterBinding(db, c.req.valid('param').binding_id);
+    if (!binding) throw fail.notFound(`binding ${c.req.valid('param').binding_id} not found`);
+    const character = await characterFor(c, binding.character_id, true, `binding ${binding.id} not found`);
+    if (body.providerConsentStatus === 'not_required' && !binding.photo_based) {
+      throw fail.validation([
+        {
+          type: 'value_error',
+          loc: ['body', 'providerConsentStatus'],
+          msg: 'not_required applies only to photo-based assets',
+          input: body.providerConsentStatus,
+        },
+      ]);
+    }
+    const updated = await writeWithEtag(
+      c,
+      () =>
+        updateCharacterBinding(db, binding.id, optionalEtag(c, body.etag), {
+          ...(body.providerConsentStatus !== undefined ? { provider_consent_status: body.providerConsentStatus } : {}),
+          ...(body.disabled !== undefined ? { disabled_at: body.disabled ? (binding.disabled_at ?? new Date()) : null } : {}),
+          etag: newEtag(),
+        }),
+      () => presentBinding(binding, binding.character_id, binding.version_number),
+    );
+    await touchCharacter(c, character, undefined);
+    sendEtag(c, updated.etag); // the answer is the copy: its etag replaces the character's
+    return c.json(presentBinding(updated, binding.character_id, binding.version_number), 200);
+  },
+);

@@ -28,7 +28,13 @@ export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: v
         throw fail.code('artifact_not_found', { message: `artifact ${body.artifactId} not found in this workspace` });
       }
       await expectEtag(optionalEtag(c, body.etag), character, (current) => characterRecord(c, current));
-      await addCharacterReference(db, { id: newUuid(), character_id: character.id, workspace_id: character.workspace_id, role: body.role, artifact_id: artifact.id });
+      await addCharacterReference(db, {
+        id: newUuid(),
+        character_id: character.id,
+        workspace_id: character.workspace_id,
+        role: body.role,
+        artifact_id: artifact.id,
+      });
       const touched = await touchCharacter(c, character, undefined);
       return c.json(await characterRecord(c, touched), 201);
     },
@@ -46,7 +52,8 @@ export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: v
       const { character_id, item_id } = c.req.valid('param');
       const character = await characterFor(c, character_id, true);
       await expectEtag(optionalEtag(c, undefined), character, (current) => characterRecord(c, current));
-      if (!(await removeCharacterReference(c.get('services').db, character.id, item_id))) throw fail.notFound(`reference ${item_id} not found`);
+      if (!(await removeCharacterReference(c.get('services').db, character.id, item_id)))
+        throw fail.notFound(`reference ${item_id} not found`);
       const touched = await touchCharacter(c, character, undefined);
       return c.json(await characterRecord(c, touched), 200);
     },

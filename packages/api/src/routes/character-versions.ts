@@ -2,7 +2,14 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { bindingsOfVersions, characterVersions, createCharacterBinding, getCharacterVersion, retireCharacterVersion } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
 import { listOf } from '@atelier/contracts/common';
-import { BindingCreateRequest, CharacterBinding, CharacterIdParam, CharacterVersion, VersionCreateRequest, VersionParams } from '@atelier/contracts/characters';
+import {
+  BindingCreateRequest,
+  CharacterBinding,
+  CharacterIdParam,
+  CharacterVersion,
+  VersionCreateRequest,
+  VersionParams,
+} from '@atelier/contracts/characters';
 import { characterFor, freezeVersion, touchCharacter } from '../characters/character-writes';
 import { errorResponses, fail, validationHook } from '../errors';
 import { action } from '../http/action-paths';
@@ -37,13 +44,19 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       path: '/v1/characters/{character_id}/versions',
       summary: 'Versions, newest first, each with its provider copies',
       request: { params: CharacterIdParam },
-      responses: { 200: { description: 'Versions', ...json(listOf(CharacterVersion, 'CharacterVersionList')) }, ...errorResponses(401, 403, 404, 422) },
+      responses: {
+        200: { description: 'Versions', ...json(listOf(CharacterVersion, 'CharacterVersionList')) },
+        ...errorResponses(401, 403, 404, 422),
+      },
     }),
     async (c) => {
       const character = await characterFor(c, c.req.valid('param').character_id, false);
       const { db } = c.get('services');
       const versions = await characterVersions(db, character.id);
-      const bindings = await bindingsOfVersions(db, versions.map((v) => v.id));
+      const bindings = await bindingsOfVersions(
+        db,
+        versions.map((v) => v.id),
+      );
       return c.json({ items: versions.map((v) => presentVersion(v, bindings)), total: versions.length }, 200);
     },
   )

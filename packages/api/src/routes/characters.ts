@@ -30,7 +30,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       ...secured('characters'),
       method: 'get',
       path: '/v1/characters',
-      summary: "Characters of a workspace (or of one project), newest first; archived ones only with includeArchived=true",
+      summary: 'Characters of a workspace (or of one project), newest first; archived ones only with includeArchived=true',
       request: { query: ListCharactersQuery },
       responses: { 200: { description: 'Characters', ...json(listOf(Character, 'CharacterList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -38,7 +38,13 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       const q = c.req.valid('query');
       const { db } = c.get('services');
       const access = await listAccess(c, q);
-      const page = await listCharacters(db, { workspaceId: access.workspaceId, projectId: q.projectId, includeArchived: q.includeArchived ?? false, offset: q.offset, limit: q.limit });
+      const page = await listCharacters(db, {
+        workspaceId: access.workspaceId,
+        projectId: q.projectId,
+        includeArchived: q.includeArchived ?? false,
+        offset: q.offset,
+        limit: q.limit,
+      });
       return c.json({ items: await Promise.all(page.items.map((ch) => characterRecord(c, ch))), total: page.total }, 200);
     },
   )
@@ -72,7 +78,11 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
         created_by: c.get('principal').userId,
       });
       if (!created && character.request_fingerprint !== fingerprint) {
-        throw fail.code('request_id_reused', { requestId: body.requestId, message: 'this requestId was used with a different body', characterId: character.id });
+        throw fail.code('request_id_reused', {
+          requestId: body.requestId,
+          message: 'this requestId was used with a different body',
+          characterId: character.id,
+        });
       }
       // A retry answers as the first request did, with the character as it now stands.
       sendEtag(c, character.etag);
@@ -138,7 +148,11 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       }
       const archived = await writeWithEtag(
         c,
-        () => updateCharacter(c.get('services').db, character.id, expected, { archived_at: character.archived_at ?? new Date(), etag: newEtag() }),
+        () =>
+          updateCharacter(c.get('services').db, character.id, expected, {
+            archived_at: character.archived_at ?? new Date(),
+            etag: newEtag(),
+          }),
         () => currentCharacterRecord(c, character.id),
       );
       return c.json(await characterRecord(c, archived), 200);
@@ -151,7 +165,10 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       path: action('/v1/characters/{character_id}', 'check'),
       summary: 'The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a date or a version',
       request: { params: CharacterIdParam, body: jsonBody(CheckRequest) },
-      responses: { 200: { description: 'Usability and the reasons it is refused', ...json(CheckResult) }, ...errorResponses(401, 403, 404, 422) },
+      responses: {
+        200: { description: 'Usability and the reasons it is refused', ...json(CheckResult) },
+        ...errorResponses(401, 403, 404, 422),
+      },
     }),
     async (c) => {
       const body = c.req.valid('json');

@@ -10,7 +10,9 @@ import type { AppEnv } from '../services';
 import { json, jsonBody, secured } from '../http/route';
 
 const contactExists = (err: unknown) =>
-  pgErrorCode(err) === PG.uniqueViolation ? fail.code('contact_exists', { message: 'a contact with this email is already on the client' }) : err;
+  pgErrorCode(err) === PG.uniqueViolation
+    ? fail.code('contact_exists', { message: 'a contact with this email is already on the client' })
+    : err;
 
 /** A client's contacts: list, add, edit (including whether they approve work) and remove. */
 export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })

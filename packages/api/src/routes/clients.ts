@@ -1,12 +1,5 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import {
-  clientsInTotals,
-  createClientOnce,
-  getClient,
-  listClientEvents,
-  listClients,
-  updateClient,
-} from '@atelier/db';
+import { clientsInTotals, createClientOnce, getClient, listClientEvents, listClients, updateClient } from '@atelier/db';
 import { newUuid, requestFingerprint, slugFromName } from '@atelier/domain';
 import { Pagination, listOf } from '@atelier/contracts/common';
 import {
@@ -53,7 +46,10 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       const { db } = c.get('services');
       const filter = { workspaceId: access.workspaceId, status: q.status, includeArchived: q.includeArchived ?? false };
       const page = await listClients(db, { ...filter, offset: q.offset, limit: q.limit });
-      const [items, totals] = await Promise.all([clientRecords(c, page.items, access), clientTotals(c, await clientsInTotals(db, filter), access)]);
+      const [items, totals] = await Promise.all([
+        clientRecords(c, page.items, access),
+        clientTotals(c, await clientsInTotals(db, filter), access),
+      ]);
       return c.json({ items, total: page.total, totals }, 200);
     },
   )
@@ -93,7 +89,11 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
         ),
       );
       if (!created && client.request_fingerprint !== fingerprint) {
-        throw fail.code('request_id_reused', { requestId: body.requestId, clientId: client.id, message: 'this requestId was used with a different body' });
+        throw fail.code('request_id_reused', {
+          requestId: body.requestId,
+          clientId: client.id,
+          message: 'this requestId was used with a different body',
+        });
       }
       sendEtag(c, client.etag);
       return c.json(await clientRecord(c, client, access), 201);
@@ -167,7 +167,13 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       const { client, access } = await clientFor(c, c.req.valid('param').client_id, true);
       const archived = client.archived_at
         ? client
-        : (await updateClient(c.get('services').db, client.id, undefined, { archived_at: new Date(), etag: newEtag() }, c.get('principal').userId))!;
+        : (await updateClient(
+            c.get('services').db,
+            client.id,
+            undefined,
+            { archived_at: new Date(), etag: newEtag() },
+            c.get('principal').userId,
+          ))!;
       sendEtag(c, archived.etag);
       return c.json(await clientRecord(c, archived, access), 200);
     },

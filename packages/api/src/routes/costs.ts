@@ -12,7 +12,7 @@ const toDate = (value: string | undefined) => (value ? new Date(value) : undefin
 export const costRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
   createRoute({
     ...secured('costs'),
-        method: 'get',
+    method: 'get',
     path: '/v1/costs',
     summary: 'Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider or model',
     request: { query: CostsQuery },
@@ -22,9 +22,11 @@ export const costRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
     const q = c.req.valid('query');
     const { db } = c.get('services');
     const access = await listAccess(c, q);
-    if (q.projectId && !(await getProjectInWorkspace(db, access.workspaceId, q.projectId))) throw fail.notFound(`project ${q.projectId} not found`);
+    if (q.projectId && !(await getProjectInWorkspace(db, access.workspaceId, q.projectId)))
+      throw fail.notFound(`project ${q.projectId} not found`);
     const [from, to] = [toDate(q.from), toDate(q.to)];
-    if (from && to && from >= to) throw fail.validation([{ type: 'value_error', loc: ['query', 'to'], msg: 'to must be after from', input: q.to }]);
+    if (from && to && from >= to)
+      throw fail.validation([{ type: 'value_error', loc: ['query', 'to'], msg: 'to must be after from', input: q.to }]);
     const items = await costLines(db, { workspaceId: access.workspaceId, projectId: q.projectId, from, to, groupBy: q.groupBy });
     return c.json({ currency: 'USD', totalUsd: sumUsd(items.map((i) => i.actualUsd)), groupBy: q.groupBy, items }, 200);
   },

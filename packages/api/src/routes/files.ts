@@ -103,9 +103,16 @@ async function serveFile(c: Context<AppEnv>): Promise<Response> {
   if (!fileUrls) return notFound();
   const url = new URL(c.req.url);
   const nowSeconds = Date.now() / 1000;
-  const access = verifyFileSignature(fileUrls.secret, key, url.searchParams.get('exp') ?? undefined, url.searchParams.get('sig') ?? undefined, nowSeconds);
+  const access = verifyFileSignature(
+    fileUrls.secret,
+    key,
+    url.searchParams.get('exp') ?? undefined,
+    url.searchParams.get('sig') ?? undefined,
+    nowSeconds,
+  );
   if (!access.ok) {
-    if (access.reason === 'expired') return c.json({ detail: 'file URL expired: read the artifact again for a fresh content.url' }, 403, { 'Cache-Control': 'no-store' });
+    if (access.reason === 'expired')
+      return c.json({ detail: 'file URL expired: read the artifact again for a fresh content.url' }, 403, { 'Cache-Control': 'no-store' });
     return notFound();
   }
 
@@ -131,7 +138,11 @@ async function serveFile(c: Context<AppEnv>): Promise<Response> {
   const [start, end] = range ? [range.start, range.end] : [0, stat.size - 1];
   const length = stat.size === 0 ? 0 : end - start + 1;
   const status = range ? 206 : 200;
-  const sent = { ...headers, 'Content-Length': String(length), ...(range ? { 'Content-Range': `bytes ${start}-${end}/${stat.size}` } : {}) };
+  const sent = {
+    ...headers,
+    'Content-Length': String(length),
+    ...(range ? { 'Content-Range': `bytes ${start}-${end}/${stat.size}` } : {}),
+  };
   // HEAD is dispatched to this GET handler; the file is not opened for it.
   if (method === 'HEAD' || length === 0) return c.body(null, status, sent);
   const body = Readable.toWeb(storage.stream(key, { start, end })) as unknown as ReadableStream<Uint8Array>;
@@ -147,12 +158,28 @@ fileRoutes.openAPIRegistry.registerPath({
   method: 'get',
   path: '/v1/files/{key}',
   tags: ['artifacts'],
-  summary: "An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local storage streams it with range support, GCS redirects",
+  summary:
+    "An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local storage streams it with range support, GCS redirects",
   request: {
-    params: z.object({ key: z.string().max(1024).openapi({ param: { name: 'key', in: 'path' }, description: 'The storage key, slashes included, for example artifacts/illustration/artifact-…/processed.webp', example: 'artifacts/illustration/artifact-0123456789abcdef/processed.webp' }) }),
+    params: z.object({
+      key: z
+        .string()
+        .max(1024)
+        .openapi({
+          param: { name: 'key', in: 'path' },
+          description: 'The storage key, slashes included, for example artifacts/illustration/artifact-…/processed.webp',
+          example: 'artifacts/illustration/artifact-0123456789abcdef/processed.webp',
+        }),
+    }),
     query: z.object({
       exp: z.string().max(12).openapi({ description: 'When the URL dies, in unix seconds (part of content.url)', example: '1767225600' }),
-      sig: z.string().max(43).openapi({ description: 'base64url HMAC-SHA256 of the key and exp under the gateway secret (part of content.url)', example: 'q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c' }),
+      sig: z
+        .string()
+        .max(43)
+        .openapi({
+          description: 'base64url HMAC-SHA256 of the key and exp under the gateway secret (part of content.url)',
+          example: 'q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c',
+        }),
     }),
     headers: z.object({ range: z.string().optional().openapi({ description: 'One byte range: bytes=0-99, bytes=100- or bytes=-500' }) }),
   },
@@ -162,7 +189,7 @@ fileRoutes.openAPIRegistry.registerPath({
     302: { description: 'GCS storage: the public or signed URL of the object' },
     304: { description: 'Not modified (If-None-Match or If-Modified-Since)' },
     403: { description: 'The signature is valid but the URL has expired: read the artifact again for a fresh content.url' },
-    404: { description: 'No such file, a key outside artifacts/, or a missing, wrong or other key\'s signature' },
+    404: { description: "No such file, a key outside artifacts/, or a missing, wrong or other key's signature" },
     416: { description: 'The range starts past the end; Content-Range: bytes */size' },
   },
 });

@@ -1,8 +1,22 @@
 import type { Context } from 'hono';
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import { type ManagedRequestState, isPlatformOperator, listCampaignRequestEntries, listOpsNotifications, listOpsTasks, moveCampaignRequest } from '@atelier/db';
+import {
+  type ManagedRequestState,
+  isPlatformOperator,
+  listCampaignRequestEntries,
+  listOpsNotifications,
+  listOpsTasks,
+  moveCampaignRequest,
+} from '@atelier/db';
 import { Pagination, listOf } from '@atelier/contracts/common';
-import { CampaignIdParam, ListOpsTasksQuery, OpsNotification, OpsRequestUpdate, OpsRequestView, OpsTask } from '@atelier/contracts/campaigns';
+import {
+  CampaignIdParam,
+  ListOpsTasksQuery,
+  OpsNotification,
+  OpsRequestUpdate,
+  OpsRequestView,
+  OpsTask,
+} from '@atelier/contracts/campaigns';
 import { errorResponses, fail, validationHook } from '../errors';
 import { json, jsonBody, secured } from '../http/route';
 import type { AppEnv } from '../services';
@@ -62,7 +76,10 @@ export const opsRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       path: '/v1/ops/inbox',
       summary: 'Notifications for operators, newest first (platform operators)',
       request: { query: Pagination },
-      responses: { 200: { description: 'Notifications', ...json(listOf(OpsNotification, 'OpsNotificationList')) }, ...errorResponses(401, 403, 422) },
+      responses: {
+        200: { description: 'Notifications', ...json(listOf(OpsNotification, 'OpsNotificationList')) },
+        ...errorResponses(401, 403, 422),
+      },
     }),
     async (c) => {
       await requireOperator(c);
@@ -87,7 +104,10 @@ export const opsRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       description:
         'Moves: received → scoping | in_production | closed; scoping → in_production | closed; in_production → delivered | scoping | closed; delivered → closed | in_production; closed is final. Reaching in_production makes the campaign producing. A note with noteVisibility campaign is shown to the customer; internal notes never are. Any other move is 409 invalid_transition naming the state.',
       request: { params: CampaignIdParam, body: jsonBody(OpsRequestUpdate) },
-      responses: { 200: { description: 'The request as operators see it', ...json(OpsRequestView) }, ...errorResponses(401, 403, 404, 409, 422) },
+      responses: {
+        200: { description: 'The request as operators see it', ...json(OpsRequestView) },
+        ...errorResponses(401, 403, 404, 409, 422),
+      },
     }),
     async (c) => {
       await requireOperator(c);
@@ -104,7 +124,9 @@ export const opsRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       if ('refused' in result) {
         const state = result.refused.request_state;
         throw fail.invalidTransition(
-          state === null ? 'the campaign is a draft: it has no managed request until it is submitted' : `the request cannot move from ${state} to ${body.state}`,
+          state === null
+            ? 'the campaign is a draft: it has no managed request until it is submitted'
+            : `the request cannot move from ${state} to ${body.state}`,
           { state: state ?? result.refused.status, allowed: state === null ? [] : REQUEST_MOVES[state] },
         );
       }

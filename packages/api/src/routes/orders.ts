@@ -69,7 +69,10 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       summary: 'Re-run failed children (all, or runIds); deterministic failures are skipped unless includeDeterministic',
       request: { params: OrderIdParam, body: jsonBody(RetryFailedRequest) },
       responses: {
-        200: { description: 'The order and the fresh child runs', content: { 'application/json': { schema: z.object({ order: Order, retried: z.array(z.string()) }) } } },
+        200: {
+          description: 'The order and the fresh child runs',
+          content: { 'application/json': { schema: z.object({ order: Order, retried: z.array(z.string()) }) } },
+        },
         ...errorResponses(401, 402, 403, 404, 409, 422),
       },
     }),

@@ -1,5 +1,14 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import { type ProjectRow, createProject, deleteProject, getClient, projectHasCharacters, getProjectInWorkspace, listProjects, updateProject } from '@atelier/db';
+import {
+  type ProjectRow,
+  createProject,
+  deleteProject,
+  getClient,
+  projectHasCharacters,
+  getProjectInWorkspace,
+  listProjects,
+  updateProject,
+} from '@atelier/db';
 import { newUuid } from '@atelier/domain';
 import { listOf } from '@atelier/contracts/common';
 import {
@@ -15,7 +24,6 @@ import { errorResponses, fail, validationHook } from '../errors';
 import { PG, refusedBy } from '@atelier/db';
 import type { AppEnv } from '../services';
 import { json, jsonBody, secured } from '../http/route';
-
 
 const present = (p: ProjectRow) => ({
   id: p.id,
@@ -116,7 +124,11 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
         if (!client || client.workspace_id !== access.workspaceId || client.archived_at) throw clientNotFound();
       }
       // The database refuses a link across workspaces too (a composite foreign key), e.g. a client moved meanwhile.
-      const project = await refusedBy(() => updateProject(db, access.workspaceId, project_id, body), [PG.foreignKeyViolation], clientNotFound);
+      const project = await refusedBy(
+        () => updateProject(db, access.workspaceId, project_id, body),
+        [PG.foreignKeyViolation],
+        clientNotFound,
+      );
       if (!project) throw projectNotFound(project_id);
       return c.json(present(project), 200);
     },

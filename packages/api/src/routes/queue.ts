@@ -21,7 +21,6 @@ import { runResponse } from '../runs/visible-run';
 import type { AppEnv } from '../services';
 import { json, jsonBody, secured } from '../http/route';
 
-
 function presentQueueItem(r: QueueRow) {
   return {
     runId: r.run_id,
@@ -35,7 +34,11 @@ function presentQueueItem(r: QueueRow) {
     artifactId: r.artifact_id,
     artifactTitle: r.artifact_title,
     artifactStatus: r.artifact_status,
-    qa: (r.qa as { status: string; checks: Array<{ id: string; label: string; status: 'pass' | 'fail' | 'pending'; detail: string }> } | null) ?? null,
+    qa:
+      (r.qa as {
+        status: string;
+        checks: Array<{ id: string; label: string; status: 'pass' | 'fail' | 'pending'; detail: string }>;
+      } | null) ?? null,
     holdFields: holdFieldsOf(r.hold_fields),
     queuedAt: r.queued_at.toISOString(),
     createdAt: r.created_at.toISOString(),

@@ -9,7 +9,6 @@ import { runResponse, visibleRun } from '../runs/visible-run';
 import type { AppEnv } from '../services';
 import { json, jsonBody, secured } from '../http/route';
 
-
 /** The engine refuses an operation because of the run's state: the contract's 409 invalid_transition. */
 async function asConflict(operation: () => Promise<unknown>): Promise<void> {
   try {
@@ -30,7 +29,10 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       path: '/v1/runs/{run_id}/cancel',
       summary: 'Cancel a run at its next step boundary; spend so far stays billed',
       request: { params: RunIdParam },
-      responses: { 200: { description: 'The run; it settles as cancelled at the next step boundary', ...runBody }, ...errorResponses(401, 403, 404, 409) },
+      responses: {
+        200: { description: 'The run; it settles as cancelled at the next step boundary', ...runBody },
+        ...errorResponses(401, 403, 404, 409),
+      },
     }),
     async (c) => {
       const { db, dispatcher } = c.get('services');
@@ -67,7 +69,8 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     }),
     async (c) => {
       const { run } = await visibleRun(c, c.req.valid('param').run_id);
-      if (!isTerminalRunStatus(run.status)) throw fail.invalidTransition(`only terminal runs can be archived; run ${run.id} is ${run.status}`, { status: run.status });
+      if (!isTerminalRunStatus(run.status))
+        throw fail.invalidTransition(`only terminal runs can be archived; run ${run.id} is ${run.status}`, { status: run.status });
       await archiveRun(c.get('services').db, run.id);
       return c.json(await runResponse(c, run.id), 200);
     },
@@ -85,7 +88,8 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       const { db } = c.get('services');
       const { run } = await visibleRun(c, c.req.valid('param').run_id);
       const { projectId } = c.req.valid('json');
-      if (projectId && !(await getProjectInWorkspace(db, run.workspace_id, projectId))) throw fail.notFound(`project ${projectId} not found`);
+      if (projectId && !(await getProjectInWorkspace(db, run.workspace_id, projectId)))
+        throw fail.notFound(`project ${projectId} not found`);
       await moveRunToProject(db, run.id, projectId);
       return c.json(await runResponse(c, run.id), 200);
     },

@@ -25,19 +25,23 @@ function resumePoint(header: string | undefined, query: string | undefined): num
 export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
   createRoute({
     ...secured('runs'),
-        method: 'get',
+    method: 'get',
     path: '/v1/runs/{run_id}/events',
     summary: 'Server-sent events: a snapshot, then each state change of the run until it ends',
     request: {
       params: RunIdParam,
-      query: z.object({ lastEventId: z.string().max(20).optional().describe('Same as the Last-Event-ID header, for clients that cannot set headers') }),
+      query: z.object({
+        lastEventId: z.string().max(20).optional().describe('Same as the Last-Event-ID header, for clients that cannot set headers'),
+      }),
     },
     responses: {
       200: {
         description: 'An event stream: snapshot, run.status, step.started, step.completed, step.failed, step.skipped, artifact.created',
         content: { 'text/event-stream': { schema: z.string() } },
       },
-      204: { description: 'The run has ended and Last-Event-ID is its last event: nothing more will come (an EventSource stops reconnecting)' },
+      204: {
+        description: 'The run has ended and Last-Event-ID is its last event: nothing more will come (an EventSource stops reconnecting)',
+      },
       ...errorResponses(401, 403, 404),
     },
   }),
@@ -48,7 +52,11 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     const heartbeatMs = sseHeartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (resumeFrom !== undefined && isTerminalRunStatus(run.status)) {
       // A reconnect after the end that has seen everything: 204 tells an EventSource to stop reconnecting.
-      const head = await db.selectFrom('run_events').select((eb) => eb.fn.max('seq').as('seq')).where('run_id', '=', run.id).executeTakeFirst();
+      const head = await db
+        .selectFrom('run_events')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .where('run_id', '=', run.id)
+        .executeTakeFirst();
       if (resumeFrom >= Number(head?.seq ?? 0)) return c.body(null, 204);
     }
 
@@ -67,18 +75,36 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       });
       try {
         const snapshot = await runResponse(c, run.id);
-        const head = await db.selectFrom('run_events').select((eb) => eb.fn.max('seq').as('seq')).where('run_id', '=', run.id).executeTakeFirst();
+        const head = await db
+          .selectFrom('run_events')
+          .select((eb) => eb.fn.max('seq').as('seq'))
+          .where('run_id', '=', run.id)
+          .executeTakeFirst();
         const headSeq = Number(head?.seq ?? 0);
         let lastSent = resumeFrom ?? headSeq;
-        await stream.writeSSE({ event: 'snapshot', data: JSON.stringify(snapshot), ...(resumeFrom === undefined ? { id: String(headSeq) } : {}) });
+        await stream.writeSSE({
+          event: 'snapshot',
+          data: JSON.stringify(snapshot),
+          ...(resumeFrom === undefined ? { id: String(headSeq) } : {}),
+        });
         if (isTerminalRunStatus(snapshot.status) && lastSent >= headSeq) return;
 
         while (!aborted) {
           if (dirty) {
             dirty = false;
-            const fresh = await db.selectFrom('run_events').selectAll().where('run_id', '=', run.id).where('seq', '>', lastSent).orderBy('seq').execute();
+            const fresh = await db
+              .selectFrom('run_events')
+              .selectAll()
+              .where('run_id', '=', run.id)
+              .where('seq', '>', lastSent)
+              .orderBy('seq')
+              .execute();
             for (const e of fresh) {
-              await stream.writeSSE({ event: e.type, id: String(e.seq), data: JSON.stringify({ runId: run.id, ...(e.data as object), at: e.created_at.toISOString() }) });
+              await stream.writeSSE({
+                event: e.type,
+                id: String(e.seq),
+                data: JSON.stringify({ runId: run.id, ...(e.data as object), at: e.created_at.toISOString() }),
+              });
               lastSent = e.seq;
               const status = (e.data as { status?: string }).status;
               if (e.type === 'run.status' && status && isTerminalRunStatus(status)) return;

@@ -48,7 +48,13 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       const access = await listAccess(c, q);
       const page = await listRuns(db, { ...q, workspaceId: access.workspaceId });
       const steps = groupBy(page.steps, (s) => s.run_id);
-      const decisions = groupBy(await listRunDecisions(db, page.items.map((r) => r.id)), (d) => d.run_id);
+      const decisions = groupBy(
+        await listRunDecisions(
+          db,
+          page.items.map((r) => r.id),
+        ),
+        (d) => d.run_id,
+      );
       const items = page.items.map((r) => presentRun(r, steps.get(r.id) ?? [], decisions.get(r.id) ?? []));
       return c.json({ items, total: page.total }, 200);
     },

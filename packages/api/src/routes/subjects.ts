@@ -36,7 +36,6 @@ import { presentConsent, presentConsentEvent, presentSubject } from '../presente
 import type { AppEnv } from '../services';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route';
 
-
 async function subjectFor(c: Context<AppEnv>, id: string, write: boolean) {
   const subject = await getSubject(c.get('services').db, id);
   if (!subject) throw fail.notFound(`subject ${id} not found`);
@@ -64,7 +63,12 @@ const consentMoveRoute = (move: ConsentMove, summary: string) =>
   });
 
 /** One answer for the four consent moves: the state machine decides, the database re-checks and records. */
-async function answerConsentMove(c: Context<AppEnv>, move: ConsentMove, consentId: string, body: { etag?: string; reason?: string } | undefined) {
+async function answerConsentMove(
+  c: Context<AppEnv>,
+  move: ConsentMove,
+  consentId: string,
+  body: { etag?: string; reason?: string } | undefined,
+) {
   const consent = await consentFor(c, consentId, true);
   // A revoke is never refused for a stale etag: withdrawing consent must always get through.
   const expectedEtag = move === 'revoke' ? undefined : optionalEtag(c, body?.etag);
@@ -109,7 +113,12 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     async (c) => {
       const q = c.req.valid('query');
       const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
-      const page = await listSubjects(c.get('services').db, { workspaceId: access.workspaceId, includeErased: q.includeErased ?? false, offset: q.offset, limit: q.limit });
+      const page = await listSubjects(c.get('services').db, {
+        workspaceId: access.workspaceId,
+        includeErased: q.includeErased ?? false,
+        offset: q.offset,
+        limit: q.limit,
+      });
       return c.json({ items: page.items.map(presentSubject), total: page.total }, 200);
     },
   )
@@ -218,7 +227,9 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
         throw fail.validation([{ type: 'value_error', loc: ['body', 'endsOn'], msg: 'endsOn is before startsOn', input: body.endsOn }]);
       }
       if (!withinConsentSpan(body.startsOn, body.endsOn)) {
-        throw fail.validation([{ type: 'value_error', loc: ['body', 'endsOn'], msg: 'a consent may run at most 10 years', input: body.endsOn }]);
+        throw fail.validation([
+          { type: 'value_error', loc: ['body', 'endsOn'], msg: 'a consent may run at most 10 years', input: body.endsOn },
+        ]);
       }
       if (subject.erased_at) throw fail.code('subject_erased', { message: 'an erased subject cannot give consent' });
       const consent = await createConsent(
@@ -244,10 +255,18 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       return c.json(presentConsent(consent), 201);
     },
   )
-  .openapi(consentMoveRoute('activate', 'Activate a pending consent'), async (c) => c.json(await answerConsentMove(c, 'activate', c.req.valid('param').consent_id, c.req.valid('json')), 200))
-  .openapi(consentMoveRoute('suspend', 'Suspend an active consent'), async (c) => c.json(await answerConsentMove(c, 'suspend', c.req.valid('param').consent_id, c.req.valid('json')), 200))
-  .openapi(consentMoveRoute('resume', 'Resume a suspended consent'), async (c) => c.json(await answerConsentMove(c, 'resume', c.req.valid('param').consent_id, c.req.valid('json')), 200))
-  .openapi(consentMoveRoute('revoke', 'Revoke a consent: final, never refused for a stale etag, accepted twice'), async (c) => c.json(await answerConsentMove(c, 'revoke', c.req.valid('param').consent_id, c.req.valid('json')), 200))
+  .openapi(consentMoveRoute('activate', 'Activate a pending consent'), async (c) =>
+    c.json(await answerConsentMove(c, 'activate', c.req.valid('param').consent_id, c.req.valid('json')), 200),
+  )
+  .openapi(consentMoveRoute('suspend', 'Suspend an active consent'), async (c) =>
+    c.json(await answerConsentMove(c, 'suspend', c.req.valid('param').consent_id, c.req.valid('json')), 200),
+  )
+  .openapi(consentMoveRoute('resume', 'Resume a suspended consent'), async (c) =>
+    c.json(await answerConsentMove(c, 'resume', c.req.valid('param').consent_id, c.req.valid('json')), 200),
+  )
+  .openapi(consentMoveRoute('revoke', 'Revoke a consent: final, never refused for a stale etag, accepted twice'), async (c) =>
+    c.json(await answerConsentMove(c, 'revoke', c.req.valid('param').consent_id, c.req.valid('json')), 200),
+  )
   .openapi(
     createRoute({
       ...secured('subjects and consent'),
@@ -255,7 +274,10 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       path: '/v1/likeness-consents/{consent_id}/events',
       summary: "A consent's history, newest first (written by the database on every status change)",
       request: { params: ConsentIdParam, query: Pagination },
-      responses: { 200: { description: 'Events', ...json(listOf(ConsentEvent, 'ConsentEventList')) }, ...errorResponses(401, 403, 404, 422) },
+      responses: {
+        200: { description: 'Events', ...json(listOf(ConsentEvent, 'ConsentEventList')) },
+        ...errorResponses(401, 403, 404, 422),
+      },
     }),
     async (c) => {
       const consent = await consentFor(c, c.req.valid('param').consent_id, false);

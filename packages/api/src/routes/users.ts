@@ -28,7 +28,11 @@ async function present(db: Db, u: UserRow) {
     updatedAt: u.updated_at.toISOString(),
     deletion:
       u.deletion_status && u.deletion_requested_at
-        ? { status: u.deletion_status as 'pending' | 'approved', requestedAt: u.deletion_requested_at.toISOString(), reason: u.deletion_reason }
+        ? {
+            status: u.deletion_status as 'pending' | 'approved',
+            requestedAt: u.deletion_requested_at.toISOString(),
+            reason: u.deletion_reason,
+          }
         : null,
   };
 }
@@ -71,7 +75,9 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       let passwordHash: string | undefined;
       if (body.newPassword !== undefined) {
         if (!(await verifyPassword(user.password_hash, body.currentPassword ?? ''))) {
-          throw fail.validation([{ type: 'password_incorrect', loc: ['body', 'currentPassword'], msg: 'The current password is not correct', input: null }]);
+          throw fail.validation([
+            { type: 'password_incorrect', loc: ['body', 'currentPassword'], msg: 'The current password is not correct', input: null },
+          ]);
         }
         passwordHash = await hashPassword(body.newPassword);
       }
@@ -92,7 +98,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/users/me',
       summary: 'Ask for your account to be deleted; API keys are revoked at once, you stay signed in',
       description:
-        'Files a deletion request pending an operator\'s review. Every API key of the account is revoked immediately and never comes back. ' +
+        "Files a deletion request pending an operator's review. Every API key of the account is revoked immediately and never comes back. " +
         'Asking again returns the standing request unchanged. POST /v1/users/me/restore withdraws it while it is still pending.',
       request: { body: { ...json(AccountDeletionRequest), required: false } },
       responses: { 200: { description: 'The user, showing the pending request', ...userBody }, ...errorResponses(401, 403, 422) },
@@ -119,9 +125,12 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       requireAccountScope(c);
       const { db } = c.get('services');
       const result = await withdrawAccountDeletion(db, c.get('principal').userId);
-      if (result.outcome === 'no_request') throw fail.invalidTransition('there is no account deletion request to withdraw', { status: null });
+      if (result.outcome === 'no_request')
+        throw fail.invalidTransition('there is no account deletion request to withdraw', { status: null });
       if (result.outcome === 'approved') {
-        throw fail.invalidTransition('the deletion request was approved and the purge is scheduled; only an operator can reverse it', { status: 'approved' });
+        throw fail.invalidTransition('the deletion request was approved and the purge is scheduled; only an operator can reverse it', {
+          status: 'approved',
+        });
       }
       if (result.outcome === 'not_found') throw gone();
       return c.json(await present(db, result.user), 200);

@@ -47,7 +47,10 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       description:
         'Fields present are checked (shape and the rules that apply); absent template fields are warnings. A body with a templateId and no definition is accepted and ignored: ok, zero steps, a warning. Published workflows cannot be dry-run (409 workflow_published).',
       request: { body: jsonBody(DryRunRequest) },
-      responses: { 200: { description: 'The verdict; a pass is judged by stepCount and warnings as well as ok', ...json(DryRunResponse) }, ...errorResponses(401, 404, 409, 422) },
+      responses: {
+        200: { description: 'The verdict; a pass is judged by stepCount and warnings as well as ok', ...json(DryRunResponse) },
+        ...errorResponses(401, 404, 409, 422),
+      },
     }),
     async (c) => {
       const body = c.req.valid('json') as Record<string, unknown> & { workspaceId?: string };
@@ -62,7 +65,8 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'post',
       path: '/v1/workflows/estimate',
       summary: 'Price draft runtimeSteps on their provider bindings',
-      description: 'highCost: the typical estimate is above budgetPolicy.perRunCapUsd, or above 1 USD without a cap. Unregistered models and unbound roles are 422 workflow_invalid.',
+      description:
+        'highCost: the typical estimate is above budgetPolicy.perRunCapUsd, or above 1 USD without a cap. Unregistered models and unbound roles are 422 workflow_invalid.',
       request: { body: jsonBody(EstimateRequest) },
       responses: { 200: { description: 'The estimate', ...json(EstimateResponse) }, ...errorResponses(401, 409, 422) },
     }),
@@ -106,9 +110,12 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       ...secured('workflows'),
       method: 'get',
       path: '/v1/workflows',
-      summary: "The workflows a workspace can run: its own (any visibility) and the built-ins",
+      summary: 'The workflows a workspace can run: its own (any visibility) and the built-ins',
       request: { query: ListWorkflowsQuery },
-      responses: { 200: { description: 'Workflows', ...json(listOf(WorkflowSummary, 'WorkflowList')) }, ...errorResponses(401, 403, 404, 422) },
+      responses: {
+        200: { description: 'Workflows', ...json(listOf(WorkflowSummary, 'WorkflowList')) },
+        ...errorResponses(401, 403, 404, 422),
+      },
     }),
     async (c) => {
       const q = c.req.valid('query');
@@ -138,7 +145,10 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       path: '/v1/workflows/{id}/versions',
       summary: 'The versions of a workflow, newest first',
       request: { params: WorkflowIdParam, query: Pagination },
-      responses: { 200: { description: 'Versions', ...json(listOf(WorkflowVersion, 'WorkflowVersionList')) }, ...errorResponses(401, 403, 404, 422) },
+      responses: {
+        200: { description: 'Versions', ...json(listOf(WorkflowVersion, 'WorkflowVersionList')) },
+        ...errorResponses(401, 403, 404, 422),
+      },
     }),
     async (c) => {
       const { workflow } = await visibleWorkflow(c, c.req.valid('param').id);

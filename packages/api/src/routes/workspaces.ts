@@ -27,7 +27,6 @@ import { ApiError, errorResponses, fail, validationHook } from '../errors';
 import type { AppEnv } from '../services';
 import { json, jsonBody, secured } from '../http/route';
 
-
 const presentWorkspace = (w: WorkspaceWithRole) => ({
   id: w.id,
   name: w.name,
@@ -50,8 +49,7 @@ const presentMember = (m: MemberRow) => ({
  * never take a workspace away from its owners. Anyone may remove themselves (leave). Whatever the caller,
  * a workspace always keeps at least one owner (409 last_owner).
  */
-const ownerRoleRefused = () =>
-  fail.code('admin_required', { message: 'only an owner can grant, change or remove the owner role' });
+const ownerRoleRefused = () => fail.code('admin_required', { message: 'only an owner can grant, change or remove the owner role' });
 
 /** The member after a change (null once removed), or the refusal the change met. */
 function settled(result: MembershipChange): MemberRow | null {
@@ -93,7 +91,11 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     async (c) => {
       const principal = c.get('principal');
       requireAccountScope(c);
-      const workspace = await createWorkspace(c.get('services').db, { id: newUuid(), name: c.req.valid('json').name, ownerId: principal.userId });
+      const workspace = await createWorkspace(c.get('services').db, {
+        id: newUuid(),
+        name: c.req.valid('json').name,
+        ownerId: principal.userId,
+      });
       return c.json(presentWorkspace(workspace), 201);
     },
   )
@@ -120,7 +122,10 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       path: '/v1/workspaces/{workspace_id}/members',
       summary: 'Members of a workspace and their roles',
       request: { params: WorkspaceIdParam, query: Pagination },
-      responses: { 200: { description: 'Members', ...json(listOf(WorkspaceMember, 'WorkspaceMemberList')) }, ...errorResponses(401, 403, 404, 422) },
+      responses: {
+        200: { description: 'Members', ...json(listOf(WorkspaceMember, 'WorkspaceMemberList')) },
+        ...errorResponses(401, 403, 404, 422),
+      },
     }),
     async (c) => {
       const access = await workspaceAccess(c, c.req.valid('param').workspace_id);

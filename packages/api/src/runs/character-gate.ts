@@ -25,6 +25,10 @@ export async function refuseUnusableCharacter(db: Db, use: CharacterIntake, what
     ...runCharacterUse({ artifactClass: use.artifactClass, bindings: use.bindings, intake: use.intake, on: utcDay() }),
   });
   if (!verdict.usable) {
-    throw fail.code('character_not_usable', { reasons: verdict.reasons, characterId, message: `character ${characterId} cannot be used for this ${what}: ${verdict.reasons.join(', ')}` });
+    throw fail.code('character_not_usable', {
+      reasons: verdict.reasons,
+      characterId,
+      message: `character ${characterId} cannot be used for this ${what}: ${verdict.reasons.join(', ')}`,
+    });
   }
 }

@@ -41,7 +41,9 @@ export async function pinnedVersion(c: Context<AppEnv>, templateId: string, acce
       message: `${workflow.id} is deprecated${workflow.superseded_by_id ? `; use ${workflow.superseded_by_id}` : ''}`,
     });
   }
-  const version = workflow.live_version ? await getWorkflowVersion(db, workflow.id, workflow.live_version) : await getNewestVersion(db, workflow.id, 'draft');
+  const version = workflow.live_version
+    ? await getWorkflowVersion(db, workflow.id, workflow.live_version)
+    : await getNewestVersion(db, workflow.id, 'draft');
   if (!version) throw fail.notFound(`workflow ${templateId} not found`);
   const runnable = version.state === 'published' && workflow.visibility !== 'draft';
   return { workflow, definition: version.definition as WorkflowDefinition, runnable };
@@ -90,10 +92,16 @@ export async function createRun(
   const supplied = await resolveSuppliedArtifacts(db, access.workspaceId, definition.intakeSchema.fields, resolution.intake);
   if (supplied.errors.length > 0) throw fail.intakeInvalid(supplied.errors);
 
-  await refuseUnusableCharacter(db, { workspaceId: access.workspaceId, intake: resolution.intake, artifactClass: definition.artifactSchema.artifactClass, bindings }, 'run');
+  await refuseUnusableCharacter(
+    db,
+    { workspaceId: access.workspaceId, intake: resolution.intake, artifactClass: definition.artifactSchema.artifactClass, bindings },
+    'run',
+  );
 
   const runId = newRunId();
-  const notExecuted = runnable ? null : `${workflow.id} ${definition.version} is a draft: runs of drafts are recorded but never executed; publish it to run it`;
+  const notExecuted = runnable
+    ? null
+    : `${workflow.id} ${definition.version} is a draft: runs of drafts are recorded but never executed; publish it to run it`;
   const row = newRunRow(
     {
       id: runId,
@@ -119,16 +127,31 @@ export async function createRun(
         await alsoRecord?.(tx, inserted);
         return inserted;
       })
-    : await underBudgets(c, { workspaceId: access.workspaceId, projectId: body.projectId ?? null, estimateUsd: estimate, largestRunUsd: estimate, attempted: 'run' }, async (tx) => {
-        const inserted = await insertRun(tx, row);
-        // The engine learns of the run from the same transaction: a Temporal outage delays it, never loses it.
-        await enqueueEngineCommand(tx, 'start_run', runId);
-        await alsoRecord?.(tx, inserted);
-        return inserted;
-      });
+    : await underBudgets(
+        c,
+        {
+          workspaceId: access.workspaceId,
+          projectId: body.projectId ?? null,
+          estimateUsd: estimate,
+          largestRunUsd: estimate,
+          attempted: 'run',
+        },
+        async (tx) => {
+          const inserted = await insertRun(tx, row);
+          // The engine learns of the run from the same transaction: a Temporal outage delays it, never loses it.
+          await enqueueEngineCommand(tx, 'start_run', runId);
+          await alsoRecord?.(tx, inserted);
+          return inserted;
+        },
+      );
   c.get('metrics')?.runsCreated.inc({ template: workflow.id });
   if (notExecuted) {
-    const recorded = await moveRunStatus(db, runId, 'failed', { error: notExecuted, error_code: 'draft_not_executed', not_executed_reason: notExecuted, cost_status: 'not_executed' });
+    const recorded = await moveRunStatus(db, runId, 'failed', {
+      error: notExecuted,
+      error_code: 'draft_not_executed',
+      not_executed_reason: notExecuted,
+      cost_status: 'not_executed',
+    });
     return recorded ?? run;
   }
   services.dispatcher?.wake();

@@ -104,7 +104,11 @@ export async function authorWorkflow(c: Context<AppEnv>, body: z.infer<typeof Au
     }
     const frozen = versions.find((v) => v.state === 'published' && v.version === raw.version);
     if (frozen) {
-      throw fail.code('version_frozen', { id, version: frozen.version, message: `${id} ${frozen.version} is published and frozen; save the change as a later version` });
+      throw fail.code('version_frozen', {
+        id,
+        version: frozen.version,
+        message: `${id} ${frozen.version} is published and frozen; save the change as a later version`,
+      });
     }
     const check = checkDefinition(raw, { models, previousVersion: newestPublished(versions)?.version });
     if (!check.definition) throw workflowInvalid(check.errors);

@@ -18,7 +18,10 @@ export interface SavedCredentials {
 export async function readSavedCredentials(env: NodeJS.ProcessEnv = process.env): Promise<Partial<SavedCredentials>> {
   try {
     const parsed = JSON.parse(await readFile(credentialsPath(env), 'utf8')) as Partial<SavedCredentials>;
-    return { ...(typeof parsed.url === 'string' ? { url: parsed.url } : {}), ...(typeof parsed.apiKey === 'string' ? { apiKey: parsed.apiKey } : {}) };
+    return {
+      ...(typeof parsed.url === 'string' ? { url: parsed.url } : {}),
+      ...(typeof parsed.apiKey === 'string' ? { apiKey: parsed.apiKey } : {}),
+    };
   } catch {
     return {};
   }
@@ -33,7 +36,10 @@ export async function saveCredentials(credentials: SavedCredentials, env: NodeJS
 }
 
 /** The gateway and key a command uses: its flags, else ATELIER_URL / ATELIER_API_KEY, else the saved login. */
-export async function resolveCredentials(flags: { url?: string; apiKey?: string }, env: NodeJS.ProcessEnv = process.env): Promise<{ url: string; apiKey?: string }> {
+export async function resolveCredentials(
+  flags: { url?: string; apiKey?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ url: string; apiKey?: string }> {
   const saved = await readSavedCredentials(env);
   const url = flags.url || env.ATELIER_URL || saved.url || DEFAULT_URL;
   const apiKey = flags.apiKey || env.ATELIER_API_KEY || saved.apiKey;

@@ -6,7 +6,11 @@ export function table(rows: string[][], headers?: string[]): string {
   if (all.length === 0) return '';
   const widths: number[] = [];
   for (const row of all) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return all.map(line).join('\n');
 }
 
@@ -16,11 +20,29 @@ const time = (at: unknown) => (typeof at === 'string' ? at.slice(11, 19) : new D
 export function describeRunEvent(e: RunEvent): string | undefined {
   if (e.event === 'snapshot') {
     // What happened before the watch began: the run, then each step that already has an outcome.
-    const run = e.data as { id: string; templateId: string; status: string; runSteps: Array<{ id: string; name: string; kind: string; status: string; costActualUsd: number; error?: string | null }> };
+    const run = e.data as {
+      id: string;
+      templateId: string;
+      status: string;
+      runSteps: Array<{ id: string; name: string; kind: string; status: string; costActualUsd: number; error?: string | null }>;
+    };
     const done = run.runSteps.filter((s) => s.status !== 'pending');
     const lines = [`${time(undefined)} run ${run.id} (${run.templateId}) ${run.status}, ${done.length}/${run.runSteps.length} steps done`];
     run.runSteps.forEach((s, i) => {
-      if (s.status !== 'pending') lines.push(describeRunEvent({ event: `step.${s.status}`, data: { stepIndex: i, stepId: s.id, name: s.name, kind: s.kind, costActualUsd: s.costActualUsd, ...(s.error ? { error: s.error } : {}) } }) ?? '');
+      if (s.status !== 'pending')
+        lines.push(
+          describeRunEvent({
+            event: `step.${s.status}`,
+            data: {
+              stepIndex: i,
+              stepId: s.id,
+              name: s.name,
+              kind: s.kind,
+              costActualUsd: s.costActualUsd,
+              ...(s.error ? { error: s.error } : {}),
+            },
+          }) ?? '',
+        );
     });
     return lines.join('\n');
   }

@@ -24,7 +24,8 @@ export class OrderProgress {
     const rate = elapsedMin > 0 ? (settled - this.firstSettled) / elapsedMin : 0;
     const left = o.targetCount - settled;
     const etaSeconds = rate > 0 ? Math.round((left / rate) * 60) : undefined;
-    const spend = o.budgetLimitUsd === null ? `spent ${money(o.actualCostUsd)}` : `spent ${money(o.actualCostUsd)} of ${money(o.budgetLimitUsd)}`;
+    const spend =
+      o.budgetLimitUsd === null ? `spent ${money(o.actualCostUsd)}` : `spent ${money(o.actualCostUsd)} of ${money(o.budgetLimitUsd)}`;
     return { settled, rate, etaSeconds, spend };
   }
 
@@ -67,7 +68,9 @@ export class OrderProgress {
     this.update(o);
     this.stop();
     const c = o.counts;
-    this.out.write(`order ${o.id} ended ${o.status}: ${c.succeeded} succeeded, ${c.failed} failed, ${c.cancelled} cancelled of ${o.targetCount}; spent ${money(o.actualCostUsd)}${o.failureReason ? ` (${o.failureReason})` : ''}\n`);
+    this.out.write(
+      `order ${o.id} ended ${o.status}: ${c.succeeded} succeeded, ${c.failed} failed, ${c.cancelled} cancelled of ${o.targetCount}; spent ${money(o.actualCostUsd)}${o.failureReason ? ` (${o.failureReason})` : ''}\n`,
+    );
   }
 
   stop(): void {

@@ -41,13 +41,20 @@ export const resetRunCommand = (temporal: Client, runId: string, reason: string)
  * terminal although their workflow execution closed, or that have had none for too long
  * (ATELIER_RECONCILE_STALE_MINUTES). `--dry-run` prints what would be settled and writes nothing.
  */
-export async function reconcileRunsCommand(db: Db, temporal: Client, opts: { dryRun: boolean }, print: (line: string) => void = console.log): Promise<number> {
+export async function reconcileRunsCommand(
+  db: Db,
+  temporal: Client,
+  opts: { dryRun: boolean },
+  print: (line: string) => void = console.log,
+): Promise<number> {
   const { staleAfterMs } = reconcilerSettingsFromEnv(process.env);
   const report = await reconcileOnce(db, temporal, { staleAfterMs, dryRun: opts.dryRun });
   const verb = report.dryRun ? 'would settle' : 'settled';
   for (const a of report.settled) {
     print(`${verb} ${a.kind} ${a.id}: ${a.from} -> ${a.to}${a.errorCode ? ` (${a.errorCode})` : ''}; ${a.reason}`);
   }
-  print(`${report.dryRun ? 'dry run: ' : ''}${report.settled.length} ${verb} of ${report.examined.runs} runs and ${report.examined.orders} orders not terminal`);
+  print(
+    `${report.dryRun ? 'dry run: ' : ''}${report.settled.length} ${verb} of ${report.examined.runs} runs and ${report.examined.orders} orders not terminal`,
+  );
   return 0;
 }

@@ -14,7 +14,10 @@ export const FILE_SIGNING_SECRET_FILE = 'file-signing-secret';
  */
 export async function resolveFileSigning(config: AtelierConfig, embedded: boolean): Promise<FileUrlSigning> {
   if (config.fileSigningSecret) return fileUrlSigning(config.fileSigningSecret, config.fileUrlTtlSeconds);
-  if (!embedded) throw new Error('ATELIER_FILE_SIGNING_SECRET is not set (every gateway of a deployment needs the same one; for example: openssl rand -base64 32)');
+  if (!embedded)
+    throw new Error(
+      'ATELIER_FILE_SIGNING_SECRET is not set (every gateway of a deployment needs the same one; for example: openssl rand -base64 32)',
+    );
   const file = path.join(config.dataDir, FILE_SIGNING_SECRET_FILE);
   let secret: string;
   try {

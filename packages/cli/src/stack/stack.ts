@@ -84,7 +84,10 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     const openai = openaiOptionsFromEnv(process.env);
     const models = buildModelRegistry({ openai: openai !== undefined });
     const storage = storageFromConfig(process.env, { localDir: config.storageDir });
-    const db = connectDb({ url: databaseUrl, onConnectionError: (err, state) => logger.warn({ err, state }, 'database connection error; the pool replaces the connection') });
+    const db = connectDb({
+      url: databaseUrl,
+      onConnectionError: (err, state) => logger.warn({ err, state }, 'database connection error; the pool replaces the connection'),
+    });
     stops.push(() => db.destroy());
     const applied = await migrateToLatest(db);
     if (applied.length) logger.info({ applied }, 'database migrated');
@@ -93,7 +96,8 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     // `atelier dev` fetches from this machine (its own gateway, local clip servers): private addresses are
     // allowed there unless ATELIER_EGRESS_ALLOW_PRIVATE=false. A plain `atelier worker` denies them.
     const egress = parts.worker ? egressPolicyFromEnv(process.env, parts.embedded ? { allowPrivate: true } : {}) : undefined;
-    if (egress?.allowPrivate && !parts.embedded) logger.warn('ATELIER_EGRESS_ALLOW_PRIVATE=true: tools may fetch from loopback and private addresses');
+    if (egress?.allowPrivate && !parts.embedded)
+      logger.warn('ATELIER_EGRESS_ALLOW_PRIVATE=true: tools may fetch from loopback and private addresses');
     if (parts.worker) {
       const connection = await NativeConnection.connect({ address: temporalAddress });
       stops.push(() => connection.close());
@@ -128,7 +132,12 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       // process answers /readyz itself.
       const workerHttpPort = config.workerHttpPort ?? 0;
       if (workerHttpPort > 0) {
-        const probes = await startWorkerHttp({ port: workerHttpPort, worker, db, routes: { '/metrics': workerMetricsRoute(metrics, parts.temporalMetricsUrl) } });
+        const probes = await startWorkerHttp({
+          port: workerHttpPort,
+          worker,
+          db,
+          routes: { '/metrics': workerMetricsRoute(metrics, parts.temporalMetricsUrl) },
+        });
         stops.push(() => probes.close());
         logger.info({ port: probes.port }, 'worker probes at /healthz and /readyz, metrics at /metrics');
       }

@@ -46,9 +46,19 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   const address = `127.0.0.1:${opts.port}`;
   const exited = () => proc.child.exitCode !== null;
   try {
-    const connection = await waitFor('the Temporal dev server', () => Connection.connect({ address, connectTimeout: 1_000 }), 60_000, exited);
+    const connection = await waitFor(
+      'the Temporal dev server',
+      () => Connection.connect({ address, connectTimeout: 1_000 }),
+      60_000,
+      exited,
+    );
     try {
-      await waitFor('the Temporal namespace', () => connection.workflowService.describeNamespace({ namespace: settings.namespace }), 60_000, exited);
+      await waitFor(
+        'the Temporal namespace',
+        () => connection.workflowService.describeNamespace({ namespace: settings.namespace }),
+        60_000,
+        exited,
+      );
       await ensureSearchAttributes(connection, settings.namespace);
     } finally {
       await connection.close();

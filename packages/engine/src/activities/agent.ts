@@ -74,7 +74,22 @@ export async function runAgent(input: ExecuteStepInput, deps: ExecutorDeps, sign
         result = { error: err.message };
       }
     }
-    turns.push({ turn, action: 'call_tool', tool: decision.tool, arguments: decision.arguments ?? {}, result, costUsd, durationMs: Date.now() - started });
+    turns.push({
+      turn,
+      action: 'call_tool',
+      tool: decision.tool,
+      arguments: decision.arguments ?? {},
+      result,
+      costUsd,
+      durationMs: Date.now() - started,
+    });
   }
-  throw new StepFailure(`step ${step.id}: the agent did not finish within ${maxTurns} turns`, 'agent_turn_limit', cost, model.provider, model.id, { turns });
+  throw new StepFailure(
+    `step ${step.id}: the agent did not finish within ${maxTurns} turns`,
+    'agent_turn_limit',
+    cost,
+    model.provider,
+    model.id,
+    { turns },
+  );
 }

@@ -5,7 +5,13 @@ import { newRunRow } from '../run-records';
 import type { PrepareChildInput, RunWorkflowInput } from '../run-types';
 import { StepFailure } from './step-executors';
 
-const inputOf = (runId: string, workspaceId: string, definition: WorkflowDefinition, intake: Record<string, unknown>, bindings: Record<string, string>): RunWorkflowInput => ({
+const inputOf = (
+  runId: string,
+  workspaceId: string,
+  definition: WorkflowDefinition,
+  intake: Record<string, unknown>,
+  bindings: Record<string, string>,
+): RunWorkflowInput => ({
   runId,
   workspaceId,
   definition,
@@ -23,15 +29,21 @@ export async function prepareChildRun(db: Db, models: ModelRegistry, input: Prep
   const { step, parentRunId, childRunId } = input;
   const existing = await getRunRow(db, childRunId);
   if (existing) {
-    if (existing.parent_run_id !== parentRunId) throw new StepFailure(`step ${step.id}: child run id ${childRunId} is taken`, 'step_invalid', 0);
+    if (existing.parent_run_id !== parentRunId)
+      throw new StepFailure(`step ${step.id}: child run id ${childRunId} is taken`, 'step_invalid', 0);
     return inputOf(existing.id, existing.workspace_id, existing.definition as WorkflowDefinition, existing.intake, existing.bindings);
   }
   const parent = await getRunRow(db, parentRunId);
   if (!parent) throw new StepFailure(`run ${parentRunId} is not in the database`, 'step_invalid', 0);
-  if (!step.templateId || !step.templateVersion) throw new StepFailure(`step ${step.id}: a subWorkflow step needs templateId and templateVersion`, 'step_invalid', 0);
+  if (!step.templateId || !step.templateVersion)
+    throw new StepFailure(`step ${step.id}: a subWorkflow step needs templateId and templateVersion`, 'step_invalid', 0);
   const version = await getWorkflowVersion(db, step.templateId, step.templateVersion);
   if (!version || version.state !== 'published') {
-    throw new StepFailure(`step ${step.id}: ${step.templateId} version ${step.templateVersion} is not a published workflow version`, 'step_invalid', 0);
+    throw new StepFailure(
+      `step ${step.id}: ${step.templateId} version ${step.templateVersion} is not a published workflow version`,
+      'step_invalid',
+      0,
+    );
   }
   const definition = version.definition as WorkflowDefinition;
   const mapped: Record<string, unknown> = {};
@@ -41,7 +53,11 @@ export async function prepareChildRun(db: Db, models: ModelRegistry, input: Prep
   }
   const resolution = resolveIntake(definition.intakeSchema.fields, mapped);
   if (!resolution.ok) {
-    throw new StepFailure(`step ${step.id}: the intake mapped to ${step.templateId} is invalid: ${resolution.errors.join('; ')}`, 'step_invalid', 0);
+    throw new StepFailure(
+      `step ${step.id}: the intake mapped to ${step.templateId} is invalid: ${resolution.errors.join('; ')}`,
+      'step_invalid',
+      0,
+    );
   }
   const bindings = { ...definition.providers };
   await insertRun(

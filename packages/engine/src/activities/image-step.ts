@@ -9,7 +9,8 @@ const MAX_SIDE = 4096;
 function dimension(value: unknown, fallback: number, name: string, stepId: string): number {
   if (value === undefined || value === null) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 16 || n > MAX_SIDE) throw invalid(`step ${stepId}: ${name} must be a whole number of pixels from 16 to ${MAX_SIDE}`);
+  if (!Number.isInteger(n) || n < 16 || n > MAX_SIDE)
+    throw invalid(`step ${stepId}: ${name} must be a whole number of pixels from 16 to ${MAX_SIDE}`);
   return n;
 }
 
@@ -34,7 +35,16 @@ export async function generateImageStep(input: ExecuteStepInput, deps: ExecutorD
   const height = dimension(params.height, 1024, 'height', step.id);
   const transparentBackground = params.transparentBackground === true;
 
-  const image = await provider.generate({ model, prompt, width, height, seed: `${step.id}:${input.runId}`, transparentBackground, signal, batch: input.executionMode === 'batch' && model.batch });
+  const image = await provider.generate({
+    model,
+    prompt,
+    width,
+    height,
+    seed: `${step.id}:${input.runId}`,
+    transparentBackground,
+    signal,
+    batch: input.executionMode === 'batch' && model.batch,
+  });
   const webp = await sharp(image.bytes).webp({ quality: 92, alphaQuality: 100 }).toBuffer();
   const meta = await sharp(webp).metadata();
   const storageKey = rawImageKey(input.artifact.artifactType, input.artifact.id);

@@ -75,7 +75,12 @@ export function createActivities(deps: ActivityDeps) {
     async findArtifact(runId: string, artifactId: string) {
       const [run, artifact] = await Promise.all([getRunRow(db, runId), getArtifact(db, artifactId)]);
       if (!run || !artifact || artifact.workspace_id !== run.workspace_id) return undefined;
-      return { id: artifact.id, artifactClass: artifact.artifact_class, artifactType: artifact.artifact_type, content: artifact.content as Record<string, unknown> };
+      return {
+        id: artifact.id,
+        artifactClass: artifact.artifact_class,
+        artifactType: artifact.artifact_type,
+        content: artifact.content as Record<string, unknown>,
+      };
     },
   };
 
@@ -92,7 +97,12 @@ export function createActivities(deps: ActivityDeps) {
       return checkCharacterUse(db, {
         workspaceId: run.workspace_id,
         characterId: String(intake.characterId),
-        ...runCharacterUse({ artifactClass: definition.artifactSchema.artifactClass, bindings: run.bindings as Record<string, string>, intake, on: utcDay() }),
+        ...runCharacterUse({
+          artifactClass: definition.artifactSchema.artifactClass,
+          bindings: run.bindings as Record<string, string>,
+          intake,
+          on: utcDay(),
+        }),
       });
     },
 
@@ -116,7 +126,14 @@ export function createActivities(deps: ActivityDeps) {
           costActualUsd: result.costUsd,
           output: result.output,
         });
-        observeStep(deps.metrics, { kind: step.kind, provider: result.provider, model: result.model, status: 'completed', durationMs: Date.now() - started, costUsd: result.costUsd });
+        observeStep(deps.metrics, {
+          kind: step.kind,
+          provider: result.provider,
+          model: result.model,
+          status: 'completed',
+          durationMs: Date.now() - started,
+          costUsd: result.costUsd,
+        });
         return { output: result.output, costUsd: result.costUsd };
       } catch (err) {
         if (err instanceof StepFailure) {
@@ -131,8 +148,20 @@ export function createActivities(deps: ActivityDeps) {
             error: err.message,
             errorCode: err.errorCode,
           });
-          observeStep(deps.metrics, { kind: step.kind, provider: err.provider, model: err.model, status: 'failed', durationMs: Date.now() - started, costUsd: err.costUsd });
-          throw ApplicationFailure.create({ message: err.message, type: err.errorCode, nonRetryable: true, details: err.details ? [err.details] : [] });
+          observeStep(deps.metrics, {
+            kind: step.kind,
+            provider: err.provider,
+            model: err.model,
+            status: 'failed',
+            durationMs: Date.now() - started,
+            costUsd: err.costUsd,
+          });
+          throw ApplicationFailure.create({
+            message: err.message,
+            type: err.errorCode,
+            nonRetryable: true,
+            details: err.details ? [err.details] : [],
+          });
         }
         deps.logger.warn({ err, runId, stepId: step.id }, 'step attempt failed; the engine retries transient failures');
         throw err;
@@ -141,17 +170,35 @@ export function createActivities(deps: ActivityDeps) {
 
     /** A step satisfied by a supplied artifact: recorded as skipped, its output the supplied content. */
     async skipStep(input: SkipStepInput): Promise<void> {
-      await startStep(db, { runId: input.runId, stepIndex: input.stepIndex, stepId: input.step.id, name: input.step.name, kind: input.step.kind });
+      await startStep(db, {
+        runId: input.runId,
+        stepIndex: input.stepIndex,
+        stepId: input.step.id,
+        name: input.step.name,
+        kind: input.step.kind,
+      });
       await settleStep(db, { runId: input.runId, stepIndex: input.stepIndex, status: 'skipped', output: input.output, durationMs: 0 });
     },
 
     async prepareChildRun(input: PrepareChildInput): Promise<RunWorkflowInput> {
-      await startStep(db, { runId: input.parentRunId, stepIndex: input.stepIndex, stepId: input.step.id, name: input.step.name, kind: input.step.kind });
+      await startStep(db, {
+        runId: input.parentRunId,
+        stepIndex: input.stepIndex,
+        stepId: input.step.id,
+        name: input.step.name,
+        kind: input.step.kind,
+      });
       try {
         return await prepareChildRun(db, deps.models, input);
       } catch (err) {
         if (!(err instanceof StepFailure)) throw err;
-        await settleStep(db, { runId: input.parentRunId, stepIndex: input.stepIndex, status: 'failed', error: err.message, errorCode: err.errorCode });
+        await settleStep(db, {
+          runId: input.parentRunId,
+          stepIndex: input.stepIndex,
+          status: 'failed',
+          error: err.message,
+          errorCode: err.errorCode,
+        });
         throw ApplicationFailure.nonRetryable(err.message, err.errorCode);
       }
     },
@@ -159,7 +206,12 @@ export function createActivities(deps: ActivityDeps) {
     /** Settles a subWorkflow step from its child run: the child's artifact becomes the step output. */
     async settleChildStep(input: SettleChildStepInput): Promise<StepResult> {
       const artifact = input.artifactId ? await getArtifact(db, input.artifactId) : undefined;
-      const output = { runId: input.childRunId, status: input.childStatus, artifactId: input.artifactId ?? null, ...((artifact?.content as object) ?? {}) };
+      const output = {
+        runId: input.childRunId,
+        status: input.childStatus,
+        artifactId: input.artifactId ?? null,
+        ...((artifact?.content as object) ?? {}),
+      };
       // The child's spend is billed on the child run; the parent's step carries none, so totals never count it twice.
       await settleStep(db, { runId: input.runId, stepIndex: input.stepIndex, status: 'completed', output, costActualUsd: 0 });
       return { output, costUsd: 0 };
@@ -178,8 +230,11 @@ export function createActivities(deps: ActivityDeps) {
       const run = await runOrThrow(db, input.runId);
       if (input.failedStepIndex !== undefined) {
         // A step refused before it ran (a locked gate, a child that failed) still shows as the failed one.
-        const step = (run.definition as { runtimeSteps: Array<{ id: string; name: string; kind: string }> }).runtimeSteps[input.failedStepIndex];
-        if (step) await startStep(db, { runId: input.runId, stepIndex: input.failedStepIndex, stepId: step.id, name: step.name, kind: step.kind });
+        const step = (run.definition as { runtimeSteps: Array<{ id: string; name: string; kind: string }> }).runtimeSteps[
+          input.failedStepIndex
+        ];
+        if (step)
+          await startStep(db, { runId: input.runId, stepIndex: input.failedStepIndex, stepId: step.id, name: step.name, kind: step.kind });
         await settleStep(db, {
           runId: input.runId,
           stepIndex: input.failedStepIndex,
@@ -201,7 +256,10 @@ export function createActivities(deps: ActivityDeps) {
           review: input.review,
         },
       });
-      const written = await writeRunSettlement(db, run, settlement, { artifactId: input.artifact?.id, sourceReportArtifactId: input.sourceReportArtifactId });
+      const written = await writeRunSettlement(db, run, settlement, {
+        artifactId: input.artifact?.id,
+        sourceReportArtifactId: input.sourceReportArtifactId,
+      });
       observeSettlement(deps.metrics, run, input, written?.status ?? settlement.status);
       return { status: (written?.status as SettleRunInput['status']) ?? settlement.status };
     },

@@ -41,7 +41,10 @@ export function createOrderActivities(db: Db) {
       } else status = input.status;
       await db.transaction().execute(async (tx) => {
         if (status === 'completed' || status === 'cancelled') await cancelPlannedChildren(tx, input.orderId);
-        const reason = input.status === 'failed' ? (input.reason ?? 'engine_error: the order could not be carried through') : 'every child failed with a failure that would repeat; retry with includeDeterministic to try again';
+        const reason =
+          input.status === 'failed'
+            ? (input.reason ?? 'engine_error: the order could not be carried through')
+            : 'every child failed with a failure that would repeat; retry with includeDeterministic to try again';
         await setOrderStatus(tx, input.orderId, status, status === 'failed' ? { failure_reason: reason } : {});
       });
       return { status };

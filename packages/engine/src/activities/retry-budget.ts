@@ -12,7 +12,10 @@ export const STEP_ATTEMPTS = 5;
  * (a provider's 5xx, a network error) gets STEP_ATTEMPTS attempts, then fails the step for good with
  * errorCode transient_failure.
  */
-export function withRetryBudget<I extends unknown[], O>(activity: (...input: I) => Promise<O>, attempts = STEP_ATTEMPTS): (...input: I) => Promise<O> {
+export function withRetryBudget<I extends unknown[], O>(
+  activity: (...input: I) => Promise<O>,
+  attempts = STEP_ATTEMPTS,
+): (...input: I) => Promise<O> {
   return async (...input: I) => {
     try {
       return await activity(...input);

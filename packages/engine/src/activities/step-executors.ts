@@ -103,7 +103,14 @@ export async function completeText(
   let lastProblem = '';
   const attempts = validate ? deps.schemaAttempts : 1;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const answer = await provider.complete({ model, prompt, jsonSchema, seed: `${seedPrefix}#${attempt}`, signal, batch: batch && model.batch });
+    const answer = await provider.complete({
+      model,
+      prompt,
+      jsonSchema,
+      seed: `${seedPrefix}#${attempt}`,
+      signal,
+      batch: batch && model.batch,
+    });
     cost += answer.costUsd;
     if (!validate) return { value: { text: answer.text }, costUsd: cost };
     let parsed: unknown;
@@ -130,7 +137,16 @@ async function executeLlm(input: ExecuteStepInput, deps: ExecutorDeps, signal: A
   const { step, context } = input;
   const model = boundModel(step, step.role, input.bindings, deps);
   const prompt = renderTemplate(step.prompt ?? '{{intake}}', context);
-  const { value, costUsd } = await completeText(step, model, prompt, step.jsonSchema, deps, signal, step.id, input.executionMode === 'batch');
+  const { value, costUsd } = await completeText(
+    step,
+    model,
+    prompt,
+    step.jsonSchema,
+    deps,
+    signal,
+    step.id,
+    input.executionMode === 'batch',
+  );
   return { output: value, provider: model.provider, model: model.id, costUsd };
 }
 
@@ -141,7 +157,8 @@ async function executeCode(step: Step, context: RunContext): Promise<StepExecuti
     if (!fn) throw invalid(`step ${step.id}: unknown code function ${step.function ?? '(none)'}`);
     return { output: fn(stepInput(step, context), context), costUsd: 0 };
   } catch (err) {
-    if (err instanceof CodeStepError || err instanceof ExpressionError) throw new StepFailure(`step ${step.id}: ${err.message}`, 'step_invalid', 0);
+    if (err instanceof CodeStepError || err instanceof ExpressionError)
+      throw new StepFailure(`step ${step.id}: ${err.message}`, 'step_invalid', 0);
     throw err;
   }
 }
@@ -160,12 +177,21 @@ async function executeTool(input: ExecuteStepInput, deps: ExecutorDeps, signal: 
 }
 
 /** Judges a quality or safety gate on the step's output with the bound classifier. */
-async function judgeGate(gate: Gate, input: ExecuteStepInput, result: StepExecution, deps: ExecutorDeps, signal: AbortSignal): Promise<number> {
+async function judgeGate(
+  gate: Gate,
+  input: ExecuteStepInput,
+  result: StepExecution,
+  deps: ExecutorDeps,
+  signal: AbortSignal,
+): Promise<number> {
   const model = boundModel(input.step, 'classifier', input.bindings, deps);
   const classifier = deps.providers.classifier(model.provider);
   if (!classifier) throw invalid(`gate ${gate.id}: provider ${model.provider} has no classifier`);
   const policy = gate.type === 'safety' ? 'safety' : 'quality';
-  const subject = policy === 'safety' ? `${JSON.stringify(input.context.intake)}\n${input.step.prompt ? renderTemplate(input.step.prompt, input.context) : ''}\n` : '';
+  const subject =
+    policy === 'safety'
+      ? `${JSON.stringify(input.context.intake)}\n${input.step.prompt ? renderTemplate(input.step.prompt, input.context) : ''}\n`
+      : '';
   const verdict = await classifier.classify({ model, policy, text: `${subject}${JSON.stringify(result.output)}`, signal });
   deps.metrics?.gateVerdicts.inc({ gate_type: gate.type, verdict: verdict.pass ? 'pass' : 'fail' });
   if (!verdict.pass) {
@@ -205,11 +231,18 @@ export async function executeStepKind(input: ExecuteStepInput, deps: ExecutorDep
         throw invalid(`step ${step.id}: ${step.kind} steps are run by the workflow, not by an activity`);
     }
   } catch (err) {
-    if (err instanceof PermanentProviderError) throw new StepFailure(`step ${step.id}: the provider refused the call: ${err.message}`, 'provider_refused', 0);
+    if (err instanceof PermanentProviderError)
+      throw new StepFailure(`step ${step.id}: the provider refused the call: ${err.message}`, 'provider_refused', 0);
     throw err;
   }
   if (step.requireTrue && (result.output as Record<string, unknown> | null)?.[step.requireTrue] !== true) {
-    throw new StepFailure(step.failMessage ?? `${step.requireTrue} was not true`, 'requirement_failed', result.costUsd, result.provider, result.model);
+    throw new StepFailure(
+      step.failMessage ?? `${step.requireTrue} was not true`,
+      'requirement_failed',
+      result.costUsd,
+      result.provider,
+      result.model,
+    );
   }
   if (input.gate && (input.gate.type === 'quality' || input.gate.type === 'safety')) {
     result.costUsd += await judgeGate(input.gate, input, result, deps, signal);

@@ -26,7 +26,12 @@ function whole(value: unknown, fallback: number, min: number, max: number, what:
  * raw file, remuxed for streaming as the processed file, and its duration, size and rate are read back
  * from the processed file with ffprobe.
  */
-export async function generateVideoStep(input: ExecuteStepInput, model: ModelEntry, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
+export async function generateVideoStep(
+  input: ExecuteStepInput,
+  model: ModelEntry,
+  deps: ExecutorDeps,
+  signal: AbortSignal,
+): Promise<StepExecution> {
   const { step, context } = input;
   const provider = deps.providers.video(model.provider);
   if (!provider) throw invalid(`step ${step.id}: provider ${model.provider} makes no videos`);
@@ -40,7 +45,16 @@ export async function generateVideoStep(input: ExecuteStepInput, model: ModelEnt
   const generateAudio = params.generateAudio === true;
   const references = Array.isArray(params.references) ? params.references.filter((r) => typeof r === 'string') : [];
 
-  const clip = await provider.generate({ model, prompt, ...size, fps, durationSeconds, generateAudio, seed: `${step.id}:${input.runId}`, signal });
+  const clip = await provider.generate({
+    model,
+    prompt,
+    ...size,
+    fps,
+    durationSeconds,
+    generateAudio,
+    seed: `${step.id}:${input.runId}`,
+    signal,
+  });
   const keys = videoKeys(input.artifact.artifactType, input.artifact.id);
   const measured = await inScratch(async (dir) => {
     const raw = path.join(dir, 'raw.mp4');

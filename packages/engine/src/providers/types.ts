@@ -101,14 +101,20 @@ export interface ProviderSet {
 
 /** A provider's failure that is worth retrying (timeouts, 429, 5xx). Anything else fails the step. */
 export class TransientProviderError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
 
 /** A provider's refusal that would fail the same way again (bad request, unknown model, auth). */
 export class PermanentProviderError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }

@@ -39,12 +39,27 @@ function visual(input: unknown): unknown {
   return { type: 'image', ...rest };
 }
 
-const VISUAL_FIELDS = ['storageKey', 'rawStorageKey', 'mimeType', 'width', 'height', 'bytes', 'model', 'prompt', 'transparentBackground', 'transparency', 'aspectRatio', 'sourceArtifactId', 'sourceStorageKey'];
+const VISUAL_FIELDS = [
+  'storageKey',
+  'rawStorageKey',
+  'mimeType',
+  'width',
+  'height',
+  'bytes',
+  'model',
+  'prompt',
+  'transparentBackground',
+  'transparency',
+  'aspectRatio',
+  'sourceArtifactId',
+  'sourceStorageKey',
+];
 
 /** A removeBackground output as visual content: the processed file is the artifact's file, raw kept beside it. */
 function processedVisual(input: unknown): unknown {
   const image = asRecord(input, 'the processed image');
-  if (typeof image.storageKey !== 'string' || typeof image.rawStorageKey !== 'string') throw new CodeStepError('the processed image has no storageKey and rawStorageKey');
+  if (typeof image.storageKey !== 'string' || typeof image.rawStorageKey !== 'string')
+    throw new CodeStepError('the processed image has no storageKey and rawStorageKey');
   return { type: 'image', ...Object.fromEntries(VISUAL_FIELDS.filter((f) => image[f] !== undefined).map((f) => [f, image[f]])) };
 }
 
@@ -63,9 +78,9 @@ function brandProfileProposal(input: unknown, context: RunContext): unknown {
 /** An article draft with the report it was composed from. */
 function article(input: unknown, context: RunContext): unknown {
   const draft = asRecord(input, 'the article draft');
-  const report = Object.values(context.steps).find((o) => o && typeof o === 'object' && Array.isArray((o as Record<string, unknown>).sources)) as
-    | Record<string, unknown>
-    | undefined;
+  const report = Object.values(context.steps).find(
+    (o) => o && typeof o === 'object' && Array.isArray((o as Record<string, unknown>).sources),
+  ) as Record<string, unknown> | undefined;
   return {
     type: 'article',
     title: text(draft.title),

@@ -40,7 +40,9 @@ export type Tool = {
 export class ToolInputError extends Error {}
 
 const STOPWORDS = new Set(
-  'a an and are as at be by for from has have in into is it its of on or that the their this to was were will with which who what when where why how than then also more most such can not no'.split(' '),
+  'a an and are as at be by for from has have in into is it its of on or that the their this to was were will with which who what when where why how than then also more most such can not no'.split(
+    ' ',
+  ),
 );
 
 function textOf(input: unknown): string {
@@ -77,7 +79,10 @@ export const TEXT_TOOLS: Record<string, Tool> = {
       const limit = typeof (input as { limit?: unknown })?.limit === 'number' ? (input as { limit: number }).limit : 8;
       const counts = new Map<string, number>();
       for (const w of words(text)) if (w.length > 2 && !STOPWORDS.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
-      const keywords = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit).map(([w]) => w);
+      const keywords = [...counts.entries()]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, limit)
+        .map(([w]) => w);
       return { output: { keywords } };
     },
   },

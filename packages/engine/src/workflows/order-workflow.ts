@@ -51,7 +51,10 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
 
   setHandler(cancelOrderSignal, () => {
     cancelRequested = true;
-    for (const child of inFlight) void getExternalWorkflowHandle(child).signal(cancelRunSignal).catch(() => undefined);
+    for (const child of inFlight)
+      void getExternalWorkflowHandle(child)
+        .signal(cancelRunSignal)
+        .catch(() => undefined);
   });
   setHandler(wakeOrderSignal, () => {
     exhausted = false;
@@ -72,7 +75,10 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
         return { orderId, ...(await settleOrder({ orderId, status: 'cancelled' })) };
       }
       while (!targetReached && !exhausted && inFlight.size < input.concurrency && started < CHILDREN_PER_EXECUTION) {
-        const batch = await claimOrderChildren({ orderId, limit: Math.min(input.concurrency - inFlight.size, CHILDREN_PER_EXECUTION - started) });
+        const batch = await claimOrderChildren({
+          orderId,
+          limit: Math.min(input.concurrency - inFlight.size, CHILDREN_PER_EXECUTION - started),
+        });
         if (batch.length === 0) {
           exhausted = true;
           break;
@@ -121,8 +127,12 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
     return CancellationScope.nonCancellable(async () => {
       await condition(() => inFlight.size === 0);
       if (isCancellation(err)) return { orderId, ...(await settleOrder({ orderId, status: 'cancelled' })) };
-      const message = err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
-      return { orderId, ...(await settleOrder({ orderId, status: 'failed', reason: `engine_error: the order's workflow failed: ${message}` })) };
+      const message =
+        err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
+      return {
+        orderId,
+        ...(await settleOrder({ orderId, status: 'failed', reason: `engine_error: the order's workflow failed: ${message}` })),
+      };
     });
   }
 }

@@ -60,7 +60,11 @@ function describeFailure(err: unknown): { error: string; errorCode: string; fail
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure && cause.type && NON_RETRYABLE.includes(cause.type)) {
     const details = cause.details?.[0];
-    return { error: cause.message, errorCode: cause.type, ...(details && typeof details === 'object' ? { failureDetails: details as Record<string, unknown> } : {}) };
+    return {
+      error: cause.message,
+      errorCode: cause.type,
+      ...(details && typeof details === 'object' ? { failureDetails: details as Record<string, unknown> } : {}),
+    };
   }
   const message = cause instanceof Error ? cause.message : String(cause);
   return { error: `the step kept failing after retries: ${message}`, errorCode: 'transient_failure' };
@@ -109,17 +113,25 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
   setHandler(cancelRunSignal, () => {
     state.cancelRequested = true;
     // A running sub-workflow stops at its own next boundary too.
-    if (activeChild) void getExternalWorkflowHandle(activeChild).signal(cancelRunSignal).catch(() => undefined);
+    if (activeChild)
+      void getExternalWorkflowHandle(activeChild)
+        .signal(cancelRunSignal)
+        .catch(() => undefined);
   });
   setHandler(runStateQuery, () => ({ ...state }));
-  setHandler(finalizeRunUpdate, async () => {
-    await condition(() => outcome !== undefined);
-    return outcome!;
-  }, {
-    validator: () => {
-      if (state.stepsDone < steps.length) throw new Error(`run ${runId} has ${steps.length - state.stepsDone} steps still to run; only finished runs can be finalized`);
+  setHandler(
+    finalizeRunUpdate,
+    async () => {
+      await condition(() => outcome !== undefined);
+      return outcome!;
     },
-  });
+    {
+      validator: () => {
+        if (state.stepsDone < steps.length)
+          throw new Error(`run ${runId} has ${steps.length - state.stepsDone} steps still to run; only finished runs can be finalized`);
+      },
+    },
+  );
 
   const setStatus = (next: string) => {
     state.status = next;
@@ -130,7 +142,14 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
     const written = (await settleRun({ runId, ...result })) as { status: SettleRunInput['status'] } | undefined;
     const status = written?.status ?? result.status;
     setStatus(status);
-    outcome = { runId, status, artifactId: result.artifact?.id, artifactType: definition.artifactSchema.artifactType, errorCode: result.errorCode, error: result.error };
+    outcome = {
+      runId,
+      status,
+      artifactId: result.artifact?.id,
+      artifactType: definition.artifactSchema.artifactType,
+      errorCode: result.errorCode,
+      error: result.error,
+    };
     return outcome;
   };
 
@@ -184,7 +203,8 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
         });
       }
       if (child.artifactType === 'research-report' && child.artifactId) sourceReportArtifactId = child.artifactId;
-      return (await settleChildStep({ runId, stepIndex: index, childRunId, childStatus: child.status, artifactId: child.artifactId })).output;
+      return (await settleChildStep({ runId, stepIndex: index, childRunId, childStatus: child.status, artifactId: child.artifactId }))
+        .output;
     };
 
     for (const [index, step] of steps.entries()) {
@@ -196,7 +216,12 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
       if (gate) {
         const locked = unlockersOf(definition.gates, gate.id).filter((id) => !passedGates.has(id));
         if (locked.length > 0) {
-          throw new RunStop({ status: 'failed', errorCode: 'gate_locked', error: `gate ${gate.id} is judged before ${locked.join(', ')} unlocked it`, failedStepIndex: index });
+          throw new RunStop({
+            status: 'failed',
+            errorCode: 'gate_locked',
+            error: `gate ${gate.id} is judged before ${locked.join(', ')} unlocked it`,
+            failedStepIndex: index,
+          });
         }
       }
 
@@ -209,7 +234,16 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
       } else {
         try {
           const judged = gate && (gate.type === 'quality' || gate.type === 'safety') ? gate : undefined;
-          const result = await executeStep({ runId, stepIndex: index, step, context, bindings: input.bindings, gate: judged, artifact, executionMode: input.executionMode });
+          const result = await executeStep({
+            runId,
+            stepIndex: index,
+            step,
+            context,
+            bindings: input.bindings,
+            gate: judged,
+            artifact,
+            executionMode: input.executionMode,
+          });
           output = result.output;
           spentUsd += result.costUsd;
         } catch (err) {
@@ -254,7 +288,11 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
     // hence outside the cancelled scope). If even that fails, the reconciler settles it later.
     const interrupted = current;
     return CancellationScope.nonCancellable(() =>
-      settle(isCancellation(err) ? { status: 'cancelled' } : { status: 'failed', ...describeEngineFailure(err), ...(interrupted !== undefined ? { failedStepIndex: interrupted } : {}) }),
+      settle(
+        isCancellation(err)
+          ? { status: 'cancelled' }
+          : { status: 'failed', ...describeEngineFailure(err), ...(interrupted !== undefined ? { failedStepIndex: interrupted } : {}) },
+      ),
     );
   }
 }

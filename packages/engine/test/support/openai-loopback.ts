@@ -38,7 +38,11 @@ const readBody = (req: IncomingMessage) =>
 export async function startOpenAiLoopback(fallback: OpenAiLoopback['fallback']): Promise<OpenAiLoopback> {
   const state: Omit<OpenAiLoopback, 'baseUrl' | 'close'> = { received: [], script: [], fallback };
   const server: Server = createServer(async (req, res) => {
-    const received: ReceivedRequest = { path: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse((await readBody(req)) || 'null') };
+    const received: ReceivedRequest = {
+      path: req.url ?? '',
+      authorization: req.headers.authorization,
+      body: JSON.parse((await readBody(req)) || 'null'),
+    };
     state.received.push(received);
     const answer = state.script.shift() ?? state.fallback(received);
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
@@ -60,5 +64,10 @@ export async function startOpenAiLoopback(fallback: OpenAiLoopback['fallback']):
 
 /** A chat completion answer with reported usage. */
 export const completion = (content: string, usage = { prompt_tokens: 1000, completion_tokens: 500 }) => ({
-  body: { id: 'chatcmpl-test', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage },
+  body: {
+    id: 'chatcmpl-test',
+    object: 'chat.completion',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage,
+  },
 });

@@ -49,7 +49,8 @@ const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' &
 const evenSide = (v: unknown, fallback: number, what: string) => {
   if (v === undefined || v === null) return fallback;
   const n = num(v);
-  if (!Number.isInteger(n) || n < 16 || n > 3840 || n % 2 !== 0) throw bad(`${what} must be an even whole number of pixels from 16 to 3840`);
+  if (!Number.isInteger(n) || n < 16 || n > 3840 || n % 2 !== 0)
+    throw bad(`${what} must be an even whole number of pixels from 16 to 3840`);
   return n;
 };
 
@@ -69,7 +70,8 @@ export function readFilmCutSpec(input: unknown): FilmCutSpec {
     const start = clip.start === undefined ? 0 : num(clip.start);
     const seconds = num(clip.seconds);
     if (!Number.isFinite(start) || start < 0) throw bad(`${name}: start must be zero or more seconds`);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw bad(`${name}: seconds must be more than zero (a zero-length segment keeps nothing)`);
+    if (!Number.isFinite(seconds) || seconds <= 0)
+      throw bad(`${name}: seconds must be more than zero (a zero-length segment keeps nothing)`);
     if (seconds > 600) throw bad(`${name}: seconds may be at most 600`);
     return { ...(url ? { url } : { artifactId }), start, seconds };
   });
@@ -82,7 +84,14 @@ export function readFilmCutSpec(input: unknown): FilmCutSpec {
 export function editDecisionList(clips: ClipRef[]): Segment[] {
   let at = 0;
   return clips.map((clip, index) => {
-    const segment = { index, url: clip.url ?? null, artifactId: clip.artifactId ?? null, start: clip.start, seconds: clip.seconds, at: Math.round(at * 1000) / 1000 };
+    const segment = {
+      index,
+      url: clip.url ?? null,
+      artifactId: clip.artifactId ?? null,
+      start: clip.start,
+      seconds: clip.seconds,
+      at: Math.round(at * 1000) / 1000,
+    };
     at += clip.seconds;
     return segment;
   });
@@ -100,10 +109,23 @@ export function filmCutArgs(files: string[], spec: FilmCutSpec, out: string): st
   const joined = `${spec.clips.map((_, i) => `[v${i}]`).join('')}concat=n=${spec.clips.length}:v=1:a=0[out]`;
   return [
     ...files.flatMap((f) => ['-i', f]),
-    '-filter_complex', [...chains, joined].join(';'),
-    '-map', '[out]', '-an',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-r', String(fps),
-    '-movflags', '+faststart', '-map_metadata', '-1',
+    '-filter_complex',
+    [...chains, joined].join(';'),
+    '-map',
+    '[out]',
+    '-an',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-r',
+    String(fps),
+    '-movflags',
+    '+faststart',
+    '-map_metadata',
+    '-1',
     out,
   ];
 }

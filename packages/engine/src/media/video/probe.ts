@@ -13,14 +13,22 @@ export interface MediaProbe {
 
 const ratio = (value: string | undefined): number => {
   const [n, d] = (value ?? '0/1').split('/').map(Number);
-  return d ? n! / d : n ?? 0;
+  return d ? n! / d : (n ?? 0);
 };
 
 /** Throws when the file has no decodable video stream. */
 export async function probeMedia(file: string, signal?: AbortSignal): Promise<MediaProbe> {
   const { stdout } = await ffprobe(['-print_format', 'json', '-show_format', '-show_streams', file], signal);
   const info = JSON.parse(stdout) as {
-    streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; avg_frame_rate?: string; r_frame_rate?: string; duration?: string }>;
+    streams?: Array<{
+      codec_type?: string;
+      codec_name?: string;
+      width?: number;
+      height?: number;
+      avg_frame_rate?: string;
+      r_frame_rate?: string;
+      duration?: string;
+    }>;
     format?: { duration?: string; format_name?: string };
   };
   const video = info.streams?.find((s) => s.codec_type === 'video' && s.width && s.height);

@@ -2,12 +2,21 @@ import type { Tool } from '../../steps/tools';
 import { removeBackground } from './remove-background';
 
 export { alphaStats, cutOutBackground, type CutoutOptions, type CutoutResult } from './cutout';
-export { MAX_SIDE, WEBP_OPTIONS, removeBackground, visualKeys, type ProcessedImage, type Transparency, type TransparencyMechanism } from './remove-background';
+export {
+  MAX_SIDE,
+  WEBP_OPTIONS,
+  removeBackground,
+  visualKeys,
+  type ProcessedImage,
+  type Transparency,
+  type TransparencyMechanism,
+} from './remove-background';
 
 /** The visual tools `tool` steps may name; joined to the registry in activities/index.ts. */
 export const VISUAL_TOOLS: Record<string, Tool> = {
   removeBackground: {
-    description: "Writes an image's processed.webp: the backdrop cut out (or drawn transparent by the model) when transparentBackground is true, else a re-encoded copy",
+    description:
+      "Writes an image's processed.webp: the backdrop cut out (or drawn transparent by the model) when transparentBackground is true, else a re-encoded copy",
     run: async (input, ctx) => ({ output: await removeBackground(input, ctx), costUsd: 0 }),
   },
 };

@@ -58,7 +58,8 @@ interface ImageRef {
 }
 
 function readInput(input: unknown): ImageRef {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) throw new ToolInputError('expects an image: an object with a storageKey');
+  if (!input || typeof input !== 'object' || Array.isArray(input))
+    throw new ToolInputError('expects an image: an object with a storageKey');
   const r = input as Record<string, unknown>;
   if (typeof r.storageKey !== 'string') throw new ToolInputError('expects an image with a storageKey');
   try {
@@ -67,8 +68,10 @@ function readInput(input: unknown): ImageRef {
     throw new ToolInputError(`was given an invalid storageKey "${r.storageKey}"`);
   }
   const tolerance = r.tolerance === undefined ? undefined : Number(r.tolerance);
-  if (tolerance !== undefined && !(tolerance >= 1 && tolerance <= 200)) throw new ToolInputError('tolerance must be a number from 1 to 200');
-  if (r.aspectRatio !== undefined && (typeof r.aspectRatio !== 'string' || !/^\d+:\d+$/.test(r.aspectRatio))) throw new ToolInputError('aspectRatio must look like 16:9');
+  if (tolerance !== undefined && !(tolerance >= 1 && tolerance <= 200))
+    throw new ToolInputError('tolerance must be a number from 1 to 200');
+  if (r.aspectRatio !== undefined && (typeof r.aspectRatio !== 'string' || !/^\d+:\d+$/.test(r.aspectRatio)))
+    throw new ToolInputError('aspectRatio must look like 16:9');
   const transparency = r.transparency as { mechanism?: unknown } | undefined;
   return {
     storageKey: r.storageKey,
@@ -89,7 +92,10 @@ function readInput(input: unknown): ImageRef {
  * (`native`); asked for but not drawn: the backdrop is cut out of the pixels (`post-process`); not asked
  * for: a re-encoded copy (`none`). The alpha written is measured and recorded.
  */
-export async function removeBackground(input: unknown, ctx: Pick<ToolContext, 'storage' | 'artifactId' | 'artifactType'> & { signal?: AbortSignal }): Promise<ProcessedImage> {
+export async function removeBackground(
+  input: unknown,
+  ctx: Pick<ToolContext, 'storage' | 'artifactId' | 'artifactType'> & { signal?: AbortSignal },
+): Promise<ProcessedImage> {
   const ref = readInput(input);
   const keys = visualKeys(ctx.artifactType, ctx.artifactId);
   let source: Buffer;
@@ -101,7 +107,10 @@ export async function removeBackground(input: unknown, ctx: Pick<ToolContext, 's
   }
   let decoded: { data: Buffer; info: OutputInfo };
   try {
-    decoded = await sharp(source, { limitInputPixels: MAX_SIDE * MAX_SIDE }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    decoded = await sharp(source, { limitInputPixels: MAX_SIDE * MAX_SIDE })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
   } catch (err) {
     throw new ToolInputError(`could not read ${ref.storageKey} as an image: ${(err as Error).message}`);
   }
@@ -111,11 +120,11 @@ export async function removeBackground(input: unknown, ctx: Pick<ToolContext, 's
 
   const mechanism: TransparencyMechanism = !ref.transparentBackground ? 'none' : ref.nativeTransparency ? 'native' : 'post-process';
   const measured =
-    mechanism === 'post-process'
-      ? cutOutBackground(data, info.width, info.height, ref.cutout)
-      : alphaStats(data, info.channels);
+    mechanism === 'post-process' ? cutOutBackground(data, info.width, info.height, ref.cutout) : alphaStats(data, info.channels);
   ctx.signal?.throwIfAborted();
-  const processed = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).webp(WEBP_OPTIONS).toBuffer();
+  const processed = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .webp(WEBP_OPTIONS)
+    .toBuffer();
   await Promise.all([ctx.storage.put(keys.processed, processed, 'image/webp'), copyRaw]);
 
   return {

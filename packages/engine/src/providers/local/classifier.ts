@@ -6,11 +6,15 @@ import type { ClassifyRequest } from '../types';
  * empty, placeholder or truncated output.
  */
 const SAFETY_RULES: Array<{ reason: string; pattern: RegExp }> = [
-  { reason: 'weapons', pattern: /\b(guns?|rifles?|pistols?|shotguns?|firearms?|bombs?|grenades?|explosives?|ammunition|weapons?|machine ?guns?)\b/i },
+  {
+    reason: 'weapons',
+    pattern: /\b(guns?|rifles?|pistols?|shotguns?|firearms?|bombs?|grenades?|explosives?|ammunition|weapons?|machine ?guns?)\b/i,
+  },
   { reason: 'gore', pattern: /\b(gore|gory|bloody|blood-soaked|dismember\w*|decapitat\w*|mutilat\w*|corpses?|entrails)\b/i },
   {
     reason: 'minors_unsafe',
-    pattern: /\b(child|children|minors?|kids?|teens?|teenagers?|underage)\b[^.]{0,60}\b(nude|naked|sexual\w*|lingerie|erotic|violent|weapons?|guns?|alcohol|drugs?)\b|\b(nude|naked|sexual\w*|lingerie|erotic)\b[^.]{0,60}\b(child|children|minors?|kids?|teens?|underage)\b/i,
+    pattern:
+      /\b(child|children|minors?|kids?|teens?|teenagers?|underage)\b[^.]{0,60}\b(nude|naked|sexual\w*|lingerie|erotic|violent|weapons?|guns?|alcohol|drugs?)\b|\b(nude|naked|sexual\w*|lingerie|erotic)\b[^.]{0,60}\b(child|children|minors?|kids?|teens?|underage)\b/i,
   },
 ];
 

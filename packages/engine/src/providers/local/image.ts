@@ -27,8 +27,14 @@ function shapes(random: () => number, palette: string[], w: number, h: number): 
     const size = Math.round((0.05 + random() * 0.18) * Math.min(w, h));
     const kind = Math.floor(random() * 3);
     if (kind === 0) parts.push(`<circle cx="${x}" cy="${y}" r="${size}" fill="${fill}" fill-opacity="${opacity}"/>`);
-    else if (kind === 1) parts.push(`<rect x="${x - size}" y="${y - size / 2}" width="${size * 2}" height="${size}" rx="${Math.round(size / 5)}" fill="${fill}" fill-opacity="${opacity}" transform="rotate(${Math.round(random() * 90)} ${x} ${y})"/>`);
-    else parts.push(`<polygon points="${x},${y - size} ${x + size},${y + size} ${x - size},${y + size}" fill="${fill}" fill-opacity="${opacity}"/>`);
+    else if (kind === 1)
+      parts.push(
+        `<rect x="${x - size}" y="${y - size / 2}" width="${size * 2}" height="${size}" rx="${Math.round(size / 5)}" fill="${fill}" fill-opacity="${opacity}" transform="rotate(${Math.round(random() * 90)} ${x} ${y})"/>`,
+      );
+    else
+      parts.push(
+        `<polygon points="${x},${y - size} ${x + size},${y + size} ${x - size},${y + size}" fill="${fill}" fill-opacity="${opacity}"/>`,
+      );
   }
   return parts.join('');
 }

@@ -36,7 +36,13 @@ export function createLocalProvider(opts: LocalProviderOptions = {}) {
     async generate(req) {
       await latency(req.signal, req.batch);
       const native = req.transparentBackground && req.model.capabilities.includes('transparency');
-      const bytes = await renderLocalImage({ prompt: req.prompt, seed: `${req.model.id}:${req.seed}`, width: req.width, height: req.height, alpha: native });
+      const bytes = await renderLocalImage({
+        prompt: req.prompt,
+        seed: `${req.model.id}:${req.seed}`,
+        width: req.width,
+        height: req.height,
+        alpha: native,
+      });
       return { bytes, mimeType: 'image/png', nativeTransparency: native, costUsd: price(req.model.pricing.per_image ?? 0, req.batch) };
     },
   };

@@ -28,13 +28,7 @@ const HEADINGS = [
   'Outlook',
   'Recommendations',
 ];
-const OPENERS = [
-  'A close look at',
-  'Practitioners describing',
-  'Recent work on',
-  'Most accounts of',
-  'Any serious treatment of',
-];
+const OPENERS = ['A close look at', 'Practitioners describing', 'Recent work on', 'Most accounts of', 'Any serious treatment of'];
 const CLAIMS = [
   'points to a small number of factors that explain most of the variation',
   'shows steady change rather than sudden breaks',
@@ -76,17 +70,30 @@ function stringFor(key: string, schema: Schema, random: () => number, subject: s
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return String(pick(random, schema.enum));
   if (typeof schema.const === 'string') return schema.const;
   const k = key.toLowerCase();
-  const hex = () => `#${Math.floor(random() * 0xffffff).toString(16).padStart(6, '0')}`;
+  const hex = () =>
+    `#${Math.floor(random() * 0xffffff)
+      .toString(16)
+      .padStart(6, '0')}`;
   if (typeof schema.pattern === 'string' && schema.pattern.includes('#[0-9a-fA-F]{6}')) return hex();
-  if (schema.format === 'date') return `2026-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(random() * 28)).padStart(2, '0')}`;
-  if (schema.format === 'email') return `${subject.toLowerCase().replace(/[^a-z0-9]+/g, '.').replace(/^\.|\.$/g, '') || 'hello'}@example.com`;
+  if (schema.format === 'date')
+    return `2026-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(random() * 28)).padStart(2, '0')}`;
+  if (schema.format === 'email')
+    return `${
+      subject
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '.')
+        .replace(/^\.|\.$/g, '') || 'hello'
+    }@example.com`;
   if (k.includes('color') || k.includes('colour')) return hex();
   let text: string;
-  if (schema.format === 'uri' || k.endsWith('url')) text = `https://local.atelier.invalid/${encodeURIComponent(subject.toLowerCase().replace(/\s+/g, '-'))}/${index + 1}`;
-  else if (k.includes('title')) text = `${capitalise(subject)}: ${pick(random, ['an overview', 'what matters now', 'a working brief', 'the state of play'])}`;
+  if (schema.format === 'uri' || k.endsWith('url'))
+    text = `https://local.atelier.invalid/${encodeURIComponent(subject.toLowerCase().replace(/\s+/g, '-'))}/${index + 1}`;
+  else if (k.includes('title'))
+    text = `${capitalise(subject)}: ${pick(random, ['an overview', 'what matters now', 'a working brief', 'the state of play'])}`;
   else if (k.includes('heading') || k.includes('angle')) text = `${HEADINGS[index % HEADINGS.length]} of ${subject}`;
   else if (k.includes('source')) text = `${capitalise(subject)} — local reference note ${index + 1} (local/text-1 knowledge base)`;
-  else if (k.includes('prompt')) text = `${capitalise(subject)}, ${pick(random, ['clear composition', 'soft light', 'bold shapes', 'balanced colour'])}, detailed`;
+  else if (k.includes('prompt'))
+    text = `${capitalise(subject)}, ${pick(random, ['clear composition', 'soft light', 'bold shapes', 'balanced colour'])}, detailed`;
   else if (k.includes('summary') || k.includes('body') || k.includes('description') || k.includes('text') || k.includes('reason')) {
     const topic = k.includes('body') ? HEADINGS[index % HEADINGS.length] : undefined;
     text = `${sentence(random, subject, topic)} ${sentence(random, subject)}`;
@@ -151,7 +158,9 @@ export function localTextAnswer(req: LocalTextRequest): LocalTextAnswer {
   const subject = subjectOf(req.prompt);
   const text = req.jsonSchema
     ? JSON.stringify(
-        req.jsonSchema['x-atelier-agent'] ? agentTurn(req.jsonSchema, req.prompt, random, subject) : valueFor(req.jsonSchema, '', random, subject, 0),
+        req.jsonSchema['x-atelier-agent']
+          ? agentTurn(req.jsonSchema, req.prompt, random, subject)
+          : valueFor(req.jsonSchema, '', random, subject, 0),
       )
     : [0, 1, 2].map(() => sentence(random, subject)).join(' ');
   return { text, usage: { inputTokens: tokens(req.prompt), outputTokens: tokens(text) } };

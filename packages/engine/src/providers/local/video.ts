@@ -30,7 +30,12 @@ const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 export function localClipArgs(req: LocalClipRequest, out: string): string[] {
   const random = seededRandom(`${req.prompt}\u0000${req.seed}`);
   const { width: w, height: h, fps, durationSeconds: d } = req;
-  const source = (color: string, sw: number, sh: number) => ['-f', 'lavfi', '-i', `color=c=${color}:s=${even(sw)}x${even(sh)}:r=${fps}:d=${d}`];
+  const source = (color: string, sw: number, sh: number) => [
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${color}:s=${even(sw)}x${even(sh)}:r=${fps}:d=${d}`,
+  ];
   const shape = (index: number) => {
     const speed = (1 + random() * 3).toFixed(3);
     const phase = (random() * Math.PI * 2).toFixed(3);
@@ -42,10 +47,27 @@ export function localClipArgs(req: LocalClipRequest, out: string): string[] {
     ...source(hex(random), w * (0.08 + random() * 0.15), h * (0.2 + random() * 0.3)),
   ];
   const filter = `[0][1]${shape(1)}[a];[a][2]${shape(2)},format=yuv420p[v]`;
-  if (req.generateAudio) args.push('-f', 'lavfi', '-i', `sine=frequency=${Math.round(220 + random() * 660)}:sample_rate=48000:duration=${d}`);
+  if (req.generateAudio)
+    args.push('-f', 'lavfi', '-i', `sine=frequency=${Math.round(220 + random() * 660)}:sample_rate=48000:duration=${d}`);
   args.push('-filter_complex', filter, '-map', '[v]');
   if (req.generateAudio) args.push('-map', '3:a', '-c:a', 'aac', '-b:a', '96k');
-  args.push('-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-r', String(fps), '-t', String(d), '-map_metadata', '-1', '-fflags', '+bitexact', out);
+  args.push(
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-r',
+    String(fps),
+    '-t',
+    String(d),
+    '-map_metadata',
+    '-1',
+    '-fflags',
+    '+bitexact',
+    out,
+  );
   return args;
 }
 

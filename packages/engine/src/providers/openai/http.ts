@@ -23,7 +23,13 @@ function backoff(attempt: number, retryAfter: string | null): number {
  * network failures with exponential backoff (honouring Retry-After). What is still failing after the
  * last attempt is transient (the engine retries the step later); 4xx refusals are permanent.
  */
-export async function postJson(opts: OpenAiOptions, path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+export async function postJson(
+  opts: OpenAiOptions,
+  path: string,
+  body: unknown,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const attempts = opts.maxAttempts ?? 3;
   let last = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {

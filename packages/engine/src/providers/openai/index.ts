@@ -29,7 +29,9 @@ export function createOpenAiProvider(opts: OpenAiOptions): { text: TextProvider;
           {
             model: apiModel(req.model.id),
             messages: [{ role: 'user', content: req.prompt }],
-            ...(req.jsonSchema ? { response_format: { type: 'json_schema', json_schema: { name: 'step_output', schema: req.jsonSchema, strict: false } } } : {}),
+            ...(req.jsonSchema
+              ? { response_format: { type: 'json_schema', json_schema: { name: 'step_output', schema: req.jsonSchema, strict: false } } }
+              : {}),
           },
           opts.textTimeoutMs ?? 60_000,
           req.signal,
@@ -47,7 +49,14 @@ export function createOpenAiProvider(opts: OpenAiOptions): { text: TextProvider;
         const answer = (await postJson(
           opts,
           '/images/generations',
-          { model: apiModel(req.model.id), prompt: req.prompt, size: `${req.width}x${req.height}`, n: 1, response_format: 'b64_json', ...(native ? { background: 'transparent' } : {}) },
+          {
+            model: apiModel(req.model.id),
+            prompt: req.prompt,
+            size: `${req.width}x${req.height}`,
+            n: 1,
+            response_format: 'b64_json',
+            ...(native ? { background: 'transparent' } : {}),
+          },
           opts.imageTimeoutMs ?? 120_000,
           req.signal,
         )) as { data?: Array<{ b64_json?: string }> };
