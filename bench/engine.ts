@@ -604,7 +604,9 @@ async function ssePhase(b: Bench, n: number) {
     s.notified
       .slice(-recorded.length)
       .reverse()
-      .forEach((t, k) => notifiedAt.set(recorded[recorded.length - 1 - k]!.seq, t));
+      .forEach((t, k) => {
+        notifiedAt.set(recorded[recorded.length - 1 - k]!.seq, t);
+      });
     for (const e of s.events) {
       const ms = e.receivedAt - e.at;
       latency.push(ms);

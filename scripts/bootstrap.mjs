@@ -62,6 +62,9 @@ switch (mode) {
   case 'test': {
     const typecheck = spawnSync(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
     if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
+    // Formatting and lint rules (biome.json) hold for every source file: a failure names the file and the fix.
+    const style = spawnSync(bin('biome'), ['ci', '.'], { cwd: root, stdio: 'inherit' });
+    if (style.status !== 0) process.exit(style.status ?? 1);
     const validate = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'workflows', 'validate'], {
       cwd: root,
       stdio: 'inherit',

@@ -58,7 +58,7 @@ function rng(seed: number) {
 }
 type Rng = ReturnType<typeof rng>;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function parentOf(root: Json, path: string): { parent: Json; key: string } | null {
   const keys = path.split('.');
@@ -148,19 +148,19 @@ const MUTATIONS: Record<string, Mutation> = {
     const path = r.pick(REQUIRED_PATHS);
     const at = parentOf(def, path);
     if (at) delete at.parent[at.key];
-    return new RegExp(`^${escape(path)}: is required`);
+    return new RegExp(`^${escapeRegex(path)}: is required`);
   },
   wrongType(def, r) {
     const [path, values] = r.pick(WRONG_TYPES);
     const at = parentOf(def, path);
     if (at) at.parent[at.key] = clone(r.pick(values));
-    return new RegExp(`^${escape(path)}(\\.|:)`);
+    return new RegExp(`^${escapeRegex(path)}(\\.|:)`);
   },
   unknownEnum(def, r) {
     const path = r.pick(ENUM_PATHS);
     const at = parentOf(def, path);
     if (at) at.parent[at.key] = `bogus-${r.int(1000)}`;
-    return new RegExp(`^${escape(path)}: must be one of`);
+    return new RegExp(`^${escapeRegex(path)}: must be one of`);
   },
   duplicateGateId(def) {
     if (Array.isArray(def.gates) && def.gates.length > 0) def.gates.push(clone(def.gates[0]));

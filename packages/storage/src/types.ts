@@ -58,7 +58,7 @@ export function contentTypeFor(key: string): string {
 
 /** Keys never climb out of the storage root and never carry odd characters. */
 export function assertSafeKey(key: string): void {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._\/-]*$/.test(key) || key.split('/').some((part) => part === '..' || part === '.' || part === '')) {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(key) || key.split('/').some((part) => part === '..' || part === '.' || part === '')) {
     throw new Error(`invalid storage key "${key}"`);
   }
 }

@@ -4,7 +4,7 @@ import { monthStart } from '@atelier/domain';
 import type { Updateable } from 'kysely';
 import type { ClientsTable } from '@atelier/db';
 import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access';
-import { ApiError, fail } from '../errors';
+import { type ApiError, fail } from '../errors';
 import { PG, pgErrorCode } from '@atelier/db';
 import { presentClient, rollupOf } from '../presenters/client';
 import type { AppEnv } from '../services';

@@ -25,7 +25,7 @@ import type { AppEnv } from '../services';
  * outlive a revocation. HEAD answers the same headers without a body. GCS driver: once the signature
  * verifies, 302 to storage.url(key), the public address or the driver's own signed URL, not cached.
  */
-const SAFE_KEY = /^artifacts\/[A-Za-z0-9][A-Za-z0-9._\/-]*$/;
+const SAFE_KEY = /^artifacts\/[A-Za-z0-9][A-Za-z0-9._/-]*$/;
 
 /** The origin that clients reach the gateway at: ATELIER_PUBLIC_URL when set, else the request's. */
 export function publicOrigin(c: Context): string {
@@ -173,13 +173,10 @@ fileRoutes.openAPIRegistry.registerPath({
     }),
     query: z.object({
       exp: z.string().max(12).openapi({ description: 'When the URL dies, in unix seconds (part of content.url)', example: '1767225600' }),
-      sig: z
-        .string()
-        .max(43)
-        .openapi({
-          description: 'base64url HMAC-SHA256 of the key and exp under the gateway secret (part of content.url)',
-          example: 'q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c',
-        }),
+      sig: z.string().max(43).openapi({
+        description: 'base64url HMAC-SHA256 of the key and exp under the gateway secret (part of content.url)',
+        example: 'q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c',
+      }),
     }),
     headers: z.object({ range: z.string().optional().openapi({ description: 'One byte range: bytes=0-99, bytes=100- or bytes=-500' }) }),
   },

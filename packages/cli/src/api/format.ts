@@ -5,7 +5,9 @@ export function table(rows: string[][], headers?: string[]): string {
   const all = headers ? [headers, ...rows] : rows;
   if (all.length === 0) return '';
   const widths: number[] = [];
-  for (const row of all) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of all) {
+    for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 0, cell.length);
+  }
   const line = (row: string[]) =>
     row
       .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
