@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+import { type Harness, type TestUser, registerUser, startHarness, waitForRun, seedArtifact as seedArtifactIn } from '../support/harness';
 
 /** Characters, subjects, likeness consent and the gate, over HTTP against the real stack. */
 let h: Harness;
@@ -17,24 +17,7 @@ const as = (u: TestUser) => ({
   del: (p: string, headers?: Record<string, string>) => h.request('DELETE', p, { token: u.token, headers }),
 });
 
-/** A produced artifact to use as a reference (what a finished run leaves behind). */
-async function seedArtifact(workspaceId: string): Promise<string> {
-  const id = `artifact-${randomBytes(8).toString('hex')}`;
-  await h.db
-    .insertInto('artifacts')
-    .values({
-      id,
-      workspace_id: workspaceId,
-      title: 'portrait',
-      status: 'ready',
-      artifact_class: 'visual',
-      artifact_type: 'illustration',
-      content: JSON.stringify({ type: 'image' }),
-      qa: JSON.stringify([]),
-    } as never)
-    .execute();
-  return id;
-}
+const seedArtifact = (workspaceId: string) => seedArtifactIn(h, workspaceId);
 
 const consentBody = (over: Record<string, unknown> = {}) => ({
   grantor: 'subject',

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, type TestUser, createApiKey, registerUser, startHarness } from '../support/harness';
+import { type Harness, type TestUser, createApiKey, registerUser, startHarness, seedArtifact as seedArtifactIn } from '../support/harness';
 
 let h: Harness;
 let owner: TestUser;
@@ -13,23 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-async function seedArtifact(workspaceId: string): Promise<string> {
-  const id = `artifact-${randomBytes(8).toString('hex')}`;
-  await h.db
-    .insertInto('artifacts')
-    .values({
-      id,
-      workspace_id: workspaceId,
-      title: 'portrait',
-      status: 'ready',
-      artifact_class: 'visual',
-      artifact_type: 'illustration',
-      content: JSON.stringify({ type: 'image' }),
-      qa: JSON.stringify([]),
-    } as never)
-    .execute();
-  return id;
-}
+const seedArtifact = (workspaceId: string) => seedArtifactIn(h, workspaceId);
 
 const project = async (u: TestUser, workspaceId = u.workspaceId) =>
   (

@@ -298,3 +298,22 @@ export function spawnAtelierWorker(h: Harness, localLatencyMs: number, env: Reco
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
+
+/** A produced artifact in `workspaceId`, written straight to the database (what a finished run leaves behind). */
+export async function seedArtifact(h: Harness, workspaceId: string): Promise<string> {
+  const id = `artifact-${randomBytes(8).toString('hex')}`;
+  await h.db
+    .insertInto('artifacts')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      title: 'portrait',
+      status: 'ready',
+      artifact_class: 'visual',
+      artifact_type: 'illustration',
+      content: JSON.stringify({ type: 'image' }),
+      qa: JSON.stringify({ status: 'passed', checks: [] }),
+    } as never)
+    .execute();
+  return id;
+}

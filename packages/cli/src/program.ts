@@ -13,6 +13,7 @@ import { AtelierApiError, type AtelierClient, type Order, type Run, createAtelie
 import { DEFAULT_URL, credentialsPath, resolveCredentials, saveCredentials } from './api/credentials';
 import { OrderProgress } from './api/order-progress';
 import { describeRunEvent, table } from './api/format';
+import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
 
 export const EXIT = { ok: 0, unsuccessful: 1, usage: 2, api: 3 } as const;
 
@@ -299,20 +300,7 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
   runs
     .command('list')
     .description('list runs, newest first (GET /v1/runs)')
-    .addOption(
-      new Option('--status <status>', 'only runs in this status').choices([
-        'pending',
-        'queued',
-        'running',
-        'planned',
-        'completed',
-        'review',
-        'failed',
-        'cancelled',
-        'rejected',
-        'changes_requested',
-      ]),
-    )
+    .addOption(new Option('--status <status>', 'only runs in this status').choices([...RUN_STATUS_VALUES]))
     .option('--workspace <id>', 'workspace id')
     .option('--project <id>', 'project id')
     .option('--order <id>', 'only the children of this order')
