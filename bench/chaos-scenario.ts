@@ -112,7 +112,15 @@ export interface ChaosReport {
   faults: { workerKills: number; workerSelfExits: number; workerExitsWhileRunning: number; temporalRestarts: number; pgOutageMs: number };
   /** Undelivered engine_commands at the end. */
   pendingEngineCommands: number;
-  timings: { loadMs: number; faultsMs: number; drainMs: number; totalMs: number };
+  timings: {
+    loadMs: number;
+    faultsMs: number;
+    /** From the end of the faults until every run was terminal and the order settled (0: already so). */
+    drainMs: number;
+    /** From the last run acknowledged until the last run finished. */
+    lastRunFinishedAfterLoadMs: number;
+    totalMs: number;
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -424,9 +432,9 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     const clients = Array.from({ length: o.clients }, () => new LoadClient(() => api.url, loadKey));
     const acknowledged: string[] = [];
 
-    // --- the load: runs spread over most of the window, and the order started early
+    // --- the load: runs spread over the window, and the order started early
     const loadStarted = Date.now();
-    const loadEnd = loadStarted + o.windowMs * 0.8;
+    const loadEnd = loadStarted + o.windowMs;
     const hardDeadline = loadStarted + o.windowMs + o.pgOutageMs + o.drainTimeoutMs;
     let orderId = '';
     const orderClient = new LoadClient(() => api.url, loadKey);
@@ -543,7 +551,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     // --- what the database recorded
     const rows = await db
       .selectFrom('runs')
-      .select(['id', 'status', 'intake', 'actual_usd', 'parent_order_id'])
+      .select(['id', 'status', 'intake', 'actual_usd', 'parent_order_id', 'finished_at'])
       .where('workspace_id', '=', loadWorkspace)
       .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -552,6 +560,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     const stuckIds = rows.filter((r) => !isTerminalRunStatus(r.status)).map((r) => ({ id: r.id, status: r.status }));
     const statuses: Record<string, number> = {};
     for (const r of rows) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    const lastFinished = Math.max(...rows.map((r) => (r.finished_at ? new Date(r.finished_at).getTime() : 0)));
     const unacknowledgedRows = rows.filter((r) => !r.parent_order_id && !ackSet.has(r.id)).length;
 
     const details: string[] = [];
@@ -678,7 +687,13 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
         pgOutageMs: o.pgOutageMs,
       },
       pendingEngineCommands: pending.length,
-      timings: { loadMs, faultsMs, drainMs, totalMs: Date.now() - totalStarted },
+      timings: {
+        loadMs,
+        faultsMs,
+        drainMs,
+        lastRunFinishedAfterLoadMs: lastFinished - loadStarted - loadMs,
+        totalMs: Date.now() - totalStarted,
+      },
     };
   } catch (err) {
     if (worker) log(`worker log tail:\n${worker.tail()}`);

@@ -25,7 +25,7 @@ async function main(): Promise<number> {
     `order                           ${r.order.status} ${JSON.stringify(r.order.counts)} actual $${r.order.actualCostUsd}`,
     `faults                          worker SIGKILLs ${r.faults.workerKills} (+ ${r.faults.workerSelfExits} exits on its own, ${r.faults.workerExitsWhileRunning} of them after it had come up), Temporal restarts ${r.faults.temporalRestarts}, PostgreSQL down ${s(r.faults.pgOutageMs)}`,
     `undelivered engine commands     ${r.pendingEngineCommands}`,
-    `time                            load ${s(r.timings.loadMs)}, faults ${s(r.timings.faultsMs)}, drain ${s(r.timings.drainMs)}, total ${s(r.timings.totalMs)}`,
+    `time                            load ${s(r.timings.loadMs)}, faults ${s(r.timings.faultsMs)}, drain after the last fault ${s(r.timings.drainMs)}, last run finished ${s(r.timings.lastRunFinishedAfterLoadMs)} after the last was acknowledged, total ${s(r.timings.totalMs)}`,
   ];
   if (r.gateway.other5xxDetails.length) lines.push(`other 5xx: ${r.gateway.other5xxDetails.join('\n  ')}`);
   if (r.billing.details.length) lines.push(`billing details:\n  ${r.billing.details.slice(0, 20).join('\n  ')}`);
