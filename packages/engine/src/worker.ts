@@ -78,7 +78,12 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
       prepareChildRun: withRetryBudget(activities.prepareChildRun),
       ...createOrderActivities(opts.db),
       ...createReconcilerActivities(opts.db, opts.logger.child({ component: 'reconciler' })),
-      ...createWebhookActivities({ db: opts.db, egress, secretsKey: opts.secretsKey ?? secretsKeyFromEnv(process.env) }),
+      ...createWebhookActivities({
+        db: opts.db,
+        egress,
+        secretsKey: opts.secretsKey ?? secretsKeyFromEnv(process.env),
+        ...(opts.metrics ? { metrics: opts.metrics } : {}),
+      }),
     },
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 50,
     maxConcurrentLocalActivityExecutions: 50,
