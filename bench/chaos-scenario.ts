@@ -261,11 +261,9 @@ class WorkerSupervisor {
       // It failed on its own (it cannot start while PostgreSQL is away): start it again shortly.
       this.selfExits += 1;
       if (up) this.exitsWhileRunning += 1;
-      const why =
-        this.tail(200)
-          .split('\n')
-          .filter((l) => /"level":(50|60)|Error/.test(l))
-          .slice(-1)[0] ?? '';
+      const lines = this.tail(200).split('\n');
+      // The fatal line if the logger wrote one (level 50/60), else the last line naming an error.
+      const why = lines.filter((l) => /"level":(50|60)/.test(l)).slice(-1)[0] ?? lines.filter((l) => /Error/.test(l)).slice(-1)[0] ?? '';
       this.log(
         `worker exited on its own (${signal ?? code}) ${up ? 'while running' : 'while starting'}; restarting in 2 s. ${why.slice(0, 300)}`,
       );
