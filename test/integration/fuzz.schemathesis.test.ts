@@ -264,7 +264,16 @@ describe('Schemathesis over /openapi.json', () => {
       REPORT_DIR,
       ...exclusions,
     ];
-    const result = await runSchemathesis(args, 200_000);
+    let result = await runSchemathesis(args, 200_000);
+    // CPython 3.11 occasionally crashes inside Hypothesis while it compiles a generated strategy
+    // ("AST constructor recursion depth mismatch"): the fuzzer's own fault, reported with no failing
+    // case against the gateway. Only such a run is tried once more; any finding fails the test.
+    const toolCrash = (r: typeof result) =>
+      r.code !== 0 && /AST constructor recursion depth mismatch/.test(r.output) && !/^=+ FAILURES/m.test(r.output);
+    if (toolCrash(result)) {
+      console.log('schemathesis crashed inside Hypothesis (CPython AST recursion bug); running it once more');
+      result = await runSchemathesis(args, 200_000);
+    }
     console.log(`schemathesis ${SCHEMATHESIS_VERSION} finished in ${result.ms} ms with exit ${result.code}`);
     if (process.env.SCHEMATHESIS_ECHO) console.log(result.output);
     const start = result.output.search(/^=+ (FAILURES|ERRORS|SUMMARY)/m);
