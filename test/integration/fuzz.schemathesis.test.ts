@@ -247,8 +247,11 @@ describe('Schemathesis over /openapi.json', () => {
       'examples,coverage,fuzzing',
       '--max-examples',
       process.env.SCHEMATHESIS_MAX_EXAMPLES ?? '25',
+      // One worker: CPython 3.11's AST validator keeps its recursion depth per interpreter, not per
+      // thread, and Hypothesis compiling strategies in two threads at once trips it ("AST constructor
+      // recursion depth mismatch").
       '--workers',
-      '2',
+      '1',
       '--request-timeout',
       '10',
       '--generation-database',

@@ -147,6 +147,22 @@ describe('one reconciler pass', () => {
     await waitForOrder(h, user.token, orderId, (o) => o.counts.running > 0, 30_000);
     // Terminating the order workflow terminates its children too (parent close policy).
     await h.temporal.workflow.getHandle(orderId).terminate('simulated engine loss');
+    // The server closes the children after the parent, asynchronously: a pass judges what is closed.
+    const children = await h.db.selectFrom('runs').select('id').where('parent_order_id', '=', orderId).execute();
+    const deadline = Date.now() + 30_000;
+    for (const child of children) {
+      for (;;) {
+        const closed = await h.temporal.workflow
+          .getHandle(child.id)
+          .describe()
+          .then(
+            (d) => d.status.name !== 'RUNNING',
+            () => true,
+          );
+        if (closed || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
 
     const report = await pass();
     const orderAction = report.settled.find((a) => a.id === orderId);
