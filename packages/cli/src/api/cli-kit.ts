@@ -1,0 +1,92 @@
+/** What the user commands share: exit codes, output, option parsers and the ways a command ends. */
+import { readFile } from 'node:fs/promises';
+import { Command, Option } from 'commander';
+import type { AtelierClient, Order, Run } from '@atelier/client';
+import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
+import { OrderProgress } from './order-progress';
+import { describeRunEvent, table } from './format';
+
+export const EXIT = { ok: 0, unsuccessful: 1, usage: 2, api: 3 } as const;
+
+/** Raised by command actions to end with a code (after printing what they had to say). */
+export class Exit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
+/** A usage error found after commander parsed the arguments (a bad --intake JSON, say). */
+export class UsageError extends Error {}
+
+export type OperatorMain = (argv: string[]) => Promise<number>;
+
+export interface GlobalFlags {
+  url?: string;
+  apiKey?: string;
+}
+
+export const print = (line: string) => process.stdout.write(`${line}\n`);
+export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
+
+export function apiErrorExit(status: number, body: unknown, what: string): never {
+  process.stderr.write(`error: ${what} answered ${status}\n${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}\n`);
+  throw new Exit(EXIT.api);
+}
+
+/** The data of an openapi-fetch result, or exit 3 with the error body on stderr. */
+export function ok<T>(result: { data?: T; error?: unknown; response: Response }, what: string): T {
+  if (result.data !== undefined && result.response.ok) return result.data;
+  return apiErrorExit(result.response.status, result.error ?? null, what);
+}
+
+export function parseJson(flag: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${flag} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** `--intake '{"topic":"x"}'` plus any `--set key=value` (values parsed as JSON when they parse). */
+export function intakeFrom(opts: { intake?: string; set?: string[] }): Record<string, unknown> {
+  const intake = opts.intake ? parseJson('--intake', opts.intake) : {};
+  if (typeof intake !== 'object' || intake === null || Array.isArray(intake)) throw new UsageError('--intake must be a JSON object');
+  for (const pair of opts.set ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set expects key=value (got "${pair}")`);
+    const raw = pair.slice(eq + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // a plain string
+    }
+    (intake as Record<string, unknown>)[pair.slice(0, eq)] = value;
+  }
+  return intake as Record<string, unknown>;
+}
+
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
+export const positiveInt = (flag: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number (got "${value}")`);
+  return n;
+};
+export const usd = (flag: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be an amount in USD (got "${value}")`);
+  return n;
+};
+
+export const RUN_SUCCESS = new Set(['completed', 'review']);
+export const money = (n: number | null | undefined) => (n === null || n === undefined ? '-' : `$${n.toFixed(4)}`);
+
+/** What every group of commands is registered with. */
+export interface CommandContext {
+  /** Wraps a user command: it gets a client and its arguments; its return value is the exit code. */
+  act: <A extends unknown[]>(
+    fn: (client: AtelierClient, ...args: A) => Promise<number | undefined>,
+  ) => (...args: unknown[]) => Promise<void>;
+  /** Hands an operator command to main.ts as the original argv. */
+  operate: () => Promise<void>;
+}

@@ -1,0 +1,239 @@
+/** `atelier orders …`: plan, start, show, watch (with a progress bar), retry failed children and accept a gap. */
+import { readFile } from 'node:fs/promises';
+import { type Command, Option } from 'commander';
+import type { AtelierClient, Order, Run } from '@atelier/client';
+import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
+import { OrderProgress } from './order-progress';
+import { describeRunEvent, table } from './format';
+import {
+  type CommandContext,
+  EXIT,
+  Exit,
+  RUN_SUCCESS,
+  UsageError,
+  apiErrorExit,
+  collect,
+  intakeFrom,
+  money,
+  ok,
+  parseJson,
+  positiveInt,
+  print,
+  printJson,
+  usd,
+} from './cli-kit';
+
+function orderSummary(order: Order): string {
+  const c = order.counts;
+  return table([
+    ['id', order.id],
+    ['workflow', `${order.workflowId} ${order.workflowVersion}`],
+    ['status', order.status],
+    [
+      'children',
+      `${order.targetCount} (planned ${c.planned}, running ${c.running}, succeeded ${c.succeeded}, failed ${c.failed}, cancelled ${c.cancelled}, skipped duplicates ${c.skipped})`,
+    ],
+    [
+      'cost',
+      `${money(order.actualCostUsd)} of estimated ${money(order.estimatedCostUsd)}${order.budgetLimitUsd === null ? '' : `, budget ${money(order.budgetLimitUsd)} (${order.budgetEnforcementMode})`}`,
+    ],
+    ['created', order.createdAt],
+    ...(order.failureReason ? [['failure', order.failureReason]] : []),
+    ...(order.acceptGapReason ? [['gap accepted', order.acceptGapReason]] : []),
+  ]);
+}
+
+async function watchOrder(client: AtelierClient, orderId: string, json: boolean, pollIntervalMs: number): Promise<number> {
+  const progress = json ? undefined : new OrderProgress(process.stdout);
+  let last = '';
+  try {
+    const order = await client.followOrder(orderId, {
+      pollIntervalMs,
+      onProgress: (o) => {
+        if (progress) progress.update(o);
+        else {
+          const line = JSON.stringify({ status: o.status, counts: o.counts, actualCostUsd: o.actualCostUsd });
+          if (line !== last) print(JSON.stringify({ event: 'order', data: o }));
+          last = line;
+        }
+      },
+    });
+    progress?.finish(order);
+    if (json) print(JSON.stringify({ event: 'end', data: order }));
+    return order.status === 'completed' ? EXIT.ok : EXIT.unsuccessful;
+  } finally {
+    progress?.stop();
+  }
+}
+
+export function registerOrderCommands(program: Command, { act, operate }: CommandContext): void {
+  // ---- orders ----
+  const orders = program.command('orders').description('plan, start, show, watch, retry and accept gaps of orders (API)');
+  orders
+    .command('plan')
+    .description('plan an order: one child run per distinct variation, nothing runs yet (POST /v1/orders)')
+    .argument('<workflow>', 'workflow id')
+    .option('--items <json>', 'list variations: a JSON array of intake objects')
+    .option('--matrix <json>', 'matrix variations: a JSON object of field -> array of values')
+    .option('--csv <file>', 'csv variations: a CSV file with a header row of intake fields')
+    .option('--variations <json>', 'a whole variationSpec ({"resolver":...,"params":...})')
+    .option('--intake-base <json>', 'intake fields every child shares (JSON object)')
+    .option('--target-count <n>', 'children wanted (defaults to the distinct variations)', positiveInt('--target-count'))
+    .option('--budget-limit <usd>', 'spend limit of the order in USD', usd('--budget-limit'))
+    .addOption(
+      new Option('--budget-mode <mode>', 'what happens at the limit').choices([
+        'hard_stop',
+        'allow_overage',
+        'allow_one_more',
+        'notify_only',
+      ]),
+    )
+    .addOption(new Option('--execution-mode <mode>', 'standard or batch').choices(['standard', 'batch']))
+    .option('--workspace <id>', 'workspace id')
+    .option('--project <id>', 'project id')
+    .option('--start', 'start it right away')
+    .option('--watch', 'start it and follow it to the end (implies --start)')
+    .option('--json', 'print the order as JSON')
+    .action(
+      act(
+        async (
+          client,
+          workflowId: string,
+          opts: {
+            items?: string;
+            matrix?: string;
+            csv?: string;
+            variations?: string;
+            intakeBase?: string;
+            targetCount?: number;
+            budgetLimit?: number;
+            budgetMode?: 'hard_stop' | 'allow_overage' | 'allow_one_more' | 'notify_only';
+            executionMode?: 'standard' | 'batch';
+            workspace?: string;
+            project?: string;
+            start?: boolean;
+            watch?: boolean;
+            json?: boolean;
+          },
+        ) => {
+          const given = [opts.items, opts.matrix, opts.csv, opts.variations].filter((v) => v !== undefined).length;
+          if (given !== 1) throw new UsageError('give exactly one of --items, --matrix, --csv, --variations');
+          const variationSpec = opts.items
+            ? { resolver: 'list' as const, params: { items: parseJson('--items', opts.items) as Array<Record<string, unknown>> } }
+            : opts.matrix
+              ? { resolver: 'matrix' as const, params: { axes: parseJson('--matrix', opts.matrix) as Record<string, unknown[]> } }
+              : opts.csv
+                ? { resolver: 'csv' as const, params: { csv: await readFile(opts.csv, 'utf8') } }
+                : (parseJson('--variations', opts.variations!) as { resolver: 'list'; params: { items: Array<Record<string, unknown>> } });
+          const body = {
+            workflowId,
+            variationSpec,
+            ...(opts.intakeBase ? { intakeBase: parseJson('--intake-base', opts.intakeBase) as Record<string, unknown> } : {}),
+            ...(opts.targetCount !== undefined ? { targetCount: opts.targetCount } : {}),
+            ...(opts.budgetLimit !== undefined ? { budgetLimitUsd: opts.budgetLimit } : {}),
+            ...(opts.budgetMode ? { budgetEnforcementMode: opts.budgetMode } : {}),
+            ...(opts.executionMode ? { executionMode: opts.executionMode } : {}),
+            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
+            ...(opts.project ? { projectId: opts.project } : {}),
+          };
+          let order = ok(await client.POST('/v1/orders', { body }), 'POST /v1/orders');
+          if (opts.start || opts.watch)
+            order = ok(
+              await client.POST('/v1/orders/{order_id}/start', { params: { path: { order_id: order.id } } }),
+              `POST /v1/orders/${order.id}/start`,
+            );
+          if (opts.json) printJson(order);
+          else print(orderSummary(order));
+          return opts.watch ? watchOrder(client, order.id, Boolean(opts.json), 1000) : EXIT.ok;
+        },
+      ),
+    );
+  orders
+    .command('start')
+    .description('start a planned order (POST /v1/orders/{id}/start)')
+    .argument('<order>', 'order id')
+    .option('--watch', 'follow it to the end (exit code as `orders watch`)')
+    .option('--json', 'print the order as JSON')
+    .action(
+      act(async (client, orderId: string, opts: { watch?: boolean; json?: boolean }) => {
+        const order = ok(
+          await client.POST('/v1/orders/{order_id}/start', { params: { path: { order_id: orderId } } }),
+          `POST /v1/orders/${orderId}/start`,
+        );
+        if (opts.json) printJson(order);
+        else print(`order ${order.id} ${order.status}: ${order.targetCount} children`);
+        return opts.watch ? watchOrder(client, order.id, Boolean(opts.json), 1000) : EXIT.ok;
+      }),
+    );
+  orders
+    .command('show')
+    .description('an order with its counts and spend (GET /v1/orders/{id})')
+    .argument('<order>', 'order id')
+    .option('--json', 'print the order as JSON')
+    .action(
+      act(async (client, orderId: string, opts: { json?: boolean }) => {
+        const order = ok(
+          await client.GET('/v1/orders/{order_id}', { params: { path: { order_id: orderId } } }),
+          `GET /v1/orders/${orderId}`,
+        );
+        if (opts.json) printJson(order);
+        else print(orderSummary(order));
+        return EXIT.ok;
+      }),
+    );
+  orders
+    .command('watch')
+    .description(
+      'a live progress bar (plain lines when stdout is not a terminal) until the order settles; exit 0 completed, 1 attention/failed/cancelled',
+    )
+    .argument('<order>', 'order id')
+    .option('--interval <ms>', 'polling interval', positiveInt('--interval'), 1000)
+    .option('--json', 'one JSON line per change')
+    .action(
+      act(async (client, orderId: string, opts: { interval: number; json?: boolean }) =>
+        watchOrder(client, orderId, Boolean(opts.json), opts.interval),
+      ),
+    );
+  orders
+    .command('retry-failed')
+    .description('retry failed children (POST /v1/orders/{id}/retry-failed)')
+    .argument('<order>', 'order id')
+    .option('--run <id>', 'a child to retry (repeatable); all failed ones when omitted', collect)
+    .option('--include-deterministic', 'also retry children that failed deterministically')
+    .option('--json', 'print the order as JSON')
+    .action(
+      act(async (client, orderId: string, opts: { run?: string[]; includeDeterministic?: boolean; json?: boolean }) => {
+        const body = {
+          ...(opts.run ? { runIds: opts.run } : { all: true }),
+          ...(opts.includeDeterministic ? { includeDeterministic: true } : {}),
+        };
+        const answer = ok(
+          await client.POST('/v1/orders/{order_id}/retry-failed', { params: { path: { order_id: orderId } }, body }),
+          `POST /v1/orders/${orderId}/retry-failed`,
+        );
+        if (opts.json) printJson(answer);
+        else
+          print(
+            `retried ${answer.retried.length} children${answer.retried.length ? `: ${answer.retried.join(' ')}` : ''}\n${orderSummary(answer.order)}`,
+          );
+        return EXIT.ok;
+      }),
+    );
+  orders
+    .command('accept-gap')
+    .description('settle an order in attention as it is, with a reason (POST /v1/orders/{id}/accept-gap)')
+    .argument('<order>', 'order id')
+    .requiredOption('--reason <text>', 'why the missing children are acceptable')
+    .option('--json', 'print the order as JSON')
+    .action(
+      act(async (client, orderId: string, opts: { reason: string; json?: boolean }) => {
+        const order = ok(
+          await client.POST('/v1/orders/{order_id}/accept-gap', { params: { path: { order_id: orderId } }, body: { reason: opts.reason } }),
+          `POST /v1/orders/${orderId}/accept-gap`,
+        );
+        if (opts.json) printJson(order);
+        else print(orderSummary(order));
+        return EXIT.ok;
+      }),
+    );
+}

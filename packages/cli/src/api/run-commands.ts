@@ -1,0 +1,233 @@
+/** `atelier runs …`: start, list, show, watch and cancel through the API; finalize, reconcile and reset handed to main.ts. */
+import { readFile } from 'node:fs/promises';
+import { type Command, Option } from 'commander';
+import type { AtelierClient, Order, Run } from '@atelier/client';
+import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
+import { OrderProgress } from './order-progress';
+import { describeRunEvent, table } from './format';
+import {
+  type CommandContext,
+  EXIT,
+  Exit,
+  RUN_SUCCESS,
+  UsageError,
+  apiErrorExit,
+  collect,
+  intakeFrom,
+  money,
+  ok,
+  parseJson,
+  positiveInt,
+  print,
+  printJson,
+  usd,
+} from './cli-kit';
+
+function runSummary(run: Run): string[][] {
+  return [
+    ['id', run.id],
+    ['workflow', `${run.templateId} ${run.workflowVersion}`],
+    ['status', run.status],
+    ['created', run.createdAt],
+    ['finished', run.finishedAt ?? '-'],
+    ['cost', `${money(run.totalCosts.actualUsd)} (estimated ${money(run.totalCosts.estimatedUsd)})`],
+    ['artifact', run.artifactId ?? '-'],
+    ...(run.error ? [['error', `${run.errorCode ? `${run.errorCode}: ` : ''}${run.error}`]] : []),
+    ...(run.parentOrderId ? [['order', run.parentOrderId]] : []),
+  ];
+}
+
+function printRun(run: Run) {
+  print(table(runSummary(run)));
+  if (run.runSteps.length > 0) {
+    print('');
+    print(
+      table(
+        run.runSteps.map((s, i) => [
+          String(i),
+          s.id,
+          s.kind,
+          s.status,
+          s.model ?? '-',
+          s.durationMs === null ? '-' : `${s.durationMs} ms`,
+          money(s.costActualUsd),
+          s.error ?? '',
+        ]),
+        ['#', 'step', 'kind', 'status', 'model', 'took', 'cost', 'error'],
+      ),
+    );
+  }
+}
+
+/** Follows a run's event stream, printing each step as it happens; 0 when it completed (or waits in review), 1 otherwise. */
+async function watchRun(client: AtelierClient, runId: string, json: boolean): Promise<number> {
+  const run = await client.waitForRun(runId, {
+    timeoutMs: 24 * 3600_000,
+    onEvent: (e) => {
+      if (json) print(JSON.stringify(e));
+      else {
+        const line = describeRunEvent(e);
+        if (line) print(line);
+      }
+    },
+  });
+  if (json) print(JSON.stringify({ event: 'end', data: run }));
+  else
+    print(`run ${run.id} ended ${run.status}${run.error ? `: ${run.error}` : ''}${run.artifactId ? ` (artifact ${run.artifactId})` : ''}`);
+  return RUN_SUCCESS.has(run.status) ? EXIT.ok : EXIT.unsuccessful;
+}
+
+export function registerRunCommands(program: Command, { act, operate }: CommandContext): void {
+  // ---- runs ----
+  const runs = program
+    .command('runs')
+    .description('start, list, show, watch and cancel runs (API); finalize, reconcile and reset (operator)');
+  runs
+    .command('start')
+    .description('start a run of a workflow (POST /v1/runs)')
+    .argument('<workflow>', 'workflow (template) id, e.g. plan-research-report')
+    .option('--intake <json>', 'the intake as a JSON object')
+    .option('--set <key=value>', 'one intake field (repeatable; JSON values parsed)', collect)
+    .option('--workspace <id>', 'workspace id (default: the key’s or your only workspace)')
+    .option('--project <id>', 'project id')
+    .option('--provider <role=model>', 'model for a role, this run only (repeatable)', collect)
+    .option('--watch', 'follow the run until it ends (exit code as `runs watch`)')
+    .option('--json', 'print the run as JSON')
+    .action(
+      act(
+        async (
+          client,
+          templateId: string,
+          opts: {
+            intake?: string;
+            set?: string[];
+            workspace?: string;
+            project?: string;
+            provider?: string[];
+            watch?: boolean;
+            json?: boolean;
+          },
+        ) => {
+          const providers = Object.fromEntries(
+            (opts.provider ?? []).map((p) => {
+              const eq = p.indexOf('=');
+              if (eq <= 0) throw new UsageError(`--provider expects role=model (got "${p}")`);
+              return [p.slice(0, eq), p.slice(eq + 1)];
+            }),
+          );
+          const body = {
+            templateId,
+            intake: intakeFrom(opts),
+            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
+            ...(opts.project ? { projectId: opts.project } : {}),
+            ...(opts.provider ? { providers } : {}),
+          };
+          const run = ok(await client.POST('/v1/runs', { body }), 'POST /v1/runs');
+          if (opts.json) printJson(run);
+          else
+            print(
+              `run ${run.id} ${run.status} (${run.templateId} ${run.workflowVersion}, estimated ${money(run.totalCosts.estimatedUsd)})`,
+            );
+          return opts.watch ? watchRun(client, run.id, Boolean(opts.json)) : EXIT.ok;
+        },
+      ),
+    );
+  runs
+    .command('list')
+    .description('list runs, newest first (GET /v1/runs)')
+    .addOption(new Option('--status <status>', 'only runs in this status').choices([...RUN_STATUS_VALUES]))
+    .option('--workspace <id>', 'workspace id')
+    .option('--project <id>', 'project id')
+    .option('--order <id>', 'only the children of this order')
+    .option('--limit <n>', 'at most this many (default 20)', positiveInt('--limit'), 20)
+    .option('--offset <n>', 'skip this many', positiveInt('--offset'), 0)
+    .option('--json', 'print the page as JSON')
+    .action(
+      act(
+        async (
+          client,
+          opts: {
+            status?: Run['status'];
+            workspace?: string;
+            project?: string;
+            order?: string;
+            limit: number;
+            offset: number;
+            json?: boolean;
+          },
+        ) => {
+          const query = {
+            limit: opts.limit,
+            offset: opts.offset,
+            ...(opts.status ? { status: opts.status } : {}),
+            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
+            ...(opts.project ? { projectId: opts.project } : {}),
+            ...(opts.order ? { parentOrderId: opts.order } : {}),
+          };
+          const page = ok(await client.GET('/v1/runs', { params: { query } }), 'GET /v1/runs');
+          if (opts.json) printJson(page);
+          else {
+            print(
+              table(
+                page.items.map((r) => [r.id, r.templateId, r.status, r.createdAt, money(r.totalCosts.actualUsd), r.artifactId ?? '-']),
+                ['run', 'workflow', 'status', 'created', 'cost', 'artifact'],
+              ),
+            );
+            print(`${page.items.length} of ${page.total}`);
+          }
+          return EXIT.ok;
+        },
+      ),
+    );
+  runs
+    .command('show')
+    .description('a run with its steps and costs (GET /v1/runs/{id})')
+    .argument('<run>', 'run id')
+    .option('--json', 'print the run as JSON')
+    .action(
+      act(async (client, runId: string, opts: { json?: boolean }) => {
+        const run = ok(await client.GET('/v1/runs/{run_id}', { params: { path: { run_id: runId } } }), `GET /v1/runs/${runId}`);
+        if (opts.json) printJson(run);
+        else printRun(run);
+        return EXIT.ok;
+      }),
+    );
+  runs
+    .command('watch')
+    .description('follow a run live, one line per step event, until it ends (exit 0 completed or review, 1 failed/cancelled/rejected)')
+    .argument('<run>', 'run id')
+    .option('--json', 'one JSON event per line')
+    .action(act(async (client, runId: string, opts: { json?: boolean }) => watchRun(client, runId, Boolean(opts.json))));
+  runs
+    .command('cancel')
+    .description('stop a run at its next step boundary (POST /v1/runs/{id}/cancel)')
+    .argument('<run>', 'run id')
+    .option('--json', 'print the run as JSON')
+    .action(
+      act(async (client, runId: string, opts: { json?: boolean }) => {
+        const run = ok(
+          await client.POST('/v1/runs/{run_id}/cancel', { params: { path: { run_id: runId } } }),
+          `POST /v1/runs/${runId}/cancel`,
+        );
+        if (opts.json) printJson(run);
+        else print(`run ${run.id} is ${run.status}${run.status === 'cancelled' ? '' : '; it stops at its next step boundary'}`);
+        return EXIT.ok;
+      }),
+    );
+  runs
+    .command('finalize')
+    .description('operator: write the artifact and terminal status of a run whose steps all completed (PostgreSQL + Temporal)')
+    .argument('<run>', 'run id')
+    .action(operate);
+  runs
+    .command('reconcile')
+    .description('operator: settle runs and orders stuck without a live workflow, one reconciler pass (PostgreSQL + Temporal)')
+    .option('--dry-run', 'only report what would be settled')
+    .action(operate);
+  runs
+    .command('reset')
+    .description("operator: reset the run's workflow to its last completed workflow task (replays on current code; Temporal)")
+    .argument('<run>', 'run id')
+    .argument('[why...]', 'reason recorded with the reset')
+    .action(operate);
+}
