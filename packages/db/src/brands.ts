@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { TERMINAL_RUN_STATUSES } from '@atelier/domain';
 import type { Db } from './connect';
-import type { Executor } from './runs';
+import type { Executor } from './connect';
 import type { Database } from './schema';
 import type { BrandProfilesTable, BrandSnapshotsTable } from './schema-brands';
 

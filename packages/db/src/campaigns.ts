@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from './connect';
-import type { Executor } from './runs';
+import type { Executor } from './connect';
 import type {
   CampaignRequestEntriesTable,
   CampaignStatus,

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Transaction } from 'kysely';
-import type { Db } from './connect';
+import type { Db, Executor } from './connect';
 import type { Database } from './schema';
 import type {
   CharacterBindingsTable,
@@ -14,8 +14,6 @@ export type CharacterRow = Selectable<CharactersTable>;
 export type CharacterReferenceRow = Selectable<CharacterReferencesTable>;
 export type CharacterVersionRow = Selectable<CharacterVersionsTable>;
 export type CharacterBindingRow = Selectable<CharacterBindingsTable>;
-
-type Executor = Db | Transaction<Database>;
 
 /**
  * Creates a character once per requestId: a retry finds the row the first request wrote (even when both

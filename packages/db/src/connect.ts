@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 
@@ -8,6 +8,17 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1082, (v) => v);
 
 export type Db = Kysely<Database>;
+/** Whatever a repository function runs its queries on: the pool, or the caller's open transaction. */
+export type Executor = Db | Transaction<Database>;
+
+/**
+ * Runs `work` in the caller's transaction when it is one, else in a new transaction: a writer called
+ * alone is atomic, and one called inside a larger unit (a step's start, output, cost, events and NOTIFY)
+ * joins it instead of committing separately.
+ */
+export function inTransaction<T>(ex: Executor, work: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return ex.isTransaction ? work(ex as Transaction<Database>) : ex.transaction().execute(work);
+}
 
 export interface ConnectOptions {
   url: string;

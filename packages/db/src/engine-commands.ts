@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from './connect';
-import type { Executor } from './runs';
+import type { Executor } from './connect';
 import type { EngineCommandKind, EngineCommandsTable } from './schema-engine';
 
 export type EngineCommand = Selectable<EngineCommandsTable>;

@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, type Transaction, sql } from 'kysely';
 import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
-import type { Db } from './connect';
+import type { Db, Executor } from './connect';
 import type { Database, OrdersTable, RunsTable } from './schema';
 import type { RunRow } from './runs';
 
@@ -71,7 +71,7 @@ async function insertPlannedChildren(
   }
 }
 
-export async function getOrder(db: Db | Transaction<Database>, id: string): Promise<OrderRow | undefined> {
+export async function getOrder(db: Executor, id: string): Promise<OrderRow | undefined> {
   return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -80,7 +80,7 @@ export async function lockOrder(tx: Transaction<Database>, id: string): Promise<
 }
 
 export async function setOrderStatus(
-  db: Db | Transaction<Database>,
+  db: Executor,
   id: string,
   to: OrderRow['status'],
   fields: Partial<Insertable<OrdersTable>> = {},
@@ -108,7 +108,7 @@ export interface OrderCounts {
  * an artifact (completed, or in review); failed children replaced by a retry are not counted again, but
  * their cost is — spend stays billed.
  */
-export async function orderCounts(db: Db | Transaction<Database>, orderId: string): Promise<OrderCounts> {
+export async function orderCounts(db: Executor, orderId: string): Promise<OrderCounts> {
   const deterministic = sql.join(DETERMINISTIC_ERROR_CODES.map((c) => sql.lit(c)));
   const row = await sql<Record<keyof OrderCounts, string>>`
     select
@@ -144,7 +144,7 @@ export async function claimPlannedChildren(db: Db, orderId: string, limit: numbe
 }
 
 /** Cancels children that never started (when the order completed early or was cancelled). */
-export async function cancelPlannedChildren(db: Db | Transaction<Database>, orderId: string): Promise<number> {
+export async function cancelPlannedChildren(db: Executor, orderId: string): Promise<number> {
   const result = await sql`
     update runs set status = 'cancelled', finished_at = now(), updated_at = now()
     where parent_order_id = ${orderId} and status = 'planned' and superseded_by is null`.execute(db);

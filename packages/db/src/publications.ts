@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
 import type { Db } from './connect';
-import type { Executor } from './runs';
+import type { Executor } from './connect';
 import type { DocumentStatus, PublicationDocumentsTable, PublicationsTable, WebhookMessagesTable } from './schema-publications';
 import { type WebhookMessageRow, enqueueWebhookMessage } from './webhooks';
 

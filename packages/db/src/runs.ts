@@ -1,12 +1,11 @@
 import { type Transaction, sql } from 'kysely';
 import { isForwardMove, isTerminalRunStatus, roundUsd } from '@atelier/domain';
-import type { Db } from './connect';
+import { type Db, type Executor, inTransaction } from './connect';
 import type { Database, RunsTable } from './schema';
 import type { Insertable, Selectable } from 'kysely';
 
 export type RunRow = Selectable<RunsTable>;
 export type RunStepRow = Selectable<Database['run_steps']>;
-export type Executor = Db | Transaction<Database>;
 
 /** Channel on which every run event is announced, so event streams need no polling. */
 export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
@@ -38,13 +37,12 @@ export async function lockRun(tx: Transaction<Database>, runId: string): Promise
 }
 
 /** Inserts a run and its first event; inside the caller's transaction when given one. */
-export async function insertRun(db: Db | Transaction<Database>, run: Insertable<RunsTable>): Promise<RunRow> {
-  const write = async (tx: Executor) => {
+export async function insertRun(db: Executor, run: Insertable<RunsTable>): Promise<RunRow> {
+  return inTransaction(db, async (tx) => {
     const row = await tx.insertInto('runs').values(run).returningAll().executeTakeFirstOrThrow();
     await appendRunEvent(tx, row.id, 'run.status', { status: row.status });
     return row;
-  };
-  return db.isTransaction ? write(db) : (db as Db).transaction().execute(write);
+  });
 }
 
 export async function getRunRow(db: Executor, runId: string): Promise<RunRow | undefined> {
@@ -61,13 +59,13 @@ export async function getRunSteps(db: Executor, runId: string): Promise<RunStepR
  * no-op, which makes every caller idempotent under retries.
  */
 export async function moveRunStatus(
-  db: Db,
+  db: Executor,
   runId: string,
   to: string,
   fields: Partial<Insertable<RunsTable>> = {},
   artifact?: Insertable<Database['artifacts']>,
 ): Promise<RunRow | undefined> {
-  return db.transaction().execute(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const current = await lockRun(tx, runId);
     if (!current || !isForwardMove(current.status, to)) return undefined;
     const now = new Date();
@@ -113,8 +111,8 @@ export interface StepStart {
  * Records that a step began. A retry of the same step (same run and index) reuses the row and counts the
  * attempt; a step that already settled is returned as it is so the caller can reuse its output.
  */
-export async function startStep(db: Db, s: StepStart): Promise<RunStepRow> {
-  return db.transaction().execute(async (tx) => {
+export async function startStep(db: Executor, s: StepStart): Promise<RunStepRow> {
+  return inTransaction(db, async (tx) => {
     await lockRun(tx, s.runId);
     const existing = await tx
       .selectFrom('run_steps')
@@ -165,8 +163,8 @@ export interface StepSettlement {
 }
 
 /** Settles a step once; a second settlement of the same step is ignored. */
-export async function settleStep(db: Db, s: StepSettlement): Promise<boolean> {
-  return db.transaction().execute(async (tx) => {
+export async function settleStep(db: Executor, s: StepSettlement): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
     await lockRun(tx, s.runId);
     const updated = await tx
       .updateTable('run_steps')
@@ -268,8 +266,8 @@ export async function writeArtifact(tx: Executor, runId: string, artifact: Inser
 }
 
 /** Ships an artifact mid-run (emitsArtifact) so partial work survives a later failure. */
-export async function emitArtifact(db: Db, runId: string, artifact: Insertable<Database['artifacts']>): Promise<void> {
-  await db.transaction().execute(async (tx) => {
+export async function emitArtifact(db: Executor, runId: string, artifact: Insertable<Database['artifacts']>): Promise<void> {
+  await inTransaction(db, async (tx) => {
     const run = await lockRun(tx, runId);
     if (!run || isTerminalRunStatus(run.status)) return;
     await writeArtifact(tx, runId, artifact);

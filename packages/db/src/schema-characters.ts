@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Json, NullableTimestamp, Timestamp } from './schema';
+import type { Json, NullableTimestamp, Timestamp } from './schema-columns';
 
 /** Tables of characters, subjects and likeness consents (migration 2026-11-22T1310-characters-consent). */
 export interface SubjectsTable {

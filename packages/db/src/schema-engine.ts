@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { NullableTimestamp, Timestamp } from './schema';
+import type { NullableTimestamp, Timestamp } from './schema-columns';
 
 export type EngineCommandKind = 'start_run' | 'start_order' | 'cancel_run' | 'cancel_order' | 'deliver_webhook';
 

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { Json, NullableJson, NullableTimestamp, Numeric, Timestamp } from './schema-columns';
 import type { CharactersSchema } from './schema-characters';
 import type { ClientsSchema } from './schema-clients';
 import type { EngineSchema } from './schema-engine';
@@ -6,12 +7,7 @@ import type { BrandsSchema } from './schema-brands';
 import type { PublicationsSchema } from './schema-publications';
 
 /** Typed view of the PostgreSQL schema that the migrations create. */
-export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-export type Json<T = unknown> = ColumnType<T, string, string>;
-export type NullableJson<T = unknown> = ColumnType<T | null, string | null | undefined, string | null>;
-/** numeric columns come back from pg as strings; repositories convert them. */
-export type Numeric = ColumnType<string, number | string | undefined, number | string>;
+export type { Json, NullableJson, NullableTimestamp, Numeric, Timestamp };
 
 export interface UsersTable {
   id: string;

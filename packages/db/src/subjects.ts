@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Transaction } from 'kysely';
 import { actAs } from './actor';
-import type { Db } from './connect';
+import type { Db, Executor } from './connect';
 import type { Database } from './schema';
 import type { LikenessConsentEventsTable, LikenessConsentsTable, SubjectsTable } from './schema-characters';
 
@@ -8,8 +8,6 @@ import type { LikenessConsentEventsTable, LikenessConsentsTable, SubjectsTable }
 export type SubjectRow = Selectable<SubjectsTable>;
 export type ConsentRow = Selectable<LikenessConsentsTable>;
 export type ConsentEventRow = Selectable<LikenessConsentEventsTable>;
-
-type Executor = Db | Transaction<Database>;
 
 export async function createSubject(db: Db, row: Insertable<SubjectsTable>): Promise<SubjectRow> {
   return db.insertInto('subjects').values(row).returningAll().executeTakeFirstOrThrow();

@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from './connect';
 import { enqueueEngineCommand } from './engine-commands';
-import type { Executor } from './runs';
+import type { Executor } from './connect';
 import type {
   WebhookAttemptOutcome,
   WebhookAttemptsTable,

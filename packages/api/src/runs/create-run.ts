@@ -12,9 +12,9 @@ import {
   enqueueEngineCommand,
   insertRun,
   moveRunStatus,
+  newRunRow,
 } from '@atelier/db';
 import { newRunId, resolveIntake } from '@atelier/domain';
-import { newRunRow } from '@atelier/engine/run-records';
 import { type WorkspaceAccess, workspaceAccess } from '../access';
 import { fail } from '../errors';
 import type { AppEnv } from '../services';

@@ -1,7 +1,6 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import { type Db, getRunRow, getWorkflowVersion, insertRun } from '@atelier/db';
+import { type Db, getRunRow, getWorkflowVersion, insertRun, newRunRow } from '@atelier/db';
 import { type ModelRegistry, readPath, resolveIntake } from '@atelier/domain';
-import { newRunRow } from '../run-records';
 import type { PrepareChildInput, RunWorkflowInput } from '../run-types';
 import { StepFailure } from './step-executors';
 

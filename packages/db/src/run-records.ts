@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import type { RunsTable } from '@atelier/db';
+import type { RunsTable } from './schema';
 import { type ModelRegistry, estimateSteps, specVersionHash } from '@atelier/domain';
 
 export interface NewRun {
