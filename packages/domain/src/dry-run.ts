@@ -1,4 +1,5 @@
 import { Gate, IntakeField, Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import { roleProblem } from './step-kinds';
 import { type CostEstimate, estimateSteps } from './estimate';
 import { resolveIntake } from './intake';
 import type { ModelRegistry } from './models';
@@ -258,11 +259,8 @@ export function pricingErrors(steps: readonly Step[], providers: Readonly<Record
     if (problem) errors.push(`provider binding ${role}: ${problem}`);
   }
   steps.forEach((step, index) => {
-    if ((step.kind === 'llm' || step.kind === 'image' || step.kind === 'agent') && (!step.role || !providers[step.role])) {
-      errors.push(
-        `step ${index + 1} ("${step.id}"): ${step.role ? `role "${step.role}" has no model in providers` : `a ${step.kind} step needs a role`}`,
-      );
-    }
+    const problem = roleProblem(step, providers);
+    if (problem) errors.push(`step ${index + 1} ("${step.id}"): ${problem}`);
   });
   return errors;
 }

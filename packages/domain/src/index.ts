@@ -9,6 +9,8 @@ export * from './artifact-types';
 export * from './models';
 export * from './estimate';
 export * from './workflow-rules';
+export * from './gates';
+export * from './step-kinds';
 export * from './failures';
 export * from './qa';
 export * from './review';

@@ -4,7 +4,10 @@
  * whichever of them settles it. Pure: no I/O, safe to import from workflow code.
  */
 import type { Gate, Step } from '@atelier/contracts/workflow-definition';
+import { type ReviewHold, approvalHold, approvalStepIndex, gateOf } from './gates';
 import { type QaRecord, qaForContent } from './qa';
+
+export type { ReviewHold };
 
 export type SettledRunStatus = 'completed' | 'review' | 'failed' | 'cancelled';
 
@@ -17,12 +20,6 @@ export interface RecordedStep {
   output: unknown;
   error?: string | null;
   errorCode?: string | null;
-}
-
-export interface ReviewHold {
-  gateId: string;
-  gateName: string;
-  holdFields: unknown[] | null;
 }
 
 /** What the run workflow decided before settling (absent when it never got to decide). */
@@ -74,15 +71,9 @@ export function decisionFromRecord(facts: SettlementFacts): RunDecision {
   const byIndex = new Map(facts.steps.map((s) => [s.stepIndex, s] as const));
   const done = runtimeSteps.filter((_, i) => ['completed', 'skipped'].includes(byIndex.get(i)?.status ?? 'pending')).length;
   if (runtimeSteps.length > 0 && done === runtimeSteps.length) {
-    const approvalIndex = runtimeSteps.findIndex((s) => s.gateId && gates.find((g) => g.id === s.gateId)?.type === 'approval');
-    if (approvalIndex >= 0) {
-      const gate = gates.find((g) => g.id === runtimeSteps[approvalIndex]!.gateId)!;
-      return {
-        status: 'review',
-        artifact: { content: byIndex.get(approvalIndex)?.output },
-        review: { gateId: gate.id, gateName: gate.name, holdFields: (gate.holdFields as unknown[] | undefined) ?? null },
-      };
-    }
+    const approvalIndex = approvalStepIndex(facts.definition);
+    const hold = approvalIndex >= 0 ? approvalHold(gateOf(gates, runtimeSteps[approvalIndex]!)!) : undefined;
+    if (hold) return { status: 'review', artifact: { content: byIndex.get(approvalIndex)?.output }, review: hold };
     return { status: 'completed', artifact: { content: byIndex.get(runtimeSteps.length - 1)?.output } };
   }
   const failedIndex = runtimeSteps.findIndex((_, i) => byIndex.get(i)?.status === 'failed');

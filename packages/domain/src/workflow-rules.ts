@@ -1,6 +1,8 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import { isRegisteredArtifactType } from './artifact-types';
+import { gateRuleErrors } from './gates';
 import type { ModelRegistry } from './models';
+import { requiredFieldsProblem, roleProblem } from './step-kinds';
 
 export const WORKFLOW_ID_VERBS = ['generate', 'plan', 'build', 'compose', 'edit', 'remove', 'transcribe'] as const;
 const SLUG = /^[a-z][a-z0-9]*(-[a-z0-9]+)+$/;
@@ -56,17 +58,6 @@ export function workflowRuleErrors(def: WorkflowDefinition, ctx: RuleContext): s
     errors.push(`version "${def.version}" must be later than the previous version "${ctx.previousVersion}"`);
   }
 
-  const gateIds = new Set<string>();
-  for (const gate of def.gates) {
-    if (gateIds.has(gate.id)) errors.push(`gate id "${gate.id}" is used more than once`);
-    gateIds.add(gate.id);
-  }
-  for (const gate of def.gates) {
-    for (const target of gate.unlocks ?? []) {
-      if (!gateIds.has(target)) errors.push(`gate "${gate.id}" unlocks "${target}", which is not a gate of this workflow`);
-    }
-  }
-
   for (const shape of def.outputShape) {
     if (!isRegisteredArtifactType(shape)) {
       errors.push(`outputShape ${shape.artifactClass}/${shape.artifactType} is not a registered artifact type`);
@@ -88,18 +79,10 @@ export function workflowRuleErrors(def: WorkflowDefinition, ctx: RuleContext): s
     const label = `step ${index + 1} ("${step.id}")`;
     if (stepIds.has(step.id)) errors.push(`${label}: step id is used more than once`);
     stepIds.add(step.id);
-    if ((step.kind === 'llm' || step.kind === 'image' || step.kind === 'agent') && !step.role) {
-      errors.push(`${label}: a ${step.kind} step needs a role`);
-    }
-    if (step.role && (step.kind === 'llm' || step.kind === 'image' || step.kind === 'agent') && !def.providers[step.role]) {
-      errors.push(`${label}: role "${step.role}" has no model in providers`);
-    }
-    if (step.gateId && !gateIds.has(step.gateId)) errors.push(`${label}: gate "${step.gateId}" is not a gate of this workflow`);
-    if (step.kind === 'code' && !step.function && !step.expression) errors.push(`${label}: a code step needs a function or an expression`);
-    if (step.kind === 'tool' && !step.tool) errors.push(`${label}: a tool step needs a tool name`);
-    if (step.kind === 'subWorkflow' && (!step.templateId || !step.templateVersion || !step.intakeMapping)) {
-      errors.push(`${label}: a subWorkflow step needs templateId, templateVersion and intakeMapping`);
-    }
+    const roleIssue = roleProblem(step, def.providers);
+    if (roleIssue) errors.push(`${label}: ${roleIssue}`);
+    const missing = requiredFieldsProblem(step);
+    if (missing) errors.push(`${label}: ${missing}`);
     if (step.suppliedBy && !intakeFields.has(step.suppliedBy)) {
       errors.push(`${label}: suppliedBy names "${step.suppliedBy}", which is not an intake field`);
     }
@@ -109,35 +92,7 @@ export function workflowRuleErrors(def: WorkflowDefinition, ctx: RuleContext): s
   });
   if (def.runtimeSteps.length === 0) errors.push('runtimeSteps must name at least one step');
 
-  const gateType = (id: string | undefined) => def.gates.find((g) => g.id === id)?.type;
-  const judged = def.runtimeSteps.filter((s) => gateType(s.gateId) === 'quality' || gateType(s.gateId) === 'safety');
-  if (judged.length > 0 && !def.providers.classifier) {
-    errors.push('quality and safety gates need a classifier: bind the role "classifier" in providers');
-  }
-  def.runtimeSteps.forEach((step, index) => {
-    // The engine judges quality and safety gates on the output of a step it executes itself; a supplied
-    // step (its output is the caller's artifact) or a subWorkflow step (the child's artifact) is never
-    // judged, so such a gate would count as passed unjudged. Refused instead.
-    const type = gateType(step.gateId);
-    if ((type === 'quality' || type === 'safety') && (step.suppliedBy || step.kind === 'subWorkflow')) {
-      const why = step.suppliedBy ? `its output is supplied by the intake field "${step.suppliedBy}"` : 'it runs a sub-workflow';
-      errors.push(
-        `step ${index + 1} ("${step.id}"): the ${type} gate "${step.gateId}" would never be judged because ${why}; put the gate on a step this workflow executes`,
-      );
-    }
-    if (gateType(step.gateId) === 'approval' && index !== def.runtimeSteps.length - 1) {
-      errors.push(`step ${index + 1} ("${step.id}"): an approval gate ends the run in review, so it must judge the last step`);
-    }
-  });
-  const position = new Map(def.runtimeSteps.map((s, i) => [s.gateId, i] as const));
-  for (const gate of def.gates) {
-    for (const target of gate.unlocks ?? []) {
-      const [from, to] = [position.get(gate.id), position.get(target)];
-      if (from !== undefined && to !== undefined && to <= from) {
-        errors.push(`gate "${target}" is unlocked by "${gate.id}", so the step it judges must come after the step "${gate.id}" judges`);
-      }
-    }
-  }
+  errors.push(...gateRuleErrors(def));
 
   for (const field of def.intakeSchema.fields) {
     if (field.type === 'enum' && (!field.options || field.options.length === 0)) {

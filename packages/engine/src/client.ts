@@ -1,5 +1,7 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { RunWorkflowInput } from './run-types';
+import { cancelOrderSignal, orderWorkflow, wakeOrderSignal } from './workflows/order-workflow';
+import { cancelRunSignal, runWorkflow } from './workflows/run-workflow';
 import { SEARCH_ATTRIBUTES } from './workflows/search-attributes';
 
 export interface StartRunOptions {
@@ -8,9 +10,12 @@ export interface StartRunOptions {
   orderId?: string | null;
 }
 
-/** Starts the run's Temporal workflow; its workflow id is the run id, so a second start is refused. */
+/**
+ * Starts the run's Temporal workflow (by function reference, so renaming it is a compile error); its
+ * workflow id is the run id, so a second start is refused.
+ */
 export async function startRunWorkflow(client: Client, input: RunWorkflowInput, opts: StartRunOptions): Promise<void> {
-  await client.workflow.start('runWorkflow', {
+  await client.workflow.start(runWorkflow, {
     workflowId: input.runId,
     taskQueue: opts.taskQueue,
     args: [input],
@@ -26,7 +31,7 @@ export async function startRunWorkflow(client: Client, input: RunWorkflowInput, 
 /** Asks a run to stop at its next step boundary. Reports whether a live workflow received the signal. */
 export async function signalRunCancel(client: Client, runId: string): Promise<'signalled' | 'not_running'> {
   try {
-    await client.workflow.getHandle(runId).signal('cancel');
+    await client.workflow.getHandle(runId).signal(cancelRunSignal);
     return 'signalled';
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return 'not_running';
@@ -47,12 +52,12 @@ export interface StartOrderOptions {
  */
 export async function startOrWakeOrderWorkflow(client: Client, orderId: string, opts: StartOrderOptions): Promise<'started' | 'woken'> {
   try {
-    await client.workflow.getHandle(orderId).signal('wake');
+    await client.workflow.getHandle(orderId).signal(wakeOrderSignal);
     return 'woken';
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
-  await client.workflow.start('orderWorkflow', {
+  await client.workflow.start(orderWorkflow, {
     workflowId: orderId,
     taskQueue: opts.taskQueue,
     args: [{ orderId, concurrency: opts.concurrency }],
@@ -68,7 +73,7 @@ export async function startOrWakeOrderWorkflow(client: Client, orderId: string, 
 /** Asks a running order to stop: no new children start, those in flight are cancelled at a step boundary. */
 export async function signalOrderCancel(client: Client, orderId: string): Promise<'signalled' | 'not_running'> {
   try {
-    await client.workflow.getHandle(orderId).signal('cancel');
+    await client.workflow.getHandle(orderId).signal(cancelOrderSignal);
     return 'signalled';
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return 'not_running';

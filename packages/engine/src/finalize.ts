@@ -2,8 +2,8 @@ import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import { type Db, type RunRow, getRunRow, getRunSteps } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
-import type { RunOutcome } from './run-types';
 import { settleRunFromRecord } from './settlement';
+import { finalizeRunUpdate } from './workflows/run-workflow';
 
 /** The run cannot be finalized: it is already terminal, or steps remain to run. */
 export class NotFinalizable extends Error {
@@ -49,7 +49,7 @@ export async function finalizeRun(db: Db, temporal: Client, runId: string): Prom
   }
   if (live) {
     try {
-      await handle.executeUpdate<RunOutcome, []>('finalize');
+      await handle.executeUpdate(finalizeRunUpdate);
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) throw new NotFinalizable(err.cause?.message ?? err.message, run.status);
       throw err;

@@ -14,6 +14,7 @@ import { type Db, cancelPlannedChildren, getOrder, getRunRow, lockOrder, orderCo
 import { isTerminalRunStatus } from '@atelier/domain';
 import { ENGINE_ERROR } from '@atelier/domain/run-settlement';
 import { settleRunFromRecord } from './settlement';
+import { reconcileWorkflow } from './workflows/reconcile-workflow';
 
 export interface ReconcileOptions {
   /** A run or order with no Temporal execution is settled once it has not moved for this long. */
@@ -229,10 +230,10 @@ export async function ensureReconcilerSchedule(
   const spec = { intervals: [{ every: opts.everyMs }] };
   const action = {
     type: 'startWorkflow' as const,
-    workflowType: 'reconcileWorkflow',
+    workflowType: reconcileWorkflow,
     workflowId: `reconcile-${opts.taskQueue}`,
     taskQueue: opts.taskQueue,
-    args: [{ staleAfterMs: opts.staleAfterMs }],
+    args: [{ staleAfterMs: opts.staleAfterMs }] as [{ staleAfterMs: number }],
     workflowExecutionTimeout: '30 minutes',
   };
   try {

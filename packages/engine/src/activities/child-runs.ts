@@ -2,7 +2,7 @@ import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition'
 import { type Db, getRunRow, getWorkflowVersion, insertRun, newRunRow } from '@atelier/db';
 import { type ModelRegistry, readPath, resolveIntake } from '@atelier/domain';
 import type { PrepareChildInput, RunWorkflowInput } from '../run-types';
-import { StepFailure } from './step-executors';
+import { StepFailure } from './steps/shared';
 
 const inputOf = (
   runId: string,

@@ -24,7 +24,7 @@ import { type Tool, toolRegistry } from '../steps/tools';
 import { definitionOf, packOf, writeRunSettlement } from '../settlement';
 import { type WorkerMetrics, observeSettlement, observeStep } from '../metrics';
 import { prepareChildRun } from './child-runs';
-import { StepFailure, executeStepKind } from './step-executors';
+import { StepFailure, executeStepKind } from './steps/index';
 
 export interface ActivityDeps {
   db: Db;

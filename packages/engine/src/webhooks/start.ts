@@ -1,5 +1,6 @@
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { webhookDeliveryWorkflow } from '../workflows/webhook-delivery-workflow';
 import type { WebhookDeliveryInput, WebhookRetrySettings } from './types';
 
 /**
@@ -14,7 +15,7 @@ export async function startWebhookDelivery(
 ): Promise<'started' | 'already_started'> {
   const input: WebhookDeliveryInput = { messageId, retry: opts.retry };
   try {
-    await client.workflow.start('webhookDeliveryWorkflow', {
+    await client.workflow.start(webhookDeliveryWorkflow, {
       workflowId: messageId,
       taskQueue: opts.taskQueue,
       args: [input],

@@ -4,10 +4,7 @@
  * Temporal workflow SDK and pure modules.
  */
 import {
-  ActivityFailure,
-  ApplicationFailure,
   CancellationScope,
-  ChildWorkflowFailure,
   condition,
   defineQuery,
   defineSignal,
@@ -23,13 +20,12 @@ import {
   uuid4,
 } from '@temporalio/workflow';
 import type { Gate, Step } from '@atelier/contracts/workflow-definition';
-import { DETERMINISTIC_ERROR_CODES } from '@atelier/domain/failures';
+import { approvalHold, budgetStop, gateOf, isJudgedGate, lockedStop, lockingGates } from '@atelier/domain/gates';
 import type { RunContext } from '@atelier/domain/run-context';
 import type { EngineActivities } from '../activities/index';
 import type { RunOutcome, RunWorkflowInput, SettleRunInput } from '../run-types';
+import { NON_RETRYABLE, RunStop, describeEngineFailure, describeStepFailure } from './run-failures';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
-
-const NON_RETRYABLE = [...DETERMINISTIC_ERROR_CODES, 'step_invalid', 'step_failed', 'run_missing'];
 
 const { executeStep, prepareChildRun } = proxyActivities<EngineActivities>({
   startToCloseTimeout: '15 minutes',
@@ -50,26 +46,6 @@ export const runStateQuery = defineQuery<{ status: string; stepIndex: number; st
 /** Completes a run whose steps are all done; waits for the workflow's own settlement and returns it. */
 export const finalizeRunUpdate = defineUpdate<RunOutcome>('finalize');
 
-class RunStop extends Error {
-  constructor(readonly result: Omit<SettleRunInput, 'runId'>) {
-    super(result.error ?? result.status);
-  }
-}
-
-function describeFailure(err: unknown): { error: string; errorCode: string; failureDetails?: Record<string, unknown> } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure && cause.type && NON_RETRYABLE.includes(cause.type)) {
-    const details = cause.details?.[0];
-    return {
-      error: cause.message,
-      errorCode: cause.type,
-      ...(details && typeof details === 'object' ? { failureDetails: details as Record<string, unknown> } : {}),
-    };
-  }
-  const message = cause instanceof Error ? cause.message : String(cause);
-  return { error: `the step kept failing after retries: ${message}`, errorCode: 'transient_failure' };
-}
-
 /**
  * Marks the code path that settles a run on any failure instead of letting the execution fail with the
  * run left `running`. Only reached on a failure, which no recorded history took; guarded all the same,
@@ -77,218 +53,230 @@ function describeFailure(err: unknown): { error: string; errorCode: string; fail
  */
 export const SETTLE_EVERY_FAILURE_PATCH = 'settle-every-failure';
 
+type Settlement = Omit<SettleRunInput, 'runId'>;
+
 /**
- * How a failure that is not a step's own settled failure ends the run. A deterministic refusal keeps
- * its code (a sub-workflow whose mapped intake the child refuses is `step_invalid`, with the child's
- * reasons); a sub-workflow execution that failed is `sub_workflow_failed`; anything else is the engine's
- * fault: `engine_error`, with the message.
+ * The contract's story of a run: it may be cancelled before it starts; a character's consent is judged
+ * again; then each step runs in order (supplied, a sub-workflow, or an activity), its gate is judged,
+ * an approval gate holds the run for review; and the run settles `completed` with its artifact. Any
+ * failure on the way settles it too, before the execution closes.
  */
-function describeEngineFailure(err: unknown): { error: string; errorCode: string; failureDetails?: Record<string, unknown> } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure && cause.type && NON_RETRYABLE.includes(cause.type)) return describeFailure(err);
-  if (err instanceof ChildWorkflowFailure) {
-    return {
-      error: `sub-workflow run ${err.execution?.workflowId ?? ''} failed: ${err.cause?.message ?? err.message}`,
-      errorCode: 'sub_workflow_failed',
-      failureDetails: { childRunId: err.execution?.workflowId ?? null, retryState: err.retryState ?? null },
-    };
-  }
-  const message = cause instanceof Error ? cause.message : String(cause);
-  return { error: `the engine failed to carry the run through: ${message}`, errorCode: 'engine_error' };
-}
-
-/** Gates that must have passed before `gate` is judged: every gate that lists it in `unlocks`. */
-function unlockersOf(gates: readonly Gate[], gateId: string): string[] {
-  return gates.filter((g) => g.unlocks?.includes(gateId)).map((g) => g.id);
-}
-
 export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> {
-  const { runId, definition } = input;
-  const steps = definition.runtimeSteps;
-  const artifact = { id: `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`, ...definition.artifactSchema };
-  const state = { status: 'queued', stepIndex: 0, stepsDone: 0, cancelRequested: false };
-  let outcome: RunOutcome | undefined;
-  let activeChild: string | undefined;
+  const run = new RunProgress(input);
+  const { definition } = input;
+  try {
+    if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
+    const consentRefused = await recheckConsent(input);
+    if (consentRefused) return await run.settle(consentRefused);
+    await markRunRunning({ runId: input.runId });
+    run.setStatus('running');
 
-  setHandler(cancelRunSignal, () => {
-    state.cancelRequested = true;
-    // A running sub-workflow stops at its own next boundary too.
-    if (activeChild)
-      void getExternalWorkflowHandle(activeChild)
-        .signal(cancelRunSignal)
-        .catch(() => undefined);
-  });
-  setHandler(runStateQuery, () => ({ ...state }));
-  setHandler(
-    finalizeRunUpdate,
-    async () => {
-      await condition(() => outcome !== undefined);
-      return outcome!;
-    },
-    {
-      validator: () => {
-        if (state.stepsDone < steps.length)
-          throw new Error(`run ${runId} has ${steps.length - state.stepsDone} steps still to run; only finished runs can be finalized`);
-      },
-    },
-  );
+    for (const [index, step] of definition.runtimeSteps.entries()) {
+      if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
+      const gate = gateOf(definition.gates, step);
+      run.begin(index);
+      if (gate) run.refuseIfLocked(gate, index);
+      const output = await runStep(run, step, index, gate);
+      run.done(step, index, output);
+      if (!gate) {
+        await run.emitIfEarly(step, index, output);
+        continue;
+      }
+      const overBudget = budgetStop(gate, definition.budgetPolicy.perRunCapUsd, run.spentUsd);
+      if (overBudget) throw new RunStop({ status: 'failed', ...overBudget });
+      run.passedGates.add(gate.id);
+      const hold = approvalHold(gate);
+      if (hold) return await run.settle({ status: 'review', artifact: run.artifactOf(output), review: hold, ...run.source() });
+      await run.emitIfEarly(step, index, output);
+    }
+    if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
+    return await run.settle({ status: 'completed', artifact: run.artifactOf(run.lastOutput), ...run.source() });
+  } catch (err) {
+    return run.settleFailure(err);
+  }
+}
 
-  const setStatus = (next: string) => {
-    state.status = next;
-    upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: next }]);
+/** Consent can be withdrawn while a run waits for a worker: the character gate is judged again first. */
+async function recheckConsent(input: RunWorkflowInput): Promise<Settlement | undefined> {
+  const characterId = input.intake.characterId;
+  if (typeof characterId !== 'string' || !characterId) return undefined;
+  const verdict = await recheckCharacter({ runId: input.runId });
+  if (verdict.usable) return undefined;
+  return {
+    status: 'failed',
+    errorCode: 'character_not_usable',
+    error: `character ${characterId} can no longer be used: ${verdict.reasons.join(', ')}`,
+    failureDetails: { reasons: verdict.reasons, characterId },
   };
-  const settle = async (result: Omit<SettleRunInput, 'runId'>): Promise<RunOutcome> => {
+}
+
+/** One step: supplied by the intake (skipped), a child run, or the executeStep activity (gate judged there). */
+async function runStep(run: RunProgress, step: Step, index: number, gate: Gate | undefined): Promise<unknown> {
+  const { input } = run;
+  const supplied = step.suppliedBy ? input.inputs[step.suppliedBy] : undefined;
+  if (supplied !== undefined) {
+    await skipStep({ runId: input.runId, stepIndex: index, step, output: supplied });
+    return supplied;
+  }
+  if (step.kind === 'subWorkflow') return runChild(run, step, index);
+  try {
+    const result = await executeStep({
+      runId: input.runId,
+      stepIndex: index,
+      step,
+      context: run.context,
+      bindings: input.bindings,
+      gate: isJudgedGate(gate) ? gate : undefined,
+      artifact: run.artifact,
+      executionMode: input.executionMode,
+    });
+    run.spentUsd += result.costUsd;
+    return result.output;
+  } catch (err) {
+    throw new RunStop({ status: 'failed', ...describeStepFailure(err), failedStepIndex: index });
+  }
+}
+
+/** A subWorkflow step: a child run workflow whose artifact becomes the step's output; its cost stays on the child. */
+async function runChild(run: RunProgress, step: Step, index: number): Promise<unknown> {
+  const { runId, workspaceId } = run.input;
+  const childRunId = `run-${uuid4().replace(/-/g, '').slice(0, 8)}`;
+  const childInput = await prepareChildRun({ parentRunId: runId, childRunId, stepIndex: index, step, context: run.context });
+  run.activeChild = childRunId;
+  const child = await executeChild(runWorkflow, {
+    workflowId: childRunId,
+    args: [childInput],
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.WorkspaceId, value: workspaceId },
+      { key: SEARCH_ATTRIBUTES.TemplateId, value: childInput.definition.id },
+      { key: SEARCH_ATTRIBUTES.RunStatus, value: 'queued' },
+    ],
+  });
+  run.activeChild = undefined;
+  if (child.status !== 'completed') {
+    throw new RunStop({
+      status: 'failed',
+      errorCode: 'sub_workflow_failed',
+      error: `sub-workflow ${childInput.definition.id} (run ${childRunId}) ended ${child.status}${child.error ? `: ${child.error}` : ''}`,
+      failureDetails: { childRunId, childStatus: child.status, childErrorCode: child.errorCode ?? null },
+      failedStepIndex: index,
+    });
+  }
+  if (child.artifactType === 'research-report' && child.artifactId) run.sourceReportArtifactId = child.artifactId;
+  const settled = await settleChildStep({ runId, stepIndex: index, childRunId, childStatus: child.status, artifactId: child.artifactId });
+  return settled.output;
+}
+
+/** What the workflow knows of its run as it goes, the handlers that read or change it, and how it settles. */
+class RunProgress {
+  readonly artifact: RunWorkflowInput['definition']['artifactSchema'] & { id: string };
+  readonly context: RunContext;
+  readonly passedGates = new Set<string>();
+  readonly state = { status: 'queued', stepIndex: 0, stepsDone: 0, cancelRequested: false };
+  spentUsd = 0;
+  lastOutput: unknown;
+  sourceReportArtifactId: string | null;
+  activeChild: string | undefined;
+  /** The step under way (begun, not yet done), for a failure that interrupts it. */
+  current: number | undefined;
+  outcome: RunOutcome | undefined;
+
+  constructor(readonly input: RunWorkflowInput) {
+    this.artifact = { id: `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`, ...input.definition.artifactSchema };
+    this.context = { intake: input.intake, inputs: input.inputs, steps: {} };
+    this.sourceReportArtifactId = input.sourceReportArtifactId ?? null;
+    const stepCount = input.definition.runtimeSteps.length;
+    setHandler(cancelRunSignal, () => {
+      this.state.cancelRequested = true;
+      // A running sub-workflow stops at its own next boundary too.
+      if (this.activeChild)
+        void getExternalWorkflowHandle(this.activeChild)
+          .signal(cancelRunSignal)
+          .catch(() => undefined);
+    });
+    setHandler(runStateQuery, () => ({ ...this.state }));
+    setHandler(
+      finalizeRunUpdate,
+      async () => {
+        await condition(() => this.outcome !== undefined);
+        return this.outcome!;
+      },
+      {
+        validator: () => {
+          if (this.state.stepsDone < stepCount)
+            throw new Error(
+              `run ${input.runId} has ${stepCount - this.state.stepsDone} steps still to run; only finished runs can be finalized`,
+            );
+        },
+      },
+    );
+  }
+
+  get cancelRequested(): boolean {
+    return this.state.cancelRequested;
+  }
+
+  setStatus(next: string): void {
+    this.state.status = next;
+    upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: next }]);
+  }
+
+  begin(index: number): void {
+    this.state.stepIndex = index;
+    this.current = index;
+  }
+
+  done(step: Step, index: number, output: unknown): void {
+    this.context.steps[step.id] = output;
+    this.lastOutput = output;
+    this.state.stepsDone = index + 1;
+    this.current = undefined;
+  }
+
+  /** A gate judged before the gates that unlock it passed stops the run on its step. */
+  refuseIfLocked(gate: Gate, index: number): void {
+    const locking = lockingGates(this.input.definition.gates, gate.id, this.passedGates);
+    if (locking.length > 0) throw new RunStop({ status: 'failed', ...lockedStop(gate, locking), failedStepIndex: index });
+  }
+
+  /** `emitsArtifact` ships the artifact (draft) before later steps run, so it survives their failure. */
+  async emitIfEarly(step: Step, index: number, output: unknown): Promise<void> {
+    if (step.emitsArtifact && index < this.input.definition.runtimeSteps.length - 1)
+      await emitArtifact({ runId: this.input.runId, artifact: this.artifactOf(output) });
+  }
+
+  artifactOf(content: unknown): { id: string; content: unknown } {
+    return { id: this.artifact.id, content };
+  }
+
+  source(): { sourceReportArtifactId: string | null } {
+    return { sourceReportArtifactId: this.sourceReportArtifactId };
+  }
+
+  async settle(result: Settlement): Promise<RunOutcome> {
     // Histories recorded before settleRun reported the written status replay with no result.
-    const written = (await settleRun({ runId, ...result })) as { status: SettleRunInput['status'] } | undefined;
+    const written = (await settleRun({ runId: this.input.runId, ...result })) as { status: SettleRunInput['status'] } | undefined;
     const status = written?.status ?? result.status;
-    setStatus(status);
-    outcome = {
-      runId,
+    this.setStatus(status);
+    this.outcome = {
+      runId: this.input.runId,
       status,
       artifactId: result.artifact?.id,
-      artifactType: definition.artifactSchema.artifactType,
+      artifactType: this.input.definition.artifactSchema.artifactType,
       errorCode: result.errorCode,
       error: result.error,
     };
-    return outcome;
-  };
+    return this.outcome;
+  }
 
-  /** The index of the step under way (begun, not yet done), for a failure that interrupts it. */
-  let current: number | undefined;
-  try {
-    if (state.cancelRequested) return await settle({ status: 'cancelled' });
-    // Consent can be withdrawn while a run waits for a worker (or its order's turn): the gate is judged
-    // again before the first step, with the same reasons the gateway would give.
-    if (typeof input.intake.characterId === 'string' && input.intake.characterId) {
-      const verdict = await recheckCharacter({ runId });
-      if (!verdict.usable) {
-        return await settle({
-          status: 'failed',
-          errorCode: 'character_not_usable',
-          error: `character ${input.intake.characterId} can no longer be used: ${verdict.reasons.join(', ')}`,
-          failureDetails: { reasons: verdict.reasons, characterId: input.intake.characterId },
-        });
-      }
-    }
-    await markRunRunning({ runId });
-    setStatus('running');
-
-    const context: RunContext = { intake: input.intake, inputs: input.inputs, steps: {} };
-    const passedGates = new Set<string>();
-    let spentUsd = 0;
-    let sourceReportArtifactId = input.sourceReportArtifactId ?? null;
-    let lastOutput: unknown;
-
-    const runChild = async (step: Step, index: number): Promise<unknown> => {
-      const childRunId = `run-${uuid4().replace(/-/g, '').slice(0, 8)}`;
-      const childInput = await prepareChildRun({ parentRunId: runId, childRunId, stepIndex: index, step, context });
-      activeChild = childRunId;
-      const child = await executeChild(runWorkflow, {
-        workflowId: childRunId,
-        args: [childInput],
-        typedSearchAttributes: [
-          { key: SEARCH_ATTRIBUTES.WorkspaceId, value: input.workspaceId },
-          { key: SEARCH_ATTRIBUTES.TemplateId, value: childInput.definition.id },
-          { key: SEARCH_ATTRIBUTES.RunStatus, value: 'queued' },
-        ],
-      });
-      activeChild = undefined;
-      if (child.status !== 'completed') {
-        throw new RunStop({
-          status: 'failed',
-          errorCode: 'sub_workflow_failed',
-          error: `sub-workflow ${childInput.definition.id} (run ${childRunId}) ended ${child.status}${child.error ? `: ${child.error}` : ''}`,
-          failureDetails: { childRunId, childStatus: child.status, childErrorCode: child.errorCode ?? null },
-          failedStepIndex: index,
-        });
-      }
-      if (child.artifactType === 'research-report' && child.artifactId) sourceReportArtifactId = child.artifactId;
-      return (await settleChildStep({ runId, stepIndex: index, childRunId, childStatus: child.status, artifactId: child.artifactId }))
-        .output;
-    };
-
-    for (const [index, step] of steps.entries()) {
-      if (state.cancelRequested) return await settle({ status: 'cancelled' });
-      state.stepIndex = index;
-      current = index;
-      const supplied = step.suppliedBy ? input.inputs[step.suppliedBy] : undefined;
-      const gate = step.gateId ? definition.gates.find((g) => g.id === step.gateId) : undefined;
-      if (gate) {
-        const locked = unlockersOf(definition.gates, gate.id).filter((id) => !passedGates.has(id));
-        if (locked.length > 0) {
-          throw new RunStop({
-            status: 'failed',
-            errorCode: 'gate_locked',
-            error: `gate ${gate.id} is judged before ${locked.join(', ')} unlocked it`,
-            failedStepIndex: index,
-          });
-        }
-      }
-
-      let output: unknown;
-      if (supplied !== undefined) {
-        await skipStep({ runId, stepIndex: index, step, output: supplied });
-        output = supplied;
-      } else if (step.kind === 'subWorkflow') {
-        output = await runChild(step, index);
-      } else {
-        try {
-          const judged = gate && (gate.type === 'quality' || gate.type === 'safety') ? gate : undefined;
-          const result = await executeStep({
-            runId,
-            stepIndex: index,
-            step,
-            context,
-            bindings: input.bindings,
-            gate: judged,
-            artifact,
-            executionMode: input.executionMode,
-          });
-          output = result.output;
-          spentUsd += result.costUsd;
-        } catch (err) {
-          const failure = describeFailure(err);
-          throw new RunStop({ status: 'failed', ...failure, failedStepIndex: index });
-        }
-      }
-      context.steps[step.id] = output;
-      lastOutput = output;
-      state.stepsDone = index + 1;
-      current = undefined;
-
-      if (gate?.type === 'budget') {
-        const cap = definition.budgetPolicy.perRunCapUsd;
-        if (cap !== undefined && spentUsd > cap) {
-          const verdict = `spent ${spentUsd.toFixed(6)} USD, over the per-run cap of ${cap} USD`;
-          throw new RunStop({
-            status: 'failed',
-            errorCode: 'budget_gate_exceeded',
-            error: `${gate.name} stopped the run: ${verdict}`,
-            failureDetails: { gateId: gate.id, gateType: 'budget', verdict, reasons: ['per_run_cap_exceeded'], capUsd: cap, spentUsd },
-          });
-        }
-      }
-      if (gate) passedGates.add(gate.id);
-      if (gate?.type === 'approval') {
-        return await settle({
-          status: 'review',
-          artifact: { id: artifact.id, content: output },
-          review: { gateId: gate.id, gateName: gate.name, holdFields: gate.holdFields ?? null },
-          sourceReportArtifactId,
-        });
-      }
-      if (step.emitsArtifact && index < steps.length - 1) await emitArtifact({ runId, artifact: { id: artifact.id, content: output } });
-    }
-    if (state.cancelRequested) return await settle({ status: 'cancelled' });
-    return await settle({ status: 'completed', artifact: { id: artifact.id, content: lastOutput }, sourceReportArtifactId });
-  } catch (err) {
-    if (err instanceof RunStop) return settle(err.result);
+  /** Any failure still settles the run before the execution closes; if even that fails, the reconciler does. */
+  async settleFailure(err: unknown): Promise<RunOutcome> {
+    if (err instanceof RunStop) return this.settle(err.result);
     if (!patched(SETTLE_EVERY_FAILURE_PATCH)) throw err;
-    // Any other failure still settles the run before the execution closes (a Temporal cancellation too,
-    // hence outside the cancelled scope). If even that fails, the reconciler settles it later.
-    const interrupted = current;
+    const interrupted = this.current;
+    // A Temporal cancellation settles too, hence outside the cancelled scope.
     return CancellationScope.nonCancellable(() =>
-      settle(
+      this.settle(
         isCancellation(err)
           ? { status: 'cancelled' }
           : { status: 'failed', ...describeEngineFailure(err), ...(interrupted !== undefined ? { failedStepIndex: interrupted } : {}) },

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { renderTemplate } from '@atelier/domain';
-import type { ExecuteStepInput } from '../run-types';
-import { generateVideoStep } from './video-step';
-import { type ExecutorDeps, type StepExecution, boundModel, invalid, stepInput } from './step-executors';
+import type { ExecuteStepInput } from '../../run-types';
+import { generateVideoStep } from './video';
+import { type ExecutorDeps, type StepExecution, boundModel, invalid, stepInput } from './shared';
 
 const MAX_SIDE = 4096;
 

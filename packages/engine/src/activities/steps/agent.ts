@@ -1,7 +1,7 @@
 import { renderTemplate } from '@atelier/domain';
-import type { ExecuteStepInput } from '../run-types';
-import { ToolInputError } from '../steps/tools';
-import { type ExecutorDeps, StepFailure, type StepExecution, boundModel, completeText, invalid, toolContext } from './step-executors';
+import type { ExecuteStepInput } from '../../run-types';
+import { ToolInputError } from '../../steps/tools';
+import { type ExecutorDeps, StepFailure, type StepExecution, boundModel, completeText, invalid, toolContext } from './shared';
 
 export interface AgentTurn {
   turn: number;

@@ -1,0 +1,24 @@
+import { STEP_KIND_TRAITS, type Step, type StepKind, type StepKindTraits } from '@atelier/contracts/workflow-definition';
+
+/** Whether steps of this kind call a model bound to a role (llm, image, agent). */
+export const kindNeedsRole = (kind: StepKind): boolean => STEP_KIND_TRAITS[kind].needsRole;
+
+/** Whether the run workflow runs steps of this kind itself instead of the executeStep activity. */
+export const runByWorkflow = (kind: StepKind): boolean => STEP_KIND_TRAITS[kind].runBy === 'workflow';
+
+/** A role-using step's missing role, or its role without a model in `providers`. */
+export function roleProblem(step: Pick<Step, 'kind' | 'role'>, providers: Readonly<Record<string, string>>): string | undefined {
+  if (!kindNeedsRole(step.kind)) return undefined;
+  if (!step.role) return `a ${step.kind} step needs a role`;
+  if (!providers[step.role]) return `role "${step.role}" has no model in providers`;
+  return undefined;
+}
+
+/** The fields the step's kind cannot do without, when absent. */
+export function requiredFieldsProblem(step: Step): string | undefined {
+  const requires: StepKindTraits['requires'] = STEP_KIND_TRAITS[step.kind].requires;
+  if (!requires) return undefined;
+  const present = requires.fields.filter((f) => Boolean(step[f as keyof Step]));
+  const satisfied = requires.oneOf ? present.length > 0 : present.length === requires.fields.length;
+  return satisfied ? undefined : requires.message;
+}

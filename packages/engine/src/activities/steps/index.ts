@@ -1,0 +1,55 @@
+/**
+ * The step kinds the executeStep activity runs, one file each. Adding a kind means its file here, its
+ * entry in STEP_EXECUTORS and its traits in the contract (STEP_KIND_TRAITS); the type below makes a kind
+ * the contract says an activity runs, but that has no executor, a compile error.
+ */
+import type { ActivityStepKind } from '@atelier/contracts/workflow-definition';
+import { isJudgedGate } from '@atelier/domain';
+import { PermanentProviderError } from '../../providers/index';
+import type { ExecuteStepInput } from '../../run-types';
+import { runAgent } from './agent';
+import { executeCode } from './code';
+import { generateImageStep } from './image';
+import { judgeGate } from './judge-gate';
+import { executeLlm } from './llm';
+import { type ExecutorDeps, StepFailure, type StepExecution, type StepExecutor, invalid } from './shared';
+import { executeTool } from './tool';
+
+export * from './shared';
+
+export const STEP_EXECUTORS: Readonly<Record<ActivityStepKind, StepExecutor>> = {
+  llm: executeLlm,
+  code: executeCode,
+  tool: executeTool,
+  image: generateImageStep,
+  agent: runAgent,
+};
+
+/**
+ * Runs a step by its kind, then checks what every kind shares: `requireTrue` on its output, and the
+ * quality or safety gate it carries, judged on that output.
+ */
+export async function executeStepKind(input: ExecuteStepInput, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
+  const { step } = input;
+  const execute = STEP_EXECUTORS[step.kind as ActivityStepKind] as StepExecutor | undefined;
+  if (!execute) throw invalid(`step ${step.id}: ${step.kind} steps are run by the workflow, not by an activity`);
+  let result: StepExecution;
+  try {
+    result = await execute(input, deps, signal);
+  } catch (err) {
+    if (err instanceof PermanentProviderError)
+      throw new StepFailure(`step ${step.id}: the provider refused the call: ${err.message}`, 'provider_refused', 0);
+    throw err;
+  }
+  if (step.requireTrue && (result.output as Record<string, unknown> | null)?.[step.requireTrue] !== true) {
+    throw new StepFailure(
+      step.failMessage ?? `${step.requireTrue} was not true`,
+      'requirement_failed',
+      result.costUsd,
+      result.provider,
+      result.model,
+    );
+  }
+  if (isJudgedGate(input.gate)) result.costUsd += await judgeGate(input.gate, input, result, deps, signal);
+  return result;
+}
