@@ -44,6 +44,8 @@ export interface StartOrderOptions {
   workspaceId: string;
   templateId: string;
   concurrency: number;
+  /** The order's status as recorded (`running`), shown as `OrderStatus` from the start; the workflow keeps it current. */
+  status?: string;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function startOrWakeOrderWorkflow(client: Client, orderId: string, 
       { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },
       { key: SEARCH_ATTRIBUTES.WorkspaceId, value: opts.workspaceId },
       { key: SEARCH_ATTRIBUTES.TemplateId, value: opts.templateId },
+      ...(opts.status ? [{ key: SEARCH_ATTRIBUTES.OrderStatus, value: opts.status }] : []),
     ],
   });
   return 'started';

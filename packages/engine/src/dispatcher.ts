@@ -152,6 +152,7 @@ export class EngineDispatcher {
           workspaceId: order.workspace_id,
           templateId: order.workflow_id,
           concurrency: this.opts.orderConcurrency,
+          status: order.status,
         });
         return;
       }

@@ -17,9 +17,10 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders';
-import type { OrderWorkflowInput } from '../run-types';
+import type { OrderWorkflowInput, SettleOrderInput } from '../run-types';
 import { cancelRunSignal, runWorkflow } from './run-workflow';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 
@@ -41,6 +42,28 @@ export const wakeOrderSignal = defineSignal('wake');
 
 /** Guards the path that settles the order on an unexpected failure (see SETTLE_EVERY_FAILURE_PATCH). */
 export const SETTLE_ORDER_FAILURE_PATCH = 'settle-order-failure';
+/**
+ * Guards the `OrderStatus` search attribute upserts: histories recorded before them (no marker) replay
+ * without them (test/histories/order-*-before-status-attribute.json).
+ */
+export const ORDER_STATUS_ATTRIBUTE_PATCH = 'order-status-attribute';
+
+/**
+ * Shows the order's status as this workflow read or wrote it in the `OrderStatus` search attribute, so
+ * on-call finds orders by status in Temporal (`OrderStatus = 'attention'`). PostgreSQL stays the record:
+ * a change made after the execution closed (accept-gap, a cancel of an order in attention, the
+ * reconciler) cannot reach a closed execution's attributes.
+ */
+function showOrderStatus(status: string): void {
+  if (patched(ORDER_STATUS_ATTRIBUTE_PATCH)) upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.OrderStatus, value: status }]);
+}
+
+/** Settles the order through the activity and shows the status it wrote (or found already settled). */
+async function settle(input: SettleOrderInput): Promise<{ status: string }> {
+  const written = await settleOrder(input);
+  showOrderStatus(written.status);
+  return written;
+}
 
 export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderId: string; status: string }> {
   const { orderId } = input;
@@ -63,6 +86,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
 
   try {
     const progress = await orderProgress({ orderId });
+    showOrderStatus(progress.status);
     if (progress.status === 'cancelled') return { orderId, status: 'cancelled' };
     let succeeded = progress.succeeded;
     let targetReached = succeeded >= progress.targetCount;
@@ -72,7 +96,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
       changed = false;
       if (cancelRequested) {
         await condition(() => inFlight.size === 0);
-        return { orderId, ...(await settleOrder({ orderId, status: 'cancelled' })) };
+        return { orderId, ...(await settle({ orderId, status: 'cancelled' })) };
       }
       while (!targetReached && !exhausted && inFlight.size < input.concurrency && started < CHILDREN_PER_EXECUTION) {
         const batch = await claimOrderChildren({
@@ -111,11 +135,11 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
       if (!targetReached && succeeded >= progress.targetCount) {
         targetReached = true;
         // The order is complete; children not yet started are cancelled, those in flight finish.
-        await settleOrder({ orderId, status: 'completed' });
+        await settle({ orderId, status: 'completed' });
       }
       if (inFlight.size === 0) {
         if (targetReached) return { orderId, status: 'completed' };
-        if (exhausted) return { orderId, ...(await settleOrder({ orderId, status: 'decide' })) };
+        if (exhausted) return { orderId, ...(await settle({ orderId, status: 'decide' })) };
         if (started >= CHILDREN_PER_EXECUTION) await continueAsNew<typeof orderWorkflow>(input);
       }
       await condition(() => changed || cancelRequested);
@@ -126,12 +150,12 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
     // settle themselves first, then the order is failed with the reason (the reconciler is the backstop).
     return CancellationScope.nonCancellable(async () => {
       await condition(() => inFlight.size === 0);
-      if (isCancellation(err)) return { orderId, ...(await settleOrder({ orderId, status: 'cancelled' })) };
+      if (isCancellation(err)) return { orderId, ...(await settle({ orderId, status: 'cancelled' })) };
       const message =
         err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
       return {
         orderId,
-        ...(await settleOrder({ orderId, status: 'failed', reason: `engine_error: the order's workflow failed: ${message}` })),
+        ...(await settle({ orderId, status: 'failed', reason: `engine_error: the order's workflow failed: ${message}` })),
       };
     });
   }
