@@ -28,3 +28,6 @@ export * from './campaigns';
 export type * from './schema-publications';
 export * from './publications';
 export * from './webhooks';
+export type * from './schema-webhook-endpoints';
+export * from './webhook-endpoints';
+export * from './event-webhooks';

@@ -9,6 +9,7 @@ import * as characterIds from './migrations/2026-11-23T0900-character-ids';
 import * as engineCommands from './migrations/2026-11-23T0910-engine-commands';
 import * as brandsCampaigns from './migrations/2026-11-23T1000-brands-campaigns';
 import * as publications from './migrations/2026-11-23T1100-publications';
+import * as webhookEndpoints from './migrations/2026-11-24T0900-webhook-endpoints';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23T0910-engine-commands': engineCommands,
   '2026-11-23T1000-brands-campaigns': brandsCampaigns,
   '2026-11-23T1100-publications': publications,
+  '2026-11-24T0900-webhook-endpoints': webhookEndpoints,
 };
 
 class InCodeMigrations implements MigrationProvider {

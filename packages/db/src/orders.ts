@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, type Transaction, sql } from 'kysely';
 import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
-import type { Db, Executor } from './connect';
+import { type Db, type Executor, inTransaction } from './connect';
+import { emitOrderEvent } from './event-webhooks';
 import type { Database, OrdersTable, RunsTable } from './schema';
 import type { RunRow } from './runs';
 
@@ -86,11 +87,15 @@ export async function setOrderStatus(
   fields: Partial<Insertable<OrdersTable>> = {},
 ): Promise<void> {
   const terminal = to === 'completed' || to === 'cancelled' || to === 'failed';
-  await db
-    .updateTable('orders')
-    .set({ ...fields, status: to, updated_at: new Date(), ...(terminal ? { finished_at: new Date() } : { finished_at: null }) })
-    .where('id', '=', id)
-    .execute();
+  await inTransaction(db, async (tx) => {
+    const row = await tx
+      .updateTable('orders')
+      .set({ ...fields, status: to, updated_at: new Date(), ...(terminal ? { finished_at: new Date() } : { finished_at: null }) })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (row) await emitOrderEvent(tx, row);
+  });
 }
 
 export interface OrderCounts {

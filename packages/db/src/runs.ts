@@ -1,6 +1,7 @@
 import { type Transaction, sql } from 'kysely';
 import { isForwardMove, isTerminalRunStatus, roundUsd } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect';
+import { emitRunEvent } from './event-webhooks';
 import type { Database, RunsTable } from './schema';
 import type { Insertable, Selectable } from 'kysely';
 
@@ -87,6 +88,7 @@ export async function moveRunStatus(
       status: to,
       ...(fields.error_code ? { errorCode: fields.error_code, error: fields.error } : {}),
     });
+    await emitRunEvent(tx, row);
     return row;
   });
 }

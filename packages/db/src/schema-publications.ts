@@ -33,7 +33,8 @@ export interface PublicationDocumentsTable {
   updated_at: Timestamp;
 }
 
-export type WebhookTargetKind = 'publication';
+/** Who a message goes to: a publication's revalidateUrl, or an integrator's event webhook endpoint. */
+export type WebhookTargetKind = 'publication' | 'webhook_endpoint';
 export type WebhookMessageStatus = 'pending' | 'delivered' | 'failed';
 export type WebhookAttemptOutcome = 'delivered' | 'retrying' | 'failed';
 

@@ -5,6 +5,7 @@ import type { ClientsSchema } from './schema-clients';
 import type { EngineSchema } from './schema-engine';
 import type { BrandsSchema } from './schema-brands';
 import type { PublicationsSchema } from './schema-publications';
+import type { WebhookEndpointsSchema } from './schema-webhook-endpoints';
 
 /** Typed view of the PostgreSQL schema that the migrations create. */
 export type { Json, NullableJson, NullableTimestamp, Numeric, Timestamp };
@@ -257,7 +258,7 @@ export interface BudgetRefusalsTable {
   created_at: Timestamp;
 }
 
-export interface Database extends ClientsSchema, CharactersSchema, EngineSchema, BrandsSchema, PublicationsSchema {
+export interface Database extends ClientsSchema, CharactersSchema, EngineSchema, BrandsSchema, PublicationsSchema, WebhookEndpointsSchema {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -1,10 +1,10 @@
-import { type Db, type WebhookTargetKind, getPublication } from '@atelier/db';
+import { type Db, type WebhookTargetKind, getPublication, getWebhookEndpoint } from '@atelier/db';
 import { SecretsKeyMissing, openSecret, sealSecret } from './secret-box';
 
 /**
  * Where a message goes and what signs it, read at send time: a target kind knows how to find its URL and
- * its current signing key. Publications are the first kind; integrator event webhooks add theirs here and
- * reuse everything else (signing, attempts, retries, egress, health) unchanged.
+ * its current signing key. Publications and integrators' event webhook endpoints are the kinds; each reuses
+ * everything else (signing, attempts, retries, egress, health) unchanged.
  */
 export interface ResolvedWebhookTarget {
   kind: WebhookTargetKind;
@@ -35,6 +35,18 @@ const TARGETS: Record<WebhookTargetKind, TargetLoader> = {
       workspaceId: p.workspace_id,
       url: p.revalidate_url,
       key: openSecret(secretsKey, p.secret_sealed, targetBinding('publication', id)),
+    };
+  },
+  // A disabled endpoint is sent no new events; a message recorded before it was disabled still goes.
+  webhook_endpoint: async (db, id, secretsKey) => {
+    const e = await getWebhookEndpoint(db, id);
+    if (!e) return undefined;
+    return {
+      kind: 'webhook_endpoint',
+      id,
+      workspaceId: e.workspace_id,
+      url: e.url,
+      key: openSecret(secretsKey, e.secret_sealed, targetBinding('webhook_endpoint', id)),
     };
   },
 };
