@@ -127,6 +127,9 @@ beforeAll(async () => {
   const document = (
     await post(`/v1/publications/${publication.id}/documents`, { slug: 'first', title: 'First', body: 'x', categories: [] })
   ).id;
+  const endpointBody = { url: 'http://127.0.0.1:9/hooks', events: ['order.attention'] };
+  const endpoint = (await post('/v1/webhook-endpoints', endpointBody)).id;
+  const endpoint2 = (await post('/v1/webhook-endpoints', endpointBody)).id;
 
   // Every operation naming an id gets the fuzzer's own resource; the destructive ones get one of their own,
   // so a delete early in the run does not turn every later operation on that resource into a 404.
@@ -150,6 +153,7 @@ beforeAll(async () => {
     'path.publication_id': publication.id,
     'path.document_id': document,
     'path.slug': publication.slug,
+    'path.endpoint_id': endpoint,
   };
   const perOperation: Array<[selector: string, params: Record<string, string>]> = [
     ['include-path-regex = "^/v1/brands/"', { 'path.project_id': brand }],
@@ -160,6 +164,7 @@ beforeAll(async () => {
     ['include-name = "DELETE /v1/characters/{character_id}"', { 'path.character_id': character2 }],
     ['include-name = "DELETE /v1/characters/{character_id}/references/{item_id}"', { 'path.item_id': item }],
     ['include-name = "DELETE /v1/clients/{client_id}"', { 'path.client_id': client2 }],
+    ['include-name = "DELETE /v1/webhook-endpoints/{endpoint_id}"', { 'path.endpoint_id': endpoint2 }],
     ['include-name = "DELETE /v1/clients/{client_id}/contacts/{contact_id}"', { 'path.contact_id': contact2 }],
     ['include-name = "POST /v1/subjects/{subject_id}:erase"', { 'path.subject_id': subject2 }],
     ['include-name = "POST /v1/likeness-consents/{consent_id}:revoke"', { 'path.consent_id': consent2 }],

@@ -103,6 +103,8 @@ function pathId(param: string, path: string): string | undefined {
       return A.publication;
     case 'document_id':
       return A.document;
+    case 'endpoint_id':
+      return A.webhookEndpoint;
     default:
       return undefined;
   }
@@ -162,6 +164,10 @@ function bodyOverride(o: Operation): unknown {
       };
     case 'PATCH /v1/publications/{publication_id}':
       return { name: 'x' };
+    case 'POST /v1/webhook-endpoints':
+      return { workspaceId: A.workspace, url: 'http://127.0.0.1:9/hooks', events: ['order.attention'] };
+    case 'PATCH /v1/webhook-endpoints/{endpoint_id}':
+      return { description: 'x' };
     case 'POST /v1/budgets':
       return { scope: 'workspace', workspaceId: A.workspace, limitUsd: 1, period: 'month', enforcementMode: 'hard_stop' };
     case 'POST /v1/characters':
@@ -369,6 +375,9 @@ beforeAll(async () => {
     })
   ).id;
   A.document = (await post(`/v1/publications/${A.publication}/documents`, { slug: 'first', title: 'First', body: 'x', categories: [] })).id;
+  A.webhookEndpoint = (
+    await post('/v1/webhook-endpoints', { workspaceId: A.workspace, url: 'http://127.0.0.1:9/hooks', events: ['order.attention'] })
+  ).id;
 
   A.artifact = (await waitForRun(h, owner.token, A.run!)).artifactId;
   expect(A.artifact, 'the owner run left an artifact').toBeTruthy();

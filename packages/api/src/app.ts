@@ -20,6 +20,7 @@ import { fileRoutes } from './routes/files';
 import { orderRoutes } from './routes/orders';
 import { projectRoutes } from './routes/projects';
 import { publicationRoutes } from './routes/publications';
+import { webhookEndpointRoutes } from './routes/webhook-endpoints';
 import { queueRoutes } from './routes/queue';
 import { runActionRoutes } from './routes/run-actions';
 import { runEventRoutes } from './routes/run-events';
@@ -84,6 +85,7 @@ export function createApp(given: AppServices) {
   app.route('/', campaignRoutes);
   app.route('/', opsRoutes);
   app.route('/', publicationRoutes);
+  app.route('/', webhookEndpointRoutes);
 
   const documentConfig = {
     openapi: '3.1.0',

@@ -1667,6 +1667,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A workspace's webhook endpoints with their delivery health (never their secrets), oldest first */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /** Register an endpoint for a workspace's events (owners and admins; at most 20 per workspace); the signing secret is in this response only */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook endpoint with its delivery health */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried included */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change the url, the events, the description, or enable/disable the endpoint (owners and admins). A disabled endpoint is sent no new events */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once, retries of earlier messages included */
+        post: operations["rotateSecretWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpoint_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an endpoint.test event (owners and admins), delivered by the engine like any event, with the same signing and retries, even to a disabled endpoint; follow it under deliveries */
+        post: operations["createWebhookEndpointTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The messages sent to this endpoint, newest first, each with its payload and every attempt */
+        get: operations["listWebhookEndpointDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3368,6 +3456,110 @@ export interface components {
             body: string;
             categories: string[];
             publishedAt: string;
+        };
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /** @description whsec_ + base64 of 32 random bytes (Standard Webhooks). Shown only in this response; verify every delivery with it */
+            secret: string;
+        };
+        WebhookEndpoint: {
+            id: string;
+            /** Format: uuid */
+            workspaceId: string;
+            url: string;
+            description: string | null;
+            /** @description The subscribed event types, or `*` */
+            events: string[];
+            /** @description A disabled endpoint is sent no new events (a test send still goes) */
+            enabled: boolean;
+            secretRotatedAt: string;
+            deliveryHealth: components["schemas"]["DeliveryHealth"];
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookEndpointCreateRequest: {
+            /**
+             * Format: uuid
+             * @description The workspace whose events are sent; by default the key's, else the caller's
+             */
+            workspaceId?: string;
+            /**
+             * Format: uri
+             * @description Where events are POSTed, in its canonical form (a redirect is never followed)
+             */
+            url: string;
+            /** @description The event types to deliver (duplicates are ignored); `*` for every event type, including ones added later */
+            events: ("run.completed" | "run.failed" | "run.review" | "run.cancelled" | "order.completed" | "order.attention" | "order.failed" | "order.cancelled" | "*")[];
+            description?: string;
+            /** @default true */
+            enabled: boolean;
+        };
+        WebhookEndpointList: {
+            items: components["schemas"]["WebhookEndpoint"][];
+            total: number;
+        };
+        WebhookEndpointUpdateRequest: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed, in its canonical form (a redirect is never followed)
+             */
+            url?: string;
+            /** @description The event types to deliver (duplicates are ignored); `*` for every event type, including ones added later */
+            events?: ("run.completed" | "run.failed" | "run.review" | "run.cancelled" | "order.completed" | "order.attention" | "order.failed" | "order.cancelled" | "*")[];
+            /** @description null clears it */
+            description?: string | null;
+            enabled?: boolean;
+        };
+        WebhookEndpointTestResult: {
+            /** @description The webhook-id of the test message; follow it under deliveries */
+            messageId: string;
+            /** @enum {string} */
+            type: "endpoint.test";
+            /**
+             * @description The engine delivers it like any event, with the same retries
+             * @enum {string}
+             */
+            status: "pending";
+        };
+        WebhookEndpointDeliveryList: {
+            items: components["schemas"]["WebhookEndpointDelivery"][];
+            total: number;
+        };
+        WebhookEndpointDelivery: {
+            /** @description The webhook-id: the same on every attempt of this message */
+            messageId: string;
+            /** @description The event type (or endpoint.test) */
+            type: string;
+            /**
+             * @description pending: being delivered or waiting for its next attempt
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            attemptCount: number;
+            lastError: string | null;
+            createdAt: string;
+            settledAt: string | null;
+            /** @description The exact JSON every attempt sends */
+            payload?: unknown;
+            /** @description Oldest first */
+            attempts: components["schemas"]["WebhookEndpointAttempt"][];
+        };
+        WebhookEndpointAttempt: {
+            /** @description The attempt's number (an attempt lost with a killed worker leaves a gap) */
+            attempt: number;
+            attemptedAt: string;
+            /** @description The webhook-timestamp this attempt was signed with */
+            webhookTimestamp: number;
+            url: string;
+            /** @description null when no answer came (network error, timeout, refused URL) */
+            statusCode: number | null;
+            /**
+             * @description failed: final (no further attempt of this message)
+             * @enum {string}
+             */
+            outcome: "delivered" | "retrying" | "failed";
+            error: string | null;
+            redirectedTo: string | null;
+            durationMs: number;
         };
     };
     responses: never;
@@ -13049,6 +13241,588 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PublicArticleList"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                offset?: number | null;
+                limit?: number;
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint and its secret, shown once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description JSON bodies are read as UTF-8 only */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description JSON bodies are read as UTF-8 only */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    rotateSecretWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint and its new secret, shown once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    createWebhookEndpointTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test message is recorded and on its way */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointTestResult"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    listWebhookEndpointDeliveries: {
+        parameters: {
+            query?: {
+                offset?: number | null;
+                limit?: number;
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDeliveryList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
                 };
             };
             /** @description Not found, or outside the caller's workspace */
