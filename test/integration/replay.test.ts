@@ -6,7 +6,8 @@ import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-uti
 import { Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { syncBuiltinWorkflows } from '@atelier/db';
-import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+import { TEMPORAL_OUTCOME_PATCH } from '@atelier/engine/workflows/run-workflow';
+import { type Harness, type TestUser, registerUser, startHarness, waitForRun, executionClosed } from '../support/harness';
 
 /**
  * Recorded histories of real runs are replayed against the current workflow code. The files under
@@ -74,8 +75,15 @@ async function usableCharacter(referenceArtifactId: string): Promise<string> {
   return character.id;
 }
 
+/**
+ * The workflow shape histories are recorded in now (the newest patch of the run workflow). Histories of
+ * earlier shapes keep their names and are replayed all the same, so runs in flight across a deploy are
+ * covered; a new shape adds files instead of replacing them.
+ */
+const SHAPE = TEMPORAL_OUTCOME_PATCH;
+
 async function record(name: string, runId: string) {
-  const file = path.join(HISTORIES, `${name}.json`);
+  const file = path.join(HISTORIES, `${name}.${SHAPE}.json`);
   if (existsSync(file) && process.env.UPDATE_HISTORIES !== '1') return;
   const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
   await mkdir(HISTORIES, { recursive: true });
@@ -148,11 +156,29 @@ describe('the run workflow stays deterministic', () => {
       ['film-cut-completed', film],
       ['product-shot-with-character', cast],
     ] as const;
+    // On-call reads the run's outcome from Temporal: a failed or gate-rejected run's execution ends Failed,
+    // a cancelled one Canceled, the rest Completed (a run in review included).
+    const expected: Record<string, string> = {
+      'run-failed-step-invalid': 'FAILED',
+      'run-cancelled': 'CANCELLED',
+      'product-shot-gate-rejected': 'FAILED',
+    };
     for (const [name, id] of scenarios) {
       // The workflow result is written after the last activity; wait for Temporal to close the execution.
-      await h.temporal.workflow.getHandle(id).result();
+      const closed = await executionClosed(h, id);
+      expect(closed.status, name).toBe(expected[name] ?? 'COMPLETED');
+      // A Canceled execution carries no result (Temporal records none); the others carry the outcome.
+      if (closed.status !== 'CANCELLED') expect(closed.outcome, name).toMatchObject({ runId: id });
       await record(name, id);
     }
+    // Each step is named in the history: its activity id is `<n>-<step id>`, its summary `<n> · <name> (<kind>)`.
+    const history = await h.temporal.workflow.getHandle(completed).fetchHistory();
+    const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
+    expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityId)).toEqual(['1-step-1', '2-step-2', '3-step-3']);
+    const summaries = await Promise.all(
+      scheduled.map((e) => h.temporal.options.loadedDataConverter.payloadConverter.fromPayload(e.userMetadata!.summary!)),
+    );
+    expect(summaries).toEqual(['1 · Outline the report (llm)', '2 · Write the sections (llm)', '3 · Assemble the report (code)']);
   });
 
   it('replays every committed history against the current workflow code', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetRunToLastWorkflowTask } from '@atelier/engine/operations';
-import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+import { type Harness, type TestUser, registerUser, startHarness, waitForRun, executionClosed } from '../support/harness';
 
 let h: Harness;
 let user: TestUser;
@@ -27,7 +27,7 @@ describe('finalize', () => {
   it('writes the artifact and terminal status from the recorded steps when the workflow is gone, running no step again', async () => {
     const runId = await create('plan-research-report', { topic: 'finalization' });
     const done = await waitForRun(h, user.token, runId);
-    await h.temporal.workflow.getHandle(runId).result();
+    await executionClosed(h, runId);
     const before = await h.db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).orderBy('step_index').execute();
     await loseFinalization(runId);
 
@@ -46,7 +46,7 @@ describe('finalize', () => {
   it('puts a run with an approval gate back in review', async () => {
     const runId = await create('generate-product-shot', { product: 'a kettle' });
     await waitForRun(h, user.token, runId);
-    await h.temporal.workflow.getHandle(runId).result();
+    await executionClosed(h, runId);
     await loseFinalization(runId);
     const res = await h.request('POST', `/v1/runs/${runId}/finalize`, { token: user.token });
     expect(res.body).toMatchObject({ status: 'review', reviewGate: { id: 'client-approval' } });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
-import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+import { type Harness, type TestUser, registerUser, startHarness, waitForRun, executionClosed } from '../support/harness';
 
 /**
  * No run is left stuck: any failure inside a run workflow settles the run before its execution closes,
@@ -97,9 +97,8 @@ describe('a run workflow that fails outside a step', () => {
     expect(run.error).toMatch(/the intake mapped to plan-research-report is invalid/);
     expect(run.error).toMatch(/topic/);
     expect(run.runSteps.map((s: any) => s.status)).toEqual(['failed', 'pending', 'pending', 'pending']);
-    // The execution ended normally, after the settlement (no failed workflow left behind).
-    expect(await h.temporal.workflow.getHandle(runId).result()).toMatchObject({ status: 'failed', errorCode: 'step_invalid' });
-    expect((await h.temporal.workflow.getHandle(runId).describe()).status.name).toBe('COMPLETED');
+    // The execution ended Failed after the settlement, carrying the run's outcome for on-call and parents.
+    expect(await executionClosed(h, runId)).toMatchObject({ status: 'FAILED', outcome: { status: 'failed', errorCode: 'step_invalid' } });
     // No child run was recorded for the refused intake.
     expect(await h.db.selectFrom('runs').select('id').where('parent_run_id', '=', runId).execute()).toEqual([]);
     const finalize = await h.request('POST', `/v1/runs/${runId}/finalize`, { token: user.token });
@@ -118,7 +117,7 @@ describe('finalize follows the workflow settlement rule', () => {
     const runId = await start(THIN_REPORT.id, { topic: 'a thin report' });
     const settled = await waitForRun(h, user.token, runId);
     expect(settled).toMatchObject({ status: 'review', reviewGate: { id: 'qa' } });
-    await h.temporal.workflow.getHandle(runId).result();
+    await executionClosed(h, runId);
 
     // A lost finalization: every step recorded, no artifact, no terminal status, no live workflow.
     await h.db

@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import pg from 'pg';
 import pino from 'pino';
 import { inject } from 'vitest';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { type Db, connectDb } from '@atelier/db';
@@ -261,6 +261,23 @@ export async function waitForRun(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`run ${runId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(last)?.slice(0, 500)}`);
+}
+
+/**
+ * Waits for a workflow execution to close and answers its Temporal status (COMPLETED, FAILED, CANCELLED…)
+ * with the run outcome it carried: its result, or the details of a Failed run's failure (a Canceled
+ * execution carries none).
+ */
+export async function executionClosed(h: Harness, workflowId: string): Promise<{ status: string; outcome: any }> {
+  const handle = h.temporal.workflow.getHandle(workflowId);
+  let outcome: any;
+  try {
+    outcome = await handle.result();
+  } catch (err) {
+    if (!(err instanceof WorkflowFailedError)) throw err;
+    outcome = (err.cause as { details?: unknown[] } | undefined)?.details?.[0];
+  }
+  return { status: (await handle.describe()).status.name, outcome };
 }
 
 /** Polls an order (read model only) until `done`, by default a settled status. */

@@ -28,15 +28,24 @@ export async function startRunWorkflow(client: Client, input: RunWorkflowInput, 
   });
 }
 
-/** Asks a run to stop at its next step boundary. Reports whether a live workflow received the signal. */
+/**
+ * Asks a run to stop at its next step boundary. The signal stops it; the cancellation request lets its
+ * execution end `Canceled` in Temporal (a workflow can end so only when cancelled through Temporal).
+ * Reports whether a live workflow received it.
+ */
 export async function signalRunCancel(client: Client, runId: string): Promise<'signalled' | 'not_running'> {
+  const handle = client.workflow.getHandle(runId);
   try {
-    await client.workflow.getHandle(runId).signal(cancelRunSignal);
-    return 'signalled';
+    await handle.signal(cancelRunSignal);
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return 'not_running';
     throw err;
   }
+  // The run may have settled between the two calls: then there is nothing left to cancel.
+  await handle.cancel().catch((err: unknown) => {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  });
+  return 'signalled';
 }
 
 export interface StartOrderOptions {

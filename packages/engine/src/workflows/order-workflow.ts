@@ -40,6 +40,9 @@ export const cancelOrderSignal = defineSignal('cancel');
 /** Sent after retry-failed planned fresh children while this execution is still running. */
 export const wakeOrderSignal = defineSignal('wake');
 
+/** Marks the cancel that also requests Temporal cancellation of the children in flight (TEMPORAL_OUTCOME_PATCH). */
+export const CANCEL_CHILDREN_PATCH = 'cancel-children-through-temporal';
+
 /** Guards the path that settles the order on an unexpected failure (see SETTLE_EVERY_FAILURE_PATCH). */
 export const SETTLE_ORDER_FAILURE_PATCH = 'settle-order-failure';
 /**
@@ -74,10 +77,13 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
 
   setHandler(cancelOrderSignal, () => {
     cancelRequested = true;
-    for (const child of inFlight)
-      void getExternalWorkflowHandle(child)
-        .signal(cancelRunSignal)
-        .catch(() => undefined);
+    // Children stop at their next step boundary; the cancellation request lets their executions end Canceled.
+    const requestCancel = patched(CANCEL_CHILDREN_PATCH);
+    for (const child of inFlight) {
+      const handle = getExternalWorkflowHandle(child);
+      void handle.signal(cancelRunSignal).catch(() => undefined);
+      if (requestCancel) void handle.cancel().catch(() => undefined);
+    }
   });
   setHandler(wakeOrderSignal, () => {
     exhausted = false;

@@ -4,7 +4,10 @@
  * Temporal workflow SDK and pure modules.
  */
 import {
+  ApplicationFailure,
   CancellationScope,
+  CancelledFailure,
+  ChildWorkflowFailure,
   condition,
   defineQuery,
   defineSignal,
@@ -53,7 +56,18 @@ export const finalizeRunUpdate = defineUpdate<RunOutcome>('finalize');
  */
 export const SETTLE_EVERY_FAILURE_PATCH = 'settle-every-failure';
 
+/**
+ * Marks the shape in which on-call can read a run in Temporal: each step's activity is named after the
+ * step (id `<n>-<step id>`, summary `<name> · <kind>`), bookkeeping activities carry summaries, and the
+ * execution ends `Failed` for a failed run and `Canceled` for a cancelled one, after the read model is
+ * settled, instead of always `Completed`. Histories recorded before it replay the old way.
+ */
+export const TEMPORAL_OUTCOME_PATCH = 'temporal-outcome';
+
 type Settlement = Omit<SettleRunInput, 'runId'>;
+type LocalCall<A extends unknown[], R> = ((...args: A) => Promise<R>) & {
+  executeWithOptions(options: { summary?: string }, args: A): Promise<R>;
+};
 
 /**
  * The contract's story of a run: it may be cancelled before it starts; a character's consent is judged
@@ -63,12 +77,22 @@ type Settlement = Omit<SettleRunInput, 'runId'>;
  */
 export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> {
   const run = new RunProgress(input);
+  if (!run.named) return interpret(run);
+  // A Temporal cancellation (the gateway's cancel, an order's or a parent's) stops the run at its next
+  // step boundary, as the cancel signal does: the step in flight finishes and stays billed.
+  CancellationScope.current().cancelRequested.catch(() => run.cancelFromTemporal());
+  return closeAs(await CancellationScope.nonCancellable(() => interpret(run)), run);
+}
+
+/** The run from its first boundary to its settlement. */
+async function interpret(run: RunProgress): Promise<RunOutcome> {
+  const { input } = run;
   const { definition } = input;
   try {
     if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
-    const consentRefused = await recheckConsent(input);
+    const consentRefused = await recheckConsent(run);
     if (consentRefused) return await run.settle(consentRefused);
-    await markRunRunning({ runId: input.runId });
+    await run.book(markRunRunning, 'Mark the run running', { runId: input.runId });
     run.setStatus('running');
 
     for (const [index, step] of definition.runtimeSteps.entries()) {
@@ -96,11 +120,44 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
   }
 }
 
+/**
+ * The execution ends as the run did: `Failed` (the outcome in the failure's details, so a parent reads it)
+ * for a failed run, `Canceled` for a run cancelled through Temporal, `Completed` otherwise.
+ */
+function closeAs(outcome: RunOutcome, run: RunProgress): RunOutcome {
+  if (outcome.status === 'failed') {
+    throw ApplicationFailure.create({
+      type: outcome.errorCode ?? 'run_failed',
+      message: outcome.error ?? `run ${outcome.runId} failed`,
+      nonRetryable: true,
+      details: [outcome],
+    });
+  }
+  if (outcome.status === 'cancelled' && run.cancelledByTemporal) throw new CancelledFailure(`run ${outcome.runId} was cancelled`);
+  return outcome;
+}
+
+/**
+ * A child run's outcome, also when its execution ended Failed (the outcome rides in the failure's details)
+ * or Canceled (Temporal records no details for a cancellation, so the status is all there is).
+ */
+async function childOutcome(child: Promise<RunOutcome>, childRunId: string): Promise<RunOutcome> {
+  try {
+    return await child;
+  } catch (err) {
+    const cause = err instanceof ChildWorkflowFailure ? err.cause : undefined;
+    const recorded = cause instanceof ApplicationFailure || cause instanceof CancelledFailure ? cause.details?.[0] : undefined;
+    if (recorded && typeof recorded === 'object' && 'status' in recorded) return recorded as RunOutcome;
+    if (cause instanceof CancelledFailure) return { runId: childRunId, status: 'cancelled' };
+    throw err;
+  }
+}
+
 /** Consent can be withdrawn while a run waits for a worker: the character gate is judged again first. */
-async function recheckConsent(input: RunWorkflowInput): Promise<Settlement | undefined> {
-  const characterId = input.intake.characterId;
+async function recheckConsent(run: RunProgress): Promise<Settlement | undefined> {
+  const characterId = run.input.intake.characterId;
   if (typeof characterId !== 'string' || !characterId) return undefined;
-  const verdict = await recheckCharacter({ runId: input.runId });
+  const verdict = await run.book(recheckCharacter, 'Recheck the character’s consent', { runId: run.input.runId });
   if (verdict.usable) return undefined;
   return {
     status: 'failed',
@@ -115,12 +172,12 @@ async function runStep(run: RunProgress, step: Step, index: number, gate: Gate |
   const { input } = run;
   const supplied = step.suppliedBy ? input.inputs[step.suppliedBy] : undefined;
   if (supplied !== undefined) {
-    await skipStep({ runId: input.runId, stepIndex: index, step, output: supplied });
+    await run.book(skipStep, `${run.label(step, index)}: supplied`, { runId: input.runId, stepIndex: index, step, output: supplied });
     return supplied;
   }
   if (step.kind === 'subWorkflow') return runChild(run, step, index);
   try {
-    const result = await executeStep({
+    const stepInput = {
       runId: input.runId,
       stepIndex: index,
       step,
@@ -129,7 +186,10 @@ async function runStep(run: RunProgress, step: Step, index: number, gate: Gate |
       gate: isJudgedGate(gate) ? gate : undefined,
       artifact: run.artifact,
       executionMode: input.executionMode,
-    });
+    };
+    const result = run.named
+      ? await executeStep.executeWithOptions(run.stepOptions(step, index, 'step'), [stepInput])
+      : await executeStep(stepInput);
     run.spentUsd += result.costUsd;
     return result.output;
   } catch (err) {
@@ -141,9 +201,12 @@ async function runStep(run: RunProgress, step: Step, index: number, gate: Gate |
 async function runChild(run: RunProgress, step: Step, index: number): Promise<unknown> {
   const { runId, workspaceId } = run.input;
   const childRunId = `run-${uuid4().replace(/-/g, '').slice(0, 8)}`;
-  const childInput = await prepareChildRun({ parentRunId: runId, childRunId, stepIndex: index, step, context: run.context });
+  const prepare = { parentRunId: runId, childRunId, stepIndex: index, step, context: run.context };
+  const childInput = run.named
+    ? await prepareChildRun.executeWithOptions(run.stepOptions(step, index, 'child'), [prepare])
+    : await prepareChildRun(prepare);
   run.activeChild = childRunId;
-  const child = await executeChild(runWorkflow, {
+  const started = executeChild(runWorkflow, {
     workflowId: childRunId,
     args: [childInput],
     typedSearchAttributes: [
@@ -152,6 +215,7 @@ async function runChild(run: RunProgress, step: Step, index: number): Promise<un
       { key: SEARCH_ATTRIBUTES.RunStatus, value: 'queued' },
     ],
   });
+  const child = await childOutcome(started, childRunId);
   run.activeChild = undefined;
   if (child.status !== 'completed') {
     throw new RunStop({
@@ -163,7 +227,13 @@ async function runChild(run: RunProgress, step: Step, index: number): Promise<un
     });
   }
   if (child.artifactType === 'research-report' && child.artifactId) run.sourceReportArtifactId = child.artifactId;
-  const settled = await settleChildStep({ runId, stepIndex: index, childRunId, childStatus: child.status, artifactId: child.artifactId });
+  const settled = await run.book(settleChildStep, `${run.label(step, index)}: settle from the child run`, {
+    runId,
+    stepIndex: index,
+    childRunId,
+    childStatus: child.status,
+    artifactId: child.artifactId,
+  });
   return settled.output;
 }
 
@@ -180,8 +250,12 @@ class RunProgress {
   /** The step under way (begun, not yet done), for a failure that interrupts it. */
   current: number | undefined;
   outcome: RunOutcome | undefined;
+  /** Whether this execution has the named shape (TEMPORAL_OUTCOME_PATCH). */
+  readonly named: boolean;
+  cancelledByTemporal = false;
 
   constructor(readonly input: RunWorkflowInput) {
+    this.named = patched(TEMPORAL_OUTCOME_PATCH);
     this.artifact = { id: `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`, ...input.definition.artifactSchema };
     this.context = { intake: input.intake, inputs: input.inputs, steps: {} };
     this.sourceReportArtifactId = input.sourceReportArtifactId ?? null;
@@ -216,6 +290,33 @@ class RunProgress {
     return this.state.cancelRequested;
   }
 
+  cancelFromTemporal(): void {
+    this.cancelledByTemporal = true;
+    this.state.cancelRequested = true;
+    if (this.activeChild)
+      void getExternalWorkflowHandle(this.activeChild)
+        .cancel()
+        .catch(() => undefined);
+  }
+
+  /** `2 · Outline (llm)`: how a step reads in the Web UI's timeline. */
+  label(step: Step, index: number): string {
+    return `${index + 1} · ${step.name} (${step.kind})`;
+  }
+
+  /** A step's activity: its id names the step, its summary says what it is. */
+  stepOptions(step: Step, index: number, what: 'step' | 'child'): { activityId: string; summary: string } {
+    const id = `${index + 1}-${step.id}`;
+    return what === 'step'
+      ? { activityId: id, summary: this.label(step, index) }
+      : { activityId: `${id}-prepare-child`, summary: `${this.label(step, index)}: prepare the child run` };
+  }
+
+  /** A bookkeeping local activity, with a summary in the named shape. */
+  book<A, R>(call: LocalCall<[A], R>, summary: string, arg: A): Promise<R> {
+    return this.named ? call.executeWithOptions({ summary }, [arg]) : call(arg);
+  }
+
   setStatus(next: string): void {
     this.state.status = next;
     upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: next }]);
@@ -242,7 +343,10 @@ class RunProgress {
   /** `emitsArtifact` ships the artifact (draft) before later steps run, so it survives their failure. */
   async emitIfEarly(step: Step, index: number, output: unknown): Promise<void> {
     if (step.emitsArtifact && index < this.input.definition.runtimeSteps.length - 1)
-      await emitArtifact({ runId: this.input.runId, artifact: this.artifactOf(output) });
+      await this.book(emitArtifact, `${this.label(step, index)}: ship the artifact early`, {
+        runId: this.input.runId,
+        artifact: this.artifactOf(output),
+      });
   }
 
   artifactOf(content: unknown): { id: string; content: unknown } {
@@ -255,7 +359,9 @@ class RunProgress {
 
   async settle(result: Settlement): Promise<RunOutcome> {
     // Histories recorded before settleRun reported the written status replay with no result.
-    const written = (await settleRun({ runId: this.input.runId, ...result })) as { status: SettleRunInput['status'] } | undefined;
+    const written = (await this.book(settleRun, `Settle the run ${result.status}`, { runId: this.input.runId, ...result })) as
+      | { status: SettleRunInput['status'] }
+      | undefined;
     const status = written?.status ?? result.status;
     this.setStatus(status);
     this.outcome = {
