@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { MessageError, RequestValidationError } from '@atelier/contracts/errors';
 import { mountDocs } from './docs-page';
+import { mountConsole } from './console/index';
 import { gatewayReadiness } from './readiness';
 import { routedPath } from './http/action-paths';
 import { publishedDocument } from './http/openapi-document';
@@ -99,6 +100,7 @@ export function createApp(given: AppServices) {
     return c.json(document);
   });
   mountDocs(app);
+  mountConsole(app);
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/metrics', async (c) => c.body(await metrics.registry.metrics(), 200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE }));
   app.get('/readyz', async (c) => {

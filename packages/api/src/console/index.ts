@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context, Hono } from 'hono';
+import { type ConsoleView, consolePage } from './shell';
+
+/**
+ * The review console at /console (docs/console.md): server-rendered page shells plus a few plain ES
+ * modules under /console/assets/ that call the public /v1 API with the reviewer's bearer token. Nothing
+ * here is a /v1 route, so none of it appears in /openapi.json, and no route here reads or writes data:
+ * every piece of data the pages show comes through the same API, with the same authorization, as any
+ * other client's.
+ */
+const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
+
+const SCRIPT = 'text/javascript; charset=utf-8';
+const ASSETS: Record<string, string> = {
+  'console.css': 'text/css; charset=utf-8',
+  'main.js': SCRIPT,
+  'api.js': SCRIPT,
+  'dom.js': SCRIPT,
+  'markdown.js': SCRIPT,
+  'artifact.js': SCRIPT,
+  'queue.js': SCRIPT,
+  'decision.js': SCRIPT,
+  'runs.js': SCRIPT,
+  'orders.js': SCRIPT,
+};
+
+/**
+ * The browser may fetch only from this origin: scripts, styles and API calls. Artifact files are
+ * signed gateway URLs on this origin too; with GCS the gateway redirects a verified file request to
+ * the storage service, which is why images and media may also come over https.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' https: data: blob:",
+  "media-src 'self' https: blob:",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Generated ids (runs, orders) as the console links to them; anything else is not a console page. */
+const PAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+function page(c: Context, view: ConsoleView, id?: string) {
+  if (id !== undefined && !PAGE_ID.test(id)) return c.json({ detail: `no route for ${c.req.method} ${c.req.path}` }, 404);
+  c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('Cache-Control', 'no-cache');
+  return c.html(consolePage(view, id));
+}
+
+const cache = new Map<string, Buffer>();
+
+export function mountConsole(app: Hono<any>): void {
+  app.get('/console', (c) => page(c, 'signin'));
+  app.get('/console/queue', (c) => page(c, 'queue'));
+  app.get('/console/runs', (c) => page(c, 'runs'));
+  app.get('/console/runs/:id', (c) => page(c, 'run', c.req.param('id')));
+  app.get('/console/orders', (c) => page(c, 'orders'));
+  app.get('/console/orders/:id', (c) => page(c, 'order', c.req.param('id')));
+  app.get('/console/assets/:file', async (c) => {
+    const file = c.req.param('file');
+    const type = ASSETS[file];
+    if (!type) return c.json({ detail: `no route for ${c.req.method} ${c.req.path}` }, 404);
+    let body = cache.get(file);
+    if (!body) cache.set(file, (body = await readFile(path.join(assetsDir, file))));
+    // Revalidated on every load, so a new gateway version is picked up at once; the files are small.
+    return c.body(new Uint8Array(body), 200, { 'Content-Type': type, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
+  });
+}
