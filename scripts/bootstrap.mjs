@@ -42,6 +42,36 @@ function install() {
   writeFileSync(stampPath, `${inputs}\n`);
 }
 
+// The review console's browser test (test/integration/console.test.ts) drives Debian's Chromium through
+// playwright-core, which brings no browser of its own. When it is missing, install it like everything else
+// (as root, or through sudo); where that cannot work, say what to do: the console test then fails saying so.
+const CHROMIUM = '/usr/bin/chromium';
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM) || process.env.CHROMIUM_PATH) return;
+  const asRoot = process.getuid?.() === 0;
+  // sudo only where it will not stop for a password nobody can type (no terminal).
+  const viaSudo = !asRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  const viaSudoPrompt = !asRoot && !viaSudo && process.stdin.isTTY && spawnSync('sudo', ['-V'], { stdio: 'ignore' }).status === 0;
+  if (process.platform === 'linux' && existsSync('/usr/bin/apt-get') && (asRoot || viaSudo || viaSudoPrompt)) {
+    const aptGet = (...args) =>
+      spawnSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['apt-get', ...args], {
+        stdio: 'inherit',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      }).status === 0;
+    console.log('installing Chromium for the review console test: apt-get install -y chromium');
+    // A fresh machine may have no package lists yet: update once and try again.
+    if (!aptGet('install', '-y', 'chromium')) aptGet('update') && aptGet('install', '-y', 'chromium');
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.error(
+      `Chromium is not installed at ${CHROMIUM}, and npm test could not install it (it needs apt-get, as root or with sudo).\n` +
+        'Install it with "sudo apt-get install -y chromium" (Debian, Ubuntu) or set CHROMIUM_PATH to a Chromium or Chrome binary;\n' +
+        'until then test/integration/console.test.ts fails and every other test runs.',
+    );
+  }
+}
+
 function run(command, args, env = {}) {
   const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   // Ctrl-C reaches the child through the terminal's process group; wait for it to stop cleanly.
@@ -60,6 +90,7 @@ switch (mode) {
     run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', ...rest]);
     break;
   case 'test': {
+    ensureChromium();
     const typecheck = spawnSync(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
     if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
     // Formatting and lint rules (biome.json) hold for every source file: a failure names the file and the fix.

@@ -16,6 +16,7 @@ const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'asset
 const SCRIPT = 'text/javascript; charset=utf-8';
 const ASSETS: Record<string, string> = {
   'console.css': 'text/css; charset=utf-8',
+  'views.css': 'text/css; charset=utf-8',
   'main.js': SCRIPT,
   'api.js': SCRIPT,
   'dom.js': SCRIPT,

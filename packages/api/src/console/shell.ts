@@ -152,6 +152,7 @@ export function consolePage(view: ConsoleView, id = '') {
 <title>${TITLES[view]} · Atelier console</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/console.css">
+<link rel="stylesheet" href="/console/assets/views.css">
 <script type="module" src="/console/assets/main.js"></script>
 </head>
 <body data-view="${view}" data-id="${id}">
