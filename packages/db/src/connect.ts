@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { queryTracingLog, tracingRequested } from './tracing';
 
 // numeric stays a string in the row types; bigint counts (COUNT(*)) become numbers.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -26,6 +27,11 @@ export interface ConnectOptions {
   max?: number;
   /** Where connection errors are reported (a lost connection is logged, never fatal). */
   onConnectionError?: (err: Error, state: 'idle' | 'in use') => void;
+  /**
+   * Record queries as spans of the trace they run in (db/tracing.ts). Default: when tracing is requested
+   * (an OTLP endpoint is set); otherwise kysely is built without a log hook, exactly as before.
+   */
+  traceQueries?: boolean;
 }
 
 const warnOnStderr = (err: Error, state: string) => console.warn(`database connection error (${state} client): ${err.message}`);
@@ -37,11 +43,11 @@ const warnOnStderr = (err: Error, state: string) => console.warn(`database conne
  * process. The query in flight still fails (and is retried by whoever issued it); the pool replaces the
  * client.
  */
-export function connectDb({ url, max = 10, onConnectionError = warnOnStderr }: ConnectOptions): Db {
+export function connectDb({ url, max = 10, onConnectionError = warnOnStderr, traceQueries = tracingRequested() }: ConnectOptions): Db {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   pool.on('error', (err) => onConnectionError(err, 'idle'));
   pool.on('connect', (client) => client.on('error', (err) => onConnectionError(err, 'in use')));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(traceQueries ? { log: queryTracingLog } : {}) });
   pools.set(db, pool);
   return db;
 }

@@ -3,12 +3,20 @@ import { sql } from 'kysely';
 import type { Db } from './connect';
 import type { Executor } from './connect';
 import type { EngineCommandKind, EngineCommandsTable } from './schema-engine';
+import { activeTraceparent } from './tracing';
 
 export type EngineCommand = Selectable<EngineCommandsTable>;
 
-/** Records a command for the engine; call it in the transaction that writes what the command concerns. */
+/**
+ * Records a command for the engine; call it in the transaction that writes what the command concerns. The
+ * trace of the request recording it (when tracing is on) travels with it, so its delivery joins that trace.
+ */
 export async function enqueueEngineCommand(tx: Executor, kind: EngineCommandKind, targetId: string): Promise<void> {
-  await tx.insertInto('engine_commands').values({ kind, target_id: targetId, next_attempt_at: new Date() }).execute();
+  const traceparent = activeTraceparent();
+  await tx
+    .insertInto('engine_commands')
+    .values({ kind, target_id: targetId, next_attempt_at: new Date(), ...(traceparent ? { traceparent } : {}) })
+    .execute();
 }
 
 /**

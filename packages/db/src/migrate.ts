@@ -10,6 +10,8 @@ import * as engineCommands from './migrations/2026-11-23T0910-engine-commands';
 import * as brandsCampaigns from './migrations/2026-11-23T1000-brands-campaigns';
 import * as publications from './migrations/2026-11-23T1100-publications';
 import * as webhookEndpoints from './migrations/2026-11-24T0900-webhook-endpoints';
+import * as engineCommandTraceparent from './migrations/2026-11-24T1000-engine-command-traceparent';
+import * as providerCalls from './migrations/2026-11-24T1100-provider-calls';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -26,6 +28,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23T1000-brands-campaigns': brandsCampaigns,
   '2026-11-23T1100-publications': publications,
   '2026-11-24T0900-webhook-endpoints': webhookEndpoints,
+  '2026-11-24T1000-engine-command-traceparent': engineCommandTraceparent,
+  '2026-11-24T1100-provider-calls': providerCalls,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -12,6 +12,8 @@ export interface EngineCommandsTable {
   next_attempt_at: Timestamp;
   last_error: string | null;
   done_at: NullableTimestamp;
+  /** The W3C traceparent of the request that recorded the command (null when tracing was off). */
+  traceparent: string | null;
 }
 
 export interface EngineSchema {
