@@ -23,6 +23,8 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let shot: any;
+let extras: any[];
+let clip: any;
 let orderId: string;
 const requests: string[] = [];
 const pageErrors: string[] = [];
@@ -41,11 +43,7 @@ beforeAll(async () => {
     chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }),
   ]);
   reviewer = await registerUser(h, 'Reviewer');
-  const [run, order] = await Promise.all([
-    h.request('POST', '/v1/runs', {
-      token: reviewer.token,
-      body: { templateId: 'generate-product-shot', intake: { product: 'a ceramic teapot' } },
-    }),
+  const [order, first] = await Promise.all([
     // Planned but not started: its children wait, so their pages can be watched going live.
     h.request('POST', '/v1/orders', {
       token: reviewer.token,
@@ -55,17 +53,32 @@ beforeAll(async () => {
         variationSpec: { resolver: 'list', params: { items: [{ topic: 'owls' }, { topic: 'larks' }] } },
       },
     }),
+    finished('generate-product-shot', { product: 'a ceramic teapot' }),
   ]);
-  expect(run.status, JSON.stringify(run.body)).toBe(201);
   expect(order.status, JSON.stringify(order.body)).toBe(201);
   orderId = order.body.id;
-  shot = await waitForRun(h, reviewer.token, run.body.id);
-  expect(shot.status, JSON.stringify(shot)).toBe('review');
+  shot = first;
+  // Reaching review after the first, they queue behind it; the clip completes without review.
+  [extras, clip] = await Promise.all([
+    Promise.all([
+      finished('generate-product-shot', { product: 'a linen apron' }),
+      finished('generate-product-shot', { product: 'a copper kettle' }),
+    ]),
+    finished('generate-video-clip', { prompt: 'rain on a window', durationSeconds: 1 }),
+  ]);
+  for (const run of [shot, ...extras]) expect(run.status, JSON.stringify(run)).toBe('review');
+  expect(clip.status, JSON.stringify(clip)).toBe('completed');
 
   context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   context.on('request', (r) => requests.push(r.url()));
   page = watch(await context.newPage());
 });
+
+async function finished(templateId: string, intake: Record<string, unknown>) {
+  const created = await h.request('POST', '/v1/runs', { token: reviewer.token, body: { templateId, intake } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return waitForRun(h, reviewer.token, created.body.id);
+}
 
 /** Script errors and console errors (a refused Content-Security-Policy, a failed load) of a tab. */
 function watch(tab: Page): Page {
@@ -108,6 +121,11 @@ describe('the review console', () => {
 
   it('shows the product shot waiting in the queue with its image loaded, QA checks, cost and held field', async () => {
     await page.locator(`#queue-list [data-run-id="${shot.id}"]`).waitFor();
+    // Longest waiting first (the two extras reached review together, in either order), and the first is selected.
+    const order = await page.locator('#queue-list li').evaluateAll((items) => items.map((i: any) => i.dataset.runId));
+    expect(order[0]).toBe(shot.id);
+    expect(order.slice(1).sort()).toEqual(extras.map((r) => r.id).sort());
+    expect(await page.locator('#queue-list li.current').getAttribute('data-run-id')).toBe(shot.id);
     expect(await imageLoaded('#queue-detail img')).toBeGreaterThan(0);
     const detail = page.locator('#queue-detail');
     await expect.poll(() => detail.locator('.qa .check').count()).toBeGreaterThan(0);
@@ -115,7 +133,7 @@ describe('the review console', () => {
     // Exactly the fields the hold declares: one enum, with its options.
     expect(await detail.locator('fieldset.hold select').count()).toBe(1);
     expect(await page.locator('#hold-usage option').allTextContents()).toEqual(['choose…', 'web', 'print', 'social', 'internal']);
-    expect(await page.locator('#queue-count').textContent()).toBe('1');
+    expect(await page.locator('#queue-count').textContent()).toBe('3');
     await page.screenshot({ path: path.join(SHOTS, 'console-queue.png') });
   });
 
@@ -132,13 +150,43 @@ describe('the review console', () => {
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.locator(`#queue-list [data-run-id="${shot.id}"]`).waitFor({ state: 'detached' });
     expect(await page.locator('#status').textContent()).toContain(`Approved`);
-    expect(await page.locator('#queue-list').textContent()).toContain('Nothing is waiting for review');
+    expect(await page.locator('#queue-count').textContent()).toBe('2');
 
     const run = (await h.request('GET', `/v1/runs/${shot.id}`, { token: reviewer.token })).body;
     expect(run.status).toBe('completed');
     expect(run.decisions).toMatchObject([
       { decision: 'approve', note: 'Good light on the glaze', patch: { usage: 'web' }, who: reviewer.userId },
     ]);
+  });
+
+  it('rejects several runs at once with the bulk form, selected from the keyboard', async () => {
+    // The next item is selected after a decision; x selects it, j moves on.
+    await page.locator('#queue-list li.current button.pick').focus();
+    await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    expect(await page.locator('#bulk-count').textContent()).toBe('2 selected');
+    await page.locator('#bulk-form input[name="note"]').fill('Off brief');
+    await page.locator('#bulk-form').getByRole('button', { name: 'Reject' }).click();
+    await page.locator('#queue-list li.empty').waitFor();
+    expect(await page.locator('#status').textContent()).toContain('Rejected 2 of 2');
+    expect(await page.locator('#bulk-form').isHidden()).toBe(true);
+    for (const extra of extras) {
+      const run = (await h.request('GET', `/v1/runs/${extra.id}`, { token: reviewer.token })).body;
+      expect(run.status).toBe('rejected');
+      expect(run.decisions).toMatchObject([{ decision: 'reject', note: 'Off brief', who: reviewer.userId }]);
+    }
+  });
+
+  it('plays a video artifact in the browser', async () => {
+    await page.goto(`${h.url}/console/runs/${clip.id}`);
+    const duration = await (
+      await page.waitForFunction(() => {
+        const video = (globalThis as any).document.querySelector('#run-view video');
+        return video && video.readyState >= 1 && video.duration > 0 ? video.duration : false;
+      })
+    ).jsonValue();
+    expect(duration).toBeGreaterThan(0.5);
   });
 
   it('lists runs and follows a run live through its event stream, steps and costs included', async () => {

@@ -80,10 +80,25 @@ async function refreshSession() {
   return refreshing;
 }
 
-/** Calls the API as the signed-in reviewer; throws ApiError on any non-2xx answer. */
+/** Back to the sign-in page, which returns to this page afterwards. */
+export function toSignIn(reason) {
+  const url = new URL('/console', location.origin);
+  url.searchParams.set('next', location.pathname);
+  if (reason) url.searchParams.set('why', reason);
+  location.replace(url);
+}
+
+/**
+ * Calls the API as the signed-in reviewer; throws ApiError on any non-2xx answer. A 401 that a refresh
+ * cannot cure ends the console session and goes back to sign-in.
+ */
 export async function api(method, path, body) {
   let res = await send(method, path, body, session.token);
   if (res.status === 401 && (await refreshSession())) res = await send(method, path, body, session.token);
+  if (res.status === 401) {
+    session.clear();
+    toSignIn('expired');
+  }
   const parsed = await parse(res);
   if (!res.ok) throw new ApiError(res.status, parsed?.detail ?? parsed);
   return parsed;

@@ -1,6 +1,6 @@
 // The console's entry point: signs in (login or API key), keeps the picked workspace, fills the header,
 // and starts the page the server rendered (body[data-view]).
-import { ApiError, api, apiWith, inWorkspace, session } from './api.js';
+import { ApiError, api, apiWith, inWorkspace, session, toSignIn } from './api.js';
 import { $, announce, fill, h } from './dom.js';
 import { orderPage, ordersPage } from './orders.js';
 import { queuePage } from './queue.js';
@@ -12,13 +12,6 @@ const { view, id } = document.body.dataset;
 function nextPage() {
   const next = new URLSearchParams(location.search).get('next') ?? '';
   return /^\/console\/[A-Za-z0-9/_-]*$/.test(next) ? next : '/console/queue';
-}
-
-function toSignIn(reason) {
-  const url = new URL('/console', location.origin);
-  url.searchParams.set('next', location.pathname);
-  if (reason) url.searchParams.set('why', reason);
-  location.replace(url);
 }
 
 async function showWorkspaces() {
@@ -120,11 +113,8 @@ async function boot() {
   try {
     await Promise.all([header(), PAGES[view]?.(id)]);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) {
-      session.clear();
-      return toSignIn('expired');
-    }
-    announce(err.message, 'error');
+    // A 401 has already left for the sign-in page (api.js).
+    if (!(err instanceof ApiError && err.status === 401)) announce(err.message, 'error');
   }
 }
 
