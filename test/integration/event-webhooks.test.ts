@@ -240,6 +240,20 @@ describe('webhook endpoints', () => {
     for (const r of onEverything.received) verifyWith(allEp.secret, r);
     expect(onEverything.received.find((r) => r.json.type === 'run.review')!.json.data.reviewGate).toMatchObject({ id: expect.any(String) });
 
+    // Approving the run in the review queue completes it, and that is announced like any completion.
+    const decided = await as(owner).post(`/v1/queue/${review.id}/decision`, {
+      decision: 'approve',
+      gateId: review.reviewGate.id,
+      patch: { usage: 'web' },
+    });
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    const approved = await until('run.completed for the approved run', () =>
+      onCompleted.received.find((r) => r.json.data.id === review.id),
+    );
+    expect(verifyWith(completedEp.secret, approved)).toMatchObject({ type: 'run.completed', data: { id: review.id, status: 'completed' } });
+    onCompleted.received.splice(onCompleted.received.indexOf(approved), 1);
+    await until('the approval at the * endpoint', () => (onEverything.received.length >= 4 ? true : undefined));
+
     // Each endpoint got only what it subscribed to: one event each, never the others'.
     expect(onCompleted.received.map((r) => r.json.type)).toEqual(['run.completed']);
     expect(onFailed.received.map((r) => r.json.type)).toEqual(['run.failed']);

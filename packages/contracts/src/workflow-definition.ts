@@ -21,17 +21,29 @@ export interface StepKindTraits {
   runBy: 'activity' | 'workflow';
   /** Fields a step of the kind cannot do without (all of them, or one of them), and the sentence that says so. */
   requires: { fields: readonly string[]; oneOf?: true; message: string } | null;
+  /**
+   * What of the run context a step of the kind reads: only what its prompt, params and inputPath name
+   * (`declared`); that, or the whole context when it declares no params or inputPath (`declaredInput`);
+   * or anything (`whole`: code sees the context, an agent's tools may look anywhere).
+   */
+  reads: 'declared' | 'declaredInput' | 'whole';
 }
 
 export const STEP_KIND_TRAITS = {
-  llm: { needsRole: true, runBy: 'activity', requires: null },
-  image: { needsRole: true, runBy: 'activity', requires: null },
-  agent: { needsRole: true, runBy: 'activity', requires: null },
-  tool: { needsRole: false, runBy: 'activity', requires: { fields: ['tool'], message: 'a tool step needs a tool name' } },
+  llm: { needsRole: true, runBy: 'activity', requires: null, reads: 'declared' },
+  image: { needsRole: true, runBy: 'activity', requires: null, reads: 'declaredInput' },
+  agent: { needsRole: true, runBy: 'activity', requires: null, reads: 'whole' },
+  tool: {
+    needsRole: false,
+    runBy: 'activity',
+    requires: { fields: ['tool'], message: 'a tool step needs a tool name' },
+    reads: 'declaredInput',
+  },
   code: {
     needsRole: false,
     runBy: 'activity',
     requires: { fields: ['function', 'expression'], oneOf: true, message: 'a code step needs a function or an expression' },
+    reads: 'whole',
   },
   subWorkflow: {
     needsRole: false,
@@ -40,6 +52,7 @@ export const STEP_KIND_TRAITS = {
       fields: ['templateId', 'templateVersion', 'intakeMapping'],
       message: 'a subWorkflow step needs templateId, templateVersion and intakeMapping',
     },
+    reads: 'whole',
   },
 } as const satisfies Record<(typeof STEP_KINDS)[number], StepKindTraits>;
 

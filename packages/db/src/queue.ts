@@ -1,3 +1,4 @@
+import { emitRunEvent } from './event-webhooks';
 import { sql } from 'kysely';
 import { type DecisionRequest, type ReviewRefusal, judgeDecision, newUuid } from '@atelier/domain';
 import type { Db } from './connect';
@@ -154,6 +155,8 @@ export async function decideRun(db: Db, input: DecisionInput): Promise<DecisionO
       })
       .execute();
     await appendRunEvent(tx, run.id, 'run.status', { status: judged.runStatus, decision: input.decision, gateId: run.review_gate_id });
+    // An approval completes the run: integrators subscribed to run.completed hear of it like any other.
+    await emitRunEvent(tx, updated);
     return { ok: true, run: updated, decisionId };
   });
 }

@@ -60,3 +60,49 @@ export function resolveParams(value: unknown, context: RunContext): unknown {
   }
   return value;
 }
+
+const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
+function placeholdersIn(value: unknown, into: string[]): void {
+  if (typeof value === 'string') for (const m of value.matchAll(PLACEHOLDER)) into.push(m[1]!);
+  else if (Array.isArray(value)) for (const v of value) placeholdersIn(v, into);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) placeholdersIn(v, into);
+}
+
+/** What a step declares it reads: its prompt (`{{intake}}` by default), its params' placeholders and its inputPath. */
+export interface StepReads {
+  prompt?: string;
+  params?: unknown;
+  inputPath?: string;
+  /** The step may read anything (code functions and expressions, agents, a step with no declared input). */
+  whole: boolean;
+  /** A safety verdict reads the whole intake besides the output. */
+  wholeIntake?: boolean;
+}
+
+/**
+ * The part of the run context a step reads, so its activity is sent that and not the whole context.
+ * Paths keep their root entry whole (`intake.topic` keeps `intake.topic`; `steps.plan.outline` keeps the
+ * plan step's whole output), so reading them from the slice answers what reading the full context would.
+ */
+export function contextFor(reads: StepReads, context: RunContext): RunContext {
+  if (reads.whole) return context;
+  const paths: string[] = [];
+  placeholdersIn(reads.prompt ?? '{{intake}}', paths);
+  placeholdersIn(reads.params, paths);
+  if (reads.inputPath) paths.push(reads.inputPath);
+  const slice: RunContext = { intake: reads.wholeIntake ? context.intake : {}, inputs: {}, steps: {} };
+  for (const path of paths) {
+    const [head, key] = path.split('.').filter((s) => s.length > 0);
+    if (head === undefined) continue;
+    if (!ROOTS.has(head)) {
+      if (head in context.steps) slice.steps[head] = context.steps[head];
+    } else if (key === undefined) {
+      slice[head as keyof RunContext] = context[head as keyof RunContext];
+    } else {
+      const root = context[head as keyof RunContext];
+      if (key in root) slice[head as keyof RunContext][key] = root[key];
+    }
+  }
+  return slice;
+}

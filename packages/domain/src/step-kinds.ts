@@ -1,4 +1,5 @@
-import { STEP_KIND_TRAITS, type Step, type StepKind, type StepKindTraits } from '@atelier/contracts/workflow-definition';
+import { type Gate, STEP_KIND_TRAITS, type Step, type StepKind, type StepKindTraits } from '@atelier/contracts/workflow-definition';
+import type { StepReads } from './run-context';
 
 /** Whether steps of this kind call a model bound to a role (llm, image, agent). */
 export const kindNeedsRole = (kind: StepKind): boolean => STEP_KIND_TRAITS[kind].needsRole;
@@ -21,4 +22,17 @@ export function requiredFieldsProblem(step: Step): string | undefined {
   const present = requires.fields.filter((f) => Boolean(step[f as keyof Step]));
   const satisfied = requires.oneOf ? present.length > 0 : present.length === requires.fields.length;
   return satisfied ? undefined : requires.message;
+}
+
+/** What a step reads of the run context, by its kind's traits; a safety gate on it reads the whole intake too. */
+export function stepReads(step: Step, gate?: Pick<Gate, 'type'>): StepReads {
+  const reads: StepKindTraits['reads'] = STEP_KIND_TRAITS[step.kind].reads;
+  const declaresInput = step.params !== undefined || step.inputPath !== undefined;
+  return {
+    prompt: step.prompt,
+    params: step.params,
+    inputPath: step.inputPath,
+    whole: reads === 'whole' || (reads === 'declaredInput' && !declaresInput),
+    wholeIntake: gate?.type === 'safety',
+  };
 }

@@ -24,7 +24,8 @@ import {
 } from '@temporalio/workflow';
 import type { Gate, Step } from '@atelier/contracts/workflow-definition';
 import { approvalHold, budgetStop, gateOf, isJudgedGate, lockedStop, lockingGates } from '@atelier/domain/gates';
-import type { RunContext } from '@atelier/domain/run-context';
+import { type RunContext, contextFor } from '@atelier/domain/run-context';
+import { stepReads } from '@atelier/domain/step-kinds';
 import type { EngineActivities } from '../activities/index';
 import type { RunOutcome, RunWorkflowInput, SettleRunInput } from '../run-types';
 import { NON_RETRYABLE, RunStop, describeEngineFailure, describeStepFailure } from './run-failures';
@@ -181,7 +182,8 @@ async function runStep(run: RunProgress, step: Step, index: number, gate: Gate |
       runId: input.runId,
       stepIndex: index,
       step,
-      context: run.context,
+      // Only what the step reads travels in its activity input (and so in the history), not the whole context.
+      context: contextFor(stepReads(step, gate), run.context),
       bindings: input.bindings,
       gate: isJudgedGate(gate) ? gate : undefined,
       artifact: run.artifact,
