@@ -31,3 +31,5 @@ export * from './webhooks';
 export type * from './schema-webhook-endpoints';
 export * from './webhook-endpoints';
 export * from './event-webhooks';
+export type * from './schema-provider-calls';
+export * from './provider-calls';

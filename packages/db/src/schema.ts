@@ -6,6 +6,7 @@ import type { EngineSchema } from './schema-engine';
 import type { BrandsSchema } from './schema-brands';
 import type { PublicationsSchema } from './schema-publications';
 import type { WebhookEndpointsSchema } from './schema-webhook-endpoints';
+import type { ProviderCallsSchema } from './schema-provider-calls';
 
 /** Typed view of the PostgreSQL schema that the migrations create. */
 export type { Json, NullableJson, NullableTimestamp, Numeric, Timestamp };
@@ -258,7 +259,14 @@ export interface BudgetRefusalsTable {
   created_at: Timestamp;
 }
 
-export interface Database extends ClientsSchema, CharactersSchema, EngineSchema, BrandsSchema, PublicationsSchema, WebhookEndpointsSchema {
+export interface Database
+  extends ClientsSchema,
+    CharactersSchema,
+    EngineSchema,
+    BrandsSchema,
+    PublicationsSchema,
+    WebhookEndpointsSchema,
+    ProviderCallsSchema {
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -1,0 +1,21 @@
+import type { Generated } from 'kysely';
+import type { Numeric } from './schema-columns';
+
+/** Every answered provider call and what it cost (migration 2026-11-24T1100-provider-calls). */
+export interface ProviderCallsTable {
+  id: Generated<string>;
+  run_id: string;
+  step_index: number;
+  /** The step's `attempts` counter when the call was made. */
+  step_attempt: number;
+  /** The call's idempotency key: the same for a call repeated by a later attempt. */
+  call_key: string;
+  provider: string;
+  model: string;
+  cost_usd: Numeric;
+  at: Generated<Date>;
+}
+
+export interface ProviderCallsSchema {
+  provider_calls: ProviderCallsTable;
+}
