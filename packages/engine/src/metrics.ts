@@ -33,6 +33,8 @@ export interface WorkerMetrics {
   runsSettled: Counter<'template' | 'status'>;
   stepDuration: Histogram<'kind' | 'provider' | 'model' | 'status'>;
   stepCost: Counter<'kind' | 'provider' | 'model'>;
+  /** What providers charged for every answered call, calls repeated by a step's later attempts included. */
+  providerSpend: Counter<'provider' | 'model'>;
   gateVerdicts: Counter<'gate_type' | 'verdict'>;
   /**
    * Webhook delivery attempts by outcome (`delivered`; `retrying`: failed, another attempt follows;
@@ -64,6 +66,12 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
       name: 'atelier_step_cost_usd_total',
       help: 'Actual cost (USD) of settled steps, by step kind, provider and model',
       labelNames: ['kind', 'provider', 'model'],
+      registers: [registry],
+    }),
+    providerSpend: new Counter({
+      name: 'atelier_provider_spend_usd_total',
+      help: 'What providers charged (USD) for every answered model call, by provider and model, including calls repeated after a worker died mid-step (billed once, paid twice)',
+      labelNames: ['provider', 'model'],
       registers: [registry],
     }),
     gateVerdicts: new Counter({

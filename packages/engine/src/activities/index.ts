@@ -1,7 +1,17 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { type Db, checkCharacterUse, emitArtifact, getArtifact, getRunRow, moveRunStatus, settleStep, startStep } from '@atelier/db';
+import {
+  type Db,
+  checkCharacterUse,
+  emitArtifact,
+  getArtifact,
+  getRunRow,
+  moveRunStatus,
+  recordProviderCall,
+  settleStep,
+  startStep,
+} from '@atelier/db';
 import { type CharacterVerdict, type ModelRegistry, runCharacterUse, utcDay } from '@atelier/domain';
 import { type EgressPolicy, egressPolicyFromEnv } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
@@ -9,7 +19,7 @@ import { decideRunSettlement } from '@atelier/domain/run-settlement';
 import { artifactRow } from '../artifacts';
 import { VISUAL_TOOLS } from '../media/visual/index';
 import { VIDEO_TOOLS } from '../media/video/index';
-import type { ProviderSet } from '../providers/index';
+import { type ProviderSet, keyedProviders } from '../providers/index';
 import type {
   EmitArtifactInput,
   ExecuteStepInput,
@@ -114,8 +124,14 @@ export function createActivities(deps: ActivityDeps) {
         throw ApplicationFailure.nonRetryable(row.error ?? `step ${step.id} failed`, row.error_code ?? 'step_failed');
       }
       const started = Date.now();
+      // Every call is keyed for the provider and its spend recorded as it answers: this attempt may not live to settle.
+      const providers = keyedProviders(deps.providers, { runId, stepIndex }, async (call) => {
+        const { key: callKey, provider, model, costUsd } = call;
+        await recordProviderCall(db, { runId, stepIndex, stepAttempt: row.attempts, callKey, provider, model, costUsd });
+        deps.metrics?.providerSpend.inc({ provider, model }, costUsd);
+      });
       try {
-        const result = await withHeartbeat((signal) => executeStepKind(input, executorDeps, signal));
+        const result = await withHeartbeat((signal) => executeStepKind(input, { ...executorDeps, providers }, signal));
         await settleStep(db, {
           runId,
           stepIndex,

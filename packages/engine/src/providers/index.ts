@@ -3,6 +3,7 @@ import { type OpenAiOptions, createOpenAiProvider } from './openai/index';
 import type { ClassifierProvider, ImageProvider, ProviderSet, TextProvider, VideoProvider } from './types';
 
 export * from './types';
+export * from './call-keys';
 
 export interface ProviderOptions {
   /** Simulated latency of every local model call. */

@@ -13,6 +13,11 @@ export interface TextRequest {
   signal?: AbortSignal;
   /** Through the provider's batch interface: slower, cheaper. Only set for models with `batch`. */
   batch?: boolean;
+  /**
+   * Stable across re-executions of the same logical call (providerCallKey: run, step index, seed), distinct
+   * between calls. Adapters whose API accepts one pass it on (openai: the `Idempotency-Key` header).
+   */
+  idempotencyKey?: string;
 }
 
 export interface TextCompletion {
@@ -35,6 +40,8 @@ export interface ImageRequest {
   transparentBackground: boolean;
   signal?: AbortSignal;
   batch?: boolean;
+  /** See TextRequest.idempotencyKey. */
+  idempotencyKey?: string;
 }
 
 export interface GeneratedImage {
@@ -59,6 +66,8 @@ export interface VideoRequest {
   generateAudio: boolean;
   seed: string;
   signal?: AbortSignal;
+  /** See TextRequest.idempotencyKey. */
+  idempotencyKey?: string;
 }
 
 export interface GeneratedVideo {
@@ -79,6 +88,10 @@ export interface ClassifyRequest {
   policy: ClassifierPolicy;
   text: string;
   signal?: AbortSignal;
+  /** Names the call within its step (the gate judged), for its idempotency key; classifiers need no seed otherwise. */
+  seed?: string;
+  /** See TextRequest.idempotencyKey. */
+  idempotencyKey?: string;
 }
 
 export interface Verdict {

@@ -16,6 +16,8 @@ export interface ScriptedAnswer {
 export interface ReceivedRequest {
   path: string;
   authorization?: string;
+  /** The `Idempotency-Key` header, when the request carried one. */
+  idempotencyKey?: string;
   body: any;
 }
 
@@ -41,6 +43,7 @@ export async function startOpenAiLoopback(fallback: OpenAiLoopback['fallback']):
     const received: ReceivedRequest = {
       path: req.url ?? '',
       authorization: req.headers.authorization,
+      ...(typeof req.headers['idempotency-key'] === 'string' ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
       body: JSON.parse((await readBody(req)) || 'null'),
     };
     state.received.push(received);

@@ -22,7 +22,8 @@ export async function judgeGate(
     gate.type === 'safety'
       ? `${JSON.stringify(input.context.intake)}\n${input.step.prompt ? renderTemplate(input.step.prompt, input.context) : ''}\n`
       : '';
-  const verdict = await classifier.classify({ model, policy: gate.type, text: `${subject}${JSON.stringify(result.output)}`, signal });
+  const text = `${subject}${JSON.stringify(result.output)}`;
+  const verdict = await classifier.classify({ model, policy: gate.type, text, seed: `gate:${gate.id}`, signal });
   deps.metrics?.gateVerdicts.inc({ gate_type: gate.type, verdict: verdict.pass ? 'pass' : 'fail' });
   if (!verdict.pass) {
     const stop = rejectionStop(gate, verdict.verdict, verdict.reasons);

@@ -29,6 +29,8 @@ export async function postJson(
   body: unknown,
   timeoutMs: number,
   signal?: AbortSignal,
+  /** Sent as `Idempotency-Key` (the same on every attempt), for APIs that answer a repeated call from the first. */
+  idempotencyKey?: string,
 ): Promise<unknown> {
   const attempts = opts.maxAttempts ?? 3;
   let last = '';
@@ -38,7 +40,11 @@ export async function postJson(
     try {
       response = await fetch(`${opts.baseUrl.replace(/\/$/, '')}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+          ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}),
+        },
         body: JSON.stringify(body),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });

@@ -17,7 +17,9 @@ function mimeOf(bytes: Buffer): string {
 /**
  * The `openai` provider: any OpenAI-compatible HTTP API (OpenAI, vLLM, Ollama...). Text uses chat
  * completions with structured outputs when the step has a jsonSchema; images use image generations.
- * Costs come from the usage the API reports, priced by the model registry.
+ * Costs come from the usage the API reports, priced by the model registry. Every request carries the call's
+ * idempotency key as `Idempotency-Key`: APIs and gateways that honour it (Stripe-style keys, the IETF
+ * httpapi draft) answer a repeated call from the first one instead of charging twice; the others ignore it.
  */
 export function createOpenAiProvider(opts: OpenAiOptions): { text: TextProvider; image: ImageProvider } {
   return {
@@ -35,6 +37,7 @@ export function createOpenAiProvider(opts: OpenAiOptions): { text: TextProvider;
           },
           opts.textTimeoutMs ?? 60_000,
           req.signal,
+          req.idempotencyKey,
         )) as { choices?: Array<{ message?: { content?: string } }>; usage?: { prompt_tokens?: number; completion_tokens?: number } };
         const text = answer.choices?.[0]?.message?.content;
         if (typeof text !== 'string') throw new TransientProviderError('the provider answered without a message');
@@ -59,6 +62,7 @@ export function createOpenAiProvider(opts: OpenAiOptions): { text: TextProvider;
           },
           opts.imageTimeoutMs ?? 120_000,
           req.signal,
+          req.idempotencyKey,
         )) as { data?: Array<{ b64_json?: string }> };
         const b64 = answer.data?.[0]?.b64_json;
         if (typeof b64 !== 'string') throw new TransientProviderError('the provider answered without an image');
