@@ -1,0 +1,397 @@
+/**
+ * What the benches that stand up the real stack share, so each bench file reads as what it measures:
+ *
+ * - settings from the environment (`intEnv`), progress on stderr (`benchLog`), the git state measured;
+ * - `runMain`: the one shutdown path. Everything a bench starts is registered with a Cleanup (bench/infra.ts)
+ *   and stopped in reverse order on success, on error, on Ctrl-C and on an unexpected error;
+ * - the Temporal side: a quiet runtime, baseline workers configured like `createRunWorker`;
+ * - the Atelier side: the `atelier dev` stack on the bench's own servers, an HTTP client with an API key;
+ * - `RunWatcher`: when runs reach a terminal status in the read model, learnt from PostgreSQL LISTEN;
+ * - `abba`: the order of the two sides in a round, so drift on a noisy machine favours neither.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { Client } from '@temporalio/client';
+import { DefaultLogger, type NativeConnection, Runtime, Worker, bundleWorkflowCode, makeTelemetryFilterString } from '@temporalio/worker';
+import { RunEventHub } from '@atelier/api';
+import type { AtelierConfig } from '@atelier/cli/config';
+import { createLogger } from '@atelier/cli/logger';
+import { startStack } from '@atelier/cli/stack/stack';
+import type { Db } from '@atelier/db';
+import { generateFileSigningSecret } from '@atelier/storage/file-urls';
+import type { Meter } from './diagnostics';
+import { Cleanup, type Infra, type Log } from './infra';
+import { round1 } from './stats';
+
+export { Cleanup, type Infra, type Log, rawQuery, startInfra } from './infra';
+
+// ------------------------------------------------------------------------------------ settings and logs
+
+export function intEnv(name: string, fallback: number, min = 0): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number >= ${min} (got "${raw}")`);
+  return n;
+}
+
+export function temporalStoreEnv(): 'file' | 'memory' {
+  const store = process.env.BENCH_TEMPORAL_STORE || 'memory';
+  if (store !== 'file' && store !== 'memory') throw new Error('BENCH_TEMPORAL_STORE must be file or memory');
+  return store;
+}
+
+export interface BenchLog {
+  log: Log;
+  /** Seconds since the bench began. */
+  seconds: () => number;
+}
+
+export function benchLog(prefix: string): BenchLog {
+  const began = performance.now();
+  const seconds = () => (performance.now() - began) / 1000;
+  return { seconds, log: (message) => process.stderr.write(`[${prefix} ${seconds().toFixed(1).padStart(6)}s] ${message}\n`) };
+}
+
+export const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+export const loadAvg = () => os.loadavg().map((l) => round1(l));
+
+/** The commit measured, and how many files outside bench/ differ from it (the working tree is what runs). */
+export function gitState(): { commit: string; uncommittedFiles: number } | undefined {
+  try {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    const status = git('status', '--porcelain', '--', '.', ':!bench', ':!.data', ':!.tools', ':!.test-data');
+    return { commit: git('rev-parse', '--short', 'HEAD').trim(), uncommittedFiles: status.split('\n').filter(Boolean).length };
+  } catch {
+    return undefined;
+  }
+}
+
+// ----------------------------------------------------------------------------------- the one shutdown
+
+/**
+ * Runs a bench's main with a Cleanup, prints its result as the one JSON line on stdout, and exits.
+ * Ctrl-C (or SIGTERM) stops everything and exits 130; it can arrive twice at once (from the terminal and
+ * forwarded by scripts/bootstrap.mjs), so a repeat within two seconds is ignored and a later one forces the
+ * exit of a shutdown that hangs. Work cut off by the shutdown (a client call on a closed connection) fails
+ * late and must not end the process before everything is stopped; outside a shutdown, an unexpected error
+ * stops everything too.
+ */
+export async function runMain(
+  { log, seconds }: BenchLog,
+  main: (cleanup: Cleanup, aborted: () => boolean) => Promise<unknown>,
+): Promise<never> {
+  const cleanup = new Cleanup(log);
+  let interrupted = false;
+  let stopping = false;
+  let firstSignalAt = 0;
+  const stopAndExit = (code: number) => {
+    stopping = true;
+    void cleanup.run().finally(() => {
+      log(`stopped after ${seconds().toFixed(1)} s`);
+      process.exit(code);
+    });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (interrupted) {
+        if (Date.now() - firstSignalAt > 2_000) {
+          log('forced exit');
+          process.exit(130);
+        }
+        return;
+      }
+      interrupted = true;
+      firstSignalAt = Date.now();
+      log(`${signal}: stopping everything`);
+      stopAndExit(130);
+    });
+  }
+  for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+    process.on(event, (err: unknown) => {
+      if (stopping) return log(`ignored while stopping: ${describe(err)}`);
+      log(`${event}: ${(err as Error)?.stack ?? describe(err)}`);
+      stopAndExit(1);
+    });
+  }
+
+  let exitCode = 0;
+  try {
+    const result = await main(cleanup, () => interrupted);
+    log('stopping');
+    stopping = true;
+    await cleanup.run();
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } catch (err) {
+    exitCode = 1;
+    if (!interrupted) log(`failed: ${(err as Error).stack ?? describe(err)}`);
+    stopping = true;
+    await cleanup.run();
+  }
+  log(`done in ${seconds().toFixed(1)} s`);
+  process.exit(interrupted ? 130 : exitCode);
+}
+
+// ------------------------------------------------------------------------------------------- Temporal
+
+/** The SDK's runtime, quiet but for errors; shutdown order is the bench's own (Cleanup), not the SDK's on a signal. */
+export function installRuntime(): void {
+  Runtime.install({
+    logger: new DefaultLogger('ERROR', (entry) => process.stderr.write(`[temporal ${entry.level}] ${entry.message}\n`)),
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }), forward: {} } },
+    shutdownSignals: [],
+  });
+}
+
+/** Bundles a baseline's workflow file; start it early (it takes seconds) and await it when the worker is made. */
+export function bundleBaseline(workflowsPath: string, log: Log): Promise<{ code: string }> {
+  const quiet = () => undefined;
+  const logger = {
+    log: quiet,
+    trace: quiet,
+    debug: quiet,
+    info: quiet,
+    warn: (m: string) => log(`bundler: ${m}`),
+    error: (m: string) => log(`bundler: ${m}`),
+  };
+  const bundling = bundleWorkflowCode({ workflowsPath, logger });
+  bundling.catch(() => undefined);
+  return bundling;
+}
+
+/** Runs a worker until the cleanup stops it. */
+export function keepRunning(cleanup: Cleanup, name: string, worker: Worker): void {
+  const running = worker.run();
+  running.catch(() => undefined);
+  cleanup.add(name, async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running;
+  });
+}
+
+/** A baseline worker with the same limits as createRunWorker, running until the cleanup stops it. */
+export async function startBaselineWorker(
+  cleanup: Cleanup,
+  opts: { connection: NativeConnection; namespace: string; taskQueue: string; workflowBundle: { code: string }; activities: object },
+): Promise<Worker> {
+  const worker = await Worker.create({
+    ...opts,
+    maxConcurrentActivityTaskExecutions: 50,
+    maxConcurrentLocalActivityExecutions: 50,
+    shutdownGraceTime: '10 seconds',
+  });
+  keepRunning(cleanup, `the baseline worker (${opts.taskQueue})`, worker);
+  return worker;
+}
+
+// --------------------------------------------------------------------------------------------- Atelier
+
+/** The real stack, as `atelier dev` composes it (migrations, built-in workflows, worker, gateway with its dispatcher), on the bench's servers. */
+export async function startAtelier(
+  cleanup: Cleanup,
+  infra: Infra,
+  opts: { namespace: string; taskQueue: string; localLatencyMs: number; orderConcurrency?: number },
+): Promise<{ url: string; db: Db }> {
+  const config: AtelierConfig = {
+    dataDir: infra.tmpDir,
+    apiPort: 0,
+    apiHost: '127.0.0.1',
+    temporalAddress: infra.temporalAddress,
+    temporalPort: 0,
+    temporalUiPort: 0,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    databaseUrl: infra.databaseUrl,
+    embeddedPgPort: 0,
+    localLatencyMs: opts.localLatencyMs,
+    ...(opts.orderConcurrency ? { orderConcurrency: opts.orderConcurrency } : {}),
+    storageDir: `${infra.tmpDir}/storage`,
+    fileSigningSecret: generateFileSigningSecret(),
+    logLevel: 'silent',
+  };
+  const stack = await startStack(config, { api: true, worker: true, embedded: false }, createLogger('silent'));
+  cleanup.add('the Atelier stack', () => stack.stop());
+  if (!stack.api) throw new Error('the stack started no gateway');
+  return { url: stack.api.url, db: stack.db };
+}
+
+export interface HttpResult {
+  status: number;
+  body: any;
+}
+
+export async function http(baseUrl: string, method: string, route: string, body?: unknown, token?: string): Promise<HttpResult> {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${baseUrl}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  try {
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  } catch {
+    return { status: res.status, body: text };
+  }
+}
+
+/** A user and an API key, created through the gateway like any integrator would. */
+export async function createApiKey(baseUrl: string): Promise<string> {
+  const email = `bench-${randomBytes(5).toString('hex')}@example.com`;
+  const reg = await http(baseUrl, 'POST', '/v1/auth/register', { email, password: 'benchmark password', name: 'Bench' });
+  if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
+  const key = await http(baseUrl, 'POST', '/v1/api-keys', { name: 'bench' }, reg.body.accessToken);
+  if (key.status !== 201) throw new Error(`API key failed: ${key.status} ${JSON.stringify(key.body)}`);
+  return key.body.secret as string;
+}
+
+/** POST /v1/runs; throws unless the run was created. */
+export async function postRun(baseUrl: string, apiKey: string, templateId: string, intake: Record<string, unknown>): Promise<string> {
+  const res = await http(baseUrl, 'POST', '/v1/runs', { templateId, intake }, apiKey);
+  if (res.status !== 201) throw new Error(`POST /v1/runs: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res.body.id as string;
+}
+
+// ------------------------------------------------------------------------------------ read-model watch
+
+/** The domain's terminal run statuses. */
+export const TERMINAL = new Set(['completed', 'review', 'failed', 'cancelled', 'rejected', 'changes_requested']);
+
+export interface Settled {
+  status: string;
+  error: string | null;
+  /** performance.now() and Date.now() when the bench saw the terminal status. */
+  at: number;
+  wallAt: number;
+}
+
+/**
+ * Tells when runs reach a terminal status in the read model (runs.status). The database announces every
+ * run event on `atelier_run_events`; the bench's own listener (a RunEventHub apart from the gateway's) marks
+ * the run, and marked runs are checked together, one query at a time, so a run's twenty-odd events cost a
+ * few cheap SELECTs, not one each. A sweep every second covers a notification lost with a reconnect.
+ */
+export class RunWatcher {
+  private readonly waiting = new Map<
+    string,
+    { resolve: (s: Settled) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; unsubscribe?: () => void }
+  >();
+  private readonly marked = new Set<string>();
+  private querying = false;
+  private readonly sweep = setInterval(() => {
+    for (const id of this.waiting.keys()) this.mark(id);
+  }, 1_000);
+  /** Queries made, so a phase's database counters can leave them out. */
+  queries = 0;
+
+  constructor(
+    private readonly db: Db,
+    readonly hub: RunEventHub,
+    private readonly log: Log,
+  ) {}
+
+  static start(cleanup: Cleanup, db: Db, databaseUrl: string, log: Log): RunWatcher {
+    const hub = new RunEventHub(databaseUrl, createLogger('silent'));
+    cleanup.add('the bench’s run event listener', () => hub.close());
+    const watcher = new RunWatcher(db, hub, log);
+    cleanup.add('the read-model watch', async () => watcher.close());
+    return watcher;
+  }
+
+  async wait(runId: string, timeoutMs: number): Promise<Settled> {
+    const settled = new Promise<Settled>((resolve, reject) => {
+      const timer = setTimeout(() => this.finish(runId, new Error(`run ${runId} not terminal after ${timeoutMs} ms`)), timeoutMs);
+      this.waiting.set(runId, { resolve, reject, timer });
+    });
+    settled.catch(() => undefined); // a failure below rejects it before the caller awaits it
+    let unsubscribe: () => void;
+    try {
+      unsubscribe = await this.hub.subscribe(runId, () => this.mark(runId));
+    } catch (err) {
+      this.finish(runId, err as Error);
+      throw err;
+    }
+    const entry = this.waiting.get(runId);
+    if (entry) entry.unsubscribe = unsubscribe;
+    else unsubscribe();
+    this.mark(runId); // it may have settled before the subscription
+    return settled;
+  }
+
+  /** Waits for a run and throws unless it completed. */
+  async completed(runId: string, timeoutMs: number): Promise<Settled> {
+    const settled = await this.wait(runId, timeoutMs);
+    if (settled.status !== 'completed') throw new Error(`run ${runId} ended ${settled.status}: ${settled.error}`);
+    return settled;
+  }
+
+  close(): void {
+    clearInterval(this.sweep);
+    for (const id of [...this.waiting.keys()]) this.finish(id, new Error('stopped'));
+  }
+
+  private mark(runId: string): void {
+    if (!this.waiting.has(runId)) return;
+    this.marked.add(runId);
+    if (this.querying) return;
+    this.querying = true;
+    setImmediate(() => void this.check());
+  }
+
+  private async check(): Promise<void> {
+    while (this.marked.size > 0) {
+      const ids = [...this.marked].slice(0, 500);
+      for (const id of ids) this.marked.delete(id);
+      this.queries++;
+      try {
+        const rows = await this.db.selectFrom('runs').select(['id', 'status', 'error']).where('id', 'in', ids).execute();
+        const at = performance.now();
+        const wallAt = Date.now();
+        for (const row of rows) if (TERMINAL.has(row.status)) this.finish(row.id, { status: row.status, error: row.error, at, wallAt });
+      } catch (err) {
+        this.log(`read-model check failed (retried by the sweep): ${describe(err)}`);
+      }
+    }
+    this.querying = false;
+  }
+
+  private finish(runId: string, outcome: Settled | Error): void {
+    const entry = this.waiting.get(runId);
+    if (!entry) return;
+    this.waiting.delete(runId);
+    clearTimeout(entry.timer);
+    entry.unsubscribe?.();
+    if (outcome instanceof Error) entry.reject(outcome);
+    else entry.resolve(outcome);
+  }
+}
+
+// ----------------------------------------------------------------------------------------------- rounds
+
+/** ABBA: odd rounds run `a` first, even rounds `b` first, so drift on a noisy machine favours neither side. */
+export function abba<T>(round: number, a: T, b: T): [T, T] {
+  return round % 2 === 1 ? [a, b] : [b, a];
+}
+
+// ------------------------------------------------------------------------------------ what the targets share
+
+/** Both sides of a comparison, on the same servers: a Temporal client and baseline queue, the Atelier gateway. */
+export interface Sides {
+  infra: Infra;
+  /** A Temporal client, for the baselines and for reading histories. */
+  client: Client;
+  bareQueue: string;
+  /** The Atelier gateway and an API key on it. */
+  atelierUrl: string;
+  apiKey: string;
+  watcher: RunWatcher;
+  /** The bench's own small pool (the watch, counters, samplers, the run-creation baseline's inserts use their own). */
+  benchDb: Db;
+  meter: Meter;
+  /** Queries the bench makes apart from the watch's (counted so the meter leaves them out). */
+  own: { queries: number };
+  runTimeoutMs: number;
+  log: Log;
+  aborted: () => boolean;
+}
