@@ -2054,6 +2054,10 @@ export interface components {
             durationMs: number | null;
             costActualUsd: number;
             error?: string | null;
+            /** @description Times the step was started: more than 1 when a worker died mid-step and it ran again */
+            attempts?: number;
+            /** @description What the providers charged for this step, every attempt included; costActualUsd is what is billed, once. On reads of one run */
+            providerSpendUsd?: number;
         };
         RunDecision: {
             /** @enum {string} */

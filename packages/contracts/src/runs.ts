@@ -26,6 +26,13 @@ export const RunStep = z
     durationMs: z.number().int().nullable(),
     costActualUsd: z.number(),
     error: z.string().nullable().optional(),
+    attempts: z.number().int().optional().describe('Times the step was started: more than 1 when a worker died mid-step and it ran again'),
+    providerSpendUsd: z
+      .number()
+      .optional()
+      .describe(
+        'What the providers charged for this step, every attempt included; costActualUsd is what is billed, once. On reads of one run',
+      ),
   })
   .openapi('RunStep');
 

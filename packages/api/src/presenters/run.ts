@@ -10,9 +10,10 @@ const num = (v: string | number | null) => (v === null ? 0 : Number(v));
 
 /**
  * A run as the contract shows it. Every step of the pinned definition appears in runSteps, in order;
- * steps that have not started yet are `pending` with no telemetry.
+ * steps that have not started yet are `pending` with no telemetry. Started steps show their attempts and,
+ * when `providerSpend` (step index → USD, every attempt's calls) is given, what the providers charged.
  */
-export function presentRun(run: RunRow, steps: RunStepRow[], decisions: DecisionRow[] = []) {
+export function presentRun(run: RunRow, steps: RunStepRow[], decisions: DecisionRow[] = [], providerSpend?: Map<number, number>) {
   const definition = run.definition as WorkflowDefinition;
   const byIndex = new Map(steps.map((s) => [s.step_index, s]));
   const end = run.finished_at ?? new Date();
@@ -53,6 +54,8 @@ export function presentRun(run: RunRow, steps: RunStepRow[], decisions: Decision
         durationMs: row?.duration_ms ?? null,
         costActualUsd: num(row?.cost_actual_usd ?? 0),
         error: row?.error ?? null,
+        ...(row ? { attempts: row.attempts } : {}),
+        ...(row && providerSpend ? { providerSpendUsd: providerSpend.get(index) ?? 0 } : {}),
       };
     }),
     error: run.error,

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { getRunRow, getRunSteps, listRunDecisions } from '@atelier/db';
+import { getRunRow, getRunSteps, listRunDecisions, providerSpendByStep } from '@atelier/db';
 import { resourceAccess } from '../access';
 import { fail } from '../errors';
 import { presentRun } from '../presenters/run';
@@ -18,6 +18,10 @@ export async function runResponse(c: Context<AppEnv>, runId: string) {
   const { db } = c.get('services');
   const run = await getRunRow(db, runId);
   if (!run) throw fail.notFound(`run ${runId} not found`);
-  const [steps, decisions] = await Promise.all([getRunSteps(db, runId), listRunDecisions(db, [runId])]);
-  return presentRun(run, steps, decisions);
+  const [steps, decisions, spend] = await Promise.all([
+    getRunSteps(db, runId),
+    listRunDecisions(db, [runId]),
+    providerSpendByStep(db, runId),
+  ]);
+  return presentRun(run, steps, decisions, spend);
 }
