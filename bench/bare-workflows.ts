@@ -2,7 +2,7 @@
  * Baseline workflow code for the benchmark, bundled on its own (bundleWorkflowCode({ workflowsPath })).
  * Deterministic: imports only the workflow SDK, types, and the engine's search attribute keys (pure).
  */
-import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { executeChild, proxyActivities, proxyLocalActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { SEARCH_ATTRIBUTES } from '@atelier/engine/workflows/search-attributes';
 import type { BareActivities } from './bare-activities';
 
@@ -40,4 +40,25 @@ export async function shapedWorkflow(input: { i: number }): Promise<number> {
   await bookkeeping(input);
   upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: 'completed' }]);
   return c;
+}
+
+/**
+ * The orders baseline: a parent that runs `children` bareWorkflow children (three no-op activities each, the
+ * Temporal floor of one plan-research-report run), keeping at most `concurrency` in flight, and returns when
+ * the last one has finished. Nothing else: no claims from a database, no search attributes, no
+ * continue-as-new (2,000 children make a history of about 16,000 events, well within Temporal's limits).
+ */
+export async function bareOrderWorkflow(input: { children: number; concurrency: number }): Promise<number> {
+  const parentId = workflowInfo().workflowId;
+  let next = 0;
+  let done = 0;
+  const lane = async () => {
+    while (next < input.children) {
+      const i = next++;
+      await executeChild(bareWorkflow, { workflowId: `${parentId}-${i}`, args: [{ i }] });
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(input.concurrency, input.children) }, lane));
+  return done;
 }
