@@ -8,6 +8,8 @@ import { publishedDocument } from './http/openapi-document';
 import { renderError, validationHook } from './errors';
 import { bodySizeLimit, inputGuard } from './middleware/input-guard';
 import { requestContext } from './middleware/request-context';
+import { traceRequests } from './middleware/tracing';
+import { tracingActive } from '@atelier/engine/tracing';
 import { httpMetrics } from './middleware/metrics';
 import { createGatewayMetrics } from './metrics';
 import { PROMETHEUS_CONTENT_TYPE } from '@atelier/engine/metrics';
@@ -46,6 +48,8 @@ import { fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file
 export function createApp(given: AppServices) {
   const services: AppServices = given.fileUrls ? given : { ...given, fileUrls: fileUrlSigning(generateFileSigningSecret()) };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: routedPath });
+  // A server span per request, outermost, when this process exports traces (startApiServer starts tracing).
+  if (tracingActive()) app.use('*', traceRequests());
   app.use('*', requestContext(services));
   const metrics = createGatewayMetrics(services.db);
   app.use('*', httpMetrics(metrics));

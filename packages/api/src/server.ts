@@ -1,5 +1,7 @@
 import { type ServerType, serve } from '@hono/node-server';
 import { EngineDispatcher } from '@atelier/engine/dispatcher';
+import { GATEWAY_SERVICE_NAME, type Tracing, startTracing } from '@atelier/engine/tracing';
+import { withStorageSpans } from '@atelier/storage/tracing';
 import { createApp } from './app';
 import { DEFAULT_ORDER_CONCURRENCY } from './orders/order-actions';
 import type { AppServices } from './services';
@@ -12,9 +14,25 @@ export interface ApiServer {
 
 /**
  * A gateway: the HTTP app and, unless the caller brings its own, the dispatcher that hands the engine
- * what requests recorded (every gateway runs one; they share the work through row locks).
+ * what requests recorded (every gateway runs one; they share the work through row locks). Starts tracing
+ * for the process when an OTLP endpoint is configured (engine/tracing.ts) and flushes it on close.
  */
-export async function startApiServer(services: AppServices, port: number, hostname = '0.0.0.0'): Promise<ApiServer> {
+export async function startApiServer(given: AppServices, port: number, hostname = '0.0.0.0'): Promise<ApiServer> {
+  const tracing = await startTracing({ serviceName: GATEWAY_SERVICE_NAME });
+  try {
+    return await startGateway(tracing.enabled ? traced(given, tracing) : given, port, hostname, tracing);
+  } catch (err) {
+    await tracing.shutdown();
+    throw err;
+  }
+}
+
+/** The services with the Temporal client's tracing interceptor (StartWorkflow spans) and storage spans. */
+function traced(services: AppServices, tracing: Tracing): AppServices {
+  return { ...services, temporal: tracing.traceClient(services.temporal), storage: withStorageSpans(services.storage) };
+}
+
+async function startGateway(services: AppServices, port: number, hostname: string, tracing: Tracing): Promise<ApiServer> {
   const own = services.dispatcher
     ? undefined
     : new EngineDispatcher({
@@ -42,6 +60,7 @@ export async function startApiServer(services: AppServices, port: number, hostna
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await own?.stop();
+      await tracing.shutdown();
     },
   };
 }

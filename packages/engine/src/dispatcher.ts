@@ -16,6 +16,7 @@ import {
 import { isTerminalRunStatus } from '@atelier/domain';
 import { signalOrderCancel, signalRunCancel, startOrWakeOrderWorkflow, startRunWorkflow } from './client';
 import { runWorkflowInputOf } from './run-input';
+import { traceEngineCommand, withRunContext } from './tracing';
 import { type WebhookRetrySettings, startWebhookDelivery, webhookRetrySettings } from './webhooks/index';
 
 export interface DispatcherOptions {
@@ -104,7 +105,8 @@ export class EngineDispatcher {
   private async dispatch(command: EngineCommand): Promise<void> {
     const { db, logger } = this.opts;
     try {
-      await this.deliver(command);
+      // In the trace of the request that recorded the command (its traceparent), when tracing is on.
+      await traceEngineCommand(command, () => this.deliver(command));
       await completeEngineCommand(db, command.id);
     } catch (err) {
       const delay = Math.min(60, 2 ** Math.min(command.attempts, 6));
@@ -125,11 +127,12 @@ export class EngineDispatcher {
         // Cancelled (or otherwise moved on) before it could be handed over: nothing to start.
         if (!run || run.status !== 'pending') return;
         try {
-          await startRunWorkflow(temporal, runWorkflowInputOf(run), {
-            taskQueue,
-            templateId: run.template_id,
-            orderId: run.parent_order_id,
-          });
+          const start = () =>
+            startRunWorkflow(temporal, runWorkflowInputOf(run), { taskQueue, templateId: run.template_id, orderId: run.parent_order_id });
+          await withRunContext(
+            { runId: id, workspaceId: run.workspace_id, templateId: run.template_id, orderId: run.parent_order_id },
+            start,
+          );
         } catch (err) {
           if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
         }

@@ -1,16 +1,18 @@
 import { fileURLToPath } from 'node:url';
-import { type NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { type NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
 import { type EgressPolicy, egressPolicyFromEnv } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
+import { withStorageSpans } from '@atelier/storage/tracing';
 import { createActivities } from './activities/index';
 import { createOrderActivities } from './activities/orders';
 import { withRetryBudget } from './activities/retry-budget';
 import type { WorkerMetrics } from './metrics';
 import { type ProviderOptions, createProviders } from './providers/index';
 import { createReconcilerActivities } from './reconciler';
+import { TRACING_WORKFLOW_MODULES, WORKER_SERVICE_NAME, startTracing } from './tracing';
 import { createWebhookActivities, secretsKeyFromEnv } from './webhooks/index';
 
 export const DEFAULT_TASK_QUEUE = 'atelier-runs';
@@ -26,8 +28,12 @@ export interface RunWorkerOptions {
   /** The model registry this deployment offers (the same one the gateway validates against). */
   models: ModelRegistry;
   storage: ObjectStorage;
-  /** A prebuilt bundle (tests and benchmarks build it once); otherwise the worker bundles at start. */
-  workflowBundle?: { code: string };
+  /**
+   * A prebuilt bundle (tests and benchmarks build it once); otherwise the worker bundles at start. With
+   * tracing on, a bundle built without the tracing interceptors (`bundleRunWorkflows({ tracing: true })`)
+   * is set aside and the worker bundles its own with them.
+   */
+  workflowBundle?: RunWorkflowBundle;
   maxConcurrentActivities?: number;
   /**
    * What tools may fetch from caller-named URLs (film-cut clips). Absent: egressPolicyFromEnv(process.env),
@@ -42,9 +48,24 @@ export interface RunWorkerOptions {
 
 export { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
 
-/** Bundles the deterministic workflow code once; the result can be shared by several workers. */
-export async function bundleRunWorkflows(): Promise<{ code: string }> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+/** Bundled workflow code; `tracing` when it includes the tracing interceptors (TRACING_WORKFLOW_MODULES). */
+export interface RunWorkflowBundle {
+  code: string;
+  tracing?: boolean;
+}
+
+/**
+ * Bundles the deterministic workflow code once; the result can be shared by several workers. `tracing`
+ * bundles the OpenTelemetry workflow interceptors in (for workers started with tracing on).
+ */
+export async function bundleRunWorkflows(opts: { tracing?: boolean } = {}): Promise<RunWorkflowBundle> {
+  if (!opts.tracing) return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: [...TRACING_WORKFLOW_MODULES],
+    logger: quietBundlerLogger,
+  });
+  return { code, tracing: true };
 }
 
 const quietBundlerLogger = {
@@ -56,12 +77,36 @@ const quietBundlerLogger = {
   error: (message: string) => console.error(message),
 };
 
+/**
+ * A run worker. Starts tracing for the process when an OTLP endpoint is configured (engine/tracing.ts):
+ * then the activities are traced, the workflow spans are exported through a sink, and the handle is shut
+ * down (spans flushed) when the worker's `run()` returns.
+ */
 export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
+  const tracing = await startTracing({ serviceName: WORKER_SERVICE_NAME });
+  try {
+    const worker = await createWorker(opts, tracing.enabled ? tracing.workerOptions() : undefined);
+    if (tracing.enabled) {
+      const run = worker.run.bind(worker);
+      worker.run = () => run().finally(() => tracing.shutdown());
+    }
+    return worker;
+  } catch (err) {
+    await tracing.shutdown();
+    throw err;
+  }
+}
+
+async function createWorker(opts: RunWorkerOptions, traced: Pick<WorkerOptions, 'interceptors' | 'sinks'> | undefined): Promise<Worker> {
   const egress = opts.egress ?? egressPolicyFromEnv(process.env);
+  const storage = traced ? withStorageSpans(opts.storage) : opts.storage;
+  // With tracing on, the workflow code must carry the tracing interceptors: a bundle built without them is
+  // set aside and the worker bundles the workflows itself, with them.
+  const bundle = opts.workflowBundle && (!traced || opts.workflowBundle.tracing) ? opts.workflowBundle : undefined;
   const activities = createActivities({
     db: opts.db,
     models: opts.models,
-    storage: opts.storage,
+    storage,
     providers: createProviders(opts.providers),
     logger: opts.logger,
     egress: opts.egress ?? egressPolicyFromEnv(process.env),
@@ -71,7 +116,13 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: {} }),
+    ...(bundle ? { workflowBundle: { code: bundle.code } } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: {} }),
+    ...(traced
+      ? {
+          interceptors: { ...traced.interceptors, ...(bundle ? {} : { workflowModules: [...TRACING_WORKFLOW_MODULES] }) },
+          sinks: traced.sinks,
+        }
+      : {}),
     activities: {
       ...activities,
       executeStep: withRetryBudget(activities.executeStep),

@@ -1,3 +1,4 @@
+import { traceProviderCall } from '../../tracing';
 import { delay } from '../delay';
 import { PermanentProviderError, TransientProviderError } from '../types';
 
@@ -21,7 +22,8 @@ function backoff(attempt: number, retryAfter: string | null): number {
 /**
  * POSTs JSON to an OpenAI-compatible endpoint with a per-request timeout, retrying 429, 5xx and
  * network failures with exponential backoff (honouring Retry-After). What is still failing after the
- * last attempt is transient (the engine retries the step later); 4xx refusals are permanent.
+ * last attempt is transient (the engine retries the step later); 4xx refusals are permanent. When tracing
+ * is on, the call (all its attempts) is one client span of the step's trace, and the W3C trace headers go along.
  */
 export async function postJson(
   opts: OpenAiOptions,
@@ -32,17 +34,40 @@ export async function postJson(
   /** Sent as `Idempotency-Key` (the same on every attempt), for APIs that answer a repeated call from the first. */
   idempotencyKey?: string,
 ): Promise<unknown> {
+  const url = `${opts.baseUrl.replace(/\/$/, '')}${path}`;
+  return traceProviderCall({ method: 'POST', url, path }, async (traceHeaders, span) => {
+    const model = (body as { model?: unknown } | null)?.model;
+    if (span && typeof model === 'string') span.setAttribute('gen_ai.request.model', model);
+    const headers = idempotencyKey ? { ...traceHeaders, 'idempotency-key': idempotencyKey } : traceHeaders;
+    return postWithRetries(opts, url, path, body, timeoutMs, signal, headers, (attempt) =>
+      span?.setAttribute('atelier.provider.attempts', attempt),
+    );
+  });
+}
+
+async function postWithRetries(
+  opts: OpenAiOptions,
+  url: string,
+  path: string,
+  body: unknown,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  /** Trace context and idempotency key, the same on every attempt. */
+  extraHeaders: Record<string, string>,
+  onAttempt: (attempt: number) => void,
+): Promise<unknown> {
   const attempts = opts.maxAttempts ?? 3;
   let last = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
+    onAttempt(attempt);
     const timeout = AbortSignal.timeout(timeoutMs);
     let response: Response;
     try {
-      response = await fetch(`${opts.baseUrl.replace(/\/$/, '')}${path}`, {
+      response = await fetch(url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+          ...extraHeaders,
           ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}),
         },
         body: JSON.stringify(body),
