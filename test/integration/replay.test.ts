@@ -6,7 +6,7 @@ import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-uti
 import { Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { syncBuiltinWorkflows } from '@atelier/db';
-import { TEMPORAL_OUTCOME_PATCH } from '@atelier/engine/workflows/run-workflow';
+import { LEAN_BOOKKEEPING_PATCH } from '@atelier/engine/workflows/run-workflow';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun, executionClosed } from '../support/harness';
 
 /**
@@ -80,7 +80,7 @@ async function usableCharacter(referenceArtifactId: string): Promise<string> {
  * earlier shapes keep their names and are replayed all the same, so runs in flight across a deploy are
  * covered; a new shape adds files instead of replacing them.
  */
-const SHAPE = TEMPORAL_OUTCOME_PATCH;
+const SHAPE = LEAN_BOOKKEEPING_PATCH;
 
 async function record(name: string, runId: string) {
   const file = path.join(HISTORIES, `${name}.${SHAPE}.json`);

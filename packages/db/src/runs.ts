@@ -115,7 +115,9 @@ export interface StepStart {
  */
 export async function startStep(db: Executor, s: StepStart): Promise<RunStepRow> {
   return inTransaction(db, async (tx) => {
-    await lockRun(tx, s.runId);
+    const run = await lockRun(tx, s.runId);
+    // The first step's start is when the run starts running: one transaction instead of a bookkeeping one of its own.
+    if (run && (run.status === 'pending' || run.status === 'queued')) await moveRunStatus(tx, s.runId, 'running');
     const existing = await tx
       .selectFrom('run_steps')
       .selectAll()

@@ -65,6 +65,9 @@ export const SETTLE_EVERY_FAILURE_PATCH = 'settle-every-failure';
  */
 export const TEMPORAL_OUTCOME_PATCH = 'temporal-outcome';
 
+/** Marks the shape without the markRunRunning local activity: the first step's start marks the run running. */
+export const LEAN_BOOKKEEPING_PATCH = 'lean-bookkeeping';
+
 type Settlement = Omit<SettleRunInput, 'runId'>;
 type LocalCall<A extends unknown[], R> = ((...args: A) => Promise<R>) & {
   executeWithOptions(options: { summary?: string }, args: A): Promise<R>;
@@ -93,7 +96,8 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
     if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
     const consentRefused = await recheckConsent(run);
     if (consentRefused) return await run.settle(consentRefused);
-    await run.book(markRunRunning, 'Mark the run running', { runId: input.runId });
+    // In the lean shape the first step's start moves the run to running, in the same transaction.
+    if (!run.lean) await run.book(markRunRunning, 'Mark the run running', { runId: input.runId });
     run.setStatus('running');
 
     for (const [index, step] of definition.runtimeSteps.entries()) {
@@ -252,12 +256,15 @@ class RunProgress {
   /** The step under way (begun, not yet done), for a failure that interrupts it. */
   current: number | undefined;
   outcome: RunOutcome | undefined;
+  /** Whether this execution leaves marking the run running to its first step (LEAN_BOOKKEEPING_PATCH). */
+  readonly lean: boolean;
   /** Whether this execution has the named shape (TEMPORAL_OUTCOME_PATCH). */
   readonly named: boolean;
   cancelledByTemporal = false;
 
   constructor(readonly input: RunWorkflowInput) {
     this.named = patched(TEMPORAL_OUTCOME_PATCH);
+    this.lean = this.named && patched(LEAN_BOOKKEEPING_PATCH);
     this.artifact = { id: `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`, ...input.definition.artifactSchema };
     this.context = { intake: input.intake, inputs: input.inputs, steps: {} };
     this.sourceReportArtifactId = input.sourceReportArtifactId ?? null;
