@@ -16,21 +16,14 @@ export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
  * (`lockRun`) so sequence numbers never collide.
  */
 export async function appendRunEvent(tx: Executor, runId: string, type: string, data: unknown): Promise<number> {
-  const row = await tx
-    .insertInto('run_events')
-    .columns(['run_id', 'seq', 'type', 'data'])
-    .expression(
-      tx.selectNoFrom((eb) => [
-        eb.val(runId).as('run_id'),
-        sql<number>`coalesce((select max(seq) from run_events where run_id = ${runId}), 0) + 1`.as('seq'),
-        eb.val(type).as('type'),
-        sql`${JSON.stringify(data)}::jsonb`.as('data'),
-      ]),
-    )
-    .returning('seq')
-    .executeTakeFirstOrThrow();
-  await sql`select pg_notify(${RUN_EVENTS_CHANNEL}, ${`${runId}:${row.seq}`})`.execute(tx);
-  return row.seq;
+  // One statement appends and announces: a run writes several events per step, so the round trip counts.
+  const { rows } = await sql<{ seq: number }>`
+    WITH appended AS (
+      INSERT INTO run_events (run_id, seq, type, data)
+      SELECT ${runId}, coalesce((SELECT max(seq) FROM run_events WHERE run_id = ${runId}), 0) + 1, ${type}, ${JSON.stringify(data)}::jsonb
+      RETURNING seq)
+    SELECT seq, pg_notify(${RUN_EVENTS_CHANNEL}, ${runId}::text || ':' || seq::text) FROM appended`.execute(tx);
+  return rows[0]!.seq;
 }
 
 export async function lockRun(tx: Transaction<Database>, runId: string): Promise<RunRow | undefined> {
