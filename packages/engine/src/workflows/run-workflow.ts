@@ -4,10 +4,7 @@
  * Temporal workflow SDK and pure modules.
  */
 import {
-  ApplicationFailure,
   CancellationScope,
-  CancelledFailure,
-  ChildWorkflowFailure,
   condition,
   defineQuery,
   defineSignal,
@@ -28,7 +25,7 @@ import { type RunContext, contextFor } from '@atelier/domain/run-context';
 import { stepReads } from '@atelier/domain/step-kinds';
 import type { EngineActivities } from '../activities/index';
 import type { RunOutcome, RunWorkflowInput, SettleRunInput } from '../run-types';
-import { NON_RETRYABLE, RunStop, describeEngineFailure, describeStepFailure } from './run-failures';
+import { NON_RETRYABLE, RunStop, childOutcome, closeAs, describeEngineFailure, describeStepFailure } from './run-failures';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 
 const { executeStep, prepareChildRun } = proxyActivities<EngineActivities>({
@@ -85,7 +82,8 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
   // A Temporal cancellation (the gateway's cancel, an order's or a parent's) stops the run at its next
   // step boundary, as the cancel signal does: the step in flight finishes and stays billed.
   CancellationScope.current().cancelRequested.catch(() => run.cancelFromTemporal());
-  return closeAs(await CancellationScope.nonCancellable(() => interpret(run)), run);
+  const outcome = await CancellationScope.nonCancellable(() => interpret(run));
+  return closeAs(outcome, run.cancelledByTemporal);
 }
 
 /** The run from its first boundary to its settlement. */
@@ -122,39 +120,6 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
     return await run.settle({ status: 'completed', artifact: run.artifactOf(run.lastOutput), ...run.source() });
   } catch (err) {
     return run.settleFailure(err);
-  }
-}
-
-/**
- * The execution ends as the run did: `Failed` (the outcome in the failure's details, so a parent reads it)
- * for a failed run, `Canceled` for a run cancelled through Temporal, `Completed` otherwise.
- */
-function closeAs(outcome: RunOutcome, run: RunProgress): RunOutcome {
-  if (outcome.status === 'failed') {
-    throw ApplicationFailure.create({
-      type: outcome.errorCode ?? 'run_failed',
-      message: outcome.error ?? `run ${outcome.runId} failed`,
-      nonRetryable: true,
-      details: [outcome],
-    });
-  }
-  if (outcome.status === 'cancelled' && run.cancelledByTemporal) throw new CancelledFailure(`run ${outcome.runId} was cancelled`);
-  return outcome;
-}
-
-/**
- * A child run's outcome, also when its execution ended Failed (the outcome rides in the failure's details)
- * or Canceled (Temporal records no details for a cancellation, so the status is all there is).
- */
-async function childOutcome(child: Promise<RunOutcome>, childRunId: string): Promise<RunOutcome> {
-  try {
-    return await child;
-  } catch (err) {
-    const cause = err instanceof ChildWorkflowFailure ? err.cause : undefined;
-    const recorded = cause instanceof ApplicationFailure || cause instanceof CancelledFailure ? cause.details?.[0] : undefined;
-    if (recorded && typeof recorded === 'object' && 'status' in recorded) return recorded as RunOutcome;
-    if (cause instanceof CancelledFailure) return { runId: childRunId, status: 'cancelled' };
-    throw err;
   }
 }
 
