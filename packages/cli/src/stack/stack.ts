@@ -84,11 +84,18 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     const openai = openaiOptionsFromEnv(process.env);
     const models = buildModelRegistry({ openai: openai !== undefined });
     const storage = storageFromConfig(process.env, { localDir: config.storageDir });
-    const db = connectDb({
-      url: databaseUrl,
-      onConnectionError: (err, state) => logger.warn({ err, state }, 'database connection error; the pool replaces the connection'),
-    });
-    stops.push(() => db.destroy());
+    // Each part has a pool of its own (ATELIER_DB_POOL_MAX connections, 10 by default), as it would in its own
+    // process: under load, transactions of the worker's steps never hold the connections a request waits for.
+    const pool = () => {
+      const opened = connectDb({
+        url: databaseUrl,
+        max: Number(process.env.ATELIER_DB_POOL_MAX) || 10,
+        onConnectionError: (err, state) => logger.warn({ err, state }, 'database connection error; the pool replaces the connection'),
+      });
+      stops.push(() => opened.destroy());
+      return opened;
+    };
+    const db = pool();
     const applied = await migrateToLatest(db);
     if (applied.length) logger.info({ applied }, 'database migrated');
     await syncBuiltinWorkflows(db, loadBuiltinWorkflows());
@@ -153,7 +160,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       stops.push(() => events.close());
       api = await startApiServer(
         {
-          db,
+          db: parts.worker ? pool() : db,
           temporal,
           taskQueue: config.taskQueue,
           logger: logger.child({ component: 'api' }),
