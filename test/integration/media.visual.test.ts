@@ -121,6 +121,16 @@ describe('generate-illustration', () => {
       expect((await pixels(bytes)).transparentFraction).toBe(0);
     }
     expect(c.bytes).toBe((await h.storage.get(c.storageKey)).length);
+    // Both files are reachable through signed URLs: url is the processed one, rawUrl the image before processing.
+    for (const [url, key] of [
+      [c.url, c.storageKey],
+      [c.rawUrl, c.rawStorageKey],
+    ]) {
+      expect(new URL(url).pathname).toBe(`/v1/files/${key}`);
+      const file = await fetch(url);
+      expect(file.status).toBe(200);
+      expect(Buffer.from(await file.arrayBuffer()).equals(await h.storage.get(key))).toBe(true);
+    }
     expect(artifact.qa.status).toBe('passed');
     expect(artifact.qa.checks.map((q: any) => q.id)).toEqual(['format', 'dimensions', 'aspect', 'transparency', 'file-size']);
     expect(passing(artifact.qa)).toBe(true);

@@ -19,9 +19,15 @@ export interface FileLinks {
  */
 export async function presentArtifact(a: Selectable<Database['artifacts']>, links?: FileLinks) {
   const content = { ...(a.content as Record<string, unknown>) };
-  if (links && typeof content.storageKey === 'string') {
+  // The public url is the processed file's; a visual's raw file (before background removal) gets its own.
+  for (const [keyField, urlField] of [
+    ['storageKey', 'url'],
+    ['rawStorageKey', 'rawUrl'],
+  ] as const) {
+    const key = content[keyField];
+    if (!links || typeof key !== 'string') continue;
     try {
-      content.url = signedFileUrl(links.origin, content.storageKey, links.signing, links.nowSeconds);
+      content[urlField] = signedFileUrl(links.origin, key, links.signing, links.nowSeconds);
     } catch {
       // A key that cannot be signed leaves the url out rather than failing the read.
     }
