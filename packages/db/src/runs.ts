@@ -108,26 +108,16 @@ export interface StepStart {
  */
 export async function startStep(db: Executor, s: StepStart): Promise<RunStepRow> {
   return inTransaction(db, async (tx) => {
-    const run = await lockRun(tx, s.runId);
+    // Pointing the run at this step takes its row lock too: one statement instead of a lock and an update.
+    const run = await tx
+      .updateTable('runs')
+      .set({ current_step_index: s.stepIndex, updated_at: new Date() })
+      .where('id', '=', s.runId)
+      .returning('status')
+      .executeTakeFirst();
     // The first step's start is when the run starts running: one transaction instead of a bookkeeping one of its own.
     if (run && (run.status === 'pending' || run.status === 'queued')) await moveRunStatus(tx, s.runId, 'running');
-    const existing = await tx
-      .selectFrom('run_steps')
-      .selectAll()
-      .where('run_id', '=', s.runId)
-      .where('step_index', '=', s.stepIndex)
-      .executeTakeFirst();
-    if (existing && existing.status !== 'pending') return existing;
-    if (existing) {
-      return tx
-        .updateTable('run_steps')
-        .set({ attempts: existing.attempts + 1 })
-        .where('run_id', '=', s.runId)
-        .where('step_index', '=', s.stepIndex)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    }
-    const row = await tx
+    const started = await tx
       .insertInto('run_steps')
       .values({
         run_id: s.runId,
@@ -138,11 +128,28 @@ export async function startStep(db: Executor, s: StepStart): Promise<RunStepRow>
         status: 'pending',
         started_at: new Date(),
       })
+      .onConflict((oc) => oc.columns(['run_id', 'step_index']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (started) {
+      await appendRunEvent(tx, s.runId, 'step.started', { stepIndex: s.stepIndex, stepId: s.stepId, name: s.name, kind: s.kind });
+      return started;
+    }
+    // A retry of a step begun before: a settled one is returned as it is, a pending one counts the attempt.
+    const existing = await tx
+      .selectFrom('run_steps')
+      .selectAll()
+      .where('run_id', '=', s.runId)
+      .where('step_index', '=', s.stepIndex)
+      .executeTakeFirstOrThrow();
+    if (existing.status !== 'pending') return existing;
+    return tx
+      .updateTable('run_steps')
+      .set({ attempts: existing.attempts + 1 })
+      .where('run_id', '=', s.runId)
+      .where('step_index', '=', s.stepIndex)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await tx.updateTable('runs').set({ current_step_index: s.stepIndex, updated_at: new Date() }).where('id', '=', s.runId).execute();
-    await appendRunEvent(tx, s.runId, 'step.started', { stepIndex: s.stepIndex, stepId: s.stepId, name: s.name, kind: s.kind });
-    return row;
   });
 }
 
@@ -162,7 +169,14 @@ export interface StepSettlement {
 /** Settles a step once; a second settlement of the same step is ignored. */
 export async function settleStep(db: Executor, s: StepSettlement): Promise<boolean> {
   return inTransaction(db, async (tx) => {
-    await lockRun(tx, s.runId);
+    // Locks the run and sets its spend as it will be with this step settled, in one statement; the run's
+    // cost stays the sum of its steps (a retry overwrites a step, never adds to it).
+    const costUsd = roundUsd(s.costActualUsd ?? 0);
+    await sql`
+      update runs set actual_usd = coalesce((select sum(cost_actual_usd) from run_steps
+          where run_id = ${s.runId} and step_index <> ${s.stepIndex}), 0) + ${costUsd},
+        cost_status = 'provider_reported', updated_at = now()
+      where id = ${s.runId}`.execute(tx);
     const updated = await tx
       .updateTable('run_steps')
       .set({
@@ -170,7 +184,7 @@ export async function settleStep(db: Executor, s: StepSettlement): Promise<boole
         provider: s.provider ?? null,
         model: s.model ?? null,
         duration_ms: s.durationMs ?? null,
-        cost_actual_usd: roundUsd(s.costActualUsd ?? 0),
+        cost_actual_usd: costUsd,
         output: s.output === undefined ? null : JSON.stringify(s.output),
         error: s.error ?? null,
         error_code: s.errorCode ?? null,
@@ -181,15 +195,18 @@ export async function settleStep(db: Executor, s: StepSettlement): Promise<boole
       .where('status', '=', 'pending')
       .returning(['step_id', 'name', 'kind'])
       .executeTakeFirst();
-    if (!updated) return false;
-    await refreshActualCost(tx, s.runId);
+    if (!updated) {
+      // Settled before: the spend is what its first settlement recorded.
+      await refreshActualCost(tx, s.runId);
+      return false;
+    }
     // Step events name the step (id, name, kind), not only its position, so a client can show it as is.
     await appendRunEvent(tx, s.runId, `step.${s.status}`, {
       stepIndex: s.stepIndex,
       stepId: updated.step_id,
       name: updated.name,
       kind: updated.kind,
-      costActualUsd: roundUsd(s.costActualUsd ?? 0),
+      costActualUsd: costUsd,
       ...(s.error ? { error: s.error } : {}),
     });
     return true;
