@@ -55,7 +55,7 @@ export async function writeRunSettlement(
       }
     : undefined;
   const review = settlement.review;
-  await moveRunStatus(
+  const moved = await moveRunStatus(
     db,
     run.id,
     settlement.status,
@@ -73,7 +73,8 @@ export async function writeRunSettlement(
     },
     artifact,
   );
-  return getRunRow(db, run.id);
+  // The row as written; read again only when the move was a no-op (already settled).
+  return moved ?? getRunRow(db, run.id);
 }
 
 /**
