@@ -47,6 +47,19 @@ describe('API keys', () => {
     expect(one.status).toBe(200);
     expect(one.body).not.toHaveProperty('secret');
     expect(one.body.lastUsedAt).toEqual(expect.any(String));
+    // Stamped to the minute: uses within it leave the stamp alone; one after it moves it.
+    await me(created.body.secret);
+    const again = await h.request('GET', `/v1/api-keys/${created.body.id}`, { token: user.token });
+    expect(again.body.lastUsedAt).toBe(one.body.lastUsedAt);
+    await h.db
+      .updateTable('api_keys')
+      .set({ last_used_at: new Date(Date.now() - 61_000) })
+      .where('id', '=', created.body.id)
+      .execute();
+    await me(created.body.secret);
+    const later = await h.request('GET', `/v1/api-keys/${created.body.id}`, { token: user.token });
+    expect(Date.parse(later.body.lastUsedAt)).toBeGreaterThan(Date.parse(one.body.lastUsedAt) - 1);
+    expect(Date.parse(later.body.lastUsedAt)).toBeGreaterThan(Date.now() - 30_000);
   });
 
   it('revokes with DELETE: 401 at once, gone from the list', async () => {

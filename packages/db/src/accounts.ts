@@ -158,15 +158,23 @@ export async function createApiKey(db: Db, k: NewApiKey): Promise<ApiKeyRow> {
     .executeTakeFirstOrThrow();
 }
 
-/** The live key with this secret hash; also stamps when it was last used. */
-export async function useApiKey(db: Db, secretHash: string): Promise<ApiKeyRow | undefined> {
-  return db
-    .updateTable('api_keys')
-    .set({ last_used_at: new Date() })
+/** How stale `last_used_at` may get: a key used by many concurrent requests is written once a minute, not each time. */
+export const API_KEY_STAMP_MS = 60_000;
+
+/**
+ * The live key with this secret hash; also stamps when it was last used (to the minute). Reading first
+ * keeps a busy key's requests from queueing on its row lock, one write per request.
+ */
+export async function useApiKey(db: Db, secretHash: string, now = new Date()): Promise<ApiKeyRow | undefined> {
+  const key = await db
+    .selectFrom('api_keys')
+    .selectAll()
     .where('secret_hash', '=', secretHash)
     .where('revoked_at', 'is', null)
-    .returningAll()
     .executeTakeFirst();
+  if (!key || (key.last_used_at && now.getTime() - key.last_used_at.getTime() < API_KEY_STAMP_MS)) return key;
+  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.id).execute();
+  return { ...key, last_used_at: now };
 }
 
 /** Which of a user's keys a caller may see: all of them, or (for a workspace-bound key) those bound to its workspace. */
