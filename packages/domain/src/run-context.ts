@@ -91,14 +91,15 @@ export function contextFor(reads: StepReads, context: RunContext): RunContext {
   placeholdersIn(reads.prompt ?? '{{intake}}', paths);
   placeholdersIn(reads.params, paths);
   if (reads.inputPath) paths.push(reads.inputPath);
-  const slice: RunContext = { intake: reads.wholeIntake ? context.intake : {}, inputs: {}, steps: {} };
+  // Fresh objects: filling the slice never writes into the run's own context.
+  const slice: RunContext = { intake: reads.wholeIntake ? { ...context.intake } : {}, inputs: {}, steps: {} };
   for (const path of paths) {
     const [head, key] = path.split('.').filter((s) => s.length > 0);
     if (head === undefined) continue;
     if (!ROOTS.has(head)) {
       if (head in context.steps) slice.steps[head] = context.steps[head];
     } else if (key === undefined) {
-      slice[head as keyof RunContext] = context[head as keyof RunContext];
+      slice[head as keyof RunContext] = { ...context[head as keyof RunContext] };
     } else {
       const root = context[head as keyof RunContext];
       if (key in root) slice[head as keyof RunContext][key] = root[key];

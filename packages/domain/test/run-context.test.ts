@@ -45,6 +45,18 @@ describe('contextFor: what a step is sent', () => {
     expect(contextFor({ whole: false }, context).intake).toEqual(context.intake);
     expect(contextFor({ prompt: '{{steps.step-1}}', whole: false, wholeIntake: true }, context).intake).toEqual(context.intake);
     expect(contextFor({ prompt: '{{intake.topic}}', whole: true }, context)).toBe(context);
+    // The slice is built in fresh objects: the run's context is never written (frozen here, so a write throws).
+    const frozen = {
+      intake: Object.freeze({ ...context.intake }),
+      inputs: Object.freeze({ ...context.inputs }),
+      steps: Object.freeze({ ...context.steps }),
+    };
+    const slice = contextFor(
+      { prompt: '{{intake}} {{intake.topic}} {{inputs}} {{inputs.brief}}', whole: false, wholeIntake: true },
+      frozen,
+    );
+    expect(slice.intake).toEqual(context.intake);
+    expect(slice.intake).not.toBe(frozen.intake);
   });
 
   it('decides by kind: code and agents read anything; tools and images without declared input too', () => {

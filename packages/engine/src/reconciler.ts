@@ -228,12 +228,13 @@ export async function ensureReconcilerSchedule(
 ): Promise<'created' | 'updated'> {
   const scheduleId = reconcilerScheduleId(opts.taskQueue);
   const spec = { intervals: [{ every: opts.everyMs }] };
+  const args: Parameters<typeof reconcileWorkflow> = [{ staleAfterMs: opts.staleAfterMs }];
   const action = {
     type: 'startWorkflow' as const,
     workflowType: reconcileWorkflow,
     workflowId: `reconcile-${opts.taskQueue}`,
     taskQueue: opts.taskQueue,
-    args: [{ staleAfterMs: opts.staleAfterMs }] as [{ staleAfterMs: number }],
+    args,
     workflowExecutionTimeout: '30 minutes',
   };
   try {

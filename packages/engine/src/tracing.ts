@@ -280,6 +280,11 @@ function runAttributes(run: RunIdentity): Attributes {
   return attributes;
 }
 
+/** Names the run on the span active where it is created (the request's); free when tracing is off. */
+export function nameRunOnSpan(run: RunIdentity): void {
+  if (active) trace.getActiveSpan()?.setAttributes(runAttributes(run));
+}
+
 /**
  * Names the run on the active span and runs `fn` with the run's ids in the baggage, so the spans started
  * under it (the workflow start, and through Temporal's headers the workflow and its activities) carry them.

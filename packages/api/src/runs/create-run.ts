@@ -15,6 +15,7 @@ import {
   newRunRow,
 } from '@atelier/db';
 import { newRunId, resolveIntake } from '@atelier/domain';
+import { nameRunOnSpan } from '@atelier/engine/tracing';
 import { type WorkspaceAccess, workspaceAccess } from '../access';
 import { fail } from '../errors';
 import type { AppEnv } from '../services';
@@ -119,6 +120,7 @@ export async function createRun(
     },
     models,
   );
+  nameRunOnSpan({ runId, workspaceId: access.workspaceId, templateId: workflow.id });
   // A draft's run never executes and costs nothing, so only runs that will execute answer to budgets.
   const estimate = Number(row.estimated_usd ?? 0);
   const run = notExecuted
