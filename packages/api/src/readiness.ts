@@ -19,7 +19,12 @@ export async function gatewayReadiness(services: Pick<AppServices, 'db' | 'tempo
       () => 'ok' as const,
       () => 'unreachable' as const,
     ),
-    within(timeoutMs, services.temporal.workflowService.getSystemInfo({})).then(
+    // The call carries the deadline itself: a probe made while Temporal is away must not go on retrying in
+    // the background after it was answered (and outlive the connection).
+    within(
+      timeoutMs,
+      services.temporal.connection.withDeadline(Date.now() + timeoutMs, () => services.temporal.workflowService.getSystemInfo({})),
+    ).then(
       () => 'ok' as const,
       () => 'unreachable' as const,
     ),
