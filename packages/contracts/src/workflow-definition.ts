@@ -1,4 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { STEP_KINDS } from './step-kinds';
+
+export { type ActivityStepKind, STEP_KINDS, STEP_KIND_TRAITS, type StepKindTraits } from './step-kinds';
 
 /**
  * The workflow schema (schemaVersion workflow-schema-v1): one zod schema for every field of the
@@ -9,57 +12,6 @@ import { z } from '@hono/zod-openapi';
 
 export const ARTIFACT_CLASSES = ['visual', 'research', 'video', 'knowledge'] as const;
 export const INTAKE_FIELD_TYPES = ['string', 'enum', 'boolean', 'integer', 'number', 'array', 'object', 'artifactReference'] as const;
-export const STEP_KINDS = ['llm', 'image', 'tool', 'subWorkflow', 'agent', 'code'] as const;
-
-/**
- * What the rest of the system must know about each step kind, in one place: whether it calls a model
- * bound to a role (`needsRole`), whether the run workflow runs it itself (as it does `subWorkflow`) or hands it to the
- * `executeStep` activity, and the fields a step of the kind cannot do without.
- */
-export interface StepKindTraits {
-  needsRole: boolean;
-  runBy: 'activity' | 'workflow';
-  /** Fields a step of the kind cannot do without (all of them, or one of them), and the sentence that says so. */
-  requires: { fields: readonly string[]; oneOf?: true; message: string } | null;
-  /**
-   * What of the run context a step of the kind reads: only what its prompt, params and inputPath name
-   * (`declared`); that, or the whole context when it declares no params or inputPath (`declaredInput`);
-   * or anything (`whole`: code sees the context, an agent's tools may look anywhere).
-   */
-  reads: 'declared' | 'declaredInput' | 'whole';
-}
-
-export const STEP_KIND_TRAITS = {
-  llm: { needsRole: true, runBy: 'activity', requires: null, reads: 'declared' },
-  image: { needsRole: true, runBy: 'activity', requires: null, reads: 'declaredInput' },
-  agent: { needsRole: true, runBy: 'activity', requires: null, reads: 'whole' },
-  tool: {
-    needsRole: false,
-    runBy: 'activity',
-    requires: { fields: ['tool'], message: 'a tool step needs a tool name' },
-    reads: 'declaredInput',
-  },
-  code: {
-    needsRole: false,
-    runBy: 'activity',
-    requires: { fields: ['function', 'expression'], oneOf: true, message: 'a code step needs a function or an expression' },
-    reads: 'whole',
-  },
-  subWorkflow: {
-    needsRole: false,
-    runBy: 'workflow',
-    requires: {
-      fields: ['templateId', 'templateVersion', 'intakeMapping'],
-      message: 'a subWorkflow step needs templateId, templateVersion and intakeMapping',
-    },
-    reads: 'whole',
-  },
-} as const satisfies Record<(typeof STEP_KINDS)[number], StepKindTraits>;
-
-/** The kinds the executeStep activity runs (each has an executor in the engine's step registry). */
-export type ActivityStepKind = {
-  [K in keyof typeof STEP_KIND_TRAITS]: (typeof STEP_KIND_TRAITS)[K]['runBy'] extends 'activity' ? K : never;
-}[keyof typeof STEP_KIND_TRAITS];
 export const GATE_TYPES = ['quality', 'safety', 'approval', 'budget'] as const;
 
 export const ArtifactTypeRef = z

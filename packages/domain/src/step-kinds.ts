@@ -1,4 +1,5 @@
-import { type Gate, STEP_KIND_TRAITS, type Step, type StepKind, type StepKindTraits } from '@atelier/contracts/workflow-definition';
+import { STEP_KIND_TRAITS, type StepKindTraits } from '@atelier/contracts/step-kinds';
+import type { Gate, Step, StepKind } from '@atelier/contracts/workflow-definition';
 import type { StepReads } from './run-context';
 
 /** Whether steps of this kind call a model bound to a role (llm, image, agent). */
