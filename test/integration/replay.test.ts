@@ -6,7 +6,7 @@ import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-uti
 import { Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { syncBuiltinWorkflows } from '@atelier/db';
-import { LEAN_BOOKKEEPING_PATCH } from '@atelier/engine/workflows/run-workflow';
+import { ONE_MARKER_PATCH } from '@atelier/engine/workflows/run-workflow';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun, executionClosed } from '../support/harness';
 
 /**
@@ -80,7 +80,7 @@ async function usableCharacter(referenceArtifactId: string): Promise<string> {
  * earlier shapes keep their names and are replayed all the same, so runs in flight across a deploy are
  * covered; a new shape adds files instead of replacing them.
  */
-const SHAPE = LEAN_BOOKKEEPING_PATCH;
+const SHAPE = ONE_MARKER_PATCH;
 
 async function record(name: string, runId: string) {
   const file = path.join(HISTORIES, `${name}.${SHAPE}.json`);
@@ -173,6 +173,9 @@ describe('the run workflow stays deterministic', () => {
     }
     // Each step is named in the history: its activity id is `<n>-<step id>`, its summary `<n> · <name> (<kind>)`.
     const history = await h.temporal.workflow.getHandle(completed).fetchHistory();
+    // A new execution records one patch marker (ONE_MARKER_PATCH) for all its shapes: each marker costs an
+    // event and a TemporalChangeVersion upsert.
+    expect((history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toHaveLength(1);
     const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
     expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityId)).toEqual(['1-step-1', '2-step-2', '3-step-3']);
     const summaries = await Promise.all(

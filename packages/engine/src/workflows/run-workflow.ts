@@ -65,6 +65,15 @@ export const TEMPORAL_OUTCOME_PATCH = 'temporal-outcome';
 /** Marks the shape without the markRunRunning local activity: the first step's start marks the run running. */
 export const LEAN_BOOKKEEPING_PATCH = 'lean-bookkeeping';
 
+/**
+ * Marks, in one marker, every shape above (named, lean bookkeeping, settling every failure). Each marker is
+ * a history event plus an upsert of the `TemporalChangeVersion` search attribute (another event and a
+ * visibility write), so a new execution records this one instead of two or three. It is asked first: in a
+ * history recorded before it, patched() answers false without a command, and the older patches are asked
+ * in their old order, so those histories replay unchanged.
+ */
+export const ONE_MARKER_PATCH = 'one-marker';
+
 type Settlement = Omit<SettleRunInput, 'runId'>;
 type LocalCall<A extends unknown[], R> = ((...args: A) => Promise<R>) & {
   executeWithOptions(options: { summary?: string }, args: A): Promise<R>;
@@ -221,6 +230,8 @@ class RunProgress {
   /** The step under way (begun, not yet done), for a failure that interrupts it. */
   current: number | undefined;
   outcome: RunOutcome | undefined;
+  /** Whether this execution recorded the one marker that stands for all the shapes before it (ONE_MARKER_PATCH). */
+  readonly oneMarker: boolean;
   /** Whether this execution leaves marking the run running to its first step (LEAN_BOOKKEEPING_PATCH). */
   readonly lean: boolean;
   /** Whether this execution has the named shape (TEMPORAL_OUTCOME_PATCH). */
@@ -228,8 +239,10 @@ class RunProgress {
   cancelledByTemporal = false;
 
   constructor(readonly input: RunWorkflowInput) {
-    this.named = patched(TEMPORAL_OUTCOME_PATCH);
-    this.lean = this.named && patched(LEAN_BOOKKEEPING_PATCH);
+    // Asked once, here: during replay a missing marker is no final answer, and the shape must not change mid-run.
+    this.oneMarker = patched(ONE_MARKER_PATCH);
+    this.named = this.oneMarker || patched(TEMPORAL_OUTCOME_PATCH);
+    this.lean = this.oneMarker || (this.named && patched(LEAN_BOOKKEEPING_PATCH));
     this.artifact = { id: `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`, ...input.definition.artifactSchema };
     this.context = { intake: input.intake, inputs: input.inputs, steps: {} };
     this.sourceReportArtifactId = input.sourceReportArtifactId ?? null;
@@ -352,7 +365,7 @@ class RunProgress {
   /** Any failure still settles the run before the execution closes; if even that fails, the reconciler does. */
   async settleFailure(err: unknown): Promise<RunOutcome> {
     if (err instanceof RunStop) return this.settle(err.result);
-    if (!patched(SETTLE_EVERY_FAILURE_PATCH)) throw err;
+    if (!this.oneMarker && !patched(SETTLE_EVERY_FAILURE_PATCH)) throw err;
     const interrupted = this.current;
     // A Temporal cancellation settles too, hence outside the cancelled scope.
     return CancellationScope.nonCancellable(() =>
