@@ -12,6 +12,7 @@ import * as publications from './migrations/2026-11-23T1100-publications';
 import * as webhookEndpoints from './migrations/2026-11-24T0900-webhook-endpoints';
 import * as engineCommandTraceparent from './migrations/2026-11-24T1000-engine-command-traceparent';
 import * as providerCalls from './migrations/2026-11-24T1100-provider-calls';
+import * as runEventSeq from './migrations/2026-11-25T0900-run-event-seq';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24T0900-webhook-endpoints': webhookEndpoints,
   '2026-11-24T1000-engine-command-traceparent': engineCommandTraceparent,
   '2026-11-24T1100-provider-calls': providerCalls,
+  '2026-11-25T0900-run-event-seq': runEventSeq,
 };
 
 class InCodeMigrations implements MigrationProvider {

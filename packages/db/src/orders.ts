@@ -53,11 +53,11 @@ async function insertPlannedChildren(
       const inserted = await sql<{ id: string }>`
         insert into runs (id, workspace_id, project_id, template_id, template_name, workflow_version, spec_version_hash, status,
           intake, definition, bindings, created_via, api_key_id, api_key_name, created_by, estimated_usd, parent_order_id,
-          order_dedupe_key, execution_mode, inputs, source_artifact_ids)
+          order_dedupe_key, execution_mode, inputs, source_artifact_ids, event_seq)
         select c.id, ${shared.workspace_id}, ${shared.project_id ?? null}, ${shared.template_id}, ${shared.template_name}, ${shared.workflow_version},
           c.spec, 'planned', c.intake, ${shared.definition}::jsonb, ${shared.bindings}::jsonb, ${shared.created_via}, ${shared.api_key_id ?? null},
           ${shared.api_key_name ?? null}, ${shared.created_by ?? null}, ${shared.estimated_usd ?? 0}, ${orderId}, c.dedupe, ${shared.execution_mode ?? 'standard'},
-          c.inputs, c.sources
+          c.inputs, c.sources, 1
         from unnest(${pending.map((c) => c.id)}::text[], ${pending.map((c) => JSON.stringify(c.intake))}::jsonb[], ${pending.map((c) => c.dedupeKey)}::text[],
           ${pending.map((c) => specHash(c.intake))}::text[], ${pending.map((c) => JSON.stringify(c.inputs))}::jsonb[], ${pending.map((c) => JSON.stringify(c.sourceArtifactIds))}::jsonb[])
           as c(id, intake, dedupe, spec, inputs, sources)
@@ -133,7 +133,7 @@ export async function orderCounts(db: Executor, orderId: string): Promise<OrderC
 export async function claimPlannedChildren(db: Db, orderId: string, limit: number): Promise<RunRow[]> {
   return db.transaction().execute(async (tx) => {
     const claimed = await sql<RunRow>`
-      update runs set status = 'pending', updated_at = now()
+      update runs set status = 'pending', updated_at = now(), event_seq = event_seq + 1
       where id in (
         select id from runs where parent_order_id = ${orderId} and status = 'planned' and superseded_by is null
         order by created_at, id limit ${limit} for update skip locked)
@@ -141,8 +141,8 @@ export async function claimPlannedChildren(db: Db, orderId: string, limit: numbe
     if (claimed.rows.length > 0) {
       await sql`
         insert into run_events (run_id, seq, type, data)
-        select r.id, (select coalesce(max(seq), 0) + 1 from run_events e where e.run_id = r.id), 'run.status', '{"status":"pending"}'::jsonb
-        from unnest(${claimed.rows.map((c) => c.id)}::text[]) as r(id)`.execute(tx);
+        select r.id, r.seq, 'run.status', '{"status":"pending"}'::jsonb
+        from unnest(${claimed.rows.map((c) => c.id)}::text[], ${claimed.rows.map((c) => c.event_seq)}::int[]) as r(id, seq)`.execute(tx);
     }
     return claimed.rows;
   });
@@ -202,6 +202,7 @@ export async function replanFailedChildren(
         parent_order_id: orderId,
         order_dedupe_key: run.order_dedupe_key,
         execution_mode: run.execution_mode,
+        event_seq: 1,
       })
       .execute();
     await tx

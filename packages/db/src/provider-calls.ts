@@ -1,4 +1,5 @@
 import { roundUsd } from '@atelier/domain';
+import { sql } from 'kysely';
 import type { Executor } from './connect';
 
 export interface ProviderCallRecord {
@@ -9,25 +10,38 @@ export interface ProviderCallRecord {
   provider: string;
   model: string;
   costUsd: number;
+  /** When the provider answered; now when absent. */
+  at?: Date;
 }
 
 /**
- * Records one answered provider call, in its own write as soon as the provider answers, so the spend of an
- * attempt cut off by a worker crash is kept. The step's billed cost is settled separately, once.
+ * Records answered provider calls, as soon as they can be: a step's calls go with its settlement, or, when
+ * the step calls again or gives up the attempt, in a write of their own, so the spend of an attempt cut off
+ * by a worker crash is kept. The step's billed cost is settled separately, once.
  */
-export async function recordProviderCall(db: Executor, call: ProviderCallRecord): Promise<void> {
-  await db
-    .insertInto('provider_calls')
-    .values({
-      run_id: call.runId,
-      step_index: call.stepIndex,
-      step_attempt: call.stepAttempt,
-      call_key: call.callKey,
-      provider: call.provider,
-      model: call.model,
-      cost_usd: roundUsd(call.costUsd),
-    })
-    .execute();
+export async function recordProviderCalls(db: Executor, calls: ProviderCallRecord[]): Promise<void> {
+  if (calls.length > 0) await sql`${insertProviderCalls(calls)}`.execute(db);
+}
+
+/** The INSERT of `calls` into provider_calls, for a statement of its own or a CTE of a larger one. */
+export function insertProviderCalls(calls: ProviderCallRecord[]) {
+  const rows = JSON.stringify(
+    calls.map((c) => ({
+      run_id: c.runId,
+      step_index: c.stepIndex,
+      step_attempt: c.stepAttempt,
+      call_key: c.callKey,
+      provider: c.provider,
+      model: c.model,
+      cost_usd: roundUsd(c.costUsd),
+      at: (c.at ?? new Date()).toISOString(),
+    })),
+  );
+  return sql`
+    INSERT INTO provider_calls (run_id, step_index, step_attempt, call_key, provider, model, cost_usd, at)
+    SELECT run_id, step_index, step_attempt, call_key, provider, model, cost_usd, at
+    FROM jsonb_to_recordset(${rows}::jsonb)
+      AS c(run_id text, step_index integer, step_attempt integer, call_key text, provider text, model text, cost_usd numeric, at timestamptz)`;
 }
 
 /** What the providers charged for each step of a run, every attempt included: step index → USD. */

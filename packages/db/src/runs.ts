@@ -2,6 +2,7 @@ import { type Transaction, sql } from 'kysely';
 import { isForwardMove, isTerminalRunStatus, roundUsd } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect';
 import { emitRunEvent } from './event-webhooks';
+import { type ProviderCallRecord, insertProviderCalls } from './provider-calls';
 import type { Database, RunsTable } from './schema';
 import type { Insertable, Selectable } from 'kysely';
 
@@ -11,19 +12,23 @@ export type RunStepRow = Selectable<Database['run_steps']>;
 /** Channel on which every run event is announced, so event streams need no polling. */
 export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
 
+/** The NOTIFY that wakes event streams for a run event (`seq` of the statement that appends it). */
+const announce = (runId: string) => sql`pg_notify(${RUN_EVENTS_CHANNEL}, ${runId}::text || ':' || seq::text)`;
+
 /**
- * Appends an event to the run's ordered log and announces it. Callers hold the run row lock
- * (`lockRun`) so sequence numbers never collide.
+ * Appends an event to the run's ordered log and announces it, in one statement: the event takes the next
+ * number from the run's `event_seq`, and that increment's row lock orders concurrent appenders.
  */
 export async function appendRunEvent(tx: Executor, runId: string, type: string, data: unknown): Promise<number> {
-  // One statement appends and announces: a run writes several events per step, so the round trip counts.
   const { rows } = await sql<{ seq: number }>`
-    WITH appended AS (
+    WITH run AS (UPDATE runs SET event_seq = event_seq + 1 WHERE id = ${runId} RETURNING event_seq),
+    appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
-      SELECT ${runId}, coalesce((SELECT max(seq) FROM run_events WHERE run_id = ${runId}), 0) + 1, ${type}, ${JSON.stringify(data)}::jsonb
+      SELECT ${runId}, event_seq, ${type}, ${JSON.stringify(data)}::jsonb FROM run
       RETURNING seq)
-    SELECT seq, pg_notify(${RUN_EVENTS_CHANNEL}, ${runId}::text || ':' || seq::text) FROM appended`.execute(tx);
-  return rows[0]!.seq;
+    SELECT seq, ${announce(runId)} FROM appended`.execute(tx);
+  if (!rows[0]) throw new Error(`run ${runId} is not in the database: its event ${type} has nowhere to go`);
+  return rows[0].seq;
 }
 
 export async function lockRun(tx: Transaction<Database>, runId: string): Promise<RunRow | undefined> {
@@ -107,50 +112,90 @@ export interface StepStart {
  * attempt; a step that already settled is returned as it is so the caller can reuse its output.
  */
 export async function startStep(db: Executor, s: StepStart): Promise<RunStepRow> {
-  return inTransaction(db, async (tx) => {
-    // Pointing the run at this step takes its row lock too: one statement instead of a lock and an update.
-    const run = await tx
-      .updateTable('runs')
-      .set({ current_step_index: s.stepIndex, updated_at: new Date() })
-      .where('id', '=', s.runId)
-      .returning('status')
-      .executeTakeFirst();
-    // The first step's start is when the run starts running: one transaction instead of a bookkeeping one of its own.
-    if (run && (run.status === 'pending' || run.status === 'queued')) await moveRunStatus(tx, s.runId, 'running');
-    const started = await tx
-      .insertInto('run_steps')
-      .values({
-        run_id: s.runId,
-        step_index: s.stepIndex,
-        step_id: s.stepId,
-        name: s.name,
-        kind: s.kind,
-        status: 'pending',
-        started_at: new Date(),
-      })
-      .onConflict((oc) => oc.columns(['run_id', 'step_index']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (started) {
-      await appendRunEvent(tx, s.runId, 'step.started', { stepIndex: s.stepIndex, stepId: s.stepId, name: s.name, kind: s.kind });
-      return started;
-    }
-    // A retry of a step begun before: a settled one is returned as it is, a pending one counts the attempt.
-    const existing = await tx
-      .selectFrom('run_steps')
-      .selectAll()
-      .where('run_id', '=', s.runId)
-      .where('step_index', '=', s.stepIndex)
-      .executeTakeFirstOrThrow();
-    if (existing.status !== 'pending') return existing;
-    return tx
-      .updateTable('run_steps')
-      .set({ attempts: existing.attempts + 1 })
-      .where('run_id', '=', s.runId)
-      .where('step_index', '=', s.stepIndex)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+  return (await startFreshStep(db, s)) ?? inTransaction(db, (tx) => startStepAgain(tx, s));
+}
+
+/**
+ * The common case in one statement: a step of a run that is waiting or running, starting for the first
+ * time. It locks the run, points it at the step, moves it to running when this is its first step (the
+ * forward move isForwardMove allows from pending and queued, with `run.status` before `step.started`),
+ * inserts the step and appends its events. Nothing happens, and undefined comes back, for a step begun
+ * before or a run in any other status: startStepAgain handles those.
+ */
+async function startFreshStep(db: Executor, s: StepStart): Promise<RunStepRow | undefined> {
+  const event = JSON.stringify({ stepIndex: s.stepIndex, stepId: s.stepId, name: s.name, kind: s.kind });
+  const { rows } = await sql<RunStepRow & { announced: unknown }>`
+    WITH locked AS (SELECT status FROM runs WHERE id = ${s.runId} FOR UPDATE),
+    run AS (
+      UPDATE runs SET current_step_index = ${s.stepIndex}, updated_at = now(), status = 'running',
+        started_at = coalesce(runs.started_at, now()),
+        event_seq = runs.event_seq + CASE WHEN locked.status = 'running' THEN 1 ELSE 2 END
+      FROM locked
+      WHERE runs.id = ${s.runId} AND locked.status IN ('pending', 'queued', 'running')
+        AND NOT EXISTS (SELECT 1 FROM run_steps WHERE run_id = ${s.runId} AND step_index = ${s.stepIndex})
+      RETURNING runs.event_seq, locked.status AS was),
+    step AS (
+      INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at)
+      SELECT ${s.runId}, ${s.stepIndex}, ${s.stepId}, ${s.name}, ${s.kind}, 'pending', now() FROM run
+      RETURNING *),
+    appended AS (
+      INSERT INTO run_events (run_id, seq, type, data)
+      SELECT ${s.runId}, e.seq, e.type, e.data
+      FROM run CROSS JOIN LATERAL (VALUES
+        (run.event_seq - 1, 'run.status', '{"status":"running"}'::jsonb, run.was <> 'running'),
+        (run.event_seq, 'step.started', ${event}::jsonb, true)) AS e(seq, type, data, wanted)
+      WHERE e.wanted
+      RETURNING seq)
+    SELECT step.*, ${announce(s.runId)} AS announced FROM step, appended ORDER BY seq`.execute(db);
+  if (!rows[0]) return undefined;
+  const { announced: _, ...row } = rows[0];
+  return row;
+}
+
+/** The rest: the run's first step (which moves it to running), or a step begun before (a retry). */
+async function startStepAgain(tx: Transaction<Database>, s: StepStart): Promise<RunStepRow> {
+  // Pointing the run at this step takes its row lock too: one statement instead of a lock and an update.
+  const run = await tx
+    .updateTable('runs')
+    .set({ current_step_index: s.stepIndex, updated_at: new Date() })
+    .where('id', '=', s.runId)
+    .returning('status')
+    .executeTakeFirst();
+  // The first step's start is when the run starts running: one transaction instead of a bookkeeping one of its own.
+  if (run && (run.status === 'pending' || run.status === 'queued')) await moveRunStatus(tx, s.runId, 'running');
+  const started = await tx
+    .insertInto('run_steps')
+    .values({
+      run_id: s.runId,
+      step_index: s.stepIndex,
+      step_id: s.stepId,
+      name: s.name,
+      kind: s.kind,
+      status: 'pending',
+      started_at: new Date(),
+    })
+    .onConflict((oc) => oc.columns(['run_id', 'step_index']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (started) {
+    await appendRunEvent(tx, s.runId, 'step.started', { stepIndex: s.stepIndex, stepId: s.stepId, name: s.name, kind: s.kind });
+    return started;
+  }
+  // A retry of a step begun before: a settled one is returned as it is, a pending one counts the attempt.
+  const existing = await tx
+    .selectFrom('run_steps')
+    .selectAll()
+    .where('run_id', '=', s.runId)
+    .where('step_index', '=', s.stepIndex)
+    .executeTakeFirstOrThrow();
+  if (existing.status !== 'pending') return existing;
+  return tx
+    .updateTable('run_steps')
+    .set({ attempts: existing.attempts + 1 })
+    .where('run_id', '=', s.runId)
+    .where('step_index', '=', s.stepIndex)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export interface StepSettlement {
@@ -164,53 +209,48 @@ export interface StepSettlement {
   output?: unknown;
   error?: string | null;
   errorCode?: string | null;
+  /** Answered provider calls of this attempt not recorded yet: recorded with the settlement. */
+  providerCalls?: ProviderCallRecord[];
 }
 
-/** Settles a step once; a second settlement of the same step is ignored. */
+/**
+ * Settles a step once; a second settlement of the same step is ignored. One statement: it locks the run,
+ * settles the step, sets the run's spend as it is with this step settled (the sum of its steps, so a retry
+ * overwrites a step's cost, never adds to it), records the provider calls the attempt has not recorded yet,
+ * and appends the step's event.
+ */
 export async function settleStep(db: Executor, s: StepSettlement): Promise<boolean> {
-  return inTransaction(db, async (tx) => {
-    // Locks the run and sets its spend as it will be with this step settled, in one statement; the run's
-    // cost stays the sum of its steps (a retry overwrites a step, never adds to it).
-    const costUsd = roundUsd(s.costActualUsd ?? 0);
-    await sql`
-      update runs set actual_usd = coalesce((select sum(cost_actual_usd) from run_steps
-          where run_id = ${s.runId} and step_index <> ${s.stepIndex}), 0) + ${costUsd},
-        cost_status = 'provider_reported', updated_at = now()
-      where id = ${s.runId}`.execute(tx);
-    const updated = await tx
-      .updateTable('run_steps')
-      .set({
-        status: s.status,
-        provider: s.provider ?? null,
-        model: s.model ?? null,
-        duration_ms: s.durationMs ?? null,
-        cost_actual_usd: costUsd,
-        output: s.output === undefined ? null : JSON.stringify(s.output),
-        error: s.error ?? null,
-        error_code: s.errorCode ?? null,
-        finished_at: new Date(),
-      })
-      .where('run_id', '=', s.runId)
-      .where('step_index', '=', s.stepIndex)
-      .where('status', '=', 'pending')
-      .returning(['step_id', 'name', 'kind'])
-      .executeTakeFirst();
-    if (!updated) {
-      // Settled before: the spend is what its first settlement recorded.
-      await refreshActualCost(tx, s.runId);
-      return false;
-    }
-    // Step events name the step (id, name, kind), not only its position, so a client can show it as is.
-    await appendRunEvent(tx, s.runId, `step.${s.status}`, {
-      stepIndex: s.stepIndex,
-      stepId: updated.step_id,
-      name: updated.name,
-      kind: updated.kind,
-      costActualUsd: costUsd,
-      ...(s.error ? { error: s.error } : {}),
-    });
-    return true;
-  });
+  const costUsd = roundUsd(s.costActualUsd ?? 0);
+  // Step events name the step (id, name, kind, added from its row), not only its position.
+  const event = JSON.stringify({ stepIndex: s.stepIndex, costActualUsd: costUsd, ...(s.error ? { error: s.error } : {}) });
+  const { rows } = await sql<{ announced: unknown }>`
+    WITH locked AS (SELECT id FROM runs WHERE id = ${s.runId} FOR UPDATE),
+    step AS (
+      UPDATE run_steps SET status = ${s.status}, provider = ${s.provider ?? null}, model = ${s.model ?? null},
+        duration_ms = ${s.durationMs ?? null}, cost_actual_usd = ${costUsd},
+        output = ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb,
+        error = ${s.error ?? null}, error_code = ${s.errorCode ?? null}, finished_at = now()
+      FROM locked
+      WHERE run_steps.run_id = ${s.runId} AND run_steps.step_index = ${s.stepIndex} AND run_steps.status = 'pending'
+      RETURNING step_id, name, kind),
+    run AS (
+      UPDATE runs SET actual_usd = coalesce((SELECT sum(cost_actual_usd) FROM run_steps
+          WHERE run_id = ${s.runId} AND step_index <> ${s.stepIndex}), 0) + ${costUsd},
+        cost_status = 'provider_reported', updated_at = now(), event_seq = event_seq + 1
+      FROM step WHERE runs.id = ${s.runId}
+      RETURNING event_seq),
+    calls AS (${insertProviderCalls(s.providerCalls ?? [])}),
+    appended AS (
+      INSERT INTO run_events (run_id, seq, type, data)
+      SELECT ${s.runId}, event_seq, ${`step.${s.status}`},
+        ${event}::jsonb || jsonb_build_object('stepId', step_id, 'name', name, 'kind', kind)
+      FROM run, step
+      RETURNING seq)
+    SELECT ${announce(s.runId)} AS announced FROM appended`.execute(db);
+  if (rows.length > 0) return true;
+  // Settled before: the spend is what its first settlement recorded.
+  await refreshActualCost(db, s.runId);
+  return false;
 }
 
 export interface RunFilters {

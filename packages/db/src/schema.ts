@@ -110,6 +110,8 @@ export interface RunsTable {
   spec_version_hash: string;
   status: string;
   current_step_index: Generated<number>;
+  /** The last sequence number of the run's event log (appendRunEvent increments it). */
+  event_seq: Generated<number>;
   intake: Json<Record<string, unknown>>;
   definition: Json;
   bindings: Json<Record<string, string>>;

@@ -8,7 +8,7 @@ import {
   getArtifact,
   getRunRow,
   moveRunStatus,
-  recordProviderCall,
+  type StepSettlement,
   settleStep,
   startStep,
 } from '@atelier/db';
@@ -34,6 +34,7 @@ import { type Tool, toolRegistry } from '../steps/tools';
 import { definitionOf, packOf, writeRunSettlement } from '../settlement';
 import { type WorkerMetrics, observeSettlement, observeStep } from '../metrics';
 import { prepareChildRun } from './child-runs';
+import { ProviderCallLog } from './provider-call-log';
 import { StepFailure, executeStepKind } from './steps/index';
 
 export interface ActivityDeps {
@@ -124,53 +125,43 @@ export function createActivities(deps: ActivityDeps) {
         throw ApplicationFailure.nonRetryable(row.error ?? `step ${step.id} failed`, row.error_code ?? 'step_failed');
       }
       const started = Date.now();
-      // Every call is keyed for the provider and its spend recorded as it answers: this attempt may not live to settle.
-      const providers = keyedProviders(deps.providers, { runId, stepIndex }, async (call) => {
-        const { key: callKey, provider, model, costUsd } = call;
-        await recordProviderCall(db, { runId, stepIndex, stepAttempt: row.attempts, callKey, provider, model, costUsd });
-        deps.metrics?.providerSpend.inc({ provider, model }, costUsd);
-      });
-      try {
-        const result = await withHeartbeat((signal) => executeStepKind(input, { ...executorDeps, providers }, signal));
-        await settleStep(db, {
-          runId,
-          stepIndex,
-          status: 'completed',
-          provider: result.provider,
-          model: result.model,
-          durationMs: Date.now() - started,
-          costActualUsd: result.costUsd,
-          output: result.output,
-        });
+      // Every call is keyed for the provider and its spend kept as it answers: this attempt may not live to settle.
+      const calls = new ProviderCallLog(db, { runId, stepIndex, stepAttempt: row.attempts }, deps.metrics);
+      const providers = keyedProviders(deps.providers, { runId, stepIndex }, calls.answered, calls.flush);
+      const settle = async (
+        settlement: Omit<StepSettlement, 'runId' | 'stepIndex' | 'durationMs' | 'providerCalls'> & { status: 'completed' | 'failed' },
+      ) => {
+        const durationMs = Date.now() - started;
+        await settleStep(db, { runId, stepIndex, durationMs, providerCalls: calls.pending(), ...settlement });
+        calls.recorded();
         observeStep(deps.metrics, {
           kind: step.kind,
+          provider: settlement.provider ?? null,
+          model: settlement.model ?? null,
+          status: settlement.status,
+          durationMs,
+          costUsd: settlement.costActualUsd ?? 0,
+        });
+      };
+      try {
+        const result = await withHeartbeat((signal) => executeStepKind(input, { ...executorDeps, providers }, signal));
+        await settle({
+          status: 'completed',
           provider: result.provider,
           model: result.model,
-          status: 'completed',
-          durationMs: Date.now() - started,
-          costUsd: result.costUsd,
+          costActualUsd: result.costUsd,
+          output: result.output,
         });
         return { output: result.output, costUsd: result.costUsd };
       } catch (err) {
         if (err instanceof StepFailure) {
-          await settleStep(db, {
-            runId,
-            stepIndex,
+          await settle({
             status: 'failed',
             provider: err.provider,
             model: err.model,
-            durationMs: Date.now() - started,
             costActualUsd: err.costUsd,
             error: err.message,
             errorCode: err.errorCode,
-          });
-          observeStep(deps.metrics, {
-            kind: step.kind,
-            provider: err.provider,
-            model: err.model,
-            status: 'failed',
-            durationMs: Date.now() - started,
-            costUsd: err.costUsd,
           });
           throw ApplicationFailure.create({
             message: err.message,
@@ -179,6 +170,10 @@ export function createActivities(deps: ActivityDeps) {
             details: err.details ? [err.details] : [],
           });
         }
+        // The attempt gives up (to be retried): what it was charged is kept all the same.
+        await calls
+          .flush()
+          .catch((flushErr) => deps.logger.warn({ err: flushErr, runId }, 'provider calls of a failed attempt not recorded'));
         deps.logger.warn({ err, runId, stepId: step.id }, 'step attempt failed; the engine retries transient failures');
         throw err;
       }

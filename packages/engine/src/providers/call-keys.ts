@@ -37,12 +37,14 @@ export interface AnsweredCall {
 /**
  * The providers as one execution of one step sees them: every request carries its idempotency key
  * (providerCallKey of the run, the step index and the request's seed), and every answer is handed to
- * `answered` before the step gets it, so what each call cost is recorded even when the worker dies right after.
+ * `answered` before the step gets it, so what each call cost can be recorded even when the worker dies right
+ * after. `beforeCall` runs before each request goes out (where answers held back are written down).
  */
 export function keyedProviders(
   providers: ProviderSet,
   scope: { runId: string; stepIndex: number },
-  answered: (call: AnsweredCall) => Promise<void>,
+  answered: (call: AnsweredCall) => Promise<void> | void,
+  beforeCall: () => Promise<void> = async () => undefined,
 ): ProviderSet {
   async function call<R extends { model: ModelEntry; idempotencyKey?: string }, A extends { costUsd: number }>(
     req: R,
@@ -50,6 +52,7 @@ export function keyedProviders(
     send: (req: R) => Promise<A>,
   ): Promise<A> {
     const key = req.idempotencyKey ?? providerCallKey(scope.runId, scope.stepIndex, seed);
+    await beforeCall();
     const answer = await send({ ...req, idempotencyKey: key });
     await answered({ key, provider: req.model.provider, model: req.model.id, costUsd: answer.costUsd });
     return answer;
