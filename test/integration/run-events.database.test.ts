@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBuiltinWorkflows } from '@atelier/catalog';
+import { appendRunEvent, insertRun, newRunRow, settleStep, startStep } from '@atelier/db';
+import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
+import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+
+/**
+ * A run's event log against real PostgreSQL: numbers are taken from the run's counter (runs.event_seq),
+ * so appenders that hold no lock of their own still get distinct, gapless numbers, and a step's start
+ * and settlement (one statement each) write their events in the order the run went through them.
+ */
+let h: Harness;
+let user: TestUser;
+const definition = loadBuiltinWorkflows().find((w) => w.id === 'plan-research-report')!;
+
+async function queuedRun(): Promise<string> {
+  const id = `run-${randomBytes(4).toString('hex')}`;
+  await insertRun(
+    h.db,
+    newRunRow(
+      {
+        id,
+        workspaceId: user.workspaceId,
+        projectId: null,
+        definition,
+        intake: { topic: 'event numbers' },
+        bindings: definition.providers,
+        createdVia: 'api_key',
+        status: 'queued',
+      },
+      new ModelRegistry(LOCAL_MODELS),
+    ),
+  );
+  return id;
+}
+
+const events = (runId: string) =>
+  h.db.selectFrom('run_events').select(['seq', 'type', 'data']).where('run_id', '=', runId).orderBy('seq').execute();
+
+beforeAll(async () => {
+  h = await startHarness({ worker: false });
+  user = await registerUser(h);
+});
+afterAll(() => h?.stop());
+
+describe('run event numbers', () => {
+  it('are distinct and gapless for concurrent appenders holding no lock', async () => {
+    const runId = await queuedRun();
+    const seqs = await Promise.all(Array.from({ length: 24 }, (_, i) => appendRunEvent(h.db, runId, 'test.concurrent', { i })));
+    expect([...seqs].sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 2));
+    const run = await h.db.selectFrom('runs').select('event_seq').where('id', '=', runId).executeTakeFirstOrThrow();
+    expect(run.event_seq).toBe(25);
+  });
+
+  it('follow a run through its first step, a retried start, a settlement and a repeated one', async () => {
+    const runId = await queuedRun();
+    const step = { runId, stepIndex: 0, stepId: 'step-1', name: 'Outline the report', kind: 'llm' };
+    const first = await startStep(h.db, step);
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, step_id: 'step-1' });
+    const running = await h.db.selectFrom('runs').select(['status', 'started_at']).where('id', '=', runId).executeTakeFirstOrThrow();
+    expect(running.status).toBe('running');
+    expect(running.started_at).toBeInstanceOf(Date);
+
+    expect(await startStep(h.db, step)).toMatchObject({ status: 'pending', attempts: 2 });
+    const calls = [
+      { runId, stepIndex: 0, stepAttempt: 2, callKey: `${runId}:0:a`, provider: 'local', model: 'local/text-1', costUsd: 0.0012 },
+    ];
+    expect(
+      await settleStep(h.db, {
+        runId,
+        stepIndex: 0,
+        status: 'completed',
+        costActualUsd: 0.001,
+        output: { title: 'T' },
+        providerCalls: calls,
+      }),
+    ).toBe(true);
+    expect(await settleStep(h.db, { runId, stepIndex: 0, status: 'completed', costActualUsd: 0.5, output: { title: 'again' } })).toBe(
+      false,
+    );
+    await startStep(h.db, { ...step, stepIndex: 1, stepId: 'step-2', name: 'Write the sections' });
+
+    expect((await events(runId)).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'run.status'],
+      [2, 'run.status'],
+      [3, 'step.started'],
+      [4, 'step.completed'],
+      [5, 'step.started'],
+    ]);
+    const [, movedTo, , completed] = await events(runId);
+    expect(movedTo!.data).toEqual({ status: 'running' });
+    expect(completed!.data).toEqual({ stepIndex: 0, stepId: 'step-1', name: 'Outline the report', kind: 'llm', costActualUsd: 0.001 });
+    const run = await h.db
+      .selectFrom('runs')
+      .select(['actual_usd', 'current_step_index'])
+      .where('id', '=', runId)
+      .executeTakeFirstOrThrow();
+    expect(Number(run.actual_usd)).toBe(0.001);
+    expect(run.current_step_index).toBe(1);
+    const recorded = await h.db
+      .selectFrom('provider_calls')
+      .select(['call_key', 'step_attempt', 'cost_usd'])
+      .where('run_id', '=', runId)
+      .execute();
+    expect(recorded.map((c) => [c.call_key, c.step_attempt, Number(c.cost_usd)])).toEqual([[`${runId}:0:a`, 2, 0.0012]]);
+  });
+});
