@@ -69,7 +69,8 @@ export async function moveRunStatus(
     if (!current || !isForwardMove(current.status, to)) return undefined;
     const now = new Date();
     if (artifact) await writeArtifact(tx, runId, artifact);
-    const row = await tx
+    // The move and its event in one statement.
+    const update = tx
       .updateTable('runs')
       .set({
         ...fields,
@@ -78,14 +79,19 @@ export async function moveRunStatus(
         updated_at: now,
         ...(to === 'running' && !current.started_at ? { started_at: now } : {}),
         ...(isTerminalRunStatus(to) ? { finished_at: now } : {}),
+        event_seq: sql`event_seq + 1`,
       })
       .where('id', '=', runId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await appendRunEvent(tx, runId, 'run.status', {
-      status: to,
-      ...(fields.error_code ? { errorCode: fields.error_code, error: fields.error } : {}),
-    });
+      .returningAll();
+    const event = { status: to, ...(fields.error_code ? { errorCode: fields.error_code, error: fields.error } : {}) };
+    const { rows } = await sql<RunRow & { announced: unknown }>`
+      WITH run AS (${update}),
+      appended AS (
+        INSERT INTO run_events (run_id, seq, type, data)
+        SELECT id, event_seq, 'run.status', ${JSON.stringify(event)}::jsonb FROM run
+        RETURNING seq)
+      SELECT run.*, ${announce(runId)} AS announced FROM run, appended`.execute(tx);
+    const { announced: _, ...row } = rows[0]!;
     await emitRunEvent(tx, row);
     return row;
   });
@@ -297,26 +303,31 @@ export async function getArtifact(db: Db, id: string) {
 
 /**
  * Creates the run's artifact, or brings an artifact emitted earlier in the run up to date (content, QA,
- * status). Announces `artifact.created` only the first time.
+ * status). Announces `artifact.created` only the first time. One statement.
  */
 export async function writeArtifact(tx: Executor, runId: string, artifact: Insertable<Database['artifacts']>): Promise<void> {
-  const existing = await tx.selectFrom('artifacts').select('id').where('id', '=', artifact.id).executeTakeFirst();
-  if (existing) {
-    await tx
-      .updateTable('artifacts')
-      .set({
+  const upsert = tx
+    .insertInto('artifacts')
+    .values(artifact)
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet({
         title: artifact.title,
         status: artifact.status,
         content: artifact.content,
         qa: artifact.qa,
         source_report_artifact_id: artifact.source_report_artifact_id ?? null,
-      })
-      .where('id', '=', artifact.id)
-      .execute();
-    return;
-  }
-  await tx.insertInto('artifacts').values(artifact).execute();
-  await appendRunEvent(tx, runId, 'artifact.created', { artifactId: artifact.id });
+      }),
+    )
+    // xmax is 0 on a row this statement inserted, and set on one it updated.
+    .returning(sql<boolean>`xmax = 0`.as('inserted'));
+  await sql`
+    WITH written AS (${upsert}),
+    run AS (UPDATE runs SET event_seq = event_seq + 1 FROM written WHERE runs.id = ${runId} AND written.inserted RETURNING event_seq),
+    appended AS (
+      INSERT INTO run_events (run_id, seq, type, data)
+      SELECT ${runId}, event_seq, 'artifact.created', ${JSON.stringify({ artifactId: artifact.id })}::jsonb FROM run
+      RETURNING seq)
+    SELECT ${announce(runId)} AS announced FROM appended`.execute(tx);
 }
 
 /** Ships an artifact mid-run (emitsArtifact) so partial work survives a later failure. */
