@@ -35,13 +35,21 @@ export async function lockRun(tx: Transaction<Database>, runId: string): Promise
   return tx.selectFrom('runs').selectAll().where('id', '=', runId).forUpdate().executeTakeFirst();
 }
 
-/** Inserts a run and its first event; inside the caller's transaction when given one. */
+/** Inserts a run and its first event, in one statement. */
 export async function insertRun(db: Executor, run: Insertable<RunsTable>): Promise<RunRow> {
-  return inTransaction(db, async (tx) => {
-    const row = await tx.insertInto('runs').values(run).returningAll().executeTakeFirstOrThrow();
-    await appendRunEvent(tx, row.id, 'run.status', { status: row.status });
-    return row;
-  });
+  const insert = db
+    .insertInto('runs')
+    .values({ ...run, event_seq: 1 })
+    .returningAll();
+  const { rows } = await sql<RunRow & { announced: unknown }>`
+    WITH run AS (${insert}),
+    appended AS (
+      INSERT INTO run_events (run_id, seq, type, data)
+      SELECT id, 1, 'run.status', jsonb_build_object('status', status) FROM run
+      RETURNING seq)
+    SELECT run.*, ${announce(run.id)} AS announced FROM run, appended`.execute(db);
+  const { announced: _, ...row } = rows[0]!;
+  return row;
 }
 
 export async function getRunRow(db: Executor, runId: string): Promise<RunRow | undefined> {
