@@ -9,6 +9,16 @@ export interface WorkspaceAccess {
 }
 
 /**
+ * The caller's role in a workspace. Their home workspace's (the key's, else their default) was read with
+ * their credential in the same request; any other is read now.
+ */
+async function roleIn(c: Context<AppEnv>, workspaceId: string): Promise<Role | undefined> {
+  const principal = c.get('principal');
+  if (principal.home && principal.home.workspaceId === workspaceId) return principal.home.role ?? undefined;
+  return getMembership(c.get('services').db, workspaceId, principal.userId);
+}
+
+/**
  * Resolves the workspace a request acts in (the one named, else the key's, else the caller's default)
  * and the caller's role there. A workspace-bound key naming another workspace is 403; a workspace the
  * caller is not a member of is reported as not found.
@@ -20,18 +30,17 @@ export async function workspaceAccess(c: Context<AppEnv>, workspaceId?: string |
   if (workspaceId && bound && workspaceId !== bound) {
     throw fail.forbidden('this API key is bound to another workspace');
   }
-  const target = workspaceId ?? bound ?? (await defaultWorkspaceId(db, principal.userId));
+  const target = workspaceId ?? bound ?? (principal.home ? principal.home.workspaceId : await defaultWorkspaceId(db, principal.userId));
   if (!target) throw fail.notFound('workspace not found');
-  const role = await getMembership(db, target, principal.userId);
+  const role = await roleIn(c, target);
   if (!role) throw fail.notFound(`workspace ${target} not found`);
   return { workspaceId: target, role };
 }
 
 /** Access to an existing resource that lives in `workspaceId`: 404 to outsiders, 403 to a key bound elsewhere. */
 export async function resourceAccess(c: Context<AppEnv>, workspaceId: string, notFoundMessage: string): Promise<WorkspaceAccess> {
-  const { db } = c.get('services');
   const principal = c.get('principal');
-  const role = await getMembership(db, workspaceId, principal.userId);
+  const role = await roleIn(c, workspaceId);
   if (!role) throw fail.notFound(notFoundMessage);
   if (principal.keyWorkspaceId && principal.keyWorkspaceId !== workspaceId) {
     throw fail.forbidden('this API key is bound to another workspace');
@@ -80,7 +89,7 @@ export async function listAccess(c: Context<AppEnv>, scope: ListScope): Promise<
   let workspaceId = scope.workspaceId ?? undefined;
   for (const { workspaceId: owner, notFound } of implied) {
     if (!owner || (workspaceId && owner !== workspaceId)) throw fail.notFound(notFound);
-    if (!(await getMembership(db, owner, c.get('principal').userId))) throw fail.notFound(notFound);
+    if (!(await roleIn(c, owner))) throw fail.notFound(notFound);
     workspaceId = owner;
   }
   return workspaceAccess(c, workspaceId);

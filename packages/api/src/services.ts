@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { Db } from '@atelier/db';
+import type { Db, HomeMembership } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
 import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
@@ -48,6 +48,8 @@ export interface Principal {
   apiKeyName?: string;
   /** Set when the API key was bound to one workspace at creation. */
   keyWorkspaceId?: string | null;
+  /** The membership read with the credential (access.ts answers for that workspace without a query). */
+  home?: HomeMembership;
 }
 
 export type AppEnv = {

@@ -3,9 +3,12 @@ import type { Selectable } from 'kysely';
 import type { Db } from './connect';
 import type { ApiKeysTable, UsersTable } from './schema';
 import { isUniqueViolation } from './errors';
+import type { HomeMembership } from './workspaces';
 
 export type UserRow = Selectable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+/** A live key as authentication reads it: with the membership of the workspace it acts in by default. */
+export type LiveApiKey = ApiKeyRow & { home: HomeMembership };
 
 export interface NewUser {
   id: string;
@@ -69,6 +72,8 @@ async function insertPair(db: Db, pair: TokenPair): Promise<void> {
 export interface ActiveSession {
   sessionId: string;
   userId: string;
+  /** The user's default workspace and role there, read in the same query. */
+  home: HomeMembership;
 }
 
 /** The live session an access token belongs to, or undefined when it is unknown, expired or revoked. */
@@ -76,13 +81,27 @@ export async function findAccessSession(db: Db, tokenHash: string): Promise<Acti
   const row = await db
     .selectFrom('auth_tokens as t')
     .innerJoin('auth_sessions as s', 's.id', 't.session_id')
-    .select(['s.id as sessionId', 's.user_id as userId'])
+    // The default workspace's membership rides along: a request acting there needs no access query of its own.
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('memberships as m')
+          .select(['m.workspace_id', 'm.role'])
+          .whereRef('m.user_id', '=', 's.user_id')
+          .orderBy('m.created_at')
+          .orderBy('m.workspace_id')
+          .limit(1)
+          .as('home'),
+      (join) => join.onTrue(),
+    )
+    .select(['s.id as sessionId', 's.user_id as userId', 'home.workspace_id as home_workspace_id', 'home.role as home_role'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.kind', '=', 'access')
     .where('t.expires_at', '>', new Date())
     .where('s.revoked_at', 'is', null)
     .executeTakeFirst();
-  return row;
+  if (!row) return undefined;
+  return { sessionId: row.sessionId, userId: row.userId, home: { workspaceId: row.home_workspace_id, role: row.home_role } };
 }
 
 export type RefreshOutcome = { ok: true; userId: string } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
@@ -165,14 +184,33 @@ export const API_KEY_STAMP_MS = 60_000;
  * The live key with this secret hash; also stamps when it was last used (to the minute). Reading first
  * keeps a busy key's requests from queueing on its row lock, one write per request.
  */
-export async function useApiKey(db: Db, secretHash: string, now = new Date()): Promise<ApiKeyRow | undefined> {
-  const key = await db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('secret_hash', '=', secretHash)
-    .where('revoked_at', 'is', null)
+export async function useApiKey(db: Db, secretHash: string, now = new Date()): Promise<LiveApiKey | undefined> {
+  const row = await db
+    .selectFrom('api_keys as k')
+    // The membership in the key's workspace (bound, else the user's default) rides along: a request
+    // acting there needs no access query of its own.
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('memberships as m')
+          .select(['m.workspace_id', 'm.role'])
+          .whereRef('m.user_id', '=', 'k.user_id')
+          .where((w) => w.or([w('k.workspace_id', 'is', null), w('m.workspace_id', '=', w.ref('k.workspace_id'))]))
+          .orderBy('m.created_at')
+          .orderBy('m.workspace_id')
+          .limit(1)
+          .as('home'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('k')
+    .select(['home.workspace_id as home_workspace_id', 'home.role as home_role'])
+    .where('k.secret_hash', '=', secretHash)
+    .where('k.revoked_at', 'is', null)
     .executeTakeFirst();
-  if (!key || (key.last_used_at && now.getTime() - key.last_used_at.getTime() < API_KEY_STAMP_MS)) return key;
+  if (!row) return undefined;
+  const { home_workspace_id, home_role, ...fields } = row;
+  const key: LiveApiKey = { ...fields, home: { workspaceId: fields.workspace_id ?? home_workspace_id, role: home_role } };
+  if (key.last_used_at && now.getTime() - key.last_used_at.getTime() < API_KEY_STAMP_MS) return key;
   await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.id).execute();
   return { ...key, last_used_at: now };
 }

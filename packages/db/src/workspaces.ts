@@ -15,6 +15,18 @@ export async function getMembership(db: Db, workspaceId: string, userId: string)
   return row?.role;
 }
 
+/**
+ * The workspace a caller acts in when a request names none (an API key's bound workspace, else their
+ * default) and their role there, read together with their credential so that a request in it needs no
+ * query of its own for access.
+ */
+export interface HomeMembership {
+  /** Null when the caller belongs to no workspace and holds no bound key. */
+  workspaceId: string | null;
+  /** Null when the caller is not (or no longer) a member of it. */
+  role: Role | null;
+}
+
 /** The caller's default workspace: the first one they were made a member of. */
 export async function defaultWorkspaceId(db: Db, userId: string): Promise<string | undefined> {
   const row = await db

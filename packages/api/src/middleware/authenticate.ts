@@ -12,10 +12,17 @@ async function principalFor(
   if (token.startsWith(API_KEY_PREFIX)) {
     const key = await useApiKey(db, tokenHash(token));
     if (!key) return undefined;
-    return { userId: key.user_id, via: 'api_key', apiKeyId: key.id, apiKeyName: key.name, keyWorkspaceId: key.workspace_id };
+    return {
+      userId: key.user_id,
+      via: 'api_key',
+      apiKeyId: key.id,
+      apiKeyName: key.name,
+      keyWorkspaceId: key.workspace_id,
+      home: key.home,
+    };
   }
   const session = await findAccessSession(db, tokenHash(token));
-  return session ? { userId: session.userId, via: 'session', sessionId: session.sessionId } : undefined;
+  return session ? { userId: session.userId, via: 'session', sessionId: session.sessionId, home: session.home } : undefined;
 }
 
 /** Requires `Authorization: Bearer <session token or API key>`; sets the caller's principal. */
