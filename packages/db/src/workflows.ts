@@ -79,6 +79,47 @@ export async function getWorkflow(db: Db, id: string): Promise<WorkflowRow | und
   return db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * A workflow with its live version (undefined while it has none), in one query: what creating a run
+ * reads on every request.
+ */
+export async function getWorkflowWithLive(
+  db: Db,
+  id: string,
+): Promise<{ workflow: WorkflowRow; live: WorkflowVersionRow | undefined } | undefined> {
+  const row = await db
+    .selectFrom('workflows as w')
+    .leftJoin('workflow_versions as v', (j) => j.onRef('v.workflow_id', '=', 'w.id').onRef('v.version', '=', 'w.live_version'))
+    .selectAll('w')
+    .select([
+      'v.version as v_version',
+      'v.definition as v_definition',
+      'v.definition_hash as v_definition_hash',
+      'v.state as v_state',
+      'v.visibility as v_visibility',
+      'v.created_at as v_created_at',
+      'v.published_at as v_published_at',
+    ])
+    .where('w.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { v_version, v_definition, v_definition_hash, v_state, v_visibility, v_created_at, v_published_at, ...workflow } = row;
+  const live =
+    v_version === null || v_state === null || v_definition_hash === null || v_created_at === null
+      ? undefined
+      : {
+          workflow_id: workflow.id,
+          version: v_version,
+          definition: v_definition,
+          definition_hash: v_definition_hash,
+          state: v_state,
+          visibility: v_visibility,
+          created_at: v_created_at,
+          published_at: v_published_at,
+        };
+  return { workflow, live };
+}
+
 export async function getWorkflowVersion(db: Db, id: string, version: string): Promise<WorkflowVersionRow | undefined> {
   return db.selectFrom('workflow_versions').selectAll().where('workflow_id', '=', id).where('version', '=', version).executeTakeFirst();
 }

@@ -7,8 +7,7 @@ import {
   type RunRow,
   getNewestVersion,
   getProjectInWorkspace,
-  getWorkflow,
-  getWorkflowVersion,
+  getWorkflowWithLive,
   enqueueEngineCommand,
   insertRun,
   moveRunStatus,
@@ -31,10 +30,12 @@ type Body = z.infer<typeof CreateRunRequest>;
  */
 export async function pinnedVersion(c: Context<AppEnv>, templateId: string, access: WorkspaceAccess) {
   const { db } = c.get('services');
-  const workflow = await getWorkflow(db, templateId);
-  if (!workflow || (workflow.workspace_id !== null && workflow.workspace_id !== access.workspaceId)) {
+  // The workflow and its live version in one query: this runs on every run creation.
+  const found = await getWorkflowWithLive(db, templateId);
+  if (!found || (found.workflow.workspace_id !== null && found.workflow.workspace_id !== access.workspaceId)) {
     throw fail.notFound(`workflow ${templateId} not found`);
   }
+  const { workflow, live } = found;
   if (workflow.status === 'deprecated') {
     throw fail.code('template_deprecated', {
       templateId: workflow.id,
@@ -42,9 +43,7 @@ export async function pinnedVersion(c: Context<AppEnv>, templateId: string, acce
       message: `${workflow.id} is deprecated${workflow.superseded_by_id ? `; use ${workflow.superseded_by_id}` : ''}`,
     });
   }
-  const version = workflow.live_version
-    ? await getWorkflowVersion(db, workflow.id, workflow.live_version)
-    : await getNewestVersion(db, workflow.id, 'draft');
+  const version = workflow.live_version ? live : await getNewestVersion(db, workflow.id, 'draft');
   if (!version) throw fail.notFound(`workflow ${templateId} not found`);
   const runnable = version.state === 'published' && workflow.visibility !== 'draft';
   return { workflow, definition: version.definition as WorkflowDefinition, runnable };
