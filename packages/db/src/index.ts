@@ -21,6 +21,7 @@ export * from './actor';
 export * from './clients';
 export * from './errors';
 export * from './engine-commands';
+export * from './run-handover';
 export type * from './schema-engine';
 export type * from './schema-brands';
 export * from './brands';

@@ -3,10 +3,13 @@ import type { Logger } from 'pino';
 import {
   type Db,
   type EngineCommand,
+  type RunRow,
   cancelPlannedChildren,
   completeEngineCommand,
+  completeRunStart,
   getOrder,
   getRunRow,
+  getRunRows,
   leaseDueCommands,
   moveRunStatus,
   retryEngineCommand,
@@ -70,12 +73,27 @@ export class EngineDispatcher {
     const commands = await leaseDueCommands(this.opts.db, BATCH);
     const byTarget = new Map<string, EngineCommand[]>();
     for (const command of commands) byTarget.set(command.target_id, [...(byTarget.get(command.target_id) ?? []), command]);
+    const runs = await this.runsToStart(commands);
     await Promise.all(
       [...byTarget.values()].map(async (sequence) => {
-        for (const command of sequence) await this.dispatch(command);
+        // A row read before the batch serves only the target's first command: later ones may follow a change.
+        for (const [i, command] of sequence.entries()) await this.dispatch(command, i === 0 ? runs : undefined);
       }),
     );
     return commands.length;
+  }
+
+  /**
+   * The rows of the runs this batch starts, read in one query. Should that read fail, each command reads
+   * its own and fails (and is retried) on its own, as it would without this.
+   */
+  private async runsToStart(commands: EngineCommand[]): Promise<Map<string, RunRow>> {
+    const ids = commands.filter((c) => c.kind === 'start_run').map((c) => c.target_id);
+    try {
+      return new Map((await getRunRows(this.opts.db, ids)).map((run) => [run.id, run]));
+    } catch {
+      return new Map();
+    }
   }
 
   private async run(): Promise<void> {
@@ -102,12 +120,12 @@ export class EngineDispatcher {
     });
   }
 
-  private async dispatch(command: EngineCommand): Promise<void> {
+  private async dispatch(command: EngineCommand, runs?: Map<string, RunRow>): Promise<void> {
     const { db, logger } = this.opts;
     try {
       // In the trace of the request that recorded the command (its traceparent), when tracing is on.
-      await traceEngineCommand(command, () => this.deliver(command));
-      await completeEngineCommand(db, command.id);
+      const settled = await traceEngineCommand(command, () => this.deliver(command, runs));
+      if (!settled) await completeEngineCommand(db, command.id);
     } catch (err) {
       const delay = Math.min(60, 2 ** Math.min(command.attempts, 6));
       logger.warn(
@@ -118,14 +136,15 @@ export class EngineDispatcher {
     }
   }
 
-  private async deliver(command: EngineCommand): Promise<void> {
+  /** Delivers a command; true when its completion was already written with what the delivery wrote. */
+  private async deliver(command: EngineCommand, runs?: Map<string, RunRow>): Promise<boolean> {
     const { db, temporal, taskQueue } = this.opts;
     const id = command.target_id;
     switch (command.kind) {
       case 'start_run': {
-        const run = await getRunRow(db, id);
+        const run = runs?.get(id) ?? (await getRunRow(db, id));
         // Cancelled (or otherwise moved on) before it could be handed over: nothing to start.
-        if (!run || run.status !== 'pending') return;
+        if (!run || run.status !== 'pending') return false;
         try {
           const start = () =>
             startRunWorkflow(temporal, runWorkflowInputOf(run), { taskQueue, templateId: run.template_id, orderId: run.parent_order_id });
@@ -136,20 +155,21 @@ export class EngineDispatcher {
         } catch (err) {
           if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
         }
-        await moveRunStatus(db, id, 'queued');
-        return;
+        // The move to queued and the command's completion commit together.
+        await completeRunStart(db, command.id, id);
+        return true;
       }
       case 'cancel_run': {
         // Signalled whatever the read model says: an execution started just before the cancel was
         // recorded must hear it too. With no execution, the run is settled here.
-        if ((await signalRunCancel(temporal, id)) === 'signalled') return;
+        if ((await signalRunCancel(temporal, id)) === 'signalled') return false;
         const run = await getRunRow(db, id);
         if (run && !isTerminalRunStatus(run.status)) await moveRunStatus(db, id, 'cancelled');
-        return;
+        return false;
       }
       case 'start_order': {
         const order = await getOrder(db, id);
-        if (!order || order.status !== 'running') return;
+        if (!order || order.status !== 'running') return false;
         await startOrWakeOrderWorkflow(temporal, id, {
           taskQueue,
           workspaceId: order.workspace_id,
@@ -157,23 +177,23 @@ export class EngineDispatcher {
           concurrency: this.opts.orderConcurrency,
           status: order.status,
         });
-        return;
+        return false;
       }
       case 'cancel_order': {
         const order = await getOrder(db, id);
-        if (!order || TERMINAL_ORDER.includes(order.status)) return;
-        if ((await signalOrderCancel(temporal, id)) === 'signalled') return;
+        if (!order || TERMINAL_ORDER.includes(order.status)) return false;
+        if ((await signalOrderCancel(temporal, id)) === 'signalled') return false;
         await db.transaction().execute(async (tx) => {
           await cancelPlannedChildren(tx, id);
           await setOrderStatus(tx, id, 'cancelled');
         });
-        return;
+        return false;
       }
       case 'deliver_webhook': {
         const message = await getWebhookMessage(db, id);
-        if (!message || message.status !== 'pending') return;
+        if (!message || message.status !== 'pending') return false;
         await startWebhookDelivery(temporal, id, { taskQueue, retry: webhookRetrySettings(process.env, this.opts.webhookRetry) });
-        return;
+        return false;
       }
     }
   }

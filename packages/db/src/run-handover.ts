@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import { RUN_STATUSES, isForwardMove } from '@atelier/domain';
+import type { Db, Executor } from './connect';
+import { emitRunEvent, runEventType } from './event-webhooks';
+import { RUN_EVENTS_CHANNEL, type RunRow } from './runs';
+
+/** The statuses a run may move to `queued` from (forward moves only, as moveRunStatus judges them). */
+const QUEUEABLE = RUN_STATUSES.filter((status) => isForwardMove(status, 'queued'));
+/** Whether `queued` is announced to webhook endpoints (it is not today): that takes a transaction. */
+const QUEUED_HAS_WEBHOOK = runEventType('queued') !== undefined;
+
+/**
+ * Settles a delivered `start_run` command: the run moves to `queued` with its `run.status` event (as
+ * moveRunStatus writes them) and the command is done, in one statement, so both commit or neither does. A
+ * crash before leaves both undone: the command comes due again and its second delivery finds the workflow
+ * already started. The conditional update takes the run's lock and judges the move at once, instead of
+ * reading the row first (the dispatcher has just read it to start the workflow). A run that moved on
+ * meanwhile (the worker already marked it running, or it was cancelled) is left as it is, and undefined
+ * comes back; the command is done all the same.
+ */
+export async function completeRunStart(db: Db, commandId: number, runId: string): Promise<RunRow | undefined> {
+  const work = async (ex: Executor) => {
+    const now = new Date();
+    const move = ex
+      .updateTable('runs')
+      .set({ status: 'queued', updated_at: now, event_seq: sql`event_seq + 1` })
+      .where('id', '=', runId)
+      .where('status', 'in', QUEUEABLE)
+      .returningAll();
+    const done = ex.updateTable('engine_commands').set({ done_at: now, last_error: null }).where('id', '=', commandId);
+    // A data-modifying CTE runs whatever the move finds. The NOTIFY is runs.ts's announcement (`runId:seq`).
+    const { rows } = await sql<RunRow & { announced: unknown }>`
+      WITH done AS (${done}),
+      run AS (${move}),
+      appended AS (
+        INSERT INTO run_events (run_id, seq, type, data)
+        SELECT id, event_seq, 'run.status', ${JSON.stringify({ status: 'queued' })}::jsonb FROM run
+        RETURNING run_id, seq)
+      SELECT run.*, pg_notify(${RUN_EVENTS_CHANNEL}, appended.run_id || ':' || appended.seq::text) AS announced
+      FROM run, appended`.execute(ex);
+    if (!rows[0]) return undefined;
+    const { announced: _, ...moved } = rows[0];
+    if (QUEUED_HAS_WEBHOOK) await emitRunEvent(ex, moved);
+    return moved;
+  };
+  return QUEUED_HAS_WEBHOOK ? db.transaction().execute(work) : work(db);
+}
+
+/** The runs a batch of `start_run` commands starts, in one query instead of one per command. */
+export async function getRunRows(db: Db, runIds: readonly string[]): Promise<RunRow[]> {
+  if (runIds.length === 0) return [];
+  return db.selectFrom('runs').selectAll().where('id', 'in', runIds).execute();
+}
