@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBuiltinWorkflows } from '@atelier/catalog';
+import { completeRunStart, enqueueEngineCommand, getRunRows, insertRun, newRunRow } from '@atelier/db';
+import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
+import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+
+/**
+ * The dispatcher's hand-over of a started run against real PostgreSQL: the move to queued, its event and
+ * the command's completion are one statement, so they happen together; a run that moved on meanwhile is
+ * left alone (forward-only, as moveRunStatus), and a second settlement of the same command changes nothing.
+ */
+let h: Harness;
+let user: TestUser;
+const definition = loadBuiltinWorkflows().find((w) => w.id === 'plan-research-report')!;
+
+async function runWithCommand(status = 'pending'): Promise<{ runId: string; commandId: number }> {
+  const runId = `run-${randomBytes(4).toString('hex')}`;
+  await h.db.transaction().execute(async (tx) => {
+    await insertRun(
+      tx,
+      newRunRow(
+        {
+          id: runId,
+          workspaceId: user.workspaceId,
+          projectId: null,
+          definition,
+          intake: { topic: 'hand-over' },
+          bindings: definition.providers,
+          createdVia: 'api_key',
+          status,
+        },
+        new ModelRegistry(LOCAL_MODELS),
+      ),
+    );
+    await enqueueEngineCommand(tx, 'start_run', runId);
+  });
+  const command = await h.db.selectFrom('engine_commands').select('id').where('target_id', '=', runId).executeTakeFirstOrThrow();
+  return { runId, commandId: Number(command.id) };
+}
+
+const state = async (runId: string, commandId: number) => ({
+  run: await h.db.selectFrom('runs').select(['status', 'event_seq']).where('id', '=', runId).executeTakeFirstOrThrow(),
+  events: await h.db.selectFrom('run_events').select(['seq', 'type', 'data']).where('run_id', '=', runId).orderBy('seq').execute(),
+  command: await h.db.selectFrom('engine_commands').select(['done_at', 'last_error']).where('id', '=', commandId).executeTakeFirstOrThrow(),
+});
+
+beforeAll(async () => {
+  h = await startHarness({ worker: false });
+  user = await registerUser(h);
+});
+afterAll(() => h?.stop());
+
+describe('a start_run hand-over', () => {
+  it('moves a pending run to queued with its event and completes the command, once', async () => {
+    const { runId, commandId } = await runWithCommand();
+    const moved = await completeRunStart(h.db, commandId, runId);
+    expect(moved).toMatchObject({ id: runId, status: 'queued' });
+    const after = await state(runId, commandId);
+    expect(after.run).toEqual({ status: 'queued', event_seq: 2 });
+    expect(after.events.map((e) => [e.seq, e.type, e.data])).toEqual([
+      [1, 'run.status', { status: 'pending' }],
+      [2, 'run.status', { status: 'queued' }],
+    ]);
+    expect(after.command.done_at).toBeInstanceOf(Date);
+
+    // Delivered again (a dispatcher that died before noticing): nothing more is written.
+    expect(await completeRunStart(h.db, commandId, runId)).toBeUndefined();
+    const again = await state(runId, commandId);
+    expect(again.run).toEqual(after.run);
+    expect(again.events).toHaveLength(2);
+  });
+
+  it('leaves a run that moved on as it is, and still completes the command', async () => {
+    for (const status of ['running', 'cancelled']) {
+      const { runId, commandId } = await runWithCommand(status);
+      expect(await completeRunStart(h.db, commandId, runId)).toBeUndefined();
+      const after = await state(runId, commandId);
+      expect(after.run).toEqual({ status, event_seq: 1 });
+      expect(after.events).toHaveLength(1);
+      expect(after.command.done_at).toBeInstanceOf(Date);
+    }
+  });
+
+  it('reads a batch of runs in one query', async () => {
+    const a = await runWithCommand();
+    const b = await runWithCommand();
+    const rows = await getRunRows(h.db, [a.runId, b.runId, 'run-missing']);
+    expect(rows.map((r) => r.id).sort()).toEqual([a.runId, b.runId].sort());
+    expect(await getRunRows(h.db, [])).toEqual([]);
+  });
+});
