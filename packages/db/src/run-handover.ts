@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { RUN_STATUSES, isForwardMove } from '@atelier/domain';
 import type { Db, Executor } from './connect';
 import { emitRunEvent, runEventType } from './event-webhooks';
-import { RUN_EVENTS_CHANNEL, type RunRow } from './runs';
+import { type RunRow, announceRunEvent } from './runs';
 
 /** The statuses a run may move to `queued` from (forward moves only, as moveRunStatus judges them). */
 const QUEUEABLE = RUN_STATUSES.filter((status) => isForwardMove(status, 'queued'));
@@ -28,7 +28,7 @@ export async function completeRunStart(db: Db, commandId: number, runId: string)
       .where('status', 'in', QUEUEABLE)
       .returningAll();
     const done = ex.updateTable('engine_commands').set({ done_at: now, last_error: null }).where('id', '=', commandId);
-    // A data-modifying CTE runs whatever the move finds. The NOTIFY is runs.ts's announcement (`runId:seq`).
+    // A data-modifying CTE runs whatever the move finds.
     const { rows } = await sql<RunRow & { announced: unknown }>`
       WITH done AS (${done}),
       run AS (${move}),
@@ -36,8 +36,7 @@ export async function completeRunStart(db: Db, commandId: number, runId: string)
         INSERT INTO run_events (run_id, seq, type, data)
         SELECT id, event_seq, 'run.status', ${JSON.stringify({ status: 'queued' })}::jsonb FROM run
         RETURNING run_id, seq)
-      SELECT run.*, pg_notify(${RUN_EVENTS_CHANNEL}, appended.run_id || ':' || appended.seq::text) AS announced
-      FROM run, appended`.execute(ex);
+      SELECT run.*, ${announceRunEvent(runId)} AS announced FROM run, appended`.execute(ex);
     if (!rows[0]) return undefined;
     const { announced: _, ...moved } = rows[0];
     if (QUEUED_HAS_WEBHOOK) await emitRunEvent(ex, moved);

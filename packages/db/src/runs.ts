@@ -13,7 +13,7 @@ export type RunStepRow = Selectable<Database['run_steps']>;
 export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
 
 /** The NOTIFY that wakes event streams for a run event (`seq` of the statement that appends it). */
-const announce = (runId: string) => sql`pg_notify(${RUN_EVENTS_CHANNEL}, ${runId}::text || ':' || seq::text)`;
+export const announceRunEvent = (runId: string) => sql`pg_notify(${RUN_EVENTS_CHANNEL}, ${runId}::text || ':' || seq::text)`;
 
 /**
  * Appends an event to the run's ordered log and announces it, in one statement: the event takes the next
@@ -26,7 +26,7 @@ export async function appendRunEvent(tx: Executor, runId: string, type: string, 
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT ${runId}, event_seq, ${type}, ${JSON.stringify(data)}::jsonb FROM run
       RETURNING seq)
-    SELECT seq, ${announce(runId)} FROM appended`.execute(tx);
+    SELECT seq, ${announceRunEvent(runId)} FROM appended`.execute(tx);
   if (!rows[0]) throw new Error(`run ${runId} is not in the database: its event ${type} has nowhere to go`);
   return rows[0].seq;
 }
@@ -47,7 +47,7 @@ export async function insertRun(db: Executor, run: Insertable<RunsTable>): Promi
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT id, 1, 'run.status', jsonb_build_object('status', status) FROM run
       RETURNING seq)
-    SELECT run.*, ${announce(run.id)} AS announced FROM run, appended`.execute(db);
+    SELECT run.*, ${announceRunEvent(run.id)} AS announced FROM run, appended`.execute(db);
   const { announced: _, ...row } = rows[0]!;
   return row;
 }
@@ -98,7 +98,7 @@ export async function moveRunStatus(
         INSERT INTO run_events (run_id, seq, type, data)
         SELECT id, event_seq, 'run.status', ${JSON.stringify(event)}::jsonb FROM run
         RETURNING seq)
-      SELECT run.*, ${announce(runId)} AS announced FROM run, appended`.execute(tx);
+      SELECT run.*, ${announceRunEvent(runId)} AS announced FROM run, appended`.execute(tx);
     const { announced: _, ...row } = rows[0]!;
     await emitRunEvent(tx, row);
     return row;
@@ -160,7 +160,7 @@ async function startFreshStep(db: Executor, s: StepStart): Promise<RunStepRow | 
         (run.event_seq, 'step.started', ${event}::jsonb, true)) AS e(seq, type, data, wanted)
       WHERE e.wanted
       RETURNING seq)
-    SELECT step.*, ${announce(s.runId)} AS announced FROM step, appended ORDER BY seq`.execute(db);
+    SELECT step.*, ${announceRunEvent(s.runId)} AS announced FROM step, appended ORDER BY seq`.execute(db);
   if (!rows[0]) return undefined;
   const { announced: _, ...row } = rows[0];
   return row;
@@ -260,7 +260,7 @@ export async function settleStep(db: Executor, s: StepSettlement): Promise<boole
         ${event}::jsonb || jsonb_build_object('stepId', step_id, 'name', name, 'kind', kind)
       FROM run, step
       RETURNING seq)
-    SELECT ${announce(s.runId)} AS announced FROM appended`.execute(db);
+    SELECT ${announceRunEvent(s.runId)} AS announced FROM appended`.execute(db);
   if (rows.length > 0) return true;
   // Settled before: the spend is what its first settlement recorded.
   await refreshActualCost(db, s.runId);
@@ -335,7 +335,7 @@ export async function writeArtifact(tx: Executor, runId: string, artifact: Inser
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT ${runId}, event_seq, 'artifact.created', ${JSON.stringify({ artifactId: artifact.id })}::jsonb FROM run
       RETURNING seq)
-    SELECT ${announce(runId)} AS announced FROM appended`.execute(tx);
+    SELECT ${announceRunEvent(runId)} AS announced FROM appended`.execute(tx);
 }
 
 /** Ships an artifact mid-run (emitsArtifact) so partial work survives a later failure. */
