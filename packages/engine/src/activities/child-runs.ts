@@ -1,7 +1,6 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import { type Db, getRunRow, getWorkflowVersion, insertRun, newRunRow } from '@atelier/db';
 import { type ModelRegistry, readPath, resolveIntake } from '@atelier/domain';
-import { plannedRunInput } from '../run-input';
 import type { PrepareChildInput, RunWorkflowInput } from '../run-types';
 import { StepFailure } from './steps/shared';
 
@@ -11,7 +10,14 @@ const inputOf = (
   definition: WorkflowDefinition,
   intake: Record<string, unknown>,
   bindings: Record<string, string>,
-): RunWorkflowInput => plannedRunInput({ runId, workspaceId, intake, inputs: {}, bindings }, definition);
+): RunWorkflowInput => ({
+  runId,
+  workspaceId,
+  definition,
+  intake,
+  inputs: {},
+  bindings,
+});
 
 /**
  * Records the child run of a subWorkflow step: the pinned template version, the intake mapped from the
