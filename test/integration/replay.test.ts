@@ -6,7 +6,6 @@ import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-uti
 import { Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { syncBuiltinWorkflows } from '@atelier/db';
-import { ONE_MARKER_PATCH } from '@atelier/engine/workflows/run-workflow';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun, executionClosed } from '../support/harness';
 
 /**
@@ -76,11 +75,12 @@ async function usableCharacter(referenceArtifactId: string): Promise<string> {
 }
 
 /**
- * The workflow shape histories are recorded in now (the newest patch of the run workflow). Histories of
- * earlier shapes keep their names and are replayed all the same, so runs in flight across a deploy are
- * covered; a new shape adds files instead of replacing them.
+ * The workflow shape histories are recorded in now: the newest patch of the run workflow, or the newest
+ * shape of its input (`definition-by-reference`: the plan and the definition's hash instead of the
+ * definition, told apart by the input itself). Histories of earlier shapes keep their names and are replayed
+ * all the same, so runs in flight across a deploy are covered; a new shape adds files instead of replacing them.
  */
-const SHAPE = ONE_MARKER_PATCH;
+const SHAPE = 'definition-by-reference';
 
 async function record(name: string, runId: string) {
   const file = path.join(HISTORIES, `${name}.${SHAPE}.json`);
@@ -182,6 +182,17 @@ describe('the run workflow stays deterministic', () => {
       scheduled.map((e) => h.temporal.options.loadedDataConverter.payloadConverter.fromPayload(e.userMetadata!.summary!)),
     );
     expect(summaries).toEqual(['1 · Outline the report (llm)', '2 · Write the sections (llm)', '3 · Assemble the report (code)']);
+    // The definition goes by reference: the run starts from its plan and the definition's hash, and each step's
+    // activity is named by the hash, so no prompt or jsonSchema is written into the history.
+    const converter = h.temporal.options.loadedDataConverter.payloadConverter;
+    const started = converter.fromPayload<any>(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
+    expect(started).toMatchObject({ plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
+    expect(started).not.toHaveProperty('definition');
+    for (const e of scheduled) {
+      const call = converter.fromPayload<any>(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!);
+      expect(call.definitionHash).toBe(started.definitionHash);
+      expect(Object.keys(call.step).sort()).toEqual(['id', 'kind', 'name']);
+    }
   });
 
   it('replays every committed history against the current workflow code', async () => {

@@ -81,19 +81,41 @@ export interface StepReads {
 }
 
 /**
+ * What a step reads, reduced to the context paths its prompt, params and inputPath name: all the run
+ * workflow needs to slice the context, so a run's plan carries this instead of the step's prompt and params.
+ */
+export interface ContextReads {
+  /** `intake.topic`, `steps.plan.outline`, `plan` (shorthand for `steps.plan`). */
+  paths: string[];
+  whole: boolean;
+  wholeIntake?: boolean;
+}
+
+/** The paths a step's declared reads name (`{{intake}}` when it has no prompt). */
+export function contextReadsOf(reads: StepReads): ContextReads {
+  if (reads.whole) return { paths: [], whole: true };
+  const paths: string[] = [];
+  placeholdersIn(reads.prompt ?? '{{intake}}', paths);
+  placeholdersIn(reads.params, paths);
+  if (reads.inputPath) paths.push(reads.inputPath);
+  return { paths: [...new Set(paths)], whole: false, ...(reads.wholeIntake ? { wholeIntake: true } : {}) };
+}
+
+/**
  * The part of the run context a step reads, so its activity is sent that and not the whole context.
  * Paths keep their root entry whole (`intake.topic` keeps `intake.topic`; `steps.plan.outline` keeps the
  * plan step's whole output), so reading them from the slice answers what reading the full context would.
  */
 export function contextFor(reads: StepReads, context: RunContext): RunContext {
+  return sliceContext(contextReadsOf(reads), context);
+}
+
+/** The slice of the context that `reads` names (the whole context when it reads anything). */
+export function sliceContext(reads: ContextReads, context: RunContext): RunContext {
   if (reads.whole) return context;
-  const paths: string[] = [];
-  placeholdersIn(reads.prompt ?? '{{intake}}', paths);
-  placeholdersIn(reads.params, paths);
-  if (reads.inputPath) paths.push(reads.inputPath);
   // Fresh objects: filling the slice never writes into the run's own context.
   const slice: RunContext = { intake: reads.wholeIntake ? { ...context.intake } : {}, inputs: {}, steps: {} };
-  for (const path of paths) {
+  for (const path of reads.paths) {
     const [head, key] = path.split('.').filter((s) => s.length > 0);
     if (head === undefined) continue;
     if (!ROOTS.has(head)) {

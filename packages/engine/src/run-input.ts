@@ -1,6 +1,8 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import type { RunRow } from '@atelier/db';
-import type { RunWorkflowInput } from './run-types';
+import { definitionHash } from '@atelier/domain/hashing';
+import { runPlanOf } from '@atelier/domain/run-plan';
+import type { PlannedRunInput, RunStart } from './run-types';
 
 /** The id of a supplied research report among a run's inputs, which its artifact names as its source. */
 function suppliedReport(inputs: unknown): string | null {
@@ -10,16 +12,26 @@ function suppliedReport(inputs: unknown): string | null {
   return null;
 }
 
+/**
+ * A run workflow input with the definition by reference: its plan and content hash, not the definition,
+ * travel in the workflow's history (and in an order's or a parent run's, which start it).
+ */
+export function plannedRunInput(start: RunStart, definition: WorkflowDefinition): PlannedRunInput {
+  return { ...start, plan: runPlanOf(definition), definitionHash: definitionHash(definition) };
+}
+
 /** What the run workflow starts from, read off the run as it was recorded at creation. */
-export function runWorkflowInputOf(run: RunRow): RunWorkflowInput {
-  return {
-    runId: run.id,
-    workspaceId: run.workspace_id,
-    definition: run.definition as WorkflowDefinition,
-    intake: run.intake,
-    inputs: (run.inputs as Record<string, unknown>) ?? {},
-    bindings: run.bindings,
-    executionMode: run.execution_mode === 'batch' ? 'batch' : 'standard',
-    sourceReportArtifactId: suppliedReport(run.inputs),
-  };
+export function runWorkflowInputOf(run: RunRow): PlannedRunInput {
+  return plannedRunInput(
+    {
+      runId: run.id,
+      workspaceId: run.workspace_id,
+      intake: run.intake,
+      inputs: (run.inputs as Record<string, unknown>) ?? {},
+      bindings: run.bindings,
+      executionMode: run.execution_mode === 'batch' ? 'batch' : 'standard',
+      sourceReportArtifactId: suppliedReport(run.inputs),
+    },
+    run.definition as WorkflowDefinition,
+  );
 }

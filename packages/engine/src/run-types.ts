@@ -4,11 +4,21 @@
  */
 import type { Gate, Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import type { RunContext } from '@atelier/domain/run-context';
+import type { RunPlan } from '@atelier/domain/run-plan';
 
-export interface RunWorkflowInput {
+/**
+ * What a run workflow starts from. Runs are started with the definition by reference (`plan` and
+ * `definitionHash`); runs started before that carry the frozen `definition` whole, and their recorded
+ * histories replay with it, so the workflow accepts both and tells them apart by the input's shape.
+ */
+export type RunWorkflowInput = RunStart & ({ plan: RunPlan; definitionHash: string } | { definition: WorkflowDefinition });
+
+/** A run workflow input with the definition by reference: what the engine starts runs with now. */
+export type PlannedRunInput = Extract<RunWorkflowInput, { plan: RunPlan }>;
+
+export interface RunStart {
   runId: string;
   workspaceId: string;
-  definition: WorkflowDefinition;
   intake: Record<string, unknown>;
   /** Supplied artifact contents by intake field, exposed to steps at `inputs.{field}`. */
   inputs: Record<string, unknown>;
@@ -55,15 +65,25 @@ export interface ExecuteStepInput {
   executionMode?: 'standard' | 'batch';
 }
 
+/**
+ * What the run workflow sends the executeStep activity: the step whole (runs started with the definition
+ * whole), or its id, name and kind with the definition's hash, from which the worker reads the full step (prompt,
+ * jsonSchema, params) out of its cache of definitions instead of the history carrying them.
+ */
+export type StepCall = Omit<ExecuteStepInput, 'step'> & ({ step: Step } | { step: StepIdentity; definitionHash: string });
+
 export interface StepResult {
   output: unknown;
   costUsd: number;
 }
 
+/** Enough of a step to record it: a planned step or a whole one. */
+export type StepIdentity = Pick<Step, 'id' | 'name' | 'kind'>;
+
 export interface SkipStepInput {
   runId: string;
   stepIndex: number;
-  step: Step;
+  step: StepIdentity;
   output: unknown;
 }
 
@@ -71,7 +91,8 @@ export interface PrepareChildInput {
   parentRunId: string;
   childRunId: string;
   stepIndex: number;
-  step: Step;
+  /** The subWorkflow step: its identity and the child it starts (a planned step carries these). */
+  step: StepIdentity & Pick<Step, 'templateId' | 'templateVersion' | 'intakeMapping'>;
   context: RunContext;
 }
 

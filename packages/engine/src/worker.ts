@@ -6,6 +6,7 @@ import type { ModelRegistry } from '@atelier/domain';
 import { type EgressPolicy, egressPolicyFromEnv } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import { withStorageSpans } from '@atelier/storage/tracing';
+import { DefinitionCache, withFullStep } from './activities/definitions';
 import { createActivities } from './activities/index';
 import { createOrderActivities } from './activities/orders';
 import { withRetryBudget } from './activities/retry-budget';
@@ -125,7 +126,8 @@ async function createWorker(opts: RunWorkerOptions, traced: Pick<WorkerOptions, 
       : {}),
     activities: {
       ...activities,
-      executeStep: withRetryBudget(activities.executeStep),
+      // The run workflow names its step by the definition's hash; the worker's cache makes it whole.
+      executeStep: withRetryBudget(withFullStep(DefinitionCache.of(opts.db), activities.executeStep)),
       prepareChildRun: withRetryBudget(activities.prepareChildRun),
       ...createOrderActivities(opts.db),
       ...createReconcilerActivities(opts.db, opts.logger.child({ component: 'reconciler' })),

@@ -1,6 +1,7 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import { type Db, getRunRow, getWorkflowVersion, insertRun, newRunRow } from '@atelier/db';
 import { type ModelRegistry, readPath, resolveIntake } from '@atelier/domain';
+import { plannedRunInput } from '../run-input';
 import type { PrepareChildInput, RunWorkflowInput } from '../run-types';
 import { StepFailure } from './steps/shared';
 
@@ -10,14 +11,7 @@ const inputOf = (
   definition: WorkflowDefinition,
   intake: Record<string, unknown>,
   bindings: Record<string, string>,
-): RunWorkflowInput => ({
-  runId,
-  workspaceId,
-  definition,
-  intake,
-  inputs: {},
-  bindings,
-});
+): RunWorkflowInput => plannedRunInput({ runId, workspaceId, intake, inputs: {}, bindings }, definition);
 
 /**
  * Records the child run of a subWorkflow step: the pinned template version, the intake mapped from the

@@ -21,6 +21,7 @@ import {
 } from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders';
 import type { OrderWorkflowInput, SettleOrderInput } from '../run-types';
+import { templateIdOf } from './definition-ref';
 import { cancelRunSignal, runWorkflow } from './run-workflow';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 
@@ -122,7 +123,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
             typedSearchAttributes: [
               { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },
               { key: SEARCH_ATTRIBUTES.WorkspaceId, value: child.workspaceId },
-              { key: SEARCH_ATTRIBUTES.TemplateId, value: child.definition.id },
+              { key: SEARCH_ATTRIBUTES.TemplateId, value: templateIdOf(child) },
               { key: SEARCH_ATTRIBUTES.RunStatus, value: 'pending' },
             ],
           })

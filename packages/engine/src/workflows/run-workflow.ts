@@ -19,16 +19,17 @@ import {
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
-import type { Gate, Step } from '@atelier/contracts/workflow-definition';
+import type { Gate } from '@atelier/contracts/workflow-definition';
 import { approvalHold, budgetStop, gateOf, isJudgedGate, lockedStop, lockingGates } from '@atelier/domain/gates';
-import { type RunContext, contextFor } from '@atelier/domain/run-context';
-import { stepReads } from '@atelier/domain/step-kinds';
-import type { EngineActivities } from '../activities/index';
+import { type RunContext, sliceContext } from '@atelier/domain/run-context';
+import type { PlannedStep, RunPlan } from '@atelier/domain/run-plan';
+import type { RunActivities } from '../activities/definitions';
 import type { RunOutcome, RunWorkflowInput, SettleRunInput } from '../run-types';
+import { planOf, stepForActivity, stepForBookkeeping, templateIdOf } from './definition-ref';
 import { NON_RETRYABLE, RunStop, childOutcome, closeAs, describeEngineFailure, describeStepFailure } from './run-failures';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 
-const { executeStep, prepareChildRun } = proxyActivities<EngineActivities>({
+const { executeStep, prepareChildRun } = proxyActivities<RunActivities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '15 seconds',
   // No attempt limit here: the activity keeps its own budget (withRetryBudget), so a database outage is
@@ -37,7 +38,7 @@ const { executeStep, prepareChildRun } = proxyActivities<EngineActivities>({
 });
 
 // Bookkeeping writes are short database transactions: local activities keep them off the task queue.
-const { markRunRunning, settleRun, skipStep, settleChildStep, emitArtifact, recheckCharacter } = proxyLocalActivities<EngineActivities>({
+const { markRunRunning, settleRun, skipStep, settleChildStep, emitArtifact, recheckCharacter } = proxyLocalActivities<RunActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['run_missing'] },
 });
@@ -97,8 +98,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
 
 /** The run from its first boundary to its settlement. */
 async function interpret(run: RunProgress): Promise<RunOutcome> {
-  const { input } = run;
-  const { definition } = input;
+  const { input, plan } = run;
   try {
     if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
     const consentRefused = await recheckConsent(run);
@@ -107,9 +107,9 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
     if (!run.lean) await run.book(markRunRunning, 'Mark the run running', { runId: input.runId });
     run.setStatus('running');
 
-    for (const [index, step] of definition.runtimeSteps.entries()) {
+    for (const [index, step] of plan.runtimeSteps.entries()) {
       if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
-      const gate = gateOf(definition.gates, step);
+      const gate = gateOf(plan.gates, step);
       run.begin(index);
       if (gate) run.refuseIfLocked(gate, index);
       const output = await runStep(run, step, index, gate);
@@ -118,7 +118,7 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
         await run.emitIfEarly(step, index, output);
         continue;
       }
-      const overBudget = budgetStop(gate, definition.budgetPolicy.perRunCapUsd, run.spentUsd);
+      const overBudget = budgetStop(gate, plan.budgetPolicy.perRunCapUsd, run.spentUsd);
       if (overBudget) throw new RunStop({ status: 'failed', ...overBudget });
       run.passedGates.add(gate.id);
       const hold = approvalHold(gate);
@@ -147,11 +147,16 @@ async function recheckConsent(run: RunProgress): Promise<Settlement | undefined>
 }
 
 /** One step: supplied by the intake (skipped), a child run, or the executeStep activity (gate judged there). */
-async function runStep(run: RunProgress, step: Step, index: number, gate: Gate | undefined): Promise<unknown> {
+async function runStep(run: RunProgress, step: PlannedStep, index: number, gate: Gate | undefined): Promise<unknown> {
   const { input } = run;
   const supplied = step.suppliedBy ? input.inputs[step.suppliedBy] : undefined;
   if (supplied !== undefined) {
-    await run.book(skipStep, `${run.label(step, index)}: supplied`, { runId: input.runId, stepIndex: index, step, output: supplied });
+    await run.book(skipStep, `${run.label(step, index)}: supplied`, {
+      runId: input.runId,
+      stepIndex: index,
+      step: stepForBookkeeping(input, index),
+      output: supplied,
+    });
     return supplied;
   }
   if (step.kind === 'subWorkflow') return runChild(run, step, index);
@@ -159,9 +164,10 @@ async function runStep(run: RunProgress, step: Step, index: number, gate: Gate |
     const stepInput = {
       runId: input.runId,
       stepIndex: index,
-      step,
+      // The step by reference: its prompt, jsonSchema and params stay out of the history (definition-ref.ts).
+      ...stepForActivity(input, index),
       // Only what the step reads travels in its activity input (and so in the history), not the whole context.
-      context: contextFor(stepReads(step, gate), run.context),
+      context: sliceContext(step.reads, run.context),
       bindings: input.bindings,
       gate: isJudgedGate(gate) ? gate : undefined,
       artifact: run.artifact,
@@ -178,10 +184,10 @@ async function runStep(run: RunProgress, step: Step, index: number, gate: Gate |
 }
 
 /** A subWorkflow step: a child run workflow whose artifact becomes the step's output; its cost stays on the child. */
-async function runChild(run: RunProgress, step: Step, index: number): Promise<unknown> {
+async function runChild(run: RunProgress, step: PlannedStep, index: number): Promise<unknown> {
   const { runId, workspaceId } = run.input;
   const childRunId = `run-${uuid4().replace(/-/g, '').slice(0, 8)}`;
-  const prepare = { parentRunId: runId, childRunId, stepIndex: index, step, context: run.context };
+  const prepare = { parentRunId: runId, childRunId, stepIndex: index, step: stepForBookkeeping(run.input, index), context: run.context };
   const childInput = run.named
     ? await prepareChildRun.executeWithOptions(run.stepOptions(step, index, 'child'), [prepare])
     : await prepareChildRun(prepare);
@@ -191,7 +197,7 @@ async function runChild(run: RunProgress, step: Step, index: number): Promise<un
     args: [childInput],
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.WorkspaceId, value: workspaceId },
-      { key: SEARCH_ATTRIBUTES.TemplateId, value: childInput.definition.id },
+      { key: SEARCH_ATTRIBUTES.TemplateId, value: templateIdOf(childInput) },
       { key: SEARCH_ATTRIBUTES.RunStatus, value: 'queued' },
     ],
   });
@@ -201,7 +207,7 @@ async function runChild(run: RunProgress, step: Step, index: number): Promise<un
     throw new RunStop({
       status: 'failed',
       errorCode: 'sub_workflow_failed',
-      error: `sub-workflow ${childInput.definition.id} (run ${childRunId}) ended ${child.status}${child.error ? `: ${child.error}` : ''}`,
+      error: `sub-workflow ${templateIdOf(childInput)} (run ${childRunId}) ended ${child.status}${child.error ? `: ${child.error}` : ''}`,
       failureDetails: { childRunId, childStatus: child.status, childErrorCode: child.errorCode ?? null },
       failedStepIndex: index,
     });
@@ -219,7 +225,9 @@ async function runChild(run: RunProgress, step: Step, index: number): Promise<un
 
 /** What the workflow knows of its run as it goes, the handlers that read or change it, and how it settles. */
 class RunProgress {
-  readonly artifact: RunWorkflowInput['definition']['artifactSchema'] & { id: string };
+  /** What the workflow interprets: the input's plan, or one made from the definition it carries whole. */
+  readonly plan: RunPlan;
+  readonly artifact: RunPlan['artifactSchema'] & { id: string };
   readonly context: RunContext;
   readonly passedGates = new Set<string>();
   readonly state = { status: 'queued', stepIndex: 0, stepsDone: 0, cancelRequested: false };
@@ -243,10 +251,11 @@ class RunProgress {
     this.oneMarker = patched(ONE_MARKER_PATCH);
     this.named = this.oneMarker || patched(TEMPORAL_OUTCOME_PATCH);
     this.lean = this.oneMarker || (this.named && patched(LEAN_BOOKKEEPING_PATCH));
-    this.artifact = { id: `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`, ...input.definition.artifactSchema };
+    this.plan = planOf(input);
+    this.artifact = { id: `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`, ...this.plan.artifactSchema };
     this.context = { intake: input.intake, inputs: input.inputs, steps: {} };
     this.sourceReportArtifactId = input.sourceReportArtifactId ?? null;
-    const stepCount = input.definition.runtimeSteps.length;
+    const stepCount = this.plan.runtimeSteps.length;
     setHandler(cancelRunSignal, () => {
       this.state.cancelRequested = true;
       // A running sub-workflow stops at its own next boundary too.
@@ -287,12 +296,12 @@ class RunProgress {
   }
 
   /** `2 · Outline (llm)`: how a step reads in the Web UI's timeline. */
-  label(step: Step, index: number): string {
+  label(step: PlannedStep, index: number): string {
     return `${index + 1} · ${step.name} (${step.kind})`;
   }
 
   /** A step's activity: its id names the step, its summary says what it is. */
-  stepOptions(step: Step, index: number, what: 'step' | 'child'): { activityId: string; summary: string } {
+  stepOptions(step: PlannedStep, index: number, what: 'step' | 'child'): { activityId: string; summary: string } {
     const id = `${index + 1}-${step.id}`;
     return what === 'step'
       ? { activityId: id, summary: this.label(step, index) }
@@ -314,7 +323,7 @@ class RunProgress {
     this.current = index;
   }
 
-  done(step: Step, index: number, output: unknown): void {
+  done(step: PlannedStep, index: number, output: unknown): void {
     this.context.steps[step.id] = output;
     this.lastOutput = output;
     this.state.stepsDone = index + 1;
@@ -323,13 +332,13 @@ class RunProgress {
 
   /** A gate judged before the gates that unlock it passed stops the run on its step. */
   refuseIfLocked(gate: Gate, index: number): void {
-    const locking = lockingGates(this.input.definition.gates, gate.id, this.passedGates);
+    const locking = lockingGates(this.plan.gates, gate.id, this.passedGates);
     if (locking.length > 0) throw new RunStop({ status: 'failed', ...lockedStop(gate, locking), failedStepIndex: index });
   }
 
   /** `emitsArtifact` ships the artifact (draft) before later steps run, so it survives their failure. */
-  async emitIfEarly(step: Step, index: number, output: unknown): Promise<void> {
-    if (step.emitsArtifact && index < this.input.definition.runtimeSteps.length - 1)
+  async emitIfEarly(step: PlannedStep, index: number, output: unknown): Promise<void> {
+    if (step.emitsArtifact && index < this.plan.runtimeSteps.length - 1)
       await this.book(emitArtifact, `${this.label(step, index)}: ship the artifact early`, {
         runId: this.input.runId,
         artifact: this.artifactOf(output),
@@ -355,7 +364,7 @@ class RunProgress {
       runId: this.input.runId,
       status,
       artifactId: result.artifact?.id,
-      artifactType: this.input.definition.artifactSchema.artifactType,
+      artifactType: this.plan.artifactSchema.artifactType,
       errorCode: result.errorCode,
       error: result.error,
     };

@@ -37,7 +37,7 @@ import {
   type WorkflowOutboundCallsInterceptor,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { OrderWorkflowInput, RunWorkflowInput } from '../run-types';
+import type { OrderWorkflowInput, RunStart } from '../run-types';
 
 /** 32-bit words of a string (cyrb128): a small, dependency-free hash that never touches Math.random. */
 function words(text: string): [number, number, number, number] {
@@ -112,11 +112,13 @@ class TracedOutbound extends OpenTelemetryOutboundInterceptor {
 
 function identityOf(workflowType: string, input: unknown): Attributes | undefined {
   if (workflowType === 'runWorkflow') {
-    const run = input as Partial<RunWorkflowInput> | undefined;
+    // Either shape of the input: the plan (the definition by reference) or, from before, the definition whole.
+    const run = input as Partial<RunStart & { plan: { id?: string }; definition: { id?: string } }> | undefined;
     const attributes: Attributes = {};
     if (run?.runId) attributes['atelier.run_id'] = run.runId;
     if (run?.workspaceId) attributes['atelier.workspace_id'] = run.workspaceId;
-    if (run?.definition?.id) attributes['atelier.template_id'] = run.definition.id;
+    const templateId = run?.plan?.id ?? run?.definition?.id;
+    if (templateId) attributes['atelier.template_id'] = templateId;
     return attributes;
   }
   if (workflowType === 'orderWorkflow') {
