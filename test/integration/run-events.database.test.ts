@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { appendRunEvent, insertRun, newRunRow, settleStep, startStep } from '@atelier/db';
+import { appendRunEvent, emitArtifact, insertRun, moveRunStatus, newRunRow, settleStep, startStep } from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
@@ -104,5 +104,60 @@ describe('run event numbers', () => {
       .where('run_id', '=', runId)
       .execute();
     expect(recorded.map((c) => [c.call_key, c.step_attempt, Number(c.cost_usd)])).toEqual([[`${runId}:0:a`, 2, 0.0012]]);
+  });
+
+  it('number a settlement’s artifact.created before its run.status, and leave a backward or repeated move alone', async () => {
+    const runId = await queuedRun();
+    const artifact = (id: string, status: string, title: string) => ({
+      id,
+      run_id: runId,
+      workspace_id: user.workspaceId,
+      project_id: null,
+      template_id: definition.id,
+      title,
+      status,
+      artifact_class: 'research',
+      artifact_type: 'research-report',
+      content: JSON.stringify({ title }),
+      qa: JSON.stringify([]),
+    });
+    expect(await moveRunStatus(h.db, runId, 'pending')).toBeUndefined();
+    const running = await moveRunStatus(h.db, runId, 'running');
+    expect(running).toMatchObject({ id: runId, status: 'running', event_seq: 2 });
+    expect(running!.started_at).toBeInstanceOf(Date);
+
+    const draftId = `artifact-${randomBytes(4).toString('hex')}`;
+    await emitArtifact(h.db, runId, artifact(draftId, 'draft', 'Draft'));
+    const settled = await moveRunStatus(h.db, runId, 'completed', {}, artifact(draftId, 'ready', 'Final'));
+    expect(settled).toMatchObject({ status: 'completed', artifact_id: draftId, event_seq: 4 });
+    expect(settled!.finished_at).toBeInstanceOf(Date);
+    // A settlement after the run ended writes nothing, not even its artifact.
+    expect(await moveRunStatus(h.db, runId, 'failed', { error: 'late' }, artifact(draftId, 'draft', 'Late'))).toBeUndefined();
+
+    const other = await queuedRun();
+    const newId = `artifact-${randomBytes(4).toString('hex')}`;
+    expect(await moveRunStatus(h.db, other, 'completed', {}, artifact(newId, 'ready', 'New'))).toMatchObject({ event_seq: 3 });
+
+    expect((await events(runId)).map((e) => [e.seq, e.type, e.data])).toEqual([
+      [1, 'run.status', { status: 'queued' }],
+      [2, 'run.status', { status: 'running' }],
+      [3, 'artifact.created', { artifactId: draftId }],
+      [4, 'run.status', { status: 'completed' }],
+    ]);
+    expect((await events(other)).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'run.status'],
+      [2, 'artifact.created'],
+      [3, 'run.status'],
+    ]);
+    const written = await h.db
+      .selectFrom('artifacts')
+      .select(['id', 'title', 'status'])
+      .where('run_id', 'in', [runId, other])
+      .orderBy('title')
+      .execute();
+    expect(written).toEqual([
+      { id: draftId, title: 'Final', status: 'ready' },
+      { id: newId, title: 'New', status: 'ready' },
+    ]);
   });
 });

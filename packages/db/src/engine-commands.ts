@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from './connect';
 import type { Executor } from './connect';
@@ -12,11 +12,13 @@ export type EngineCommand = Selectable<EngineCommandsTable>;
  * trace of the request recording it (when tracing is on) travels with it, so its delivery joins that trace.
  */
 export async function enqueueEngineCommand(tx: Executor, kind: EngineCommandKind, targetId: string): Promise<void> {
+  await tx.insertInto('engine_commands').values(engineCommandRow(kind, targetId)).execute();
+}
+
+/** A command due now, for a statement that records it with what it concerns (insertRun). */
+export function engineCommandRow(kind: EngineCommandKind, targetId: string): Insertable<EngineCommandsTable> {
   const traceparent = activeTraceparent();
-  await tx
-    .insertInto('engine_commands')
-    .values({ kind, target_id: targetId, next_attempt_at: new Date(), ...(traceparent ? { traceparent } : {}) })
-    .execute();
+  return { kind, target_id: targetId, next_attempt_at: new Date(), ...(traceparent ? { traceparent } : {}) };
 }
 
 /**

@@ -1,19 +1,18 @@
 import { type Transaction, sql } from 'kysely';
-import { isForwardMove, isTerminalRunStatus, roundUsd } from '@atelier/domain';
+import { isTerminalRunStatus, roundUsd } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect';
-import { emitRunEvent } from './event-webhooks';
+import { engineCommandRow } from './engine-commands';
+import { moveRunStatus } from './run-moves';
+import { announceRunEvent } from './run-announce';
 import { type ProviderCallRecord, insertProviderCalls } from './provider-calls';
 import type { Database, RunsTable } from './schema';
+import type { EngineCommandKind } from './schema-engine';
 import type { Insertable, Selectable } from 'kysely';
 
 export type RunRow = Selectable<RunsTable>;
 export type RunStepRow = Selectable<Database['run_steps']>;
 
-/** Channel on which every run event is announced, so event streams need no polling. */
-export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
-
-/** The NOTIFY that wakes event streams for a run event (`seq` of the statement that appends it). */
-export const announceRunEvent = (runId: string) => sql`pg_notify(${RUN_EVENTS_CHANNEL}, ${runId}::text || ':' || seq::text)`;
+export { RUN_EVENTS_CHANNEL, announceRunEvent } from './run-announce';
 
 /**
  * Appends an event to the run's ordered log and announces it, in one statement: the event takes the next
@@ -35,18 +34,22 @@ export async function lockRun(tx: Transaction<Database>, runId: string): Promise
   return tx.selectFrom('runs').selectAll().where('id', '=', runId).forUpdate().executeTakeFirst();
 }
 
-/** Inserts a run and its first event, in one statement. */
-export async function insertRun(db: Executor, run: Insertable<RunsTable>): Promise<RunRow> {
+/**
+ * Inserts a run and its first event, in one statement; with `command`, the engine's command for the run
+ * (start_run) is recorded by the same statement.
+ */
+export async function insertRun(db: Executor, run: Insertable<RunsTable>, command?: EngineCommandKind): Promise<RunRow> {
   const insert = db
     .insertInto('runs')
     .values({ ...run, event_seq: 1 })
     .returningAll();
+  const recordCommand = command ? sql`, command AS (${db.insertInto('engine_commands').values(engineCommandRow(command, run.id))})` : sql``;
   const { rows } = await sql<RunRow & { announced: unknown }>`
     WITH run AS (${insert}),
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT id, 1, 'run.status', jsonb_build_object('status', status) FROM run
-      RETURNING seq)
+      RETURNING seq)${recordCommand}
     SELECT run.*, ${announceRunEvent(run.id)} AS announced FROM run, appended`.execute(db);
   const { announced: _, ...row } = rows[0]!;
   return row;
@@ -58,51 +61,6 @@ export async function getRunRow(db: Executor, runId: string): Promise<RunRow | u
 
 export async function getRunSteps(db: Executor, runId: string): Promise<RunStepRow[]> {
   return db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).orderBy('step_index').execute();
-}
-
-/**
- * Moves a run forward (never backwards, never out of a terminal status), optionally creating its
- * artifact in the same transaction. Returns the row when the move happened and undefined when it was a
- * no-op, which makes every caller idempotent under retries.
- */
-export async function moveRunStatus(
-  db: Executor,
-  runId: string,
-  to: string,
-  fields: Partial<Insertable<RunsTable>> = {},
-  artifact?: Insertable<Database['artifacts']>,
-): Promise<RunRow | undefined> {
-  return inTransaction(db, async (tx) => {
-    const current = await lockRun(tx, runId);
-    if (!current || !isForwardMove(current.status, to)) return undefined;
-    const now = new Date();
-    if (artifact) await writeArtifact(tx, runId, artifact);
-    // The move and its event in one statement.
-    const update = tx
-      .updateTable('runs')
-      .set({
-        ...fields,
-        ...(artifact ? { artifact_id: artifact.id } : {}),
-        status: to,
-        updated_at: now,
-        ...(to === 'running' && !current.started_at ? { started_at: now } : {}),
-        ...(isTerminalRunStatus(to) ? { finished_at: now } : {}),
-        event_seq: sql`event_seq + 1`,
-      })
-      .where('id', '=', runId)
-      .returningAll();
-    const event = { status: to, ...(fields.error_code ? { errorCode: fields.error_code, error: fields.error } : {}) };
-    const { rows } = await sql<RunRow & { announced: unknown }>`
-      WITH run AS (${update}),
-      appended AS (
-        INSERT INTO run_events (run_id, seq, type, data)
-        SELECT id, event_seq, 'run.status', ${JSON.stringify(event)}::jsonb FROM run
-        RETURNING seq)
-      SELECT run.*, ${announceRunEvent(runId)} AS announced FROM run, appended`.execute(tx);
-    const { announced: _, ...row } = rows[0]!;
-    await emitRunEvent(tx, row);
-    return row;
-  });
 }
 
 /** Recomputes the run's actual cost as the sum of its steps: retries overwrite a step, never add to it. */

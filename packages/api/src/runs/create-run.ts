@@ -8,7 +8,6 @@ import {
   getNewestVersion,
   getProjectInWorkspace,
   getWorkflowWithLive,
-  enqueueEngineCommand,
   insertRun,
   moveRunStatus,
   newRunRow,
@@ -138,9 +137,8 @@ export async function createRun(
           attempted: 'run',
         },
         async (tx) => {
-          const inserted = await insertRun(tx, row);
-          // The engine learns of the run from the same transaction: a Temporal outage delays it, never loses it.
-          await enqueueEngineCommand(tx, 'start_run', runId);
+          // The engine learns of the run from the same statement: a Temporal outage delays it, never loses it.
+          const inserted = await insertRun(tx, row, 'start_run');
           await alsoRecord?.(tx, inserted);
           return inserted;
         },

@@ -1,0 +1,130 @@
+import { type Insertable, type RawBuilder, sql } from 'kysely';
+import { RUN_STATUSES, isForwardMove, isTerminalRunStatus } from '@atelier/domain';
+import { WEBHOOK_ALL_EVENTS } from '@atelier/contracts/webhook-endpoints';
+import { type Executor, inTransaction } from './connect';
+import { emitRunEvent, runEventType } from './event-webhooks';
+import { announceRunEvent } from './run-announce';
+import type { RunRow } from './runs';
+import type { Database, RunsTable } from './schema';
+
+type ArtifactInsert = Insertable<Database['artifacts']>;
+
+/** The artifact columns a settlement writes; `content` and `qa` arrive as JSON text. */
+const ARTIFACT_COLUMNS = [
+  'id',
+  'run_id',
+  'workspace_id',
+  'project_id',
+  'template_id',
+  'title',
+  'status',
+  'artifact_class',
+  'artifact_type',
+  'content',
+  'qa',
+  'source_report_artifact_id',
+  'pack_id',
+  'pack_member_id',
+] as const satisfies ReadonlyArray<keyof ArtifactInsert>;
+const JSONB_COLUMNS = new Set<string>(['content', 'qa']);
+/** Columns an artifact written again (a draft shipped early, now settled) takes from the new write. */
+const ARTIFACT_UPDATED = ['title', 'status', 'content', 'qa', 'source_report_artifact_id'] as const;
+
+/**
+ * Moves a run forward (never backwards, never out of a terminal status), optionally creating or updating
+ * its artifact with the move. Returns the row when the move happened and undefined when it was a no-op,
+ * which makes every caller idempotent under retries.
+ *
+ * Usually one statement: it locks the run, judges the move, writes the artifact and the run, and appends
+ * and announces their events (`artifact.created` first, then `run.status`). Only when the workspace has an
+ * endpoint subscribed to the status's event webhook does the move take a transaction, so that the
+ * webhook message is recorded with the change it announces (event-webhooks.ts).
+ */
+export async function moveRunStatus(
+  db: Executor,
+  runId: string,
+  to: string,
+  fields: Partial<Insertable<RunsTable>> = {},
+  artifact?: ArtifactInsert,
+): Promise<RunRow | undefined> {
+  const webhookType = runEventType(to);
+  const alone = await moveStatement(db, { runId, to, fields, artifact, unlessSubscribedTo: webhookType });
+  if (!alone.subscribed) return alone.row;
+  return inTransaction(db, async (tx) => {
+    const { row } = await moveStatement(tx, { runId, to, fields, artifact });
+    if (row) await emitRunEvent(tx, row);
+    return row;
+  });
+}
+
+/** The statuses `to` is a forward move from. */
+const forwardFrom = (to: string): string[] => RUN_STATUSES.filter((from) => isForwardMove(from, to));
+
+interface Move {
+  runId: string;
+  to: string;
+  fields: Partial<Insertable<RunsTable>>;
+  artifact?: ArtifactInsert;
+  /** Make no change (and report `subscribed`) when the run's workspace has an endpoint for this event. */
+  unlessSubscribedTo?: string;
+}
+
+async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; subscribed: boolean }> {
+  const { runId, to, fields, artifact } = m;
+  const subscribed = m.unlessSubscribedTo
+    ? sql`EXISTS (SELECT 1 FROM webhook_endpoints e, locked
+        WHERE e.workspace_id = locked.workspace_id AND e.enabled
+          AND e.events && ${[m.unlessSubscribedTo, WEBHOOK_ALL_EVENTS]}::text[])`
+    : sql`false`;
+  const event = { status: to, ...(fields.error_code ? { errorCode: fields.error_code, error: fields.error } : {}) };
+  const update = db
+    .updateTable('runs')
+    .set({
+      ...fields,
+      ...(artifact ? { artifact_id: artifact.id } : {}),
+      status: to,
+      updated_at: sql`now()`,
+      ...(to === 'running' ? { started_at: sql`coalesce(started_at, now())` } : {}),
+      ...(isTerminalRunStatus(to) ? { finished_at: sql`now()` } : {}),
+      // One number for the status event, and one before it when the artifact is new.
+      event_seq: artifact ? sql`event_seq + 1 + (SELECT count(*) FROM written WHERE inserted)` : sql`event_seq + 1`,
+    })
+    .where('id', '=', runId)
+    .where(sql<boolean>`EXISTS (SELECT 1 FROM ok)`)
+    .returningAll();
+  const { rows } = await sql<RunRow & { was_subscribed: boolean; announced: unknown }>`
+    WITH locked AS (SELECT status, workspace_id FROM runs WHERE id = ${runId} FOR UPDATE),
+    subscribed AS (SELECT ${subscribed} AS yes),
+    ok AS (SELECT 1 FROM locked, subscribed WHERE locked.status = ANY(${forwardFrom(to)}::text[]) AND NOT subscribed.yes),
+    ${artifact ? sql`written AS (${artifactUpsert(artifact)}),` : sql``}
+    run AS (${update}),
+    appended AS (
+      ${
+        artifact
+          ? sql`INSERT INTO run_events (run_id, seq, type, data)
+        SELECT id, event_seq - 1, 'artifact.created', ${JSON.stringify({ artifactId: artifact.id })}::jsonb
+        FROM run WHERE EXISTS (SELECT 1 FROM written WHERE inserted)
+        UNION ALL `
+          : sql`INSERT INTO run_events (run_id, seq, type, data) `
+      }SELECT id, event_seq, 'run.status', ${JSON.stringify(event)}::jsonb FROM run
+      RETURNING seq),
+    announced AS (SELECT ${announceRunEvent(runId)} FROM appended)
+    SELECT run.*, subscribed.yes AS was_subscribed, (SELECT count(*) FROM announced) AS announced
+    FROM subscribed LEFT JOIN run ON true`.execute(db);
+  const result = rows[0];
+  if (!result) return { subscribed: false };
+  const { was_subscribed, announced: _, ...row } = result;
+  return { row: row.id ? (row as RunRow) : undefined, subscribed: was_subscribed };
+}
+
+/** Inserts the artifact when the move is on (`ok`), or brings an earlier draft of it up to date; says which. */
+function artifactUpsert(artifact: ArtifactInsert): RawBuilder<unknown> {
+  const values = ARTIFACT_COLUMNS.map((c) => {
+    const v = artifact[c] ?? null;
+    return JSONB_COLUMNS.has(c) ? sql`${v}::jsonb` : sql`${v}`;
+  });
+  return sql`INSERT INTO artifacts (${sql.join(ARTIFACT_COLUMNS.map((c) => sql.ref(c)))})
+    SELECT ${sql.join(values)} FROM ok
+    ON CONFLICT (id) DO UPDATE SET ${sql.join(ARTIFACT_UPDATED.map((c) => sql`${sql.ref(c)} = EXCLUDED.${sql.ref(c)}`))}
+    RETURNING xmax = 0 AS inserted`;
+}
