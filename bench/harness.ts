@@ -307,7 +307,10 @@ export class RunWatcher {
     settled.catch(() => undefined); // a failure below rejects it before the caller awaits it
     let unsubscribe: () => void;
     try {
-      unsubscribe = await this.hub.subscribe(runId, () => this.mark(runId));
+      // Only a status event can make a run terminal: the others need no read (a reconnect names no event).
+      unsubscribe = await this.hub.subscribe(runId, (event) => {
+        if (!event?.type || event.type === 'run.status') this.mark(runId);
+      });
     } catch (err) {
       this.finish(runId, err as Error);
       throw err;

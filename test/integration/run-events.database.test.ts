@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
 import { appendRunEvent, emitArtifact, insertRun, moveRunStatus, newRunRow, settleStep, startStep } from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
@@ -158,6 +158,24 @@ describe('run event numbers', () => {
     expect(written).toEqual([
       { id: draftId, title: 'Final', status: 'ready' },
       { id: newId, title: 'New', status: 'ready' },
+    ]);
+  });
+
+  it('are announced with their number and type, so a listener can wait for one kind', async () => {
+    const runId = await queuedRun();
+    const heard: Array<{ seq: number }> = [];
+    const unsubscribe = await h.events.subscribe(runId, (event) => {
+      if (event) heard.push(event);
+    });
+    try {
+      await startStep(h.db, { runId, stepIndex: 0, stepId: 'step-1', name: 'Outline the report', kind: 'llm' });
+      await vi.waitFor(() => expect(heard).toHaveLength(2));
+    } finally {
+      unsubscribe();
+    }
+    expect(heard.sort((a, b) => a.seq - b.seq)).toEqual([
+      { runId, seq: 2, type: 'run.status' },
+      { runId, seq: 3, type: 'step.started' },
     ]);
   });
 });

@@ -12,7 +12,7 @@ import type { Insertable, Selectable } from 'kysely';
 export type RunRow = Selectable<RunsTable>;
 export type RunStepRow = Selectable<Database['run_steps']>;
 
-export { RUN_EVENTS_CHANNEL, announceRunEvent } from './run-announce';
+export { type AnnouncedRunEvent, RUN_EVENTS_CHANNEL, announceRunEvent, parseRunEventAnnouncement } from './run-announce';
 
 /**
  * Appends an event to the run's ordered log and announces it, in one statement: the event takes the next
@@ -24,7 +24,7 @@ export async function appendRunEvent(tx: Executor, runId: string, type: string, 
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT ${runId}, event_seq, ${type}, ${JSON.stringify(data)}::jsonb FROM run
-      RETURNING seq)
+      RETURNING seq, type)
     SELECT seq, ${announceRunEvent(runId)} FROM appended`.execute(tx);
   if (!rows[0]) throw new Error(`run ${runId} is not in the database: its event ${type} has nowhere to go`);
   return rows[0].seq;
@@ -49,7 +49,7 @@ export async function insertRun(db: Executor, run: Insertable<RunsTable>, comman
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT id, 1, 'run.status', jsonb_build_object('status', status) FROM run
-      RETURNING seq)${recordCommand}
+      RETURNING seq, type)${recordCommand}
     SELECT run.*, ${announceRunEvent(run.id)} AS announced FROM run, appended`.execute(db);
   const { announced: _, ...row } = rows[0]!;
   return row;
@@ -117,7 +117,7 @@ async function startFreshStep(db: Executor, s: StepStart): Promise<RunStepRow | 
         (run.event_seq - 1, 'run.status', '{"status":"running"}'::jsonb, run.was <> 'running'),
         (run.event_seq, 'step.started', ${event}::jsonb, true)) AS e(seq, type, data, wanted)
       WHERE e.wanted
-      RETURNING seq)
+      RETURNING seq, type)
     SELECT step.*, ${announceRunEvent(s.runId)} AS announced FROM step, appended ORDER BY seq`.execute(db);
   if (!rows[0]) return undefined;
   const { announced: _, ...row } = rows[0];
@@ -217,7 +217,7 @@ export async function settleStep(db: Executor, s: StepSettlement): Promise<boole
       SELECT ${s.runId}, event_seq, ${`step.${s.status}`},
         ${event}::jsonb || jsonb_build_object('stepId', step_id, 'name', name, 'kind', kind)
       FROM run, step
-      RETURNING seq)
+      RETURNING seq, type)
     SELECT ${announceRunEvent(s.runId)} AS announced FROM appended`.execute(db);
   if (rows.length > 0) return true;
   // Settled before: the spend is what its first settlement recorded.
@@ -292,7 +292,7 @@ export async function writeArtifact(tx: Executor, runId: string, artifact: Inser
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT ${runId}, event_seq, 'artifact.created', ${JSON.stringify({ artifactId: artifact.id })}::jsonb FROM run
-      RETURNING seq)
+      RETURNING seq, type)
     SELECT ${announceRunEvent(runId)} AS announced FROM appended`.execute(tx);
 }
 

@@ -1,8 +1,9 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { RUN_EVENTS_CHANNEL } from '@atelier/db';
+import { type AnnouncedRunEvent, RUN_EVENTS_CHANNEL, parseRunEventAnnouncement } from '@atelier/db';
 
-type Listener = () => void;
+/** Called with the event announced, or with nothing after a reconnect (anything may have happened). */
+type Listener = (event?: AnnouncedRunEvent) => void;
 
 /**
  * One PostgreSQL LISTEN connection per gateway process feeds every open event stream: a notification
@@ -60,8 +61,8 @@ export class RunEventHub {
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.databaseUrl });
     client.on('notification', (msg) => {
-      const runId = msg.payload?.slice(0, msg.payload.lastIndexOf(':'));
-      if (runId) for (const listener of this.listeners.get(runId) ?? []) listener();
+      const event = msg.payload ? parseRunEventAnnouncement(msg.payload) : undefined;
+      if (event) for (const listener of this.listeners.get(event.runId) ?? []) listener(event);
     });
     client.on('error', (err) => {
       this.logger.warn({ err }, 'run event listener lost its connection; reconnecting');
