@@ -1,7 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { appendRunEvent, emitArtifact, insertRun, moveRunStatus, newRunRow, settleStep, startStep } from '@atelier/db';
+import {
+  appendRunEvent,
+  createBudget,
+  emitArtifact,
+  insertRun,
+  insertRunIf,
+  moveRunStatus,
+  newRunRow,
+  noBudgetApplies,
+  settleStep,
+  startStep,
+} from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
@@ -16,23 +27,24 @@ const definition = loadBuiltinWorkflows().find((w) => w.id === 'plan-research-re
 
 async function queuedRun(): Promise<string> {
   const id = `run-${randomBytes(4).toString('hex')}`;
-  await insertRun(
-    h.db,
-    newRunRow(
-      {
-        id,
-        workspaceId: user.workspaceId,
-        projectId: null,
-        definition,
-        intake: { topic: 'event numbers' },
-        bindings: definition.providers,
-        createdVia: 'api_key',
-        status: 'queued',
-      },
-      new ModelRegistry(LOCAL_MODELS),
-    ),
-  );
+  await insertRun(h.db, runRow(id));
   return id;
+}
+
+function runRow(id: string, workspaceId = user.workspaceId) {
+  return newRunRow(
+    {
+      id,
+      workspaceId,
+      projectId: null,
+      definition,
+      intake: { topic: 'event numbers' },
+      bindings: definition.providers,
+      createdVia: 'api_key',
+      status: 'queued',
+    },
+    new ModelRegistry(LOCAL_MODELS),
+  );
 }
 
 const events = (runId: string) =>
@@ -177,5 +189,32 @@ describe('run event numbers', () => {
       { runId, seq: 2, type: 'run.status' },
       { runId, seq: 3, type: 'step.started' },
     ]);
+  });
+
+  it('record a run with its start command in one guarded statement only while no budget applies', async () => {
+    const other = await registerUser(h);
+    const guard = () => noBudgetApplies(h.db, other.workspaceId, null);
+    const first = `run-${randomBytes(4).toString('hex')}`;
+    expect(await insertRunIf(h.db, runRow(first, other.workspaceId), 'start_run', guard())).toMatchObject({ id: first, event_seq: 1 });
+    await createBudget(h.db, {
+      id: `budget-${randomBytes(8).toString('hex')}`,
+      workspace_id: other.workspaceId,
+      project_id: null,
+      scope: 'workspace',
+      limit_usd: 10,
+      period: 'month',
+      enforcement_mode: 'hard_stop',
+    });
+    const second = `run-${randomBytes(4).toString('hex')}`;
+    expect(await insertRunIf(h.db, runRow(second, other.workspaceId), 'start_run', guard())).toBeUndefined();
+    const commands = await h.db
+      .selectFrom('engine_commands')
+      .select(['kind', 'target_id'])
+      .where('target_id', 'in', [first, second])
+      .execute();
+    expect(commands).toEqual([{ kind: 'start_run', target_id: first }]);
+    const runs = await h.db.selectFrom('runs').select('id').where('id', 'in', [first, second]).execute();
+    expect(runs).toEqual([{ id: first }]);
+    expect((await events(first)).map((e) => e.type)).toEqual(['run.status']);
   });
 });

@@ -1,6 +1,6 @@
-import { type Insertable, type Selectable, type Transaction, sql } from 'kysely';
+import { type Insertable, type RawBuilder, type Selectable, type Transaction, sql } from 'kysely';
 import { TERMINAL_RUN_STATUSES, periodStart } from '@atelier/domain';
-import type { Db } from './connect';
+import type { Db, Executor } from './connect';
 import type { BudgetsTable, Database } from './schema';
 
 export type BudgetRow = Selectable<BudgetsTable>;
@@ -31,23 +31,32 @@ export async function updateBudget(db: Db, id: string, patch: Partial<Insertable
     .executeTakeFirst();
 }
 
+/** The budgets a request in this workspace (and project) answers to. */
+function applicableBudgets(ex: Executor, workspaceId: string, projectId: string | null) {
+  return ex
+    .selectFrom('budgets')
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) => (projectId ? eb.or([eb('scope', '=', 'workspace'), eb('project_id', '=', projectId)]) : eb('scope', '=', 'workspace')));
+}
+
 /**
- * The budgets a request in this workspace (and project) answers to, locked in id order so that
- * concurrent requests against the same budget are judged one after another and never overspend it.
+ * The applicable budgets, locked in id order so that concurrent requests against the same budget are
+ * judged one after another and never overspend it.
  */
 export async function lockApplicableBudgets(
   tx: Transaction<Database>,
   workspaceId: string,
   projectId: string | null,
 ): Promise<BudgetRow[]> {
-  return tx
-    .selectFrom('budgets')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where((eb) => (projectId ? eb.or([eb('scope', '=', 'workspace'), eb('project_id', '=', projectId)]) : eb('scope', '=', 'workspace')))
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  return applicableBudgets(tx, workspaceId, projectId).selectAll().orderBy('id').forUpdate().execute();
+}
+
+/**
+ * A condition for a write that answers to no budget: true while none applies to this workspace (and
+ * project). A write guarded by it needs neither the budgets' locks nor a transaction.
+ */
+export function noBudgetApplies(ex: Executor, workspaceId: string, projectId: string | null): RawBuilder<boolean> {
+  return sql<boolean>`NOT EXISTS (${applicableBudgets(ex, workspaceId, projectId).select('id')})`;
 }
 
 /**

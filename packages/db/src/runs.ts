@@ -1,4 +1,4 @@
-import { type Transaction, sql } from 'kysely';
+import { type RawBuilder, type Transaction, sql } from 'kysely';
 import { isTerminalRunStatus, roundUsd } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect';
 import { engineCommandRow } from './engine-commands';
@@ -39,11 +39,28 @@ export async function lockRun(tx: Transaction<Database>, runId: string): Promise
  * (start_run) is recorded by the same statement.
  */
 export async function insertRun(db: Executor, run: Insertable<RunsTable>, command?: EngineCommandKind): Promise<RunRow> {
-  const insert = db
-    .insertInto('runs')
-    .values({ ...run, event_seq: 1 })
-    .returningAll();
-  const recordCommand = command ? sql`, command AS (${db.insertInto('engine_commands').values(engineCommandRow(command, run.id))})` : sql``;
+  return (await insertRunIf(db, run, command))!;
+}
+
+/**
+ * insertRun, but only if `condition` holds when the statement runs; undefined when it did not (nothing
+ * was written). A request judged against budgets uses it to skip their transaction when none applies.
+ */
+export async function insertRunIf(
+  db: Executor,
+  run: Insertable<RunsTable>,
+  command?: EngineCommandKind,
+  condition?: RawBuilder<boolean>,
+): Promise<RunRow | undefined> {
+  const values = { ...run, event_seq: 1 };
+  const insert = condition
+    ? db
+        .insertInto('runs')
+        .columns(columnsOf(values))
+        .expression(sql`SELECT ${valuesOf(values)} WHERE ${condition}`)
+        .returningAll()
+    : db.insertInto('runs').values(values).returningAll();
+  const recordCommand = command ? sql`, command AS (${commandFor(db, command, run.id)})` : sql``;
   const { rows } = await sql<RunRow & { announced: unknown }>`
     WITH run AS (${insert}),
     appended AS (
@@ -51,9 +68,27 @@ export async function insertRun(db: Executor, run: Insertable<RunsTable>, comman
       SELECT id, 1, 'run.status', jsonb_build_object('status', status) FROM run
       RETURNING seq, type)${recordCommand}
     SELECT run.*, ${announceRunEvent(run.id)} AS announced FROM run, appended`.execute(db);
-  const { announced: _, ...row } = rows[0]!;
+  if (!rows[0]) return undefined;
+  const { announced: _, ...row } = rows[0];
   return row;
 }
+
+/** The run's engine command, recorded only with the run (the insert may have been skipped). */
+function commandFor(db: Executor, command: EngineCommandKind, runId: string) {
+  const row = engineCommandRow(command, runId);
+  return db
+    .insertInto('engine_commands')
+    .columns(columnsOf(row))
+    .expression(sql`SELECT ${valuesOf(row)} FROM run`);
+}
+
+/**
+ * A row's columns and values for an INSERT ... SELECT (one that may insert nothing). The SELECT's untyped
+ * parameters take the target columns' types, as a VALUES list's would.
+ */
+const definedKeys = <T extends object>(row: T) => (Object.keys(row) as Array<keyof T & string>).filter((k) => row[k] !== undefined);
+const columnsOf = <T extends object>(row: T) => definedKeys(row);
+const valuesOf = <T extends object>(row: T) => sql.join(definedKeys(row).map((k) => row[k]));
 
 export async function getRunRow(db: Executor, runId: string): Promise<RunRow | undefined> {
   return db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();

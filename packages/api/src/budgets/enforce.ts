@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import type { Transaction } from 'kysely';
-import { type Database, budgetSpend, lockApplicableBudgets, recordRefusal } from '@atelier/db';
+import type { RawBuilder, Transaction } from 'kysely';
+import { type Database, budgetSpend, lockApplicableBudgets, noBudgetApplies, recordRefusal } from '@atelier/db';
 import { type EnforcementMode, judgeBudget, newUuid } from '@atelier/domain';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../services';
@@ -15,6 +15,25 @@ export interface BudgetRequest {
   attempted: 'run' | 'order.plan' | 'order.start' | 'order.retry';
   /** An order's own cap (budgetLimitUsd), judged against what the order has already spent. */
   orderCap?: { limitUsd: number; enforcementMode: EnforcementMode; spentUsd: number; orderId?: string };
+}
+
+/**
+ * underBudgets for a write that can guard itself. While no budget applies to the request (and it has no
+ * order cap), `writeAlone` writes in one statement guarded by that very condition: no transaction, no
+ * locks, nothing to judge. When it wrote nothing, a budget applies (or appeared meanwhile), and the
+ * request is judged under the budgets' locks by underBudgets, as any other.
+ */
+export async function underBudgetsOrAlone<T>(
+  c: Context<AppEnv>,
+  req: BudgetRequest,
+  writeAlone: ((onlyIf: RawBuilder<boolean>) => Promise<T | undefined>) | undefined,
+  write: (tx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  if (writeAlone && !req.orderCap) {
+    const written = await writeAlone(noBudgetApplies(c.get('services').db, req.workspaceId, req.projectId));
+    if (written !== undefined) return written;
+  }
+  return underBudgets(c, req, write);
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   getProjectInWorkspace,
   getWorkflowWithLive,
   insertRun,
+  insertRunIf,
   moveRunStatus,
   newRunRow,
 } from '@atelier/db';
@@ -19,7 +20,7 @@ import { fail } from '../errors';
 import type { AppEnv } from '../services';
 import { refuseUnusableCharacter } from './character-gate';
 import { resolveSuppliedArtifacts } from './supplied-artifacts';
-import { underBudgets } from '../budgets/enforce';
+import { underBudgetsOrAlone } from '../budgets/enforce';
 
 type Body = z.infer<typeof CreateRunRequest>;
 
@@ -127,7 +128,7 @@ export async function createRun(
         await alsoRecord?.(tx, inserted);
         return inserted;
       })
-    : await underBudgets(
+    : await underBudgetsOrAlone(
         c,
         {
           workspaceId: access.workspaceId,
@@ -136,6 +137,8 @@ export async function createRun(
           largestRunUsd: estimate,
           attempted: 'run',
         },
+        // With nothing else to record, a run no budget applies to is one statement.
+        alsoRecord ? undefined : (onlyIf) => insertRunIf(db, row, 'start_run', onlyIf),
         async (tx) => {
           // The engine learns of the run from the same statement: a Temporal outage delays it, never loses it.
           const inserted = await insertRun(tx, row, 'start_run');
