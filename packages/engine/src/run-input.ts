@@ -2,7 +2,7 @@ import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition'
 import type { RunRow } from '@atelier/db';
 import { definitionHash } from '@atelier/domain/hashing';
 import { runPlanOf } from '@atelier/domain/run-plan';
-import type { PlannedRunInput, RunStart } from './run-types';
+import type { PlannedRunInput, RunShape, RunStart } from './run-types';
 
 /** The id of a supplied research report among a run's inputs, which its artifact names as its source. */
 function suppliedReport(inputs: unknown): string | null {
@@ -13,11 +13,19 @@ function suppliedReport(inputs: unknown): string | null {
 }
 
 /**
+ * The workflow shape new runs take (RunStart.shape): carried in their input, so the run workflow records no
+ * patch marker and no `TemporalChangeVersion` upsert to choose it.
+ */
+export const RUN_SHAPE: RunShape = 1;
+
+/**
  * A run workflow input with the definition by reference: its plan and content hash, not the definition,
- * travel in the workflow's history (and in an order's or a parent run's, which start it).
+ * travel in the workflow's history (and in an order's or a parent run's, which start it). It names the
+ * shape the run takes (RUN_SHAPE). Every input the engine starts a run with is made here: the dispatcher's,
+ * an order's children's and a parent run's children's.
  */
 export function plannedRunInput(start: RunStart, definition: WorkflowDefinition): PlannedRunInput {
-  return { ...start, plan: runPlanOf(definition), definitionHash: definitionHash(definition) };
+  return { ...start, shape: RUN_SHAPE, plan: runPlanOf(definition), definitionHash: definitionHash(definition) };
 }
 
 /** What the run workflow starts from, read off the run as it was recorded at creation. */

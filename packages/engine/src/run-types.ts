@@ -16,7 +16,23 @@ export type RunWorkflowInput = RunStart & ({ plan: RunPlan; definitionHash: stri
 /** A run workflow input with the definition by reference: what the engine starts runs with now. */
 export type PlannedRunInput = Extract<RunWorkflowInput, { plan: RunPlan }>;
 
+/**
+ * The workflow shapes a run input can name (RunStart.shape). 1: named (each step's activity named after the
+ * step, the execution ending Failed or Canceled as the run does), lean bookkeeping (no markRunRunning) and
+ * settling every failure: what ONE_MARKER_PATCH marks in histories recorded before the input named it.
+ */
+export type RunShape = 1;
+
 export interface RunStart {
+  /**
+   * The shape the run workflow takes, chosen by whoever builds the input (run-input.ts) instead of asked of a
+   * patch marker. Why: each patched() call on a new execution records a marker (a history event) plus an
+   * upsert of the `TemporalChangeVersion` search attribute (another event and a visibility write), on every
+   * run. The input is recorded in the execution's first history event, so deciding from it is as
+   * deterministic as a marker and costs nothing. Absent in inputs from before it: the workflow then asks its
+   * patches as it always did, so the histories of those runs replay unchanged.
+   */
+  shape?: RunShape;
   runId: string;
   workspaceId: string;
   intake: Record<string, unknown>;

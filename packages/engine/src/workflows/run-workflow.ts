@@ -18,6 +18,7 @@ import {
   setHandler,
   upsertSearchAttributes,
   uuid4,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Gate } from '@atelier/contracts/workflow-definition';
 import { approvalHold, budgetStop, gateOf, isJudgedGate, lockedStop, lockingGates } from '@atelier/domain/gates';
@@ -74,6 +75,26 @@ export const LEAN_BOOKKEEPING_PATCH = 'lean-bookkeeping';
  * in their old order, so those histories replay unchanged.
  */
 export const ONE_MARKER_PATCH = 'one-marker';
+
+/**
+ * Whether the input names the shape ONE_MARKER_PATCH marks (RunStart.shape, run-types.ts): then a new
+ * execution asks no patch at all, so it records neither a marker nor a `TemporalChangeVersion` upsert. The
+ * input is in the history, so deciding from it is deterministic.
+ *
+ * An execution started with the shape but first run by a worker from before it (a rolling deploy: the
+ * dispatcher, an order's or a parent run's activity, is newer than the worker that took the first task)
+ * records the one-marker marker anyway, the old worker ignoring the field. Temporal's core SDK skips a
+ * leftover marker only when it was recorded deprecated (deprecatePatch); a plain one that no patched() call
+ * matches fails replay as nondeterministic. So when replaying, ONE_MARKER_PATCH is still asked, its answer
+ * ignored: patched() during replay answers from the history and sends a command only for a marker that is
+ * there, so it matches that old worker's marker and adds nothing to a history recorded without one.
+ * Live (not replaying), it is never asked. replay.test.ts replays both kinds of history.
+ */
+function shapeFromInput(input: RunWorkflowInput): boolean {
+  if ((input.shape ?? 0) < 1) return false;
+  if (workflowInfo().unsafe.isReplaying) patched(ONE_MARKER_PATCH);
+  return true;
+}
 
 type Settlement = Omit<SettleRunInput, 'runId'>;
 type LocalCall<A extends unknown[], R> = ((...args: A) => Promise<R>) & {
@@ -238,7 +259,10 @@ class RunProgress {
   /** The step under way (begun, not yet done), for a failure that interrupts it. */
   current: number | undefined;
   outcome: RunOutcome | undefined;
-  /** Whether this execution recorded the one marker that stands for all the shapes before it (ONE_MARKER_PATCH). */
+  /**
+   * Whether this execution has every shape ONE_MARKER_PATCH stands for: named by its input (no marker), or
+   * marked by the one marker.
+   */
   readonly oneMarker: boolean;
   /** Whether this execution leaves marking the run running to its first step (LEAN_BOOKKEEPING_PATCH). */
   readonly lean: boolean;
@@ -248,7 +272,9 @@ class RunProgress {
 
   constructor(readonly input: RunWorkflowInput) {
     // Asked once, here: during replay a missing marker is no final answer, and the shape must not change mid-run.
-    this.oneMarker = patched(ONE_MARKER_PATCH);
+    // An input that names its shape asks no patch; one that does not asks them as its history recorded them:
+    // the one marker first, then the older patches in their old order.
+    this.oneMarker = shapeFromInput(input) || patched(ONE_MARKER_PATCH);
     this.named = this.oneMarker || patched(TEMPORAL_OUTCOME_PATCH);
     this.lean = this.oneMarker || (this.named && patched(LEAN_BOOKKEEPING_PATCH));
     this.plan = planOf(input);
