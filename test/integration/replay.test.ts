@@ -78,10 +78,10 @@ async function usableCharacter(referenceArtifactId: string): Promise<string> {
  * The workflow shape histories are recorded in now: the newest patch of the run workflow, or the newest
  * shape of its input (`definition-by-reference`: the plan and the definition's hash instead of the
  * definition, told apart by the input itself; `input-shape`: the input names the workflow's shape, so no
- * patch marker is recorded). Histories of earlier shapes keep their names and are replayed all the same, so
+ * patch marker is recorded; `settled-by-last-step`: shape 2, a last step without a gate settles the run). Histories of earlier shapes keep their names and are replayed all the same, so
  * runs in flight across a deploy are covered; a new shape adds files instead of replacing them.
  */
-const SHAPE = 'input-shape';
+const SHAPE = 'settled-by-last-step';
 
 /** Every patch marker a history records, and every `TemporalChangeVersion` upsert that comes with one. */
 function patchEvents(history: { events?: Array<any> | null }) {
@@ -186,6 +186,8 @@ describe('the run workflow stays deterministic', () => {
     // A new execution's input names its shape, so it records no patch marker: each would cost an event and a
     // TemporalChangeVersion upsert (another event and a visibility write).
     expect(patchEvents(history)).toEqual([]);
+    // Its last step settled the run (shape 2): no settlement local activity, so no marker of any kind.
+    expect((history.events ?? []).filter((e) => e.markerRecordedEventAttributes)).toEqual([]);
     for (const [name, id] of scenarios) expect(patchEvents(await h.temporal.workflow.getHandle(id).fetchHistory()), name).toEqual([]);
     // A child run's input (prepareChildRun's) names its shape too, and so records no marker either.
     const parent = await h.temporal.workflow.getHandle(article).fetchHistory();
@@ -194,7 +196,7 @@ describe('the run workflow stays deterministic', () => {
     const childInput = h.temporal.options.loadedDataConverter.payloadConverter.fromPayload<any>(
       childStart.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!,
     );
-    expect(childInput).toMatchObject({ shape: 1 });
+    expect(childInput).toMatchObject({ shape: 2 });
     expect(patchEvents(await h.temporal.workflow.getHandle(childId).fetchHistory())).toEqual([]);
     const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
     expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityId)).toEqual(['1-step-1', '2-step-2', '3-step-3']);
@@ -206,7 +208,7 @@ describe('the run workflow stays deterministic', () => {
     // activity is named by the hash, so no prompt or jsonSchema is written into the history.
     const converter = h.temporal.options.loadedDataConverter.payloadConverter;
     const started = converter.fromPayload<any>(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
-    expect(started).toMatchObject({ shape: 1, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
+    expect(started).toMatchObject({ shape: 2, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
     expect(started).not.toHaveProperty('definition');
     for (const e of scheduled) {
       const call = converter.fromPayload<any>(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!);

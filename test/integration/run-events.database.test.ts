@@ -7,6 +7,7 @@ import {
   emitArtifact,
   insertRun,
   insertRunIf,
+  markCancelRequested,
   moveRunStatus,
   newRunRow,
   noBudgetApplies,
@@ -216,5 +217,24 @@ describe('run event numbers', () => {
     const runs = await h.db.selectFrom('runs').select('id').where('id', 'in', [first, second]).execute();
     expect(runs).toEqual([{ id: first }]);
     expect((await events(first)).map((e) => e.type)).toEqual(['run.status']);
+  });
+
+  it('leave a run whose cancel was asked for to its workflow when the move says so', async () => {
+    const runId = await queuedRun();
+    await startStep(h.db, { runId, stepIndex: 0, stepId: 'step-1', name: 'Outline the report', kind: 'llm' });
+    await markCancelRequested(h.db, { runId });
+    expect(await moveRunStatus(h.db, runId, 'completed', {}, undefined, { unlessCancelRequested: true })).toBeUndefined();
+    const row = await h.db.selectFrom('runs').select(['status', 'cancel_requested_at']).where('id', '=', runId).executeTakeFirstOrThrow();
+    expect(row.status).toBe('running');
+    expect(row.cancel_requested_at).toBeInstanceOf(Date);
+    expect(await moveRunStatus(h.db, runId, 'cancelled')).toMatchObject({ status: 'cancelled' });
+    // A settled run is left alone by a later request.
+    await markCancelRequested(h.db, { runId: await queuedRun() });
+    const other = await queuedRun();
+    await moveRunStatus(h.db, other, 'completed');
+    await markCancelRequested(h.db, { runId: other });
+    expect(
+      (await h.db.selectFrom('runs').select('cancel_requested_at').where('id', '=', other).executeTakeFirstOrThrow()).cancel_requested_at,
+    ).toBeNull();
   });
 });

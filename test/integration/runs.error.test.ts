@@ -1,5 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { syncBuiltinWorkflows } from '@atelier/db';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+
+/** Two slow llm steps: the second, the last, settles the run itself, so a cancel can land inside it. */
+const SLOW_LAST_STEP = {
+  id: 'outline-twice',
+  name: 'Outline twice (cancel fixture)',
+  version: '2026.11.01',
+  artifactClass: 'research',
+  cadence: 'on-demand',
+  intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true }] },
+  runtimeSteps: ['step-1', 'step-2'].map((id) => ({
+    id,
+    name: `Outline (${id})`,
+    kind: 'llm',
+    role: 'researcher',
+    prompt: 'Outline "{{intake.topic}}"',
+    jsonSchema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } },
+  })),
+  gates: [],
+  providers: { researcher: 'local/text-1' },
+  budgetPolicy: {},
+  artifactSchema: { artifactClass: 'research', artifactType: 'research-report', files: ['application/json'], metadata: [] },
+  outputShape: [{ artifactClass: 'research', artifactType: 'research-report' }],
+};
 
 let h: Harness;
 let user: TestUser;
@@ -9,6 +33,7 @@ beforeAll(async () => {
   h = await startHarness({ localLatencyMs: 600 });
   user = await registerUser(h);
   other = await registerUser(h, 'Other');
+  await syncBuiltinWorkflows(h.db, [SLOW_LAST_STEP as never]);
 });
 afterAll(() => h?.stop());
 
@@ -165,6 +190,36 @@ describe('cancelling a run', () => {
     const again = await h.request('POST', `/v1/runs/${created.body.id}/cancel`, { token: user.token });
     expect(again.status).toBe(409);
     expect(again.body.detail).toMatchObject({ code: 'invalid_transition', status: 'cancelled' });
+  });
+});
+
+describe('cancelling a run in its last step', () => {
+  it('ends it cancelled, not completed: the step that would settle the run sees the cancel first', async () => {
+    const created = await create(user.token, { templateId: SLOW_LAST_STEP.id, intake: { topic: 'cancelled late' } });
+    // The last step has begun (its row exists) and, at 600 ms a call, is still running.
+    await vi.waitFor(
+      async () =>
+        expect(
+          await h.db
+            .selectFrom('run_steps')
+            .select('status')
+            .where('run_id', '=', created.body.id)
+            .where('step_index', '=', 1)
+            .executeTakeFirst(),
+        ).toEqual({ status: 'pending' }),
+      { timeout: 30_000, interval: 50 },
+    );
+    expect((await h.request('POST', `/v1/runs/${created.body.id}/cancel`, { token: user.token })).status).toBe(200);
+    const run = await waitForRun(h, user.token, created.body.id);
+    expect(run.status).toBe('cancelled');
+    expect(run.runSteps.map((s: { status: string }) => s.status)).toEqual(['completed', 'completed']);
+    expect(run.artifactId).toBeNull();
+
+    // Left alone, the same workflow's last step settles the run.
+    const plain = await create(user.token, { templateId: SLOW_LAST_STEP.id, intake: { topic: 'not cancelled' } });
+    const settled = await waitForRun(h, user.token, plain.body.id);
+    expect(['completed', 'review']).toContain(settled.status);
+    expect(settled.artifactId).toEqual(expect.any(String));
   });
 });
 

@@ -13,6 +13,7 @@ import * as webhookEndpoints from './migrations/2026-11-24T0900-webhook-endpoint
 import * as engineCommandTraceparent from './migrations/2026-11-24T1000-engine-command-traceparent';
 import * as providerCalls from './migrations/2026-11-24T1100-provider-calls';
 import * as runEventSeq from './migrations/2026-11-25T0900-run-event-seq';
+import * as runCancelRequested from './migrations/2026-11-26T0900-run-cancel-requested';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24T1000-engine-command-traceparent': engineCommandTraceparent,
   '2026-11-24T1100-provider-calls': providerCalls,
   '2026-11-25T0900-run-event-seq': runEventSeq,
+  '2026-11-26T0900-run-cancel-requested': runCancelRequested,
 };
 
 class InCodeMigrations implements MigrationProvider {

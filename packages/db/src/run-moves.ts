@@ -1,5 +1,5 @@
 import { type Insertable, type RawBuilder, sql } from 'kysely';
-import { RUN_STATUSES, isForwardMove, isTerminalRunStatus } from '@atelier/domain';
+import { RUN_STATUSES, TERMINAL_RUN_STATUSES, isForwardMove, isTerminalRunStatus } from '@atelier/domain';
 import { WEBHOOK_ALL_EVENTS } from '@atelier/contracts/webhook-endpoints';
 import { type Executor, inTransaction } from './connect';
 import { emitRunEvent, runEventType } from './event-webhooks';
@@ -46,12 +46,13 @@ export async function moveRunStatus(
   to: string,
   fields: Partial<Insertable<RunsTable>> = {},
   artifact?: ArtifactInsert,
+  opts: { unlessCancelRequested?: boolean } = {},
 ): Promise<RunRow | undefined> {
   const webhookType = runEventType(to);
-  const alone = await moveStatement(db, { runId, to, fields, artifact, unlessSubscribedTo: webhookType });
+  const alone = await moveStatement(db, { runId, to, fields, artifact, unlessSubscribedTo: webhookType, ...opts });
   if (!alone.subscribed) return alone.row;
   return inTransaction(db, async (tx) => {
-    const { row } = await moveStatement(tx, { runId, to, fields, artifact });
+    const { row } = await moveStatement(tx, { runId, to, fields, artifact, ...opts });
     if (row) await emitRunEvent(tx, row);
     return row;
   });
@@ -67,6 +68,8 @@ interface Move {
   artifact?: ArtifactInsert;
   /** Make no change (and report `subscribed`) when the run's workspace has an endpoint for this event. */
   unlessSubscribedTo?: string;
+  /** Make no change when a cancel of the run was asked for (markCancelRequested). */
+  unlessCancelRequested?: boolean;
 }
 
 async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; subscribed: boolean }> {
@@ -93,9 +96,10 @@ async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; sub
     .where(sql<boolean>`EXISTS (SELECT 1 FROM ok)`)
     .returningAll();
   const { rows } = await sql<RunRow & { was_subscribed: boolean; announced: unknown }>`
-    WITH locked AS (SELECT status, workspace_id FROM runs WHERE id = ${runId} FOR UPDATE),
+    WITH locked AS (SELECT status, workspace_id, cancel_requested_at FROM runs WHERE id = ${runId} FOR UPDATE),
     subscribed AS (SELECT ${subscribed} AS yes),
-    ok AS (SELECT 1 FROM locked, subscribed WHERE locked.status = ANY(${forwardFrom(to)}::text[]) AND NOT subscribed.yes),
+    ok AS (SELECT 1 FROM locked, subscribed WHERE locked.status = ANY(${forwardFrom(to)}::text[]) AND NOT subscribed.yes
+      ${m.unlessCancelRequested ? sql`AND locked.cancel_requested_at IS NULL` : sql``}),
     ${artifact ? sql`written AS (${artifactUpsert(artifact)}),` : sql``}
     run AS (${update}),
     appended AS (
@@ -127,4 +131,19 @@ function artifactUpsert(artifact: ArtifactInsert): RawBuilder<unknown> {
     SELECT ${sql.join(values)} FROM ok
     ON CONFLICT (id) DO UPDATE SET ${sql.join(ARTIFACT_UPDATED.map((c) => sql`${sql.ref(c)} = EXCLUDED.${sql.ref(c)}`))}
     RETURNING xmax = 0 AS inserted`;
+}
+
+/**
+ * Records that a cancel was asked for, on the runs named and on their sub-workflow runs, in the caller's
+ * transaction: a last step settling its run (moveRunStatus with `unlessCancelRequested`) then leaves the
+ * settlement to the workflow, which ends the run cancelled. Settled runs are left alone.
+ */
+export async function markCancelRequested(tx: Executor, target: { runId: string } | { orderId: string }): Promise<void> {
+  const named =
+    'runId' in target
+      ? sql`id = ${target.runId} OR parent_run_id = ${target.runId}`
+      : sql`parent_order_id = ${target.orderId} OR parent_run_id IN (SELECT id FROM runs WHERE parent_order_id = ${target.orderId})`;
+  await sql`
+    UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, now())
+    WHERE (${named}) AND NOT (status = ANY(${[...TERMINAL_RUN_STATUSES]}::text[]))`.execute(tx);
 }

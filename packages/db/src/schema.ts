@@ -112,6 +112,7 @@ export interface RunsTable {
   current_step_index: Generated<number>;
   /** The last sequence number of the run's event log (appendRunEvent increments it). */
   event_seq: Generated<number>;
+  cancel_requested_at: Date | null;
   intake: Json<Record<string, unknown>>;
   definition: Json;
   bindings: Json<Record<string, string>>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { type Db, type RunRow, enqueueEngineCommand, getRunRow, lockRun, moveRunStatus } from '@atelier/db';
+import { type Db, type RunRow, enqueueEngineCommand, getRunRow, lockRun, markCancelRequested, moveRunStatus } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { signalRunCancel } from './client';
 
@@ -38,6 +38,7 @@ export async function requestRunCancel(db: Db, runId: string): Promise<void> {
     if (!run) throw new RunStateConflict(`run ${runId} not found`, 'missing');
     if (isTerminalRunStatus(run.status)) throw new RunStateConflict(`run ${runId} is already ${run.status}`, run.status);
     await enqueueEngineCommand(tx, 'cancel_run', runId);
+    await markCancelRequested(tx, { runId });
     return run.status;
   });
   if (status === 'pending' || status === 'planned') await moveRunStatus(db, runId, 'cancelled');

@@ -33,6 +33,8 @@ export interface WriteSettlementOptions {
   /** The artifact id the workflow chose; otherwise the run's emitted draft's, or a new one. */
   artifactId?: string;
   sourceReportArtifactId?: string | null;
+  /** Write nothing once a cancel of the run was asked for (a last step settling its run). */
+  unlessCancelRequested?: boolean;
 }
 
 /** Writes `settlement` for `run`; returns the row as written (unchanged when the run had already ended). */
@@ -72,6 +74,7 @@ export async function writeRunSettlement(
         : {}),
     },
     artifact,
+    { unlessCancelRequested: opts.unlessCancelRequested },
   );
   // The row as written; read again only when the move was a no-op (already settled).
   return moved ?? getRunRow(db, run.id);

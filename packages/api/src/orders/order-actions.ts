@@ -3,6 +3,7 @@ import {
   type OrderRow,
   cancelPlannedChildren,
   enqueueEngineCommand,
+  markCancelRequested,
   getOrder,
   lockOrder,
   orderCounts,
@@ -171,6 +172,7 @@ export async function cancelOrder(c: Context<AppEnv>, orderId: string): Promise<
     }
     if (locked.status === 'running') {
       await enqueueEngineCommand(tx, 'cancel_order', order.id);
+      await markCancelRequested(tx, { orderId: order.id });
       return true;
     }
     await cancelPlannedChildren(tx, order.id);

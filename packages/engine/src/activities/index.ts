@@ -12,7 +12,7 @@ import {
   settleStep,
   startStep,
 } from '@atelier/db';
-import { type CharacterVerdict, type ModelRegistry, runCharacterUse, utcDay } from '@atelier/domain';
+import { type CharacterVerdict, type ModelRegistry, isTerminalRunStatus, runCharacterUse, utcDay } from '@atelier/domain';
 import { type EgressPolicy, egressPolicyFromEnv } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import { decideRunSettlement } from '@atelier/domain/run-settlement';
@@ -95,7 +95,7 @@ export function createActivities(deps: ActivityDeps) {
     },
   };
 
-  return {
+  const activities = {
     async markRunRunning(input: { runId: string }): Promise<void> {
       await moveRunStatus(db, input.runId, 'running');
     },
@@ -120,7 +120,21 @@ export function createActivities(deps: ActivityDeps) {
     async executeStep(input: ExecuteStepInput): Promise<StepResult> {
       const { runId, stepIndex, step } = input;
       const row = await startStep(db, { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind });
-      if (row.status === 'completed' || row.status === 'skipped') return { output: row.output, costUsd: Number(row.cost_actual_usd) };
+      // A run's last step may settle the run too (shape 2); a retry after both were written settles nothing twice.
+      const completed = async (output: unknown, costUsd: number): Promise<StepResult> => {
+        if (!input.settleRun) return { output, costUsd };
+        const run = await settleRunAs(
+          {
+            runId,
+            status: 'completed',
+            artifact: { id: input.settleRun.artifactId, content: output },
+            sourceReportArtifactId: input.settleRun.sourceReportArtifactId,
+          },
+          { unlessCancelRequested: true },
+        );
+        return { output, costUsd, run: run as StepResult['run'] };
+      };
+      if (row.status === 'completed' || row.status === 'skipped') return completed(row.output, Number(row.cost_actual_usd));
       if (row.status === 'failed') {
         throw ApplicationFailure.nonRetryable(row.error ?? `step ${step.id} failed`, row.error_code ?? 'step_failed');
       }
@@ -152,7 +166,7 @@ export function createActivities(deps: ActivityDeps) {
           costActualUsd: result.costUsd,
           output: result.output,
         });
-        return { output: result.output, costUsd: result.costUsd };
+        return await completed(result.output, result.costUsd);
       } catch (err) {
         if (err instanceof StepFailure) {
           await settle({
@@ -234,47 +248,64 @@ export function createActivities(deps: ActivityDeps) {
     },
 
     /**
-     * Writes the run's terminal status, and its artifact when there is one, in one transaction. A run
-     * whose artifact fails QA is held for review instead of completing; the status written is returned.
+     * Writes the run's terminal status, and its artifact when there is one. A run whose artifact fails QA
+     * is held for review instead of completing; the status written is returned.
      */
     async settleRun(input: SettleRunInput): Promise<{ status: SettleRunInput['status'] }> {
-      const run = await runOrThrow(db, input.runId);
-      if (input.failedStepIndex !== undefined) {
-        // A step refused before it ran (a locked gate, a child that failed) still shows as the failed one.
-        const step = (run.definition as { runtimeSteps: Array<{ id: string; name: string; kind: string }> }).runtimeSteps[
-          input.failedStepIndex
-        ];
-        if (step)
-          await startStep(db, { runId: input.runId, stepIndex: input.failedStepIndex, stepId: step.id, name: step.name, kind: step.kind });
-        await settleStep(db, {
-          runId: input.runId,
-          stepIndex: input.failedStepIndex,
-          status: 'failed',
-          error: input.error ?? 'step failed',
-          errorCode: input.errorCode ?? null,
-        });
-      }
-      // The one settlement rule (decideRunSettlement): the workflow's decision, under the QA hold.
-      const settlement = decideRunSettlement({
-        definition: definitionOf(run),
-        steps: [],
-        decision: {
-          status: input.status,
-          error: input.error,
-          errorCode: input.errorCode,
-          failureDetails: input.failureDetails,
-          ...(input.artifact ? { artifact: { content: input.artifact.content } } : {}),
-          review: input.review,
-        },
-      });
-      const written = await writeRunSettlement(db, run, settlement, {
-        artifactId: input.artifact?.id,
-        sourceReportArtifactId: input.sourceReportArtifactId,
-      });
-      observeSettlement(deps.metrics, run, input, written?.status ?? settlement.status);
-      return { status: (written?.status as SettleRunInput['status']) ?? settlement.status };
+      const settled = await settleRunAs(input);
+      return { status: settled.status as SettleRunInput['status'] };
     },
   };
+
+  /**
+   * The run's settlement as the workflow decided it, under the one settlement rule (decideRunSettlement:
+   * the QA hold). With `unlessCancelRequested` (a last step settling its run) nothing is written once a
+   * cancel was asked for, and the answer says so: the workflow then settles the run cancelled.
+   */
+  async function settleRunAs(input: SettleRunInput, opts: { unlessCancelRequested?: boolean } = {}): Promise<RunSettled> {
+    const run = await runOrThrow(db, input.runId);
+    if (input.failedStepIndex !== undefined) {
+      // A step refused before it ran (a locked gate, a child that failed) still shows as the failed one.
+      const step = (run.definition as { runtimeSteps: Array<{ id: string; name: string; kind: string }> }).runtimeSteps[
+        input.failedStepIndex
+      ];
+      if (step)
+        await startStep(db, { runId: input.runId, stepIndex: input.failedStepIndex, stepId: step.id, name: step.name, kind: step.kind });
+      await settleStep(db, {
+        runId: input.runId,
+        stepIndex: input.failedStepIndex,
+        status: 'failed',
+        error: input.error ?? 'step failed',
+        errorCode: input.errorCode ?? null,
+      });
+    }
+    const settlement = decideRunSettlement({
+      definition: definitionOf(run),
+      steps: [],
+      decision: {
+        status: input.status,
+        error: input.error,
+        errorCode: input.errorCode,
+        failureDetails: input.failureDetails,
+        ...(input.artifact ? { artifact: { content: input.artifact.content } } : {}),
+        review: input.review,
+      },
+    });
+    const written = await writeRunSettlement(db, run, settlement, {
+      artifactId: input.artifact?.id,
+      sourceReportArtifactId: input.sourceReportArtifactId,
+      ...opts,
+    });
+    if (written && !isTerminalRunStatus(written.status) && written.cancel_requested_at)
+      return { status: written.status, cancelRequested: true };
+    observeSettlement(deps.metrics, run, input, written?.status ?? settlement.status);
+    return { status: written?.status ?? settlement.status };
+  }
+
+  return activities;
 }
+
+/** What a settlement wrote: the run's status, or that a cancel was asked for first (nothing written). */
+export type RunSettled = { status: string; cancelRequested?: true };
 
 export type EngineActivities = ReturnType<typeof createActivities>;

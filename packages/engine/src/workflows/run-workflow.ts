@@ -135,6 +135,7 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
       if (gate) run.refuseIfLocked(gate, index);
       const output = await runStep(run, step, index, gate);
       run.done(step, index, output);
+      if (run.settledByStep) return run.finish(run.settledByStep, run.artifact.id);
       if (!gate) {
         await run.emitIfEarly(step, index, output);
         continue;
@@ -193,11 +194,17 @@ async function runStep(run: RunProgress, step: PlannedStep, index: number, gate:
       gate: isJudgedGate(gate) ? gate : undefined,
       artifact: run.artifact,
       executionMode: input.executionMode,
+      // Nothing is left to decide after a last step without a gate: it settles the run itself (shape 2).
+      ...(run.settlesWithLastStep && !gate && index === run.plan.runtimeSteps.length - 1
+        ? { settleRun: { artifactId: run.artifact.id, sourceReportArtifactId: run.sourceReportArtifactId } }
+        : {}),
     };
     const result = run.named
       ? await executeStep.executeWithOptions(run.stepOptions(step, index, 'step'), [stepInput])
       : await executeStep(stepInput);
     run.spentUsd += result.costUsd;
+    if (result.run?.cancelRequested) run.state.cancelRequested = true;
+    else if (result.run) run.settledByStep = result.run.status;
     return result.output;
   } catch (err) {
     throw new RunStop({ status: 'failed', ...describeStepFailure(err), failedStepIndex: index });
@@ -268,6 +275,10 @@ class RunProgress {
   readonly lean: boolean;
   /** Whether this execution has the named shape (TEMPORAL_OUTCOME_PATCH). */
   readonly named: boolean;
+  /** Whether the run's last step settles the run (shape 2, RunShape). */
+  readonly settlesWithLastStep: boolean;
+  /** The status the last step settled the run with. */
+  settledByStep: RunOutcome['status'] | undefined;
   cancelledByTemporal = false;
 
   constructor(readonly input: RunWorkflowInput) {
@@ -277,6 +288,7 @@ class RunProgress {
     this.oneMarker = shapeFromInput(input) || patched(ONE_MARKER_PATCH);
     this.named = this.oneMarker || patched(TEMPORAL_OUTCOME_PATCH);
     this.lean = this.oneMarker || (this.named && patched(LEAN_BOOKKEEPING_PATCH));
+    this.settlesWithLastStep = (input.shape ?? 0) >= 2;
     this.plan = planOf(input);
     this.artifact = { id: `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`, ...this.plan.artifactSchema };
     this.context = { intake: input.intake, inputs: input.inputs, steps: {} };
@@ -384,15 +396,19 @@ class RunProgress {
     const written = (await this.book(settleRun, `Settle the run ${result.status}`, { runId: this.input.runId, ...result })) as
       | { status: SettleRunInput['status'] }
       | undefined;
-    const status = written?.status ?? result.status;
+    return this.finish(written?.status ?? result.status, result.artifact?.id, result);
+  }
+
+  /** The run as settled (by settleRun, or by its last step): shown in Temporal and returned. */
+  finish(status: RunOutcome['status'], artifactId: string | undefined, failure: Pick<Settlement, 'errorCode' | 'error'> = {}): RunOutcome {
     this.setStatus(status);
     this.outcome = {
       runId: this.input.runId,
       status,
-      artifactId: result.artifact?.id,
+      artifactId,
       artifactType: this.plan.artifactSchema.artifactType,
-      errorCode: result.errorCode,
-      error: result.error,
+      errorCode: failure.errorCode,
+      error: failure.error,
     };
     return this.outcome;
   }
