@@ -197,7 +197,10 @@ describe('running an order', () => {
   it('starts, runs every child, and rolls up counts and cost from the children', async () => {
     const planned = await plan({
       workflowId: 'plan-research-report',
-      variationSpec: { resolver: 'list', params: { items: ['alpha', 'beta', 'gamma', 'delta'].map((topic) => ({ topic })) } },
+      variationSpec: {
+        resolver: 'list',
+        params: { items: ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta'].map((topic) => ({ topic })) },
+      },
     });
     const start = await h.request('POST', `/v1/orders/${planned.body.id}/start`, { token: user.token });
     expect(start.status).toBe(200);
@@ -206,13 +209,26 @@ describe('running an order', () => {
     expect(again.status).toBe(409);
     const order = await waitForOrder(h, user.token, planned.body.id);
     expect(order.status).toBe('completed');
-    expect(order.counts).toMatchObject({ planned: 0, running: 0, succeeded: 4, failed: 0 });
+    expect(order.counts).toMatchObject({ planned: 0, running: 0, succeeded: 7, failed: 0 });
     const kids = await children(order.id);
     expect(kids.every((k) => k.status === 'completed')).toBe(true);
     const sum = kids.reduce((s, k) => s + k.totalCosts.actualUsd, 0);
     expect(order.actualCostUsd).toBeCloseTo(sum, 6);
     const described = await h.temporal.workflow.getHandle(kids[0].id).describe();
     expect(described.parentExecution?.workflowId).toBe(order.id);
+    // Children are claimed ahead, as many as the concurrency (3) at a time, not one claim per child started:
+    // 3 + 3 + 1, then one that finds nothing left.
+    const history = await h.temporal.workflow.getHandle(order.id).fetchHistory();
+    const claims = (history.events ?? []).filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'claimOrderChildren',
+    );
+    expect(claims).toHaveLength(4);
+    const converter = h.temporal.options.loadedDataConverter.payloadConverter;
+    const limits = claims.map(
+      (e) => converter.fromPayload<{ limit: number }>(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!).limit,
+    );
+    // Each claim asks for a whole batch, even when one slot is free (one claim per free slot would ask for 1 or 2).
+    expect(limits).toEqual([3, 3, 3, 3]);
   });
 
   it('completes once targetCount children succeeded and cancels the children never started', async () => {

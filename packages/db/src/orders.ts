@@ -129,23 +129,23 @@ export async function orderCounts(db: Executor, orderId: string): Promise<OrderC
   return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])) as unknown as OrderCounts;
 }
 
-/** Claims up to `limit` planned children for starting (planned → pending), oldest id first, exactly once. */
+/**
+ * Claims up to `limit` planned children for starting (planned → pending), oldest id first, exactly once;
+ * each claim appends its status event. One statement.
+ */
 export async function claimPlannedChildren(db: Db, orderId: string, limit: number): Promise<RunRow[]> {
-  return db.transaction().execute(async (tx) => {
-    const claimed = await sql<RunRow>`
+  const claimed = await sql<RunRow>`
+    WITH claimed AS (
       update runs set status = 'pending', updated_at = now(), event_seq = event_seq + 1
       where id in (
         select id from runs where parent_order_id = ${orderId} and status = 'planned' and superseded_by is null
         order by created_at, id limit ${limit} for update skip locked)
-      returning *`.execute(tx);
-    if (claimed.rows.length > 0) {
-      await sql`
-        insert into run_events (run_id, seq, type, data)
-        select r.id, r.seq, 'run.status', '{"status":"pending"}'::jsonb
-        from unnest(${claimed.rows.map((c) => c.id)}::text[], ${claimed.rows.map((c) => c.event_seq)}::int[]) as r(id, seq)`.execute(tx);
-    }
-    return claimed.rows;
-  });
+      returning *),
+    appended AS (
+      insert into run_events (run_id, seq, type, data)
+      select id, event_seq, 'run.status', '{"status":"pending"}'::jsonb from claimed)
+    SELECT * FROM claimed ORDER BY created_at, id`.execute(db);
+  return claimed.rows;
 }
 
 /** Cancels children that never started (when the order completed early or was cancelled). */
@@ -153,6 +153,14 @@ export async function cancelPlannedChildren(db: Executor, orderId: string): Prom
   const result = await sql`
     update runs set status = 'cancelled', finished_at = now(), updated_at = now()
     where parent_order_id = ${orderId} and status = 'planned' and superseded_by is null`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** Cancels children claimed for starting (pending) that the order workflow will not start after all. */
+export async function cancelUnstartedChildren(db: Executor, orderId: string, runIds: string[]): Promise<number> {
+  const result = await sql`
+    update runs set status = 'cancelled', finished_at = now(), updated_at = now()
+    where parent_order_id = ${orderId} and id = any(${runIds}::text[]) and status = 'pending'`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
 

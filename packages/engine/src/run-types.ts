@@ -52,6 +52,12 @@ export interface OrderWorkflowInput {
   orderId: string;
   /** How many child runs may be in flight at once. */
   concurrency: number;
+  /**
+   * The order workflow's shape, chosen by who starts it (client.ts) as a run's is. 1: children are claimed
+   * ahead, a batch as large as the concurrency at a time, instead of one claim (an activity and a database
+   * round trip) per child started. Absent in inputs from before it: one claim per free slot, as recorded.
+   */
+  shape?: 1;
 }
 
 export interface OrderProgress {
@@ -68,6 +74,8 @@ export interface SettleOrderInput {
    */
   status: 'completed' | 'cancelled' | 'decide' | 'failed';
   reason?: string;
+  /** Children claimed ahead that will not be started now: cancelled with the order's settlement. */
+  unstarted?: string[];
 }
 
 export interface ExecuteStepInput {

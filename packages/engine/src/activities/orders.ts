@@ -1,5 +1,13 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { type Db, cancelPlannedChildren, claimPlannedChildren, getOrder, orderCounts, setOrderStatus } from '@atelier/db';
+import {
+  type Db,
+  cancelPlannedChildren,
+  cancelUnstartedChildren,
+  claimPlannedChildren,
+  getOrder,
+  orderCounts,
+  setOrderStatus,
+} from '@atelier/db';
 import { runWorkflowInputOf } from '../run-input';
 import type { OrderProgress, RunWorkflowInput, SettleOrderInput } from '../run-types';
 
@@ -41,6 +49,7 @@ export function createOrderActivities(db: Db) {
       } else status = input.status;
       await db.transaction().execute(async (tx) => {
         if (status === 'completed' || status === 'cancelled') await cancelPlannedChildren(tx, input.orderId);
+        if (input.unstarted?.length) await cancelUnstartedChildren(tx, input.orderId, input.unstarted);
         const reason =
           input.status === 'failed'
             ? (input.reason ?? 'engine_error: the order could not be carried through')

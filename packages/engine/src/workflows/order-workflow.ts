@@ -20,7 +20,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders';
-import type { OrderWorkflowInput, SettleOrderInput } from '../run-types';
+import type { OrderWorkflowInput, RunWorkflowInput, SettleOrderInput } from '../run-types';
 import { templateIdOf } from './definition-ref';
 import { cancelRunSignal, runWorkflow } from './run-workflow';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
@@ -72,6 +72,15 @@ async function settle(input: SettleOrderInput): Promise<{ status: string }> {
 export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderId: string; status: string }> {
   const { orderId } = input;
   const inFlight = new Set<string>();
+  // Shape 1 claims children ahead, a batch as large as the concurrency, so most children start without a
+  // claim (an activity, a database round trip) of their own; those claimed and never started are cancelled
+  // with the order's settlement.
+  const claimAhead = input.shape === 1;
+  const ready: RunWorkflowInput[] = [];
+  const unstarted = () => {
+    const ids = ready.splice(0).map((c) => c.runId);
+    return ids.length > 0 ? { unstarted: ids } : {};
+  };
   let cancelRequested = false;
   let changed = false;
   let exhausted = false;
@@ -103,18 +112,22 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
       changed = false;
       if (cancelRequested) {
         await condition(() => inFlight.size === 0);
-        return { orderId, ...(await settle({ orderId, status: 'cancelled' })) };
+        return { orderId, ...(await settle({ orderId, status: 'cancelled', ...unstarted() })) };
       }
       while (!targetReached && !exhausted && inFlight.size < input.concurrency && started < CHILDREN_PER_EXECUTION) {
-        const batch = await claimOrderChildren({
-          orderId,
-          limit: Math.min(input.concurrency - inFlight.size, CHILDREN_PER_EXECUTION - started),
-        });
-        if (batch.length === 0) {
-          exhausted = true;
-          break;
+        if (ready.length === 0) {
+          const batch = await claimOrderChildren({
+            orderId,
+            limit: Math.min(claimAhead ? input.concurrency : input.concurrency - inFlight.size, CHILDREN_PER_EXECUTION - started),
+          });
+          if (batch.length === 0) {
+            exhausted = true;
+            break;
+          }
+          ready.push(...batch);
         }
-        for (const child of batch) {
+        while (ready.length > 0 && inFlight.size < input.concurrency) {
+          const child = ready.shift()!;
           started += 1;
           inFlight.add(child.runId);
           void executeChild(runWorkflow, {
@@ -142,7 +155,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
       if (!targetReached && succeeded >= progress.targetCount) {
         targetReached = true;
         // The order is complete; children not yet started are cancelled, those in flight finish.
-        await settle({ orderId, status: 'completed' });
+        await settle({ orderId, status: 'completed', ...unstarted() });
       }
       if (inFlight.size === 0) {
         if (targetReached) return { orderId, status: 'completed' };
@@ -157,12 +170,12 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
     // settle themselves first, then the order is failed with the reason (the reconciler is the backstop).
     return CancellationScope.nonCancellable(async () => {
       await condition(() => inFlight.size === 0);
-      if (isCancellation(err)) return { orderId, ...(await settle({ orderId, status: 'cancelled' })) };
+      if (isCancellation(err)) return { orderId, ...(await settle({ orderId, status: 'cancelled', ...unstarted() })) };
       const message =
         err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
       return {
         orderId,
-        ...(await settle({ orderId, status: 'failed', reason: `engine_error: the order's workflow failed: ${message}` })),
+        ...(await settle({ orderId, status: 'failed', reason: `engine_error: the order's workflow failed: ${message}`, ...unstarted() })),
       };
     });
   }
