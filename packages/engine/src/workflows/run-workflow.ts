@@ -18,7 +18,6 @@ import {
   setHandler,
   upsertSearchAttributes,
   uuid4,
-  workflowInfo,
 } from '@temporalio/workflow';
 import type { Gate } from '@atelier/contracts/workflow-definition';
 import { approvalHold, budgetStop, gateOf, isJudgedGate, lockedStop, lockingGates } from '@atelier/domain/gates';
@@ -28,6 +27,7 @@ import type { RunActivities } from '../activities/definitions';
 import type { RunOutcome, RunWorkflowInput, SettleRunInput } from '../run-types';
 import { planOf, stepForActivity, stepForBookkeeping, templateIdOf } from './definition-ref';
 import { NON_RETRYABLE, RunStop, childOutcome, closeAs, describeEngineFailure, describeStepFailure } from './run-failures';
+import { type RunShapeFlags, SETTLE_EVERY_FAILURE_PATCH, runShapeOf } from './run-shape';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 
 const { executeStep, prepareChildRun } = proxyActivities<RunActivities>({
@@ -49,53 +49,6 @@ export const runStateQuery = defineQuery<{ status: string; stepIndex: number; st
 /** Completes a run whose steps are all done; waits for the workflow's own settlement and returns it. */
 export const finalizeRunUpdate = defineUpdate<RunOutcome>('finalize');
 
-/**
- * Marks the code path that settles a run on any failure instead of letting the execution fail with the
- * run left `running`. Only reached on a failure, which no recorded history took; guarded all the same,
- * so a history that failed the old way replays (patched() is false there) and rethrows as it did.
- */
-export const SETTLE_EVERY_FAILURE_PATCH = 'settle-every-failure';
-
-/**
- * Marks the shape in which on-call can read a run in Temporal: each step's activity is named after the
- * step (id `<n>-<step id>`, summary `<name> · <kind>`), bookkeeping activities carry summaries, and the
- * execution ends `Failed` for a failed run and `Canceled` for a cancelled one, after the read model is
- * settled, instead of always `Completed`. Histories recorded before it replay the old way.
- */
-export const TEMPORAL_OUTCOME_PATCH = 'temporal-outcome';
-
-/** Marks the shape without the markRunRunning local activity: the first step's start marks the run running. */
-export const LEAN_BOOKKEEPING_PATCH = 'lean-bookkeeping';
-
-/**
- * Marks, in one marker, every shape above (named, lean bookkeeping, settling every failure). Each marker is
- * a history event plus an upsert of the `TemporalChangeVersion` search attribute (another event and a
- * visibility write), so a new execution records this one instead of two or three. It is asked first: in a
- * history recorded before it, patched() answers false without a command, and the older patches are asked
- * in their old order, so those histories replay unchanged.
- */
-export const ONE_MARKER_PATCH = 'one-marker';
-
-/**
- * Whether the input names the shape ONE_MARKER_PATCH marks (RunStart.shape, run-types.ts): then a new
- * execution asks no patch at all, so it records neither a marker nor a `TemporalChangeVersion` upsert. The
- * input is in the history, so deciding from it is deterministic.
- *
- * An execution started with the shape but first run by a worker from before it (a rolling deploy: the
- * dispatcher, an order's or a parent run's activity, is newer than the worker that took the first task)
- * records the one-marker marker anyway, the old worker ignoring the field. Temporal's core SDK skips a
- * leftover marker only when it was recorded deprecated (deprecatePatch); a plain one that no patched() call
- * matches fails replay as nondeterministic. So when replaying, ONE_MARKER_PATCH is still asked, its answer
- * ignored: patched() during replay answers from the history and sends a command only for a marker that is
- * there, so it matches that old worker's marker and adds nothing to a history recorded without one.
- * Live (not replaying), it is never asked. replay.test.ts replays both kinds of history.
- */
-function shapeFromInput(input: RunWorkflowInput): boolean {
-  if ((input.shape ?? 0) < 1) return false;
-  if (workflowInfo().unsafe.isReplaying) patched(ONE_MARKER_PATCH);
-  return true;
-}
-
 type Settlement = Omit<SettleRunInput, 'runId'>;
 type LocalCall<A extends unknown[], R> = ((...args: A) => Promise<R>) & {
   executeWithOptions(options: { summary?: string }, args: A): Promise<R>;
@@ -109,7 +62,7 @@ type LocalCall<A extends unknown[], R> = ((...args: A) => Promise<R>) & {
  */
 export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> {
   const run = new RunProgress(input);
-  if (!run.named) return interpret(run);
+  if (!run.shape.named) return interpret(run);
   // A Temporal cancellation (the gateway's cancel, an order's or a parent's) stops the run at its next
   // step boundary, as the cancel signal does: the step in flight finishes and stays billed.
   CancellationScope.current().cancelRequested.catch(() => run.cancelFromTemporal());
@@ -125,7 +78,7 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
     const consentRefused = await recheckConsent(run);
     if (consentRefused) return await run.settle(consentRefused);
     // In the lean shape the first step's start moves the run to running, in the same transaction.
-    if (!run.lean) await run.book(markRunRunning, 'Mark the run running', { runId: input.runId });
+    if (!run.shape.lean) await run.book(markRunRunning, 'Mark the run running', { runId: input.runId });
     run.setStatus('running');
 
     for (const [index, step] of plan.runtimeSteps.entries()) {
@@ -195,11 +148,11 @@ async function runStep(run: RunProgress, step: PlannedStep, index: number, gate:
       artifact: run.artifact,
       executionMode: input.executionMode,
       // Nothing is left to decide after a last step without a gate: it settles the run itself (shape 2).
-      ...(run.settlesWithLastStep && !gate && index === run.plan.runtimeSteps.length - 1
+      ...(run.shape.settlesWithLastStep && !gate && index === run.plan.runtimeSteps.length - 1
         ? { settleRun: { artifactId: run.artifact.id, sourceReportArtifactId: run.sourceReportArtifactId } }
         : {}),
     };
-    const result = run.named
+    const result = run.shape.named
       ? await executeStep.executeWithOptions(run.stepOptions(step, index, 'step'), [stepInput])
       : await executeStep(stepInput);
     run.spentUsd += result.costUsd;
@@ -216,7 +169,7 @@ async function runChild(run: RunProgress, step: PlannedStep, index: number): Pro
   const { runId, workspaceId } = run.input;
   const childRunId = `run-${uuid4().replace(/-/g, '').slice(0, 8)}`;
   const prepare = { parentRunId: runId, childRunId, stepIndex: index, step: stepForBookkeeping(run.input, index), context: run.context };
-  const childInput = run.named
+  const childInput = run.shape.named
     ? await prepareChildRun.executeWithOptions(run.stepOptions(step, index, 'child'), [prepare])
     : await prepareChildRun(prepare);
   run.activeChild = childRunId;
@@ -266,29 +219,14 @@ class RunProgress {
   /** The step under way (begun, not yet done), for a failure that interrupts it. */
   current: number | undefined;
   outcome: RunOutcome | undefined;
-  /**
-   * Whether this execution has every shape ONE_MARKER_PATCH stands for: named by its input (no marker), or
-   * marked by the one marker.
-   */
-  readonly oneMarker: boolean;
-  /** Whether this execution leaves marking the run running to its first step (LEAN_BOOKKEEPING_PATCH). */
-  readonly lean: boolean;
-  /** Whether this execution has the named shape (TEMPORAL_OUTCOME_PATCH). */
-  readonly named: boolean;
-  /** Whether the run's last step settles the run (shape 2, RunShape). */
-  readonly settlesWithLastStep: boolean;
+  /** The shape this execution takes (run-shape.ts), decided once as it starts. */
+  readonly shape: RunShapeFlags;
   /** The status the last step settled the run with. */
   settledByStep: RunOutcome['status'] | undefined;
   cancelledByTemporal = false;
 
   constructor(readonly input: RunWorkflowInput) {
-    // Asked once, here: during replay a missing marker is no final answer, and the shape must not change mid-run.
-    // An input that names its shape asks no patch; one that does not asks them as its history recorded them:
-    // the one marker first, then the older patches in their old order.
-    this.oneMarker = shapeFromInput(input) || patched(ONE_MARKER_PATCH);
-    this.named = this.oneMarker || patched(TEMPORAL_OUTCOME_PATCH);
-    this.lean = this.oneMarker || (this.named && patched(LEAN_BOOKKEEPING_PATCH));
-    this.settlesWithLastStep = (input.shape ?? 0) >= 2;
+    this.shape = runShapeOf(input);
     this.plan = planOf(input);
     this.artifact = { id: `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`, ...this.plan.artifactSchema };
     this.context = { intake: input.intake, inputs: input.inputs, steps: {} };
@@ -348,7 +286,7 @@ class RunProgress {
 
   /** A bookkeeping local activity, with a summary in the named shape. */
   book<A, R>(call: LocalCall<[A], R>, summary: string, arg: A): Promise<R> {
-    return this.named ? call.executeWithOptions({ summary }, [arg]) : call(arg);
+    return this.shape.named ? call.executeWithOptions({ summary }, [arg]) : call(arg);
   }
 
   setStatus(next: string): void {
@@ -416,7 +354,7 @@ class RunProgress {
   /** Any failure still settles the run before the execution closes; if even that fails, the reconciler does. */
   async settleFailure(err: unknown): Promise<RunOutcome> {
     if (err instanceof RunStop) return this.settle(err.result);
-    if (!this.oneMarker && !patched(SETTLE_EVERY_FAILURE_PATCH)) throw err;
+    if (!this.shape.oneMarker && !patched(SETTLE_EVERY_FAILURE_PATCH)) throw err;
     const interrupted = this.current;
     // A Temporal cancellation settles too, hence outside the cancelled scope.
     return CancellationScope.nonCancellable(() =>
