@@ -100,7 +100,7 @@ async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; sub
     subscribed AS (SELECT ${subscribed} AS yes),
     ok AS (SELECT 1 FROM locked, subscribed WHERE locked.status = ANY(${forwardFrom(to)}::text[]) AND NOT subscribed.yes
       ${m.unlessCancelRequested ? sql`AND locked.cancel_requested_at IS NULL` : sql``}),
-    ${artifact ? sql`written AS (${artifactUpsert(artifact)}),` : sql``}
+    ${artifact ? sql`written AS (${artifactUpsert(artifact, sql`FROM ok`)}),` : sql``}
     run AS (${update}),
     appended AS (
       ${
@@ -121,14 +121,18 @@ async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; sub
   return { row: row.id ? (row as RunRow) : undefined, subscribed: was_subscribed };
 }
 
-/** Inserts the artifact when the move is on (`ok`), or brings an earlier draft of it up to date; says which. */
-function artifactUpsert(artifact: ArtifactInsert): RawBuilder<unknown> {
+/**
+ * Inserts the artifact, or brings an earlier draft of it up to date, and says which (`inserted`). In a
+ * move it writes only when the move is on (`from`: the move's `ok`).
+ */
+export function artifactUpsert(artifact: ArtifactInsert, from: RawBuilder<unknown> = sql``): RawBuilder<unknown> {
   const values = ARTIFACT_COLUMNS.map((c) => {
     const v = artifact[c] ?? null;
     return JSONB_COLUMNS.has(c) ? sql`${v}::jsonb` : sql`${v}`;
   });
+  // `inserted`: xmax is 0 on a row this statement inserted, and set on one it updated.
   return sql`INSERT INTO artifacts (${sql.join(ARTIFACT_COLUMNS.map((c) => sql.ref(c)))})
-    SELECT ${sql.join(values)} FROM ok
+    SELECT ${sql.join(values)} ${from}
     ON CONFLICT (id) DO UPDATE SET ${sql.join(ARTIFACT_UPDATED.map((c) => sql`${sql.ref(c)} = EXCLUDED.${sql.ref(c)}`))}
     RETURNING xmax = 0 AS inserted`;
 }

@@ -2,7 +2,7 @@ import { type RawBuilder, type Transaction, sql } from 'kysely';
 import { isTerminalRunStatus, roundUsd } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect';
 import { engineCommandRow } from './engine-commands';
-import { moveRunStatus } from './run-moves';
+import { artifactUpsert, moveRunStatus } from './run-moves';
 import { announceRunEvent } from './run-announce';
 import { type ProviderCallRecord, insertProviderCalls } from './provider-calls';
 import type { Database, RunsTable } from './schema';
@@ -307,22 +307,8 @@ export async function getArtifact(db: Db, id: string) {
  * status). Announces `artifact.created` only the first time. One statement.
  */
 export async function writeArtifact(tx: Executor, runId: string, artifact: Insertable<Database['artifacts']>): Promise<void> {
-  const upsert = tx
-    .insertInto('artifacts')
-    .values(artifact)
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet({
-        title: artifact.title,
-        status: artifact.status,
-        content: artifact.content,
-        qa: artifact.qa,
-        source_report_artifact_id: artifact.source_report_artifact_id ?? null,
-      }),
-    )
-    // xmax is 0 on a row this statement inserted, and set on one it updated.
-    .returning(sql<boolean>`xmax = 0`.as('inserted'));
   await sql`
-    WITH written AS (${upsert}),
+    WITH written AS (${artifactUpsert(artifact)}),
     run AS (UPDATE runs SET event_seq = event_seq + 1 FROM written WHERE runs.id = ${runId} AND written.inserted RETURNING event_seq),
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
