@@ -86,9 +86,8 @@ function commandFor(db: Executor, command: EngineCommandKind, runId: string) {
  * A row's columns and values for an INSERT ... SELECT (one that may insert nothing). The SELECT's untyped
  * parameters take the target columns' types, as a VALUES list's would.
  */
-const definedKeys = <T extends object>(row: T) => (Object.keys(row) as Array<keyof T & string>).filter((k) => row[k] !== undefined);
-const columnsOf = <T extends object>(row: T) => definedKeys(row);
-const valuesOf = <T extends object>(row: T) => sql.join(definedKeys(row).map((k) => row[k]));
+const columnsOf = <T extends object>(row: T) => (Object.keys(row) as Array<keyof T & string>).filter((k) => row[k] !== undefined);
+const valuesOf = <T extends object>(row: T) => sql.join(columnsOf(row).map((k) => row[k]));
 
 export async function getRunRow(db: Executor, runId: string): Promise<RunRow | undefined> {
   return db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();

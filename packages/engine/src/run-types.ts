@@ -21,7 +21,7 @@ export type PlannedRunInput = Extract<RunWorkflowInput, { plan: RunPlan }>;
  * step, the execution ending Failed or Canceled as the run does), lean bookkeeping (no markRunRunning) and
  * settling every failure: what ONE_MARKER_PATCH marks in histories recorded before the input named it.
  * 2: shape 1, and a last step that no gate follows settles the run in its own activity (ExecuteStepInput.
- * settleRun) instead of a settlement local activity after it: one marker and two statements fewer per run.
+ * settleRun) instead of a settlement local activity after it: one local activity and its marker fewer per run.
  */
 export type RunShape = 1 | 2;
 

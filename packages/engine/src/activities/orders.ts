@@ -39,7 +39,11 @@ export function createOrderActivities(db: Db) {
      */
     async settleOrder(input: SettleOrderInput): Promise<{ status: string }> {
       const order = await orderOrThrow(input.orderId);
-      if (order.status === 'cancelled' || (order.status === 'completed' && input.status !== 'cancelled')) return { status: order.status };
+      if (order.status === 'cancelled' || (order.status === 'completed' && input.status !== 'cancelled')) {
+        // Settled already (by a cancel or the reconciler): children claimed for it still must not stay pending.
+        if (input.unstarted?.length) await cancelUnstartedChildren(db, input.orderId, input.unstarted);
+        return { status: order.status };
+      }
       let status: 'completed' | 'cancelled' | 'attention' | 'failed';
       if (input.status === 'decide') {
         const c = await orderCounts(db, input.orderId);
