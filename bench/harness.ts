@@ -307,9 +307,10 @@ export class RunWatcher {
     settled.catch(() => undefined); // a failure below rejects it before the caller awaits it
     let unsubscribe: () => void;
     try {
-      // Only a status event can make a run terminal: the others need no read (a reconnect names no event).
+      // Only a terminal status event needs a read (its announcement names the status); a reconnect, or an
+      // announcement that names no status, is read after too.
       unsubscribe = await this.hub.subscribe(runId, (event) => {
-        if (!event?.type || event.type === 'run.status') this.mark(runId);
+        if (!event?.type || (event.type === 'run.status' && (!event.status || TERMINAL.has(event.status)))) this.mark(runId);
       });
     } catch (err) {
       this.finish(runId, err as Error);

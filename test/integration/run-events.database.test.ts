@@ -174,7 +174,7 @@ describe('run event numbers', () => {
     ]);
   });
 
-  it('are announced with their number and type, so a listener can wait for one kind', async () => {
+  it('are announced with their number and type, and a status event with its status, so a listener can wait for one kind', async () => {
     const runId = await queuedRun();
     const heard: Array<{ seq: number }> = [];
     const unsubscribe = await h.events.subscribe(runId, (event) => {
@@ -182,13 +182,17 @@ describe('run event numbers', () => {
     });
     try {
       await startStep(h.db, { runId, stepIndex: 0, stepId: 'step-1', name: 'Outline the report', kind: 'llm' });
-      await vi.waitFor(() => expect(heard).toHaveLength(2));
+      await settleStep(h.db, { runId, stepIndex: 0, status: 'completed', output: { title: 'Rivers' }, costActualUsd: 0 });
+      await moveRunStatus(h.db, runId, 'completed');
+      await vi.waitFor(() => expect(heard).toHaveLength(4));
     } finally {
       unsubscribe();
     }
     expect(heard.sort((a, b) => a.seq - b.seq)).toEqual([
-      { runId, seq: 2, type: 'run.status' },
+      { runId, seq: 2, type: 'run.status', status: 'running' },
       { runId, seq: 3, type: 'step.started' },
+      { runId, seq: 4, type: 'step.completed' },
+      { runId, seq: 5, type: 'run.status', status: 'completed' },
     ]);
   });
 
@@ -237,4 +241,5 @@ describe('run event numbers', () => {
       (await h.db.selectFrom('runs').select('cancel_requested_at').where('id', '=', other).executeTakeFirstOrThrow()).cancel_requested_at,
     ).toBeNull();
   });
+
 });

@@ -4,21 +4,27 @@ import { sql } from 'kysely';
 export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
 
 /**
- * The NOTIFY that wakes event streams for a run event: `<run id>:<seq>:<type>`, from the `seq` and `type`
- * the appending statement returns. The type lets a listener that waits for one kind of event (a status)
- * skip the read for the others.
+ * The NOTIFY that wakes event streams for a run event: `<run id>:<seq>:<type>`, and for a status event
+ * `:<status>` after it, from the `seq`, `type` and `data` the appending statement returns. A listener that
+ * waits for one kind of event (a status, or a terminal one) skips the read for the others.
  */
-export const announceRunEvent = (runId: string) => sql`pg_notify(${RUN_EVENTS_CHANNEL}, ${runId}::text || ':' || seq::text || ':' || type)`;
+export const announceRunEvent = (runId: string) =>
+  sql`pg_notify(${RUN_EVENTS_CHANNEL}, ${runId}::text || ':' || seq::text || ':' || type
+    || CASE WHEN type = 'run.status' THEN ':' || (data->>'status') ELSE '' END)`;
 
-/** A run event as its NOTIFY names it; `type` is absent from announcements made before it was added. */
+/**
+ * A run event as its NOTIFY names it; `type` is absent from announcements made before it was added, and
+ * `status` (a `run.status` event's new status) from those made before that.
+ */
 export interface AnnouncedRunEvent {
   runId: string;
   seq: number;
   type?: string;
+  status?: string;
 }
 
 export function parseRunEventAnnouncement(payload: string): AnnouncedRunEvent | undefined {
-  const [runId, seq, type] = payload.split(':');
+  const [runId, seq, type, status] = payload.split(':');
   if (!runId || !seq) return undefined;
-  return { runId, seq: Number(seq), ...(type ? { type } : {}) };
+  return { runId, seq: Number(seq), ...(type ? { type } : {}), ...(status ? { status } : {}) };
 }

@@ -35,7 +35,7 @@ export async function completeRunStart(db: Db, commandId: number, runId: string)
       appended AS (
         INSERT INTO run_events (run_id, seq, type, data)
         SELECT id, event_seq, 'run.status', ${JSON.stringify({ status: 'queued' })}::jsonb FROM run
-        RETURNING run_id, seq, type)
+        RETURNING run_id, seq, type, data)
       SELECT run.*, ${announceRunEvent(runId)} AS announced FROM run, appended`.execute(ex);
     if (!rows[0]) return undefined;
     const { announced: _, ...moved } = rows[0];

@@ -111,7 +111,7 @@ async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; sub
         UNION ALL `
           : sql`INSERT INTO run_events (run_id, seq, type, data) `
       }SELECT id, event_seq, 'run.status', ${JSON.stringify(event)}::jsonb FROM run
-      RETURNING seq, type),
+      RETURNING seq, type, data),
     announced AS (SELECT ${announceRunEvent(runId)} FROM appended)
     SELECT run.*, subscribed.yes AS was_subscribed, (SELECT count(*) FROM announced) AS announced
     FROM subscribed LEFT JOIN run ON true`.execute(db);

@@ -24,7 +24,7 @@ export async function appendRunEvent(tx: Executor, runId: string, type: string, 
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT ${runId}, event_seq, ${type}, ${JSON.stringify(data)}::jsonb FROM run
-      RETURNING seq, type)
+      RETURNING seq, type, data)
     SELECT seq, ${announceRunEvent(runId)} FROM appended`.execute(tx);
   if (!rows[0]) throw new Error(`run ${runId} is not in the database: its event ${type} has nowhere to go`);
   return rows[0].seq;
@@ -66,7 +66,7 @@ export async function insertRunIf(
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT id, 1, 'run.status', jsonb_build_object('status', status) FROM run
-      RETURNING seq, type)${recordCommand}
+      RETURNING seq, type, data)${recordCommand}
     SELECT run.*, ${announceRunEvent(run.id)} AS announced FROM run, appended`.execute(db);
   if (!rows[0]) return undefined;
   const { announced: _, ...row } = rows[0];
@@ -151,7 +151,7 @@ async function startFreshStep(db: Executor, s: StepStart): Promise<RunStepRow | 
         (run.event_seq - 1, 'run.status', '{"status":"running"}'::jsonb, run.was <> 'running'),
         (run.event_seq, 'step.started', ${event}::jsonb, true)) AS e(seq, type, data, wanted)
       WHERE e.wanted
-      RETURNING seq, type)
+      RETURNING seq, type, data)
     SELECT step.*, ${announceRunEvent(s.runId)} AS announced FROM step, appended ORDER BY seq`.execute(db);
   if (!rows[0]) return undefined;
   const { announced: _, ...row } = rows[0];
@@ -251,7 +251,7 @@ export async function settleStep(db: Executor, s: StepSettlement): Promise<boole
       SELECT ${s.runId}, event_seq, ${`step.${s.status}`},
         ${event}::jsonb || jsonb_build_object('stepId', step_id, 'name', name, 'kind', kind)
       FROM run, step
-      RETURNING seq, type)
+      RETURNING seq, type, data)
     SELECT ${announceRunEvent(s.runId)} AS announced FROM appended`.execute(db);
   if (rows.length > 0) return true;
   // Settled before: the spend is what its first settlement recorded.
@@ -312,7 +312,7 @@ export async function writeArtifact(tx: Executor, runId: string, artifact: Inser
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT ${runId}, event_seq, 'artifact.created', ${JSON.stringify({ artifactId: artifact.id })}::jsonb FROM run
-      RETURNING seq, type)
+      RETURNING seq, type, data)
     SELECT ${announceRunEvent(runId)} AS announced FROM appended`.execute(tx);
 }
 
