@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { PreparingClient } from './prepared-statements';
 import { queryTracingLog, tracingRequested } from './tracing';
 
 // numeric stays a string in the row types; bigint counts (COUNT(*)) become numbers.
@@ -32,6 +33,11 @@ export interface ConnectOptions {
    * (an OTLP endpoint is set); otherwise kysely is built without a log hook, exactly as before.
    */
   traceQueries?: boolean;
+  /**
+   * Prepare statements run again and again on each connection (prepared-statements.ts). Default: on,
+   * unless ATELIER_DB_PREPARED_STATEMENTS=off (a pooler in transaction mode that cannot keep them).
+   */
+  prepareStatements?: boolean;
 }
 
 const warnOnStderr = (err: Error, state: string) => console.warn(`database connection error (${state} client): ${err.message}`);
@@ -43,8 +49,19 @@ const warnOnStderr = (err: Error, state: string) => console.warn(`database conne
  * process. The query in flight still fails (and is retried by whoever issued it); the pool replaces the
  * client.
  */
-export function connectDb({ url, max = 10, onConnectionError = warnOnStderr, traceQueries = tracingRequested() }: ConnectOptions): Db {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
+export function connectDb({
+  url,
+  max = 10,
+  onConnectionError = warnOnStderr,
+  traceQueries = tracingRequested(),
+  prepareStatements = process.env.ATELIER_DB_PREPARED_STATEMENTS !== 'off',
+}: ConnectOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 10_000,
+    ...(prepareStatements ? { Client: PreparingClient } : {}),
+  });
   pool.on('error', (err) => onConnectionError(err, 'idle'));
   pool.on('connect', (client) => client.on('error', (err) => onConnectionError(err, 'in use')));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(traceQueries ? { log: queryTracingLog } : {}) });
