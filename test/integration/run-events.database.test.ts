@@ -241,5 +241,4 @@ describe('run event numbers', () => {
       (await h.db.selectFrom('runs').select('cancel_requested_at').where('id', '=', other).executeTakeFirstOrThrow()).cancel_requested_at,
     ).toBeNull();
   });
-
 });
