@@ -1,3 +1,5 @@
+import { isStalePreparation } from './prepared-statements';
+
 /**
  * The one reading of PostgreSQL's refusals. The database enforces rules of its own (constraints,
  * triggers, types), and a request that breaks one is bad input, not a server fault; a database that
@@ -31,9 +33,11 @@ const UNREACHABLE_MESSAGE =
 /**
  * How a database error should be answered: `input` (the data broke a rule: class 22 data exceptions and
  * class 23 integrity violations), `unavailable` (no connection, or the server is going away: classes 08
- * and 57P), or undefined for anything else (a bug).
+ * and 57P; or a prepared statement a migration made stale, which is prepared again for the retry), or
+ * undefined for anything else (a bug).
  */
 export function classifyDbError(err: unknown): 'input' | 'unavailable' | undefined {
+  if (isStalePreparation(err)) return 'unavailable';
   const code = pgErrorCode(err);
   if (code && /^[0-9A-Z]{5}$/.test(code)) {
     if (code.startsWith('22') || code.startsWith('23')) return 'input';

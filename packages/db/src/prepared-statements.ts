@@ -72,7 +72,7 @@ const OPENS_TRANSACTION = /^\s*(begin|start\s+transaction)\b/i;
 const CLOSES_TRANSACTION = /^\s*(commit|end|abort|rollback)(\s+(work|transaction))?\s*;?\s*$/i;
 
 /** The errors that say a connection's prepared statement is no longer usable as prepared. */
-function isStalePreparation(err: unknown): boolean {
+export function isStalePreparation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return (e.code === '0A000' && /cached plan must not change result type/.test(e.message ?? '')) || e.code === '26000';
 }
