@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { completeRunStart, enqueueEngineCommand, getRunRows, insertRun, newRunRow } from '@atelier/db';
+import { completeRunStart, completeRunStarts, enqueueEngineCommand, getRunRows, insertRun, newRunRow } from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
@@ -80,6 +80,29 @@ describe('a start_run hand-over', () => {
       expect(after.events).toHaveLength(1);
       expect(after.command.done_at).toBeInstanceOf(Date);
     }
+  });
+
+  it('completes a batch in one statement: the waiting runs move, each with its own event, and every command is done', async () => {
+    const waiting = [await runWithCommand(), await runWithCommand('queued'), await runWithCommand()];
+    const movedOn = await runWithCommand('running');
+    const moved = await completeRunStarts(h.db, [...waiting, movedOn]);
+    expect(moved.map((r) => r.id).sort()).toEqual([waiting[0]!.runId, waiting[2]!.runId].sort());
+    expect(moved.every((r) => r.status === 'queued' && r.event_seq === 2)).toBe(true);
+    for (const { runId, commandId } of [waiting[0]!, waiting[2]!]) {
+      const after = await state(runId, commandId);
+      expect(after.events.map((e) => [e.seq, e.type, e.data])).toEqual([
+        [1, 'run.status', { status: 'pending' }],
+        [2, 'run.status', { status: 'queued' }],
+      ]);
+      expect(after.command.done_at).toBeInstanceOf(Date);
+    }
+    for (const { runId, commandId } of [waiting[1]!, movedOn]) {
+      const after = await state(runId, commandId);
+      expect(after.events).toHaveLength(1);
+      expect(after.command.done_at).toBeInstanceOf(Date);
+    }
+    expect(await completeRunStarts(h.db, waiting)).toEqual([]);
+    expect(await completeRunStarts(h.db, [])).toEqual([]);
   });
 
   it('reads a batch of runs in one query', async () => {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 
 /** Channel on which every run event is announced, so event streams need no polling. */
 export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
@@ -6,9 +6,10 @@ export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
 /**
  * The NOTIFY that wakes event streams for a run event: `<run id>:<seq>:<type>`, and for a status event
  * `:<status>` after it, from the `seq`, `type` and `data` the appending statement returns. A listener that
- * waits for one kind of event (a status, or a terminal one) skips the read for the others.
+ * waits for one kind of event (a status, or a terminal one) skips the read for the others. `runId` is the
+ * run's id, or the column that holds it when one statement appends events of several runs.
  */
-export const announceRunEvent = (runId: string) =>
+export const announceRunEvent = (runId: string | RawBuilder<unknown>) =>
   sql`pg_notify(${RUN_EVENTS_CHANNEL}, ${runId}::text || ':' || seq::text || ':' || type
     || CASE WHEN type = 'run.status' THEN ':' || (data->>'status') ELSE '' END)`;
 

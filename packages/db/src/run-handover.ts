@@ -18,35 +18,67 @@ const QUEUED_HAS_WEBHOOK = runEventType('queued') !== undefined;
  * meanwhile (the worker already marked it running, or it was cancelled) is left as it is, and undefined
  * comes back; the command is done all the same.
  */
-export async function completeRunStart(db: Db, commandId: number, runId: string): Promise<RunRow | undefined> {
+export async function completeRunStart(db: Db, commandId: number, runId: string): Promise<QueuedRun | undefined> {
+  return (await completeRunStarts(db, [{ commandId, runId }]))[0];
+}
+
+/** A run a hand-over moved to queued. */
+export type QueuedRun = Pick<RunRow, 'id' | 'status' | 'event_seq'>;
+
+/** A delivered `start_run`: its command and the run it started. */
+export interface DeliveredRunStart {
+  commandId: number;
+  runId: string;
+}
+
+/**
+ * completeRunStart for a batch the dispatcher delivered, in one statement whatever its size: the runs
+ * still waiting move to queued (each with its event and NOTIFY), every command is done. Returns the runs
+ * moved (their id, status and last event's number: not the wide row, which nobody here reads).
+ */
+export async function completeRunStarts(db: Db, starts: readonly DeliveredRunStart[]): Promise<QueuedRun[]> {
+  if (starts.length === 0) return [];
   const work = async (ex: Executor) => {
     const now = new Date();
+    const runIds = starts.map((s) => s.runId);
     const move = ex
       .updateTable('runs')
       .set({ status: 'queued', updated_at: now, event_seq: sql`event_seq + 1` })
-      .where('id', '=', runId)
+      .where('id', 'in', runIds)
       .where('status', 'in', QUEUEABLE)
-      .returningAll();
-    const done = ex.updateTable('engine_commands').set({ done_at: now, last_error: null }).where('id', '=', commandId);
+      .returning(['id', 'status', 'event_seq']);
+    const done = ex
+      .updateTable('engine_commands')
+      .set({ done_at: now, last_error: null })
+      .where(
+        'id',
+        'in',
+        starts.map((s) => s.commandId),
+      );
     // A data-modifying CTE runs whatever the move finds.
-    const { rows } = await sql<RunRow & { announced: unknown }>`
+    const { rows } = await sql<QueuedRun & { announced: unknown }>`
       WITH done AS (${done}),
       run AS (${move}),
       appended AS (
         INSERT INTO run_events (run_id, seq, type, data)
         SELECT id, event_seq, 'run.status', ${JSON.stringify({ status: 'queued' })}::jsonb FROM run
         RETURNING run_id, seq, type, data)
-      SELECT run.*, ${announceRunEvent(runId)} AS announced FROM run, appended`.execute(ex);
-    if (!rows[0]) return undefined;
-    const { announced: _, ...moved } = rows[0];
-    if (QUEUED_HAS_WEBHOOK) await emitRunEvent(ex, moved);
+      SELECT run.*, ${announceRunEvent(sql.ref('appended.run_id'))} AS announced
+      FROM run JOIN appended ON appended.run_id = run.id`.execute(ex);
+    const moved = rows.map(({ announced: _, ...row }) => row);
+    if (QUEUED_HAS_WEBHOOK)
+      for (const row of await getRunRows(
+        ex,
+        moved.map((r) => r.id),
+      ))
+        await emitRunEvent(ex, row);
     return moved;
   };
   return QUEUED_HAS_WEBHOOK ? db.transaction().execute(work) : work(db);
 }
 
 /** The runs a batch of `start_run` commands starts, in one query instead of one per command. */
-export async function getRunRows(db: Db, runIds: readonly string[]): Promise<RunRow[]> {
+export async function getRunRows(db: Executor, runIds: readonly string[]): Promise<RunRow[]> {
   if (runIds.length === 0) return [];
   return db.selectFrom('runs').selectAll().where('id', 'in', runIds).execute();
 }

@@ -7,6 +7,8 @@ import {
   cancelPlannedChildren,
   completeEngineCommand,
   completeRunStart,
+  completeRunStarts,
+  type DeliveredRunStart,
   getOrder,
   getRunRow,
   getRunRows,
@@ -74,13 +76,31 @@ export class EngineDispatcher {
     const byTarget = new Map<string, EngineCommand[]>();
     for (const command of commands) byTarget.set(command.target_id, [...(byTarget.get(command.target_id) ?? []), command]);
     const runs = await this.runsToStart(commands);
+    const started: DeliveredRunStart[] = [];
     await Promise.all(
       [...byTarget.values()].map(async (sequence) => {
         // A row read before the batch serves only the target's first command: later ones may follow a change.
-        for (const [i, command] of sequence.entries()) await this.dispatch(command, i === 0 ? runs : undefined);
+        // A start that is its target's only command is completed with the batch's other such starts.
+        const alone = sequence.length === 1 ? started : undefined;
+        for (const [i, command] of sequence.entries()) await this.dispatch(command, i === 0 ? runs : undefined, alone);
       }),
     );
+    await this.completeStarts(started);
     return commands.length;
+  }
+
+  /**
+   * The batch's delivered starts, completed in one statement. Should that fail, each start is retried
+   * later as a failed delivery would be: its second delivery finds the workflow started and completes it.
+   */
+  private async completeStarts(started: DeliveredRunStart[]): Promise<void> {
+    try {
+      await completeRunStarts(this.opts.db, started);
+    } catch (err) {
+      this.opts.logger.warn({ err, commands: started.length }, 'delivered starts not recorded; will retry');
+      const message = err instanceof Error ? err.message : String(err);
+      await Promise.all(started.map((s) => retryEngineCommand(this.opts.db, s.commandId, message, 1).catch(() => undefined)));
+    }
   }
 
   /**
@@ -120,11 +140,11 @@ export class EngineDispatcher {
     });
   }
 
-  private async dispatch(command: EngineCommand, runs?: Map<string, RunRow>): Promise<void> {
+  private async dispatch(command: EngineCommand, runs?: Map<string, RunRow>, started?: DeliveredRunStart[]): Promise<void> {
     const { db, logger } = this.opts;
     try {
       // In the trace of the request that recorded the command (its traceparent), when tracing is on.
-      const settled = await traceEngineCommand(command, () => this.deliver(command, runs));
+      const settled = await traceEngineCommand(command, () => this.deliver(command, runs, started));
       if (!settled) await completeEngineCommand(db, command.id);
     } catch (err) {
       const delay = Math.min(60, 2 ** Math.min(command.attempts, 6));
@@ -136,8 +156,11 @@ export class EngineDispatcher {
     }
   }
 
-  /** Delivers a command; true when its completion was already written with what the delivery wrote. */
-  private async deliver(command: EngineCommand, runs?: Map<string, RunRow>): Promise<boolean> {
+  /**
+   * Delivers a command; true when its completion was already written with what the delivery wrote, or is
+   * left to the batch (`started`).
+   */
+  private async deliver(command: EngineCommand, runs?: Map<string, RunRow>, started?: DeliveredRunStart[]): Promise<boolean> {
     const { db, temporal, taskQueue } = this.opts;
     const id = command.target_id;
     switch (command.kind) {
@@ -156,7 +179,8 @@ export class EngineDispatcher {
           if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
         }
         // The move to queued and the command's completion commit together.
-        await completeRunStart(db, command.id, id);
+        if (started) started.push({ commandId: command.id, runId: id });
+        else await completeRunStart(db, command.id, id);
         return true;
       }
       case 'cancel_run': {
