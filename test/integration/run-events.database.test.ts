@@ -12,6 +12,7 @@ import {
   newRunRow,
   noBudgetApplies,
   settleStep,
+  settleStepReturningRun,
   startStep,
 } from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
@@ -240,5 +241,17 @@ describe('run event numbers', () => {
     expect(
       (await h.db.selectFrom('runs').select('cancel_requested_at').where('id', '=', other).executeTakeFirstOrThrow()).cancel_requested_at,
     ).toBeNull();
+  });
+
+  it('settle a step and return the run as it left it, once', async () => {
+    const runId = await queuedRun();
+    await startStep(h.db, { runId, stepIndex: 0, stepId: 'step-1', name: 'Outline the report', kind: 'llm' });
+    const settled = { runId, stepIndex: 0, status: 'completed' as const, output: { title: 'Rivers' }, costActualUsd: 0.25 };
+    const run = await settleStepReturningRun(h.db, settled);
+    expect(run).toMatchObject({ id: runId, status: 'running', actual_usd: '0.250000', event_seq: 4 });
+    expect(run?.definition).toEqual(definition);
+    expect((await events(runId)).map((e) => e.type)).toEqual(['run.status', 'run.status', 'step.started', 'step.completed']);
+    expect(await settleStepReturningRun(h.db, settled)).toBeUndefined();
+    expect(await events(runId)).toHaveLength(4);
   });
 });

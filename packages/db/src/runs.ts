@@ -226,6 +226,19 @@ export interface StepSettlement {
  * and appends the step's event.
  */
 export async function settleStep(db: Executor, s: StepSettlement): Promise<boolean> {
+  return (await settleStepStatement(db, s, false)) !== undefined;
+}
+
+/**
+ * settleStep, returning the run as the settlement left it (undefined when the step was settled before):
+ * a last step that settles its run next needs no read of its own.
+ */
+export async function settleStepReturningRun(db: Executor, s: StepSettlement): Promise<RunRow | undefined> {
+  const row = await settleStepStatement(db, s, true);
+  return row && 'id' in row ? (row as RunRow) : undefined;
+}
+
+async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: boolean): Promise<object | undefined> {
   const costUsd = roundUsd(s.costActualUsd ?? 0);
   // Step events name the step (id, name, kind, added from its row), not only its position.
   const event = JSON.stringify({ stepIndex: s.stepIndex, costActualUsd: costUsd, ...(s.error ? { error: s.error } : {}) });
@@ -244,7 +257,7 @@ export async function settleStep(db: Executor, s: StepSettlement): Promise<boole
           WHERE run_id = ${s.runId} AND step_index <> ${s.stepIndex}), 0) + ${costUsd},
         cost_status = 'provider_reported', updated_at = now(), event_seq = event_seq + 1
       FROM step WHERE runs.id = ${s.runId}
-      RETURNING event_seq),
+      RETURNING ${returnRun ? sql`runs.*` : sql`event_seq`}),
     calls AS (${insertProviderCalls(s.providerCalls ?? [])}),
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
@@ -252,11 +265,16 @@ export async function settleStep(db: Executor, s: StepSettlement): Promise<boole
         ${event}::jsonb || jsonb_build_object('stepId', step_id, 'name', name, 'kind', kind)
       FROM run, step
       RETURNING seq, type, data)
-    SELECT ${announceRunEvent(s.runId)} AS announced FROM appended`.execute(db);
-  if (rows.length > 0) return true;
+    SELECT ${returnRun ? sql`run.*, ` : sql``}${announceRunEvent(s.runId)} AS announced FROM appended${returnRun ? sql`, run` : sql``}`.execute(
+    db,
+  );
+  if (rows[0]) {
+    const { announced: _, ...row } = rows[0];
+    return row;
+  }
   // Settled before: the spend is what its first settlement recorded.
   await refreshActualCost(db, s.runId);
-  return false;
+  return undefined;
 }
 
 export interface RunFilters {

@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
 import {
   type Db,
+  type RunRow,
   checkCharacterUse,
   emitArtifact,
   getArtifact,
@@ -10,6 +11,7 @@ import {
   moveRunStatus,
   type StepSettlement,
   settleStep,
+  settleStepReturningRun,
   startStep,
 } from '@atelier/db';
 import { type CharacterVerdict, type ModelRegistry, isTerminalRunStatus, runCharacterUse, utcDay } from '@atelier/domain';
@@ -120,6 +122,8 @@ export function createActivities(deps: ActivityDeps) {
     async executeStep(input: ExecuteStepInput): Promise<StepResult> {
       const { runId, stepIndex, step } = input;
       const row = await startStep(db, { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind });
+      // The run as the step's settlement left it, when this step settles the run next.
+      let settledRun: RunRow | undefined;
       // A run's last step may settle the run too (shape 2); a retry after both were written settles nothing twice.
       const completed = async (output: unknown, costUsd: number): Promise<StepResult> => {
         if (!input.settleRun) return { output, costUsd };
@@ -130,9 +134,11 @@ export function createActivities(deps: ActivityDeps) {
             artifact: { id: input.settleRun.artifactId, content: output },
             sourceReportArtifactId: input.settleRun.sourceReportArtifactId,
           },
-          { unlessCancelRequested: true },
+          { unlessCancelRequested: true, run: settledRun },
         );
-        return { output, costUsd, run: run as StepResult['run'] };
+        // Nothing in the workflow reads the output of a step that settled its run: it stays out of the
+        // history (it is the artifact, and the step's output in the read model).
+        return { output: undefined, costUsd, run: run as StepResult['run'] };
       };
       if (row.status === 'completed' || row.status === 'skipped') return completed(row.output, Number(row.cost_actual_usd));
       if (row.status === 'failed') {
@@ -146,7 +152,9 @@ export function createActivities(deps: ActivityDeps) {
         settlement: Omit<StepSettlement, 'runId' | 'stepIndex' | 'durationMs' | 'providerCalls'> & { status: 'completed' | 'failed' },
       ) => {
         const durationMs = Date.now() - started;
-        await settleStep(db, { runId, stepIndex, durationMs, providerCalls: calls.pending(), ...settlement });
+        const recorded = { runId, stepIndex, durationMs, providerCalls: calls.pending(), ...settlement };
+        if (input.settleRun && settlement.status === 'completed') settledRun = await settleStepReturningRun(db, recorded);
+        else await settleStep(db, recorded);
         calls.recorded();
         observeStep(deps.metrics, {
           kind: step.kind,
@@ -262,8 +270,8 @@ export function createActivities(deps: ActivityDeps) {
    * the QA hold). With `unlessCancelRequested` (a last step settling its run) nothing is written once a
    * cancel was asked for, and the answer says so: the workflow then settles the run cancelled.
    */
-  async function settleRunAs(input: SettleRunInput, opts: { unlessCancelRequested?: boolean } = {}): Promise<RunSettled> {
-    const run = await runOrThrow(db, input.runId);
+  async function settleRunAs(input: SettleRunInput, opts: { unlessCancelRequested?: boolean; run?: RunRow } = {}): Promise<RunSettled> {
+    const run = opts.run ?? (await runOrThrow(db, input.runId));
     if (input.failedStepIndex !== undefined) {
       // A step refused before it ran (a locked gate, a child that failed) still shows as the failed one.
       const step = (run.definition as { runtimeSteps: Array<{ id: string; name: string; kind: string }> }).runtimeSteps[
