@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useApiKey } from '@atelier/db';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
 let h: Harness;
@@ -60,6 +61,24 @@ describe('API keys', () => {
     const later = await h.request('GET', `/v1/api-keys/${created.body.id}`, { token: user.token });
     expect(Date.parse(later.body.lastUsedAt)).toBeGreaterThan(Date.parse(one.body.lastUsedAt) - 1);
     expect(Date.parse(later.body.lastUsedAt)).toBeGreaterThan(Date.now() - 30_000);
+  });
+
+  it('stamps a key that a burst of requests finds stale once, for all of them', async () => {
+    const created = await createKey(user.token, { name: 'busy' });
+    const stale = new Date(Date.now() - 120_000);
+    const { secret_hash } = await h.db
+      .updateTable('api_keys')
+      .set({ last_used_at: stale })
+      .where('id', '=', created.body.id)
+      .returning('secret_hash')
+      .executeTakeFirstOrThrow();
+    // Sixteen concurrent uses, each at its own instant: they share the first one's write.
+    const base = Date.now();
+    const keys = await Promise.all(Array.from({ length: 16 }, (_, i) => useApiKey(h.db, secret_hash, new Date(base + i))));
+    const stamps = new Set(keys.map((k) => k!.last_used_at!.getTime()));
+    expect(stamps.size).toBe(1);
+    const row = await h.db.selectFrom('api_keys').select('last_used_at').where('id', '=', created.body.id).executeTakeFirstOrThrow();
+    expect(row.last_used_at!.getTime()).toBe([...stamps][0]);
   });
 
   it('revokes with DELETE: 401 at once, gone from the list', async () => {

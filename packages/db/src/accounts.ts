@@ -211,8 +211,30 @@ export async function useApiKey(db: Db, secretHash: string, now = new Date()): P
   const { home_workspace_id, home_role, ...fields } = row;
   const key: LiveApiKey = { ...fields, home: { workspaceId: fields.workspace_id ?? home_workspace_id, role: home_role } };
   if (key.last_used_at && now.getTime() - key.last_used_at.getTime() < API_KEY_STAMP_MS) return key;
-  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.id).execute();
-  return { ...key, last_used_at: now };
+  return { ...key, last_used_at: await stampOnce(db, key.id, now) };
+}
+
+/** Stamps in flight by key id: the requests that find a key's stamp stale together share one write. */
+const stamping = new Map<string, Promise<Date>>();
+
+/**
+ * Writes a key's `last_used_at` once for all the concurrent requests that found it stale (a burst on one
+ * key used to queue them all on its row lock, one write each); the write skips a stamp newer than the
+ * minute, as another gateway's may be.
+ */
+function stampOnce(db: Db, keyId: string, now: Date): Promise<Date> {
+  const inFlight = stamping.get(keyId);
+  if (inFlight) return inFlight;
+  const stamped = db
+    .updateTable('api_keys')
+    .set({ last_used_at: now })
+    .where('id', '=', keyId)
+    .where((w) => w.or([w('last_used_at', 'is', null), w('last_used_at', '<', new Date(now.getTime() - API_KEY_STAMP_MS))]))
+    .execute()
+    .then(() => now)
+    .finally(() => stamping.delete(keyId));
+  stamping.set(keyId, stamped);
+  return stamped;
 }
 
 /** Which of a user's keys a caller may see: all of them, or (for a workspace-bound key) those bound to its workspace. */
