@@ -41,20 +41,17 @@ export async function completeRunStarts(db: Db, starts: readonly DeliveredRunSta
   const work = async (ex: Executor) => {
     const now = new Date();
     const runIds = starts.map((s) => s.runId);
+    const commandIds = starts.map((s) => s.commandId);
     const move = ex
       .updateTable('runs')
       .set({ status: 'queued', updated_at: now, event_seq: sql`event_seq + 1` })
-      .where('id', 'in', runIds)
+      .where(sql<boolean>`id = ANY(${runIds}::text[])`)
       .where('status', 'in', QUEUEABLE)
       .returning(['id', 'status', 'event_seq']);
     const done = ex
       .updateTable('engine_commands')
       .set({ done_at: now, last_error: null })
-      .where(
-        'id',
-        'in',
-        starts.map((s) => s.commandId),
-      );
+      .where(sql<boolean>`id = ANY(${commandIds}::bigint[])`);
     // A data-modifying CTE runs whatever the move finds.
     const { rows } = await sql<QueuedRun & { announced: unknown }>`
       WITH done AS (${done}),
@@ -66,19 +63,24 @@ export async function completeRunStarts(db: Db, starts: readonly DeliveredRunSta
       SELECT run.*, ${announceRunEvent(sql.ref('appended.run_id'))} AS announced
       FROM run JOIN appended ON appended.run_id = run.id`.execute(ex);
     const moved = rows.map(({ announced: _, ...row }) => row);
-    if (QUEUED_HAS_WEBHOOK)
-      for (const row of await getRunRows(
-        ex,
-        moved.map((r) => r.id),
-      ))
-        await emitRunEvent(ex, row);
+    if (QUEUED_HAS_WEBHOOK) {
+      const movedIds = moved.map((r) => r.id);
+      for (const row of await getRunRows(ex, movedIds)) await emitRunEvent(ex, row);
+    }
     return moved;
   };
   return QUEUED_HAS_WEBHOOK ? db.transaction().execute(work) : work(db);
 }
 
-/** The runs a batch of `start_run` commands starts, in one query instead of one per command. */
+/**
+ * The runs a batch of `start_run` commands starts, in one query instead of one per command. The ids go as
+ * one array, so batches of every size are one statement text (prepared once per connection).
+ */
 export async function getRunRows(db: Executor, runIds: readonly string[]): Promise<RunRow[]> {
   if (runIds.length === 0) return [];
-  return db.selectFrom('runs').selectAll().where('id', 'in', runIds).execute();
+  return db
+    .selectFrom('runs')
+    .selectAll()
+    .where(sql<boolean>`id = ANY(${[...runIds]}::text[])`)
+    .execute();
 }
