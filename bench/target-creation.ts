@@ -18,6 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, createServer } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
+import { keepAliveMs } from '@atelier/api';
 import { type Db, connectDb } from '@atelier/db';
 import { type Cleanup, type Sides, abba, describe, http, rawQuery } from './harness';
 import { RUNS_TEMPLATE } from './target-runs';
@@ -93,6 +94,9 @@ async function startBareGateway(s: Sides, cleanup: Cleanup): Promise<string> {
       })
       .catch((err) => answer(500, { error: describe(err) }));
   });
+  // The gateway's HTTP settings: idle connections kept as long, so both sides' clients reuse theirs between bursts.
+  server.keepAliveTimeout = keepAliveMs();
+  server.headersTimeout = server.keepAliveTimeout + 1_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanup.add('the run-creation baseline gateway', async () => {
     server.closeAllConnections();

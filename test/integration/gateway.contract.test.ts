@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { createApp, startApiServer } from '@atelier/api';
+import { Agent, get } from 'node:http';
+import { createApp, keepAliveMs, startApiServer } from '@atelier/api';
 import { connectDb } from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { type Harness, registerUser, startHarness } from '../support/harness';
@@ -11,7 +12,33 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
+/** GET `path` through `agent`; says whether the request went over a connection already open. */
+function getOver(agent: Agent, url: string): Promise<{ status: number; keepAlive: string | undefined; reused: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive'], reused: req.reusedSocket }));
+    });
+    req.on('error', reject);
+  });
+}
+
 describe('the gateway contract', () => {
+  it('keeps an idle client connection open past the 5 s Node keeps by default, and says for how long', async () => {
+    expect(keepAliveMs({})).toBe(65_000);
+    expect(keepAliveMs({ ATELIER_HTTP_KEEP_ALIVE_MS: '90000' })).toBe(90_000);
+    expect(keepAliveMs({ ATELIER_HTTP_KEEP_ALIVE_MS: 'soon' })).toBe(65_000);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await getOver(agent, `${h.url}/healthz`);
+      expect(first).toMatchObject({ status: 200, keepAlive: 'timeout=65', reused: false });
+      await new Promise((r) => setTimeout(r, 5_500));
+      expect(await getOver(agent, `${h.url}/healthz`)).toMatchObject({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('documents every /v1 route in /openapi.json (OpenAPI 3.1), generated from the route schemas', async () => {
     const spec = await h.request('GET', '/openapi.json');
     expect(spec.status).toBe(200);

@@ -1,4 +1,4 @@
 export { createApp } from './app';
-export { startApiServer, type ApiServer } from './server';
+export { startApiServer, keepAliveMs, type ApiServer } from './server';
 export type { AppServices, Principal } from './services';
 export { RunEventHub } from './events/run-event-hub';

@@ -6,6 +6,17 @@ import { createApp } from './app';
 import { DEFAULT_ORDER_CONCURRENCY } from './orders/order-actions';
 import type { AppServices } from './services';
 
+/**
+ * How long an idle client connection stays open (ATELIER_HTTP_KEEP_ALIVE_MS, 65 s by default). Longer than a
+ * load balancer's idle timeout (60 s is common), so the balancer, not the gateway, closes idle connections;
+ * and long enough that a client keeps its connections between bursts instead of setting up new ones
+ * while the process is busy (each new connection takes several turns of a busy event loop).
+ */
+export function keepAliveMs(env: NodeJS.ProcessEnv = process.env): number {
+  const given = Number(env.ATELIER_HTTP_KEEP_ALIVE_MS);
+  return Number.isFinite(given) && given > 0 ? given : 65_000;
+}
+
 export interface ApiServer {
   port: number;
   url: string;
@@ -49,6 +60,11 @@ async function startGateway(services: AppServices, port: number, hostname: strin
     const s = serve({ fetch: app.fetch, port, hostname }, () => resolve(s));
     s.once('error', reject);
   });
+  if ('keepAliveTimeout' in server) {
+    server.keepAliveTimeout = keepAliveMs();
+    // Headers must be allowed to take longer than a connection may idle, or a reused one can time out early.
+    server.headersTimeout = server.keepAliveTimeout + 1_000;
+  }
   const address = server.address();
   const actual = typeof address === 'object' && address ? address.port : port;
   return {
