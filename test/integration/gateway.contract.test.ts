@@ -17,7 +17,9 @@ function getOver(agent: Agent, url: string): Promise<{ status: number; keepAlive
   return new Promise((resolve, reject) => {
     const req = get(url, { agent }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive'], reused: req.reusedSocket }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, keepAlive: [res.headers['keep-alive']].flat()[0], reused: req.reusedSocket }),
+      );
     });
     req.on('error', reject);
   });
