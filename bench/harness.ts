@@ -307,8 +307,7 @@ export class RunWatcher {
     settled.catch(() => undefined); // a failure below rejects it before the caller awaits it
     let unsubscribe: () => void;
     try {
-      // Only a terminal status event needs a read (its announcement names the status); a reconnect, or an
-      // announcement that names no status, is read after too.
+      // Only a terminal status (its announcement names it) needs a read; so do a reconnect and an older announcement.
       unsubscribe = await this.hub.subscribe(runId, (event) => {
         if (!event?.type || (event.type === 'run.status' && (!event.status || TERMINAL.has(event.status)))) this.mark(runId);
       });
