@@ -56,7 +56,7 @@ export class PreparingClient extends pg.Client {
   }
 }
 
-export const PREPARED_PER_CONNECTION = 200;
+const PREPARED_PER_CONNECTION = 200;
 /** Texts whose use is counted; past that, a text never seen before is never prepared. */
 const TEXTS_COUNTED = 5_000;
 const seen = new Set<string>();

@@ -265,9 +265,8 @@ async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: b
         ${event}::jsonb || jsonb_build_object('stepId', step_id, 'name', name, 'kind', kind)
       FROM run, step
       RETURNING seq, type, data)
-    SELECT ${returnRun ? sql`run.*, ` : sql``}${announceRunEvent(s.runId)} AS announced FROM appended${returnRun ? sql`, run` : sql``}`.execute(
-    db,
-  );
+    SELECT ${announceRunEvent(s.runId)} AS announced${returnRun ? sql`, run.*` : sql``}
+    FROM appended${returnRun ? sql`, run` : sql``}`.execute(db);
   if (rows[0]) {
     const { announced: _, ...row } = rows[0];
     return row;
