@@ -14,14 +14,8 @@ export async function stepThree(input: { i: number }): Promise<number> {
   return input.i;
 }
 
-/** Stands in for the engine's bookkeeping local activities (markRunRunning, settleRun) in the shaped control. */
-export async function bookkeeping(input: { i: number }): Promise<void> {
-  void input;
-}
-
 export type BareActivities = {
   stepOne: typeof stepOne;
   stepTwo: typeof stepTwo;
   stepThree: typeof stepThree;
-  bookkeeping: typeof bookkeeping;
 };

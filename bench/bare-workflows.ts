@@ -2,7 +2,7 @@
  * Baseline workflow code for the benchmark, bundled on its own (bundleWorkflowCode({ workflowsPath })).
  * Deterministic: imports only the workflow SDK, types, and the engine's search attribute keys (pure).
  */
-import { executeChild, proxyActivities, proxyLocalActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { executeChild, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { SEARCH_ATTRIBUTES } from '@atelier/engine/workflows/search-attributes';
 import type { BareActivities } from './bare-activities';
 
@@ -11,12 +11,6 @@ const { stepOne, stepTwo, stepThree } = proxyActivities<BareActivities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
-
-// The same options as the engine's bookkeeping local activities.
-const { bookkeeping } = proxyLocalActivities<BareActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
 });
 
 /** The baseline: three no-op activities in sequence, nothing else. */
@@ -28,16 +22,15 @@ export async function bareWorkflow(input: { i: number }): Promise<number> {
 
 /**
  * Diagnostic control with the Temporal shape of the engine's runWorkflow for a 3-step definition, but
- * no database, HTTP or model work: a local activity before the steps, a RunStatus upsert after it, three
- * activities, a local activity and a second upsert at the end (the run is started with search attributes).
+ * no database, HTTP or model work: started with search attributes, a RunStatus upsert with the first
+ * step, three activities (the last settles the run), a second upsert as it closes. The floor of the
+ * engine's own design.
  */
 export async function shapedWorkflow(input: { i: number }): Promise<number> {
-  await bookkeeping(input);
   upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: 'running' }]);
   const a = await stepOne(input);
   const b = await stepTwo({ i: a });
   const c = await stepThree({ i: b });
-  await bookkeeping(input);
   upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: 'completed' }]);
   return c;
 }

@@ -3,6 +3,7 @@ export * from './embedded';
 export * from './migrate';
 export type * from './schema';
 export * from './runs';
+export * from './run-steps';
 export * from './run-moves';
 export * from './run-records';
 export * from './workflows';

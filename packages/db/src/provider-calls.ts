@@ -1,5 +1,5 @@
 import { roundUsd } from '@atelier/domain';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from './connect';
 
 export interface ProviderCallRecord {
@@ -23,8 +23,11 @@ export async function recordProviderCalls(db: Executor, calls: ProviderCallRecor
   if (calls.length > 0) await sql`${insertProviderCalls(calls)}`.execute(db);
 }
 
-/** The INSERT of `calls` into provider_calls, for a statement of its own or a CTE of a larger one. */
-export function insertProviderCalls(calls: ProviderCallRecord[]) {
+/**
+ * The INSERT of `calls` into provider_calls, for a statement of its own or a CTE of a larger one; `when`
+ * (a WHERE clause) makes it conditional on the rest of that statement.
+ */
+export function insertProviderCalls(calls: ProviderCallRecord[], when: RawBuilder<unknown> = sql``) {
   const rows = JSON.stringify(
     calls.map((c) => ({
       run_id: c.runId,
@@ -41,7 +44,8 @@ export function insertProviderCalls(calls: ProviderCallRecord[]) {
     INSERT INTO provider_calls (run_id, step_index, step_attempt, call_key, provider, model, cost_usd, at)
     SELECT run_id, step_index, step_attempt, call_key, provider, model, cost_usd, at
     FROM jsonb_to_recordset(${rows}::jsonb)
-      AS c(run_id text, step_index integer, step_attempt integer, call_key text, provider text, model text, cost_usd numeric, at timestamptz)`;
+      AS c(run_id text, step_index integer, step_attempt integer, call_key text, provider text, model text, cost_usd numeric, at timestamptz)
+    ${when}`;
 }
 
 /** What the providers charged for each step of a run, every attempt included: step index → USD. */

@@ -10,8 +10,8 @@ import {
   getRunRow,
   moveRunStatus,
   type StepSettlement,
+  type RunStepRow,
   settleStep,
-  settleStepReturningRun,
   startStep,
 } from '@atelier/db';
 import { type CharacterVerdict, type ModelRegistry, isTerminalRunStatus, runCharacterUse, utcDay } from '@atelier/domain';
@@ -37,6 +37,7 @@ import { definitionOf, packOf, writeRunSettlement } from '../settlement';
 import { type WorkerMetrics, observeSettlement, observeStep } from '../metrics';
 import { prepareChildRun } from './child-runs';
 import { ProviderCallLog } from './provider-call-log';
+import { STEP_START_DEFER_MS, StepStartRecord } from './step-start';
 import { StepFailure, executeStepKind } from './steps/index';
 
 export interface ActivityDeps {
@@ -51,6 +52,8 @@ export interface ActivityDeps {
   schemaAttempts?: number;
   /** The worker's Prometheus metrics; absent, nothing is counted. */
   metrics?: WorkerMetrics;
+  /** How long a first attempt of a step runs before its start is written on its own (STEP_START_DEFER_MS). */
+  stepStartDeferMs?: number;
 }
 
 /** Sends heartbeats while `work` runs so a dead worker is noticed within the heartbeat timeout. */
@@ -121,7 +124,13 @@ export function createActivities(deps: ActivityDeps) {
 
     async executeStep(input: ExecuteStepInput): Promise<StepResult> {
       const { runId, stepIndex, step } = input;
-      const row = await startStep(db, { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind });
+      // A first attempt writes its start late (quick steps with their settlement); a retry reads the earlier one's.
+      const first = Context.current().info.attempt === 1;
+      const start = new StepStartRecord(
+        db,
+        { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind },
+        first ? (deps.stepStartDeferMs ?? STEP_START_DEFER_MS) : 0,
+      );
       // The run as the step's settlement left it, when this step settles the run next.
       let settledRun: RunRow | undefined;
       // A run's last step may settle the run too (shape 2); a retry after both were written settles nothing twice.
@@ -140,21 +149,30 @@ export function createActivities(deps: ActivityDeps) {
         // history (it is the artifact, and the step's output in the read model).
         return { output: undefined, costUsd, run: run as StepResult['run'] };
       };
-      if (row.status === 'completed' || row.status === 'skipped') return completed(row.output, Number(row.cost_actual_usd));
-      if (row.status === 'failed') {
-        throw ApplicationFailure.nonRetryable(row.error ?? `step ${step.id} failed`, row.error_code ?? 'step_failed');
-      }
+      // What an earlier execution of the step recorded stands: it is returned, not run again.
+      const asRecorded = (row: RunStepRow): Promise<StepResult> => {
+        if (row.status === 'failed')
+          throw ApplicationFailure.nonRetryable(row.error ?? `step ${step.id} failed`, row.error_code ?? 'step_failed');
+        return completed(row.output, Number(row.cost_actual_usd));
+      };
+      const row = first ? undefined : await start.now();
+      if (row && row.status !== 'pending') return asRecorded(row);
       const started = Date.now();
       // Every call is keyed for the provider and its spend kept as it answers: this attempt may not live to settle.
-      const calls = new ProviderCallLog(db, { runId, stepIndex, stepAttempt: row.attempts }, deps.metrics);
+      const calls = new ProviderCallLog(db, { runId, stepIndex, stepAttempt: row?.attempts ?? 1 }, deps.metrics, () => start.now());
       const providers = keyedProviders(deps.providers, { runId, stepIndex }, calls.answered, calls.flush);
       const settle = async (
         settlement: Omit<StepSettlement, 'runId' | 'stepIndex' | 'durationMs' | 'providerCalls'> & { status: 'completed' | 'failed' },
       ) => {
         const durationMs = Date.now() - started;
         const recorded = { runId, stepIndex, durationMs, providerCalls: calls.pending(), ...settlement };
-        if (input.settleRun && settlement.status === 'completed') settledRun = await settleStepReturningRun(db, recorded);
-        else await settleStep(db, recorded);
+        const written = await start.settle(recorded, !!input.settleRun && settlement.status === 'completed');
+        if (written.earlier) {
+          // Begun and settled by an earlier execution: that settlement stands, this attempt's calls are kept.
+          await calls.flush();
+          return written.earlier;
+        }
+        settledRun = written.run;
         calls.recorded();
         observeStep(deps.metrics, {
           kind: step.kind,
@@ -167,17 +185,17 @@ export function createActivities(deps: ActivityDeps) {
       };
       try {
         const result = await withHeartbeat((signal) => executeStepKind(input, { ...executorDeps, providers }, signal));
-        await settle({
+        const earlier = await settle({
           status: 'completed',
           provider: result.provider,
           model: result.model,
           costActualUsd: result.costUsd,
           output: result.output,
         });
-        return await completed(result.output, result.costUsd);
+        return await (earlier ? asRecorded(earlier) : completed(result.output, result.costUsd));
       } catch (err) {
         if (err instanceof StepFailure) {
-          await settle({
+          const earlier = await settle({
             status: 'failed',
             provider: err.provider,
             model: err.model,
@@ -185,6 +203,7 @@ export function createActivities(deps: ActivityDeps) {
             error: err.message,
             errorCode: err.errorCode,
           });
+          if (earlier) return await asRecorded(earlier);
           throw ApplicationFailure.create({
             message: err.message,
             type: err.errorCode,
@@ -192,9 +211,10 @@ export function createActivities(deps: ActivityDeps) {
             details: err.details ? [err.details] : [],
           });
         }
-        // The attempt gives up (to be retried): what it was charged is kept all the same.
-        await calls
-          .flush()
+        // The attempt gives up (to be retried): it shows as begun, and what it was charged is kept all the same.
+        await start
+          .now()
+          .then(calls.flush)
           .catch((flushErr) => deps.logger.warn({ err: flushErr, runId }, 'provider calls of a failed attempt not recorded'));
         deps.logger.warn({ err, runId, stepId: step.id }, 'step attempt failed; the engine retries transient failures');
         throw err;
@@ -203,14 +223,12 @@ export function createActivities(deps: ActivityDeps) {
 
     /** A step satisfied by a supplied artifact: recorded as skipped, its output the supplied content. */
     async skipStep(input: SkipStepInput): Promise<void> {
-      await startStep(db, {
-        runId: input.runId,
-        stepIndex: input.stepIndex,
-        stepId: input.step.id,
-        name: input.step.name,
-        kind: input.step.kind,
-      });
-      await settleStep(db, { runId: input.runId, stepIndex: input.stepIndex, status: 'skipped', output: input.output, durationMs: 0 });
+      const { runId, stepIndex, step } = input;
+      // Started and settled at once: one statement for a step that has nothing to run.
+      await new StepStartRecord(db, { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind }, 0).settle(
+        { runId, stepIndex, status: 'skipped', output: input.output, durationMs: 0 },
+        false,
+      );
     },
 
     async prepareChildRun(input: PrepareChildInput): Promise<RunWorkflowInput> {

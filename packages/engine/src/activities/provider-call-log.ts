@@ -15,6 +15,8 @@ export class ProviderCallLog {
     private readonly db: Db,
     private readonly attempt: { runId: string; stepIndex: number; stepAttempt: number },
     private readonly metrics?: WorkerMetrics,
+    /** What must be written before a call is (the step's start: a call's row refers to the step's). */
+    private readonly beforeWrite?: () => Promise<unknown>,
   ) {}
 
   readonly answered = (call: AnsweredCall): void => {
@@ -26,6 +28,7 @@ export class ProviderCallLog {
   /** Writes what is held in a statement of its own (before another call, or when the attempt gives up). */
   readonly flush = async (): Promise<void> => {
     if (this.held.length === 0) return;
+    await this.beforeWrite?.();
     await recordProviderCalls(this.db, this.held);
     this.held = [];
   };

@@ -1,0 +1,259 @@
+/**
+ * A run's steps in the read model: each step's start and settlement, with its events, its run's spend and
+ * the provider calls it made, each one statement in the common case.
+ */
+import { type Transaction, sql } from 'kysely';
+import { roundUsd } from '@atelier/domain';
+import { type Executor, inTransaction } from './connect';
+import { moveRunStatus } from './run-moves';
+import { announceRunEvent } from './run-announce';
+import { type ProviderCallRecord, insertProviderCalls } from './provider-calls';
+import { type RunRow, type RunStepRow, appendRunEvent } from './runs';
+import type { Database } from './schema';
+
+/** Recomputes the run's actual cost as the sum of its steps: retries overwrite a step, never add to it. */
+async function refreshActualCost(tx: Executor, runId: string): Promise<void> {
+  await sql`
+    update runs set actual_usd = coalesce((select sum(cost_actual_usd) from run_steps where run_id = ${runId}), 0),
+      cost_status = 'provider_reported', updated_at = now()
+    where id = ${runId}`.execute(tx);
+}
+
+export interface StepStart {
+  runId: string;
+  stepIndex: number;
+  stepId: string;
+  name: string;
+  kind: string;
+}
+
+/**
+ * Records that a step began. A retry of the same step (same run and index) reuses the row and counts the
+ * attempt; a step that already settled is returned as it is so the caller can reuse its output.
+ */
+export async function startStep(db: Executor, s: StepStart): Promise<RunStepRow> {
+  return (await startFreshStep(db, s)) ?? inTransaction(db, (tx) => startStepAgain(tx, s));
+}
+
+/**
+ * The common case in one statement: a step of a run that is waiting or running, starting for the first
+ * time. It locks the run, points it at the step, moves it to running when this is its first step (the
+ * forward move isForwardMove allows from pending and queued, with `run.status` before `step.started`),
+ * inserts the step and appends its events. Nothing happens, and undefined comes back, for a step begun
+ * before or a run in any other status: startStepAgain handles those.
+ */
+async function startFreshStep(db: Executor, s: StepStart): Promise<RunStepRow | undefined> {
+  const event = JSON.stringify({ stepIndex: s.stepIndex, stepId: s.stepId, name: s.name, kind: s.kind });
+  const { rows } = await sql<RunStepRow & { announced: unknown }>`
+    WITH locked AS (SELECT status FROM runs WHERE id = ${s.runId} FOR UPDATE),
+    run AS (
+      UPDATE runs SET current_step_index = ${s.stepIndex}, updated_at = now(), status = 'running',
+        started_at = coalesce(runs.started_at, now()),
+        event_seq = runs.event_seq + CASE WHEN locked.status = 'running' THEN 1 ELSE 2 END
+      FROM locked
+      WHERE runs.id = ${s.runId} AND locked.status IN ('pending', 'queued', 'running')
+        AND NOT EXISTS (SELECT 1 FROM run_steps WHERE run_id = ${s.runId} AND step_index = ${s.stepIndex})
+      RETURNING runs.event_seq, locked.status AS was),
+    step AS (
+      INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at)
+      SELECT ${s.runId}, ${s.stepIndex}, ${s.stepId}, ${s.name}, ${s.kind}, 'pending', now() FROM run
+      RETURNING *),
+    appended AS (
+      INSERT INTO run_events (run_id, seq, type, data)
+      SELECT ${s.runId}, e.seq, e.type, e.data
+      FROM run CROSS JOIN LATERAL (VALUES
+        (run.event_seq - 1, 'run.status', '{"status":"running"}'::jsonb, run.was <> 'running'),
+        (run.event_seq, 'step.started', ${event}::jsonb, true)) AS e(seq, type, data, wanted)
+      WHERE e.wanted
+      RETURNING seq, type, data)
+    SELECT step.*, ${announceRunEvent(s.runId)} AS announced FROM step, appended ORDER BY seq`.execute(db);
+  if (!rows[0]) return undefined;
+  const { announced: _, ...row } = rows[0];
+  return row;
+}
+
+/** The rest: the run's first step (which moves it to running), or a step begun before (a retry). */
+async function startStepAgain(tx: Transaction<Database>, s: StepStart): Promise<RunStepRow> {
+  // Pointing the run at this step takes its row lock too: one statement instead of a lock and an update.
+  const run = await tx
+    .updateTable('runs')
+    .set({ current_step_index: s.stepIndex, updated_at: new Date() })
+    .where('id', '=', s.runId)
+    .returning('status')
+    .executeTakeFirst();
+  // The first step's start is when the run starts running: one transaction instead of a bookkeeping one of its own.
+  if (run && (run.status === 'pending' || run.status === 'queued')) await moveRunStatus(tx, s.runId, 'running');
+  const started = await tx
+    .insertInto('run_steps')
+    .values({
+      run_id: s.runId,
+      step_index: s.stepIndex,
+      step_id: s.stepId,
+      name: s.name,
+      kind: s.kind,
+      status: 'pending',
+      started_at: new Date(),
+    })
+    .onConflict((oc) => oc.columns(['run_id', 'step_index']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (started) {
+    await appendRunEvent(tx, s.runId, 'step.started', { stepIndex: s.stepIndex, stepId: s.stepId, name: s.name, kind: s.kind });
+    return started;
+  }
+  // A retry of a step begun before: a settled one is returned as it is, a pending one counts the attempt.
+  const existing = await tx
+    .selectFrom('run_steps')
+    .selectAll()
+    .where('run_id', '=', s.runId)
+    .where('step_index', '=', s.stepIndex)
+    .executeTakeFirstOrThrow();
+  if (existing.status !== 'pending') return existing;
+  return tx
+    .updateTable('run_steps')
+    .set({ attempts: existing.attempts + 1 })
+    .where('run_id', '=', s.runId)
+    .where('step_index', '=', s.stepIndex)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export interface StepSettlement {
+  runId: string;
+  stepIndex: number;
+  status: 'completed' | 'failed' | 'skipped';
+  provider?: string | null;
+  model?: string | null;
+  durationMs?: number;
+  costActualUsd?: number;
+  output?: unknown;
+  error?: string | null;
+  errorCode?: string | null;
+  /** Answered provider calls of this attempt not recorded yet: recorded with the settlement. */
+  providerCalls?: ProviderCallRecord[];
+}
+
+/**
+ * Settles a step once; a second settlement of the same step is ignored. One statement: it locks the run,
+ * settles the step, sets the run's spend as it is with this step settled (the sum of its steps, so a retry
+ * overwrites a step's cost, never adds to it), records the provider calls the attempt has not recorded yet,
+ * and appends the step's event.
+ */
+export async function settleStep(db: Executor, s: StepSettlement): Promise<boolean> {
+  return (await settleStepStatement(db, s, false)) !== undefined;
+}
+
+/**
+ * settleStep, returning the run as the settlement left it (undefined when the step was settled before):
+ * a last step that settles its run next needs no read of its own.
+ */
+export async function settleStepReturningRun(db: Executor, s: StepSettlement): Promise<RunRow | undefined> {
+  const row = await settleStepStatement(db, s, true);
+  return row && 'id' in row ? (row as RunRow) : undefined;
+}
+
+async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: boolean): Promise<object | undefined> {
+  const costUsd = roundUsd(s.costActualUsd ?? 0);
+  // Step events name the step (id, name, kind, added from its row), not only its position.
+  const event = JSON.stringify({ stepIndex: s.stepIndex, costActualUsd: costUsd, ...(s.error ? { error: s.error } : {}) });
+  const { rows } = await sql<{ announced: unknown }>`
+    WITH locked AS (SELECT id FROM runs WHERE id = ${s.runId} FOR UPDATE),
+    step AS (
+      UPDATE run_steps SET status = ${s.status}, provider = ${s.provider ?? null}, model = ${s.model ?? null},
+        duration_ms = ${s.durationMs ?? null}, cost_actual_usd = ${costUsd},
+        output = ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb,
+        error = ${s.error ?? null}, error_code = ${s.errorCode ?? null}, finished_at = now()
+      FROM locked
+      WHERE run_steps.run_id = ${s.runId} AND run_steps.step_index = ${s.stepIndex} AND run_steps.status = 'pending'
+      RETURNING step_id, name, kind),
+    run AS (
+      UPDATE runs SET actual_usd = coalesce((SELECT sum(cost_actual_usd) FROM run_steps
+          WHERE run_id = ${s.runId} AND step_index <> ${s.stepIndex}), 0) + ${costUsd},
+        cost_status = 'provider_reported', updated_at = now(), event_seq = event_seq + 1
+      FROM step WHERE runs.id = ${s.runId}
+      RETURNING ${returnRun ? sql`runs.*` : sql`event_seq`}),
+    calls AS (${insertProviderCalls(s.providerCalls ?? [])}),
+    appended AS (
+      INSERT INTO run_events (run_id, seq, type, data)
+      SELECT ${s.runId}, event_seq, ${`step.${s.status}`},
+        ${event}::jsonb || jsonb_build_object('stepId', step_id, 'name', name, 'kind', kind)
+      FROM run, step
+      RETURNING seq, type, data)
+    SELECT ${announceRunEvent(s.runId)} AS announced${returnRun ? sql`, run.*` : sql``}
+    FROM appended${returnRun ? sql`, run` : sql``}`.execute(db);
+  if (rows[0]) {
+    const { announced: _, ...row } = rows[0];
+    return row;
+  }
+  // Settled before: the spend is what its first settlement recorded.
+  await refreshActualCost(db, s.runId);
+  return undefined;
+}
+
+/** A step that ran before its start was recorded: who it is and when it began. */
+export interface StepStartedAt extends StepStart {
+  at: Date;
+}
+
+/**
+ * Records a step's start and its settlement together, in one statement, for a step that ran before its
+ * start was written (a quick one; the engine's StepStartRecord). As startFreshStep it applies only to a
+ * step not begun before of a run that is waiting or running; it then does what startFreshStep and the
+ * settlement would have done one after the other: the step's row (settled), the run pointed at it, moved to
+ * running when this is its first step, its spend, the provider calls, and the events in their order
+ * (`run.status`, `step.started`, `step.<status>`). Returns undefined, having written nothing, otherwise;
+ * with `returnRun`, the run row as it left it.
+ */
+export async function settleStartedStep(
+  db: Executor,
+  s: StepSettlement & { start: StepStartedAt },
+  returnRun: boolean,
+): Promise<RunRow | true | undefined> {
+  const { start } = s;
+  const costUsd = roundUsd(s.costActualUsd ?? 0);
+  const identity = { stepId: start.stepId, name: start.name, kind: start.kind };
+  const startedEvent = JSON.stringify({ stepIndex: s.stepIndex, ...identity });
+  const settledEvent = JSON.stringify({
+    stepIndex: s.stepIndex,
+    costActualUsd: costUsd,
+    ...(s.error ? { error: s.error } : {}),
+    ...identity,
+  });
+  const { rows } = await sql<RunRow & { was: string; announced: unknown }>`
+    WITH locked AS (SELECT status FROM runs WHERE id = ${s.runId} FOR UPDATE),
+    run AS (
+      UPDATE runs SET current_step_index = ${s.stepIndex}, updated_at = now(), status = 'running',
+        started_at = coalesce(runs.started_at, ${start.at}),
+        actual_usd = coalesce((SELECT sum(cost_actual_usd) FROM run_steps
+          WHERE run_id = ${s.runId} AND step_index <> ${s.stepIndex}), 0) + ${costUsd},
+        cost_status = 'provider_reported',
+        event_seq = runs.event_seq + CASE WHEN locked.status = 'running' THEN 2 ELSE 3 END
+      FROM locked
+      WHERE runs.id = ${s.runId} AND locked.status IN ('pending', 'queued', 'running')
+        AND NOT EXISTS (SELECT 1 FROM run_steps WHERE run_id = ${s.runId} AND step_index = ${s.stepIndex})
+      RETURNING ${returnRun ? sql`runs.*` : sql`runs.event_seq`}, locked.status AS was),
+    step AS (
+      INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at, finished_at,
+        provider, model, duration_ms, cost_actual_usd, output, error, error_code)
+      SELECT ${s.runId}, ${s.stepIndex}, ${start.stepId}, ${start.name}, ${start.kind}, ${s.status}, ${start.at}, now(),
+        ${s.provider ?? null}, ${s.model ?? null}, ${s.durationMs ?? null}, ${costUsd},
+        ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb, ${s.error ?? null}, ${s.errorCode ?? null}
+      FROM run
+      RETURNING step_index),
+    calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`WHERE EXISTS (SELECT 1 FROM step)`)}),
+    appended AS (
+      INSERT INTO run_events (run_id, seq, type, data)
+      SELECT ${s.runId}, e.seq, e.type, e.data
+      FROM run CROSS JOIN LATERAL (VALUES
+        (run.event_seq - 2, 'run.status', '{"status":"running"}'::jsonb, run.was <> 'running'),
+        (run.event_seq - 1, 'step.started', ${startedEvent}::jsonb, true),
+        (run.event_seq, ${`step.${s.status}`}, ${settledEvent}::jsonb, true)) AS e(seq, type, data, wanted)
+      WHERE e.wanted
+      RETURNING seq, type, data)
+    SELECT ${announceRunEvent(s.runId)} AS announced${returnRun ? sql`, run.*` : sql``}
+    FROM appended${returnRun ? sql`, run` : sql``} ORDER BY appended.seq`.execute(db);
+  if (!rows[0]) return undefined;
+  if (!returnRun) return true;
+  const { announced: _, was: __, ...row } = rows[0];
+  return row as RunRow;
+}

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBuiltinWorkflows } from '@atelier/catalog';
+import { insertRun, moveRunStatus, newRunRow, settleStartedStep, startStep } from '@atelier/db';
+import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
+import { StepStartRecord } from '@atelier/engine/activities/step-start';
+import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+
+/**
+ * A step's start written late (StepStartRecord) against real PostgreSQL: a quick step's start goes in its
+ * settlement's statement with the same rows and events, in the same order, as two statements would
+ * write; a slow step's start is written on its own while it runs, and so is a start something else of the
+ * step must follow (a provider call's record).
+ */
+let h: Harness;
+let user: TestUser;
+const definition = loadBuiltinWorkflows().find((w) => w.id === 'plan-research-report')!;
+const outline = { stepIndex: 0, stepId: 'step-1', name: 'Outline the report', kind: 'llm' };
+
+async function queuedRun(): Promise<string> {
+  const id = `run-${randomBytes(4).toString('hex')}`;
+  await insertRun(
+    h.db,
+    newRunRow(
+      {
+        id,
+        workspaceId: user.workspaceId,
+        projectId: null,
+        definition,
+        intake: { topic: 'late starts' },
+        bindings: definition.providers,
+        createdVia: 'api_key',
+        status: 'queued',
+      },
+      new ModelRegistry(LOCAL_MODELS),
+    ),
+  );
+  return id;
+}
+
+const events = (runId: string) =>
+  h.db.selectFrom('run_events').select(['seq', 'type', 'data']).where('run_id', '=', runId).orderBy('seq').execute();
+const stepRow = (runId: string, stepIndex = 0) =>
+  h.db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).where('step_index', '=', stepIndex).executeTakeFirst();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  h = await startHarness({ worker: false });
+  user = await registerUser(h);
+});
+afterAll(() => h?.stop());
+
+describe('a step started and settled in one statement', () => {
+  it('writes the start, the settlement, the run’s move and spend, the provider calls and the events in order', async () => {
+    const runId = await queuedRun();
+    const at = new Date(Date.now() - 40);
+    const call = { runId, stepIndex: 0, stepAttempt: 1, callKey: `${runId}:0:a`, provider: 'local', model: 'local/text-1', costUsd: 0.002 };
+    const settlement = {
+      runId,
+      stepIndex: 0,
+      status: 'completed' as const,
+      durationMs: 40,
+      costActualUsd: 0.002,
+      output: { title: 'Rivers' },
+      providerCalls: [call],
+      start: { runId, ...outline, at },
+    };
+    const run = await settleStartedStep(h.db, settlement, true);
+    expect(run).toMatchObject({ id: runId, status: 'running', current_step_index: 0, actual_usd: '0.002000', event_seq: 4 });
+    expect(run !== true && run?.started_at?.getTime()).toBe(at.getTime());
+    expect((await events(runId)).map((e) => [e.seq, e.type, e.data])).toEqual([
+      [1, 'run.status', { status: 'queued' }],
+      [2, 'run.status', { status: 'running' }],
+      [3, 'step.started', { stepIndex: 0, stepId: 'step-1', name: 'Outline the report', kind: 'llm' }],
+      [4, 'step.completed', { stepIndex: 0, stepId: 'step-1', name: 'Outline the report', kind: 'llm', costActualUsd: 0.002 }],
+    ]);
+    const step = await stepRow(runId);
+    expect(step).toMatchObject({ status: 'completed', attempts: 1, duration_ms: 40, output: { title: 'Rivers' } });
+    expect(step?.started_at?.getTime()).toBe(at.getTime());
+    expect(step?.finished_at).toBeInstanceOf(Date);
+
+    // Begun before: nothing is written, the provider calls included.
+    expect(await settleStartedStep(h.db, settlement, false)).toBeUndefined();
+    expect(await events(runId)).toHaveLength(4);
+    const calls = await h.db.selectFrom('provider_calls').select('call_key').where('run_id', '=', runId).execute();
+    expect(calls.map((c) => c.call_key)).toEqual([call.callKey]);
+
+    // The next step of the running run: its two events only.
+    const next = { runId, stepIndex: 1, stepId: 'step-2', name: 'Write the sections', kind: 'llm', at: new Date() };
+    expect(
+      await settleStartedStep(
+        h.db,
+        { runId, stepIndex: 1, status: 'failed', error: 'no', errorCode: 'schema_violation', start: next },
+        false,
+      ),
+    ).toBe(true);
+    expect((await events(runId)).slice(4).map((e) => [e.seq, e.type])).toEqual([
+      [5, 'step.started'],
+      [6, 'step.failed'],
+    ]);
+  });
+
+  it('leaves a run that is no longer waiting or running to the two statements', async () => {
+    const runId = await queuedRun();
+    await moveRunStatus(h.db, runId, 'cancelled');
+    const start = { runId, ...outline, at: new Date() };
+    expect(await settleStartedStep(h.db, { runId, stepIndex: 0, status: 'completed', output: {}, start }, false)).toBeUndefined();
+    expect(await stepRow(runId)).toBeUndefined();
+  });
+});
+
+describe('StepStartRecord', () => {
+  it('writes a quick step’s start with its settlement', async () => {
+    const runId = await queuedRun();
+    const record = new StepStartRecord(h.db, { runId, ...outline }, 10_000);
+    expect(await stepRow(runId)).toBeUndefined();
+    const written = await record.settle({ runId, stepIndex: 0, status: 'completed', output: { title: 'T' }, costActualUsd: 0 }, false);
+    expect(written).toEqual({});
+    expect((await events(runId)).map((e) => e.type)).toEqual(['run.status', 'run.status', 'step.started', 'step.completed']);
+    expect((await stepRow(runId))?.started_at?.getTime()).toBe(record.at.getTime());
+  });
+
+  it('writes a slow step’s start once it has run a while, so the step shows running', async () => {
+    const runId = await queuedRun();
+    const record = new StepStartRecord(h.db, { runId, ...outline }, 30);
+    await sleep(10);
+    expect(await stepRow(runId)).toBeUndefined();
+    await sleep(120);
+    expect(await stepRow(runId)).toMatchObject({ status: 'pending' });
+    const written = await record.settle({ runId, stepIndex: 0, status: 'completed', output: {}, costActualUsd: 0 }, true);
+    expect(written.run).toMatchObject({ id: runId, event_seq: 4 });
+    expect((await stepRow(runId))?.status).toBe('completed');
+  });
+
+  it('writes the start first when something of the step must follow it, and returns a step settled earlier as it was', async () => {
+    const runId = await queuedRun();
+    const record = new StepStartRecord(h.db, { runId, ...outline }, 10_000);
+    expect(await record.now()).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(await record.now()).toMatchObject({ status: 'pending', attempts: 1 });
+    await record.settle({ runId, stepIndex: 0, status: 'completed', output: { title: 'first' }, costActualUsd: 0 }, false);
+
+    // Another execution of the settled step (a reset workflow): the first settlement stands.
+    const again = new StepStartRecord(h.db, { runId, ...outline }, 10_000);
+    const written = await again.settle({ runId, stepIndex: 0, status: 'completed', output: { title: 'second' }, costActualUsd: 0 }, false);
+    expect(written.earlier).toMatchObject({ status: 'completed', output: { title: 'first' } });
+    expect((await startStep(h.db, { runId, ...outline })).output).toEqual({ title: 'first' });
+    expect(await events(runId)).toHaveLength(4);
+  });
+});
