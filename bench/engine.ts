@@ -291,7 +291,7 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
   );
   cleanup.add('the gateway', () => api.close());
   // The bench's own listener: read-model checks and NOTIFY timing, apart from the gateway's.
-  const watcher = RunWatcher.start(cleanup, pools.bench, infra.databaseUrl, log);
+  const watcher = await RunWatcher.start(cleanup, pools.bench, infra.databaseUrl, log);
   const b: Bench = { client, baseUrl: api.url, apiKey: await createApiKey(api.url), watcher, aborted };
   const sseContext = { ...b, hub: watcher.hub, db: pools.bench, log, runTimeoutMs: settings.runTimeoutMs };
   log(`gateway at ${api.url}`);

@@ -6,7 +6,7 @@
  *   and stopped in reverse order on success, on error, on Ctrl-C and on an unexpected error;
  * - the Temporal side: a quiet runtime, baseline workers configured like `createRunWorker`;
  * - the Atelier side: the `atelier dev` stack on the bench's own servers, an HTTP client with an API key;
- * - `RunWatcher`: when runs reach a terminal status in the read model, learnt from PostgreSQL LISTEN;
+ * - `RunWatcher` (run-watcher.ts): when runs reach a terminal status in the read model, from its announcements;
  * - `abba`: the order of the two sides in a round, so drift on a noisy machine favours neither.
  */
 import { execFileSync } from 'node:child_process';
@@ -15,17 +15,18 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { DefaultLogger, type NativeConnection, Runtime, Worker, bundleWorkflowCode, makeTelemetryFilterString } from '@temporalio/worker';
-import { RunEventHub } from '@atelier/api';
 import type { AtelierConfig } from '@atelier/cli/config';
 import { createLogger } from '@atelier/cli/logger';
 import { startStack } from '@atelier/cli/stack/stack';
 import type { Db } from '@atelier/db';
 import { generateFileSigningSecret } from '@atelier/storage/file-urls';
 import type { Meter } from './diagnostics';
-import { Cleanup, type Infra, type Log } from './infra';
+import { Cleanup, type Infra, type Log, describe } from './infra';
+import type { RunWatcher } from './run-watcher';
 import { round1 } from './stats';
 
-export { Cleanup, type Infra, type Log, rawQuery, startInfra } from './infra';
+export { Cleanup, type Infra, type Log, describe, rawQuery, startInfra } from './infra';
+export { RunWatcher, type Settled, TERMINAL } from './run-watcher';
 
 // ------------------------------------------------------------------------------------ settings and logs
 
@@ -55,7 +56,6 @@ export function benchLog(prefix: string): BenchLog {
   return { seconds, log: (message) => process.stderr.write(`[${prefix} ${seconds().toFixed(1).padStart(6)}s] ${message}\n`) };
 }
 
-export const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 export const loadAvg = () => os.loadavg().map((l) => round1(l));
 
 /** The commit measured, and how many files outside bench/ differ from it (the working tree is what runs). */
@@ -251,123 +251,6 @@ export async function postRun(baseUrl: string, apiKey: string, templateId: strin
   const res = await http(baseUrl, 'POST', '/v1/runs', { templateId, intake }, apiKey);
   if (res.status !== 201) throw new Error(`POST /v1/runs: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
   return res.body.id as string;
-}
-
-// ------------------------------------------------------------------------------------ read-model watch
-
-/** The domain's terminal run statuses. */
-export const TERMINAL = new Set(['completed', 'review', 'failed', 'cancelled', 'rejected', 'changes_requested']);
-
-export interface Settled {
-  status: string;
-  error: string | null;
-  /** performance.now() and Date.now() when the bench saw the terminal status. */
-  at: number;
-  wallAt: number;
-}
-
-/**
- * Tells when runs reach a terminal status in the read model (runs.status). The database announces every
- * run event on `atelier_run_events`; the bench's own listener (a RunEventHub apart from the gateway's) marks
- * the run, and marked runs are checked together, one query at a time, so a run's twenty-odd events cost a
- * few cheap SELECTs, not one each. A sweep every second covers a notification lost with a reconnect.
- */
-export class RunWatcher {
-  private readonly waiting = new Map<
-    string,
-    { resolve: (s: Settled) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; unsubscribe?: () => void }
-  >();
-  private readonly marked = new Set<string>();
-  private querying = false;
-  private readonly sweep = setInterval(() => {
-    for (const id of this.waiting.keys()) this.mark(id);
-  }, 1_000);
-  /** Queries made, so a phase's database counters can leave them out. */
-  queries = 0;
-
-  constructor(
-    private readonly db: Db,
-    readonly hub: RunEventHub,
-    private readonly log: Log,
-  ) {}
-
-  static start(cleanup: Cleanup, db: Db, databaseUrl: string, log: Log): RunWatcher {
-    const hub = new RunEventHub(databaseUrl, createLogger('silent'));
-    cleanup.add('the bench’s run event listener', () => hub.close());
-    const watcher = new RunWatcher(db, hub, log);
-    cleanup.add('the read-model watch', async () => watcher.close());
-    return watcher;
-  }
-
-  async wait(runId: string, timeoutMs: number): Promise<Settled> {
-    const settled = new Promise<Settled>((resolve, reject) => {
-      const timer = setTimeout(() => this.finish(runId, new Error(`run ${runId} not terminal after ${timeoutMs} ms`)), timeoutMs);
-      this.waiting.set(runId, { resolve, reject, timer });
-    });
-    settled.catch(() => undefined); // a failure below rejects it before the caller awaits it
-    let unsubscribe: () => void;
-    try {
-      // Only a terminal status (its announcement names it) needs a read; so do a reconnect and an older announcement.
-      unsubscribe = await this.hub.subscribe(runId, (event) => {
-        if (!event?.type || (event.type === 'run.status' && (!event.status || TERMINAL.has(event.status)))) this.mark(runId);
-      });
-    } catch (err) {
-      this.finish(runId, err as Error);
-      throw err;
-    }
-    const entry = this.waiting.get(runId);
-    if (entry) entry.unsubscribe = unsubscribe;
-    else unsubscribe();
-    this.mark(runId); // it may have settled before the subscription
-    return settled;
-  }
-
-  /** Waits for a run and throws unless it completed. */
-  async completed(runId: string, timeoutMs: number): Promise<Settled> {
-    const settled = await this.wait(runId, timeoutMs);
-    if (settled.status !== 'completed') throw new Error(`run ${runId} ended ${settled.status}: ${settled.error}`);
-    return settled;
-  }
-
-  close(): void {
-    clearInterval(this.sweep);
-    for (const id of [...this.waiting.keys()]) this.finish(id, new Error('stopped'));
-  }
-
-  private mark(runId: string): void {
-    if (!this.waiting.has(runId)) return;
-    this.marked.add(runId);
-    if (this.querying) return;
-    this.querying = true;
-    setImmediate(() => void this.check());
-  }
-
-  private async check(): Promise<void> {
-    while (this.marked.size > 0) {
-      const ids = [...this.marked].slice(0, 500);
-      for (const id of ids) this.marked.delete(id);
-      this.queries++;
-      try {
-        const rows = await this.db.selectFrom('runs').select(['id', 'status', 'error']).where('id', 'in', ids).execute();
-        const at = performance.now();
-        const wallAt = Date.now();
-        for (const row of rows) if (TERMINAL.has(row.status)) this.finish(row.id, { status: row.status, error: row.error, at, wallAt });
-      } catch (err) {
-        this.log(`read-model check failed (retried by the sweep): ${describe(err)}`);
-      }
-    }
-    this.querying = false;
-  }
-
-  private finish(runId: string, outcome: Settled | Error): void {
-    const entry = this.waiting.get(runId);
-    if (!entry) return;
-    this.waiting.delete(runId);
-    clearTimeout(entry.timer);
-    entry.unsubscribe?.();
-    if (outcome instanceof Error) entry.reject(outcome);
-    else entry.resolve(outcome);
-  }
 }
 
 // ----------------------------------------------------------------------------------------------- rounds

@@ -172,3 +172,5 @@ export async function startInfra(cleanup: Cleanup, log: Log, temporalStore: 'fil
   if (p.status === 'rejected') throw p.reason;
   return { temporalAddress: t.value, databaseUrl: p.value.url, tmpDir, postgres: p.value.kind };
 }
+
+export const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -99,7 +99,7 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
 
   const benchDb = connectDb({ url: infra.databaseUrl, max: 3 });
   cleanup.add('the bench database pool', () => benchDb.destroy());
-  const watcher = RunWatcher.start(cleanup, benchDb, infra.databaseUrl, log);
+  const watcher = await RunWatcher.start(cleanup, benchDb, infra.databaseUrl, log);
   const own = { queries: 0 };
   const s: Sides = {
     infra,

@@ -4,7 +4,8 @@
  *
  * - bare: N bareWorkflow executions started with the Temporal client, each timed from start to result;
  * - atelier: N runs through the real gateway over HTTP with an API key (POST /v1/runs), each done when the
- *   read model shows a terminal runs.status (RunWatcher: LISTEN plus one batched status query).
+ *   read model shows a terminal runs.status (RunWatcher: the announcement of a `completed` status, which
+ *   arrives once it committed; a read for the other terminal statuses).
  * Ratio = best Atelier throughput ÷ best bare throughput (target ≥ 0.85). The diagnostics add a control
  * with the engine's Temporal shape but no database or HTTP (`shapedWorkflow`), a main-thread profile of
  * each side, and the Temporal history of one workflow of each kind.

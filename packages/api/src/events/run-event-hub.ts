@@ -15,6 +15,8 @@ export class RunEventHub {
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;
   private readonly listeners = new Map<string, Set<Listener>>();
+  /** Listeners to every run's events (a process waiting for many runs at once). */
+  private readonly everyRun = new Set<Listener>();
   private closed = false;
 
   constructor(
@@ -34,6 +36,13 @@ export class RunEventHub {
       set!.delete(listener);
       if (set!.size === 0) this.listeners.delete(runId);
     };
+  }
+
+  /** Every run's events, each as announced; a reconnect calls the listener with nothing, as for one run. */
+  async subscribeAll(listener: Listener): Promise<() => void> {
+    this.everyRun.add(listener);
+    await this.ensureConnected();
+    return () => this.everyRun.delete(listener);
   }
 
   /** How many streams are open, for tests and metrics. */
@@ -62,7 +71,9 @@ export class RunEventHub {
     const client = new pg.Client({ connectionString: this.databaseUrl });
     client.on('notification', (msg) => {
       const event = msg.payload ? parseRunEventAnnouncement(msg.payload) : undefined;
-      if (event) for (const listener of this.listeners.get(event.runId) ?? []) listener(event);
+      if (!event) return;
+      for (const listener of this.listeners.get(event.runId) ?? []) listener(event);
+      for (const listener of this.everyRun) listener(event);
     });
     client.on('error', (err) => {
       this.logger.warn({ err }, 'run event listener lost its connection; reconnecting');
@@ -76,10 +87,11 @@ export class RunEventHub {
   }
 
   private async reconnect(): Promise<void> {
-    if (this.closed || this.listeners.size === 0) return;
+    if (this.closed || (this.listeners.size === 0 && this.everyRun.size === 0)) return;
     try {
       await this.ensureConnected();
       for (const set of this.listeners.values()) for (const listener of set) listener();
+      for (const listener of this.everyRun) listener();
     } catch (err) {
       this.logger.warn({ err }, 'run event listener could not reconnect; retrying');
       setTimeout(() => void this.reconnect(), 1_000);
