@@ -8,9 +8,21 @@ import { newArtifactId } from '@atelier/domain';
 import { type RunDecision, type RunSettlement, type SettlementFacts, decideRunSettlement } from '@atelier/domain/run-settlement';
 import { artifactRow, packMembership } from './artifacts';
 
+/** Orders' plan artifacts by order id: set when an order is created and never changed, so read once per process. */
+const planArtifactOfOrder = new Map<string, string | null>();
+const PLAN_ARTIFACTS_KEPT = 1_000;
+
+/** The pack an order's child run's artifact belongs to (its order's plan), if any. */
 export async function packOf(db: Db, run: RunRow) {
-  if (!run.parent_order_id) return null;
-  return packMembership((await getOrder(db, run.parent_order_id))?.plan_artifact_id, run.order_dedupe_key);
+  const orderId = run.parent_order_id;
+  if (!orderId || !run.order_dedupe_key) return null;
+  let planArtifactId = planArtifactOfOrder.get(orderId);
+  if (planArtifactId === undefined) {
+    planArtifactId = (await getOrder(db, orderId))?.plan_artifact_id ?? null;
+    if (planArtifactOfOrder.size >= PLAN_ARTIFACTS_KEPT) planArtifactOfOrder.delete(planArtifactOfOrder.keys().next().value!);
+    planArtifactOfOrder.set(orderId, planArtifactId);
+  }
+  return packMembership(planArtifactId, run.order_dedupe_key);
 }
 
 /** The research report a run composed from: a supplied one, or one a step (a sub-workflow) produced. */

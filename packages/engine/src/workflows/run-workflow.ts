@@ -75,8 +75,11 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
   const { input, plan } = run;
   try {
     if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
-    const consentRefused = await recheckConsent(run);
-    if (consentRefused) return await run.settle(consentRefused);
+    const characterId = input.intake.characterId;
+    if (typeof characterId === 'string' && characterId) {
+      const consentRefused = await recheckConsent(run, characterId);
+      if (consentRefused) return await run.settle(consentRefused);
+    }
     // In the lean shape the first step's start moves the run to running, in the same transaction.
     if (!run.shape.lean) await run.book(markRunRunning, 'Mark the run running', { runId: input.runId });
     run.setStatus('running');
@@ -90,7 +93,8 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
       run.done(step, index, output);
       if (run.settledByStep) return run.finish(run.settledByStep, run.artifact.id);
       if (!gate) {
-        await run.emitIfEarly(step, index, output);
+        const emitting = run.emitIfEarly(step, index, output);
+        if (emitting) await emitting;
         continue;
       }
       const overBudget = budgetStop(gate, plan.budgetPolicy.perRunCapUsd, run.spentUsd);
@@ -98,7 +102,8 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
       run.passedGates.add(gate.id);
       const hold = approvalHold(gate);
       if (hold) return await run.settle({ status: 'review', artifact: run.artifactOf(output), review: hold, ...run.source() });
-      await run.emitIfEarly(step, index, output);
+      const emitting = run.emitIfEarly(step, index, output);
+      if (emitting) await emitting;
     }
     if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
     return await run.settle({ status: 'completed', artifact: run.artifactOf(run.lastOutput), ...run.source() });
@@ -108,9 +113,7 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
 }
 
 /** Consent can be withdrawn while a run waits for a worker: the character gate is judged again first. */
-async function recheckConsent(run: RunProgress): Promise<Settlement | undefined> {
-  const characterId = run.input.intake.characterId;
-  if (typeof characterId !== 'string' || !characterId) return undefined;
+async function recheckConsent(run: RunProgress, characterId: string): Promise<Settlement | undefined> {
   const verdict = await run.book(recheckCharacter, 'Recheck the character’s consent', { runId: run.input.runId });
   if (verdict.usable) return undefined;
   return {
@@ -312,13 +315,17 @@ class RunProgress {
     if (locking.length > 0) throw new RunStop({ status: 'failed', ...lockedStop(gate, locking), failedStepIndex: index });
   }
 
-  /** `emitsArtifact` ships the artifact (draft) before later steps run, so it survives their failure. */
-  async emitIfEarly(step: PlannedStep, index: number, output: unknown): Promise<void> {
-    if (step.emitsArtifact && index < this.plan.runtimeSteps.length - 1)
-      await this.book(emitArtifact, `${this.label(step, index)}: ship the artifact early`, {
-        runId: this.input.runId,
-        artifact: this.artifactOf(output),
-      });
+  /**
+   * `emitsArtifact` ships the artifact (draft) before later steps run, so it survives their failure. Not
+   * async, and undefined when there is nothing to ship: the SDK captures a stack for every promise a
+   * workflow makes (an async call, an await), and most steps ship nothing.
+   */
+  emitIfEarly(step: PlannedStep, index: number, output: unknown): Promise<void> | undefined {
+    if (!step.emitsArtifact || index >= this.plan.runtimeSteps.length - 1) return undefined;
+    return this.book(emitArtifact, `${this.label(step, index)}: ship the artifact early`, {
+      runId: this.input.runId,
+      artifact: this.artifactOf(output),
+    });
   }
 
   artifactOf(content: unknown): { id: string; content: unknown } {
