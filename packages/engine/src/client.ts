@@ -71,7 +71,7 @@ export async function startOrWakeOrderWorkflow(client: Client, orderId: string, 
   await client.workflow.start(orderWorkflow, {
     workflowId: orderId,
     taskQueue: opts.taskQueue,
-    args: [{ orderId, concurrency: opts.concurrency, shape: 1 }],
+    args: [{ orderId, concurrency: opts.concurrency, shape: 2 }],
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },
       { key: SEARCH_ATTRIBUTES.WorkspaceId, value: opts.workspaceId },

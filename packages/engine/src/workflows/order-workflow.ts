@@ -74,8 +74,10 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
   const inFlight = new Set<string>();
   // Shape 1 claims children ahead, a batch as large as the concurrency, so most children start without a
   // claim (an activity, a database round trip) of their own; those claimed and never started are cancelled
-  // with the order's settlement.
-  const claimAhead = input.shape === 1;
+  // with the order's settlement. Shape 2 claims the next batch as soon as one is used up, while its
+  // children run, so a slot that frees up never waits for a claim.
+  const claimAhead = input.shape === 1 || input.shape === 2;
+  const prefetch = input.shape === 2;
   const ready: RunWorkflowInput[] = [];
   const unstarted = () => {
     const ids = ready.splice(0).map((c) => c.runId);
@@ -84,6 +86,28 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
   let cancelRequested = false;
   let changed = false;
   let exhausted = false;
+  /** Shape 2: a claim under way, how it failed, and wakes since it began (it may have missed their children). */
+  let claiming = false;
+  let claimFailure: unknown;
+  let wakes = 0;
+  const claim = (limit: number) => {
+    claiming = true;
+    const wakesBefore = wakes;
+    void claimOrderChildren({ orderId, limit })
+      .then(
+        (batch) => {
+          if (batch.length > 0) ready.push(...batch);
+          else if (wakes === wakesBefore) exhausted = true;
+        },
+        (err) => {
+          claimFailure = err;
+        },
+      )
+      .finally(() => {
+        claiming = false;
+        changed = true;
+      });
+  };
 
   setHandler(cancelOrderSignal, () => {
     cancelRequested = true;
@@ -96,6 +120,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
     }
   });
   setHandler(wakeOrderSignal, () => {
+    wakes += 1;
     exhausted = false;
     changed = true;
   });
@@ -111,10 +136,14 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
     for (;;) {
       changed = false;
       if (cancelRequested) {
-        await condition(() => inFlight.size === 0);
+        await condition(() => inFlight.size === 0 && !claiming);
         return { orderId, ...(await settle({ orderId, status: 'cancelled', ...unstarted() })) };
       }
       while (!targetReached && !exhausted && inFlight.size < input.concurrency && started < CHILDREN_PER_EXECUTION) {
+        if (ready.length === 0 && prefetch) {
+          if (!claiming) claim(Math.min(input.concurrency, CHILDREN_PER_EXECUTION - started));
+          break;
+        }
         if (ready.length === 0) {
           const batch = await claimOrderChildren({
             orderId,
@@ -152,12 +181,16 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
             });
         }
       }
+      if (prefetch && ready.length === 0 && !claiming && !exhausted && !targetReached && started < CHILDREN_PER_EXECUTION)
+        claim(Math.min(input.concurrency, CHILDREN_PER_EXECUTION - started));
+      if (claimFailure !== undefined) throw claimFailure;
       if (!targetReached && succeeded >= progress.targetCount) {
         targetReached = true;
         // The order is complete; children not yet started are cancelled, those in flight finish.
+        if (claiming) await condition(() => !claiming);
         await settle({ orderId, status: 'completed', ...unstarted() });
       }
-      if (inFlight.size === 0) {
+      if (inFlight.size === 0 && !claiming) {
         if (targetReached) return { orderId, status: 'completed' };
         if (exhausted) return { orderId, ...(await settle({ orderId, status: 'decide' })) };
         if (started >= CHILDREN_PER_EXECUTION) await continueAsNew<typeof orderWorkflow>(input);
@@ -169,7 +202,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
     // Any other failure settles the order before the execution closes: children in flight finish and
     // settle themselves first, then the order is failed with the reason (the reconciler is the backstop).
     return CancellationScope.nonCancellable(async () => {
-      await condition(() => inFlight.size === 0);
+      await condition(() => inFlight.size === 0 && !claiming);
       if (isCancellation(err)) return { orderId, ...(await settle({ orderId, status: 'cancelled', ...unstarted() })) };
       const message =
         err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
