@@ -91,6 +91,13 @@ async function atelierOrder(
       throw new Error(`order ${orderId}: ${done} of ${settings.children} children terminal after ${settings.timeoutMs} ms`);
     await sleep(200);
   }
+  // Done when the order itself has settled after its last child, as the bare parent is done when it returns.
+  while (!s.aborted() && performance.now() < deadline) {
+    s.own.queries++;
+    const [order] = await rawQuery<{ status: string }>(s.benchDb, 'select status from orders where id = $1', [orderId]);
+    if (order && !['planned', 'running'].includes(order.status)) break;
+    await sleep(20);
+  }
   const seconds = (performance.now() - t0) / 1000;
   const order = await http(s.atelierUrl, 'GET', `/v1/orders/${orderId}`, undefined, s.apiKey);
   const described = await s.client.workflow
