@@ -152,10 +152,21 @@ export async function settleStepReturningRun(db: Executor, s: StepSettlement): P
   return row && 'id' in row ? (row as RunRow) : undefined;
 }
 
+/** A settlement's event data, without the step's id, name and kind (each statement adds them). */
+const settledEvent = (s: StepSettlement, costUsd: number) => ({
+  stepIndex: s.stepIndex,
+  costActualUsd: costUsd,
+  ...(s.error ? { error: s.error } : {}),
+});
+
+/** The run's spend with this step settled: the sum of its steps, so a retry overwrites a step's cost, never adds to it. */
+const spendWith = (s: StepSettlement, costUsd: number) =>
+  sql`coalesce((SELECT sum(cost_actual_usd) FROM run_steps WHERE run_id = ${s.runId} AND step_index <> ${s.stepIndex}), 0) + ${costUsd}`;
+
 async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: boolean): Promise<object | undefined> {
   const costUsd = roundUsd(s.costActualUsd ?? 0);
   // Step events name the step (id, name, kind, added from its row), not only its position.
-  const event = JSON.stringify({ stepIndex: s.stepIndex, costActualUsd: costUsd, ...(s.error ? { error: s.error } : {}) });
+  const event = JSON.stringify(settledEvent(s, costUsd));
   const { rows } = await sql<{ announced: unknown }>`
     WITH locked AS (SELECT id FROM runs WHERE id = ${s.runId} FOR UPDATE),
     step AS (
@@ -167,8 +178,7 @@ async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: b
       WHERE run_steps.run_id = ${s.runId} AND run_steps.step_index = ${s.stepIndex} AND run_steps.status = 'pending'
       RETURNING step_id, name, kind),
     run AS (
-      UPDATE runs SET actual_usd = coalesce((SELECT sum(cost_actual_usd) FROM run_steps
-          WHERE run_id = ${s.runId} AND step_index <> ${s.stepIndex}), 0) + ${costUsd},
+      UPDATE runs SET actual_usd = ${spendWith(s, costUsd)},
         cost_status = 'provider_reported', updated_at = now(), event_seq = event_seq + 1
       FROM step WHERE runs.id = ${s.runId}
       RETURNING ${returnRun ? sql`runs.*` : sql`event_seq`}),
@@ -213,20 +223,13 @@ export async function settleStartedStep(
   const costUsd = roundUsd(s.costActualUsd ?? 0);
   const identity = { stepId: start.stepId, name: start.name, kind: start.kind };
   const startedEvent = JSON.stringify({ stepIndex: s.stepIndex, ...identity });
-  const settledEvent = JSON.stringify({
-    stepIndex: s.stepIndex,
-    costActualUsd: costUsd,
-    ...(s.error ? { error: s.error } : {}),
-    ...identity,
-  });
+  const settled = JSON.stringify({ ...settledEvent(s, costUsd), ...identity });
   const { rows } = await sql<RunRow & { was: string; announced: unknown }>`
     WITH locked AS (SELECT status FROM runs WHERE id = ${s.runId} FOR UPDATE),
     run AS (
       UPDATE runs SET current_step_index = ${s.stepIndex}, updated_at = now(), status = 'running',
         started_at = coalesce(runs.started_at, ${start.at}),
-        actual_usd = coalesce((SELECT sum(cost_actual_usd) FROM run_steps
-          WHERE run_id = ${s.runId} AND step_index <> ${s.stepIndex}), 0) + ${costUsd},
-        cost_status = 'provider_reported',
+        actual_usd = ${spendWith(s, costUsd)}, cost_status = 'provider_reported',
         event_seq = runs.event_seq + CASE WHEN locked.status = 'running' THEN 2 ELSE 3 END
       FROM locked
       WHERE runs.id = ${s.runId} AND locked.status IN ('pending', 'queued', 'running')
@@ -247,7 +250,7 @@ export async function settleStartedStep(
       FROM run CROSS JOIN LATERAL (VALUES
         (run.event_seq - 2, 'run.status', '{"status":"running"}'::jsonb, run.was <> 'running'),
         (run.event_seq - 1, 'step.started', ${startedEvent}::jsonb, true),
-        (run.event_seq, ${`step.${s.status}`}, ${settledEvent}::jsonb, true)) AS e(seq, type, data, wanted)
+        (run.event_seq, ${`step.${s.status}`}, ${settled}::jsonb, true)) AS e(seq, type, data, wanted)
       WHERE e.wanted
       RETURNING seq, type, data)
     SELECT ${announceRunEvent(s.runId)} AS announced${returnRun ? sql`, run.*` : sql``}

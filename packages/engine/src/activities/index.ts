@@ -52,8 +52,6 @@ export interface ActivityDeps {
   schemaAttempts?: number;
   /** The worker's Prometheus metrics; absent, nothing is counted. */
   metrics?: WorkerMetrics;
-  /** How long a first attempt of a step runs before its start is written on its own (STEP_START_DEFER_MS). */
-  stepStartDeferMs?: number;
 }
 
 /** Sends heartbeats while `work` runs so a dead worker is noticed within the heartbeat timeout. */
@@ -129,7 +127,7 @@ export function createActivities(deps: ActivityDeps) {
       const start = new StepStartRecord(
         db,
         { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind },
-        first ? (deps.stepStartDeferMs ?? STEP_START_DEFER_MS) : 0,
+        first ? STEP_START_DEFER_MS : 0,
       );
       // The run as the step's settlement left it, when this step settles the run next.
       let settledRun: RunRow | undefined;
