@@ -76,7 +76,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
   // claim (an activity, a database round trip) of their own; those claimed and never started are cancelled
   // with the order's settlement. Shape 2 claims the next batch as soon as one is used up, while its
   // children run, so a slot that frees up never waits for a claim.
-  const claimAhead = input.shape === 1 || input.shape === 2;
+  const claimAhead = input.shape === 1;
   const prefetch = input.shape === 2;
   const ready: RunWorkflowInput[] = [];
   const unstarted = () => {
