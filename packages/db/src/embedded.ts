@@ -3,6 +3,14 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 
+/**
+ * The embedded server is on this machine, so its clients connect through a Unix socket: every statement
+ * then skips the loopback TCP stack, which cost the gateway and the worker about a fifth of each
+ * statement's round trip. A short fixed directory, since a socket's path is limited to about 100 bytes
+ * (a long TMPDIR would stop PostgreSQL from starting). The TCP port stays open for other tools.
+ */
+const SOCKET_DIR = '/tmp';
+
 export interface EmbeddedPostgresHandle {
   url: string;
   stop(): Promise<void>;
@@ -39,7 +47,13 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     persistent: true,
     createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'max_connections=300', ...(opts.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off'] : [])],
+    postgresFlags: [
+      '-c',
+      'max_connections=300',
+      '-c',
+      `unix_socket_directories=${SOCKET_DIR}`,
+      ...(opts.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off'] : []),
+    ],
     onLog: (m) => opts.log?.(String(m).trimEnd()),
     onError: (m) => opts.log?.(String(m).trimEnd()),
   });
@@ -54,8 +68,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   } finally {
     await admin.end();
   }
+  // `host` names the socket's directory (pg and libpq both read it); the host and port still say which server.
   return {
-    url: `postgres://${user}:${password}@127.0.0.1:${opts.port}/${database}`,
+    url: `postgres://${user}:${password}@127.0.0.1:${opts.port}/${database}?host=${encodeURIComponent(SOCKET_DIR)}`,
     stop: () => server.stop(),
   };
 }

@@ -45,6 +45,8 @@ export function classifyDbError(err: unknown): 'input' | 'unavailable' | undefin
     return undefined;
   }
   if (code && UNREACHABLE_ERRNO.has(code)) return 'unavailable';
+  // A Unix socket's file is gone while its server is down.
+  if (code === 'ENOENT' && (err as { syscall?: unknown }).syscall === 'connect') return 'unavailable';
   if (err instanceof Error && UNREACHABLE_MESSAGE.test(err.message)) return 'unavailable';
   return undefined;
 }
