@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
-import type { Db } from './connect';
+import { compiledOnce } from './compiled-once';
+import type { Db, Executor } from './connect';
 import type { ApiKeysTable, UsersTable } from './schema';
 import { isUniqueViolation } from './errors';
 import type { HomeMembership } from './workspaces';
@@ -185,7 +186,17 @@ export const API_KEY_STAMP_MS = 60_000;
  * keeps a busy key's requests from queueing on its row lock, one write per request.
  */
 export async function useApiKey(db: Db, secretHash: string, now = new Date()): Promise<LiveApiKey | undefined> {
-  const row = await db
+  const [row] = (await liveKeyBySecret(db, secretHash)).rows;
+  if (!row) return undefined;
+  const { home_workspace_id, home_role, ...fields } = row;
+  const key: LiveApiKey = { ...fields, home: { workspaceId: fields.workspace_id ?? home_workspace_id, role: home_role } };
+  if (key.last_used_at && now.getTime() - key.last_used_at.getTime() < API_KEY_STAMP_MS) return key;
+  return { ...key, last_used_at: await stampOnce(db, key.id, now) };
+}
+
+/** Every request with an API key makes this lookup, so its text is compiled once. */
+const liveKeyBySecret = compiledOnce((db: Executor, secretHash: string) =>
+  db
     .selectFrom('api_keys as k')
     // The membership in the key's workspace (bound, else the user's default) rides along: a request
     // acting there needs no access query of its own.
@@ -205,14 +216,8 @@ export async function useApiKey(db: Db, secretHash: string, now = new Date()): P
     .selectAll('k')
     .select(['home.workspace_id as home_workspace_id', 'home.role as home_role'])
     .where('k.secret_hash', '=', secretHash)
-    .where('k.revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { home_workspace_id, home_role, ...fields } = row;
-  const key: LiveApiKey = { ...fields, home: { workspaceId: fields.workspace_id ?? home_workspace_id, role: home_role } };
-  if (key.last_used_at && now.getTime() - key.last_used_at.getTime() < API_KEY_STAMP_MS) return key;
-  return { ...key, last_used_at: await stampOnce(db, key.id, now) };
-}
+    .where('k.revoked_at', 'is', null),
+);
 
 /** Stamps in flight by key id: the requests that find a key's stamp stale together share one write. */
 const stamping = new Map<string, Promise<Date>>();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { RUN_STATUSES, isForwardMove } from '@atelier/domain';
+import { compiledOnce } from './compiled-once';
 import type { Db, Executor } from './connect';
 import { emitRunEvent, runEventType } from './event-webhooks';
 import { type RunRow, announceRunEvent } from './runs';
@@ -39,29 +40,12 @@ export interface DeliveredRunStart {
 export async function completeRunStarts(db: Db, starts: readonly DeliveredRunStart[]): Promise<QueuedRun[]> {
   if (starts.length === 0) return [];
   const work = async (ex: Executor) => {
-    const now = new Date();
-    const runIds = starts.map((s) => s.runId);
-    const commandIds = starts.map((s) => s.commandId);
-    const move = ex
-      .updateTable('runs')
-      .set({ status: 'queued', updated_at: now, event_seq: sql`event_seq + 1` })
-      .where(sql<boolean>`id = ANY(${runIds}::text[])`)
-      .where('status', 'in', QUEUEABLE)
-      .returning(['id', 'status', 'event_seq']);
-    const done = ex
-      .updateTable('engine_commands')
-      .set({ done_at: now, last_error: null })
-      .where(sql<boolean>`id = ANY(${commandIds}::bigint[])`);
-    // A data-modifying CTE runs whatever the move finds.
-    const { rows } = await sql<QueuedRun & { announced: unknown }>`
-      WITH done AS (${done}),
-      run AS (${move}),
-      appended AS (
-        INSERT INTO run_events (run_id, seq, type, data)
-        SELECT id, event_seq, 'run.status', ${JSON.stringify({ status: 'queued' })}::jsonb FROM run
-        RETURNING run_id, seq, type, data)
-      SELECT run.*, ${announceRunEvent(sql.ref('appended.run_id'))} AS announced
-      FROM run JOIN appended ON appended.run_id = run.id`.execute(ex);
+    const { rows } = await handOver(
+      ex,
+      starts.map((s) => s.runId),
+      starts.map((s) => s.commandId),
+      new Date(),
+    );
     const moved = rows.map(({ announced: _, ...row }) => row);
     if (QUEUED_HAS_WEBHOOK) {
       const movedIds = moved.map((r) => r.id);
@@ -72,15 +56,39 @@ export async function completeRunStarts(db: Db, starts: readonly DeliveredRunSta
   return QUEUED_HAS_WEBHOOK ? db.transaction().execute(work) : work(db);
 }
 
+/** completeRunStarts' statement, whose text is the same for every batch (compiled once). */
+const handOver = compiledOnce((ex: Executor, runIds: string[], commandIds: number[], now: Date) => {
+  const move = ex
+    .updateTable('runs')
+    .set({ status: 'queued', updated_at: now, event_seq: sql`event_seq + 1` })
+    .where(sql<boolean>`id = ANY(${runIds}::text[])`)
+    .where('status', 'in', QUEUEABLE)
+    .returning(['id', 'status', 'event_seq']);
+  const done = ex
+    .updateTable('engine_commands')
+    .set({ done_at: now, last_error: null })
+    .where(sql<boolean>`id = ANY(${commandIds}::bigint[])`);
+  // A data-modifying CTE runs whatever the move finds.
+  return sql<QueuedRun & { announced: unknown }>`
+    WITH done AS (${done}),
+    run AS (${move}),
+    appended AS (
+      INSERT INTO run_events (run_id, seq, type, data)
+      SELECT id, event_seq, 'run.status', ${JSON.stringify({ status: 'queued' })}::jsonb FROM run
+      RETURNING run_id, seq, type, data)
+    SELECT run.*, ${announceRunEvent(sql.ref('appended.run_id'))} AS announced
+    FROM run JOIN appended ON appended.run_id = run.id`;
+});
+
+const runRowsById = compiledOnce((db: Executor, runIds: string[]) =>
+  db.selectFrom('runs').selectAll().where(sql<boolean>`id = ANY(${runIds}::text[])`),
+);
+
 /**
  * The runs a batch of `start_run` commands starts, in one query instead of one per command. The ids go as
  * one array, so batches of every size are one statement text (prepared once per connection).
  */
 export async function getRunRows(db: Executor, runIds: readonly string[]): Promise<RunRow[]> {
   if (runIds.length === 0) return [];
-  return db
-    .selectFrom('runs')
-    .selectAll()
-    .where(sql<boolean>`id = ANY(${[...runIds]}::text[])`)
-    .execute();
+  return (await runRowsById(db, [...runIds])).rows;
 }

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { compareVersions, sha256Hex, canonicalJson } from '@atelier/domain';
-import type { Db } from './connect';
+import { compiledOnce } from './compiled-once';
+import type { Db, Executor } from './connect';
 import type { WorkflowVersionsTable, WorkflowsTable } from './schema';
 
 export type WorkflowRow = Selectable<WorkflowsTable>;
@@ -79,15 +80,9 @@ export async function getWorkflow(db: Db, id: string): Promise<WorkflowRow | und
   return db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/**
- * A workflow with its live version (undefined while it has none), in one query: what creating a run
- * reads on every request.
- */
-export async function getWorkflowWithLive(
-  db: Db,
-  id: string,
-): Promise<{ workflow: WorkflowRow; live: WorkflowVersionRow | undefined } | undefined> {
-  const row = await db
+/** Every run creation reads its workflow this way, so the text is compiled once. */
+const workflowWithLive = compiledOnce((db: Executor, id: string) =>
+  db
     .selectFrom('workflows as w')
     .leftJoin('workflow_versions as v', (j) => j.onRef('v.workflow_id', '=', 'w.id').onRef('v.version', '=', 'w.live_version'))
     .selectAll('w')
@@ -100,8 +95,18 @@ export async function getWorkflowWithLive(
       'v.created_at as v_created_at',
       'v.published_at as v_published_at',
     ])
-    .where('w.id', '=', id)
-    .executeTakeFirst();
+    .where('w.id', '=', id),
+);
+
+/**
+ * A workflow with its live version (undefined while it has none), in one query: what creating a run
+ * reads on every request.
+ */
+export async function getWorkflowWithLive(
+  db: Db,
+  id: string,
+): Promise<{ workflow: WorkflowRow; live: WorkflowVersionRow | undefined } | undefined> {
+  const [row] = (await workflowWithLive(db, id)).rows;
   if (!row) return undefined;
   const { v_version, v_definition, v_definition_hash, v_state, v_visibility, v_created_at, v_published_at, ...workflow } = row;
   const live =
