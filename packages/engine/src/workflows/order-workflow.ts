@@ -140,10 +140,8 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
         return { orderId, ...(await settle({ orderId, status: 'cancelled', ...unstarted() })) };
       }
       while (!targetReached && !exhausted && inFlight.size < input.concurrency && started < CHILDREN_PER_EXECUTION) {
-        if (ready.length === 0 && prefetch) {
-          if (!claiming) claim(Math.min(input.concurrency, CHILDREN_PER_EXECUTION - started));
-          break;
-        }
+        // Shape 2 claims below, once, whether the loop ran out of children or of free slots.
+        if (ready.length === 0 && prefetch) break;
         if (ready.length === 0) {
           const batch = await claimOrderChildren({
             orderId,
