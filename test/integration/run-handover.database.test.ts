@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { completeRunStart, completeRunStarts, enqueueEngineCommand, getRunRows, insertRun, newRunRow } from '@atelier/db';
+import {
+  type Executor,
+  completeRunStart,
+  completeRunStarts,
+  enqueueEngineCommand,
+  getRunRows,
+  insertRun,
+  leaseDueCommands,
+  newRunRow,
+} from '@atelier/db';
 import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
@@ -16,27 +26,29 @@ const definition = loadBuiltinWorkflows().find((w) => w.id === 'plan-research-re
 
 async function runWithCommand(status = 'pending'): Promise<{ runId: string; commandId: number }> {
   const runId = `run-${randomBytes(4).toString('hex')}`;
-  await h.db.transaction().execute(async (tx) => {
-    await insertRun(
-      tx,
-      newRunRow(
-        {
-          id: runId,
-          workspaceId: user.workspaceId,
-          projectId: null,
-          definition,
-          intake: { topic: 'hand-over' },
-          bindings: definition.providers,
-          createdVia: 'api_key',
-          status,
-        },
-        new ModelRegistry(LOCAL_MODELS),
-      ),
-    );
-    await enqueueEngineCommand(tx, 'start_run', runId);
-  });
+  await h.db.transaction().execute((tx) => insertRunWithCommand(tx, runId, status));
   const command = await h.db.selectFrom('engine_commands').select('id').where('target_id', '=', runId).executeTakeFirstOrThrow();
   return { runId, commandId: Number(command.id) };
+}
+
+async function insertRunWithCommand(tx: Executor, runId: string, status = 'pending'): Promise<void> {
+  await insertRun(
+    tx,
+    newRunRow(
+      {
+        id: runId,
+        workspaceId: user.workspaceId,
+        projectId: null,
+        definition,
+        intake: { topic: 'hand-over' },
+        bindings: definition.providers,
+        createdVia: 'api_key',
+        status,
+      },
+      new ModelRegistry(LOCAL_MODELS),
+    ),
+  );
+  await enqueueEngineCommand(tx, 'start_run', runId);
 }
 
 const state = async (runId: string, commandId: number) => ({
@@ -111,5 +123,54 @@ describe('a start_run hand-over', () => {
     const rows = await getRunRows(h.db, [a.runId, b.runId, 'run-missing']);
     expect(rows.map((r) => r.id).sort()).toEqual([a.runId, b.runId].sort());
     expect(await getRunRows(h.db, [])).toEqual([]);
+  });
+
+  it('leases due commands with the run each start_run starts, in one statement', async () => {
+    // Inside a transaction never committed, so the harness's own dispatcher cannot take these commands first.
+    const rolledBack = new Error('rolled back');
+    const ids = [`run-${randomBytes(4).toString('hex')}`, `run-${randomBytes(4).toString('hex')}`];
+    const leased = await h.db
+      .transaction()
+      .execute(async (tx) => {
+        await insertRunWithCommand(tx, ids[0]!);
+        await insertRunWithCommand(tx, ids[1]!, 'cancelled');
+        await enqueueEngineCommand(tx, 'cancel_run', ids[1]!);
+        await enqueueEngineCommand(tx, 'start_run', 'run-missing');
+        // Due as of the transaction's now(), which is when it began.
+        await tx
+          .updateTable('engine_commands')
+          .set({ next_attempt_at: sql<Date>`now() - interval '1 second'` })
+          .where('target_id', 'in', [...ids, 'run-missing'])
+          .execute();
+        const mine = (await leaseDueCommands(tx, 1_000)).filter((c) => [...ids, 'run-missing'].includes(c.target_id));
+        throw Object.assign(rolledBack, { mine });
+      })
+      .catch((err) => {
+        if (err !== rolledBack) throw err;
+        return (err as Error & { mine: Awaited<ReturnType<typeof leaseDueCommands>> }).mine;
+      });
+    expect(leased.map((c) => [c.kind, c.target_id, c.attempts])).toEqual([
+      ['start_run', ids[0], 1],
+      ['start_run', ids[1], 1],
+      ['cancel_run', ids[1], 1],
+      ['start_run', 'run-missing', 1],
+    ]);
+    expect(leased[0]!.run).toMatchObject({
+      id: ids[0],
+      status: 'pending',
+      workspace_id: user.workspaceId,
+      template_id: 'plan-research-report',
+      parent_order_id: null,
+      intake: { topic: 'hand-over' },
+      inputs: {},
+      bindings: definition.providers,
+      execution_mode: 'standard',
+      definition: { id: 'plan-research-report', version: definition.version },
+    });
+    expect(leased[1]!.run).toMatchObject({ id: ids[1], status: 'cancelled' });
+    // Only a start reads its run; a start whose run is gone comes without one.
+    expect(leased[2]!.run).toBeUndefined();
+    expect(leased[3]!.run).toBeUndefined();
+    expect(Object.keys(leased[0]!).filter((k) => k.startsWith('run.'))).toEqual([]);
   });
 });

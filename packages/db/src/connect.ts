@@ -40,6 +40,9 @@ export interface ConnectOptions {
   prepareStatements?: boolean;
 }
 
+/** How long the pool keeps an idle connection open. */
+export const IDLE_CONNECTION_MS = 60_000;
+
 const warnOnStderr = (err: Error, state: string) => console.warn(`database connection error (${state} client): ${err.message}`);
 
 /**
@@ -60,6 +63,9 @@ export function connectDb({
     connectionString: url,
     max,
     connectionTimeoutMillis: 10_000,
+    // pg's default closes a connection idle 10 s: a burst after a lull then pays for new server processes and
+    // prepares its statements again (prepared-statements.ts).
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
     ...(prepareStatements ? { Client: PreparingClient } : {}),
   });
   pool.on('error', (err) => onConnectionError(err, 'idle'));

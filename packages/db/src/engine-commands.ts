@@ -1,7 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import { sql } from 'kysely';
-import type { Db } from './connect';
-import type { Executor } from './connect';
+import { compiledOnce } from './compiled-once';
+import type { Db, Executor } from './connect';
+import type { RunRow } from './runs';
 import type { EngineCommandKind, EngineCommandsTable } from './schema-engine';
 import { activeTraceparent } from './tracing';
 
@@ -21,20 +22,63 @@ export function engineCommandRow(kind: EngineCommandKind, targetId: string): Ins
   return { kind, target_id: targetId, next_attempt_at: new Date(), ...(traceparent ? { traceparent } : {}) };
 }
 
+/** What a `start_run` command's delivery reads of its run: the workflow's input and its search attributes. */
+export type RunToStart = Pick<
+  RunRow,
+  'id' | 'status' | 'workspace_id' | 'template_id' | 'parent_order_id' | 'intake' | 'inputs' | 'bindings' | 'execution_mode' | 'definition'
+>;
+
+/** A leased command; a `start_run` one with its run as the lease found it (absent when the run is gone). */
+export type LeasedCommand = EngineCommand & { run?: RunToStart };
+
+/** The columns of RunToStart, read as `run.<column>` beside the command's own. */
+const RUN_PREFIX = 'run.';
+const RUN_TO_START = [
+  'id',
+  'status',
+  'workspace_id',
+  'template_id',
+  'parent_order_id',
+  'intake',
+  'inputs',
+  'bindings',
+  'execution_mode',
+  'definition',
+] as const;
+
 /**
  * Leases up to `limit` due commands, oldest first: each is pushed `leaseSeconds` into the future so that
  * no other dispatcher takes it meanwhile (SKIP LOCKED keeps concurrent dispatchers off each other's rows).
- * A dispatcher that dies with a lease simply lets it expire and the command comes due again.
+ * A dispatcher that dies with a lease simply lets it expire and the command comes due again. The run of
+ * each `start_run` comes in the same statement: a batch's lease and its runs are one round trip.
  */
-export async function leaseDueCommands(db: Db, limit: number, leaseSeconds = 30): Promise<EngineCommand[]> {
-  const result = await sql<EngineCommand>`
-    UPDATE engine_commands SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseSeconds})
-    WHERE id IN (
-      SELECT id FROM engine_commands WHERE done_at IS NULL AND next_attempt_at <= now()
-      ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING *`.execute(db);
-  return result.rows.sort((a, b) => Number(a.id) - Number(b.id));
+export async function leaseDueCommands(db: Executor, limit: number, leaseSeconds = 30): Promise<LeasedCommand[]> {
+  const { rows } = await leaseWithRuns(db, limit, leaseSeconds);
+  return rows
+    .map((row) => {
+      const command: Record<string, unknown> = {};
+      const run: Record<string, unknown> = {};
+      for (const [column, value] of Object.entries(row)) {
+        if (column.startsWith(RUN_PREFIX)) run[column.slice(RUN_PREFIX.length)] = value;
+        else command[column] = value;
+      }
+      return { ...(command as EngineCommand), ...(run.id ? { run: run as RunToStart } : {}) };
+    })
+    .sort((a, b) => Number(a.id) - Number(b.id));
 }
+
+const leaseWithRuns = compiledOnce((db: Executor, limit: number, leaseSeconds: number) => {
+  const runColumns = sql.join(RUN_TO_START.map((c) => sql`r.${sql.ref(c)} AS ${sql.id(`${RUN_PREFIX}${c}`)}`));
+  return sql<Record<string, unknown>>`
+    WITH leased AS (
+      UPDATE engine_commands SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseSeconds})
+      WHERE id IN (
+        SELECT id FROM engine_commands WHERE done_at IS NULL AND next_attempt_at <= now()
+        ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING *)
+    SELECT leased.*, ${runColumns}
+    FROM leased LEFT JOIN runs r ON leased.kind = 'start_run' AND r.id = leased.target_id`;
+});
 
 export async function completeEngineCommand(db: Db, id: number): Promise<void> {
   await db.updateTable('engine_commands').set({ done_at: new Date(), last_error: null }).where('id', '=', id).execute();

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import {
   type Db,
   type EngineCommand,
-  type RunRow,
+  type LeasedCommand,
+  type RunToStart,
   cancelPlannedChildren,
   completeEngineCommand,
   completeRunStart,
@@ -11,7 +12,6 @@ import {
   type DeliveredRunStart,
   getOrder,
   getRunRow,
-  getRunRows,
   leaseDueCommands,
   moveRunStatus,
   retryEngineCommand,
@@ -73,16 +73,15 @@ export class EngineDispatcher {
   /** One pass over the due commands; returns how many were taken. */
   async dispatchDue(): Promise<number> {
     const commands = await leaseDueCommands(this.opts.db, BATCH);
-    const byTarget = new Map<string, EngineCommand[]>();
+    const byTarget = new Map<string, LeasedCommand[]>();
     for (const command of commands) byTarget.set(command.target_id, [...(byTarget.get(command.target_id) ?? []), command]);
-    const runs = await this.runsToStart(commands);
     const started: DeliveredRunStart[] = [];
     await Promise.all(
       [...byTarget.values()].map(async (sequence) => {
-        // A row read before the batch serves only the target's first command: later ones may follow a change.
+        // The run read with the lease serves only the target's first command: later ones may follow a change.
         // A start that is its target's only command is completed with the batch's other such starts.
         const alone = sequence.length === 1 ? started : undefined;
-        for (const [i, command] of sequence.entries()) await this.dispatch(command, i === 0 ? runs : undefined, alone);
+        for (const [i, command] of sequence.entries()) await this.dispatch(command, i === 0 ? command.run : undefined, alone);
       }),
     );
     await this.completeStarts(started);
@@ -100,19 +99,6 @@ export class EngineDispatcher {
       this.opts.logger.warn({ err, commands: started.length }, 'delivered starts not recorded; will retry');
       const message = err instanceof Error ? err.message : String(err);
       await Promise.all(started.map((s) => retryEngineCommand(this.opts.db, s.commandId, message, 1).catch(() => undefined)));
-    }
-  }
-
-  /**
-   * The rows of the runs this batch starts, read in one query. Should that read fail, each command reads
-   * its own and fails (and is retried) on its own, as it would without this.
-   */
-  private async runsToStart(commands: EngineCommand[]): Promise<Map<string, RunRow>> {
-    const ids = commands.filter((c) => c.kind === 'start_run').map((c) => c.target_id);
-    try {
-      return new Map((await getRunRows(this.opts.db, ids)).map((run) => [run.id, run]));
-    } catch {
-      return new Map();
     }
   }
 
@@ -140,11 +126,11 @@ export class EngineDispatcher {
     });
   }
 
-  private async dispatch(command: EngineCommand, runs?: Map<string, RunRow>, started?: DeliveredRunStart[]): Promise<void> {
+  private async dispatch(command: EngineCommand, leasedRun?: RunToStart, started?: DeliveredRunStart[]): Promise<void> {
     const { db, logger } = this.opts;
     try {
       // In the trace of the request that recorded the command (its traceparent), when tracing is on.
-      const settled = await traceEngineCommand(command, () => this.deliver(command, runs, started));
+      const settled = await traceEngineCommand(command, () => this.deliver(command, leasedRun, started));
       if (!settled) await completeEngineCommand(db, command.id);
     } catch (err) {
       const delay = Math.min(60, 2 ** Math.min(command.attempts, 6));
@@ -160,12 +146,12 @@ export class EngineDispatcher {
    * Delivers a command; true when its completion was already written with what the delivery wrote, or is
    * left to the batch (`started`).
    */
-  private async deliver(command: EngineCommand, runs?: Map<string, RunRow>, started?: DeliveredRunStart[]): Promise<boolean> {
+  private async deliver(command: EngineCommand, leasedRun?: RunToStart, started?: DeliveredRunStart[]): Promise<boolean> {
     const { db, temporal, taskQueue } = this.opts;
     const id = command.target_id;
     switch (command.kind) {
       case 'start_run': {
-        const run = runs?.get(id) ?? (await getRunRow(db, id));
+        const run = leasedRun ?? (await getRunRow(db, id));
         // Cancelled (or otherwise moved on) before it could be handed over: nothing to start.
         if (!run || run.status !== 'pending') return false;
         try {

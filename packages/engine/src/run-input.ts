@@ -1,5 +1,5 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import type { RunRow } from '@atelier/db';
+import type { RunToStart } from '@atelier/db';
 import { definitionHash } from '@atelier/domain/hashing';
 import { runPlanOf } from '@atelier/domain/run-plan';
 import type { PlannedRunInput, RunShape, RunStart } from './run-types';
@@ -29,7 +29,7 @@ export function plannedRunInput(start: RunStart, definition: WorkflowDefinition)
 }
 
 /** What the run workflow starts from, read off the run as it was recorded at creation. */
-export function runWorkflowInputOf(run: RunRow): PlannedRunInput {
+export function runWorkflowInputOf(run: RunToStart): PlannedRunInput {
   return plannedRunInput(
     {
       runId: run.id,
