@@ -81,6 +81,27 @@ describe('API keys', () => {
     expect(row.last_used_at!.getTime()).toBe([...stamps][0]);
   });
 
+  it('answers with the stamp another gateway wrote while its own waited, not the one it never wrote', async () => {
+    const created = await createKey(user.token, { name: 'raced' });
+    const { secret_hash } = await h.db
+      .updateTable('api_keys')
+      .set({ last_used_at: new Date(Date.now() - 120_000) })
+      .where('id', '=', created.body.id)
+      .returning('secret_hash')
+      .executeTakeFirstOrThrow();
+    const theirs = new Date(Date.now() - 1_000);
+    let using: ReturnType<typeof useApiKey> | undefined;
+    await h.db.transaction().execute(async (tx) => {
+      // The other gateway's stamp holds the row until it commits: this use reads the stale stamp, then waits.
+      await tx.updateTable('api_keys').set({ last_used_at: theirs }).where('id', '=', created.body.id).execute();
+      using = useApiKey(h.db, secret_hash, new Date());
+      await new Promise((r) => setTimeout(r, 300));
+    });
+    expect((await using)!.last_used_at!.getTime()).toBe(theirs.getTime());
+    const row = await h.db.selectFrom('api_keys').select('last_used_at').where('id', '=', created.body.id).executeTakeFirstOrThrow();
+    expect(row.last_used_at!.getTime()).toBe(theirs.getTime());
+  });
+
   it('revokes with DELETE: 401 at once, gone from the list', async () => {
     const created = await createKey(user.token, { name: 'doomed' });
     expect((await me(created.body.secret)).status).toBe(200);

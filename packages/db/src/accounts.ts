@@ -230,13 +230,18 @@ const stamping = new Map<string, Promise<Date>>();
 function stampOnce(db: Db, keyId: string, now: Date): Promise<Date> {
   const inFlight = stamping.get(keyId);
   if (inFlight) return inFlight;
+  // The stamp as it stands after the write: a request whose read saw it stale just before another stamped it
+  // (and finished after that stamp left `stamping`) gets that stamp, not its own that was never written.
   const stamped = db
     .updateTable('api_keys')
-    .set({ last_used_at: now })
+    .set({
+      last_used_at: sql<Date>`CASE WHEN last_used_at IS NULL OR last_used_at < ${new Date(now.getTime() - API_KEY_STAMP_MS)}
+        THEN ${now}::timestamptz ELSE last_used_at END`,
+    })
     .where('id', '=', keyId)
-    .where((w) => w.or([w('last_used_at', 'is', null), w('last_used_at', '<', new Date(now.getTime() - API_KEY_STAMP_MS))]))
-    .execute()
-    .then(() => now)
+    .returning('last_used_at')
+    .executeTakeFirst()
+    .then((row) => row?.last_used_at ?? now)
     .finally(() => stamping.delete(keyId));
   stamping.set(keyId, stamped);
   return stamped;
