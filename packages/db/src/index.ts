@@ -4,6 +4,7 @@ export * from './migrate';
 export type * from './schema';
 export * from './runs';
 export * from './run-steps';
+export * from './last-step';
 export * from './run-moves';
 export * from './run-records';
 export * from './workflows';

@@ -74,12 +74,8 @@ interface Move {
 
 async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; subscribed: boolean }> {
   const { runId, to, fields, artifact } = m;
-  const subscribed = m.unlessSubscribedTo
-    ? sql`EXISTS (SELECT 1 FROM webhook_endpoints e, locked
-        WHERE e.workspace_id = locked.workspace_id AND e.enabled
-          AND e.events && ${[m.unlessSubscribedTo, WEBHOOK_ALL_EVENTS]}::text[])`
-    : sql`false`;
-  const event = { status: to, ...(fields.error_code ? { errorCode: fields.error_code, error: fields.error } : {}) };
+  const subscribed = m.unlessSubscribedTo ? subscribedTo(m.unlessSubscribedTo) : sql`false`;
+  const event = statusEventData(to, fields);
   const update = db
     .updateTable('runs')
     .set({
@@ -121,11 +117,25 @@ async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; sub
   return { row: row.id ? (row as RunRow) : undefined, subscribed: was_subscribed };
 }
 
+/** Whether the run's workspace (the `locked` row's) has an enabled endpoint subscribed to the event `type`. */
+export const subscribedTo = (type: string): RawBuilder<boolean> =>
+  sql<boolean>`EXISTS (SELECT 1 FROM webhook_endpoints e, locked
+    WHERE e.workspace_id = locked.workspace_id AND e.enabled AND e.events && ${[type, WEBHOOK_ALL_EVENTS]}::text[])`;
+
+/** A `run.status` event's data: the new status, and the error a failure was settled with. */
+export const statusEventData = (to: string, fields: Partial<Insertable<RunsTable>>) => ({
+  status: to,
+  ...(fields.error_code ? { errorCode: fields.error_code, error: fields.error } : {}),
+});
+
+/** An artifact to write: its columns' values, or SQL for a value the statement reads (its run's, say). */
+export type ArtifactWrite = { [C in (typeof ARTIFACT_COLUMNS)[number]]?: ArtifactInsert[C] | RawBuilder<unknown> };
+
 /**
  * Inserts the artifact, or brings an earlier draft of it up to date, and says which (`inserted`). In a
  * move it writes only when the move is on (`from`: the move's `ok`).
  */
-export function artifactUpsert(artifact: ArtifactInsert, from: RawBuilder<unknown> = sql``): RawBuilder<unknown> {
+export function artifactUpsert(artifact: ArtifactWrite, from: RawBuilder<unknown> = sql``): RawBuilder<unknown> {
   const values = ARTIFACT_COLUMNS.map((c) => {
     const v = artifact[c] ?? null;
     return JSONB_COLUMNS.has(c) ? sql`${v}::jsonb` : sql`${v}`;

@@ -153,14 +153,14 @@ export async function settleStepReturningRun(db: Executor, s: StepSettlement): P
 }
 
 /** A settlement's event data, without the step's id, name and kind (each statement adds them). */
-const settledEvent = (s: StepSettlement, costUsd: number) => ({
+export const settledEvent = (s: StepSettlement, costUsd: number) => ({
   stepIndex: s.stepIndex,
   costActualUsd: costUsd,
   ...(s.error ? { error: s.error } : {}),
 });
 
 /** The run's spend with this step settled: the sum of its steps, so a retry overwrites a step's cost, never adds to it. */
-const spendWith = (s: StepSettlement, costUsd: number) =>
+export const spendWith = (s: StepSettlement, costUsd: number) =>
   sql`coalesce((SELECT sum(cost_actual_usd) FROM run_steps WHERE run_id = ${s.runId} AND step_index <> ${s.stepIndex}), 0) + ${costUsd}`;
 
 async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: boolean): Promise<object | undefined> {

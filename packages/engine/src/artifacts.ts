@@ -1,8 +1,11 @@
 import type { Insertable } from 'kysely';
 import type { Database, RunRow } from '@atelier/db';
 import { qaForContent } from '@atelier/domain';
+import type { PackMembership } from '@atelier/domain/pack-membership';
 
-interface ArtifactSchemaLike {
+export { type PackMembership, packMembership } from '@atelier/domain/pack-membership';
+
+export interface ArtifactSchemaLike {
   artifactClass: string;
   artifactType: string;
 }
@@ -25,32 +28,38 @@ export function artifactRow(
   sourceReportArtifactId?: string | null,
   pack?: PackMembership | null,
 ): Insertable<Database['artifacts']> {
-  const schema = artifactSchemaOf(run);
-  const content = (artifact.content ?? {}) as Record<string, unknown>;
+  const own = artifactOwnColumns(artifactSchemaOf(run), artifact, status, sourceReportArtifactId);
   return {
-    id: artifact.id,
+    ...own,
     run_id: run.id,
     workspace_id: run.workspace_id,
     project_id: run.project_id,
     template_id: run.template_id,
-    title: typeof content.title === 'string' && content.title ? content.title : run.template_name,
+    title: own.title ?? run.template_name,
+    pack_id: pack?.packId ?? null,
+    pack_member_id: pack?.memberId ?? null,
+  };
+}
+
+/**
+ * The columns an artifact has of its own, not of its run: its content and QA, its class and type, its
+ * status and source; `title` is the content's (null without one: the run's template name stands in).
+ */
+export function artifactOwnColumns(
+  schema: ArtifactSchemaLike,
+  artifact: { id: string; content: unknown },
+  status: 'ready' | 'review' | 'draft',
+  sourceReportArtifactId?: string | null,
+) {
+  const content = (artifact.content ?? {}) as Record<string, unknown>;
+  return {
+    id: artifact.id,
+    title: typeof content.title === 'string' && content.title ? content.title : null,
     status,
     artifact_class: schema.artifactClass,
     artifact_type: schema.artifactType,
     content: JSON.stringify(content),
     qa: JSON.stringify(qaForContent(schema.artifactType, content)),
     source_report_artifact_id: sourceReportArtifactId ?? null,
-    pack_id: pack?.packId ?? null,
-    pack_member_id: pack?.memberId ?? null,
   };
-}
-
-/** An order child's place in its pack: the plan artifact, and a member id stable across re-rolls. */
-export interface PackMembership {
-  packId: string;
-  memberId: string;
-}
-
-export function packMembership(planArtifactId: string | null | undefined, dedupeKey: string | null): PackMembership | null {
-  return planArtifactId && dedupeKey ? { packId: planArtifactId, memberId: `member-${dedupeKey.slice(0, 16)}` } : null;
 }

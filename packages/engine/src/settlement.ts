@@ -3,10 +3,10 @@
  * rule), with provenance and pack membership, in one transaction. The settleRun activity, finalize and
  * the reconciler all write through here.
  */
-import { type Db, type RunRow, getArtifact, getOrder, getRunRow, getRunSteps, moveRunStatus } from '@atelier/db';
+import { type Db, type RunRow, type RunSettledWithStep, getArtifact, getOrder, getRunRow, getRunSteps, moveRunStatus } from '@atelier/db';
 import { newArtifactId } from '@atelier/domain';
 import { type RunDecision, type RunSettlement, type SettlementFacts, decideRunSettlement } from '@atelier/domain/run-settlement';
-import { artifactRow, packMembership } from './artifacts';
+import { type ArtifactSchemaLike, artifactOwnColumns, artifactRow, packMembership } from './artifacts';
 
 /** Orders' plan artifacts by order id: set when an order is created and never changed, so read once per process. */
 const planArtifactOfOrder = new Map<string, string | null>();
@@ -68,28 +68,55 @@ export async function writeRunSettlement(
         qa: JSON.stringify(settlement.artifact.qa),
       }
     : undefined;
-  const review = settlement.review;
-  const moved = await moveRunStatus(
-    db,
-    run.id,
-    settlement.status,
-    {
-      error: settlement.error,
-      error_code: settlement.errorCode,
-      failure_details: settlement.failureDetails ? JSON.stringify(settlement.failureDetails) : null,
-      ...(review
-        ? {
-            review_gate_id: review.gateId,
-            review_gate_name: review.gateName,
-            hold_fields: review.holdFields ? JSON.stringify(review.holdFields) : null,
-          }
-        : {}),
-    },
-    artifact,
-    { unlessCancelRequested: opts.unlessCancelRequested },
-  );
+  const moved = await moveRunStatus(db, run.id, settlement.status, runFieldsOf(settlement), artifact, {
+    unlessCancelRequested: opts.unlessCancelRequested,
+  });
   // The row as written; read again only when the move was a no-op (already settled).
   return moved ?? getRunRow(db, run.id);
+}
+
+/** The run's columns a settlement writes besides its status: the failure, or the review it is held for. */
+function runFieldsOf(settlement: RunSettlement) {
+  const review = settlement.review;
+  return {
+    error: settlement.error,
+    error_code: settlement.errorCode,
+    failure_details: settlement.failureDetails ? JSON.stringify(settlement.failureDetails) : null,
+    ...(review
+      ? {
+          review_gate_id: review.gateId,
+          review_gate_name: review.gateName,
+          hold_fields: review.holdFields ? JSON.stringify(review.holdFields) : null,
+        }
+      : {}),
+  };
+}
+
+/**
+ * A run completed by its last step, as that step's statement writes it with the step (settleRunWithStep):
+ * under the one settlement rule (decideRunSettlement: a completed artifact whose QA fails is held for
+ * review), the same status, fields and artifact writeRunSettlement would write.
+ */
+export function completedWithStep(
+  schema: ArtifactSchemaLike,
+  artifact: { id: string; content: unknown },
+  sourceReportArtifactId: string | null | undefined,
+): RunSettledWithStep {
+  const settlement = decideRunSettlement({
+    definition: { runtimeSteps: [], gates: [], artifactSchema: schema },
+    steps: [],
+    decision: { status: 'completed', artifact: { content: artifact.content } },
+  });
+  // A decision with an artifact always settles with one.
+  const written = settlement.artifact!;
+  return {
+    to: settlement.status,
+    fields: runFieldsOf(settlement),
+    artifact: {
+      ...artifactOwnColumns(schema, { id: artifact.id, content: written.content }, written.status, sourceReportArtifactId),
+      qa: JSON.stringify(written.qa),
+    },
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import {
   type Db,
   type RunRow,
+  type RunSettledRow,
   checkCharacterUse,
   emitArtifact,
   getArtifact,
@@ -33,7 +34,7 @@ import type {
   StepResult,
 } from '../run-types';
 import { type Tool, toolRegistry } from '../steps/tools';
-import { definitionOf, packOf, writeRunSettlement } from '../settlement';
+import { completedWithStep, definitionOf, packOf, writeRunSettlement } from '../settlement';
 import { type WorkerMetrics, observeSettlement, observeStep } from '../metrics';
 import { prepareChildRun } from './child-runs';
 import { ProviderCallLog } from './provider-call-log';
@@ -131,9 +132,20 @@ export function createActivities(deps: ActivityDeps) {
       );
       // The run as the step's settlement left it, when this step settles the run next.
       let settledRun: RunRow | undefined;
+      // The run as settled with the step, in its statement.
+      let settledWithStep: RunSettledRow | undefined;
       // A run's last step may settle the run too (shape 2); a retry after both were written settles nothing twice.
       const completed = async (output: unknown, costUsd: number): Promise<StepResult> => {
         if (!input.settleRun) return { output, costUsd };
+        if (settledWithStep) {
+          observeSettlement(
+            deps.metrics,
+            { template_id: settledWithStep.template_id, definition: { gates: settledWithStep.gates } },
+            { status: 'completed' },
+            settledWithStep.status,
+          );
+          return { output: undefined, costUsd, run: { status: settledWithStep.status as SettleRunInput['status'] } };
+        }
         const run = await settleRunAs(
           {
             runId,
@@ -164,13 +176,21 @@ export function createActivities(deps: ActivityDeps) {
       ) => {
         const durationMs = Date.now() - started;
         const recorded = { runId, stepIndex, durationMs, providerCalls: calls.pending(), ...settlement };
-        const written = await start.settle(recorded, !!input.settleRun && settlement.status === 'completed');
+        // A last step that completed settles its run too: in the step's own statement when it can.
+        const settles = settlement.status === 'completed' ? input.settleRun : undefined;
+        const written = await start.settle(
+          recorded,
+          !!settles,
+          settles &&
+            completedWithStep(input.artifact, { id: settles.artifactId, content: settlement.output }, settles.sourceReportArtifactId),
+        );
         if (written.earlier) {
           // Begun and settled by an earlier execution: that settlement stands, this attempt's calls are kept.
           await calls.flush();
           return written.earlier;
         }
         settledRun = written.run;
+        settledWithStep = written.settled;
         calls.recorded();
         observeStep(deps.metrics, {
           kind: step.kind,

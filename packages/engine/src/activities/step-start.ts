@@ -1,9 +1,12 @@
 import {
   type Db,
   type RunRow,
+  type RunSettledRow,
+  type RunSettledWithStep,
   type RunStepRow,
   type StepSettlement,
   type StepStart,
+  settleRunWithStep,
   settleStartedStep,
   settleStep,
   settleStepReturningRun,
@@ -53,12 +56,21 @@ export class StepStartRecord {
   /**
    * Settles the step, its start with it when not written yet. `earlier` is the step's row when the start
    * found it settled by an earlier execution (then nothing is settled again); `run` is the run as the
-   * settlement left it, with `returnRun`.
+   * settlement left it, with `returnRun`. With `settlesRun` (a last step that completed its run), the
+   * run's settlement goes in the same statement when it can (settleRunWithStep), and `settled` says how the
+   * run settled; otherwise the caller settles the run after.
    */
-  async settle(s: StepSettlement, returnRun: boolean): Promise<{ run?: RunRow; earlier?: RunStepRow }> {
+  async settle(
+    s: StepSettlement,
+    returnRun: boolean,
+    settlesRun?: RunSettledWithStep,
+  ): Promise<{ run?: RunRow; earlier?: RunStepRow; settled?: RunSettledRow }> {
     if (!this.written) {
       clearTimeout(this.timer);
-      const done = await settleStartedStep(this.db, { ...s, start: { ...this.start, at: this.at } }, returnRun);
+      const start = { ...this.start, at: this.at };
+      const settled = settlesRun && (await settleRunWithStep(this.db, { ...s, start }, settlesRun));
+      if (settled) return { settled };
+      const done = await settleStartedStep(this.db, { ...s, start }, returnRun);
       if (done) return done === true ? {} : { run: done };
       // The step was begun before, or its run is not waiting or running: the two statements decide.
     }

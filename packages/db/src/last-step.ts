@@ -1,0 +1,119 @@
+/**
+ * A run's last step and the run's settlement in one statement: the common end of a run whose last step no
+ * gate follows (the engine's shape 2), which otherwise takes the step's statement and then moveRunStatus'.
+ */
+import { type Insertable, sql } from 'kysely';
+import { isTerminalRunStatus, roundUsd } from '@atelier/domain';
+import { PACK_MEMBER_KEY_LENGTH, PACK_MEMBER_PREFIX } from '@atelier/domain/pack-membership';
+import type { Executor } from './connect';
+import { runEventType } from './event-webhooks';
+import { insertProviderCalls } from './provider-calls';
+import { announceRunEvent } from './run-announce';
+import { type ArtifactWrite, artifactUpsert, statusEventData, subscribedTo } from './run-moves';
+import { type StepSettlement, type StepStartedAt, settledEvent, spendWith } from './run-steps';
+import type { RunsTable } from './schema';
+
+/** How the run settles with its last step: its status, the fields that go with it, and its artifact. */
+export interface RunSettledWithStep {
+  to: string;
+  fields: Partial<Insertable<RunsTable>>;
+  /**
+   * The artifact without the columns its run gives it (run_id, workspace_id, project_id, template_id, its
+   * order's pack); `title` is the content's own, or null for the run's template name.
+   */
+  artifact: Omit<ArtifactWrite, 'run_id' | 'workspace_id' | 'project_id' | 'template_id' | 'title' | 'pack_id' | 'pack_member_id'> & {
+    id: string;
+    title: string | null;
+  };
+}
+
+/** What the statement wrote: the run's new status, and what the settlement's metrics are labelled with. */
+export interface RunSettledRow {
+  status: string;
+  template_id: string;
+  gates: unknown;
+}
+
+/**
+ * Records a step that ran before its start was written (as settleStartedStep) and settles its run (as
+ * moveRunStatus with the artifact and `unlessCancelRequested`), in one statement and in the order the two
+ * would have written them: the events `run.status` running (for a first step), `step.started`,
+ * `step.<status>`, `artifact.created` (for a new artifact) and `run.status`.
+ *
+ * It writes nothing, and undefined comes back, whenever the two statements must decide instead: the step
+ * was begun before, the run is not waiting or running, a cancel was asked for, or the workspace has an
+ * endpoint for the status's event webhook (the message is recorded in the transaction of the change it
+ * announces).
+ */
+export async function settleRunWithStep(
+  db: Executor,
+  s: StepSettlement & { start: StepStartedAt },
+  run: RunSettledWithStep,
+): Promise<RunSettledRow | undefined> {
+  const { start, runId } = s;
+  const costUsd = roundUsd(s.costActualUsd ?? 0);
+  const identity = { stepId: start.stepId, name: start.name, kind: start.kind };
+  const webhook = runEventType(run.to);
+  const artifact: ArtifactWrite = {
+    ...run.artifact,
+    run_id: runId,
+    workspace_id: sql`ok.workspace_id`,
+    project_id: sql`ok.project_id`,
+    template_id: sql`ok.template_id`,
+    title: sql`coalesce(${run.artifact.title}::text, ok.template_name)`,
+    pack_id: sql`ok.pack_id`,
+    pack_member_id: sql`ok.pack_member_id`,
+  };
+  const fields = Object.entries(run.fields).filter(([, value]) => value !== undefined);
+  const { rows } = await sql<RunSettledRow & { announced: unknown }>`
+    WITH locked AS (
+      SELECT status, workspace_id, project_id, template_id, template_name, parent_order_id, order_dedupe_key,
+        cancel_requested_at
+      FROM runs WHERE id = ${runId} FOR UPDATE),
+    ok AS (
+      -- An order child's artifact joins its order's pack (domain/pack-membership.ts).
+      SELECT locked.*, o.plan_artifact_id AS pack_id,
+        CASE WHEN o.plan_artifact_id IS NOT NULL
+          THEN ${PACK_MEMBER_PREFIX} || left(locked.order_dedupe_key, ${PACK_MEMBER_KEY_LENGTH}) END AS pack_member_id
+      FROM locked LEFT JOIN orders o ON o.id = locked.parent_order_id AND locked.order_dedupe_key IS NOT NULL
+      WHERE locked.status IN ('pending', 'queued', 'running') AND locked.cancel_requested_at IS NULL
+        AND NOT ${webhook ? subscribedTo(webhook) : sql`false`}
+        AND NOT EXISTS (SELECT 1 FROM run_steps WHERE run_id = ${runId} AND step_index = ${s.stepIndex})),
+    written AS (${artifactUpsert(artifact, sql`FROM ok`)}),
+    run AS (
+      UPDATE runs SET ${sql.join(fields.map(([column, value]) => sql`${sql.ref(column)} = ${value}`))}${fields.length ? sql`,` : sql``}
+        status = ${run.to}, artifact_id = ${run.artifact.id}, current_step_index = ${s.stepIndex},
+        started_at = coalesce(runs.started_at, ${start.at}), updated_at = now(),
+        ${isTerminalRunStatus(run.to) ? sql`finished_at = now(),` : sql``}
+        actual_usd = ${spendWith(s, costUsd)}, cost_status = 'provider_reported',
+        event_seq = runs.event_seq + CASE WHEN ok.status = 'running' THEN 3 ELSE 4 END
+          + (SELECT count(*) FROM written WHERE inserted)
+      FROM ok WHERE runs.id = ${runId}
+      RETURNING runs.event_seq, runs.status, runs.template_id, runs.definition->'gates' AS gates, ok.status AS was),
+    step AS (
+      INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at, finished_at,
+        provider, model, duration_ms, cost_actual_usd, output, error, error_code)
+      SELECT ${runId}, ${s.stepIndex}, ${start.stepId}, ${start.name}, ${start.kind}, ${s.status}, ${start.at}, now(),
+        ${s.provider ?? null}, ${s.model ?? null}, ${s.durationMs ?? null}, ${costUsd},
+        ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb, ${s.error ?? null}, ${s.errorCode ?? null}
+      FROM run
+      RETURNING step_index),
+    calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`WHERE EXISTS (SELECT 1 FROM step)`)}),
+    appended AS (
+      INSERT INTO run_events (run_id, seq, type, data)
+      SELECT ${runId}, run.event_seq - count(*) OVER () + row_number() OVER (ORDER BY e.ord), e.type, e.data
+      FROM run CROSS JOIN LATERAL (VALUES
+        (1, 'run.status', '{"status":"running"}'::jsonb, run.was <> 'running'),
+        (2, 'step.started', ${JSON.stringify({ stepIndex: s.stepIndex, ...identity })}::jsonb, true),
+        (3, ${`step.${s.status}`}, ${JSON.stringify({ ...settledEvent(s, costUsd), ...identity })}::jsonb, true),
+        (4, 'artifact.created', ${JSON.stringify({ artifactId: run.artifact.id })}::jsonb,
+          EXISTS (SELECT 1 FROM written WHERE inserted)),
+        (5, 'run.status', ${JSON.stringify(statusEventData(run.to, run.fields))}::jsonb, true)) AS e(ord, type, data, wanted)
+      WHERE e.wanted
+      RETURNING seq, type, data)
+    SELECT ${announceRunEvent(runId)} AS announced, run.status, run.template_id, run.gates
+    FROM appended, run ORDER BY appended.seq`.execute(db);
+  if (!rows[0]) return undefined;
+  const { announced: _, ...row } = rows[0];
+  return row;
+}
