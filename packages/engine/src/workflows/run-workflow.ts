@@ -24,7 +24,7 @@ import { approvalHold, budgetStop, gateOf, isJudgedGate, lockedStop, lockingGate
 import { type RunContext, sliceContext } from '@atelier/domain/run-context';
 import type { PlannedStep, RunPlan } from '@atelier/domain/run-plan';
 import type { RunActivities } from '../activities/definitions';
-import type { RunOutcome, RunWorkflowInput, SettleRunInput } from '../run-types';
+import type { RunOutcome, RunWorkflowInput, SettleRunInput, StepResult } from '../run-types';
 import { planOf, stepForActivity, stepForBookkeeping, templateIdOf } from './definition-ref';
 import { NON_RETRYABLE, RunStop, childOutcome, closeAs, describeEngineFailure, describeStepFailure } from './run-failures';
 import { type RunShapeFlags, SETTLE_EVERY_FAILURE_PATCH, runShapeOf } from './run-shape';
@@ -89,7 +89,18 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
       const gate = gateOf(plan.gates, step);
       run.begin(index);
       if (gate) run.refuseIfLocked(gate, index);
-      const output = await runStep(run, step, index, gate);
+      let output: unknown;
+      const supplied = step.suppliedBy ? input.inputs[step.suppliedBy] : undefined;
+      if (supplied !== undefined || step.kind === 'subWorkflow') output = await runBookkeptStep(run, step, index, supplied);
+      else {
+        // The common step awaited here rather than in a function of its own: the SDK charges every promise a
+        // workflow makes a stack trace, and this is the hot path of every run.
+        try {
+          output = run.took(await executeStepOf(run, step, index, gate));
+        } catch (err) {
+          throw new RunStop({ status: 'failed', ...describeStepFailure(err), failedStepIndex: index });
+        }
+      }
       run.done(step, index, output);
       if (run.settledByStep) return run.finish(run.settledByStep, run.artifact.id);
       if (!gate) {
@@ -124,47 +135,39 @@ async function recheckConsent(run: RunProgress, characterId: string): Promise<Se
   };
 }
 
-/** One step: supplied by the intake (skipped), a child run, or the executeStep activity (gate judged there). */
-async function runStep(run: RunProgress, step: PlannedStep, index: number, gate: Gate | undefined): Promise<unknown> {
+/** A step the workflow records itself: supplied by the intake (skipped), or a child run. */
+async function runBookkeptStep(run: RunProgress, step: PlannedStep, index: number, supplied: unknown): Promise<unknown> {
+  if (supplied === undefined) return runChild(run, step, index);
   const { input } = run;
-  const supplied = step.suppliedBy ? input.inputs[step.suppliedBy] : undefined;
-  if (supplied !== undefined) {
-    await run.book(skipStep, `${run.label(step, index)}: supplied`, {
-      runId: input.runId,
-      stepIndex: index,
-      step: stepForBookkeeping(input, index),
-      output: supplied,
-    });
-    return supplied;
-  }
-  if (step.kind === 'subWorkflow') return runChild(run, step, index);
-  try {
-    const stepInput = {
-      runId: input.runId,
-      stepIndex: index,
-      // The step by reference: its prompt, jsonSchema and params stay out of the history (definition-ref.ts).
-      ...stepForActivity(input, index),
-      // Only what the step reads travels in its activity input (and so in the history), not the whole context.
-      context: sliceContext(step.reads, run.context),
-      bindings: input.bindings,
-      gate: isJudgedGate(gate) ? gate : undefined,
-      artifact: run.artifact,
-      executionMode: input.executionMode,
-      // Nothing is left to decide after a last step without a gate: it settles the run itself (shape 2).
-      ...(run.shape.settlesWithLastStep && !gate && index === run.plan.runtimeSteps.length - 1
-        ? { settleRun: { artifactId: run.artifact.id, sourceReportArtifactId: run.sourceReportArtifactId } }
-        : {}),
-    };
-    const result = run.shape.named
-      ? await executeStep.executeWithOptions(run.stepOptions(step, index, 'step'), [stepInput])
-      : await executeStep(stepInput);
-    run.spentUsd += result.costUsd;
-    if (result.run?.cancelRequested) run.state.cancelRequested = true;
-    else if (result.run) run.settledByStep = result.run.status;
-    return result.output;
-  } catch (err) {
-    throw new RunStop({ status: 'failed', ...describeStepFailure(err), failedStepIndex: index });
-  }
+  await run.book(skipStep, `${run.label(step, index)}: supplied`, {
+    runId: input.runId,
+    stepIndex: index,
+    step: stepForBookkeeping(input, index),
+    output: supplied,
+  });
+  return supplied;
+}
+
+/** The executeStep activity of a step (its gate judged there), started; not async, so it makes no promise of its own. */
+function executeStepOf(run: RunProgress, step: PlannedStep, index: number, gate: Gate | undefined): Promise<StepResult> {
+  const { input } = run;
+  const stepInput = {
+    runId: input.runId,
+    stepIndex: index,
+    // The step by reference: its prompt, jsonSchema and params stay out of the history (definition-ref.ts).
+    ...stepForActivity(input, index),
+    // Only what the step reads travels in its activity input (and so in the history), not the whole context.
+    context: sliceContext(step.reads, run.context),
+    bindings: input.bindings,
+    gate: isJudgedGate(gate) ? gate : undefined,
+    artifact: run.artifact,
+    executionMode: input.executionMode,
+    // Nothing is left to decide after a last step without a gate: it settles the run itself (shape 2).
+    ...(run.shape.settlesWithLastStep && !gate && index === run.plan.runtimeSteps.length - 1
+      ? { settleRun: { artifactId: run.artifact.id, sourceReportArtifactId: run.sourceReportArtifactId } }
+      : {}),
+  };
+  return run.shape.named ? executeStep.executeWithOptions(run.stepOptions(step, index, 'step'), [stepInput]) : executeStep(stepInput);
 }
 
 /** A subWorkflow step: a child run workflow whose artifact becomes the step's output; its cost stays on the child. */
@@ -290,6 +293,14 @@ class RunProgress {
   /** A bookkeeping local activity, with a summary in the named shape. */
   book<A, R>(call: LocalCall<[A], R>, summary: string, arg: A): Promise<R> {
     return this.shape.named ? call.executeWithOptions({ summary }, [arg]) : call(arg);
+  }
+
+  /** What an executeStep result tells the run: its spend, and a settlement (or a cancel) its last step found. */
+  took(result: StepResult): unknown {
+    this.spentUsd += result.costUsd;
+    if (result.run?.cancelRequested) this.state.cancelRequested = true;
+    else if (result.run) this.settledByStep = result.run.status;
+    return result.output;
   }
 
   setStatus(next: string): void {
