@@ -7,10 +7,9 @@ import { isTerminalRunStatus, roundUsd } from '@atelier/domain';
 import { PACK_MEMBER_KEY_LENGTH, PACK_MEMBER_PREFIX } from '@atelier/domain/pack-membership';
 import type { Executor } from './connect';
 import { runEventType } from './event-webhooks';
-import { insertProviderCalls } from './provider-calls';
 import { announceRunEvent } from './run-announce';
 import { type ArtifactWrite, artifactUpsert, statusEventData, subscribedTo } from './run-moves';
-import { type StepSettlement, type StepStartedAt, settledEvent, spendWith } from './run-steps';
+import { type StepSettlement, type StepStartedAt, insertStartedStep, settledEvent, spendWith } from './run-steps';
 import type { RunsTable } from './schema';
 
 /** How the run settles with its last step: its status, the fields that go with it, and its artifact. */
@@ -90,15 +89,7 @@ export async function settleRunWithStep(
           + (SELECT count(*) FROM written WHERE inserted)
       FROM ok WHERE runs.id = ${runId}
       RETURNING runs.event_seq, runs.status, runs.template_id, runs.definition->'gates' AS gates, ok.status AS was),
-    step AS (
-      INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at, finished_at,
-        provider, model, duration_ms, cost_actual_usd, output, error, error_code)
-      SELECT ${runId}, ${s.stepIndex}, ${start.stepId}, ${start.name}, ${start.kind}, ${s.status}, ${start.at}, now(),
-        ${s.provider ?? null}, ${s.model ?? null}, ${s.durationMs ?? null}, ${costUsd},
-        ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb, ${s.error ?? null}, ${s.errorCode ?? null}
-      FROM run
-      RETURNING step_index),
-    calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`WHERE EXISTS (SELECT 1 FROM step)`)}),
+    ${insertStartedStep(s, start, costUsd)},
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT ${runId}, run.event_seq - count(*) OVER () + row_number() OVER (ORDER BY e.ord), e.type, e.data

@@ -206,6 +206,21 @@ export interface StepStartedAt extends StepStart {
 }
 
 /**
+ * The CTEs `step` and `calls` of a statement that records a step begun and settled at once: the step's row
+ * (for each row of the statement's `run`, so only when the run was updated) and its provider calls.
+ */
+export const insertStartedStep = (s: StepSettlement, start: StepStartedAt, costUsd: number) => sql`
+    step AS (
+      INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at, finished_at,
+        provider, model, duration_ms, cost_actual_usd, output, error, error_code)
+      SELECT ${s.runId}, ${s.stepIndex}, ${start.stepId}, ${start.name}, ${start.kind}, ${s.status}, ${start.at}, now(),
+        ${s.provider ?? null}, ${s.model ?? null}, ${s.durationMs ?? null}, ${costUsd},
+        ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb, ${s.error ?? null}, ${s.errorCode ?? null}
+      FROM run
+      RETURNING step_index),
+    calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`WHERE EXISTS (SELECT 1 FROM step)`)})`;
+
+/**
  * Records a step's start and its settlement together, in one statement, for a step that ran before its
  * start was written (a quick one; the engine's StepStartRecord). As startFreshStep it applies only to a
  * step not begun before of a run that is waiting or running; it then does what startFreshStep and the
@@ -235,15 +250,7 @@ export async function settleStartedStep(
       WHERE runs.id = ${s.runId} AND locked.status IN ('pending', 'queued', 'running')
         AND NOT EXISTS (SELECT 1 FROM run_steps WHERE run_id = ${s.runId} AND step_index = ${s.stepIndex})
       RETURNING ${returnRun ? sql`runs.*` : sql`runs.event_seq`}, locked.status AS was),
-    step AS (
-      INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at, finished_at,
-        provider, model, duration_ms, cost_actual_usd, output, error, error_code)
-      SELECT ${s.runId}, ${s.stepIndex}, ${start.stepId}, ${start.name}, ${start.kind}, ${s.status}, ${start.at}, now(),
-        ${s.provider ?? null}, ${s.model ?? null}, ${s.durationMs ?? null}, ${costUsd},
-        ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb, ${s.error ?? null}, ${s.errorCode ?? null}
-      FROM run
-      RETURNING step_index),
-    calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`WHERE EXISTS (SELECT 1 FROM step)`)}),
+    ${insertStartedStep(s, start, costUsd)},
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT ${s.runId}, e.seq, e.type, e.data
