@@ -39,12 +39,13 @@ const UNREACHABLE_MESSAGE =
 export function classifyDbError(err: unknown): 'input' | 'unavailable' | undefined {
   if (isStalePreparation(err)) return 'unavailable';
   const code = pgErrorCode(err);
+  // Before the SQLSTATEs: `EPIPE` (a write to a connection the server closed) has their shape too.
+  if (code && UNREACHABLE_ERRNO.has(code)) return 'unavailable';
   if (code && /^[0-9A-Z]{5}$/.test(code)) {
     if (code.startsWith('22') || code.startsWith('23')) return 'input';
     if (code.startsWith('08') || code.startsWith('57P') || code === '53300') return 'unavailable';
     return undefined;
   }
-  if (code && UNREACHABLE_ERRNO.has(code)) return 'unavailable';
   // A Unix socket's file is gone while its server is down.
   if (code === 'ENOENT' && (err as { syscall?: unknown }).syscall === 'connect') return 'unavailable';
   if (err instanceof Error && UNREACHABLE_MESSAGE.test(err.message)) return 'unavailable';
