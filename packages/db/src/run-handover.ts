@@ -85,8 +85,8 @@ const runRowsById = compiledOnce((db: Executor, runIds: string[]) =>
 );
 
 /**
- * The runs a batch of `start_run` commands starts, in one query instead of one per command. The ids go as
- * one array, so batches of every size are one statement text (prepared once per connection).
+ * The runs named, in one query: the hand-over's event webhooks read the runs it moved. The ids go as one
+ * array, so batches of every size are one statement text (prepared once per connection).
  */
 export async function getRunRows(db: Executor, runIds: readonly string[]): Promise<RunRow[]> {
   if (runIds.length === 0) return [];

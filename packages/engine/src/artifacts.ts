@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database, RunRow } from '@atelier/db';
-import { qaForContent } from '@atelier/domain';
+import { type QaRecord, qaForContent } from '@atelier/domain';
 import type { PackMembership } from '@atelier/domain/pack-membership';
 
 export { type PackMembership, packMembership } from '@atelier/domain/pack-membership';
@@ -16,14 +16,22 @@ export function artifactSchemaOf(run: RunRow): ArtifactSchemaLike {
   return schema;
 }
 
+/** A run's output as its artifact: its id and content, and its QA when a settlement has judged it. */
+export interface ArtifactOutput {
+  id: string;
+  content: unknown;
+  qa?: QaRecord;
+}
+
 /**
- * The artifact row for a run's output, with provenance (run, template), QA judged on the content, and
+ * The artifact row for a run's output, with provenance (run, template), QA judged on the content (unless the
+ * settlement that writes it judged it already: `artifact.qa`), and
  * the status the run's outcome implies: `ready` on completion, `review` when a human must look,
  * `draft` while the run is still going (an emitted artifact).
  */
 export function artifactRow(
   run: RunRow,
-  artifact: { id: string; content: unknown },
+  artifact: ArtifactOutput,
   status: 'ready' | 'review' | 'draft',
   sourceReportArtifactId?: string | null,
   pack?: PackMembership | null,
@@ -47,7 +55,7 @@ export function artifactRow(
  */
 export function artifactOwnColumns(
   schema: ArtifactSchemaLike,
-  artifact: { id: string; content: unknown },
+  artifact: ArtifactOutput,
   status: 'ready' | 'review' | 'draft',
   sourceReportArtifactId?: string | null,
 ) {
@@ -59,7 +67,7 @@ export function artifactOwnColumns(
     artifact_class: schema.artifactClass,
     artifact_type: schema.artifactType,
     content: JSON.stringify(content),
-    qa: JSON.stringify(qaForContent(schema.artifactType, content)),
+    qa: JSON.stringify(artifact.qa ?? qaForContent(schema.artifactType, content)),
     source_report_artifact_id: sourceReportArtifactId ?? null,
   };
 }

@@ -56,17 +56,15 @@ export async function writeRunSettlement(
   settlement: RunSettlement,
   opts: WriteSettlementOptions = {},
 ): Promise<RunRow | undefined> {
-  const artifact = settlement.artifact
-    ? {
-        ...artifactRow(
-          run,
-          { id: opts.artifactId ?? run.artifact_id ?? newArtifactId(), content: settlement.artifact.content },
-          settlement.artifact.status,
-          opts.sourceReportArtifactId,
-          await packOf(db, run),
-        ),
-        qa: JSON.stringify(settlement.artifact.qa),
-      }
+  const written = settlement.artifact;
+  const artifact = written
+    ? artifactRow(
+        run,
+        { id: opts.artifactId ?? run.artifact_id ?? newArtifactId(), content: written.content, qa: written.qa },
+        written.status,
+        opts.sourceReportArtifactId,
+        await packOf(db, run),
+      )
     : undefined;
   const moved = await moveRunStatus(db, run.id, settlement.status, runFieldsOf(settlement), artifact, {
     unlessCancelRequested: opts.unlessCancelRequested,
@@ -112,10 +110,12 @@ export function completedWithStep(
   return {
     to: settlement.status,
     fields: runFieldsOf(settlement),
-    artifact: {
-      ...artifactOwnColumns(schema, { id: artifact.id, content: written.content }, written.status, sourceReportArtifactId),
-      qa: JSON.stringify(written.qa),
-    },
+    artifact: artifactOwnColumns(
+      schema,
+      { id: artifact.id, content: written.content, qa: written.qa },
+      written.status,
+      sourceReportArtifactId,
+    ),
   };
 }
 

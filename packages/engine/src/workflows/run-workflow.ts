@@ -91,7 +91,8 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
       if (gate) run.refuseIfLocked(gate, index);
       let output: unknown;
       const supplied = step.suppliedBy ? input.inputs[step.suppliedBy] : undefined;
-      if (supplied !== undefined || step.kind === 'subWorkflow') output = await runBookkeptStep(run, step, index, supplied);
+      if (supplied !== undefined) output = await skipSupplied(run, step, index, supplied);
+      else if (step.kind === 'subWorkflow') output = await runChild(run, step, index);
       else {
         // The common step awaited here rather than in a function of its own: the SDK charges every promise a
         // workflow makes a stack trace, and this is the hot path of every run.
@@ -135,9 +136,8 @@ async function recheckConsent(run: RunProgress, characterId: string): Promise<Se
   };
 }
 
-/** A step the workflow records itself: supplied by the intake (skipped), or a child run. */
-async function runBookkeptStep(run: RunProgress, step: PlannedStep, index: number, supplied: unknown): Promise<unknown> {
-  if (supplied === undefined) return runChild(run, step, index);
+/** A step the intake supplies: recorded as skipped, its output the supplied content. */
+async function skipSupplied(run: RunProgress, step: PlannedStep, index: number, supplied: unknown): Promise<unknown> {
   const { input } = run;
   await run.book(skipStep, `${run.label(step, index)}: supplied`, {
     runId: input.runId,
