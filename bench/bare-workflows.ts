@@ -21,13 +21,11 @@ export async function bareWorkflow(input: { i: number }): Promise<number> {
 }
 
 /**
- * Diagnostic control with the Temporal shape of the engine's runWorkflow for a 3-step definition, but
- * no database, HTTP or model work: started with search attributes, a RunStatus upsert with the first
- * step, three activities (the last settles the run), a second upsert as it closes. The floor of the
- * engine's own design.
+ * Diagnostic control with the Temporal shape of the engine's runWorkflow for a 3-step definition (RunShape
+ * 3), but no database, HTTP or model work: started with search attributes, three activities (the last
+ * settles the run), a RunStatus upsert as it closes. The floor of the engine's own design.
  */
 export async function shapedWorkflow(input: { i: number }): Promise<number> {
-  upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: 'running' }]);
   const a = await stepOne(input);
   const b = await stepTwo({ i: a });
   const c = await stepThree({ i: b });

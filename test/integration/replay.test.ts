@@ -78,10 +78,11 @@ async function usableCharacter(referenceArtifactId: string): Promise<string> {
  * The workflow shape histories are recorded in now: the newest patch of the run workflow, or the newest
  * shape of its input (`definition-by-reference`: the plan and the definition's hash instead of the
  * definition, told apart by the input itself; `input-shape`: the input names the workflow's shape, so no
- * patch marker is recorded; `settled-by-last-step`: shape 2, a last step without a gate settles the run). Histories of earlier shapes keep their names and are replayed all the same, so
- * runs in flight across a deploy are covered; a new shape adds files instead of replacing them.
+ * patch marker is recorded; `settled-by-last-step`: shape 2, a last step without a gate settles the run;
+ * `status-at-settlement`: shape 3, `RunStatus` is written only as the run settles). Histories of earlier
+ * shapes keep their names and are replayed all the same, so runs in flight across a deploy are covered; a new shape adds files instead of replacing them.
  */
-const SHAPE = 'settled-by-last-step';
+const SHAPE = 'status-at-settlement';
 
 /** Every patch marker a history records, and every `TemporalChangeVersion` upsert that comes with one. */
 function patchEvents(history: { events?: Array<any> | null }) {
@@ -196,7 +197,7 @@ describe('the run workflow stays deterministic', () => {
     const childInput = h.temporal.options.loadedDataConverter.payloadConverter.fromPayload<any>(
       childStart.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!,
     );
-    expect(childInput).toMatchObject({ shape: 2 });
+    expect(childInput).toMatchObject({ shape: 3 });
     expect(patchEvents(await h.temporal.workflow.getHandle(childId).fetchHistory())).toEqual([]);
     const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
     expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityId)).toEqual(['1-step-1', '2-step-2', '3-step-3']);
@@ -208,8 +209,14 @@ describe('the run workflow stays deterministic', () => {
     // activity is named by the hash, so no prompt or jsonSchema is written into the history.
     const converter = h.temporal.options.loadedDataConverter.payloadConverter;
     const started = converter.fromPayload<any>(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
-    expect(started).toMatchObject({ shape: 2, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
+    expect(started).toMatchObject({ shape: 3, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
     expect(started).not.toHaveProperty('definition');
+    // Shape 3: RunStatus is written once, as the run settles (the start wrote `queued`).
+    const statusWrites = (history.events ?? []).flatMap((e) => {
+      const field = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.RunStatus;
+      return field ? [converter.fromPayload(field)] : [];
+    });
+    expect(statusWrites).toEqual(['completed']);
     for (const e of scheduled) {
       const call = converter.fromPayload<any>(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!);
       expect(call.definitionHash).toBe(started.definitionHash);

@@ -62,6 +62,8 @@ export interface RunShapeFlags {
   lean: boolean;
   /** The run's last step settles the run (shape 2). */
   settlesWithLastStep: boolean;
+  /** `RunStatus` is written when the run begins (`running`) as well as when it settles (before shape 3). */
+  showsRunning: boolean;
 }
 
 /** Asked once, when the workflow starts: during replay a missing marker is no final answer, and the shape must not change mid-run. */
@@ -71,5 +73,6 @@ export function runShapeOf(input: RunWorkflowInput): RunShapeFlags {
   const oneMarker = shapeFromInput(input) || patched(ONE_MARKER_PATCH);
   const named = oneMarker || patched(TEMPORAL_OUTCOME_PATCH);
   const lean = oneMarker || (named && patched(LEAN_BOOKKEEPING_PATCH));
-  return { oneMarker, named, lean, settlesWithLastStep: (input.shape ?? 0) >= 2 };
+  const shape = input.shape ?? 0;
+  return { oneMarker, named, lean, settlesWithLastStep: shape >= 2, showsRunning: shape < 3 };
 }

@@ -82,7 +82,7 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
     }
     // In the lean shape the first step's start moves the run to running, in the same transaction.
     if (!run.shape.lean) await run.book(markRunRunning, 'Mark the run running', { runId: input.runId });
-    run.setStatus('running');
+    run.begins();
 
     for (const [index, step] of plan.runtimeSteps.entries()) {
       if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
@@ -306,6 +306,12 @@ class RunProgress {
   setStatus(next: string): void {
     this.state.status = next;
     upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: next }]);
+  }
+
+  /** The run is past its consent check; Temporal is told only in shapes before 3 (RunShape). */
+  begins(): void {
+    if (this.shape.showsRunning) this.setStatus('running');
+    else this.state.status = 'running';
   }
 
   begin(index: number): void {
