@@ -79,10 +79,11 @@ async function usableCharacter(referenceArtifactId: string): Promise<string> {
  * shape of its input (`definition-by-reference`: the plan and the definition's hash instead of the
  * definition, told apart by the input itself; `input-shape`: the input names the workflow's shape, so no
  * patch marker is recorded; `settled-by-last-step`: shape 2, a last step without a gate settles the run;
- * `status-at-settlement`: shape 3, `RunStatus` is written only as the run settles). Histories of earlier
+ * `status-at-settlement`: shape 3, `RunStatus` is written only as the run settles; `outputs-by-reference`:
+ * shape 4, an output only later steps read stays with the worker). Histories of earlier
  * shapes keep their names and are replayed all the same, so runs in flight across a deploy are covered; a new shape adds files instead of replacing them.
  */
-const SHAPE = 'status-at-settlement';
+const SHAPE = 'outputs-by-reference';
 
 /** Every patch marker a history records, and every `TemporalChangeVersion` upsert that comes with one. */
 function patchEvents(history: { events?: Array<any> | null }) {
@@ -197,7 +198,7 @@ describe('the run workflow stays deterministic', () => {
     const childInput = h.temporal.options.loadedDataConverter.payloadConverter.fromPayload<any>(
       childStart.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!,
     );
-    expect(childInput).toMatchObject({ shape: 3 });
+    expect(childInput).toMatchObject({ shape: 4 });
     expect(patchEvents(await h.temporal.workflow.getHandle(childId).fetchHistory())).toEqual([]);
     const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
     expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityId)).toEqual(['1-step-1', '2-step-2', '3-step-3']);
@@ -209,7 +210,7 @@ describe('the run workflow stays deterministic', () => {
     // activity is named by the hash, so no prompt or jsonSchema is written into the history.
     const converter = h.temporal.options.loadedDataConverter.payloadConverter;
     const started = converter.fromPayload<any>(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
-    expect(started).toMatchObject({ shape: 3, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
+    expect(started).toMatchObject({ shape: 4, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
     expect(started).not.toHaveProperty('definition');
     // Shape 3: RunStatus is written once, as the run settles (the start wrote `queued`).
     const statusWrites = (history.events ?? []).flatMap((e) => {
@@ -217,6 +218,17 @@ describe('the run workflow stays deterministic', () => {
       return field ? [converter.fromPayload(field)] : [];
     });
     expect(statusWrites).toEqual(['completed']);
+    // Shape 4: the outlines and sections only later steps read stay with the worker; the history names them.
+    const calls = scheduled.map((e) => converter.fromPayload<any>(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!));
+    expect(calls.map((c) => [c.returnOutput, c.outputRefs, Object.keys(c.context.steps)])).toEqual([
+      [false, undefined, []],
+      [false, ['step-1'], []],
+      [undefined, ['step-1', 'step-2'], []],
+    ]);
+    const results = (history.events ?? []).filter((e) => e.activityTaskCompletedEventAttributes);
+    for (const e of results) {
+      expect(converter.fromPayload<any>(e.activityTaskCompletedEventAttributes!.result!.payloads![0]!)).not.toHaveProperty('output');
+    }
     for (const e of scheduled) {
       const call = converter.fromPayload<any>(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!);
       expect(call.definitionHash).toBe(started.definitionHash);

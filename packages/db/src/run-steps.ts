@@ -267,3 +267,18 @@ export async function settleStartedStep(
   const { announced: _, was: __, ...row } = rows[0];
   return row as RunRow;
 }
+
+/**
+ * The recorded outputs of a run's steps named by id (completed, skipped or settled from a child), for a
+ * step that reads outputs the run workflow holds by reference and that its worker does not have at hand.
+ */
+export async function getStepOutputs(db: Executor, runId: string, stepIds: readonly string[]): Promise<Map<string, unknown>> {
+  const rows = await db
+    .selectFrom('run_steps')
+    .select(['step_id', 'output'])
+    .where('run_id', '=', runId)
+    .where('step_id', 'in', [...stepIds])
+    .where('status', 'in', ['completed', 'skipped'])
+    .execute();
+  return new Map(rows.map((r) => [r.step_id, r.output]));
+}

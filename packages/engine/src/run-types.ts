@@ -25,8 +25,11 @@ export type PlannedRunInput = Extract<RunWorkflowInput, { plan: RunPlan }>;
  * 3: shape 2, and the `RunStatus` search attribute is written once, when the run settles, instead of also when
  * it begins (`running`): each upsert is a history event and a visibility write, about a tenth of what Temporal
  * spends on a run, and the read model already says whether a step has begun.
+ * 4: shape 3, and step outputs by reference (domain/output-refs.ts): an output only later steps read stays
+ * out of the history; its activity returns none and the activities that read it fetch it
+ * (ExecuteStepInput.outputRefs).
  */
-export type RunShape = 1 | 2 | 3;
+export type RunShape = 1 | 2 | 3 | 4;
 
 export interface RunStart {
   /**
@@ -100,6 +103,13 @@ export interface ExecuteStepInput {
    * for first (runs.cancel_requested_at). StepResult.run says which.
    */
   settleRun?: { artifactId: string; sourceReportArtifactId: string | null };
+  /**
+   * Shape 4: steps whose outputs the workflow holds by reference and this step reads; the worker puts them
+   * in `context.steps` before the step runs (activities/step-outputs.ts).
+   */
+  outputRefs?: string[];
+  /** Shape 4: false when the workflow never reads this step's output; the worker keeps it for later steps. */
+  returnOutput?: boolean;
 }
 
 /**

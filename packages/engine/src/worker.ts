@@ -7,6 +7,7 @@ import { type EgressPolicy, egressPolicyFromEnv } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import { withStorageSpans } from '@atelier/storage/tracing';
 import { DefinitionCache, withFullStep } from './activities/definitions';
+import { StepOutputCache, withStepOutputs } from './activities/step-outputs';
 import { createActivities } from './activities/index';
 import { createOrderActivities } from './activities/orders';
 import { withRetryBudget } from './activities/retry-budget';
@@ -126,8 +127,11 @@ async function createWorker(opts: RunWorkerOptions, traced: Pick<WorkerOptions, 
       : {}),
     activities: {
       ...activities,
-      // The run workflow names its step by the definition's hash; the worker's cache makes it whole.
-      executeStep: withRetryBudget(withFullStep(DefinitionCache.of(opts.db), activities.executeStep)),
+      // The run workflow names its step by the definition's hash, and outputs it holds by reference by step
+      // id; the worker's caches make both whole.
+      executeStep: withRetryBudget(
+        withFullStep(DefinitionCache.of(opts.db), withStepOutputs(StepOutputCache.of(opts.db), activities.executeStep)),
+      ),
       prepareChildRun: withRetryBudget(activities.prepareChildRun),
       ...createOrderActivities(opts.db),
       ...createReconcilerActivities(opts.db, opts.logger.child({ component: 'reconciler' })),

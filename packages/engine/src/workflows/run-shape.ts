@@ -64,6 +64,8 @@ export interface RunShapeFlags {
   settlesWithLastStep: boolean;
   /** `RunStatus` is written when the run begins (`running`) as well as when it settles (before shape 3). */
   showsRunning: boolean;
+  /** Outputs only later steps read stay out of the history (shape 4, domain/output-refs.ts). */
+  outputsByReference: boolean;
 }
 
 /** Asked once, when the workflow starts: during replay a missing marker is no final answer, and the shape must not change mid-run. */
@@ -74,5 +76,5 @@ export function runShapeOf(input: RunWorkflowInput): RunShapeFlags {
   const named = oneMarker || patched(TEMPORAL_OUTCOME_PATCH);
   const lean = oneMarker || (named && patched(LEAN_BOOKKEEPING_PATCH));
   const shape = input.shape ?? 0;
-  return { oneMarker, named, lean, settlesWithLastStep: shape >= 2, showsRunning: shape < 3 };
+  return { oneMarker, named, lean, settlesWithLastStep: shape >= 2, showsRunning: shape < 3, outputsByReference: shape >= 4 };
 }

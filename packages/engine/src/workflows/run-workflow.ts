@@ -21,6 +21,7 @@ import {
 } from '@temporalio/workflow';
 import type { Gate } from '@atelier/contracts/workflow-definition';
 import { approvalHold, budgetStop, gateOf, isJudgedGate, lockedStop, lockingGates } from '@atelier/domain/gates';
+import { outputsReadOf, workflowReadsOutput } from '@atelier/domain/output-refs';
 import { type RunContext, sliceContext } from '@atelier/domain/run-context';
 import type { PlannedStep, RunPlan } from '@atelier/domain/run-plan';
 import type { RunActivities } from '../activities/definitions';
@@ -90,19 +91,21 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
       run.begin(index);
       if (gate) run.refuseIfLocked(gate, index);
       let output: unknown;
+      let held = false;
       const supplied = step.suppliedBy ? input.inputs[step.suppliedBy] : undefined;
       if (supplied !== undefined) output = await skipSupplied(run, step, index, supplied);
       else if (step.kind === 'subWorkflow') output = await runChild(run, step, index);
       else {
         // The common step awaited here rather than in a function of its own: the SDK charges every promise a
         // workflow makes a stack trace, and this is the hot path of every run.
+        held = run.holdsOutput(index);
         try {
           output = run.took(await executeStepOf(run, step, index, gate));
         } catch (err) {
           throw new RunStop({ status: 'failed', ...describeStepFailure(err), failedStepIndex: index });
         }
       }
-      run.done(step, index, output);
+      run.done(step, index, output, held);
       if (run.settledByStep) return run.finish(run.settledByStep, run.artifact.id);
       if (!gate) {
         const emitting = run.emitIfEarly(step, index, output);
@@ -156,8 +159,11 @@ function executeStepOf(run: RunProgress, step: PlannedStep, index: number, gate:
     stepIndex: index,
     // The step by reference: its prompt, jsonSchema and params stay out of the history (definition-ref.ts).
     ...stepForActivity(input, index),
-    // Only what the step reads travels in its activity input (and so in the history), not the whole context.
+    // Only what the step reads travels in its activity input (and so in the history), not the whole context;
+    // outputs the worker holds are named, not sent (shape 4).
     context: sliceContext(step.reads, run.context),
+    ...run.outputRefsOf(step),
+    ...(run.holdsOutput(index) ? { returnOutput: false } : {}),
     bindings: input.bindings,
     gate: isJudgedGate(gate) ? gate : undefined,
     artifact: run.artifact,
@@ -217,6 +223,8 @@ class RunProgress {
   readonly artifact: RunPlan['artifactSchema'] & { id: string };
   readonly context: RunContext;
   readonly passedGates = new Set<string>();
+  /** Steps whose outputs the worker holds instead of the history (shape 4), in step order. */
+  readonly heldOutputs: string[] = [];
   readonly state = { status: 'queued', stepIndex: 0, stepsDone: 0, cancelRequested: false };
   spentUsd = 0;
   lastOutput: unknown;
@@ -319,8 +327,21 @@ class RunProgress {
     this.current = index;
   }
 
-  done(step: PlannedStep, index: number, output: unknown): void {
-    this.context.steps[step.id] = output;
+  /** Shape 4: the step's output stays with the worker, since only later steps read it (domain/output-refs.ts). */
+  holdsOutput(index: number): boolean {
+    return this.shape.outputsByReference && !workflowReadsOutput(this.plan, index);
+  }
+
+  /** The held outputs a step reads, named for its activity to fetch. */
+  outputRefsOf(step: PlannedStep): { outputRefs?: string[] } {
+    const outputRefs = outputsReadOf(step.reads, this.heldOutputs);
+    return outputRefs.length > 0 ? { outputRefs } : {};
+  }
+
+  /** `held`: the output stayed with the worker (holdsOutput), so the context names the step without it. */
+  done(step: PlannedStep, index: number, output: unknown, held = false): void {
+    if (held) this.heldOutputs.push(step.id);
+    else this.context.steps[step.id] = output;
     this.lastOutput = output;
     this.state.stepsDone = index + 1;
     this.current = undefined;
