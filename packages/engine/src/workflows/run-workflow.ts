@@ -83,7 +83,7 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
     }
     // In the lean shape the first step's start moves the run to running, in the same transaction.
     if (!run.shape.lean) await run.book(markRunRunning, 'Mark the run running', { runId: input.runId });
-    run.begins();
+    run.markRunning();
 
     for (const [index, step] of plan.runtimeSteps.entries()) {
       if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
@@ -317,7 +317,7 @@ class RunProgress {
   }
 
   /** The run is past its consent check; Temporal is told only in shapes before 3 (RunShape). */
-  begins(): void {
+  markRunning(): void {
     if (this.shape.showsRunning) this.setStatus('running');
     else this.state.status = 'running';
   }
