@@ -1,21 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBuiltinWorkflows } from '@atelier/catalog';
 import {
   type RunRow,
   emitArtifact,
   insertRun,
   insertWebhookEndpoint,
   markCancelRequested,
-  newRunRow,
   settleRunWithStep,
   settleStartedStep,
 } from '@atelier/db';
-import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { decideRunSettlement } from '@atelier/domain/run-settlement';
 import { artifactRow } from '@atelier/engine/artifacts';
 import { completedWithStep, writeRunSettlement } from '@atelier/engine/settlement';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+import { researchDefinition, researchRunRow } from '../support/run-rows';
 
 /**
  * A run's last step and the run's settlement in one statement (settleRunWithStep) against real
@@ -24,7 +22,7 @@ import { type Harness, type TestUser, registerUser, startHarness } from '../supp
  */
 let h: Harness;
 let user: TestUser;
-const definition = loadBuiltinWorkflows().find((w) => w.id === 'plan-research-report')!;
+const definition = researchDefinition;
 const schema = definition.artifactSchema;
 const assemble = { stepId: 'step-3', name: 'Assemble the report', kind: 'code' };
 const report = {
@@ -42,22 +40,7 @@ const report = {
 /** A run of workspace `workspaceId` in `status`, with `stepsDone` steps settled before its last. */
 async function runAt(status: string, stepsDone: number, workspaceId = user.workspaceId): Promise<string> {
   const id = `run-${randomBytes(4).toString('hex')}`;
-  await insertRun(
-    h.db,
-    newRunRow(
-      {
-        id,
-        workspaceId,
-        projectId: null,
-        definition,
-        intake: { topic: 'rivers' },
-        bindings: definition.providers,
-        createdVia: 'api_key',
-        status,
-      },
-      new ModelRegistry(LOCAL_MODELS),
-    ),
-  );
+  await insertRun(h.db, researchRunRow(id, workspaceId, status, 'rivers'));
   for (let i = 0; i < stepsDone; i++) {
     const step = definition.runtimeSteps[i]!;
     const start = { runId: id, stepIndex: i, stepId: step.id, name: step.name, kind: step.kind, at: new Date() };

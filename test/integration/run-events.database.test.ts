@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadBuiltinWorkflows } from '@atelier/catalog';
 import {
   appendRunEvent,
   createBudget,
@@ -9,14 +8,13 @@ import {
   insertRunIf,
   markCancelRequested,
   moveRunStatus,
-  newRunRow,
   noBudgetApplies,
   settleStep,
   settleStepReturningRun,
   startStep,
 } from '@atelier/db';
-import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+import { researchDefinition, researchRunRow } from '../support/run-rows';
 
 /**
  * A run's event log against real PostgreSQL: numbers are taken from the run's counter (runs.event_seq),
@@ -25,7 +23,7 @@ import { type Harness, type TestUser, registerUser, startHarness } from '../supp
  */
 let h: Harness;
 let user: TestUser;
-const definition = loadBuiltinWorkflows().find((w) => w.id === 'plan-research-report')!;
+const definition = researchDefinition;
 
 async function queuedRun(): Promise<string> {
   const id = `run-${randomBytes(4).toString('hex')}`;
@@ -34,19 +32,7 @@ async function queuedRun(): Promise<string> {
 }
 
 function runRow(id: string, workspaceId = user.workspaceId) {
-  return newRunRow(
-    {
-      id,
-      workspaceId,
-      projectId: null,
-      definition,
-      intake: { topic: 'event numbers' },
-      bindings: definition.providers,
-      createdVia: 'api_key',
-      status: 'queued',
-    },
-    new ModelRegistry(LOCAL_MODELS),
-  );
+  return researchRunRow(id, workspaceId, 'queued', 'event numbers');
 }
 
 const events = (runId: string) =>

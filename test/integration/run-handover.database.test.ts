@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBuiltinWorkflows } from '@atelier/catalog';
 import {
   type Executor,
   completeRunStart,
@@ -10,10 +9,9 @@ import {
   getRunRows,
   insertRun,
   leaseDueCommands,
-  newRunRow,
 } from '@atelier/db';
-import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+import { researchDefinition, researchRunRow } from '../support/run-rows';
 
 /**
  * The dispatcher's hand-over of a started run against real PostgreSQL: the move to queued, its event and
@@ -22,7 +20,7 @@ import { type Harness, type TestUser, registerUser, startHarness } from '../supp
  */
 let h: Harness;
 let user: TestUser;
-const definition = loadBuiltinWorkflows().find((w) => w.id === 'plan-research-report')!;
+const definition = researchDefinition;
 
 async function runWithCommand(status = 'pending'): Promise<{ runId: string; commandId: number }> {
   const runId = `run-${randomBytes(4).toString('hex')}`;
@@ -32,22 +30,7 @@ async function runWithCommand(status = 'pending'): Promise<{ runId: string; comm
 }
 
 async function insertRunWithCommand(tx: Executor, runId: string, status = 'pending'): Promise<void> {
-  await insertRun(
-    tx,
-    newRunRow(
-      {
-        id: runId,
-        workspaceId: user.workspaceId,
-        projectId: null,
-        definition,
-        intake: { topic: 'hand-over' },
-        bindings: definition.providers,
-        createdVia: 'api_key',
-        status,
-      },
-      new ModelRegistry(LOCAL_MODELS),
-    ),
-  );
+  await insertRun(tx, researchRunRow(runId, user.workspaceId, status, 'hand-over'));
   await enqueueEngineCommand(tx, 'start_run', runId);
 }
 

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { insertRun, newRunRow } from '@atelier/db';
-import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
+import { insertRun } from '@atelier/db';
 import { StepOutputCache, withStepOutputs } from '@atelier/engine/activities/step-outputs';
 import type { ExecuteStepInput, StepResult } from '@atelier/engine/run-types';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+import { researchRunRow } from '../support/run-rows';
 
 /**
  * Step outputs by reference (RunShape 4) against real PostgreSQL: a worker that ran the step has its output
@@ -13,26 +12,10 @@ import { type Harness, type TestUser, registerUser, startHarness } from '../supp
  */
 let h: Harness;
 let user: TestUser;
-const definition = loadBuiltinWorkflows().find((w) => w.id === 'plan-research-report')!;
 
 async function runWithSteps(outputs: Record<string, unknown>): Promise<string> {
   const id = `run-${randomBytes(4).toString('hex')}`;
-  await insertRun(
-    h.db,
-    newRunRow(
-      {
-        id,
-        workspaceId: user.workspaceId,
-        projectId: null,
-        definition,
-        intake: { topic: 'outputs by reference' },
-        bindings: definition.providers,
-        createdVia: 'api_key',
-        status: 'running',
-      },
-      new ModelRegistry(LOCAL_MODELS),
-    ),
-  );
+  await insertRun(h.db, researchRunRow(id, user.workspaceId, 'running', 'outputs by reference'));
   const rows = Object.entries(outputs).map(([stepId, output], i) => ({
     run_id: id,
     step_index: i,
@@ -57,7 +40,10 @@ describe('a worker without the outputs at hand', () => {
   it('reads them as the steps recorded them, and fails a step whose reads were never recorded', async () => {
     const runId = await runWithSteps({ 'step-1': { title: 'T', angles: ['a'] }, 'step-2': { sections: [1, 2] } });
     const cache = StepOutputCache.of(h.db);
-    expect(await cache.outputs(runId, ['step-2', 'step-1'])).toEqual({ 'step-2': { sections: [1, 2] }, 'step-1': { title: 'T', angles: ['a'] } });
+    expect(await cache.outputs(runId, ['step-2', 'step-1'])).toEqual({
+      'step-2': { sections: [1, 2] },
+      'step-1': { title: 'T', angles: ['a'] },
+    });
     await expect(cache.outputs(runId, ['step-1', 'step-9'])).rejects.toMatchObject({ type: 'step_invalid', nonRetryable: true });
   });
 });
@@ -78,7 +64,9 @@ describe('executeStep with outputs by reference', () => {
     const reads: string[][] = [];
     const cache = new StepOutputCache(async (id, stepIds) => {
       reads.push([...stepIds]);
-      return StepOutputCache.of(h.db).outputs(id, stepIds).then((o) => new Map(Object.entries(o)));
+      return StepOutputCache.of(h.db)
+        .outputs(id, stepIds)
+        .then((o) => new Map(Object.entries(o)));
     });
     const seen: ExecuteStepInput[] = [];
     const step = withStepOutputs(cache, async (input): Promise<StepResult> => {

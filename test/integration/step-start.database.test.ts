@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { insertRun, moveRunStatus, newRunRow, settleStartedStep, startStep } from '@atelier/db';
-import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
+import { insertRun, moveRunStatus, settleStartedStep, startStep } from '@atelier/db';
 import { StepStartRecord } from '@atelier/engine/activities/step-start';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+import { researchRunRow } from '../support/run-rows';
 
 /**
  * A step's start written late (StepStartRecord) against real PostgreSQL: a quick step's start goes in its
@@ -14,27 +13,11 @@ import { type Harness, type TestUser, registerUser, startHarness } from '../supp
  */
 let h: Harness;
 let user: TestUser;
-const definition = loadBuiltinWorkflows().find((w) => w.id === 'plan-research-report')!;
 const outline = { stepIndex: 0, stepId: 'step-1', name: 'Outline the report', kind: 'llm' };
 
 async function queuedRun(): Promise<string> {
   const id = `run-${randomBytes(4).toString('hex')}`;
-  await insertRun(
-    h.db,
-    newRunRow(
-      {
-        id,
-        workspaceId: user.workspaceId,
-        projectId: null,
-        definition,
-        intake: { topic: 'late starts' },
-        bindings: definition.providers,
-        createdVia: 'api_key',
-        status: 'queued',
-      },
-      new ModelRegistry(LOCAL_MODELS),
-    ),
-  );
+  await insertRun(h.db, researchRunRow(id, user.workspaceId, 'queued', 'late starts'));
   return id;
 }
 

@@ -20,7 +20,11 @@ const plan = (...runtimeSteps: PlannedStep[]): RunPlan => ({
 
 describe('which step outputs the run workflow keeps', () => {
   it('keeps none but the last of steps that only later steps read', () => {
-    const p = plan(planned('a'), planned('b', { reads: { paths: ['steps.a.title'], whole: false } }), planned('c', { reads: { paths: [], whole: true } }));
+    const p = plan(
+      planned('a'),
+      planned('b', { reads: { paths: ['steps.a.title'], whole: false } }),
+      planned('c', { reads: { paths: [], whole: true } }),
+    );
     expect(p.runtimeSteps.map((_, i) => workflowReadsOutput(p, i))).toEqual([false, false, true]);
   });
 
