@@ -96,6 +96,14 @@ describe('executeStep with outputs by reference', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('gives each reader a copy of what it kept', async () => {
+    const cache = new StepOutputCache(async () => new Map());
+    cache.keep('run-a', 's', { sections: ['one'] });
+    const first = await cache.outputs('run-a', ['s']);
+    (first.s as { sections: string[] }).sections.push('changed by a step');
+    expect(await cache.outputs('run-a', ['s'])).toEqual({ s: { sections: ['one'] } });
+  });
+
   it('keeps outputs for a bounded number of runs, the least recently added to going first', async () => {
     const cache = new StepOutputCache(async () => new Map(), 2);
     cache.keep('run-a', 's', 1);

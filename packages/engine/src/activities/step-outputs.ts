@@ -48,7 +48,8 @@ export class StepOutputCache {
     const found: Record<string, unknown> = {};
     const missing: string[] = [];
     for (const id of stepIds) {
-      if (kept?.has(id)) found[id] = kept.get(id);
+      // A copy, as a history or run_steps would give: a step that changes what it reads changes no other step's.
+      if (kept?.has(id)) found[id] = structuredClone(kept.get(id));
       else missing.push(id);
     }
     if (missing.length === 0) return found;
