@@ -520,7 +520,9 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     const faultsMs = Date.now() - faultsStarted;
     log(`faults over after ${Math.round(faultsMs / 1000)} s (${supervisor.kills} kills, ${supervisor.selfExits} self-exits); draining`);
 
-    // --- the drain: every run of the load workspace terminal and the order settled
+    // --- the drain: every run of the load workspace terminal, the order settled and every engine command done.
+    // A start delivered during the outage whose completion could not be written is delivered again once its
+    // lease (30 s) runs out: it finds the workflow started and is done, usually after its run has finished.
     const drainStarted = Date.now();
     const drainDeadline = drainStarted + o.drainTimeoutMs;
     const loadWorkspace = (await db.selectFrom('orders').select('workspace_id').where('id', '=', orderId).executeTakeFirstOrThrow())
@@ -531,15 +533,18 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
       );
     const orderStatus = async () =>
       (await db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()).status;
+    const commandsLeft = async () => (await db.selectFrom('engine_commands').select('id').where('done_at', 'is', null).execute()).length;
     let lastLog = 0;
     for (;;) {
       const open = await openRuns().catch(() => undefined);
       const status = await orderStatus().catch(() => undefined);
-      if (open && open.length === 0 && status && ['completed', 'attention', 'failed', 'cancelled'].includes(status)) break;
+      const commands = await commandsLeft().catch(() => undefined);
+      const settled = status && ['completed', 'attention', 'failed', 'cancelled'].includes(status);
+      if (open && open.length === 0 && settled && commands === 0) break;
       if (Date.now() > drainDeadline) break;
       if (Date.now() - lastLog > 10_000) {
         lastLog = Date.now();
-        log(`draining: ${open?.length ?? '?'} runs open, order ${status ?? '?'}`);
+        log(`draining: ${open?.length ?? '?'} runs open, order ${status ?? '?'}, ${commands ?? '?'} engine commands left`);
       }
       await sleep(250);
     }
