@@ -6,7 +6,7 @@
  *
  * Pure and imported by deterministic workflow code: no I/O, no Node built-ins.
  */
-import type { ContextReads } from './run-context';
+import { type ContextReads, contextEntryOf } from './run-context';
 import type { RunPlan } from './run-plan';
 
 /**
@@ -29,11 +29,10 @@ export function outputsReadOf(reads: ContextReads, held: readonly string[]): str
   if (reads.whole) return [...held];
   const named = new Set<string>();
   for (const path of reads.paths) {
-    const [head, key] = path.split('.').filter((s) => s.length > 0);
-    if (head === 'steps') {
-      if (key !== undefined) named.add(key);
-      else return [...held];
-    } else if (head !== undefined && head !== 'intake' && head !== 'inputs') named.add(head);
+    const entry = contextEntryOf(path);
+    if (entry?.root !== 'steps') continue;
+    if (entry.key === undefined) return [...held];
+    named.add(entry.key);
   }
   return held.filter((id) => named.has(id));
 }

@@ -110,22 +110,28 @@ export function contextFor(reads: StepReads, context: RunContext): RunContext {
   return sliceContext(contextReadsOf(reads), context);
 }
 
+/**
+ * The context entry a path starts at: its root and the key under it (`steps.plan.outline` and the shorthand
+ * `plan.outline` are both `steps` / `plan`; `intake` alone is the whole root, no key).
+ */
+export function contextEntryOf(path: string): { root: keyof RunContext; key?: string } | undefined {
+  const [head, key] = path.split('.').filter((s) => s.length > 0);
+  if (head === undefined) return undefined;
+  if (!ROOTS.has(head)) return { root: 'steps', key: head };
+  return key === undefined ? { root: head as keyof RunContext } : { root: head as keyof RunContext, key };
+}
+
 /** The slice of the context that `reads` names (the whole context when it reads anything). */
 export function sliceContext(reads: ContextReads, context: RunContext): RunContext {
   if (reads.whole) return context;
   // Fresh objects: filling the slice never writes into the run's own context.
   const slice: RunContext = { intake: reads.wholeIntake ? { ...context.intake } : {}, inputs: {}, steps: {} };
   for (const path of reads.paths) {
-    const [head, key] = path.split('.').filter((s) => s.length > 0);
-    if (head === undefined) continue;
-    if (!ROOTS.has(head)) {
-      if (head in context.steps) slice.steps[head] = context.steps[head];
-    } else if (key === undefined) {
-      slice[head as keyof RunContext] = { ...context[head as keyof RunContext] };
-    } else {
-      const root = context[head as keyof RunContext];
-      if (key in root) slice[head as keyof RunContext][key] = root[key];
-    }
+    const entry = contextEntryOf(path);
+    if (!entry) continue;
+    const root = context[entry.root];
+    if (entry.key === undefined) slice[entry.root] = { ...root };
+    else if (entry.key in root) slice[entry.root][entry.key] = root[entry.key];
   }
   return slice;
 }
