@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { Db, HomeMembership } from '@atelier/db';
+import type { Db, HomeMembership, LeasedCommand } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
 import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
@@ -27,8 +27,11 @@ export interface AppServices {
   events: RunEventHub;
   /** Children of one order in flight at once (default 8). */
   orderConcurrency?: number;
-  /** Delivers recorded engine commands to Temporal; woken after a request records one. */
-  dispatcher?: { wake(): void };
+  /**
+   * Delivers recorded engine commands to Temporal; woken after a request records one. One that takes
+   * hand-overs is given the runs this gateway creates, their starts leased to it (insertRunLeased).
+   */
+  dispatcher?: { wake(): void; handOver?(command: LeasedCommand): void };
   /** Comment heartbeat interval of event streams (15 s unless a test shortens it). */
   sseHeartbeatMs?: number;
   /** The gateway's policy for fetches of caller-named URLs (brand font capture); production's deny policy when absent. */

@@ -1,9 +1,9 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { InsertObject, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { compiledOnce } from './compiled-once';
 import type { Db, Executor } from './connect';
 import type { RunRow } from './runs';
-import type { EngineCommandKind, EngineCommandsTable } from './schema-engine';
+import type { EngineCommandKind, EngineCommandsTable, EngineSchema } from './schema-engine';
 import { activeTraceparent } from './tracing';
 
 export type EngineCommand = Selectable<EngineCommandsTable>;
@@ -16,10 +16,20 @@ export async function enqueueEngineCommand(tx: Executor, kind: EngineCommandKind
   await tx.insertInto('engine_commands').values(engineCommandRow(kind, targetId)).execute();
 }
 
-/** A command due now, for a statement that records it with what it concerns (insertRun). */
-export function engineCommandRow(kind: EngineCommandKind, targetId: string): Insertable<EngineCommandsTable> {
+/** How long a lease keeps a command from every other dispatcher: a dispatcher that dies with it delays it this long. */
+export const COMMAND_LEASE_SECONDS = 30;
+
+/**
+ * A command for a statement that records it with what it concerns (insertRun): due now, or with
+ * `leased`, recorded as already leased (one attempt, due again after the lease) by the process that
+ * will deliver it itself, so no dispatcher's lease has to find it.
+ */
+export function engineCommandRow(kind: EngineCommandKind, targetId: string, leased = false): InsertObject<EngineSchema, 'engine_commands'> {
   const traceparent = activeTraceparent();
-  return { kind, target_id: targetId, next_attempt_at: new Date(), ...(traceparent ? { traceparent } : {}) };
+  const due = leased
+    ? { attempts: 1, next_attempt_at: sql<Date>`now() + make_interval(secs => ${COMMAND_LEASE_SECONDS})` }
+    : { next_attempt_at: new Date() };
+  return { kind, target_id: targetId, ...due, ...(traceparent ? { traceparent } : {}) };
 }
 
 /** What a `start_run` command's delivery reads of its run: the workflow's input and its search attributes. */
@@ -28,8 +38,11 @@ export type RunToStart = Pick<
   'id' | 'status' | 'workspace_id' | 'template_id' | 'parent_order_id' | 'intake' | 'inputs' | 'bindings' | 'execution_mode' | 'definition'
 >;
 
+/** What a dispatcher needs of a command to deliver it. */
+export type DeliverableCommand = Pick<EngineCommand, 'id' | 'kind' | 'target_id' | 'attempts' | 'traceparent'>;
+
 /** A leased command; a `start_run` one with its run as the lease found it (absent when the run is gone). */
-export type LeasedCommand = EngineCommand & { run?: RunToStart };
+export type LeasedCommand = DeliverableCommand & { run?: RunToStart };
 
 /** The columns of RunToStart, read as `run.<column>` beside the command's own. */
 const RUN_PREFIX = 'run.';
@@ -52,7 +65,7 @@ const RUN_TO_START = [
  * A dispatcher that dies with a lease simply lets it expire and the command comes due again. The run of
  * each `start_run` comes in the same statement: a batch's lease and its runs are one round trip.
  */
-export async function leaseDueCommands(db: Executor, limit: number, leaseSeconds = 30): Promise<LeasedCommand[]> {
+export async function leaseDueCommands(db: Executor, limit: number, leaseSeconds = COMMAND_LEASE_SECONDS): Promise<LeasedCommand[]> {
   const { rows } = await leaseWithRuns(db, limit, leaseSeconds);
   return rows
     .map((row) => {
@@ -82,6 +95,17 @@ const leaseWithRuns = compiledOnce((db: Executor, limit: number, leaseSeconds: n
 
 export async function completeEngineCommand(db: Db, id: number): Promise<void> {
   await db.updateTable('engine_commands').set({ done_at: new Date(), last_error: null }).where('id', '=', id).execute();
+}
+
+/** Makes leased commands due now: their dispatcher is stopping before it could deliver them. */
+export async function releaseEngineCommands(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('engine_commands')
+    .set({ next_attempt_at: sql<Date>`now()` })
+    .where(sql<boolean>`id = ANY(${ids}::bigint[])`)
+    .where('done_at', 'is', null)
+    .execute();
 }
 
 /** Schedules another attempt after `delaySeconds`, keeping why this one failed. */

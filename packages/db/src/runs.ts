@@ -1,7 +1,8 @@
 import { type RawBuilder, type Transaction, sql } from 'kysely';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect';
-import { engineCommandRow } from './engine-commands';
+import { type LeasedCommand, engineCommandRow } from './engine-commands';
+import { activeTraceparent } from './tracing';
 import { artifactUpsert } from './run-moves';
 import { announceRunEvent } from './run-announce';
 import type { Database, RunsTable } from './schema';
@@ -51,6 +52,38 @@ export async function insertRunIf(
   command?: EngineCommandKind,
   condition?: RawBuilder<boolean>,
 ): Promise<RunRow | undefined> {
+  return (await insertRunWith(db, run, command && { kind: command, leased: false }, condition))?.run;
+}
+
+/**
+ * insertRunIf with its `start_run` command recorded as leased to the caller, who delivers it at once
+ * (EngineDispatcher.handOver) with the command this returns; no dispatcher's lease has to find it. Should
+ * the caller die first, the lease runs out and any dispatcher delivers it.
+ */
+export async function insertRunLeased(
+  db: Executor,
+  run: Insertable<RunsTable>,
+  condition?: RawBuilder<boolean>,
+): Promise<{ run: RunRow; command: LeasedCommand } | undefined> {
+  const inserted = await insertRunWith(db, run, { kind: 'start_run', leased: true }, condition);
+  if (!inserted) return undefined;
+  const command: LeasedCommand = {
+    id: inserted.commandId!,
+    kind: 'start_run',
+    target_id: inserted.run.id,
+    attempts: 1,
+    traceparent: activeTraceparent() ?? null,
+    run: inserted.run,
+  };
+  return { run: inserted.run, command };
+}
+
+async function insertRunWith(
+  db: Executor,
+  run: Insertable<RunsTable>,
+  command: { kind: EngineCommandKind; leased: boolean } | undefined,
+  condition: RawBuilder<boolean> | undefined,
+): Promise<{ run: RunRow; commandId: number | undefined } | undefined> {
   const values = { ...run, event_seq: 1 };
   const insert = condition
     ? db
@@ -59,22 +92,23 @@ export async function insertRunIf(
         .expression(sql`SELECT ${valuesOf(values)} WHERE ${condition}`)
         .returningAll()
     : db.insertInto('runs').values(values).returningAll();
-  const recordCommand = command ? sql`, command AS (${commandFor(db, command, run.id)})` : sql``;
-  const { rows } = await sql<RunRow & { announced: unknown }>`
+  const recordCommand = command ? sql`, command AS (${commandFor(db, command.kind, run.id, command.leased).returning('id')})` : sql``;
+  const commandId = command ? sql`(SELECT id FROM command)` : sql`NULL`;
+  const { rows } = await sql<RunRow & { announced: unknown; command_id: string | null }>`
     WITH run AS (${insert}),
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT id, 1, 'run.status', jsonb_build_object('status', status) FROM run
       RETURNING seq, type, data)${recordCommand}
-    SELECT run.*, ${announceRunEvent(run.id)} AS announced FROM run, appended`.execute(db);
+    SELECT run.*, ${announceRunEvent(run.id)} AS announced, ${commandId} AS command_id FROM run, appended`.execute(db);
   if (!rows[0]) return undefined;
-  const { announced: _, ...row } = rows[0];
-  return row;
+  const { announced: _, command_id, ...row } = rows[0];
+  return { run: row, commandId: command_id === null ? undefined : Number(command_id) };
 }
 
 /** The run's engine command, recorded only with the run (the insert may have been skipped). */
-function commandFor(db: Executor, command: EngineCommandKind, runId: string) {
-  const row = engineCommandRow(command, runId);
+function commandFor(db: Executor, command: EngineCommandKind, runId: string, leased: boolean) {
+  const row = engineCommandRow(command, runId, leased);
   return db
     .insertInto('engine_commands')
     .columns(columnsOf(row))

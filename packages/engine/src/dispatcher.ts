@@ -13,6 +13,7 @@ import {
   getOrder,
   getRunRow,
   leaseDueCommands,
+  releaseEngineCommands,
   moveRunStatus,
   retryEngineCommand,
   setOrderStatus,
@@ -51,6 +52,9 @@ export class EngineDispatcher {
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private woken = false;
+  /** Commands this process recorded as leased to itself, waiting for the loop. */
+  private handed: LeasedCommand[] = [];
+  private leasedAt = 0;
 
   constructor(private readonly opts: DispatcherOptions) {}
 
@@ -64,15 +68,34 @@ export class EngineDispatcher {
     this.wakeUp?.();
   }
 
+  /**
+   * A `start_run` this process recorded as leased to itself (insertRunLeased), with its run: delivered
+   * at the loop's next turn without a lease's statement, in a batch with the others handed over meanwhile.
+   */
+  handOver(command: LeasedCommand): void {
+    this.handed.push(command);
+    this.wakeUp?.();
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.wakeUp?.();
     await this.loop;
+    // What was handed over and not delivered is due again now, not when its lease runs out.
+    const left = this.handed.splice(0).map((command) => command.id);
+    await releaseEngineCommands(this.opts.db, left).catch((err) =>
+      this.opts.logger.warn({ err, commands: left.length }, 'handed-over commands not released; their leases will run out'),
+    );
   }
 
-  /** One pass over the due commands; returns how many were taken. */
-  async dispatchDue(): Promise<number> {
-    const commands = await leaseDueCommands(this.opts.db, BATCH);
+  /**
+   * One pass: the commands handed over, and (when `lease`) the due ones leased from the table; returns
+   * how many were taken.
+   */
+  async dispatchDue(lease = true): Promise<number> {
+    const handed = this.handed.splice(0, BATCH);
+    const leased = lease ? await this.leaseDue(BATCH - handed.length) : [];
+    const commands = [...handed, ...leased];
     const byTarget = new Map<string, LeasedCommand[]>();
     for (const command of commands) byTarget.set(command.target_id, [...(byTarget.get(command.target_id) ?? []), command]);
     const started: DeliveredRunStart[] = [];
@@ -86,6 +109,11 @@ export class EngineDispatcher {
     );
     await this.completeStarts(started);
     return commands.length;
+  }
+
+  private async leaseDue(limit: number): Promise<LeasedCommand[]> {
+    this.leasedAt = Date.now();
+    return limit > 0 ? leaseDueCommands(this.opts.db, limit) : [];
   }
 
   /**
@@ -103,15 +131,21 @@ export class EngineDispatcher {
   }
 
   private async run(): Promise<void> {
+    const pollMs = this.opts.pollMs ?? 1_000;
     while (!this.stopped) {
+      // The table is read when something was recorded for any dispatcher and at every poll, however busy
+      // hand-overs keep the loop: retries and other gateways' commands come due there.
+      const lease = this.woken || Date.now() - this.leasedAt >= pollMs;
       this.woken = false;
       let taken = 0;
       try {
-        taken = await this.dispatchDue();
+        taken = await this.dispatchDue(lease);
       } catch (err) {
         this.opts.logger.warn({ err }, 'engine commands could not be read; retrying');
       }
-      if (taken < BATCH && !this.woken && !this.stopped) await this.sleep(this.opts.pollMs ?? 1_000);
+      if (taken < BATCH && !this.woken && this.handed.length === 0 && !this.stopped) {
+        await this.sleep(Math.max(0, pollMs - (Date.now() - this.leasedAt)));
+      }
     }
   }
 
@@ -126,7 +160,7 @@ export class EngineDispatcher {
     });
   }
 
-  private async dispatch(command: EngineCommand, leasedRun?: RunToStart, started?: DeliveredRunStart[]): Promise<void> {
+  private async dispatch(command: LeasedCommand, leasedRun?: RunToStart, started?: DeliveredRunStart[]): Promise<void> {
     const { db, logger } = this.opts;
     try {
       // In the trace of the request that recorded the command (its traceparent), when tracing is on.
@@ -146,7 +180,7 @@ export class EngineDispatcher {
    * Delivers a command; true when its completion was already written with what the delivery wrote, or is
    * left to the batch (`started`).
    */
-  private async deliver(command: EngineCommand, leasedRun?: RunToStart, started?: DeliveredRunStart[]): Promise<boolean> {
+  private async deliver(command: LeasedCommand, leasedRun?: RunToStart, started?: DeliveredRunStart[]): Promise<boolean> {
     const { db, temporal, taskQueue } = this.opts;
     const id = command.target_id;
     switch (command.kind) {

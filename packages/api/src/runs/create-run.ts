@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { Insertable, RawBuilder } from 'kysely';
 import type { z } from '@hono/zod-openapi';
 import type { CreateRunRequest } from '@atelier/contracts/runs';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
@@ -10,6 +11,9 @@ import {
   getWorkflowWithLive,
   insertRun,
   insertRunIf,
+  insertRunLeased,
+  type LeasedCommand,
+  type RunsTable,
   moveRunStatus,
   newRunRow,
 } from '@atelier/db';
@@ -122,11 +126,14 @@ export async function createRun(
   nameRunOnSpan({ runId, workspaceId: access.workspaceId, templateId: workflow.id });
   // A draft's run never executes and costs nothing, so only runs that will execute answer to budgets.
   const estimate = Number(row.estimated_usd ?? 0);
-  const run = notExecuted
+  // With a dispatcher here, the run's start is leased to it and handed over as soon as the run commits.
+  const dispatcher = services.dispatcher;
+  const leased = dispatcher?.handOver !== undefined;
+  const recorded: { run: RunRow; command?: LeasedCommand } = notExecuted
     ? await db.transaction().execute(async (tx) => {
         const inserted = await insertRun(tx, row);
         await alsoRecord?.(tx, inserted);
-        return inserted;
+        return { run: inserted };
       })
     : await underBudgetsOrAlone(
         c,
@@ -138,14 +145,15 @@ export async function createRun(
           attempted: 'run',
         },
         // With nothing else to record, a run no budget applies to is one statement.
-        alsoRecord ? undefined : (onlyIf) => insertRunIf(db, row, 'start_run', onlyIf),
+        alsoRecord ? undefined : (onlyIf) => recordRunToStart(db, row, leased, onlyIf),
         async (tx) => {
           // The engine learns of the run from the same statement: a Temporal outage delays it, never loses it.
-          const inserted = await insertRun(tx, row, 'start_run');
-          await alsoRecord?.(tx, inserted);
+          const inserted = (await recordRunToStart(tx, row, leased))!;
+          await alsoRecord?.(tx, inserted.run);
           return inserted;
         },
       );
+  const { run } = recorded;
   c.get('metrics')?.runsCreated.inc({ template: workflow.id });
   if (notExecuted) {
     const recorded = await moveRunStatus(db, runId, 'failed', {
@@ -156,6 +164,19 @@ export async function createRun(
     });
     return recorded ?? run;
   }
-  services.dispatcher?.wake();
+  if (recorded.command) dispatcher?.handOver?.(recorded.command);
+  else dispatcher?.wake();
   return run;
+}
+
+/** The run with its `start_run`: due for any dispatcher, or `leased` to this gateway's, which is handed it. */
+async function recordRunToStart(
+  db: Executor,
+  row: Insertable<RunsTable>,
+  leased: boolean,
+  onlyIf?: RawBuilder<boolean>,
+): Promise<{ run: RunRow; command?: LeasedCommand } | undefined> {
+  if (leased) return insertRunLeased(db, row, onlyIf);
+  const run = await insertRunIf(db, row, 'start_run', onlyIf);
+  return run && { run };
 }
