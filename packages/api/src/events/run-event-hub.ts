@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { type AnnouncedRunEvent, RUN_EVENTS_CHANNEL, parseRunEventAnnouncement } from '@atelier/db';
+import { type AnnouncedRunEvent, CATALOG_CHANGES_CHANNEL, RUN_EVENTS_CHANNEL, parseRunEventAnnouncement } from '@atelier/db';
 
 /** Called with the event announced, or with nothing after a reconnect (anything may have happened). */
 type Listener = (event?: AnnouncedRunEvent) => void;
@@ -9,7 +9,8 @@ type Listener = (event?: AnnouncedRunEvent) => void;
  * One PostgreSQL LISTEN connection per gateway process feeds every open event stream: a notification
  * names the run, and only that run's subscribers wake up to read what is new. The connection is opened
  * on the first subscription and re-opened after an error; subscribers are woken after a reconnect so a
- * notification lost with the connection costs a re-read, never an event.
+ * notification lost with the connection costs a re-read, never an event. The same connection hears of
+ * changes to the workflow catalog, for what the process keeps of it (CatalogCache).
  */
 export class RunEventHub {
   private client: pg.Client | undefined;
@@ -17,6 +18,8 @@ export class RunEventHub {
   private readonly listeners = new Map<string, Set<Listener>>();
   /** Listeners to every run's events (a process waiting for many runs at once). */
   private readonly everyRun = new Set<Listener>();
+  /** Called on every catalog change, and whenever the connection is lost or regained (changes may have gone unheard). */
+  private readonly catalogWatchers = new Set<() => void>();
   private closed = false;
 
   constructor(
@@ -45,6 +48,25 @@ export class RunEventHub {
     return () => this.everyRun.delete(listener);
   }
 
+  /**
+   * Calls `watcher` on every committed change to the workflow catalog, and whenever changes may have
+   * gone unheard (the connection lost or regained). Changes are heard only while `hearing` (`listen`).
+   */
+  watchCatalog(watcher: () => void): () => void {
+    this.catalogWatchers.add(watcher);
+    return () => this.catalogWatchers.delete(watcher);
+  }
+
+  /** Opens the connection if it is not open. */
+  listen(): Promise<void> {
+    return this.ensureConnected();
+  }
+
+  /** Whether the connection is up, so that every change announced from now on will be heard. */
+  get hearing(): boolean {
+    return this.client !== undefined;
+  }
+
   /** How many streams are open, for tests and metrics. */
   get subscriberCount(): number {
     let n = 0;
@@ -70,6 +92,10 @@ export class RunEventHub {
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.databaseUrl });
     client.on('notification', (msg) => {
+      if (msg.channel === CATALOG_CHANGES_CHANNEL) {
+        for (const watcher of this.catalogWatchers) watcher();
+        return;
+      }
       const event = msg.payload ? parseRunEventAnnouncement(msg.payload) : undefined;
       if (!event) return;
       for (const listener of this.listeners.get(event.runId) ?? []) listener(event);
@@ -78,16 +104,18 @@ export class RunEventHub {
     client.on('error', (err) => {
       this.logger.warn({ err }, 'run event listener lost its connection; reconnecting');
       if (this.client === client) this.client = undefined;
+      for (const watcher of this.catalogWatchers) watcher();
       void client.end().catch(() => undefined);
       if (!this.closed) setTimeout(() => void this.reconnect(), 500);
     });
     await client.connect();
-    await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}`);
+    await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${CATALOG_CHANGES_CHANNEL}`);
     this.client = client;
+    for (const watcher of this.catalogWatchers) watcher();
   }
 
   private async reconnect(): Promise<void> {
-    if (this.closed || (this.listeners.size === 0 && this.everyRun.size === 0)) return;
+    if (this.closed || (this.listeners.size === 0 && this.everyRun.size === 0 && this.catalogWatchers.size === 0)) return;
     try {
       await this.ensureConnected();
       for (const set of this.listeners.values()) for (const listener of set) listener();

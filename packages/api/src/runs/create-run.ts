@@ -8,7 +8,6 @@ import {
   type RunRow,
   getNewestVersion,
   getProjectInWorkspace,
-  getWorkflowWithLive,
   insertRun,
   insertRunIf,
   insertRunLeased,
@@ -25,6 +24,7 @@ import type { AppEnv } from '../services';
 import { refuseUnusableCharacter } from './character-gate';
 import { resolveSuppliedArtifacts } from './supplied-artifacts';
 import { underBudgetsOrAlone } from '../budgets/enforce';
+import { catalogCache } from '../workflows/catalog-cache';
 
 type Body = z.infer<typeof CreateRunRequest>;
 
@@ -33,9 +33,10 @@ type Body = z.infer<typeof CreateRunRequest>;
  * newest draft, which is recorded but not executed.
  */
 export async function pinnedVersion(c: Context<AppEnv>, templateId: string, access: WorkspaceAccess) {
-  const { db } = c.get('services');
-  // The workflow and its live version in one query: this runs on every run creation.
-  const found = await getWorkflowWithLive(db, templateId);
+  const services = c.get('services');
+  const { db } = services;
+  // The workflow and its live version, kept in memory while the catalog does not change: every run creation reads it.
+  const found = await catalogCache(services).workflowWithLive(templateId);
   if (!found || (found.workflow.workspace_id !== null && found.workflow.workspace_id !== access.workspaceId)) {
     throw fail.notFound(`workflow ${templateId} not found`);
   }

@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+
+/**
+ * The gateway keeps what run creation reads of the catalog in memory and forgets it whenever the catalog
+ * changes, whoever changed it. Against real PostgreSQL: its own publish is seen by the next run; a change
+ * made by another process is heard through the tables' triggers; and with the listening connection gone,
+ * nothing kept is trusted. Changes made with the triggers disabled are the probe that shows something
+ * was kept at all (otherwise these tests would pass without a cache).
+ */
+let h: Harness;
+let owner: TestUser;
+
+function notes(version: string) {
+  return {
+    id: 'plan-cached-notes',
+    name: 'Cached notes',
+    artifactClass: 'knowledge',
+    version,
+    cadence: 'on-demand',
+    intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true }] },
+    runtimeSteps: [{ id: 'step-1', name: 'Write notes', kind: 'llm', role: 'textGenerator', prompt: 'Notes on {{intake.topic}}' }],
+    gates: [],
+    providers: { textGenerator: 'local/text-1' },
+    budgetPolicy: { perRunCapUsd: 0.1 },
+    artifactSchema: { artifactClass: 'knowledge', artifactType: 'article', files: ['application/json'], metadata: [] },
+    outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
+  };
+}
+
+const createRun = () =>
+  h.request('POST', '/v1/runs', { token: owner.token, body: { templateId: 'plan-cached-notes', intake: { topic: 'moss' } } });
+
+async function publish(version: string): Promise<void> {
+  const saved = await h.request('POST', '/v1/workflows', { token: owner.token, body: { definition: notes(version) } });
+  expect(saved.status).toBe(version === '2026.11.01' ? 201 : 200);
+  const published = await h.request('POST', '/v1/workflows/plan-cached-notes/publish', { token: owner.token, body: { version } });
+  expect(published.status).toBe(200);
+}
+
+/** Changes the live version as another process (or an operator's psql) would, announced or not. */
+async function setLiveVersion(version: string, announced: boolean): Promise<void> {
+  await h.db.transaction().execute(async (tx) => {
+    if (!announced) await sql`ALTER TABLE workflows DISABLE TRIGGER workflows_announce_change`.execute(tx);
+    await tx.updateTable('workflows').set({ live_version: version }).where('id', '=', 'plan-cached-notes').execute();
+    if (!announced) await sql`ALTER TABLE workflows ENABLE TRIGGER workflows_announce_change`.execute(tx);
+  });
+}
+
+async function pinnedWithin(version: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const run = await createRun();
+    expect(run.status).toBe(201);
+    if (run.body.workflowVersion === version || Date.now() > deadline) {
+      expect(run.body.workflowVersion).toBe(version);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  h = await startHarness({ worker: false });
+  owner = await registerUser(h);
+}, 120_000);
+
+afterAll(() => h?.stop());
+
+describe('the catalog a gateway keeps for run creation', () => {
+  it('pins the version its own publish made live, at once', async () => {
+    await publish('2026.11.01');
+    expect((await createRun()).body.workflowVersion).toBe('2026.11.01');
+    await publish('2026.11.02');
+    expect((await createRun()).body.workflowVersion).toBe('2026.11.02');
+  });
+
+  it('keeps what it read until a change is announced, and hears changes other processes commit', async () => {
+    await pinnedWithin('2026.11.02', 0);
+    // Unannounced: the gateway goes on pinning what it kept.
+    await setLiveVersion('2026.11.01', false);
+    expect((await createRun()).body.workflowVersion).toBe('2026.11.02');
+    // Announced by the trigger on commit: heard within moments.
+    await setLiveVersion('2026.11.01', true);
+    await pinnedWithin('2026.11.01', 2_000);
+    // A deprecation by another process refuses new runs as soon as it is heard.
+    await h.db
+      .updateTable('workflows')
+      .set({ status: 'deprecated', superseded_by_id: 'plan-research-report' })
+      .where('id', '=', 'plan-cached-notes')
+      .execute();
+    const deadline = Date.now() + 2_000;
+    let refused = await createRun();
+    while (refused.status === 201 && Date.now() < deadline) refused = await createRun();
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatchObject({ code: 'template_deprecated', supersededBy: 'plan-research-report' });
+    await h.db.updateTable('workflows').set({ status: 'active', superseded_by_id: null }).where('id', '=', 'plan-cached-notes').execute();
+    await pinnedWithin('2026.11.01', 2_000);
+  });
+
+  it('trusts nothing it kept once the listening connection is lost', async () => {
+    await pinnedWithin('2026.11.01', 0);
+    await setLiveVersion('2026.11.02', false);
+    expect((await createRun()).body.workflowVersion).toBe('2026.11.01');
+    const { rows } = await sql<{ ended: boolean }>`
+      SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+      WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(h.db);
+    expect(rows.length).toBeGreaterThan(0);
+    // Read from the database while the gateway is not hearing, and kept again once it hears.
+    await pinnedWithin('2026.11.02', 2_000);
+    await new Promise((r) => setTimeout(r, 1_000));
+    await setLiveVersion('2026.11.01', true);
+    await pinnedWithin('2026.11.01', 2_000);
+  });
+});
