@@ -186,10 +186,20 @@ export const API_KEY_STAMP_MS = 60_000;
  * keeps a busy key's requests from queueing on its row lock, one write per request.
  */
 export async function useApiKey(db: Db, secretHash: string, now = new Date()): Promise<LiveApiKey | undefined> {
+  const key = await findLiveApiKey(db, secretHash);
+  return key && stampApiKeyUse(db, key, now);
+}
+
+/** The live key with this secret hash, with the membership it acts through. */
+export async function findLiveApiKey(db: Db, secretHash: string): Promise<LiveApiKey | undefined> {
   const [row] = (await liveKeyBySecret(db, secretHash)).rows;
   if (!row) return undefined;
   const { home_workspace_id, home_role, ...fields } = row;
-  const key: LiveApiKey = { ...fields, home: { workspaceId: fields.workspace_id ?? home_workspace_id, role: home_role } };
+  return { ...fields, home: { workspaceId: fields.workspace_id ?? home_workspace_id, role: home_role } };
+}
+
+/** The key as used `now`: its `last_used_at` written when it is more than a minute old (stampOnce). */
+export async function stampApiKeyUse(db: Db, key: LiveApiKey, now = new Date()): Promise<LiveApiKey> {
   if (key.last_used_at && now.getTime() - key.last_used_at.getTime() < API_KEY_STAMP_MS) return key;
   return { ...key, last_used_at: await stampOnce(db, key.id, now) };
 }

@@ -25,7 +25,7 @@ export * from './clients';
 export * from './errors';
 export * from './engine-commands';
 export * from './run-handover';
-export { CATALOG_CHANGES_CHANNEL } from './run-announce';
+export { TABLE_CHANGES_CHANNEL } from './run-announce';
 export type * from './schema-engine';
 export type * from './schema-brands';
 export * from './brands';

@@ -14,7 +14,7 @@ import * as engineCommandTraceparent from './migrations/2026-11-24T1000-engine-c
 import * as providerCalls from './migrations/2026-11-24T1100-provider-calls';
 import * as runEventSeq from './migrations/2026-11-25T0900-run-event-seq';
 import * as runCancelRequested from './migrations/2026-11-26T0900-run-cancel-requested';
-import * as catalogChanges from './migrations/2026-11-27T0900-catalog-changes';
+import * as tableChanges from './migrations/2026-11-27T0900-table-changes';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -35,7 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24T1100-provider-calls': providerCalls,
   '2026-11-25T0900-run-event-seq': runEventSeq,
   '2026-11-26T0900-run-cancel-requested': runCancelRequested,
-  '2026-11-27T0900-catalog-changes': catalogChanges,
+  '2026-11-27T0900-table-changes': tableChanges,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -2,8 +2,8 @@ import { type RawBuilder, sql } from 'kysely';
 
 /** Channel on which every run event is announced, so event streams need no polling. */
 export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
-/** Where every committed change to `workflows` and `workflow_versions` is announced (their triggers). */
-export const CATALOG_CHANGES_CHANNEL = 'atelier_catalog_changes';
+/** Where every committed change to a table gateways keep reads of is announced, the table's name as payload (its triggers). */
+export const TABLE_CHANGES_CHANNEL = 'atelier_table_changes';
 
 /**
  * The NOTIFY that wakes event streams for a run event: `<run id>:<seq>:<type>`, and for a status event

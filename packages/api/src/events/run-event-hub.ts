@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { type AnnouncedRunEvent, CATALOG_CHANGES_CHANNEL, RUN_EVENTS_CHANNEL, parseRunEventAnnouncement } from '@atelier/db';
+import { type AnnouncedRunEvent, TABLE_CHANGES_CHANNEL, RUN_EVENTS_CHANNEL, parseRunEventAnnouncement } from '@atelier/db';
 
 /** Called with the event announced, or with nothing after a reconnect (anything may have happened). */
 type Listener = (event?: AnnouncedRunEvent) => void;
@@ -10,7 +10,7 @@ type Listener = (event?: AnnouncedRunEvent) => void;
  * names the run, and only that run's subscribers wake up to read what is new. The connection is opened
  * on the first subscription and re-opened after an error; subscribers are woken after a reconnect so a
  * notification lost with the connection costs a re-read, never an event. The same connection hears of
- * changes to the workflow catalog, for what the process keeps of it (CatalogCache).
+ * changes to the tables the process keeps reads of (KeptReads).
  */
 export class RunEventHub {
   private client: pg.Client | undefined;
@@ -18,8 +18,8 @@ export class RunEventHub {
   private readonly listeners = new Map<string, Set<Listener>>();
   /** Listeners to every run's events (a process waiting for many runs at once). */
   private readonly everyRun = new Set<Listener>();
-  /** Called on every catalog change, and whenever the connection is lost or regained (changes may have gone unheard). */
-  private readonly catalogWatchers = new Set<() => void>();
+  /** Called with each changed table, and with nothing whenever the connection is lost or regained (changes may have gone unheard). */
+  private readonly tableWatchers = new Set<(table?: string) => void>();
   private closed = false;
 
   constructor(
@@ -49,12 +49,13 @@ export class RunEventHub {
   }
 
   /**
-   * Calls `watcher` on every committed change to the workflow catalog, and whenever changes may have
-   * gone unheard (the connection lost or regained). Changes are heard only while `hearing` (`listen`).
+   * Calls `watcher` with the table of every committed change announced (TABLE_CHANGES_CHANNEL), and with
+   * nothing whenever changes may have gone unheard (the connection lost or regained). Changes are heard
+   * only while `hearing` (`listen`).
    */
-  watchCatalog(watcher: () => void): () => void {
-    this.catalogWatchers.add(watcher);
-    return () => this.catalogWatchers.delete(watcher);
+  watchTables(watcher: (table?: string) => void): () => void {
+    this.tableWatchers.add(watcher);
+    return () => this.tableWatchers.delete(watcher);
   }
 
   /** Opens the connection if it is not open. */
@@ -92,8 +93,8 @@ export class RunEventHub {
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.databaseUrl });
     client.on('notification', (msg) => {
-      if (msg.channel === CATALOG_CHANGES_CHANNEL) {
-        for (const watcher of this.catalogWatchers) watcher();
+      if (msg.channel === TABLE_CHANGES_CHANNEL) {
+        for (const watcher of this.tableWatchers) watcher(msg.payload);
         return;
       }
       const event = msg.payload ? parseRunEventAnnouncement(msg.payload) : undefined;
@@ -104,18 +105,18 @@ export class RunEventHub {
     client.on('error', (err) => {
       this.logger.warn({ err }, 'run event listener lost its connection; reconnecting');
       if (this.client === client) this.client = undefined;
-      for (const watcher of this.catalogWatchers) watcher();
+      for (const watcher of this.tableWatchers) watcher();
       void client.end().catch(() => undefined);
       if (!this.closed) setTimeout(() => void this.reconnect(), 500);
     });
     await client.connect();
-    await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${CATALOG_CHANGES_CHANNEL}`);
+    await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${TABLE_CHANGES_CHANNEL}`);
     this.client = client;
-    for (const watcher of this.catalogWatchers) watcher();
+    for (const watcher of this.tableWatchers) watcher();
   }
 
   private async reconnect(): Promise<void> {
-    if (this.closed || (this.listeners.size === 0 && this.everyRun.size === 0 && this.catalogWatchers.size === 0)) return;
+    if (this.closed || (this.listeners.size === 0 && this.everyRun.size === 0 && this.tableWatchers.size === 0)) return;
     try {
       await this.ensureConnected();
       for (const set of this.listeners.values()) for (const listener of set) listener();

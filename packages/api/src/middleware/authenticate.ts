@@ -1,17 +1,21 @@
 import { createMiddleware } from 'hono/factory';
-import { findAccessSession, useApiKey } from '@atelier/db';
+import { findAccessSession, stampApiKeyUse } from '@atelier/db';
 import { API_KEY_PREFIX, tokenHash } from '../auth/secrets';
 import { fail } from '../errors';
+import { kept } from '../kept';
 import type { AppEnv, Principal } from '../services';
 
 async function principalFor(
   c: Parameters<Parameters<typeof createMiddleware<AppEnv>>[0]>[0],
   token: string,
 ): Promise<Principal | undefined> {
-  const { db } = c.get('services');
+  const services = c.get('services');
+  const { db } = services;
   if (token.startsWith(API_KEY_PREFIX)) {
-    const key = await useApiKey(db, tokenHash(token));
-    if (!key) return undefined;
+    // Kept in memory until api_keys or memberships change (a revocation is heard at once, from any process).
+    const found = await kept(services).apiKeys.get(tokenHash(token));
+    if (!found) return undefined;
+    const key = await stampApiKeyUse(db, found);
     return {
       userId: key.user_id,
       via: 'api_key',

@@ -7,6 +7,7 @@ import { Pagination, listOf } from '@atelier/contracts/common';
 import { workspaceAccess } from '../access';
 import { newApiKeySecret, tokenHash } from '../auth/secrets';
 import { errorResponses, fail, validationHook } from '../errors';
+import { kept } from '../kept';
 import type { AppEnv } from '../services';
 import { json, jsonBody, secured } from '../http/route';
 
@@ -101,6 +102,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     async (c) => {
       const { key_id } = c.req.valid('param');
       const key = await revokeApiKey(c.get('services').db, keyScope(c), key_id);
+      kept(c.get('services')).apiKeys.forget();
       if (!key) throw fail.notFound('API key not found');
       return c.json(present(key), 200);
     },

@@ -12,6 +12,7 @@ import {
 import { AccountDeletionRequest, User, UserUpdateRequest } from '@atelier/contracts/users';
 import { hashPassword, verifyPassword } from '../auth/secrets';
 import { errorResponses, fail, validationHook } from '../errors';
+import { kept } from '../kept';
 import { requireAccountScope } from '../access';
 import type { AppEnv } from '../services';
 import { json, jsonBody, secured } from '../http/route';
@@ -108,6 +109,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       const { db } = c.get('services');
       const body = c.req.valid('json');
       const user = await requestAccountDeletion(db, c.get('principal').userId, body.reason || null);
+      kept(c.get('services')).apiKeys.forget();
       if (!user) throw gone();
       return c.json(await present(db, user), 200);
     },

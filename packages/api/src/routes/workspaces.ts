@@ -24,6 +24,7 @@ import {
 } from '@atelier/contracts/workspaces';
 import { requireAccountScope, requireWriter, workspaceAccess } from '../access';
 import { ApiError, errorResponses, fail, validationHook } from '../errors';
+import { kept } from '../kept';
 import type { AppEnv } from '../services';
 import { json, jsonBody, secured } from '../http/route';
 
@@ -151,6 +152,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       const user = await findUserByEmail(db, body.email);
       if (!user) throw fail.notFound('user not found');
       const member = await addMember(db, access.workspaceId, user.id, body.role);
+      kept(c.get('services')).apiKeys.forget();
       if (!member) throw fail.code('member_exists', { message: 'this user is already a member of the workspace' });
       return c.json(presentMember(member), 201);
     },
@@ -174,6 +176,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
         role: c.req.valid('json').role,
         mayTouchOwners: access.role === 'owner',
       });
+      kept(c.get('services')).apiKeys.forget();
       const member = settled(result);
       if (!member) throw fail.notFound('member not found');
       return c.json(presentMember(member), 200);
@@ -199,6 +202,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
         role: null,
         mayTouchOwners: leaving || access.role === 'owner',
       });
+      kept(c.get('services')).apiKeys.forget();
       settled(result);
       return c.body(null, 204);
     },

@@ -24,7 +24,7 @@ import type { AppEnv } from '../services';
 import { refuseUnusableCharacter } from './character-gate';
 import { resolveSuppliedArtifacts } from './supplied-artifacts';
 import { underBudgetsOrAlone } from '../budgets/enforce';
-import { catalogCache } from '../workflows/catalog-cache';
+import { kept } from '../kept';
 
 type Body = z.infer<typeof CreateRunRequest>;
 
@@ -36,7 +36,7 @@ export async function pinnedVersion(c: Context<AppEnv>, templateId: string, acce
   const services = c.get('services');
   const { db } = services;
   // The workflow and its live version, kept in memory while the catalog does not change: every run creation reads it.
-  const found = await catalogCache(services).workflowWithLive(templateId);
+  const found = await kept(services).workflows.get(templateId);
   if (!found || (found.workflow.workspace_id !== null && found.workflow.workspace_id !== access.workspaceId)) {
     throw fail.notFound(`workflow ${templateId} not found`);
   }

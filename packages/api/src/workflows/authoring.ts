@@ -14,7 +14,7 @@ import { checkDefinition, compareVersions } from '@atelier/domain';
 import { type WorkspaceAccess, requireWriter, resourceAccess, workspaceAccess } from '../access';
 import { fail } from '../errors';
 import type { AppEnv } from '../services';
-import { catalogCache } from './catalog-cache';
+import { kept } from '../kept';
 
 /** The contract's refusal of a definition: every broken rule at once, as sentences. */
 export const workflowInvalid = (errors: string[]) => fail.invalid('workflow_invalid', { errors });
@@ -115,7 +115,7 @@ export async function authorWorkflow(c: Context<AppEnv>, body: z.infer<typeof Au
     if (!check.definition) throw workflowInvalid(check.errors);
     return { name: check.definition.name, version: check.definition.version, definition: check.definition };
   });
-  catalogCache(c.get('services')).forget();
+  kept(c.get('services')).workflows.forget();
   return { created, workflow: await workflowResponse(c, id) };
 }
 
@@ -145,7 +145,7 @@ export async function publishWorkflow(c: Context<AppEnv>, id: string, body: z.in
     const check = checkDefinition(target.definition, { models, previousVersion: newestPublished(versions)?.version });
     if (check.errors.length > 0) throw workflowInvalid(check.errors);
   });
-  catalogCache(c.get('services')).forget();
+  kept(c.get('services')).workflows.forget();
   return workflowResponse(c, id);
 }
 
@@ -162,7 +162,7 @@ export async function deprecate(c: Context<AppEnv>, id: string, body: z.infer<ty
     });
   }
   await deprecateWorkflow(db, id, successor.id);
-  catalogCache(c.get('services')).forget();
+  kept(c.get('services')).workflows.forget();
   return workflowResponse(c, id);
 }
 

@@ -1,13 +1,15 @@
-import { sql } from 'kysely';
+import { type Transaction, sql } from 'kysely';
+import type { Database } from '@atelier/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
 /**
- * The gateway keeps what run creation reads of the catalog in memory and forgets it whenever the catalog
- * changes, whoever changed it. Against real PostgreSQL: its own publish is seen by the next run; a change
- * made by another process is heard through the tables' triggers; and with the listening connection gone,
- * nothing kept is trusted. Changes made with the triggers disabled are the probe that shows something
- * was kept at all (otherwise these tests would pass without a cache).
+ * The gateway keeps what every run creation reads (the workflow and its live version, the API key) in
+ * memory and forgets it whenever what it was read from changes, whoever changed it. Against real
+ * PostgreSQL: its own writes are seen by the next request; a change made by another process is heard
+ * through the tables' triggers; and with the listening connection gone, nothing kept is trusted. Changes
+ * made with a trigger disabled are the probe that shows something was kept at all (otherwise these tests
+ * would pass without keeping anything).
  */
 let h: Harness;
 let owner: TestUser;
@@ -39,14 +41,20 @@ async function publish(version: string): Promise<void> {
   expect(published.status).toBe(200);
 }
 
-/** Changes the live version as another process (or an operator's psql) would, announced or not. */
-async function setLiveVersion(version: string, announced: boolean): Promise<void> {
+/** Changes a table as another process (or an operator's psql) would, announced by its trigger or not. */
+async function change(table: 'workflows' | 'api_keys', announced: boolean, write: (tx: Transaction<Database>) => Promise<unknown>) {
+  const trigger = sql.id(`${table}_announce_change`);
   await h.db.transaction().execute(async (tx) => {
-    if (!announced) await sql`ALTER TABLE workflows DISABLE TRIGGER workflows_announce_change`.execute(tx);
-    await tx.updateTable('workflows').set({ live_version: version }).where('id', '=', 'plan-cached-notes').execute();
-    if (!announced) await sql`ALTER TABLE workflows ENABLE TRIGGER workflows_announce_change`.execute(tx);
+    if (!announced) await sql`ALTER TABLE ${sql.table(table)} DISABLE TRIGGER ${trigger}`.execute(tx);
+    await write(tx);
+    if (!announced) await sql`ALTER TABLE ${sql.table(table)} ENABLE TRIGGER ${trigger}`.execute(tx);
   });
 }
+
+const setLiveVersion = (version: string, announced: boolean) =>
+  change('workflows', announced, (tx) =>
+    tx.updateTable('workflows').set({ live_version: version }).where('id', '=', 'plan-cached-notes').execute(),
+  );
 
 async function pinnedWithin(version: string, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
@@ -68,7 +76,7 @@ beforeAll(async () => {
 
 afterAll(() => h?.stop());
 
-describe('the catalog a gateway keeps for run creation', () => {
+describe('the workflows a gateway keeps for run creation', () => {
   it('pins the version its own publish made live, at once', async () => {
     await publish('2026.11.01');
     expect((await createRun()).body.workflowVersion).toBe('2026.11.01');
@@ -112,5 +120,39 @@ describe('the catalog a gateway keeps for run creation', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     await setLiveVersion('2026.11.01', true);
     await pinnedWithin('2026.11.01', 2_000);
+  });
+});
+
+describe('the API keys a gateway keeps', () => {
+  async function newKey(): Promise<{ id: string; secret: string }> {
+    const res = await h.request('POST', '/v1/api-keys', { token: owner.token, body: { name: 'kept key' } });
+    expect(res.status).toBe(201);
+    return { id: res.body.id, secret: res.body.secret };
+  }
+  const whoAmI = (secret: string) => h.request('GET', '/v1/runs?limit=1', { token: secret });
+
+  it('stops a key its own revocation revoked, at once', async () => {
+    const key = await newKey();
+    expect((await whoAmI(key.secret)).status).toBe(200);
+    expect((await h.request('DELETE', `/v1/api-keys/${key.id}`, { token: owner.token })).status).toBe(200);
+    expect((await whoAmI(key.secret)).status).toBe(401);
+  });
+
+  it('stops a key another process revoked as soon as the revocation is announced', async () => {
+    const key = await newKey();
+    // The first use stamps last_used_at, a change to api_keys like any other; the second is kept.
+    expect((await whoAmI(key.secret)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await whoAmI(key.secret)).status).toBe(200);
+    const revoke = (tx: Transaction<Database>) =>
+      tx.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', key.id).execute();
+    // Unannounced (the probe): the gateway goes on accepting the key it kept.
+    await change('api_keys', false, revoke);
+    expect((await whoAmI(key.secret)).status).toBe(200);
+    await change('api_keys', true, revoke);
+    const deadline = Date.now() + 2_000;
+    let status = (await whoAmI(key.secret)).status;
+    while (status === 200 && Date.now() < deadline) status = (await whoAmI(key.secret)).status;
+    expect(status).toBe(401);
   });
 });
