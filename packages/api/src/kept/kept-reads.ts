@@ -19,7 +19,7 @@ export class KeptReads<V> {
   private generation = 0;
 
   constructor(
-    private readonly hub: RunEventHub,
+    private readonly hub: Pick<RunEventHub, 'watchTables' | 'listen' | 'hearing'>,
     private readonly tables: readonly string[],
     private readonly read: (key: string) => Promise<V>,
     /** Whether a value read is kept; what is not is read again next time. */
