@@ -90,6 +90,16 @@ describe('the dispatcher hand-over', () => {
     expect(released.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now() + 1_000);
     // Any dispatcher's lease now finds it (the gateway's own does within its poll).
     expect((await waitForRun(h, user.token, runId, undefined, 60_000)).status).toBe('completed');
+
+    // One handed over after the stop (a request that committed as the gateway closed) is released too.
+    const late = await leasedRun();
+    stopping.handOver(late.command);
+    const deadline = Date.now() + 5_000;
+    while ((await commandOf(late.runId)).next_attempt_at.getTime() > Date.now() + 1_000 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await commandOf(late.runId)).next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now() + 1_000);
+    expect((await waitForRun(h, user.token, late.runId, undefined, 60_000)).status).toBe('completed');
   });
 
   it('delivers what it was handed in one batch, without reading the table', async () => {

@@ -74,14 +74,19 @@ export class EngineDispatcher {
    */
   handOver(command: LeasedCommand): void {
     this.handed.push(command);
-    this.wakeUp?.();
+    if (this.stopped) void this.releaseHanded();
+    else this.wakeUp?.();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.wakeUp?.();
     await this.loop;
-    // What was handed over and not delivered is due again now, not when its lease runs out.
+    await this.releaseHanded();
+  }
+
+  /** What was handed over and not delivered is due again now, for any dispatcher, not when its lease runs out. */
+  private async releaseHanded(): Promise<void> {
     const left = this.handed.splice(0).map((command) => command.id);
     await releaseEngineCommands(this.opts.db, left).catch((err) =>
       this.opts.logger.warn({ err, commands: left.length }, 'handed-over commands not released; their leases will run out'),
