@@ -1,5 +1,10 @@
 import { type Transaction, sql } from 'kysely';
-import type { Database } from '@atelier/db';
+import { randomBytes } from 'node:crypto';
+import { type Database, appendRunEvent, getWorkflowWithLive, insertRun } from '@atelier/db';
+import { researchRunRow } from '../support/run-rows';
+import { RunEventHub } from '@atelier/api/events/run-event-hub';
+import { KeptReads } from '@atelier/api/kept/kept-reads';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
@@ -69,6 +74,14 @@ async function pinnedWithin(version: string, ms: number): Promise<void> {
   }
 }
 
+async function waitUntil(done: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('not within the time allowed');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 beforeAll(async () => {
   h = await startHarness({ worker: false });
   owner = await registerUser(h);
@@ -120,6 +133,47 @@ describe('the workflows a gateway keeps for run creation', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     await setLiveVersion('2026.11.01', true);
     await pinnedWithin('2026.11.01', 2_000);
+  });
+
+  it('hears run events on the same connection only once a stream subscribes, and again after it is lost', async () => {
+    const hub = new RunEventHub(h.databaseUrl, pino({ level: 'silent' }));
+    // The hub's own connection: the one listening that was not before (the gateway's hub listens too).
+    const listeners = async () =>
+      (
+        await sql<{ pid: number; query: string }>`
+          SELECT pid, query FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(h.db)
+      ).rows;
+    try {
+      const before = (await listeners()).map((l) => l.pid);
+      await hub.listen();
+      const own = (await listeners()).filter((l) => !before.includes(l.pid));
+      expect(own.map((l) => l.query)).toEqual(['LISTEN atelier_table_changes']);
+
+      const heard: Array<string | undefined> = [];
+      await hub.subscribeAll((event) => heard.push(event?.type));
+      const runId = `run-${randomBytes(4).toString('hex')}`;
+      await insertRun(h.db, researchRunRow(runId, owner.workspaceId, 'pending', 'heard'));
+      await waitUntil(() => heard.includes('run.status'));
+
+      await sql`SELECT pg_terminate_backend(${own[0]!.pid})`.execute(h.db);
+      // Woken with nothing once reconnected (anything may have happened), then hearing events again.
+      await waitUntil(() => heard.includes(undefined) && hub.hearing);
+      await appendRunEvent(h.db, runId, 'run.note', { after: 'reconnect' });
+      await waitUntil(() => heard.includes('run.note'));
+    } finally {
+      await hub.close();
+    }
+  });
+
+  it('opens no listening connection for a gateway that has closed', async () => {
+    const hub = new RunEventHub(h.databaseUrl, pino({ level: 'silent' }));
+    const workflows = new KeptReads(hub, ['workflows'], (id) => getWorkflowWithLive(h.db, id));
+    await hub.listen();
+    expect(hub.hearing).toBe(true);
+    await hub.close();
+    expect((await workflows.get('plan-cached-notes'))?.live?.version).toBe('2026.11.01');
+    await hub.listen();
+    expect(hub.hearing).toBe(false);
   });
 });
 

@@ -21,6 +21,14 @@ export class RunEventHub {
   /** Called with each changed table, and with nothing whenever the connection is lost or regained (changes may have gone unheard). */
   private readonly tableWatchers = new Set<(table?: string) => void>();
   private closed = false;
+  /**
+   * Whether the connection LISTENs to run events too: from the first subscriber on, not before, since
+   * every run event costs each connection listening to it a notification (a gateway that keeps reads
+   * but serves no stream hears table changes only).
+   */
+  private hearsRunEvents = false;
+  /** The current connection's LISTEN to run events, once asked for. */
+  private runEventsHeard: Promise<unknown> | undefined;
 
   constructor(
     private readonly databaseUrl: string,
@@ -34,7 +42,7 @@ export class RunEventHub {
       this.listeners.set(runId, set);
     }
     set.add(listener);
-    await this.ensureConnected();
+    await this.hearRunEvents();
     return () => {
       set!.delete(listener);
       if (set!.size === 0) this.listeners.delete(runId);
@@ -44,7 +52,7 @@ export class RunEventHub {
   /** Every run's events, each as announced; a reconnect calls the listener with nothing, as for one run. */
   async subscribeAll(listener: Listener): Promise<() => void> {
     this.everyRun.add(listener);
-    await this.ensureConnected();
+    await this.hearRunEvents();
     return () => this.everyRun.delete(listener);
   }
 
@@ -58,9 +66,9 @@ export class RunEventHub {
     return () => this.tableWatchers.delete(watcher);
   }
 
-  /** Opens the connection if it is not open. */
+  /** Opens the connection if it is not open (and the hub not closed: a closing gateway opens nothing). */
   listen(): Promise<void> {
-    return this.ensureConnected();
+    return this.closed ? Promise.resolve() : this.ensureConnected();
   }
 
   /** Whether the connection is up, so that every change announced from now on will be heard. */
@@ -80,6 +88,16 @@ export class RunEventHub {
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
+  }
+
+  private async hearRunEvents(): Promise<void> {
+    this.hearsRunEvents = true;
+    await this.ensureConnected();
+    const client = this.client;
+    // Lost meanwhile: the reconnect listens again and wakes every subscriber.
+    if (!client) return;
+    this.runEventsHeard ??= client.query(`LISTEN ${RUN_EVENTS_CHANNEL}`);
+    await this.runEventsHeard;
   }
 
   private ensureConnected(): Promise<void> {
@@ -104,13 +122,18 @@ export class RunEventHub {
     });
     client.on('error', (err) => {
       this.logger.warn({ err }, 'run event listener lost its connection; reconnecting');
-      if (this.client === client) this.client = undefined;
+      if (this.client === client) {
+        this.client = undefined;
+        this.runEventsHeard = undefined;
+      }
       for (const watcher of this.tableWatchers) watcher();
       void client.end().catch(() => undefined);
       if (!this.closed) setTimeout(() => void this.reconnect(), 500);
     });
     await client.connect();
-    await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${TABLE_CHANGES_CHANNEL}`);
+    const withRunEvents = this.hearsRunEvents;
+    await client.query(`LISTEN ${TABLE_CHANGES_CHANNEL}${withRunEvents ? `; LISTEN ${RUN_EVENTS_CHANNEL}` : ''}`);
+    this.runEventsHeard = withRunEvents ? Promise.resolve() : undefined;
     this.client = client;
     for (const watcher of this.tableWatchers) watcher();
   }
