@@ -1,8 +1,7 @@
 import { type RawBuilder, type Transaction, sql } from 'kysely';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect';
-import { type LeasedCommand, engineCommandRow } from './engine-commands';
-import { activeTraceparent } from './tracing';
+import { type DeliverableCommand, type LeasedCommand, engineCommandRow } from './engine-commands';
 import { artifactUpsert } from './run-moves';
 import { announceRunEvent } from './run-announce';
 import type { Database, RunsTable } from './schema';
@@ -66,16 +65,7 @@ export async function insertRunLeased(
   condition?: RawBuilder<boolean>,
 ): Promise<{ run: RunRow; command: LeasedCommand } | undefined> {
   const inserted = await insertRunWith(db, run, { kind: 'start_run', leased: true }, condition);
-  if (!inserted) return undefined;
-  const command: LeasedCommand = {
-    id: inserted.commandId!,
-    kind: 'start_run',
-    target_id: inserted.run.id,
-    attempts: 1,
-    traceparent: activeTraceparent() ?? null,
-    run: inserted.run,
-  };
-  return { run: inserted.run, command };
+  return inserted && { run: inserted.run, command: { ...inserted.command!, run: inserted.run } };
 }
 
 async function insertRunWith(
@@ -83,7 +73,7 @@ async function insertRunWith(
   run: Insertable<RunsTable>,
   command: { kind: EngineCommandKind; leased: boolean } | undefined,
   condition: RawBuilder<boolean> | undefined,
-): Promise<{ run: RunRow; commandId: number | undefined } | undefined> {
+): Promise<{ run: RunRow; command: DeliverableCommand | undefined } | undefined> {
   const values = { ...run, event_seq: 1 };
   const insert = condition
     ? db
@@ -92,18 +82,20 @@ async function insertRunWith(
         .expression(sql`SELECT ${valuesOf(values)} WHERE ${condition}`)
         .returningAll()
     : db.insertInto('runs').values(values).returningAll();
-  const recordCommand = command ? sql`, command AS (${commandFor(db, command.kind, run.id, command.leased).returning('id')})` : sql``;
-  const commandId = command ? sql`(SELECT id FROM command)` : sql`NULL`;
-  const { rows } = await sql<RunRow & { announced: unknown; command_id: string | null }>`
+  const recorded =
+    command && commandFor(db, command.kind, run.id, command.leased).returning(['id', 'kind', 'target_id', 'attempts', 'traceparent']);
+  const { rows } = await sql<RunRow & { announced: unknown; command: DeliverableCommand | null }>`
     WITH run AS (${insert}),
     appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       SELECT id, 1, 'run.status', jsonb_build_object('status', status) FROM run
-      RETURNING seq, type, data)${recordCommand}
-    SELECT run.*, ${announceRunEvent(run.id)} AS announced, ${commandId} AS command_id FROM run, appended`.execute(db);
+      RETURNING seq, type, data)${recorded ? sql`, command AS (${recorded})` : sql``}
+    SELECT run.*, ${announceRunEvent(run.id)} AS announced,
+      ${recorded ? sql`(SELECT row_to_json(command) FROM command)` : sql`NULL`} AS command
+    FROM run, appended`.execute(db);
   if (!rows[0]) return undefined;
-  const { announced: _, command_id, ...row } = rows[0];
-  return { run: row, commandId: command_id === null ? undefined : Number(command_id) };
+  const { announced: _, command: recordedCommand, ...row } = rows[0];
+  return { run: row, command: recordedCommand ?? undefined };
 }
 
 /** The run's engine command, recorded only with the run (the insert may have been skipped). */
