@@ -94,13 +94,13 @@ export class EngineDispatcher {
   }
 
   /**
-   * One pass: the commands handed over, and (when `lease`) the due ones leased from the table; returns
-   * how many were taken.
+   * One pass: up to a batch of the commands handed over and, when `lease`, up to a batch of the due ones
+   * leased from the table (however many were handed over, so the table is never starved); returns how many
+   * were taken.
    */
   async dispatchDue(lease = true): Promise<number> {
     const handed = this.handed.splice(0, BATCH);
-    const leased = lease ? await this.leaseDue(BATCH - handed.length) : [];
-    const commands = [...handed, ...leased];
+    const commands = [...handed, ...(lease ? await this.leaseDue() : [])];
     const byTarget = new Map<string, LeasedCommand[]>();
     for (const command of commands) byTarget.set(command.target_id, [...(byTarget.get(command.target_id) ?? []), command]);
     const started: DeliveredRunStart[] = [];
@@ -116,9 +116,15 @@ export class EngineDispatcher {
     return commands.length;
   }
 
-  private async leaseDue(limit: number): Promise<LeasedCommand[]> {
+  /** Due commands from the table; none when it cannot be read (the hand-overs taken go ahead regardless). */
+  private async leaseDue(): Promise<LeasedCommand[]> {
     this.leasedAt = Date.now();
-    return limit > 0 ? leaseDueCommands(this.opts.db, limit) : [];
+    try {
+      return await leaseDueCommands(this.opts.db, BATCH);
+    } catch (err) {
+      this.opts.logger.warn({ err }, 'engine commands could not be read; retrying');
+      return [];
+    }
   }
 
   /**
@@ -146,7 +152,7 @@ export class EngineDispatcher {
       try {
         taken = await this.dispatchDue(lease);
       } catch (err) {
-        this.opts.logger.warn({ err }, 'engine commands could not be read; retrying');
+        this.opts.logger.warn({ err }, 'engine commands not dispatched; retrying');
       }
       if (taken < BATCH && !this.woken && this.handed.length === 0 && !this.stopped) {
         await this.sleep(Math.max(0, pollMs - (Date.now() - this.leasedAt)));
