@@ -45,8 +45,8 @@ import { RUNS_TEMPLATE, measureRuns, runsDiagnostics } from './target-runs';
 const settings = {
   runs: intEnv('BENCH_RUNS', 200, 1),
   concurrency: intEnv('BENCH_CONCURRENCY', 16, 1),
-  // Four, not two: this machine's speed drifts within a minute, and with two rounds one fast window on
-  // either side decided the ratio (0.938 and 0.815 in one bench, the same code).
+  // Four (two ABBA pairs): the target reads every round's paired ratio, and this machine's speed drifts
+  // within a minute (single rounds of the same code read 0.79 to 0.94).
   rounds: intEnv('BENCH_ROUNDS', 4, 1),
   warmup: intEnv('BENCH_WARMUP', 16),
   postRequests: intEnv('BENCH_POST_REQUESTS', 300),
@@ -190,7 +190,7 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
 /** The three ratios, their two sides, target and verdict, for a human (stderr; stdout stays one JSON line). */
 function printSummary(
   t: {
-    runs: { ratio: number; atelier: number; bare: number; target: string; pass: boolean };
+    runs: { ratio: number; atelier: number; bare: number; roundRatios: number[]; target: string; pass: boolean };
     runCreation?: {
       p50: { ratio: number; atelier: number; bare: number };
       p99: { ratio: number; atelier: number; bare: number };
@@ -205,7 +205,8 @@ function printSummary(
   const lines = [
     `targets (Atelier ÷ bare, measured in this run on the same servers; ${env.cpus} CPUs, load ${env.loadAvgStart.join(' ')} -> ${env.loadAvgEnd.join(' ')}; ` +
       `commit ${env.git?.commit ?? '?'} + ${env.git?.uncommittedFiles ?? '?'} uncommitted files outside bench/)`,
-    `  runs          throughput ${t.runs.atelier} / ${t.runs.bare} runs/s = ${t.runs.ratio}   target ${t.runs.target}   ${verdict(t.runs.pass)}`,
+    `  runs          throughput ${t.runs.atelier} / ${t.runs.bare} runs/s = ${t.runs.ratio} (rounds ${t.runs.roundRatios.join(', ')})   ` +
+      `target ${t.runs.target}   ${verdict(t.runs.pass)}`,
   ];
   if (t.runCreation) {
     const { p50, p99 } = t.runCreation;

@@ -167,6 +167,8 @@ export function brief(p: PhaseResult) {
 }
 
 const best = (phases: PhaseResult[]) => phases.reduce((a, b) => (b.throughput > a.throughput ? b : a));
+/** A side's throughput over its rounds; two sides' ratio of these is the geometric mean of the rounds' own ratios. */
+const meanThroughput = (phases: PhaseResult[]) => Math.exp(phases.reduce((s, p) => s + Math.log(p.throughput), 0) / phases.length);
 const meanCpu = (phases: PhaseResult[]) => phases.reduce((s, p) => s + (p.cpu?.perUnitMs.total ?? 0), 0) / phases.length;
 
 /** The runs target: `rounds` ABBA rounds of N bare workflows and N Atelier runs, C in flight. */
@@ -183,16 +185,22 @@ export async function measureRuns(s: Sides, settings: { runs: number; concurrenc
     rounds.push({ round: r, bare: got.bare!, atelier: got.atelier!, ratio: round3(got.atelier!.throughput / got.bare!.throughput) });
   }
   if (s.aborted()) throw new Error('interrupted');
-  const bare = best(rounds.map((r) => r.bare));
-  const atelier = best(rounds.map((r) => r.atelier));
-  const ratio = round3(atelier.throughput / bare.throughput);
+  // Each round's two phases ran next to each other, so its ratio is measured at one speed of the machine;
+  // the target reads all rounds' ratios together, not the best round of each side, which a fast window
+  // that falls on one side's phase alone decides.
+  const atelier = meanThroughput(rounds.map((r) => r.atelier));
+  const bare = meanThroughput(rounds.map((r) => r.bare));
+  const ratio = round3(atelier / bare);
+  const bestBare = best(rounds.map((r) => r.bare));
+  const bestAtelier = best(rounds.map((r) => r.atelier));
   return {
     summary: {
-      measure: 'throughput, runs/s (best round of each side)',
+      measure: 'throughput, runs/s (geometric mean of each side over the ABBA rounds)',
       ratio,
       ratioIs: 'atelier / bare',
-      atelier: atelier.throughput,
-      bare: bare.throughput,
+      atelier: round1(atelier),
+      bare: round1(bare),
+      roundRatios: rounds.map((r) => r.ratio),
       target: `>= ${RUNS_TARGET}`,
       pass: ratio >= RUNS_TARGET,
     },
@@ -200,8 +208,8 @@ export async function measureRuns(s: Sides, settings: { runs: number; concurrenc
       template: RUNS_TEMPLATE,
       runs: settings.runs,
       concurrency: settings.concurrency,
-      bare: brief(bare),
-      atelier: brief(atelier),
+      /** The best round of each side, and their ratio (the target's reading before session 12). */
+      bestRounds: { ratio: round3(bestAtelier.throughput / bestBare.throughput), bare: brief(bestBare), atelier: brief(bestAtelier) },
       /** bare CPU per run / Atelier CPU per run (all rounds): the throughput ratio a CPU-bound machine would show. */
       cpuRatio: round3(meanCpu(rounds.map((r) => r.bare)) / meanCpu(rounds.map((r) => r.atelier))),
       rounds: rounds.map((r) => ({ round: r.round, ratio: r.ratio, bare: brief(r.bare), atelier: brief(r.atelier) })),
