@@ -27,7 +27,7 @@ afterAll(async () => {
 const commandOf = (runId: string) =>
   h.db
     .selectFrom('engine_commands')
-    .select(['id', 'attempts', 'done_at', 'last_error', 'next_attempt_at'])
+    .select(['id', 'attempts', 'done_at', 'last_error', 'created_at', 'next_attempt_at'])
     .where('target_id', '=', runId)
     .executeTakeFirstOrThrow();
 
@@ -48,10 +48,12 @@ describe('the dispatcher hand-over', () => {
     });
     expect(created.status).toBe(201);
     expect((await waitForRun(h, user.token, created.body.id, undefined, 60_000)).status).toBe('completed');
-    // A lease would have counted a second attempt.
+    // Leased by the statement that recorded it (due again exactly the lease after that statement's now()),
+    // and never leased from the table since (which would count a second attempt and move the due time).
     const command = await commandOf(created.body.id);
     expect(command).toMatchObject({ attempts: 1, last_error: null });
     expect(command.done_at).not.toBeNull();
+    expect(command.next_attempt_at.getTime() - command.created_at.getTime()).toBe(COMMAND_LEASE_SECONDS * 1000);
   });
 
   it('leaves a command leased to another process alone until its lease runs out', async () => {
