@@ -80,10 +80,11 @@ async function usableCharacter(referenceArtifactId: string): Promise<string> {
  * definition, told apart by the input itself; `input-shape`: the input names the workflow's shape, so no
  * patch marker is recorded; `settled-by-last-step`: shape 2, a last step without a gate settles the run;
  * `status-at-settlement`: shape 3, `RunStatus` is written only as the run settles; `outputs-by-reference`:
- * shape 4, an output only later steps read stays with the worker). Histories of earlier
+ * shape 4, an output only later steps read stays with the worker; `lean-step-inputs`: shape 5, a step is
+ * sent its id and the artifact's id, the worker reading the rest from the definition). Histories of earlier
  * shapes keep their names and are replayed all the same, so runs in flight across a deploy are covered; a new shape adds files instead of replacing them.
  */
-const SHAPE = 'outputs-by-reference';
+const SHAPE = 'lean-step-inputs';
 
 /** Every patch marker a history records, and every `TemporalChangeVersion` upsert that comes with one. */
 function patchEvents(history: { events?: Array<any> | null }) {
@@ -198,7 +199,7 @@ describe('the run workflow stays deterministic', () => {
     const childInput = h.temporal.options.loadedDataConverter.payloadConverter.fromPayload<any>(
       childStart.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!,
     );
-    expect(childInput).toMatchObject({ shape: 4 });
+    expect(childInput).toMatchObject({ shape: 5 });
     expect(patchEvents(await h.temporal.workflow.getHandle(childId).fetchHistory())).toEqual([]);
     const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
     expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityId)).toEqual(['1-step-1', '2-step-2', '3-step-3']);
@@ -210,7 +211,7 @@ describe('the run workflow stays deterministic', () => {
     // activity is named by the hash, so no prompt or jsonSchema is written into the history.
     const converter = h.temporal.options.loadedDataConverter.payloadConverter;
     const started = converter.fromPayload<any>(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
-    expect(started).toMatchObject({ shape: 4, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
+    expect(started).toMatchObject({ shape: 5, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
     expect(started).not.toHaveProperty('definition');
     // Shape 3: RunStatus is written once, as the run settles (the start wrote `queued`).
     const statusWrites = (history.events ?? []).flatMap((e) => {
@@ -229,11 +230,16 @@ describe('the run workflow stays deterministic', () => {
     for (const e of results) {
       expect(converter.fromPayload<any>(e.activityTaskCompletedEventAttributes!.result!.payloads![0]!)).not.toHaveProperty('output');
     }
-    for (const e of scheduled) {
-      const call = converter.fromPayload<any>(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!);
+    // Shape 5: each step is sent its id and the artifact's id; its name, kind and the artifact's schema are
+    // the definition's, and the standard execution mode goes unsaid.
+    for (const call of calls) {
       expect(call.definitionHash).toBe(started.definitionHash);
-      expect(Object.keys(call.step).sort()).toEqual(['id', 'kind', 'name']);
+      expect(call.step).toEqual({ id: expect.any(String) });
+      expect(call.artifactId).toMatch(/^artifact-/);
+      expect(call).not.toHaveProperty('artifact');
+      expect(call).not.toHaveProperty('executionMode');
     }
+    expect(new Set(calls.map((c) => c.artifactId)).size).toBe(1);
   });
 
   it('replays every committed history against the current workflow code', async () => {

@@ -16,7 +16,7 @@ function suppliedReport(inputs: unknown): string | null {
  * The workflow shape new runs take (RunStart.shape): carried in their input, so the run workflow records no
  * patch marker and no `TemporalChangeVersion` upsert to choose it.
  */
-export const RUN_SHAPE: RunShape = 4;
+export const RUN_SHAPE: RunShape = 5;
 
 /**
  * A run workflow input with the definition by reference: its plan and content hash, not the definition,

@@ -6,7 +6,8 @@ import { gateOf } from '@atelier/domain/gates';
 import { contextFor, sliceContext } from '@atelier/domain/run-context';
 import { runPlanOf } from '@atelier/domain/run-plan';
 import { stepReads } from '@atelier/domain/step-kinds';
-import { DefinitionCache } from '../src/activities/definitions';
+import { DefinitionCache, withFullStep } from '../src/activities/definitions';
+import type { ExecuteStepInput } from '../src/run-types';
 
 const builtins = loadBuiltinWorkflows();
 const byId = (id: string) => builtins.find((d) => d.id === id)!;
@@ -92,5 +93,24 @@ describe('the worker’s cache of definitions', () => {
     await expect(new DefinitionCache(async () => undefined).stepOf(call(definitions[0]!, 'run-9'))).rejects.toMatchObject({
       type: 'run_missing',
     });
+  });
+
+  it('makes a shape-5 call whole: the step from its id, the artifact from its id and the definition’s schema', async () => {
+    const definition = byId('plan-research-report');
+    const received: ExecuteStepInput[] = [];
+    const execute = withFullStep(new DefinitionCache(async () => definition), async (input) => {
+      received.push(input);
+      return { output: null, costUsd: 0 };
+    });
+    const { artifact: _, step: __, ...rest } = call(definition, 'run-5', 2);
+    await execute({ ...rest, step: { id: definition.runtimeSteps[2]!.id }, artifactId: 'artifact-5' });
+    expect(received[0]!.step).toBe(definition.runtimeSteps[2]);
+    // What the run workflow sends whole in shapes before 5 ({ id, ...plan.artifactSchema }), and nothing of the reference.
+    expect(received[0]!.artifact).toEqual({ id: 'artifact-5', ...definition.artifactSchema });
+    expect(received[0]).not.toHaveProperty('artifactId');
+    expect(received[0]).not.toHaveProperty('definitionHash');
+    // A call that carries the artifact whole keeps it as sent.
+    await execute(call(definition, 'run-5', 2));
+    expect(received[1]!.artifact).toEqual({ id: 'a', artifactClass: 'research', artifactType: 'x' });
   });
 });

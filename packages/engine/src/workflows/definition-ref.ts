@@ -6,7 +6,7 @@
  */
 import type { Step } from '@atelier/contracts/workflow-definition';
 import { type PlannedStep, type RunPlan, runPlanOf } from '@atelier/domain/run-plan';
-import type { RunWorkflowInput, StepIdentity } from '../run-types';
+import type { ExecuteStepInput, RunWorkflowInput, StepReference } from '../run-types';
 
 /** The plan the workflow interprets: the input's own, or one made from the definition it carries whole. */
 export function planOf(input: RunWorkflowInput): RunPlan {
@@ -19,14 +19,22 @@ export function templateIdOf(input: RunWorkflowInput): string {
 }
 
 /**
- * The step as executeStep is sent it: named by its identity and the definition's hash, so the history
- * carries no prompt, jsonSchema or params (the worker reads those from its cache); or whole, for a run
- * whose input carried the definition whole (the worker holds no hash for it).
+ * The step and the run's artifact as executeStep is sent them. The step is named by the definition's hash,
+ * so the history carries no prompt, jsonSchema or params (the worker reads those from its cache): by its
+ * id, name and kind with the artifact whole, or (`lean`, shape 5) by its id with the artifact's id, the
+ * worker reading the rest from the same definition. A run whose input carried the definition whole sends
+ * the step whole (the worker holds no hash for it).
  */
-export function stepForActivity(input: RunWorkflowInput, index: number): { step: Step } | { step: StepIdentity; definitionHash: string } {
-  if (!('plan' in input)) return { step: input.definition.runtimeSteps[index]! };
+export function stepForActivity(
+  input: RunWorkflowInput,
+  index: number,
+  artifact: ExecuteStepInput['artifact'],
+  lean: boolean,
+): StepReference {
+  if (!('plan' in input)) return { step: input.definition.runtimeSteps[index]!, artifact };
   const { id, name, kind } = input.plan.runtimeSteps[index]!;
-  return { step: { id, name, kind }, definitionHash: input.definitionHash };
+  const { definitionHash } = input;
+  return lean ? { step: { id }, definitionHash, artifactId: artifact.id } : { step: { id, name, kind }, definitionHash, artifact };
 }
 
 /** The step as the bookkeeping activities (skipStep, prepareChildRun) are sent it: whole as before, or as planned. */

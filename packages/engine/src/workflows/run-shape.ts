@@ -66,6 +66,8 @@ export interface RunShapeFlags {
   showsRunning: boolean;
   /** Outputs only later steps read stay out of the history (shape 4, domain/output-refs.ts). */
   outputsByReference: boolean;
+  /** A step is sent its id and the artifact's id, not what the worker reads from the definition (shape 5). */
+  leanStepInputs: boolean;
 }
 
 /** Asked once, when the workflow starts: during replay a missing marker is no final answer, and the shape must not change mid-run. */
@@ -76,5 +78,5 @@ export function runShapeOf(input: RunWorkflowInput): RunShapeFlags {
   const named = oneMarker || patched(TEMPORAL_OUTCOME_PATCH);
   const lean = oneMarker || (named && patched(LEAN_BOOKKEEPING_PATCH));
   const shape = input.shape ?? 0;
-  return { oneMarker, named, lean, settlesWithLastStep: shape >= 2, showsRunning: shape < 3, outputsByReference: shape >= 4 };
+  return { oneMarker, named, lean, settlesWithLastStep: shape >= 2, showsRunning: shape < 3, outputsByReference: shape >= 4, leanStepInputs: shape >= 5 };
 }

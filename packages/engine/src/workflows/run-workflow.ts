@@ -127,11 +127,12 @@ async function skipSupplied(run: RunProgress, step: PlannedStep, index: number, 
  */
 function executeStepOf(run: RunProgress, step: PlannedStep, index: number, gate: Gate | undefined, held: boolean): Promise<StepResult> {
   const { input } = run;
+  const lean = run.shape.leanStepInputs;
   const stepInput = {
     runId: input.runId,
     stepIndex: index,
     // The step by reference: its prompt, jsonSchema and params stay out of the history (definition-ref.ts).
-    ...stepForActivity(input, index),
+    ...stepForActivity(input, index, run.artifact, lean),
     // Only what the step reads travels in its activity input (and so in the history), not the whole context;
     // outputs the worker holds are named, not sent (shape 4).
     context: sliceContext(step.reads, run.context),
@@ -139,8 +140,8 @@ function executeStepOf(run: RunProgress, step: PlannedStep, index: number, gate:
     ...(held ? { returnOutput: false } : {}),
     bindings: input.bindings,
     gate: isJudgedGate(gate) ? gate : undefined,
-    artifact: run.artifact,
-    executionMode: input.executionMode,
+    // Shape 5: the default mode goes unsaid.
+    ...(lean && input.executionMode !== 'batch' ? {} : { executionMode: input.executionMode }),
     // Nothing is left to decide after a last step without a gate: it settles the run itself (shape 2).
     ...(run.shape.settlesWithLastStep && !gate && index === run.plan.runtimeSteps.length - 1
       ? { settleRun: { artifactId: run.artifact.id, sourceReportArtifactId: run.sourceReportArtifactId } }
