@@ -78,5 +78,13 @@ export function runShapeOf(input: RunWorkflowInput): RunShapeFlags {
   const named = oneMarker || patched(TEMPORAL_OUTCOME_PATCH);
   const lean = oneMarker || (named && patched(LEAN_BOOKKEEPING_PATCH));
   const shape = input.shape ?? 0;
-  return { oneMarker, named, lean, settlesWithLastStep: shape >= 2, showsRunning: shape < 3, outputsByReference: shape >= 4, leanStepInputs: shape >= 5 };
+  return {
+    oneMarker,
+    named,
+    lean,
+    settlesWithLastStep: shape >= 2,
+    showsRunning: shape < 3,
+    outputsByReference: shape >= 4,
+    leanStepInputs: shape >= 5,
+  };
 }
