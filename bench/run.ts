@@ -47,7 +47,7 @@ const settings = {
   concurrency: intEnv('BENCH_CONCURRENCY', 16, 1),
   // Four (two ABBA pairs): the target reads every round's paired ratio, and this machine's speed drifts
   // within a minute (single rounds of the same code read 0.79 to 0.94).
-  rounds: intEnv('BENCH_ROUNDS', 4, 1),
+  rounds: intEnv('BENCH_ROUNDS', 8, 1),
   warmup: intEnv('BENCH_WARMUP', 16),
   postRequests: intEnv('BENCH_POST_REQUESTS', 300),
   postClients: intEnv('BENCH_POST_CLIENTS', 32, 1),
@@ -190,7 +190,15 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
 /** The three ratios, their two sides, target and verdict, for a human (stderr; stdout stays one JSON line). */
 function printSummary(
   t: {
-    runs: { ratio: number; atelier: number; bare: number; roundRatios: number[]; target: string; pass: boolean };
+    runs: {
+      ratio: number;
+      atelier: number;
+      bare: number;
+      roundRatios: number[];
+      band?: { low: number; high: number };
+      target: string;
+      pass: boolean;
+    };
     runCreation?: {
       p50: { ratio: number; atelier: number; bare: number };
       p99: { ratio: number; atelier: number; bare: number };
@@ -205,7 +213,8 @@ function printSummary(
   const lines = [
     `targets (Atelier ÷ bare, measured in this run on the same servers; ${env.cpus} CPUs, load ${env.loadAvgStart.join(' ')} -> ${env.loadAvgEnd.join(' ')}; ` +
       `commit ${env.git?.commit ?? '?'} + ${env.git?.uncommittedFiles ?? '?'} uncommitted files outside bench/)`,
-    `  runs          throughput ${t.runs.atelier} / ${t.runs.bare} runs/s = ${t.runs.ratio} (rounds ${t.runs.roundRatios.join(', ')})   ` +
+    `  runs          throughput ${t.runs.atelier} / ${t.runs.bare} runs/s = ${t.runs.ratio} (rounds ${t.runs.roundRatios.join(', ')}` +
+      `${t.runs.band ? `; ${t.runs.band.low}–${t.runs.band.high} at one standard error` : ''})   ` +
       `target ${t.runs.target}   ${verdict(t.runs.pass)}`,
   ];
   if (t.runCreation) {

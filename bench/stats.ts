@@ -9,6 +9,20 @@ export function percentile(sorted: readonly number[], p: number): number {
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 export const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
+/**
+ * How far the geometric mean of paired ratios can be trusted: the mean's band at one standard error
+ * (the rounds' log ratios scatter; the band narrows with the square root of their number). Undefined for
+ * fewer than two rounds.
+ */
+export function ratioBand(ratios: readonly number[]): { low: number; high: number } | undefined {
+  if (ratios.length < 2) return undefined;
+  const logs = ratios.map((r) => Math.log(r));
+  const mean = logs.reduce((s, x) => s + x, 0) / logs.length;
+  const sd = Math.sqrt(logs.reduce((s, x) => s + (x - mean) ** 2, 0) / (logs.length - 1));
+  const se = sd / Math.sqrt(logs.length);
+  return { low: round3(Math.exp(mean - se)), high: round3(Math.exp(mean + se)) };
+}
+
 export interface LatencySummary {
   p50Ms: number;
   p90Ms: number;

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { SEARCH_ATTRIBUTES } from '@atelier/engine/workflows/search-attributes';
 import { type Metered, type PhaseCpu, type PhaseDb, historyShape } from './diagnostics';
 import { type Sides, abba, describe, postRun } from './harness';
-import { type LatencySummary, round1, round3, runBounded, summarize } from './stats';
+import { type LatencySummary, ratioBand, round1, round3, runBounded, summarize } from './stats';
 
 export const RUNS_TEMPLATE = 'plan-research-report';
 export const RUNS_TARGET = 0.85;
@@ -201,6 +201,8 @@ export async function measureRuns(s: Sides, settings: { runs: number; concurrenc
       atelier: round1(atelier),
       bare: round1(bare),
       roundRatios: rounds.map((r) => r.ratio),
+      /** The ratio's band at one standard error of the rounds' scatter. */
+      band: ratioBand(rounds.map((r) => r.atelier.throughput / r.bare.throughput)),
       target: `>= ${RUNS_TARGET}`,
       pass: ratio >= RUNS_TARGET,
     },
