@@ -45,8 +45,8 @@ import { RUNS_TEMPLATE, measureRuns, runsDiagnostics } from './target-runs';
 const settings = {
   runs: intEnv('BENCH_RUNS', 200, 1),
   concurrency: intEnv('BENCH_CONCURRENCY', 16, 1),
-  // Four (two ABBA pairs): the target reads every round's paired ratio, and this machine's speed drifts
-  // within a minute (single rounds of the same code read 0.79 to 0.94).
+  // Eight (four ABBA pairs): the target reads every round's paired ratio, and this machine's speed drifts
+  // within a minute (single rounds of the same code read 0.74 to 1.02); four left the mean uncertain by ±4%.
   rounds: intEnv('BENCH_ROUNDS', 8, 1),
   warmup: intEnv('BENCH_WARMUP', 16),
   postRequests: intEnv('BENCH_POST_REQUESTS', 300),
