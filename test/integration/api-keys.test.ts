@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useApiKey } from '@atelier/db';
+import { findLiveApiKey, stampApiKeyUse } from '@atelier/db';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+
+/** A request's use of a key, as the gateway's authentication makes it: found, then stamped when stale. */
+async function useApiKey(db: Parameters<typeof findLiveApiKey>[0], secretHash: string, now: Date) {
+  const key = await findLiveApiKey(db, secretHash);
+  return key && stampApiKeyUse(db, key, now);
+}
 
 let h: Harness;
 let user: TestUser;

@@ -181,15 +181,6 @@ export async function createApiKey(db: Db, k: NewApiKey): Promise<ApiKeyRow> {
 /** How stale `last_used_at` may get: a key used by many concurrent requests is written once a minute, not each time. */
 export const API_KEY_STAMP_MS = 60_000;
 
-/**
- * The live key with this secret hash; also stamps when it was last used (to the minute). Reading first
- * keeps a busy key's requests from queueing on its row lock, one write per request.
- */
-export async function useApiKey(db: Db, secretHash: string, now = new Date()): Promise<LiveApiKey | undefined> {
-  const key = await findLiveApiKey(db, secretHash);
-  return key && stampApiKeyUse(db, key, now);
-}
-
 /** The live key with this secret hash, with the membership it acts through. */
 export async function findLiveApiKey(db: Db, secretHash: string): Promise<LiveApiKey | undefined> {
   const [row] = (await liveKeyBySecret(db, secretHash)).rows;
@@ -198,7 +189,10 @@ export async function findLiveApiKey(db: Db, secretHash: string): Promise<LiveAp
   return { ...fields, home: { workspaceId: fields.workspace_id ?? home_workspace_id, role: home_role } };
 }
 
-/** The key as used `now`: its `last_used_at` written when it is more than a minute old (stampOnce). */
+/**
+ * The key as used `now`: its `last_used_at` written when it is more than a minute old (stampOnce). A key
+ * is found first and stamped only when stale, so a busy key's requests do not queue on its row lock.
+ */
 export async function stampApiKeyUse(db: Db, key: LiveApiKey, now = new Date()): Promise<LiveApiKey> {
   if (key.last_used_at && now.getTime() - key.last_used_at.getTime() < API_KEY_STAMP_MS) return key;
   return { ...key, last_used_at: await stampOnce(db, key.id, now) };
