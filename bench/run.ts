@@ -165,6 +165,8 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
   const env = {
     cpus: os.cpus().length,
     node: process.version,
+    /** Heap flags this process runs with: both sides share it, so a flag like --max-semi-space-size moves both. */
+    nodeFlags: [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].filter((a) => a.startsWith('--max')),
     postgres: infra.postgres,
     temporalStore: settings.temporalStore,
     git: gitState(),
@@ -207,12 +209,18 @@ function printSummary(
     };
     orders?: { ratio: number; atelier: number; bare: number; target: string; pass: boolean };
   },
-  env: { cpus: number; loadAvgStart: number[]; loadAvgEnd: number[]; git?: { commit: string; uncommittedFiles: number } },
+  env: {
+    cpus: number;
+    nodeFlags: string[];
+    loadAvgStart: number[];
+    loadAvgEnd: number[];
+    git?: { commit: string; uncommittedFiles: number };
+  },
 ): void {
   const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
   const lines = [
     `targets (Atelier ÷ bare, measured in this run on the same servers; ${env.cpus} CPUs, load ${env.loadAvgStart.join(' ')} -> ${env.loadAvgEnd.join(' ')}; ` +
-      `commit ${env.git?.commit ?? '?'} + ${env.git?.uncommittedFiles ?? '?'} uncommitted files outside bench/)`,
+      `commit ${env.git?.commit ?? '?'} + ${env.git?.uncommittedFiles ?? '?'} uncommitted files outside bench/; node flags ${env.nodeFlags.join(' ') || 'none'})`,
     `  runs          throughput ${t.runs.atelier} / ${t.runs.bare} runs/s = ${t.runs.ratio} (rounds ${t.runs.roundRatios.join(', ')}` +
       `${t.runs.band ? `; ${t.runs.band.low}–${t.runs.band.high} at one standard error` : ''})   ` +
       `target ${t.runs.target}   ${verdict(t.runs.pass)}`,
