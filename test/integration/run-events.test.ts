@@ -146,7 +146,9 @@ describe('the run event stream', () => {
   it('feeds every stream of the process from one database listener', async () => {
     const runs = await Promise.all([startRun('a'), startRun('b'), startRun('c')]);
     const streams = runs.map((id) => readStream(id));
-    await new Promise((r) => setTimeout(r, 300));
+    // Each stream subscribes once its request reaches the gateway: a moment, longer on a busy machine.
+    for (const deadline = Date.now() + 5_000; h.events.subscriberCount < 3 && Date.now() < deadline; )
+      await new Promise((r) => setTimeout(r, 20));
     expect(h.events.subscriberCount).toBe(3);
     const listeners = await h.db
       .selectFrom('pg_stat_activity' as never)
