@@ -203,6 +203,7 @@ export async function startAtelier(
     temporalAddress: infra.temporalAddress,
     temporalPort: 0,
     temporalUiPort: 0,
+    dependencyWaitMs: 0,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     databaseUrl: infra.databaseUrl,

@@ -301,18 +301,22 @@ export async function waitForOrder(
 
 /** A real `atelier worker` process, as production runs it, on the harness's database and task queue. */
 export function spawnAtelierWorker(h: Harness, localLatencyMs: number, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), 'worker'], {
+  return spawnAtelier('worker', {
+    DATABASE_URL: h.databaseUrl,
+    TEMPORAL_ADDRESS: h.temporalAddress,
+    ATELIER_TASK_QUEUE: h.taskQueue,
+    ATELIER_LOCAL_LATENCY_MS: String(localLatencyMs),
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+}
+
+/** `atelier <command>` in a process of its own, as an operator starts it; stderr is the test's unless `output` is 'pipe'. */
+export function spawnAtelier(command: 'api' | 'worker', env: Record<string, string>, output: 'stderr' | 'pipe' = 'stderr'): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), command], {
     cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: h.databaseUrl,
-      TEMPORAL_ADDRESS: h.temporalAddress,
-      ATELIER_TASK_QUEUE: h.taskQueue,
-      ATELIER_LOCAL_LATENCY_MS: String(localLatencyMs),
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env },
+    stdio: output === 'pipe' ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'ignore', 'inherit'],
   });
 }
 

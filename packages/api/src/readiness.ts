@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { pingDb } from '@atelier/db';
 import type { AppServices } from './services';
 
 export interface Readiness {
@@ -15,7 +15,7 @@ const within = <T>(ms: number, work: Promise<T>): Promise<T> =>
  */
 export async function gatewayReadiness(services: Pick<AppServices, 'db' | 'temporal'>, timeoutMs = 2_000): Promise<Readiness> {
   const [database, temporal] = await Promise.all([
-    within(timeoutMs, sql`select 1`.execute(services.db)).then(
+    within(timeoutMs, pingDb(services.db)).then(
       () => 'ok' as const,
       () => 'unreachable' as const,
     ),

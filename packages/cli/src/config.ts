@@ -32,6 +32,8 @@ export interface AtelierConfig {
   logLevel: string;
   /** The worker's probe (and metrics) port (ATELIER_WORKER_PORT); unset or 0 leaves it closed. */
   workerHttpPort?: number;
+  /** How long a process waits at start for PostgreSQL and Temporal (ATELIER_DEPENDENCY_WAIT_SECONDS, default 120; 0 tries once). */
+  dependencyWaitMs: number;
 }
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig 
     fileUrlTtlSeconds: int(env.ATELIER_FILE_URL_TTL_SECONDS, DEFAULT_FILE_URL_TTL_SECONDS, 'ATELIER_FILE_URL_TTL_SECONDS'),
     orderConcurrency: int(env.ATELIER_ORDER_CONCURRENCY, 8, 'ATELIER_ORDER_CONCURRENCY') || 8,
     logLevel: env.LOG_LEVEL ?? 'info',
+    dependencyWaitMs: int(env.ATELIER_DEPENDENCY_WAIT_SECONDS, 120, 'ATELIER_DEPENDENCY_WAIT_SECONDS') * 1000,
     ...(env.ATELIER_WORKER_PORT !== undefined ? { workerHttpPort: int(env.ATELIER_WORKER_PORT, 0, 'ATELIER_WORKER_PORT') } : {}),
   };
 }

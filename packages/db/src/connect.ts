@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { PreparingClient } from './prepared-statements';
@@ -12,6 +12,11 @@ pg.types.setTypeParser(1082, (v) => v);
 export type Db = Kysely<Database>;
 /** Whatever a repository function runs its queries on: the pool, or the caller's open transaction. */
 export type Executor = Db | Transaction<Database>;
+
+/** Whether the database answers at all: one round trip, no table read (readiness, the wait at start). */
+export async function pingDb(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
 
 /**
  * Runs `work` in the caller's transaction when it is one, else in a new transaction: a writer called

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { compareVersions, sha256Hex, canonicalJson } from '@atelier/domain';
 import { compiledOnce } from './compiled-once';
 import type { Db, Executor } from './connect';
@@ -18,12 +18,14 @@ interface DefinitionLike {
 /**
  * Makes the database's platform catalog match the shipped definition files. Idempotent: unchanged
  * versions are left alone; a published version whose file changed is refused, because published
- * versions are frozen and runs pin them.
+ * versions are frozen and runs pin them. Every gateway and worker syncs at start, and several start at
+ * once on a new database (`docker compose up`): one at a time, so none inserts a row another just did.
  */
 export async function syncBuiltinWorkflows(db: Db, definitions: readonly DefinitionLike[]): Promise<void> {
   const byId = new Map<string, DefinitionLike[]>();
   for (const def of definitions) byId.set(def.id, [...(byId.get(def.id) ?? []), def]);
   await db.transaction().execute(async (tx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended('atelier:sync-builtin-workflows', 0))`.execute(tx);
     for (const [id, versions] of byId) {
       versions.sort((a, b) => compareVersions(a.version, b.version));
       const live = versions[versions.length - 1]!;

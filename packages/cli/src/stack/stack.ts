@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
@@ -14,6 +14,7 @@ import { startWorkerHttp } from '@atelier/engine/worker-http';
 import { createWorkerMetrics, workerMetricsRoute } from '@atelier/engine/metrics';
 import { storageFromConfig } from '@atelier/storage';
 import type { AtelierConfig } from '../config';
+import { connectTemporalClient, connectTemporalWorker, waitForPostgres } from './dependencies';
 import { resolveFileSigning } from './file-signing-secret';
 import { resolveSecretsKey } from './secrets-key';
 import { ensureTemporalCli } from './temporal-cli';
@@ -95,7 +96,9 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       stops.push(() => opened.destroy());
       return opened;
     };
+    const wait = { waitMs: config.dependencyWaitMs, logger };
     const db = pool();
+    await waitForPostgres(db, wait);
     const applied = await migrateToLatest(db);
     if (applied.length) logger.info({ applied }, 'database migrated');
     await syncBuiltinWorkflows(db, loadBuiltinWorkflows());
@@ -106,7 +109,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     if (egress?.allowPrivate && !parts.embedded)
       logger.warn('ATELIER_EGRESS_ALLOW_PRIVATE=true: tools may fetch from loopback and private addresses');
     if (parts.worker) {
-      const connection = await NativeConnection.connect({ address: temporalAddress });
+      const connection = await connectTemporalWorker(temporalAddress, config.namespace, wait);
       stops.push(() => connection.close());
       const metrics = createWorkerMetrics({ db });
       const worker: Worker = await createRunWorker({
@@ -152,7 +155,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
 
     let api: ApiServer | undefined;
     if (parts.api) {
-      const connection = await Connection.connect({ address: temporalAddress });
+      const connection = await connectTemporalClient(temporalAddress, config.namespace, wait);
       stops.push(() => connection.close());
       await ensureSearchAttributes(connection, config.namespace);
       const temporal = new Client({ connection, namespace: config.namespace });

@@ -1,0 +1,99 @@
+import pRetry, { AbortError } from 'p-retry';
+import type { Logger } from 'pino';
+import { Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { type Db, classifyDbError, pingDb } from '@atelier/db';
+
+/**
+ * A gateway or worker started beside its dependencies (`docker compose up`, a rollout, a node reboot) can
+ * come up before PostgreSQL accepts connections or before Temporal serves its namespace. It waits for
+ * each, retrying with backoff and saying so in its log, for up to ATELIER_DEPENDENCY_WAIT_SECONDS, instead
+ * of exiting at once and leaving its restart to whatever runs it. What waiting cannot mend (a refused
+ * password, a database that does not exist) stops it at once.
+ */
+export interface DependencyWait {
+  /** How long to keep trying; 0 tries once. */
+  waitMs: number;
+  logger: Logger;
+}
+
+async function waitFor<T>(what: string, attempt: () => Promise<T>, retryable: (err: unknown) => boolean, w: DependencyWait): Promise<T> {
+  const since = Date.now();
+  let waited = false;
+  try {
+    const result = await pRetry(
+      () =>
+        attempt().catch((err) => {
+          throw retryable(err) ? err : new AbortError(err);
+        }),
+      {
+        forever: true,
+        maxRetryTime: w.waitMs,
+        minTimeout: 250,
+        maxTimeout: 5_000,
+        onFailedAttempt: (err) => {
+          // Called for the last attempt too, which is not waited after.
+          if (Date.now() - since >= w.waitMs) return;
+          waited = true;
+          w.logger.warn({ attempt: err.attemptNumber, error: err.message }, `waiting for ${what}`);
+        },
+      },
+    );
+    if (waited) w.logger.info({ waitedMs: Date.now() - since }, `${what} is available`);
+    return result;
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    const wait = waited ? ` after waiting ${Math.round((Date.now() - since) / 1000)} s (ATELIER_DEPENDENCY_WAIT_SECONDS)` : '';
+    throw new Error(`${what} is not available${wait}: ${reason}`, { cause: err });
+  }
+}
+
+/** Waits until `db` answers a query; only an unreachable or starting server is waited for. */
+export function waitForPostgres(db: Db, w: DependencyWait): Promise<void> {
+  return waitFor(
+    'PostgreSQL',
+    () => pingDb(db),
+    (err) => classifyDbError(err) === 'unavailable',
+    w,
+  );
+}
+
+interface TemporalConnection {
+  workflowService: Connection['workflowService'];
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to Temporal and waits until it serves `namespace` (a new cluster's setup registers it moments
+ * after the frontend answers). Every failure is waited for: a wrong address looks like one not up yet.
+ */
+async function connectTemporal<C extends TemporalConnection>(
+  connect: () => Promise<C>,
+  address: string,
+  namespace: string,
+  w: DependencyWait,
+): Promise<C> {
+  return waitFor(
+    `Temporal at ${address} (namespace ${namespace})`,
+    async () => {
+      const connection = await connect();
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return connection;
+      } catch (err) {
+        await connection.close().catch(() => undefined);
+        throw err;
+      }
+    },
+    () => true,
+    w,
+  );
+}
+
+/** The gateway's client connection, once Temporal serves the namespace. */
+export const connectTemporalClient = (address: string, namespace: string, w: DependencyWait) =>
+  connectTemporal(() => Connection.connect({ address, connectTimeout: 5_000 }), address, namespace, w);
+
+/** The worker's native connection, once Temporal serves the namespace. */
+export const connectTemporalWorker = (address: string, namespace: string, w: DependencyWait) =>
+  connectTemporal(() => NativeConnection.connect({ address }), address, namespace, w);
