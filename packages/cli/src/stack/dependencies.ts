@@ -17,7 +17,13 @@ export interface DependencyWait {
   logger: Logger;
 }
 
-async function waitFor<T>(what: string, attempt: () => Promise<T>, retryable: (err: unknown) => boolean, w: DependencyWait): Promise<T> {
+/** Runs `attempt` until it succeeds, fails with what `retryable` refuses, or `w.waitMs` has passed. */
+export async function waitForDependency<T>(
+  what: string,
+  attempt: () => Promise<T>,
+  retryable: (err: unknown) => boolean,
+  w: DependencyWait,
+): Promise<T> {
   const since = Date.now();
   let waited = false;
   try {
@@ -27,8 +33,8 @@ async function waitFor<T>(what: string, attempt: () => Promise<T>, retryable: (e
           throw retryable(err) ? err : new AbortError(err);
         }),
       {
-        forever: true,
-        maxRetryTime: w.waitMs,
+        // The retry package reads a maxRetryTime of 0 as no limit: no wait is no retry.
+        ...(w.waitMs > 0 ? { forever: true, maxRetryTime: w.waitMs } : { retries: 0 }),
         minTimeout: 250,
         maxTimeout: 5_000,
         onFailedAttempt: (err) => {
@@ -50,7 +56,7 @@ async function waitFor<T>(what: string, attempt: () => Promise<T>, retryable: (e
 
 /** Waits until `db` answers a query; only an unreachable or starting server is waited for. */
 export function waitForPostgres(db: Db, w: DependencyWait): Promise<void> {
-  return waitFor(
+  return waitForDependency(
     'PostgreSQL',
     () => pingDb(db),
     (err) => classifyDbError(err) === 'unavailable',
@@ -73,7 +79,7 @@ async function connectTemporal<C extends TemporalConnection>(
   namespace: string,
   w: DependencyWait,
 ): Promise<C> {
-  return waitFor(
+  return waitForDependency(
     `Temporal at ${address} (namespace ${namespace})`,
     async () => {
       const connection = await connect();
