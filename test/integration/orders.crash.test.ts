@@ -44,7 +44,13 @@ describe('a worker killed mid-order', () => {
 
     spawnWorker();
     const order = await waitForOrder(h, user.token, orderId, undefined, 150_000);
-    expect(order.status).toBe('completed');
+    const unsettled = await h.db
+      .selectFrom('runs')
+      .select(['id', 'status', 'error_code', 'error', 'failure_details'])
+      .where('parent_order_id', '=', orderId)
+      .where('status', '!=', 'completed')
+      .execute();
+    expect(order.status, JSON.stringify(unsettled)).toBe('completed');
     expect(order.counts).toMatchObject({ planned: 0, running: 0, succeeded: 12, failed: 0, cancelled: 0 });
 
     const runs = await h.db.selectFrom('runs').selectAll().where('parent_order_id', '=', orderId).execute();
