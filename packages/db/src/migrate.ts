@@ -15,6 +15,7 @@ import * as providerCalls from './migrations/2026-11-24T1100-provider-calls';
 import * as runEventSeq from './migrations/2026-11-25T0900-run-event-seq';
 import * as runCancelRequested from './migrations/2026-11-26T0900-run-cancel-requested';
 import * as tableChanges from './migrations/2026-11-27T0900-table-changes';
+import * as orderClaims from './migrations/2026-11-28T0900-order-claims';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25T0900-run-event-seq': runEventSeq,
   '2026-11-26T0900-run-cancel-requested': runCancelRequested,
   '2026-11-27T0900-table-changes': tableChanges,
+  '2026-11-28T0900-order-claims': orderClaims,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -131,20 +131,25 @@ export async function orderCounts(db: Executor, orderId: string): Promise<OrderC
 
 /**
  * Claims up to `limit` planned children for starting (planned → pending), oldest id first, exactly once;
- * each claim appends its status event. One statement.
+ * each claim appends its status event. One statement. `claim` names this claim of the order workflow: a
+ * retry of one that committed (its worker died before Temporal heard of it) gets the same children back,
+ * still pending, and claims none besides; otherwise those would stay pending with nothing to start them.
  */
-export async function claimPlannedChildren(db: Db, orderId: string, limit: number): Promise<RunRow[]> {
+export async function claimPlannedChildren(db: Db, orderId: string, limit: number, claim?: string): Promise<RunRow[]> {
   const claimed = await sql<RunRow>`
-    WITH claimed AS (
-      update runs set status = 'pending', updated_at = now(), event_seq = event_seq + 1
+    WITH earlier AS (
+      select * from runs where parent_order_id = ${orderId} and order_claim = ${claim ?? null} and status = 'pending'),
+    claimed AS (
+      update runs set status = 'pending', order_claim = ${claim ?? null}, updated_at = now(), event_seq = event_seq + 1
       where id in (
         select id from runs where parent_order_id = ${orderId} and status = 'planned' and superseded_by is null
         order by created_at, id limit ${limit} for update skip locked)
+        and not exists (select 1 from runs where parent_order_id = ${orderId} and order_claim = ${claim ?? null})
       returning *),
     appended AS (
       insert into run_events (run_id, seq, type, data)
       select id, event_seq, 'run.status', '{"status":"pending"}'::jsonb from claimed)
-    SELECT * FROM claimed ORDER BY created_at, id`.execute(db);
+    SELECT * FROM (SELECT * FROM earlier UNION ALL SELECT * FROM claimed) AS handed ORDER BY created_at, id`.execute(db);
   return claimed.rows;
 }
 

@@ -131,6 +131,8 @@ export interface RunsTable {
   parent_run_id: string | null;
   parent_order_id: string | null;
   order_dedupe_key: string | null;
+  /** The order workflow's claim that moved this child from planned to pending (claimPlannedChildren). */
+  order_claim: Generated<string | null>;
   worker_id: string | null;
   not_executed_reason: string | null;
   review_gate_id: string | null;

@@ -20,9 +20,12 @@ export function createOrderActivities(db: Db) {
   };
 
   return {
-    /** Claims the next planned children (planned → pending) and returns their run workflow inputs. */
-    async claimOrderChildren(input: { orderId: string; limit: number }): Promise<RunWorkflowInput[]> {
-      const rows = await claimPlannedChildren(db, input.orderId, input.limit);
+    /**
+     * Claims the next planned children (planned → pending) and returns their run workflow inputs. A retry
+     * of the same `claim` returns what its first attempt claimed, if that attempt committed.
+     */
+    async claimOrderChildren(input: { orderId: string; limit: number; claim?: string }): Promise<RunWorkflowInput[]> {
+      const rows = await claimPlannedChildren(db, input.orderId, input.limit, input.claim);
       return rows.map(runWorkflowInputOf);
     },
 

@@ -18,6 +18,7 @@ import {
   proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders';
 import type { OrderWorkflowInput, RunWorkflowInput, SettleOrderInput } from '../run-types';
@@ -83,6 +84,9 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
     const ids = ready.splice(0).map((c) => c.runId);
     return ids.length > 0 ? { unstarted: ids } : {};
   };
+  // Each claim's id, unique to this execution and the same on replay: a retried claim activity finds its children by it.
+  let claims = 0;
+  const nextClaim = () => `${workflowInfo().runId}/${++claims}`;
   let cancelRequested = false;
   let changed = false;
   let exhausted = false;
@@ -93,7 +97,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
   const claim = (limit: number) => {
     claiming = true;
     const wakesBefore = wakes;
-    void claimOrderChildren({ orderId, limit })
+    void claimOrderChildren({ orderId, limit, claim: nextClaim() })
       .then(
         (batch) => {
           if (batch.length > 0) ready.push(...batch);
@@ -145,6 +149,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
         if (ready.length === 0) {
           const batch = await claimOrderChildren({
             orderId,
+            claim: nextClaim(),
             limit: Math.min(claimAhead ? input.concurrency : input.concurrency - inFlight.size, CHILDREN_PER_EXECUTION - started),
           });
           if (batch.length === 0) {
