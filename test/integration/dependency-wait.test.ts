@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from '@atelier/db';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
-import { freePort } from '@atelier/cli/stack/processes';
+import { freePort, waitFor } from '@atelier/cli/stack/processes';
 import { ensureTemporalCli } from '@atelier/cli/stack/temporal-cli';
 import { type TemporalDevServer, startTemporalDevServer } from '@atelier/cli/stack/temporal-server';
 import { spawnAtelier } from '../support/harness';
@@ -61,15 +61,24 @@ function start(command: 'api' | 'worker', env: Record<string, string> = {}) {
   return started;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(250);
-  }
-}
+type Started = ReturnType<typeof start>;
+
+/** Polls `probe` (which throws while not yet) until it answers; fails at once, with their output, if one of `started` exits. */
+const until = <T>(what: string, started: Started[], probe: () => Promise<T>, ms: number): Promise<T> =>
+  waitFor(what, probe, ms, () => started.some((p) => p.child.exitCode !== null)).catch((err: Error) => {
+    throw new Error(`${err.message}\n${started.map((p) => p.output()).join('\n')}`);
+  });
+
+/** Until every one of `started` has logged `pattern`. */
+const logged = (started: Started[], pattern: RegExp, ms: number) =>
+  until(
+    `${pattern} logged`,
+    started,
+    async () => {
+      if (!started.every((p) => pattern.test(p.output()))) throw new Error('not yet');
+    },
+    ms,
+  );
 
 const exited = (child: ChildProcess, ms: number) =>
   new Promise<number | null>((resolve) => {
@@ -94,26 +103,14 @@ describe('a gateway and a worker started before their dependencies', () => {
   it('wait for PostgreSQL, then for Temporal, and then complete a run', async () => {
     const api = start('api');
     const worker = start('worker');
-    await until(
-      'both waiting for PostgreSQL',
-      async () => (/waiting for PostgreSQL/.test(api.output()) && /waiting for PostgreSQL/.test(worker.output()) ? true : undefined),
-      30_000,
-    );
+    await logged([api, worker], /waiting for PostgreSQL/, 30_000);
     await sleep(2_000);
     expect(api.child.exitCode, api.output()).toBeNull();
     expect(worker.child.exitCode, worker.output()).toBeNull();
 
     postgres = await startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: ports.postgres, ephemeral: true });
     // Both migrate the new database and sync the built-in workflows (each one process at a time), then wait for Temporal.
-    const waiting = await until(
-      'both waiting for Temporal',
-      async () => {
-        if (api.child.exitCode !== null || worker.child.exitCode !== null) return 'exited';
-        return /waiting for Temporal/.test(api.output()) && /waiting for Temporal/.test(worker.output()) ? 'waiting' : undefined;
-      },
-      60_000,
-    );
-    expect(waiting, `${api.output()}\n${worker.output()}`).toBe('waiting');
+    await logged([api, worker], /waiting for Temporal/, 60_000);
 
     temporal = await startTemporalDevServer({
       cliPath: await ensureTemporalCli(() => undefined),
@@ -123,7 +120,14 @@ describe('a gateway and a worker started before their dependencies', () => {
       headless: true,
       log: () => undefined,
     });
-    await until('the gateway ready', async () => ((await call('GET', '/readyz')).status === 200 ? true : undefined), 60_000);
+    await until(
+      'the gateway ready',
+      [api, worker],
+      async () => {
+        if ((await call('GET', '/readyz')).status !== 200) throw new Error('not ready');
+      },
+      60_000,
+    );
 
     const registered = await call('POST', '/v1/auth/register', { email: 'late@example.com', password: 'a-long-password', name: 'Late' });
     expect(registered.status).toBe(201);
@@ -132,9 +136,11 @@ describe('a gateway and a worker started before their dependencies', () => {
     expect(run.status).toBe(201);
     const settled = await until(
       'the run settled',
+      [api, worker],
       async () => {
         const read = await call('GET', `/v1/runs/${run.body.id}`, undefined, token);
-        return ['pending', 'queued', 'running'].includes(read.body.status) ? undefined : read.body.status;
+        if (['pending', 'queued', 'running'].includes(read.body.status)) throw new Error(`still ${read.body.status}`);
+        return read.body.status as string;
       },
       90_000,
     );

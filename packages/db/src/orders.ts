@@ -136,15 +136,17 @@ export async function orderCounts(db: Executor, orderId: string): Promise<OrderC
  * still pending, and claims none besides; otherwise those would stay pending with nothing to start them.
  */
 export async function claimPlannedChildren(db: Db, orderId: string, limit: number, claim?: string): Promise<RunRow[]> {
+  // Without a claim id nothing matches `earlier` (NULL equals nothing), and every call claims anew.
+  const claimId = claim ?? null;
   const claimed = await sql<RunRow>`
     WITH earlier AS (
-      select * from runs where parent_order_id = ${orderId} and order_claim = ${claim ?? null} and status = 'pending'),
+      select * from runs where parent_order_id = ${orderId} and order_claim = ${claimId} and status = 'pending'),
     claimed AS (
-      update runs set status = 'pending', order_claim = ${claim ?? null}, updated_at = now(), event_seq = event_seq + 1
+      update runs set status = 'pending', order_claim = ${claimId}, updated_at = now(), event_seq = event_seq + 1
       where id in (
         select id from runs where parent_order_id = ${orderId} and status = 'planned' and superseded_by is null
         order by created_at, id limit ${limit} for update skip locked)
-        and not exists (select 1 from runs where parent_order_id = ${orderId} and order_claim = ${claim ?? null})
+        and not exists (select 1 from runs where parent_order_id = ${orderId} and order_claim = ${claimId})
       returning *),
     appended AS (
       insert into run_events (run_id, seq, type, data)
