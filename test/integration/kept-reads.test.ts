@@ -6,7 +6,7 @@ import { RunEventHub } from '@atelier/api/events/run-event-hub';
 import { KeptReads } from '@atelier/api/kept/kept-reads';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+import { type Harness, type TestUser, heardSoFar, registerUser, repeatUntil, startHarness } from '../support/harness';
 
 /**
  * The gateway keeps what every run creation reads (the workflow and its live version, the API key) in
@@ -91,17 +91,6 @@ async function pinnedWithin(version: string, ms: number): Promise<void> {
   }
 }
 
-/** Creates runs until `settled` holds for the answer's status or `ms` pass; the last answer. */
-async function createRunUntil(settled: (status: number) => boolean, ms: number) {
-  const deadline = Date.now() + ms;
-  let run = await createRun();
-  while (!settled(run.status) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 20));
-    run = await createRun();
-  }
-  return run;
-}
-
 async function waitUntil(done: () => boolean, ms = 5_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!done()) {
@@ -123,7 +112,7 @@ describe('the workflows a gateway keeps for run creation', () => {
     // The first run creation opens the gateway's listening connection (reading through meanwhile); once it
     // listens and the publish's own announcements have arrived, what the next one reads is kept.
     expect((await createRun()).body.workflowVersion).toBe('2026.11.01');
-    await new Promise((r) => setTimeout(r, 200));
+    await heardSoFar(h);
     expect((await createRun()).body.workflowVersion).toBe('2026.11.01');
     await unannounced(['workflows', 'workflow_versions'], () => publish('2026.11.02'));
     expect((await createRun()).body.workflowVersion).toBe('2026.11.02');
@@ -143,12 +132,12 @@ describe('the workflows a gateway keeps for run creation', () => {
       .set({ status: 'deprecated', superseded_by_id: 'plan-research-report' })
       .where('id', '=', 'plan-cached-notes')
       .execute();
-    const refused = await createRunUntil((status) => status !== 201, 2_000);
+    const refused = await repeatUntil(createRun, (run) => run.status !== 201);
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toMatchObject({ code: 'template_deprecated', supersededBy: 'plan-research-report' });
     // Reactivated by another process: heard within moments as well, and until then still refused.
     await h.db.updateTable('workflows').set({ status: 'active', superseded_by_id: null }).where('id', '=', 'plan-cached-notes').execute();
-    const accepted = await createRunUntil((status) => status !== 400, 2_000);
+    const accepted = await repeatUntil(createRun, (run) => run.status !== 400);
     expect(accepted.status).toBe(201);
     await pinnedWithin('2026.11.01', 2_000);
   });
@@ -222,7 +211,7 @@ describe('the API keys a gateway keeps', () => {
     const key = await newKey();
     // The first use stamps last_used_at (announced); the second is kept.
     expect((await whoAmI(key.secret)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 200));
+    await heardSoFar(h);
     expect((await whoAmI(key.secret)).status).toBe(200);
     await unannounced(['api_keys'], async () => {
       expect((await h.request('DELETE', `/v1/api-keys/${key.id}`, { token: owner.token })).status).toBe(200);
@@ -234,7 +223,7 @@ describe('the API keys a gateway keeps', () => {
     const key = await newKey();
     // The first use stamps last_used_at, a change to api_keys like any other; the second is kept.
     expect((await whoAmI(key.secret)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 200));
+    await heardSoFar(h);
     expect((await whoAmI(key.secret)).status).toBe(200);
     const revoke = (tx: Transaction<Database>) =>
       tx.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', key.id).execute();

@@ -7,7 +7,8 @@ import { inject } from 'vitest';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
-import { type Db, connectDb } from '@atelier/db';
+import { type Db, TABLE_CHANGES_CHANNEL, connectDb } from '@atelier/db';
+import { sql } from 'kysely';
 import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domain';
 import { createRunWorker } from '@atelier/engine/worker';
 import { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
@@ -242,6 +243,46 @@ export async function createApiKey(h: Harness, user: TestUser, workspaceId?: str
   });
   if (res.status !== 201) throw new Error(`api key failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.secret;
+}
+
+/**
+ * Waits until the gateway has heard every change committed before this call. PostgreSQL delivers
+ * notifications in commit order, so once a marker sent now has reached the gateway's listener (and its
+ * watchers, KeptReads among them, have run), so has every announcement before it.
+ */
+export async function heardSoFar(h: Harness, ms = 5_000): Promise<void> {
+  await h.events.listen();
+  const marker = `test-marker-${randomBytes(4).toString('hex')}`;
+  let stop: () => void = () => undefined;
+  const heard = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the gateway did not hear ${marker} within ${ms} ms`)), ms);
+    stop = h.events.watchTables((table) => {
+      if (table !== marker) return;
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  try {
+    await sql`SELECT pg_notify(${TABLE_CHANGES_CHANNEL}, ${marker})`.execute(h.db);
+    await heard;
+  } finally {
+    stop();
+  }
+}
+
+/**
+ * Repeats `act` until `done` holds for its answer or `ms` pass, and answers the last one. For what another
+ * process changes behind the gateway's back: the gateway hears it moments later (a table's announcement),
+ * and until then may answer from what it kept.
+ */
+export async function repeatUntil<T>(act: () => Promise<T>, done: (answer: T) => boolean, ms = 2_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let answer = await act();
+  while (!done(answer) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    answer = await act();
+  }
+  return answer;
 }
 
 /** Polls the read model (never Temporal) until the run satisfies `done`, by default a terminal status. */
