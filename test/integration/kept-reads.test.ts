@@ -6,7 +6,7 @@ import { RunEventHub } from '@atelier/api/events/run-event-hub';
 import { KeptReads } from '@atelier/api/kept/kept-reads';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, type TestUser, heardSoFar, registerUser, repeatUntil, startHarness } from '../support/harness';
+import { type Harness, type TestUser, heardSoFar, registerUser, startHarness } from '../support/harness';
 
 /**
  * The gateway keeps what every run creation reads (the workflow and its live version, the API key) in
@@ -132,13 +132,14 @@ describe('the workflows a gateway keeps for run creation', () => {
       .set({ status: 'deprecated', superseded_by_id: 'plan-research-report' })
       .where('id', '=', 'plan-cached-notes')
       .execute();
-    const refused = await repeatUntil(createRun, (run) => run.status !== 201);
+    await heardSoFar(h);
+    const refused = await createRun();
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toMatchObject({ code: 'template_deprecated', supersededBy: 'plan-research-report' });
-    // Reactivated by another process: heard within moments as well, and until then still refused.
+    // Reactivated by another process: accepted as soon as that is heard too.
     await h.db.updateTable('workflows').set({ status: 'active', superseded_by_id: null }).where('id', '=', 'plan-cached-notes').execute();
-    const accepted = await repeatUntil(createRun, (run) => run.status !== 400);
-    expect(accepted.status).toBe(201);
+    await heardSoFar(h);
+    expect((await createRun()).status).toBe(201);
     await pinnedWithin('2026.11.01', 2_000);
   });
 

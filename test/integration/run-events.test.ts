@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+import { type Harness, type TestUser, registerUser, repeatUntil, startHarness, waitForRun } from '../support/harness';
 
 let h: Harness;
 let user: TestUser;
@@ -147,9 +147,13 @@ describe('the run event stream', () => {
     const runs = await Promise.all([startRun('a'), startRun('b'), startRun('c')]);
     const streams = runs.map((id) => readStream(id));
     // Each stream subscribes once its request reaches the gateway: a moment, longer on a busy machine.
-    for (const deadline = Date.now() + 5_000; h.events.subscriberCount < 3 && Date.now() < deadline; )
-      await new Promise((r) => setTimeout(r, 20));
-    expect(h.events.subscriberCount).toBe(3);
+    expect(
+      await repeatUntil(
+        async () => h.events.subscriberCount,
+        (n) => n >= 3,
+        5_000,
+      ),
+    ).toBe(3);
     const listeners = await h.db
       .selectFrom('pg_stat_activity' as never)
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -270,11 +270,7 @@ export async function heardSoFar(h: Harness, ms = 5_000): Promise<void> {
   }
 }
 
-/**
- * Repeats `act` until `done` holds for its answer or `ms` pass, and answers the last one. For what another
- * process changes behind the gateway's back: the gateway hears it moments later (a table's announcement),
- * and until then may answer from what it kept.
- */
+/** Repeats `act` until `done` holds for its answer or `ms` pass, and answers the last one (for the caller to assert on). */
 export async function repeatUntil<T>(act: () => Promise<T>, done: (answer: T) => boolean, ms = 2_000): Promise<T> {
   const deadline = Date.now() + ms;
   let answer = await act();
