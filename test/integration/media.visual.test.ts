@@ -268,7 +268,6 @@ describe('remove-background', () => {
       storageKey: `${base}/processed.webp`,
       rawStorageKey: `${base}/raw.webp`,
       sourceArtifactId: shot.artifactId,
-      sourceStorageKey: source.storageKey,
       transparentBackground: true,
       model: 'local/image-1',
       width: 1024,

@@ -103,16 +103,33 @@ describe('removeBackground tool', () => {
     storage = new LocalStorage(scratch);
   });
   afterAll(() => rm(scratch, { recursive: true, force: true }));
-  const ctx = () => ({ storage, artifactId: 'artifact-00112233aabbccdd', artifactType: 'cutout' });
+  const source = { id: 'artifact-aaaaaaaaaaaaaaaa', artifactClass: 'visual', artifactType: 'product-shot', content: {} };
+  const ctx = () => ({
+    storage,
+    artifactId: 'artifact-00112233aabbccdd',
+    artifactType: 'cutout',
+    findArtifact: async (id: string) => (id === source.id ? source : undefined),
+  });
+  const own = 'artifacts/cutout/artifact-00112233aabbccdd/raw.webp';
 
   it('refuses input it cannot work on, as a step input error', async () => {
     await storage.put('artifacts/x/not-an-image.webp', Buffer.from('hello'));
+    await storage.put('artifacts/cutout/artifact-00112233aabbccdd/processed.webp', Buffer.from('hello'));
+    await storage.put('artifacts/product-shot/artifact-bbbbbbbbbbbbbbbb/raw.webp', await picture());
     for (const [input, message] of [
       [null, /expects an image/],
       [{ url: 'https://x' }, /storageKey/],
       [{ storageKey: '../etc/passwd' }, /invalid storageKey/],
-      [{ storageKey: 'artifacts/x/missing.webp' }, /found no image at artifacts\/x\/missing.webp/],
-      [{ storageKey: 'artifacts/x/not-an-image.webp' }, /could not read/],
+      [{ storageKey: own }, /found no file at artifacts\/cutout\/artifact-00112233aabbccdd\/raw.webp/],
+      // A key is not access: not this artifact's, and not a file of the artifact the input names.
+      [{ storageKey: 'artifacts/cutout/artifact-00112233aabbccdd/processed.webp' }, /could not read/],
+      [{ storageKey: 'artifacts/x/not-an-image.webp' }, /may not read/],
+      [{ storageKey: 'artifacts/product-shot/artifact-bbbbbbbbbbbbbbbb/raw.webp' }, /may not read/],
+      [{ storageKey: 'artifacts/product-shot/artifact-bbbbbbbbbbbbbbbb/raw.webp', artifactId: source.id }, /may not read/],
+      [
+        { storageKey: 'artifacts/product-shot/artifact-bbbbbbbbbbbbbbbb/raw.webp', artifactId: 'artifact-bbbbbbbbbbbbbbbb' },
+        /may not read/,
+      ],
       [{ storageKey: 'artifacts/x/not-an-image.webp', tolerance: 0 }, /tolerance/],
       [{ storageKey: 'artifacts/x/not-an-image.webp', aspectRatio: 'wide' }, /aspectRatio/],
     ] as const) {
@@ -138,7 +155,6 @@ describe('removeBackground tool', () => {
       storageKey: 'artifacts/cutout/artifact-00112233aabbccdd/processed.webp',
       rawStorageKey: 'artifacts/cutout/artifact-00112233aabbccdd/raw.webp',
       sourceArtifactId: 'artifact-aaaaaaaaaaaaaaaa',
-      sourceStorageKey: 'artifacts/product-shot/artifact-aaaaaaaaaaaaaaaa/raw.webp',
       width: W,
       height: H,
       transparency: { mechanism: 'post-process' },

@@ -6,6 +6,7 @@ export * from './money';
 export * from './intake';
 export * from './run-context';
 export * from './artifact-types';
+export * from './artifact-files';
 export * from './models';
 export * from './estimate';
 export * from './workflow-rules';

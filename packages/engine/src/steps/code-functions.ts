@@ -52,7 +52,6 @@ const VISUAL_FIELDS = [
   'transparency',
   'aspectRatio',
   'sourceArtifactId',
-  'sourceStorageKey',
 ];
 
 /** A removeBackground output as visual content: the processed file is the artifact's file, raw kept beside it. */

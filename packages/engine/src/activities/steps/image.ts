@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { renderTemplate } from '@atelier/domain';
 import type { ExecuteStepInput } from '../../run-types';
+import { visualKeys } from '../../media/visual/remove-background';
 import { generateVideoStep } from './video';
 import { type ExecutorDeps, type StepExecution, boundModel, invalid, stepInput } from './shared';
 
@@ -12,10 +13,6 @@ function dimension(value: unknown, fallback: number, name: string, stepId: strin
   if (!Number.isInteger(n) || n < 16 || n > MAX_SIDE)
     throw invalid(`step ${stepId}: ${name} must be a whole number of pixels from 16 to ${MAX_SIDE}`);
   return n;
-}
-
-export function rawImageKey(artifactType: string, artifactId: string): string {
-  return `artifacts/${artifactType}/${artifactId}/raw.webp`;
 }
 
 /**
@@ -47,7 +44,7 @@ export async function generateImageStep(input: ExecuteStepInput, deps: ExecutorD
   });
   const webp = await sharp(image.bytes).webp({ quality: 92, alphaQuality: 100 }).toBuffer();
   const meta = await sharp(webp).metadata();
-  const storageKey = rawImageKey(input.artifact.artifactType, input.artifact.id);
+  const storageKey = visualKeys(input.artifact.artifactType, input.artifact.id).raw;
   await deps.storage.put(storageKey, webp, 'image/webp');
   return {
     output: {

@@ -5,6 +5,7 @@
  */
 import type { ActivityStepKind } from '@atelier/contracts/workflow-definition';
 import { isJudgedGate } from '@atelier/domain';
+import { foreignFileKeys } from '@atelier/domain/artifact-files';
 import { PermanentProviderError } from '../../providers/index';
 import type { ExecuteStepInput } from '../../run-types';
 import { runAgent } from './agent';
@@ -40,6 +41,18 @@ export async function executeStepKind(input: ExecuteStepInput, deps: ExecutorDep
     if (err instanceof PermanentProviderError)
       throw new StepFailure(`step ${step.id}: the provider refused the call: ${err.message}`, 'provider_refused', 0);
     throw err;
+  }
+  const foreign = foreignFileKeys(result.output, input.artifact);
+  if (foreign.length > 0) {
+    // Keys are the engine's to assign (domain/artifact-files.ts): an output naming another file would let
+    // the artifact pass that file off as its own, and its signed URL would hand it out.
+    throw new StepFailure(
+      `step ${step.id}: its output names a stored file that is not this artifact's (${foreign.join(', ')}); files are assigned by the engine`,
+      'step_invalid',
+      result.costUsd,
+      result.provider,
+      result.model,
+    );
   }
   if (step.requireTrue && (result.output as Record<string, unknown> | null)?.[step.requireTrue] !== true) {
     throw new StepFailure(

@@ -1,12 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { artifactFileKey } from '@atelier/domain/artifact-files';
 import { ffmpeg } from './ffmpeg';
 
 /** Where a video artifact's files live, and the scratch space its encodes use. */
 export function videoKeys(artifactType: string, artifactId: string): { raw: string; processed: string } {
-  const base = `artifacts/${artifactType}/${artifactId}`;
-  return { raw: `${base}/raw.mp4`, processed: `${base}/processed.mp4` };
+  const owner = { artifactType, id: artifactId };
+  return { raw: artifactFileKey(owner, 'raw.mp4'), processed: artifactFileKey(owner, 'processed.mp4') };
 }
 
 /** Runs `work` in a fresh temporary directory that is removed afterwards, whatever happens. */

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EgressRefused, EgressStatusError, egressDownload, egressPolicyFromEnv } from '@atelier/egress';
+import { isArtifactFile } from '@atelier/domain/artifact-files';
 import { ObjectNotFoundError } from '@atelier/storage';
 import { type ToolContext, ToolInputError } from '../../steps/tools';
 import { MediaToolError, ffmpeg } from './ffmpeg';
@@ -158,8 +159,9 @@ async function artifactClip(ctx: ToolContext, artifactId: string, file: string, 
   const artifact = await ctx.findArtifact?.(artifactId);
   if (!artifact) throw bad(`${name}: artifact ${artifactId} not found in this workspace`);
   if (artifact.artifactClass !== 'video') throw bad(`${name}: artifact ${artifactId} is ${artifact.artifactClass}, not a video`);
+  // Only a file of the artifact's own (domain/artifact-files.ts): content that names another's is refused.
   const key = artifact.content.storageKey;
-  if (typeof key !== 'string') throw bad(`${name}: artifact ${artifactId} records no file`);
+  if (!isArtifactFile(artifact, key)) throw bad(`${name}: artifact ${artifactId} records no file of its own`);
   try {
     await writeFile(file, await ctx.storage.get(key));
   } catch (err) {

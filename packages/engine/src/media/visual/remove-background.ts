@@ -1,5 +1,7 @@
 import sharp, { type OutputInfo } from 'sharp';
-import { ObjectNotFoundError, assertSafeKey } from '@atelier/storage';
+import { artifactFileKey } from '@atelier/domain/artifact-files';
+import { assertSafeKey } from '@atelier/storage';
+import { type FileReadContext, readArtifactFile } from '../../steps/artifact-file-reads';
 import { type ToolContext, ToolInputError } from '../../steps/tools';
 import { type CutoutOptions, alphaStats, cutOutBackground } from './cutout';
 
@@ -32,7 +34,6 @@ export interface ProcessedImage {
   transparency: Transparency;
   aspectRatio?: string;
   sourceArtifactId?: string;
-  sourceStorageKey?: string;
 }
 
 export const MAX_SIDE = 4096;
@@ -40,8 +41,8 @@ export const MAX_SIDE = 4096;
 export const WEBP_OPTIONS = { quality: 92, alphaQuality: 100 } as const;
 
 export function visualKeys(artifactType: string, artifactId: string): { raw: string; processed: string } {
-  const base = `artifacts/${artifactType}/${artifactId}`;
-  return { raw: `${base}/raw.webp`, processed: `${base}/processed.webp` };
+  const owner = { artifactType, id: artifactId };
+  return { raw: artifactFileKey(owner, 'raw.webp'), processed: artifactFileKey(owner, 'processed.webp') };
 }
 
 const isWebp = (b: Buffer) => b.length >= 12 && b.toString('ascii', 0, 4) === 'RIFF' && b.toString('ascii', 8, 12) === 'WEBP';
@@ -92,19 +93,10 @@ function readInput(input: unknown): ImageRef {
  * (`native`); asked for but not drawn: the backdrop is cut out of the pixels (`post-process`); not asked
  * for: a re-encoded copy (`none`). The alpha written is measured and recorded.
  */
-export async function removeBackground(
-  input: unknown,
-  ctx: Pick<ToolContext, 'storage' | 'artifactId' | 'artifactType'> & { signal?: AbortSignal },
-): Promise<ProcessedImage> {
+export async function removeBackground(input: unknown, ctx: FileReadContext & { signal?: AbortSignal }): Promise<ProcessedImage> {
   const ref = readInput(input);
   const keys = visualKeys(ctx.artifactType, ctx.artifactId);
-  let source: Buffer;
-  try {
-    source = await ctx.storage.get(ref.storageKey);
-  } catch (err) {
-    if (err instanceof ObjectNotFoundError) throw new ToolInputError(`found no image at ${ref.storageKey}`);
-    throw err;
-  }
+  const source = await readArtifactFile(ctx, { key: ref.storageKey, artifactId: ref.artifactId });
   let decoded: { data: Buffer; info: OutputInfo };
   try {
     decoded = await sharp(source, { limitInputPixels: MAX_SIDE * MAX_SIDE })
@@ -141,7 +133,6 @@ export async function removeBackground(
     transparency: { mechanism, ...measured },
     ...(ref.aspectRatio ? { aspectRatio: ref.aspectRatio } : {}),
     ...(ref.artifactId ? { sourceArtifactId: ref.artifactId } : {}),
-    ...(ref.storageKey !== keys.raw ? { sourceStorageKey: ref.storageKey } : {}),
   };
 }
 
