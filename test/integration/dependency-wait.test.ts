@@ -48,6 +48,7 @@ function start(command: 'api' | 'worker', env: Record<string, string> = {}) {
       ATELIER_API_HOST: '127.0.0.1',
       ATELIER_DATA_DIR: path.join(dir, command),
       ATELIER_FILE_SIGNING_SECRET: randomBytes(32).toString('base64'),
+      ATELIER_PUBLIC_URL: `http://127.0.0.1:${ports.api}`,
       LOG_LEVEL: 'info',
       ...env,
     },

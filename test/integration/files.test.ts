@@ -313,6 +313,7 @@ describe('GET /v1/files/{key} on GCS storage', () => {
       storage,
       fileUrls: h.fileUrls,
       events: h.events,
+      publicUrl: 'http://gateway.test',
     });
   const path = (k: string) => {
     const u = new URL(signedFileUrl('http://gateway.test', k, h.fileUrls));
@@ -338,7 +339,8 @@ describe('GET /v1/files/{key} on GCS storage', () => {
 
   it('fills content.url of an artifact with the signed gateway address, whatever the driver', async () => {
     const row = {
-      id: 'artifact-0123456789abcdef',
+      // The artifact whose own file `key` is (the presenter signs no other).
+      id: key.split('/')[2],
       run_id: 'run-01234567',
       template_id: 'generate-illustration',
       workspace_id: 'w',

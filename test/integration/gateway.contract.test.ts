@@ -53,6 +53,7 @@ describe('the gateway contract', () => {
       models: new ModelRegistry(LOCAL_MODELS),
       storage: h.storage,
       events: h.events,
+      publicUrl: h.url,
     });
     const served = new Set(
       app.routes

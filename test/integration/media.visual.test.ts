@@ -1,4 +1,8 @@
+import { request as httpRequest } from 'node:http';
+import pino from 'pino';
 import sharp from 'sharp';
+import { createApp } from '@atelier/api/app';
+import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncBuiltinWorkflows } from '@atelier/db';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
@@ -229,14 +233,39 @@ describe('generate-illustration', () => {
     expect((stored.content as any).url).toBeUndefined();
   });
 
-  it('makes content.url on ATELIER_PUBLIC_URL when it is set', async () => {
-    process.env.ATELIER_PUBLIC_URL = 'https://media.atelier.example/';
-    try {
-      const artifact = await artifactOf(opaqueRun);
-      expect(artifact.content.url.startsWith(`https://media.atelier.example/v1/files/${artifact.content.storageKey}?exp=`)).toBe(true);
-    } finally {
-      delete process.env.ATELIER_PUBLIC_URL;
-    }
+  it('makes content.url on the configured public URL (ATELIER_PUBLIC_URL), never on the Host a request names', async () => {
+    const gateway = createApp({
+      db: h.db,
+      temporal: h.temporal,
+      taskQueue: h.taskQueue,
+      logger: pino({ level: 'silent' }),
+      models: new ModelRegistry(LOCAL_MODELS),
+      storage: h.storage,
+      fileUrls: h.fileUrls,
+      events: h.events,
+      publicUrl: 'https://media.atelier.example/',
+    });
+    const res = await gateway.request(`http://evil.example/v1/artifacts/${opaqueRun.artifactId}`, {
+      headers: { authorization: `Bearer ${user.token}`, host: 'evil.example' },
+    });
+    const artifact = (await res.json()) as any;
+    expect(artifact.content.url.startsWith(`https://media.atelier.example/v1/files/${artifact.content.storageKey}?exp=`)).toBe(true);
+    // The running gateway, asked with another Host header over HTTP, answers on its own address.
+    const overHttp = await new Promise<any>((resolve, reject) => {
+      const req = httpRequest(
+        `${h.url}/v1/artifacts/${opaqueRun.artifactId}`,
+        { headers: { authorization: `Bearer ${user.token}`, host: 'evil.example' } },
+        (answer) => {
+          let text = '';
+          answer.on('data', (chunk) => (text += chunk));
+          answer.on('end', () => resolve(JSON.parse(text)));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(overHttp.content.url.startsWith(`${h.url}/v1/files/`)).toBe(true);
+    expect(JSON.stringify(overHttp)).not.toContain('evil.example');
   });
 
   it('rejects an unsafe subject at the safety gate before drawing anything', async () => {

@@ -36,8 +36,8 @@ function value(samples: Samples, name: string, labels: Record<string, string> = 
     .reduce((sum, s) => sum + s.value, 0);
 }
 
-async function scrape(url: string): Promise<{ text: string; samples: Samples; type: string | null }> {
-  const res = await fetch(`${url}/metrics`);
+async function scrape(url: string, token?: string): Promise<{ text: string; samples: Samples; type: string | null }> {
+  const res = await fetch(`${url}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
   expect(res.status).toBe(200);
   const text = await res.text();
   return { text, samples: parse(text), type: res.headers.get('content-type') };
@@ -88,7 +88,7 @@ afterAll(async () => {
 
 describe('metrics', () => {
   it('count runs, steps, gate verdicts, refusals and requests by exactly what happened, on the gateway and the worker', async () => {
-    const gatewayBefore = await scrape(h.url);
+    const gatewayBefore = await scrape(h.url, h.metricsToken);
     const workerBefore = await scrape(workerUrl);
 
     const start = (templateId: string, intake: Record<string, unknown>, token = user.token) =>
@@ -115,7 +115,7 @@ describe('metrics', () => {
     expect(settled[2]).toMatchObject({ errorCode: 'gate_rejected' });
 
     // Gateway.
-    const gateway = await scrape(h.url);
+    const gateway = await scrape(h.url, h.metricsToken);
     expect(gateway.type).toMatch(/^text\/plain; version=0\.0\.4/);
     const g = (name: string, labels: Record<string, string> = {}) =>
       value(gateway.samples, name, labels) - value(gatewayBefore.samples, name, labels);
@@ -181,5 +181,67 @@ describe('metrics', () => {
     expect(workerAfter.text).not.toMatch(/the Temporal SDK metrics endpoint/);
     expect(workerAfter.samples.some((s) => s.name.startsWith('temporal_'))).toBe(true);
     expect(workerAfter.samples.some((s) => s.name.startsWith('temporal_worker_task_slots_available'))).toBe(true);
+  }, 180_000);
+
+  it("serve the gateway's metrics only to a scrape with the operator's token", async () => {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: 'Bearer wrong' },
+      { authorization: `Bearer ${h.metricsToken}x` },
+      { authorization: h.metricsToken },
+    ]) {
+      const res = await fetch(`${h.url}/metrics`, { headers });
+      expect(res.status, JSON.stringify(headers)).toBe(404);
+      expect(await res.text()).not.toContain('atelier_');
+    }
+    expect((await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${h.metricsToken}` } })).status).toBe(200);
+  });
+
+  it('never make a workflow id a tenant chose into a label: authored workflows count as "authored"', async () => {
+    const gatewayBefore = await scrape(h.url, h.metricsToken);
+    const workerBefore = await scrape(workerUrl);
+    const id = `plan-secret-${Date.now().toString(36)}`;
+    const definition = {
+      id,
+      name: 'A private plan',
+      description: 'Notes nobody else should know of',
+      artifactClass: 'knowledge',
+      version: '2026.11.01',
+      cadence: 'on-demand',
+      intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true, description: 'What to write on' }] },
+      runtimeSteps: [
+        { id: 'step-1', name: 'Write', kind: 'llm', role: 'textGenerator', prompt: 'Write notes on {{intake.topic}}' },
+        { id: 'step-2', name: 'Keep', kind: 'code', function: 'identity', inputPath: 'step-1' },
+      ],
+      gates: [],
+      providers: { textGenerator: 'local/text-1' },
+      budgetPolicy: {},
+      artifactSchema: { artifactClass: 'knowledge', artifactType: 'article', files: ['application/json'], metadata: [] },
+      outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
+    };
+    expect((await h.request('POST', '/v1/workflows', { token: user.token, body: { definition } })).status).toBe(201);
+    const published = await h.request('POST', `/v1/workflows/${id}/publish`, {
+      token: user.token,
+      body: { version: '2026.11.01', visibility: 'internal' },
+    });
+    expect(published.status).toBe(200);
+    const created = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: id, intake: { topic: 'bees' } } });
+    expect(created.status).toBe(201);
+    expect((await waitForRun(h, user.token, created.body.id, undefined, 120_000)).status).toBe('completed');
+    const gateway = await scrape(h.url, h.metricsToken);
+    expect(
+      value(gateway.samples, 'atelier_runs_created_total', { template: 'authored' }) -
+        value(gatewayBefore.samples, 'atelier_runs_created_total', { template: 'authored' }),
+    ).toBe(1);
+    const workerAfter = await eventually(async () => {
+      const scraped = await scrape(workerUrl);
+      const counted =
+        value(scraped.samples, 'atelier_runs_settled_total', { template: 'authored', status: 'completed' }) -
+        value(workerBefore.samples, 'atelier_runs_settled_total', { template: 'authored', status: 'completed' });
+      if (counted < 1) throw new Error('the authored run is not counted yet');
+      return scraped;
+    });
+    expect(gateway.text).not.toContain('plan-secret');
+    expect(workerAfter.text).not.toContain('plan-secret');
   }, 180_000);
 });

@@ -39,6 +39,8 @@ export interface Harness {
   storage: LocalStorage;
   /** The gateway's file URL signing settings (a random secret per harness unless the test gave one). */
   fileUrls: FileUrlSigning;
+  /** The bearer token the gateway's /metrics asks for. */
+  metricsToken: string;
   db: Db;
   databaseUrl: string;
   temporal: Client;
@@ -95,6 +97,8 @@ export interface HarnessOptions {
   egress?: EgressPolicy;
   /** The secret and lifetime of signed file URLs; by default a random secret and the 7-day lifetime. */
   fileUrls?: FileUrlSigning;
+  /** The gateway's public URL (ATELIER_PUBLIC_URL); its own address by default. */
+  publicUrl?: string;
   /** Backoff of webhook deliveries (tests shorten it); the secrets key sealing webhook secrets is random per harness. */
   webhookRetry?: Partial<WebhookRetrySettings>;
   /** The key sealing webhook secrets, for a test that hands it to a spawned worker too. */
@@ -108,6 +112,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const models = opts.models ?? new ModelRegistry(LOCAL_MODELS);
   const storage = new LocalStorage(path.join(PROJECT_ROOT, '.test-data', 'storage', randomBytes(5).toString('hex')));
   const fileUrls = opts.fileUrls ?? fileUrlSigning(generateFileSigningSecret());
+  const metricsToken = randomBytes(16).toString('hex');
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const db = connectDb({ url: databaseUrl, max: 10 });
   const temporalAddress = opts.temporalAddress ?? inject('temporalAddress');
@@ -156,6 +161,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       models,
       storage,
       fileUrls,
+      metricsToken,
+      ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
       events,
       sseHeartbeatMs: opts.sseHeartbeatMs,
       orderConcurrency: opts.orderConcurrency,
@@ -191,6 +198,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     events,
     storage,
     fileUrls,
+    metricsToken,
     db,
     databaseUrl,
     temporal,

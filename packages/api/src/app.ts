@@ -11,6 +11,7 @@ import { requestContext } from './middleware/request-context';
 import { traceRequests } from './middleware/tracing';
 import { tracingActive } from '@atelier/engine/tracing';
 import { httpMetrics } from './middleware/metrics';
+import { operatorOnly } from './middleware/operator-only';
 import { createGatewayMetrics } from './metrics';
 import { PROMETHEUS_CONTENT_TYPE } from '@atelier/engine/metrics';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -43,10 +44,16 @@ import { workflowRoutes } from './routes/workflows';
 import { workspaceRoutes } from './routes/workspaces';
 import type { AppEnv, AppServices } from './services';
 import { fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
+import { publicOrigin } from './http/public-origin';
 
 /** The gateway: every /v1 route is declared with zod schemas, and /openapi.json is generated from them. */
 export function createApp(given: AppServices) {
-  const services: AppServices = given.fileUrls ? given : { ...given, fileUrls: fileUrlSigning(generateFileSigningSecret()) };
+  if (!given.publicUrl) throw new Error('createApp needs publicUrl: the origin clients reach the gateway at (ATELIER_PUBLIC_URL)');
+  const services: AppServices = {
+    ...given,
+    publicUrl: publicOrigin(given.publicUrl),
+    fileUrls: given.fileUrls ?? fileUrlSigning(generateFileSigningSecret()),
+  };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: routedPath });
   // A server span per request, outermost, when this process exports traces (startApiServer starts tracing).
   if (tracingActive()) app.use('*', traceRequests());
@@ -96,7 +103,7 @@ export function createApp(given: AppServices) {
     openapi: '3.1.0',
     info: { title: 'Atelier', version: '1.0.0', description: 'Durable workflow engine for AI content production' },
     // Paths carry /v1; the server is wherever this document was fetched from (or the public URL).
-    servers: [{ url: process.env.ATELIER_PUBLIC_URL?.replace(/\/+$/, '') || '/', description: 'This gateway' }],
+    servers: [{ url: (process.env.ATELIER_PUBLIC_URL && services.publicUrl) || '/', description: 'This gateway' }],
   };
   let document: unknown;
   app.get('/openapi.json', (c) => {
@@ -106,7 +113,9 @@ export function createApp(given: AppServices) {
   mountDocs(app);
   mountConsole(app);
   app.get('/healthz', (c) => c.json({ ok: true }));
-  app.get('/metrics', async (c) => c.body(await metrics.registry.metrics(), 200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE }));
+  app.get('/metrics', operatorOnly(services.metricsToken), async (c) =>
+    c.body(await metrics.registry.metrics(), 200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE }),
+  );
   app.get('/readyz', async (c) => {
     const readiness = await gatewayReadiness(services);
     if (!readiness.ready) c.header('Retry-After', '5');

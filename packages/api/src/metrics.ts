@@ -113,7 +113,7 @@ export function createGatewayMetrics(db: Db): GatewayMetrics {
     }),
     runsCreated: new Counter({
       name: 'atelier_runs_created_total',
-      help: 'Runs recorded by POST /v1/runs (and the routes that create runs the same way), by workflow template',
+      help: 'Runs recorded by POST /v1/runs (and the routes that create runs the same way), by built-in workflow (authored: any workflow a workspace wrote)',
       labelNames: ['template'],
       registers: [registry],
     }),

@@ -55,11 +55,16 @@ async function startGateway(services: AppServices, port: number, hostname: strin
         ...(services.webhookRetry ? { webhookRetry: services.webhookRetry } : {}),
       });
   own?.start();
-  const app = createApp(own ? { ...services, dispatcher: own } : services);
+  // The app is made once the port is known: without a configured public URL, file URLs are made on the
+  // address this gateway listens on (a test's or a developer's), never on a request's Host header.
+  let app: ReturnType<typeof createApp> | undefined;
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port, hostname }, () => resolve(s));
+    const s = serve({ fetch: (req, env) => app!.fetch(req, env), port, hostname }, () => resolve(s));
     s.once('error', reject);
   });
+  const listening = server.address();
+  const listeningUrl = `http://127.0.0.1:${typeof listening === 'object' && listening ? listening.port : port}`;
+  app = createApp({ ...services, publicUrl: services.publicUrl ?? listeningUrl, ...(own ? { dispatcher: own } : {}) });
   if ('keepAliveTimeout' in server) {
     server.keepAliveTimeout = keepAliveMs();
     // Headers must be allowed to take longer than a connection may idle, or a reused one can time out early.

@@ -23,6 +23,17 @@ export interface AppServices {
    * (its URLs die with it).
    */
   fileUrls?: FileUrlSigning;
+  /**
+   * The origin clients reach the gateway at (ATELIER_PUBLIC_URL). Signed file URLs are made on it, never on
+   * a request's Host header, which a caller controls. startApiServer defaults it to the address it listens
+   * on; `atelier api` requires it.
+   */
+  publicUrl?: string;
+  /**
+   * The bearer token that /metrics on the API port asks for (ATELIER_METRICS_TOKEN). Absent, the API port
+   * serves no metrics: they name routes and built-in workflows, which are the operator's, not a caller's.
+   */
+  metricsToken?: string;
   /** The process's one database listener feeding every run event stream. */
   events: RunEventHub;
   /** Children of one order in flight at once (default 8). */

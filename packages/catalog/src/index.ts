@@ -66,3 +66,12 @@ export function loadBuiltinWorkflows(dir = BUILTIN_WORKFLOWS_DIR): WorkflowDefin
   }
   return workflows.map((w) => w.definition);
 }
+
+let builtinIds: ReadonlySet<string> | undefined;
+
+/** The ids of the built-in workflows this release ships (their folder names), read once. */
+export function builtinWorkflowIds(dir = BUILTIN_WORKFLOWS_DIR): ReadonlySet<string> {
+  if (dir !== BUILTIN_WORKFLOWS_DIR) return new Set(readdirSync(dir));
+  builtinIds ??= new Set(readdirSync(dir));
+  return builtinIds;
+}

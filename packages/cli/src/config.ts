@@ -29,6 +29,13 @@ export interface AtelierConfig {
   fileSigningSecret?: string;
   /** Lifetime of a signed file URL (ATELIER_FILE_URL_TTL_SECONDS, default 7 days). */
   fileUrlTtlSeconds?: number;
+  /**
+   * The origin clients reach the gateway at (ATELIER_PUBLIC_URL), for signed file URLs. Unset: `atelier dev`
+   * uses the address it listens on; `atelier api` refuses to start.
+   */
+  publicUrl?: string;
+  /** The bearer token the gateway's /metrics asks for (ATELIER_METRICS_TOKEN); unset, the API port serves no metrics. */
+  metricsToken?: string;
   logLevel: string;
   /** The worker's probe (and metrics) port (ATELIER_WORKER_PORT); unset or 0 leaves it closed. */
   workerHttpPort?: number;
@@ -67,6 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig 
     storageDir: path.resolve(env.ATELIER_STORAGE_DIR ?? path.join(dataDir, 'storage')),
     storageDriver: storageDriver(env.ATELIER_STORAGE),
     ...(env.ATELIER_FILE_SIGNING_SECRET ? { fileSigningSecret: env.ATELIER_FILE_SIGNING_SECRET } : {}),
+    ...(env.ATELIER_PUBLIC_URL ? { publicUrl: env.ATELIER_PUBLIC_URL } : {}),
+    ...(env.ATELIER_METRICS_TOKEN ? { metricsToken: env.ATELIER_METRICS_TOKEN } : {}),
     fileUrlTtlSeconds: int(env.ATELIER_FILE_URL_TTL_SECONDS, DEFAULT_FILE_URL_TTL_SECONDS, 'ATELIER_FILE_URL_TTL_SECONDS'),
     orderConcurrency: int(env.ATELIER_ORDER_CONCURRENCY, 8, 'ATELIER_ORDER_CONCURRENCY') || 8,
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -47,6 +47,7 @@ export async function fetchOpenApiDocument(): Promise<Record<string, unknown>> {
       models: {},
       storage: {},
       events: {},
+      publicUrl: 'http://127.0.0.1',
     } as unknown as AppServices;
     const res = await createApp(services).request('/openapi.json');
     if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}: ${await res.text()}`);

@@ -1,6 +1,16 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { type Db, poolStats } from '@atelier/db';
+import { builtinWorkflowIds } from '@atelier/catalog';
 import type { SettleRunInput } from './run-types';
+
+/**
+ * The `template` label of a run's metrics: a built-in workflow's id, or `authored` for every workflow a
+ * workspace wrote. Ids that tenants choose never become label values: they would tell whoever reads the
+ * metrics what other tenants build, and make the series count grow without bound.
+ */
+export function templateLabel(templateId: string, builtIn: boolean = builtinWorkflowIds().has(templateId)): string {
+  return builtIn ? templateId : 'authored';
+}
 
 /**
  * Prometheus metrics of a worker process. Every process kind has its own Registry (never prom-client's
@@ -51,7 +61,7 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
     registry,
     runsSettled: new Counter({
       name: 'atelier_runs_settled_total',
-      help: 'Runs that reached a terminal status (completed, review, failed, cancelled), by workflow template',
+      help: 'Runs that reached a terminal status (completed, review, failed, cancelled), by built-in workflow (authored: any workflow a workspace wrote)',
       labelNames: ['template', 'status'],
       registers: [registry],
     }),
@@ -119,7 +129,7 @@ export function observeSettlement(
   written: string,
 ): void {
   if (!metrics) return;
-  metrics.runsSettled.inc({ template: run.template_id, status: written });
+  metrics.runsSettled.inc({ template: templateLabel(run.template_id), status: written });
   const gates = (run.definition as { gates?: Array<{ id: string; type: string }> } | null)?.gates ?? [];
   if (input.errorCode === 'budget_gate_exceeded') metrics.gateVerdicts.inc({ gate_type: 'budget', verdict: 'fail' });
   else if ((written === 'completed' || written === 'review') && gates.some((g) => g.type === 'budget'))

@@ -27,17 +27,12 @@ import type { AppEnv } from '../services';
  */
 const SAFE_KEY = /^artifacts\/[A-Za-z0-9][A-Za-z0-9._/-]*$/;
 
-/** The origin that clients reach the gateway at: ATELIER_PUBLIC_URL when set, else the request's. */
-export function publicOrigin(c: Context): string {
-  const configured = process.env.ATELIER_PUBLIC_URL;
-  return (configured ? configured : new URL(c.req.url).origin).replace(/\/+$/, '');
-}
-
 /** What presenters need to hand out signed file URLs: the public origin and the signing settings. */
 export function fileLinks(c: Context<AppEnv>): { origin: string; signing: FileUrlSigning } {
-  const signing = c.get('services').fileUrls;
+  const { fileUrls: signing, publicUrl } = c.get('services');
   if (!signing) throw new Error('the gateway has no file URL signing secret (createApp sets one)');
-  return { origin: publicOrigin(c), signing };
+  if (!publicUrl) throw new Error('the gateway has no public URL (createApp requires one)');
+  return { origin: publicUrl, signing };
 }
 
 function keyOf(c: Context): string | undefined {
@@ -117,7 +112,7 @@ async function serveFile(c: Context<AppEnv>): Promise<Response> {
   }
 
   if (!isStreamable(storage)) {
-    return c.body(null, 302, { Location: await storage.url(key, publicOrigin(c)), 'Cache-Control': 'private, no-store' });
+    return c.body(null, 302, { Location: await storage.url(key, fileLinks(c).origin), 'Cache-Control': 'private, no-store' });
   }
   const stat = await storage.stat(key);
   if (!stat) return notFound();

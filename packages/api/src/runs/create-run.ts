@@ -17,6 +17,7 @@ import {
   newRunRow,
 } from '@atelier/db';
 import { newRunId, resolveIntake } from '@atelier/domain';
+import { templateLabel } from '@atelier/engine/metrics';
 import { nameRunOnSpan } from '@atelier/engine/tracing';
 import { type WorkspaceAccess, workspaceAccess } from '../access';
 import { fail } from '../errors';
@@ -155,7 +156,7 @@ export async function createRun(
         },
       );
   const { run } = recorded;
-  c.get('metrics')?.runsCreated.inc({ template: workflow.id });
+  c.get('metrics')?.runsCreated.inc({ template: templateLabel(workflow.id, workflow.workspace_id === null) });
   if (notExecuted) {
     const recorded = await moveRunStatus(db, runId, 'failed', {
       error: notExecuted,

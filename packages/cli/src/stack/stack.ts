@@ -52,6 +52,10 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
   try {
     // First, so a gateway without its secret stops before anything starts.
     const fileUrls = parts.api ? await resolveFileSigning(config, parts.embedded) : undefined;
+    if (parts.api && !parts.embedded && !config.publicUrl)
+      throw new Error(
+        'ATELIER_PUBLIC_URL is not set: the origin clients reach the gateway at (for example https://api.example.com), on which file URLs are made',
+      );
     const secretsKey = await resolveSecretsKey(config.dataDir, parts.embedded, logger);
     let temporalAddress = config.temporalAddress;
     let temporalUiUrl: string | undefined;
@@ -170,6 +174,8 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
           models,
           storage,
           fileUrls,
+          ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+          ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
           secretsKey,
           events,
           orderConcurrency: config.orderConcurrency,

@@ -1,0 +1,16 @@
+/**
+ * The gateway's public origin as configured (ATELIER_PUBLIC_URL): an http(s) URL of scheme, host and
+ * optional port and path prefix, kept without its trailing slash so paths append to it. Refused at start
+ * when it is anything else, rather than making broken file URLs later.
+ */
+export function publicOrigin(configured: string): string {
+  let url: URL;
+  try {
+    url = new URL(configured);
+  } catch {
+    throw new Error(`ATELIER_PUBLIC_URL must be an http(s) URL such as https://api.example.com (got "${configured}")`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash)
+    throw new Error(`ATELIER_PUBLIC_URL must be an http(s) URL with no credentials, query or fragment (got "${configured}")`);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
