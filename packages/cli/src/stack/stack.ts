@@ -16,6 +16,7 @@ import { storageFromConfig } from '@atelier/storage';
 import type { AtelierConfig } from '../config';
 import { connectTemporalClient, connectTemporalWorker, waitForPostgres } from './dependencies';
 import { resolveFileSigning } from './file-signing-secret';
+import { resolvePublicUrl } from './public-url';
 import { resolveSecretsKey } from './secrets-key';
 import { ensureTemporalCli } from './temporal-cli';
 import { ensureSearchAttributes, startTemporalDevServer } from './temporal-server';
@@ -52,10 +53,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
   try {
     // First, so a gateway without its secret stops before anything starts.
     const fileUrls = parts.api ? await resolveFileSigning(config, parts.embedded) : undefined;
-    if (parts.api && !parts.embedded && !config.publicUrl)
-      throw new Error(
-        'ATELIER_PUBLIC_URL is not set: the origin clients reach the gateway at (for example https://api.example.com), on which file URLs are made',
-      );
+    const publicUrl = parts.api ? resolvePublicUrl(config, parts.embedded) : undefined;
     const secretsKey = await resolveSecretsKey(config.dataDir, parts.embedded, logger);
     let temporalAddress = config.temporalAddress;
     let temporalUiUrl: string | undefined;
@@ -174,7 +172,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
           models,
           storage,
           fileUrls,
-          ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+          ...(publicUrl ? { publicUrl } : {}),
           ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
           secretsKey,
           events,
