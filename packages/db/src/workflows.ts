@@ -7,6 +7,12 @@ import type { WorkflowVersionsTable, WorkflowsTable } from './schema';
 export type WorkflowRow = Selectable<WorkflowsTable>;
 export type WorkflowVersionRow = Selectable<WorkflowVersionsTable>;
 
+/** A built-in this release ships that was not installed: a workspace had authored a workflow with its id. */
+export interface BuiltinCollision {
+  id: string;
+  workspaceId: string;
+}
+
 interface DefinitionLike {
   id: string;
   name: string;
@@ -20,10 +26,16 @@ interface DefinitionLike {
  * versions are left alone; a published version whose file changed is refused, because published
  * versions are frozen and runs pin them. Every gateway and worker syncs at start, and several start at
  * once on a new database (`docker compose up`): one at a time, so none inserts a row another just did.
+ *
+ * A built-in whose id a workspace already holds (authored before a release shipped that id) is not
+ * installed, and the release starts all the same: ids belong to one workflow forever, so the authored
+ * workflow keeps its id and its runs, and the built-in must ship under another id. Each such id is
+ * answered, for the caller to log loudly.
  */
-export async function syncBuiltinWorkflows(db: Db, definitions: readonly DefinitionLike[]): Promise<void> {
+export async function syncBuiltinWorkflows(db: Db, definitions: readonly DefinitionLike[]): Promise<BuiltinCollision[]> {
   const byId = new Map<string, DefinitionLike[]>();
   for (const def of definitions) byId.set(def.id, [...(byId.get(def.id) ?? []), def]);
+  const collisions: BuiltinCollision[] = [];
   await db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(hashtextextended('atelier:sync-builtin-workflows', 0))`.execute(tx);
     for (const [id, versions] of byId) {
@@ -31,7 +43,8 @@ export async function syncBuiltinWorkflows(db: Db, definitions: readonly Definit
       const live = versions[versions.length - 1]!;
       const existing = await tx.selectFrom('workflows').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
       if (existing && existing.workspace_id !== null) {
-        throw new Error(`built-in workflow ${id} collides with a workflow authored in workspace ${existing.workspace_id}`);
+        collisions.push({ id, workspaceId: existing.workspace_id });
+        continue;
       }
       const row = {
         name: live.name,
@@ -76,6 +89,7 @@ export async function syncBuiltinWorkflows(db: Db, definitions: readonly Definit
       }
     }
   });
+  return collisions;
 }
 
 export async function getWorkflow(db: Db, id: string): Promise<WorkflowRow | undefined> {

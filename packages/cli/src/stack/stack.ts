@@ -103,7 +103,11 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     await waitForPostgres(db, wait);
     const applied = await migrateToLatest(db);
     if (applied.length) logger.info({ applied }, 'database migrated');
-    await syncBuiltinWorkflows(db, loadBuiltinWorkflows());
+    for (const collision of await syncBuiltinWorkflows(db, loadBuiltinWorkflows()))
+      logger.error(
+        collision,
+        `built-in workflow ${collision.id} is not installed: workspace ${collision.workspaceId} authored a workflow with that id first; ship the built-in under another id (docs/operations.md)`,
+      );
 
     // `atelier dev` fetches from this machine (its own gateway, local clip servers): private addresses are
     // allowed there unless ATELIER_EGRESS_ALLOW_PRIVATE=false. A plain `atelier worker` denies them.
