@@ -321,10 +321,13 @@ export async function egressDownload(
   });
 }
 
+/** The longest a target's lookup holds the request that named it. */
+const TARGET_LOOKUP_MS = 5_000;
+
 /**
  * Judges a caller-named URL now by the rules a request to it would meet — http or https, and every address
  * its host resolves to — without connecting: for refusing a webhook target when it is named rather than at
- * its first send. A host that does not resolve (or not within the policy's time) is refused with the same
+ * its first send. A host that does not resolve (or not within TARGET_LOOKUP_MS) is refused with the same
  * message as an internal one. Each request is still checked at connect time: a name may resolve elsewhere later.
  */
 export async function checkEgressTarget(raw: string, policy: EgressPolicy): Promise<void> {
@@ -336,12 +339,10 @@ export async function checkEgressTarget(raw: string, policy: EgressPolicy): Prom
     if (refusal) throw refusal;
     return;
   }
+  const waitMs = Math.min(policy.timeoutMs, TARGET_LOOKUP_MS);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(Object.assign(new Error(`no answer for ${host} within ${policy.timeoutMs} ms`), { code: 'EAI_AGAIN' })),
-      policy.timeoutMs,
-    );
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer for ${host} within ${waitMs} ms`), { code: 'EAI_AGAIN' })), waitMs);
   });
   let addresses: LookupAddress[];
   try {
