@@ -92,7 +92,13 @@ async function main() {
     },
     bare: async (round: number) => {
       const started = performance.now();
-      await ffmpeg(filmCutArgs(clips, readFilmCutSpec(input), path.join(scratch, `bare-${round}.mp4`)));
+      await ffmpeg(
+        filmCutArgs(
+          clips.map((file) => ({ file, format: 'mov' })),
+          readFilmCutSpec(input),
+          path.join(scratch, `bare-${round}.mp4`),
+        ),
+      );
       return performance.now() - started;
     },
   };

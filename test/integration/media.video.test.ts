@@ -1,11 +1,12 @@
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffmpeg, ffmpegPath } from '@atelier/engine/media/video/ffmpeg';
+import { ffmpeg, ffmpegPath, installedBuilds } from '@atelier/engine/media/video/ffmpeg';
 import { probeMedia } from '@atelier/engine/media/video/probe';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
 
@@ -18,14 +19,20 @@ let user: TestUser;
 let loopback: Server;
 let loopbackUrl: string;
 let scratch: string;
+/** What the loopback clip host serves, by path, besides a text file posing as a video. */
+const served = new Map<string, Buffer>();
 
 beforeAll(async () => {
   h = await startHarness();
   user = await registerUser(h);
   scratch = await mkdtemp(path.join(tmpdir(), 'video-test-'));
-  // A stand-in for a remote clip host: a text file posing as a video, and nothing else.
+  // A stand-in for a remote clip host.
   loopback = createServer((req, res) => {
-    if (req.url === '/not-a-video.mp4') {
+    const body = served.get(req.url ?? '');
+    if (body) {
+      res.writeHead(200, { 'content-type': 'video/mp4' });
+      res.end(body);
+    } else if (req.url === '/not-a-video.mp4') {
       res.writeHead(200, { 'content-type': 'video/mp4' });
       res.end('this is plain text, not a movie');
     } else {
@@ -246,11 +253,74 @@ describe('film cuts', () => {
     expect(intake.body.detail.error).toBe('intake_invalid');
   });
 
-  it('finds ffmpeg from the npm package unless FFMPEG_PATH says otherwise', () => {
-    expect(ffmpegPath()).toContain('ffmpeg');
+  for (const build of installedBuilds()) {
+    it(`with the ${build.name} ffmpeg: refuses a clip that is an HLS playlist naming a local file without reading it, and still cuts MP4 and WebM clips`, async () => {
+      const saved = { FFMPEG_PATH: process.env.FFMPEG_PATH, FFPROBE_PATH: process.env.FFPROBE_PATH };
+      // The worker runs in this process and finds its binaries per run.
+      process.env.FFMPEG_PATH = build.ffmpeg;
+      process.env.FFPROBE_PATH = build.ffprobe;
+      try {
+        const colour = async (c: string, format: string) => {
+          const file = path.join(scratch, `${c}-${build.name}.${format}`);
+          const codec = format === 'webm' ? 'libvpx' : 'libx264';
+          await ffmpeg(['-f', 'lavfi', '-i', `color=c=${c}:s=64x64:r=10:d=2`, '-c:v', codec, '-pix_fmt', 'yuv420p', '-f', format, file]);
+          return file;
+        };
+        served.set(`/green-${build.name}.mp4`, await readFile(await colour('green', 'mp4')));
+        served.set(`/blue-${build.name}.webm`, await readFile(await colour('blue', 'webm')));
+        // The marker: a magenta video at an absolute path, its last read pushed a day back so any read shows.
+        const marker = await colour('magenta', 'mpegts');
+        await utimes(marker, new Date(Date.now() - 86_400_000), new Date());
+        const markerReadAt = (await stat(marker)).atimeMs;
+        served.set(`/playlist-${build.name}`, Buffer.from(`#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n${marker}\n#EXT-X-ENDLIST\n`));
+
+        const ordinary = await run('build-film-cut', {
+          clips: [
+            { url: `${loopbackUrl}/green-${build.name}.mp4`, seconds: 1 },
+            { url: `${loopbackUrl}/blue-${build.name}.webm`, seconds: 1 },
+          ],
+          width: 64,
+          height: 64,
+          fps: 10,
+        });
+        expect(ordinary.status, ordinary.error).toBe('completed');
+        const film = await stored((await artifactOf(ordinary)).content.storageKey);
+        const [r1, g1, b1] = (await frameAt(film.file, 0.5)).at(32, 32);
+        expect(g1! > 96 && r1! < 60 && b1! < 60, `green first: ${[r1, g1, b1]}`).toBe(true);
+        const [r2, g2, b2] = (await frameAt(film.file, 1.5)).at(32, 32);
+        expect(b2! > 160 && r2! < 60 && g2! < 60, `blue second: ${[r2, g2, b2]}`).toBe(true);
+
+        const refused = await run('build-film-cut', {
+          clips: [
+            { url: `${loopbackUrl}/green-${build.name}.mp4`, seconds: 1 },
+            { url: `${loopbackUrl}/playlist-${build.name}`, seconds: 1 },
+          ],
+        });
+        expect(refused.status).toBe('failed');
+        expect(refused.errorCode).toBe('step_invalid');
+        expect(refused.error).toMatch(
+          /clip 1 \(http:\/\/127\.0\.0\.1:\d+\/playlist-\w+\) cannot be decoded as video: it is an HLS playlist \(m3u8\); clips must be MP4, QuickTime, Matroska or WebM files$/,
+        );
+        expect(refused.error).not.toContain(marker);
+        expect(refused.artifactId ?? null).toBeNull();
+        await expect(h.storage.get(`artifacts/film-cut/${refused.id}/processed.mp4`)).rejects.toThrow();
+        // Neither ffprobe nor ffmpeg opened the marker (this filesystem records a read after a write: relatime).
+        expect((await stat(marker)).atimeMs).toBe(markerReadAt);
+      } finally {
+        for (const [key, value] of Object.entries(saved)) {
+          if (value === undefined) delete process.env[key];
+          else process.env[key] = value;
+        }
+      }
+    });
+  }
+
+  it('finds ffmpeg from FFMPEG_PATH, else the system build (/usr/bin) when installed, else the npm package', () => {
     const saved = process.env.FFMPEG_PATH;
-    process.env.FFMPEG_PATH = '/opt/ffmpeg/bin/ffmpeg';
     try {
+      delete process.env.FFMPEG_PATH;
+      expect(ffmpegPath()).toBe(existsSync('/usr/bin/ffmpeg') ? '/usr/bin/ffmpeg' : installedBuilds()[0]!.ffmpeg);
+      process.env.FFMPEG_PATH = '/opt/ffmpeg/bin/ffmpeg';
       expect(ffmpegPath()).toBe('/opt/ffmpeg/bin/ffmpeg');
     } finally {
       if (saved === undefined) delete process.env.FFMPEG_PATH;

@@ -2,8 +2,17 @@
 export type EgressRefusedReason = 'scheme' | 'address' | 'redirects' | 'too_large' | 'timeout' | 'unreachable';
 
 /**
- * A request not made or not finished. The message is safe to show whoever named the URL: it names the
- * URL's host and what was refused, never resolved addresses or local detail; `detail` (and `cause`) are for logs.
+ * What the caller is told about every host the policy refuses (loopback, private, metadata, reserved, by
+ * address or by name) and every host that does not resolve: the same words for all, with no host in them,
+ * so that comparing answers does not tell an internal name from a missing one. Which it was, and what the
+ * name resolved to, is in the refusal's `detail`, for logs.
+ */
+export const REFUSED_TARGET_MESSAGE = 'the host is not a public address or does not resolve; requests to it are not allowed';
+
+/**
+ * A request not made or not finished. The message is safe to show whoever named the URL: it names what was
+ * refused (REFUSED_TARGET_MESSAGE for a refused or unresolvable host), never resolved addresses or local
+ * detail; `detail` (and `cause`) are for logs.
  */
 export class EgressRefused extends Error {
   override readonly name = 'EgressRefused';

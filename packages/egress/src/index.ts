@@ -1,6 +1,7 @@
 // @atelier/egress: the policy (policy.ts), what a refusal looks like (errors.ts), and here the transport that
 // enforces it: the guarded lookup, one request per hop, redirects, size and time caps.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { lookup as dnsLookupAll } from 'node:dns/promises';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import http, { type IncomingMessage } from 'node:http';
@@ -8,7 +9,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { EgressRefused, type EgressFetchInit, type EgressResponse, EgressStatusError } from './errors';
+import { EgressRefused, type EgressFetchInit, type EgressResponse, EgressStatusError, REFUSED_TARGET_MESSAGE } from './errors';
 import { type CompiledPolicy, type EgressPolicy, bare, compile, refusedKind } from './policy';
 
 export { forbiddenAddressKind } from './addresses';
@@ -38,26 +39,34 @@ function parseTarget(raw: string): URL {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+/** A host the policy refuses: the caller's words are the same whatever the host was (see REFUSED_TARGET_MESSAGE). */
+const refusedHost = (urlHost: string, detail: string) => new EgressRefused('address', urlHost, REFUSED_TARGET_MESSAGE, { detail });
+
+/** The refusal of an address written in the URL (connected to as it is, no lookup), or undefined when allowed. */
+function literalRefusal(c: CompiledPolicy, urlHost: string): EgressRefused | undefined {
+  const literal = bare(urlHost);
+  if (!isIP(literal)) return undefined;
+  const kind = refusedKind(c, literal, literal);
+  return kind ? refusedHost(urlHost, `${literal} is a ${kind} address`) : undefined;
+}
+
+/** The refusal of a name by the addresses it resolved to: any one not allowed refuses it. */
+function resolvedRefusal(c: CompiledPolicy, urlHost: string, hostname: string, addresses: LookupAddress[]): EgressRefused | undefined {
+  for (const a of addresses) {
+    const kind = refusedKind(c, hostname, a.address);
+    if (kind) return refusedHost(urlHost, `${hostname} resolved to ${a.address} (${kind})`);
+  }
+  return undefined;
+}
+
 /** The socket's lookup: resolves every address of the name and refuses the connection if any is not allowed. */
 function guardedLookup(c: CompiledPolicy, urlHost: string) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const list = addresses as LookupAddress[];
-      for (const a of list) {
-        const kind = refusedKind(c, hostname, a.address);
-        if (kind) {
-          const refusal = new EgressRefused(
-            'address',
-            urlHost,
-            `${urlHost} resolves to a non-public address; fetching from it is not allowed`,
-            {
-              detail: `${hostname} resolved to ${a.address} (${kind})`,
-            },
-          );
-          return callback(refusal as unknown as NodeJS.ErrnoException, '');
-        }
-      }
+      const refusal = resolvedRefusal(c, urlHost, hostname, list);
+      if (refusal) return callback(refusal as unknown as NodeJS.ErrnoException, '');
       if (list.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
       if (options.all) return callback(null, list);
       return callback(null, list[0]!.address, list[0]!.family);
@@ -104,8 +113,9 @@ function unreachable(host: string, err: unknown): EgressRefused {
   if (err instanceof EgressRefused) return err;
   const code = (err as NodeJS.ErrnoException)?.code ?? '';
   const message =
+    // A name that does not resolve is told apart from an internal one by nothing (REFUSED_TARGET_MESSAGE).
     code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA'
-      ? `${host} could not be resolved`
+      ? REFUSED_TARGET_MESSAGE
       : code === 'ECONNREFUSED'
         ? `${host} refused the connection`
         : code.startsWith('ERR_TLS') || code.includes('CERT') || code.startsWith('DEPTH_ZERO') || code.startsWith('SELF_SIGNED')
@@ -125,11 +135,9 @@ function send(url: URL, hop: Hop, c: CompiledPolicy, budget: Budget): Promise<In
   const host = url.hostname;
   budget.host = host;
   const literal = bare(host);
-  if (isIP(literal)) {
-    // An address in the URL is connected to as it is (no lookup): checked here, before any socket.
-    const kind = refusedKind(c, literal, literal);
-    if (kind) throw new EgressRefused('address', host, `${host} is a ${kind} address; fetching from it is not allowed`);
-  }
+  // An address in the URL is connected to as it is (no lookup): checked here, before any socket.
+  const refusal = literalRefusal(c, host);
+  if (refusal) throw refusal;
   const client = url.protocol === 'https:' ? https : http;
   const headers: Record<string, string> = { 'user-agent': 'Atelier', ...hop.headers };
   if (hop.body !== undefined) headers['content-length'] = String(Buffer.byteLength(hop.body));
@@ -311,4 +319,40 @@ export async function egressDownload(
     const type = res.headers['content-type'];
     return { bytes, contentType: typeof type === 'string' ? type : null };
   });
+}
+
+/** The longest a target's lookup holds the request that named it. */
+const TARGET_LOOKUP_MS = 5_000;
+
+/**
+ * Judges a caller-named URL now by the rules a request to it would meet — http or https, and every address
+ * its host resolves to — without connecting: for refusing a webhook target when it is named rather than at
+ * its first send. A host that does not resolve (or not within TARGET_LOOKUP_MS) is refused with the same
+ * message as an internal one. Each request is still checked at connect time: a name may resolve elsewhere later.
+ */
+export async function checkEgressTarget(raw: string, policy: EgressPolicy): Promise<void> {
+  const url = parseTarget(raw);
+  const c = compile(policy);
+  const host = url.hostname;
+  if (isIP(bare(host))) {
+    const refusal = literalRefusal(c, host);
+    if (refusal) throw refusal;
+    return;
+  }
+  const waitMs = Math.min(policy.timeoutMs, TARGET_LOOKUP_MS);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer for ${host} within ${waitMs} ms`), { code: 'EAI_AGAIN' })), waitMs);
+  });
+  let addresses: LookupAddress[];
+  try {
+    addresses = await Promise.race([dnsLookupAll(host, { all: true }), late]);
+  } catch (err) {
+    throw unreachable(host, err);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (addresses.length === 0) throw unreachable(host, Object.assign(new Error(`no address for ${host}`), { code: 'ENOTFOUND' }));
+  const refusal = resolvedRefusal(c, host, host, addresses);
+  if (refusal) throw refusal;
 }

@@ -10,6 +10,8 @@ import {
   EgressRefused,
   EgressStatusError,
   LOOPBACK_HOSTS,
+  REFUSED_TARGET_MESSAGE,
+  checkEgressTarget,
   egressDownload,
   egressFetch,
   egressPolicyFromEnv,
@@ -145,8 +147,7 @@ describe('deny (the production policy)', () => {
       const err = await refusal(egressFetch(url, {}, deny));
       expect(err.reason, url).toBe('address');
       expect(err.host).toBe(host);
-      expect(err.message).toContain(host);
-      expect(err.message).toMatch(/not allowed/);
+      expect(err.message).toBe(REFUSED_TARGET_MESSAGE);
     }
     expect(v4.connections + v6.connections).toBe(before);
   });
@@ -180,10 +181,50 @@ describe('deny (the production policy)', () => {
     // lookup inside the socket sees it, and the socket refuses it there.
     const err = await refusal(egressFetch(`http://localhost:${v4.port}/hello`, {}, deny));
     expect(err.reason).toBe('address');
-    expect(err.message).toBe('localhost resolves to a non-public address; fetching from it is not allowed');
+    expect(err.message).toBe(REFUSED_TARGET_MESSAGE);
     expect(err.message).not.toContain('127.0.0.1');
-    expect(err.detail).toContain('127.0.0.1');
+    expect(err.detail).toBe('localhost resolved to 127.0.0.1 (loopback)');
     expect(v4.connections).toBe(before);
+  });
+
+  it('tells the caller the same about an internal address, an internal name and a name that does not resolve; the difference goes to detail', async () => {
+    const before = v4.connections + v6.connections;
+    const seen = new Map<string, EgressRefused>();
+    for (const url of [`http://127.0.0.1:${v4.port}/`, 'http://10.0.0.1/', `http://localhost:${v4.port}/`, 'http://nothing.invalid/']) {
+      seen.set(url, await refusal(egressFetch(url, {}, deny)));
+    }
+    // Not resolving is refused the same way under any policy, allow included.
+    seen.set('allow: http://nothing.invalid/', await refusal(egressFetch('http://nothing.invalid/', {}, allow)));
+    seen.set(
+      'download: http://nothing.invalid/',
+      await refusal(egressDownload('http://nothing.invalid/', path.join(scratch, 'none'), {}, deny)),
+    );
+    for (const [url, err] of seen) expect(err.message, url).toBe(REFUSED_TARGET_MESSAGE);
+    expect(seen.get(`http://127.0.0.1:${v4.port}/`)!.detail).toBe('127.0.0.1 is a loopback address');
+    expect(seen.get('http://10.0.0.1/')!.detail).toBe('10.0.0.1 is a private address');
+    expect(seen.get('http://nothing.invalid/')!.detail).toContain('ENOTFOUND');
+    expect(v4.connections + v6.connections).toBe(before);
+  });
+
+  it('checks a target when it is named, by the same rules, without connecting', async () => {
+    const before = v4.connections + v6.connections;
+    for (const url of [
+      `http://127.0.0.1:${v4.port}/hook`,
+      'http://10.0.0.1/',
+      `http://localhost:${v4.port}/`,
+      'http://[::1]/',
+      'http://nothing.invalid/',
+    ]) {
+      const err = await refusal(checkEgressTarget(url, deny));
+      expect(err.message, url).toBe(REFUSED_TARGET_MESSAGE);
+      expect(err.detail, url).toBeTruthy();
+    }
+    expect((await refusal(checkEgressTarget('ftp://example.com/x', deny))).reason).toBe('scheme');
+    // What the policy allows passes: loopback under allow or by its blocks; a missing name never does.
+    await checkEgressTarget(`http://localhost:${v4.port}/hook`, allow);
+    await checkEgressTarget(`http://127.0.0.1:${v4.port}/hook`, { ...deny, allowHosts: [...LOOPBACK_HOSTS] });
+    expect((await refusal(checkEgressTarget('http://nothing.invalid/', allow))).message).toBe(REFUSED_TARGET_MESSAGE);
+    expect(v4.connections + v6.connections).toBe(before);
   });
 
   it('follows a redirect from an allowed host only if its target is allowed too, checking every hop', async () => {

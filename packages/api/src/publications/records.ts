@@ -10,10 +10,10 @@ import {
   pgErrorCode,
   webhookHealthOf,
 } from '@atelier/db';
-import { egressPolicyFromEnv } from '@atelier/egress';
 import { type WebhookAttemptDeps, secretsKeyFromEnv } from '@atelier/engine/webhooks/index';
 import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access';
 import { type ApiError, fail } from '../errors';
+import { egressPolicyOf } from '../http/outbound-url';
 import type { AppEnv } from '../services';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -132,7 +132,7 @@ export function secretsKeyOf(c: Context<AppEnv>): Buffer {
 /** What the gateway's synchronous verify needs to send one attempt. */
 export function attemptDeps(c: Context<AppEnv>): WebhookAttemptDeps {
   const services = c.get('services');
-  return { db: services.db, egress: services.egress ?? egressPolicyFromEnv(process.env), secretsKey: secretsKeyOf(c) };
+  return { db: services.db, egress: egressPolicyOf(c), secretsKey: secretsKeyOf(c) };
 }
 
 /** Unique-slug refusals as the contract's 409s; anything else is not ours to answer. */

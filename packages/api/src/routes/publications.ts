@@ -40,6 +40,7 @@ import {
 } from '@atelier/engine/webhooks/index';
 import { requireWriter, workspaceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
+import { requireSendableUrl } from '../http/outbound-url';
 import { json, jsonBody, secured } from '../http/route';
 import {
   attemptDeps,
@@ -80,6 +81,7 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
       const body = c.req.valid('json');
       const access = await workspaceAccess(c, body.workspaceId);
       requireWriter(access);
+      await requireSendableUrl(c, body.revalidateUrl, ['body', 'revalidateUrl']);
       const secretsKey = secretsKeyOf(c);
       const id = newPublicationId();
       const key = generateWebhookKey();
@@ -140,6 +142,7 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
     async (c) => {
       const body = c.req.valid('json');
       const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
+      if (body.revalidateUrl !== undefined) await requireSendableUrl(c, body.revalidateUrl, ['body', 'revalidateUrl']);
       const updated = await updatePublication(c.get('services').db, publication.id, {
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(body.revalidateUrl !== undefined ? { revalidate_url: body.revalidateUrl } : {}),

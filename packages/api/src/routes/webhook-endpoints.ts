@@ -27,6 +27,7 @@ import {
 import { formatWebhookSecret, generateWebhookKey, newWebhookMessageId, sealTargetKey } from '@atelier/engine/webhooks/index';
 import { requireWriter, workspaceAccess } from '../access';
 import { errorResponses, fail, validationHook } from '../errors';
+import { requireSendableUrl } from '../http/outbound-url';
 import { json, jsonBody, secured } from '../http/route';
 import { secretsKeyOf } from '../publications/records';
 import type { AppEnv } from '../services';
@@ -56,6 +57,7 @@ export const webhookEndpointRoutes = new OpenAPIHono<AppEnv>({ defaultHook: vali
       const body = c.req.valid('json');
       const access = await workspaceAccess(c, body.workspaceId);
       requireWriter(access);
+      await requireSendableUrl(c, body.url, ['body', 'url']);
       const { db } = c.get('services');
       if ((await countWebhookEndpoints(db, access.workspaceId)) >= MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE) {
         throw fail.validation([
@@ -126,6 +128,7 @@ export const webhookEndpointRoutes = new OpenAPIHono<AppEnv>({ defaultHook: vali
     async (c) => {
       const body = c.req.valid('json');
       const { endpoint } = await endpointFor(c, c.req.valid('param').endpoint_id, true);
+      if (body.url !== undefined) await requireSendableUrl(c, body.url, ['body', 'url']);
       const updated = await updateWebhookEndpoint(c.get('services').db, endpoint.id, {
         ...(body.url !== undefined ? { url: body.url } : {}),
         ...(body.events !== undefined ? { events: body.events } : {}),

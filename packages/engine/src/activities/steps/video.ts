@@ -60,7 +60,8 @@ export async function generateVideoStep(
     const raw = path.join(dir, 'raw.mp4');
     const processed = path.join(dir, 'processed.mp4');
     await writeFile(raw, clip.bytes);
-    await faststart(raw, processed, signal);
+    // A provider's bytes are media from outside like any clip: probed in the accepted containers first.
+    await faststart(raw, (await probeMedia(raw, signal)).format, processed, signal);
     const probe = await probeMedia(processed, signal);
     const bytes = await readFile(processed);
     await deps.storage.put(keys.raw, clip.bytes, 'video/mp4');

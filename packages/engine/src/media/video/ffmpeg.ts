@@ -1,22 +1,65 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
- * ffmpeg and ffprobe: the binaries shipped by @ffmpeg-installer/@ffprobe-installer, or FFMPEG_PATH and
- * FFPROBE_PATH when set (a production image may carry its distribution's build). Each run is a child
- * process killed when the activity is cancelled. A failure's message names the tool and its exit code only;
+ * ffmpeg and ffprobe: FFMPEG_PATH and FFPROBE_PATH when set; else the distribution's maintained build
+ * (/usr/bin, Debian's `apt-get install ffmpeg`, what the production image carries) when installed; else the
+ * binaries shipped by @ffmpeg-installer/@ffprobe-installer (a 2018 ffmpeg). Each run is a child process
+ * killed when the activity is cancelled. A failure's message names the tool and its exit code only;
  * ffmpeg's own diagnosis (which quotes local file paths and its internal addresses) is kept in `stderr`
  * and `reason` for logs, never in the message a run could show.
  */
 const require = createRequire(import.meta.url);
 
+const SYSTEM = { ffmpeg: '/usr/bin/ffmpeg', ffprobe: '/usr/bin/ffprobe' } as const;
+const installed = new Map<string, boolean>();
+const systemBuild = (tool: keyof typeof SYSTEM): string | undefined => {
+  const file = SYSTEM[tool];
+  if (!installed.has(file)) installed.set(file, existsSync(file));
+  return installed.get(file) ? file : undefined;
+};
+const bundled = {
+  ffmpeg: () => (require('@ffmpeg-installer/ffmpeg') as { path: string }).path,
+  ffprobe: () => (require('@ffprobe-installer/ffprobe') as { path: string }).path,
+};
+
 export function ffmpegPath(): string {
-  return process.env.FFMPEG_PATH || (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+  return process.env.FFMPEG_PATH || systemBuild('ffmpeg') || bundled.ffmpeg();
 }
 
 export function ffprobePath(): string {
-  return process.env.FFPROBE_PATH || (require('@ffprobe-installer/ffprobe') as { path: string }).path;
+  return process.env.FFPROBE_PATH || systemBuild('ffprobe') || bundled.ffprobe();
+}
+
+/** The builds on this machine: the npm packages' always, the distribution's when installed (for tests of both). */
+export function installedBuilds(): Array<{ name: string; ffmpeg: string; ffprobe: string }> {
+  const builds = [{ name: 'npm', ffmpeg: bundled.ffmpeg(), ffprobe: bundled.ffprobe() }];
+  const ffmpeg = systemBuild('ffmpeg');
+  const ffprobe = systemBuild('ffprobe');
+  if (ffmpeg && ffprobe) builds.push({ name: 'system', ffmpeg, ffprobe });
+  return builds;
+}
+
+/**
+ * The containers media from outside (clips by url, provider renders) may be opened as: ones that hold
+ * their own streams. ffmpeg picks a demuxer by the bytes, and some (HLS and DASH playlists, concat scripts,
+ * image sequences) open the files and URLs the bytes name — an extensionless playlist listing an absolute
+ * path makes ffmpeg read a local file into the cut. So a file is probed with only these demuxers and only
+ * the file protocol, and ffmpeg then opens it as the one demuxer the probe found (mov's external data
+ * references, `enable_drefs`, stay off as they are by default). Both builds take these options.
+ */
+export const MEDIA_FORMATS: readonly string[] = Object.freeze(['mov', 'mp4', 'm4a', '3gp', '3g2', 'mj2', 'matroska', 'webm']);
+const RESTRICTED = ['-protocol_whitelist', 'file', '-format_whitelist', MEDIA_FORMATS.join(',')];
+
+/** ffprobe's input options for a file from outside: MEDIA_FORMATS only, from this file only. */
+export const probeInput = (file: string): string[] => [...RESTRICTED, '-i', file];
+
+/** ffmpeg's input options for a file ffprobe read as `format` (one of MEDIA_FORMATS): that demuxer, that file. */
+export function mediaInput(file: string, format: string): string[] {
+  if (!MEDIA_FORMATS.includes(format)) throw new Error(`${format} is not a container media is opened as`);
+  return [...RESTRICTED, '-f', format, '-i', file];
 }
 
 export class MediaToolError extends Error {

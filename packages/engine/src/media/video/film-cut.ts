@@ -4,9 +4,9 @@ import { EgressRefused, EgressStatusError, egressDownload, egressPolicyFromEnv }
 import { isArtifactFile } from '@atelier/domain/artifact-files';
 import { ObjectNotFoundError } from '@atelier/storage';
 import { type ToolContext, ToolInputError } from '../../steps/tools';
-import { MediaToolError, ffmpeg } from './ffmpeg';
+import { MediaToolError, ffmpeg, mediaInput } from './ffmpeg';
 import { inScratch, videoKeys } from './files';
-import { type MediaProbe, probeMedia } from './probe';
+import { type MediaProbe, probeMedia, referenceFormatOf } from './probe';
 
 /**
  * `buildFilmCut`: clips (by url or artifactId) fetched, each trimmed to its start and seconds, fitted to
@@ -42,6 +42,8 @@ export interface Segment {
 }
 
 const MAX_CLIPS = 50;
+/** MEDIA_FORMATS as a person names them. */
+const ACCEPTED = 'MP4, QuickTime, Matroska or WebM files';
 /** A clip is never larger than this, whatever the egress policy allows. */
 const MAX_CLIP_BYTES = 500 * 1024 * 1024;
 
@@ -98,8 +100,14 @@ export function editDecisionList(clips: ClipRef[]): Segment[] {
   });
 }
 
+/** A clip in scratch and the container ffprobe read it as, which ffmpeg opens it as (mediaInput). */
+export interface ClipFile {
+  file: string;
+  format: string;
+}
+
 /** The ffmpeg arguments of the cut: one input per clip, trimmed, letterboxed, at one rate, concatenated. */
-export function filmCutArgs(files: string[], spec: FilmCutSpec, out: string): string[] {
+export function filmCutArgs(clips: ClipFile[], spec: FilmCutSpec, out: string): string[] {
   const { width: w, height: h, fps } = spec;
   const chains = spec.clips.map(
     (clip, i) =>
@@ -109,7 +117,7 @@ export function filmCutArgs(files: string[], spec: FilmCutSpec, out: string): st
   );
   const joined = `${spec.clips.map((_, i) => `[v${i}]`).join('')}concat=n=${spec.clips.length}:v=1:a=0[out]`;
   return [
-    ...files.flatMap((f) => ['-i', f]),
+    ...clips.flatMap((c) => mediaInput(c.file, c.format)),
     '-filter_complex',
     [...chains, joined].join(';'),
     '-map',
@@ -193,7 +201,7 @@ export async function buildFilmCut(input: unknown, ctx: ToolContext): Promise<Fi
   const spec = readFilmCutSpec(input);
   const segments = editDecisionList(spec.clips);
   return inScratch(async (dir) => {
-    const files: string[] = [];
+    const files: ClipFile[] = [];
     for (const [i, clip] of spec.clips.entries()) {
       const name = `clip ${i} (${clip.url ?? clip.artifactId})`;
       const file = path.join(dir, `clip-${i}`);
@@ -206,10 +214,12 @@ export async function buildFilmCut(input: unknown, ctx: ToolContext): Promise<Fi
         if (ctx.signal.aborted) throw err;
         // ffprobe's own words quote the scratch path and its internals ([mov @ 0x…]): logged, not shown.
         ctx.logger?.warn({ err, clip: i }, 'clip could not be probed');
-        throw bad(`${name} cannot be decoded as video${err instanceof MediaToolError ? '' : `: ${(err as Error).message}`}`);
+        if (!(err instanceof MediaToolError)) throw bad(`${name} cannot be decoded as video: ${(err as Error).message}`);
+        const kind = await referenceFormatOf(file);
+        throw bad(`${name} cannot be decoded as video: ${kind ? `it is ${kind}; ` : ''}clips must be ${ACCEPTED}`);
       }
       if (clip.start >= probe.durationSeconds) throw bad(`${name} starts at ${clip.start}s but lasts only ${probe.durationSeconds}s`);
-      files.push(file);
+      files.push({ file, format: probe.format });
     }
     const out = path.join(dir, 'cut.mp4');
     try {

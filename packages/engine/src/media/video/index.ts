@@ -1,10 +1,19 @@
 import type { Tool } from '../../steps/tools';
 import { buildFilmCut } from './film-cut';
 
-export { buildFilmCut, editDecisionList, filmCutArgs, readFilmCutSpec, type FilmCut, type FilmCutSpec, type Segment } from './film-cut';
-export { ffmpegPath, ffprobePath } from './ffmpeg';
+export {
+  buildFilmCut,
+  editDecisionList,
+  filmCutArgs,
+  readFilmCutSpec,
+  type ClipFile,
+  type FilmCut,
+  type FilmCutSpec,
+  type Segment,
+} from './film-cut';
+export { MEDIA_FORMATS, ffmpegPath, ffprobePath, installedBuilds, mediaInput, probeInput } from './ffmpeg';
 export { faststart, inScratch, isMp4, videoKeys } from './files';
-export { probeMedia, type MediaProbe } from './probe';
+export { probeMedia, referenceFormatOf, type MediaProbe } from './probe';
 
 /** The video tools `tool` steps may name; joined to the registry in activities/index.ts. */
 export const VIDEO_TOOLS: Record<string, Tool> = {
