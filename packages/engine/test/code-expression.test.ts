@@ -92,6 +92,19 @@ describe('the bounded expression evaluator', () => {
     await expect(evaluator.evaluate('$error("asked to fail")', context)).rejects.toThrow('the expression failed: asked to fail');
   });
 
+  it('stops an expression that outgrows its thread heap, and the process lives on', async () => {
+    // A longer clock than production's so that the heap limit, not the time limit, is what stops it.
+    const roomy = new ExpressionEvaluator({ ...EXPRESSION_LIMITS, timeMs: 30_000 });
+    try {
+      await expect(roomy.evaluate('$length($pad("", 200000000))', context)).rejects.toThrow(
+        new ExpressionError(`the expression needed more than ${EXPRESSION_LIMITS.memoryMb} MB of memory and was stopped`),
+      );
+      expect(await roomy.evaluate('$length($pad("", 1000))', context)).toBe(1000);
+    } finally {
+      await roomy.close();
+    }
+  });
+
   it('counts the limit from when a thread starts an expression, not while it waits behind runaway ones', async () => {
     const tight = new ExpressionEvaluator({ ...EXPRESSION_LIMITS, timeMs: 400 });
     try {

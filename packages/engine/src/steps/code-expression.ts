@@ -70,7 +70,9 @@ export class ExpressionEvaluator {
       if (stop.signal.aborted) throw new ExpressionTimeout(`the expression ran longer than ${this.limits.timeMs} ms and was stopped`);
       // Closing the pool ends the evaluations in flight: the worker is stopping, and another attempt runs it.
       if (pool !== this.#pool) throw err;
-      // The thread died under the expression (its heap limit): the same expression would die the same way.
+      // The thread died under the expression: the same expression would kill it the same way.
+      if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+        throw new ExpressionError(`the expression needed more than ${this.limits.memoryMb} MB of memory and was stopped`);
       throw new ExpressionError(`the expression stopped its evaluation thread: ${(err as Error).message}`);
     } finally {
       clearTimeout(timer);
