@@ -26,6 +26,7 @@ import type { ExecuteStepInput } from '@atelier/engine/run-types';
 import { VISUAL_TOOLS, WEBP_OPTIONS, cutOutBackground, visualKeys } from '@atelier/engine/media/visual/index';
 import { renderLocalImage } from '@atelier/engine/providers/local/image';
 import { createProviders } from '@atelier/engine/providers/index';
+import { ExpressionEvaluator } from '@atelier/engine/steps/code-expression';
 import { toolRegistry } from '@atelier/engine/steps/tools';
 import { LocalStorage } from '@atelier/storage';
 
@@ -111,6 +112,8 @@ async function main() {
       providers: createProviders({ localLatencyMs: 0 }),
       storage: new LocalStorage(path.join(scratch, 'storage')),
       tools: toolRegistry({ ...VISUAL_TOOLS }),
+      // No code steps here: an evaluator that is never used starts no threads.
+      expressions: new ExpressionEvaluator(),
       schemaAttempts: 1,
     };
     const bareDir = path.join(scratch, 'bare');

@@ -1,6 +1,8 @@
 /**
  * Failure categories (decisions §4). Deterministic failures would fail the same way again, so they end
  * the run at once; transient ones (timeouts, provider 5xx, rate limits) are retried by the engine first.
+ * `code_timeout` is a code step's expression stopped at its time limit: the same expression over the same
+ * run context runs as long again, so it is not retried like a provider's timeout.
  */
 export const DETERMINISTIC_ERROR_CODES = [
   'intake_invalid',
@@ -13,6 +15,7 @@ export const DETERMINISTIC_ERROR_CODES = [
   'provider_refused',
   'agent_turn_limit',
   'character_not_usable',
+  'code_timeout',
 ] as const;
 
 export type FailureCategory = 'deterministic' | 'transient';

@@ -14,6 +14,7 @@ import { withRetryBudget } from './activities/retry-budget';
 import type { WorkerMetrics } from './metrics';
 import { type ProviderOptions, createProviders } from './providers/index';
 import { createReconcilerActivities } from './reconciler';
+import { ExpressionEvaluator } from './steps/code-expression';
 import { TRACING_WORKFLOW_MODULES, WORKER_SERVICE_NAME, startTracing } from './tracing';
 import { createWebhookActivities, secretsKeyFromEnv } from './webhooks/index';
 
@@ -82,24 +83,28 @@ const quietBundlerLogger = {
 /**
  * A run worker. Starts tracing for the process when an OTLP endpoint is configured (engine/tracing.ts):
  * then the activities are traced, the workflow spans are exported through a sink, and the handle is shut
- * down (spans flushed) when the worker's `run()` returns.
+ * down (spans flushed) when the worker's `run()` returns. The threads that evaluate code steps'
+ * expressions are the worker's own and end when `run()` returns.
  */
 export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
   const tracing = await startTracing({ serviceName: WORKER_SERVICE_NAME });
+  const expressions = new ExpressionEvaluator();
   try {
-    const worker = await createWorker(opts, tracing.enabled ? tracing.workerOptions() : undefined);
-    if (tracing.enabled) {
-      const run = worker.run.bind(worker);
-      worker.run = () => run().finally(() => tracing.shutdown());
-    }
+    const worker = await createWorker(opts, expressions, tracing.enabled ? tracing.workerOptions() : undefined);
+    const run = worker.run.bind(worker);
+    worker.run = () => run().finally(() => Promise.all([expressions.close(), tracing.shutdown()]));
     return worker;
   } catch (err) {
-    await tracing.shutdown();
+    await Promise.all([expressions.close(), tracing.shutdown()]);
     throw err;
   }
 }
 
-async function createWorker(opts: RunWorkerOptions, traced: Pick<WorkerOptions, 'interceptors' | 'sinks'> | undefined): Promise<Worker> {
+async function createWorker(
+  opts: RunWorkerOptions,
+  expressions: ExpressionEvaluator,
+  traced: Pick<WorkerOptions, 'interceptors' | 'sinks'> | undefined,
+): Promise<Worker> {
   const egress = opts.egress ?? egressPolicyFromEnv(process.env);
   const storage = traced ? withStorageSpans(opts.storage) : opts.storage;
   // With tracing on, the workflow code must carry the tracing interceptors: a bundle built without them is
@@ -111,6 +116,7 @@ async function createWorker(opts: RunWorkerOptions, traced: Pick<WorkerOptions, 
     storage,
     providers: createProviders(opts.providers),
     logger: opts.logger,
+    expressions,
     egress: opts.egress ?? egressPolicyFromEnv(process.env),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });

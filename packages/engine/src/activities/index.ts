@@ -33,6 +33,7 @@ import type {
   SkipStepInput,
   StepResult,
 } from '../run-types';
+import type { ExpressionEvaluator } from '../steps/code-expression';
 import { type Tool, toolRegistry } from '../steps/tools';
 import { completedWithStep, definitionOf, packOf, writeRunSettlement } from '../settlement';
 import { type WorkerMetrics, observeSettlement, observeStep } from '../metrics';
@@ -50,6 +51,8 @@ export interface ActivityDeps {
   /** What tools may fetch from caller-named URLs; production's deny-private policy when absent. */
   egress?: EgressPolicy;
   tools?: Record<string, Tool>;
+  /** Where code steps' expressions run; the worker closes it when it stops. */
+  expressions: ExpressionEvaluator;
   schemaAttempts?: number;
   /** The worker's Prometheus metrics; absent, nothing is counted. */
   metrics?: WorkerMetrics;
@@ -83,6 +86,7 @@ export function createActivities(deps: ActivityDeps) {
     providers: deps.providers,
     storage: deps.storage,
     tools: deps.tools ?? toolRegistry({ ...VISUAL_TOOLS, ...VIDEO_TOOLS }),
+    expressions: deps.expressions,
     schemaAttempts: deps.schemaAttempts ?? 3,
     egress: deps.egress ?? egressPolicyFromEnv({}),
     logger: deps.logger,

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { ProviderSet } from '../../providers/index';
 import type { ExecuteStepInput } from '../../run-types';
 import type { WorkerMetrics } from '../../metrics';
+import type { ExpressionEvaluator } from '../../steps/code-expression';
 import type { FoundArtifact, Tool, ToolContext } from '../../steps/tools';
 import { compileSchema } from './json-schema';
 
@@ -46,6 +47,8 @@ export interface ExecutorDeps {
   providers: ProviderSet;
   storage: ObjectStorage;
   tools: Record<string, Tool>;
+  /** Where code steps' JSONata expressions run, bounded (the worker's pool of evaluation threads). */
+  expressions: ExpressionEvaluator;
   /** How many answers an llm step may try before its jsonSchema is declared violated. */
   schemaAttempts: number;
   /** Artifacts of a run's workspace, for tools that take artifact ids. */
