@@ -41,7 +41,9 @@ function start(command: 'api' | 'worker', env: Record<string, string> = {}) {
   const child = spawnAtelier(
     command,
     {
-      DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${ports.postgres}/atelier`,
+      // `postgres` exists from the moment the server accepts connections; a database created after start
+      // would race the processes' first connection (and a missing database stops them, by design).
+      DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${ports.postgres}/postgres`,
       TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
       ATELIER_TASK_QUEUE: taskQueue,
       ATELIER_API_PORT: String(ports.api),
@@ -109,7 +111,12 @@ describe('a gateway and a worker started before their dependencies', () => {
     expect(api.child.exitCode, api.output()).toBeNull();
     expect(worker.child.exitCode, worker.output()).toBeNull();
 
-    postgres = await startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: ports.postgres, ephemeral: true });
+    postgres = await startEmbeddedPostgres({
+      dataDir: path.join(dir, 'postgres'),
+      port: ports.postgres,
+      ephemeral: true,
+      database: 'postgres',
+    });
     // Both migrate the new database and sync the built-in workflows (each one process at a time), then wait for Temporal.
     await logged([api, worker], /waiting for Temporal/, 60_000);
 
@@ -152,7 +159,7 @@ describe('a gateway and a worker started before their dependencies', () => {
 
   it('stop at once when PostgreSQL refuses the password, with its reason', async () => {
     expect(postgres).toBeDefined();
-    const worker = start('worker', { DATABASE_URL: `postgres://postgres:wrong@127.0.0.1:${ports.postgres}/atelier` });
+    const worker = start('worker', { DATABASE_URL: `postgres://postgres:wrong@127.0.0.1:${ports.postgres}/postgres` });
     expect(await exited(worker.child, 30_000)).toBe(1);
     expect(worker.output()).toMatch(/PostgreSQL is not available: password authentication failed/);
     expect(worker.output()).not.toMatch(/waiting for PostgreSQL/);
