@@ -48,6 +48,17 @@ export const fail = {
   intakeInvalid: (fields: string[]) => fail.invalid('intake_invalid', { fields }),
   invalidTransition: (message: string, extra: Record<string, unknown> = {}) => fail.code('invalid_transition', { message, ...extra }),
   unavailable: (message: string, retryAfterSeconds = 5) => new ApiError(503, message, { 'Retry-After': String(retryAfterSeconds) }),
+  /** A password refused by the strength rule (auth/password-strength.ts), as a 422 entry for the field that carried it. */
+  weakPassword: (field: string, why: { message: string; suggestions: string[] }) =>
+    fail.validation([
+      {
+        type: 'password_too_weak',
+        loc: ['body', field],
+        msg: [why.message, ...why.suggestions].join(' '),
+        // Never echo a password, not even a weak one.
+        input: null,
+      },
+    ]),
 };
 
 const LOCATIONS: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header', cookie: 'cookie', form: 'body' };

@@ -13,7 +13,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account and its personal workspace */
+        /**
+         * Create an account and its personal workspace
+         * @description The password must be hard to guess (zxcvbn score 3 or more) and must not contain the email or the name; a 422 entry of type password_too_weak on body.password says why.
+         */
         post: operations["register"];
         delete?: never;
         options?: never;

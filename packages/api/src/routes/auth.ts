@@ -4,6 +4,7 @@ import { newUuid } from '@atelier/domain';
 import { LoginRequest, RefreshRequest, RegisterRequest, TokenResponse } from '@atelier/contracts/auth';
 import { hashPassword, verifyPassword } from '../auth/secrets';
 import { openSession, refreshSession } from '../auth/sessions';
+import { judgePassword } from '../auth/password-strength';
 import { ApiError, errorResponses, fail, validationHook } from '../errors';
 import type { AppEnv } from '../services';
 import { json, jsonBody, secured } from '../http/route';
@@ -20,12 +21,17 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/auth/register',
       tags: ['auth'],
       summary: 'Create an account and its personal workspace',
+      description:
+        'The password must be hard to guess (zxcvbn score 3 or more) and must not contain the email or the name; ' +
+        'a 422 entry of type password_too_weak on body.password says why.',
       request: { body: jsonBody(RegisterRequest) },
       responses: { 201: { description: 'Signed in', ...tokens }, ...errorResponses(409, 422) },
     }),
     async (c) => {
       const body = c.req.valid('json');
       const { db } = c.get('services');
+      const verdict = judgePassword(body.password, body);
+      if (!verdict.ok) throw fail.weakPassword('password', verdict);
       const user = await createUserWithWorkspace(db, {
         id: newUuid(),
         email: body.email,
