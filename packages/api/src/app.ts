@@ -42,11 +42,19 @@ import { userRoutes } from './routes/users';
 import { workflowRoutes } from './routes/workflows';
 import { workspaceRoutes } from './routes/workspaces';
 import type { AppEnv, AppServices } from './services';
+import { loginThrottleSettings } from './auth/login-throttle';
+import { trustedProxyHops } from './http/client-address';
 import { fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
 
 /** The gateway: every /v1 route is declared with zod schemas, and /openapi.json is generated from them. */
 export function createApp(given: AppServices) {
-  const services: AppServices = given.fileUrls ? given : { ...given, fileUrls: fileUrlSigning(generateFileSigningSecret()) };
+  const services: AppServices = {
+    ...given,
+    fileUrls: given.fileUrls ?? fileUrlSigning(generateFileSigningSecret()),
+    // Read once here, so that a bad setting stops the gateway at start rather than failing sign-ins.
+    loginThrottle: loginThrottleSettings(process.env, given.loginThrottle),
+    trustedProxyHops: trustedProxyHops(process.env, given.trustedProxyHops),
+  };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: routedPath });
   // A server span per request, outermost, when this process exports traces (startApiServer starts tracing).
   if (tracingActive()) app.use('*', traceRequests());

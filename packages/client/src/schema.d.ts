@@ -33,7 +33,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with email and password */
+        /**
+         * Sign in with email and password
+         * @description Failed sign-ins are counted per account and per client address across all gateways. Past a budget of failures the account (or address) is refused with 429 and a Retry-After header for a back-off that doubles with each further failure, up to a cap (15 minutes by default); attempts refused that way are not counted. A successful sign-in starts the account's count over.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -1869,6 +1872,15 @@ export interface components {
             password: string;
             name: string;
         };
+        LoginThrottled: {
+            detail: {
+                /** @enum {string} */
+                code: "login_throttled";
+                message: string;
+                /** @description The same number of seconds as the Retry-After header */
+                retryAfterSeconds: number;
+            };
+        };
         LoginRequest: {
             email: string;
             password: string;
@@ -3702,6 +3714,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Too many failed sign-ins; retry after the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginThrottled"];
                 };
             };
             /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */

@@ -5,8 +5,10 @@ import { LoginRequest, RefreshRequest, RegisterRequest, TokenResponse } from '@a
 import { hashPassword, verifyPassword } from '../auth/secrets';
 import { openSession, refreshSession } from '../auth/sessions';
 import { judgePassword } from '../auth/password-strength';
+import { loginThrottleSettings, throttledPasswordCheck } from '../auth/login-throttle';
 import { ApiError, errorResponses, fail, validationHook } from '../errors';
 import type { AppEnv } from '../services';
+import { clientAddress } from '../http/client-address';
 import { json, jsonBody, secured } from '../http/route';
 
 const tokens = { ...json(TokenResponse) };
@@ -50,16 +52,27 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/auth/login',
       tags: ['auth'],
       summary: 'Sign in with email and password',
+      description:
+        'Failed sign-ins are counted per account and per client address across all gateways. Past a budget of failures ' +
+        'the account (or address) is refused with 429 and a Retry-After header for a back-off that doubles with each further ' +
+        'failure, up to a cap (15 minutes by default); attempts refused that way are not counted. A successful sign-in ' +
+        "starts the account's count over.",
       request: { body: jsonBody(LoginRequest) },
-      responses: { 200: { description: 'Signed in', ...tokens }, ...errorResponses(401, 422) },
+      responses: { 200: { description: 'Signed in', ...tokens }, ...errorResponses(401, 422, 429) },
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const { db } = c.get('services');
+      const services = c.get('services');
+      const { db } = services;
+      const attempt = { email: body.email, address: clientAddress(c, services.trustedProxyHops ?? 0) };
       const user = await findUserByEmail(db, body.email);
       decoyHash ??= hashPassword('decoy-password-for-timing');
-      const ok = await verifyPassword(user?.password_hash ?? (await decoyHash), body.password);
-      if (!user || !ok) throw new ApiError(401, 'wrong email or password');
+      const stored = user?.password_hash ?? (await decoyHash);
+      const check = await throttledPasswordCheck(db, loginThrottleSettings(process.env, services.loginThrottle), attempt, () =>
+        verifyPassword(stored, body.password),
+      );
+      if (check.outcome === 'throttled') throw fail.loginThrottled(check.retryAfterSeconds);
+      if (!user || check.outcome === 'wrong') throw new ApiError(401, 'wrong email or password');
       return c.json(await openSession(db, user), 200);
     },
   )
