@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   workspace_bound_key: 403,
   account_scope_required: 403,
   operator_required: 403,
+  session_required: 403,
   approval_blocked: 409,
   campaign_not_draft: 409,
   character_archived: 409,
