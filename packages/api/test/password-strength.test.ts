@@ -33,10 +33,19 @@ describe('the password strength rule', () => {
     expect(judgePassword(password, owner)).toMatchObject({ ok: false, reason: 'personal' });
   });
 
-  it('accepts a strong passphrase, and the passwords the tests and bench register with', () => {
-    for (const password of ['tangerine orbit velvet quarry', 'correct horse battery', 'a-long-password', 'benchmark password']) {
-      expect(judgePassword(password, owner), password).toMatchObject({ ok: true });
-    }
+  it('accepts a strong passphrase, and the passwords the tests, the README and the bench register with', () => {
+    const used = [
+      ['tangerine orbit velvet quarry', owner],
+      ['correct horse battery', { email: 'user1@example.com', name: 'Tester' }],
+      ['a-long-password', { email: 'you@example.com', name: 'You' }],
+      ['a-long-password!', { email: 'e2e@example.com', name: 'E2E' }],
+      ['storm lantern copper meadow', { email: 'chaos@example.com', name: 'Chaos' }],
+      ['violet harbor granite echo', { email: 'bench@example.com', name: 'Bench' }],
+      ['quiet falcon ember ledger', { email: 'bench-0a1b2c3d4e@example.com', name: 'Bench' }],
+    ] as const;
+    for (const [password, who] of used) expect(judgePassword(password, who), password).toMatchObject({ ok: true });
+    // What the bench used before: its own name in it.
+    expect(judgePassword('a-long-bench-password', { email: 'bench@example.com', name: 'Bench' })).toMatchObject({ ok: false });
   });
 
   it('ignores name and email pieces too short to matter, and judges a very long password quickly', () => {
