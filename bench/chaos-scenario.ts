@@ -412,7 +412,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
       const reg = await anon.until(
         'POST',
         '/v1/auth/register',
-        { email, password: 'a-long-chaos-password', name: 'Chaos' },
+        { email, password: 'storm lantern copper meadow', name: 'Chaos' },
         Date.now() + 30_000,
       );
       if (reg.status !== 201) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);

@@ -263,7 +263,7 @@ export function http(baseUrl: string, method: string, route: string, body?: unkn
 /** A user and an API key, created through the gateway like any integrator would. */
 export async function createApiKey(baseUrl: string): Promise<string> {
   const email = `bench-${randomBytes(5).toString('hex')}@example.com`;
-  const reg = await http(baseUrl, 'POST', '/v1/auth/register', { email, password: 'benchmark password', name: 'Bench' });
+  const reg = await http(baseUrl, 'POST', '/v1/auth/register', { email, password: 'quiet falcon ember ledger', name: 'Bench' });
   if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
   const key = await http(baseUrl, 'POST', '/v1/api-keys', { name: 'bench' }, reg.body.accessToken);
   if (key.status !== 201) throw new Error(`API key failed: ${key.status} ${JSON.stringify(key.body)}`);

@@ -90,8 +90,8 @@ async function main() {
       });
       return { status: res.status, body: (await res.json()) as any };
     };
-    const token = (await post('/v1/auth/register', { email: 'bench@example.com', password: 'a-long-bench-password', name: 'Bench' })).body
-      .accessToken;
+    const token = (await post('/v1/auth/register', { email: 'bench@example.com', password: 'violet harbor granite echo', name: 'Bench' }))
+      .body.accessToken;
     const side = Math.ceil(Math.sqrt(SIZE));
     const axes = {
       topic: Array.from({ length: side }, (_, i) => `topic ${i}`),

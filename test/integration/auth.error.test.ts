@@ -32,6 +32,27 @@ describe('registration refuses bad input', () => {
     for (const entry of res.body.detail) expect(Object.keys(entry).sort()).toEqual(['input', 'loc', 'msg', 'type']);
   });
 
+  it.each([
+    ['a doubled common word', 'passwordpassword', /too easy to guess/],
+    ['a run of digits', '123456789012', /commonly used/],
+    ['twelve spaces', ' '.repeat(12), /too easy to guess/],
+    ['the email itself', 'weak-mail@example.com', /email address or name/],
+    ['the name', 'Rosalind Franklin 1920!', /email address or name/],
+  ])('refuses %s as a password with a 422 password_too_weak entry that says why, and creates no account', async (_, password, why) => {
+    const email = 'weak-mail@example.com';
+    const res = await register({ email, password, name: 'Rosalind Franklin' });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([
+      { type: 'password_too_weak', loc: ['body', 'password'], msg: expect.stringMatching(why), input: null },
+    ]);
+    expect(await h.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+  });
+
+  it('accepts a strong passphrase', async () => {
+    const res = await register({ email: 'strong@example.com', password: 'tangerine orbit velvet quarry', name: 'Strong' });
+    expect(res.status).toBe(201);
+  });
+
   it('answers an email already registered, in any case, with 409 email_taken', async () => {
     const res = await register({ email: user.email.toUpperCase(), password: 'correct horse battery', name: 'Dup' });
     expect(res.status).toBe(409);

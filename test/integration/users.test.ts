@@ -45,7 +45,7 @@ describe('PATCH /v1/users/me', () => {
   it('changes the name and the email; the new email signs in', async () => {
     const user = await registerUser(h);
     const email = `renamed-${user.userId}@example.com`;
-    const res = await patchMe(user.token, { name: 'Grace', email });
+    const res = await patchMe(user.token, { name: 'Grace', email, currentPassword: 'correct horse battery' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Grace', email });
     expect((await login(email, 'correct horse battery')).status).toBe(200);
@@ -55,18 +55,19 @@ describe('PATCH /v1/users/me', () => {
   it("refuses another account's email in any case with 409 email_taken, and accepts a case change of one's own", async () => {
     const a = await registerUser(h);
     const b = await registerUser(h);
-    const taken = await patchMe(a.token, { email: b.email.toUpperCase() });
+    const taken = await patchMe(a.token, { email: b.email.toUpperCase(), currentPassword: 'correct horse battery' });
     expect(taken.status).toBe(409);
     expect(taken.body.detail).toMatchObject({ code: 'email_taken' });
     expect((await me(a.token)).body.email).toBe(a.email);
-    const own = await patchMe(a.token, { email: a.email.toUpperCase() });
+    const own = await patchMe(a.token, { email: a.email.toUpperCase(), currentPassword: 'correct horse battery' });
     expect(own.status).toBe(200);
     expect(own.body.email).toBe(a.email.toUpperCase());
   });
 
-  it('changes the password only with the right current one, and signs out the other sessions', async () => {
+  it('changes the password only with the right current one, signs out the other sessions and keeps the API keys', async () => {
     const user = await registerUser(h);
     const other = await login(user.email, 'correct horse battery');
+    const key = await createApiKey(h, user);
     const wrong = await patchMe(user.token, { currentPassword: 'not my password', newPassword: 'a brand new passphrase' });
     expect(wrong.status).toBe(422);
     expect(wrong.body.detail).toEqual([
@@ -79,6 +80,62 @@ describe('PATCH /v1/users/me', () => {
     expect((await login(user.email, 'a brand new passphrase')).status).toBe(200);
     expect((await me(user.token)).status).toBe(200);
     expect((await me(other.body.accessToken)).status).toBe(401);
+    // API keys are credentials of their own, revoked one by one (DELETE /v1/api-keys/{key_id}).
+    expect((await me(key)).status).toBe(200);
+  });
+
+  it('refuses an email or password change with an API key (403 session_required); a key still changes the name', async () => {
+    const user = await registerUser(h);
+    const key = await createApiKey(h, user);
+    const password = await patchMe(key, { currentPassword: 'correct horse battery', newPassword: 'tangerine orbit velvet quarry' });
+    expect(password.status).toBe(403);
+    expect(password.body.detail).toEqual({ code: 'session_required', message: expect.stringMatching(/session/) });
+    const email = await patchMe(key, { email: `stolen-${user.userId}@example.com`, currentPassword: 'correct horse battery' });
+    expect(email.status).toBe(403);
+    expect(email.body.detail.code).toBe('session_required');
+    const name = await patchMe(key, { name: 'Renamed by key', email: user.email });
+    expect(name.status).toBe(200);
+    expect(name.body).toMatchObject({ name: 'Renamed by key', email: user.email });
+    expect((await login(user.email, 'correct horse battery')).status).toBe(200);
+  });
+
+  it('changes the email only with the current password: missing or wrong is a 422 entry for currentPassword', async () => {
+    const user = await registerUser(h);
+    const email = `moved-${user.userId}@example.com`;
+    const missing = await patchMe(user.token, { email });
+    expect(missing.status).toBe(422);
+    expect(missing.body.detail).toEqual([expect.objectContaining({ type: 'missing', loc: ['body', 'currentPassword'] })]);
+    const wrong = await patchMe(user.token, { email, currentPassword: 'not my password' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.detail).toEqual([expect.objectContaining({ type: 'password_incorrect', loc: ['body', 'currentPassword'] })]);
+    expect((await me(user.token)).body.email).toBe(user.email);
+  });
+
+  it('refuses a weak new password, or one with the email or name in it, with 422 password_too_weak', async () => {
+    const user = await registerUser(h, 'Hypatia');
+    for (const [newPassword, why] of [
+      ['passwordpassword', /too easy to guess/],
+      [`${user.email}!`, /email address or name/],
+      ['hypatia of alexandria 415', /email address or name/],
+    ] as const) {
+      const res = await patchMe(user.token, { currentPassword: 'correct horse battery', newPassword });
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toEqual([
+        { type: 'password_too_weak', loc: ['body', 'newPassword'], msg: expect.stringMatching(why), input: null },
+      ]);
+    }
+    expect((await login(user.email, 'correct horse battery')).status).toBe(200);
+  });
+
+  it('counts wrong current passwords against the sign-in throttle: 429 with Retry-After past the budget', async () => {
+    const user = await registerUser(h);
+    const guesses = [];
+    for (let i = 0; i < 11; i++)
+      guesses.push(await patchMe(user.token, { currentPassword: `guess ${i}`, newPassword: 'tangerine orbit velvet quarry' }));
+    expect(guesses.slice(0, 10).map((r) => r.status)).toEqual(Array(10).fill(422));
+    expect(guesses[10]!.status).toBe(429);
+    expect(guesses[10]!.headers.get('retry-after')).toBe('60');
+    expect(guesses[10]!.body.detail).toMatchObject({ code: 'login_throttled', retryAfterSeconds: 60 });
   });
 
   it('validates the body: short new password, a new password without the current one, a bad email, malformed JSON', async () => {

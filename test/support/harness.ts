@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
+import type { LoginThrottleSettings } from '@atelier/api/auth/login-throttle';
 import { type Db, TABLE_CHANGES_CHANNEL, connectDb } from '@atelier/db';
 import { sql } from 'kysely';
 import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domain';
@@ -103,6 +104,10 @@ export interface HarnessOptions {
   webhookRetry?: Partial<WebhookRetrySettings>;
   /** The key sealing webhook secrets, for a test that hands it to a spawned worker too. */
   secretsKey?: Buffer;
+  /** The sign-in throttle (tests shorten its back-off); ATELIER_LOGIN_* and the defaults otherwise. */
+  loginThrottle?: Partial<LoginThrottleSettings>;
+  /** Proxies whose X-Forwarded-For the gateway believes (0 unless a test says). */
+  trustedProxyHops?: number;
 }
 
 /** Production's egress policy plus loopback: what harness workers use unless a test says otherwise. */
@@ -169,6 +174,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       egress: opts.egress ?? TEST_EGRESS_POLICY,
       secretsKey,
       webhookRetry: opts.webhookRetry,
+      loginThrottle: opts.loginThrottle,
+      trustedProxyHops: opts.trustedProxyHops ?? 0,
     },
     0,
     '127.0.0.1',

@@ -43,6 +43,8 @@ import { userRoutes } from './routes/users';
 import { workflowRoutes } from './routes/workflows';
 import { workspaceRoutes } from './routes/workspaces';
 import type { AppEnv, AppServices } from './services';
+import { loginThrottleSettings } from './auth/login-throttle';
+import { trustedProxyHops } from './http/client-address';
 import { fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
 import { publicOrigin } from './http/public-origin';
 
@@ -53,6 +55,9 @@ export function createApp(given: AppServices) {
     ...given,
     publicUrl: publicOrigin(given.publicUrl),
     fileUrls: given.fileUrls ?? fileUrlSigning(generateFileSigningSecret()),
+    // Read once here, so that a bad setting stops the gateway at start rather than failing sign-ins.
+    loginThrottle: loginThrottleSettings(process.env, given.loginThrottle),
+    trustedProxyHops: trustedProxyHops(process.env, given.trustedProxyHops),
   };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: routedPath });
   // A server span per request, outermost, when this process exports traces (startApiServer starts tracing).

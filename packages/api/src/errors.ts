@@ -48,6 +48,27 @@ export const fail = {
   intakeInvalid: (fields: string[]) => fail.invalid('intake_invalid', { fields }),
   invalidTransition: (message: string, extra: Record<string, unknown> = {}) => fail.code('invalid_transition', { message, ...extra }),
   unavailable: (message: string, retryAfterSeconds = 5) => new ApiError(503, message, { 'Retry-After': String(retryAfterSeconds) }),
+  loginThrottled: (retryAfterSeconds: number) =>
+    new ApiError(
+      ERROR_CODES.login_throttled,
+      {
+        code: 'login_throttled',
+        message: `too many failed sign-ins for this account or from this address; try again in ${retryAfterSeconds} s`,
+        retryAfterSeconds,
+      },
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
+  /** A password refused by the strength rule (auth/password-strength.ts), as a 422 entry for the field that carried it. */
+  weakPassword: (field: string, why: { message: string; suggestions: string[] }) =>
+    fail.validation([
+      {
+        type: 'password_too_weak',
+        loc: ['body', field],
+        msg: [why.message, ...why.suggestions].join(' '),
+        // Never echo a password, not even a weak one.
+        input: null,
+      },
+    ]),
 };
 
 const LOCATIONS: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header', cookie: 'cookie', form: 'body' };
@@ -170,12 +191,15 @@ export function errorResponses(...statuses: number[]) {
     409: 'Conflict',
     422: 'Validation failure',
     428: 'An etag is required',
+    429: 'Too many failed sign-ins; retry after the Retry-After header',
   };
   return Object.fromEntries(
     statuses.map((s) => {
       const bodies = ERROR_BODIES[s] ?? [MessageError];
       const schema = bodies.length === 1 ? bodies[0]! : z.union(bodies as unknown as [z.ZodTypeAny, z.ZodTypeAny]);
-      return [s, { description: descriptions[s] ?? 'Error', content: { 'application/json': { schema } } }];
+      const headers =
+        s === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' as const } } } } : {};
+      return [s, { description: descriptions[s] ?? 'Error', ...headers, content: { 'application/json': { schema } } }];
     }),
   );
 }

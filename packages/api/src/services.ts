@@ -8,6 +8,7 @@ import type { FileUrlSigning } from '@atelier/storage/file-urls';
 import type { RunEventHub } from './events/run-event-hub';
 import type { WebhookRetrySettings } from '@atelier/engine/webhooks/types';
 import type { GatewayMetrics } from './metrics';
+import type { LoginThrottleSettings } from './auth/login-throttle';
 
 /** What route handlers reach through the context instead of importing globals. */
 export interface AppServices {
@@ -51,6 +52,10 @@ export interface AppServices {
   secretsKey?: Buffer;
   /** Backoff of webhook deliveries this gateway's dispatcher starts (ATELIER_WEBHOOK_RETRY_* when absent). */
   webhookRetry?: Partial<WebhookRetrySettings>;
+  /** How failed sign-ins are throttled (ATELIER_LOGIN_* over the defaults when absent; auth/login-throttle.ts). */
+  loginThrottle?: Partial<LoginThrottleSettings>;
+  /** Proxies in front of the gateway whose X-Forwarded-For is believed (ATELIER_TRUSTED_PROXY_HOPS, else 0). */
+  trustedProxyHops?: number;
 }
 
 /** Who is calling: a signed-in session or an API key, always on behalf of one user. */

@@ -13,7 +13,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account and its personal workspace */
+        /**
+         * Create an account and its personal workspace
+         * @description The password must be hard to guess (zxcvbn score 3 or more) and must not contain the email or the name; a 422 entry of type password_too_weak on body.password says why.
+         */
         post: operations["register"];
         delete?: never;
         options?: never;
@@ -30,7 +33,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with email and password */
+        /**
+         * Sign in with email and password
+         * @description Failed sign-ins are counted per account and per client address across all gateways. Past a budget of failures the account (or address) is refused with 429 and a Retry-After header for a back-off that doubles with each further failure, up to a cap (15 minutes by default); attempts refused that way are not counted. A successful sign-in starts the account's count over.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -503,7 +509,10 @@ export interface paths {
         delete: operations["deleteUserMe"];
         options?: never;
         head?: never;
-        /** Change your name, email or password (a password change needs the current one) */
+        /**
+         * Change your name, email or password
+         * @description The name can be changed with a session or an API key. The sign-in email and the password need a session (403 session_required with an API key) and the current password in currentPassword (a wrong one is a 422 entry of type password_incorrect, counted against the sign-in throttle like a failed sign-in: 429 past its budget). A new password must pass the same strength rule as registration (422 password_too_weak) and signs out every other session of the user; API keys stay valid (revoke them with DELETE /v1/api-keys/{key_id}).
+         */
         patch: operations["updateUserMe"];
         trace?: never;
     };
@@ -1814,7 +1823,7 @@ export interface components {
         CodedError: {
             detail: {
                 /** @enum {string} */
-                code: "invalid_provider_override" | "character_batch_unsupported" | "workspace_bound_key" | "account_scope_required" | "operator_required" | "approval_blocked" | "campaign_not_draft" | "character_archived" | "client_conflict" | "contact_exists" | "document_slug_taken" | "email_taken" | "gate_mismatch" | "import_active" | "import_not_finished" | "invalid_transition" | "last_owner" | "member_exists" | "project_has_characters" | "publication_slug_taken" | "request_id_reused" | "subject_erased" | "version_frozen" | "workflow_id_taken" | "workflow_published" | "artifact_not_found" | "brand_not_published" | "client_not_found" | "hold_patch_invalid" | "hold_value_invalid" | "import_failed" | "input_refused" | "invalid_successor" | "proposal_invalid" | "proposal_not_for_brand" | "no_references" | "subject_required" | "subject_changed" | "subject_not_found" | "subject_not_allowed" | "webhook_verify_failed";
+                code: "invalid_provider_override" | "character_batch_unsupported" | "workspace_bound_key" | "account_scope_required" | "operator_required" | "session_required" | "approval_blocked" | "campaign_not_draft" | "character_archived" | "client_conflict" | "contact_exists" | "document_slug_taken" | "email_taken" | "gate_mismatch" | "import_active" | "import_not_finished" | "invalid_transition" | "last_owner" | "member_exists" | "project_has_characters" | "publication_slug_taken" | "request_id_reused" | "subject_erased" | "version_frozen" | "workflow_id_taken" | "workflow_published" | "artifact_not_found" | "brand_not_published" | "client_not_found" | "hold_patch_invalid" | "hold_value_invalid" | "import_failed" | "input_refused" | "invalid_successor" | "proposal_invalid" | "proposal_not_for_brand" | "no_references" | "subject_required" | "subject_changed" | "subject_not_found" | "subject_not_allowed" | "webhook_verify_failed";
                 message?: string;
             } & {
                 [key: string]: unknown;
@@ -1865,6 +1874,15 @@ export interface components {
             email: string;
             password: string;
             name: string;
+        };
+        LoginThrottled: {
+            detail: {
+                /** @enum {string} */
+                code: "login_throttled";
+                message: string;
+                /** @description The same number of seconds as the Retry-After header */
+                retryAfterSeconds: number;
+            };
         };
         LoginRequest: {
             email: string;
@@ -2342,7 +2360,7 @@ export interface components {
             name?: string;
             /** Format: email */
             email?: string;
-            /** @description Required with newPassword */
+            /** @description Required with newPassword, and with an email other than the current one */
             currentPassword?: string;
             newPassword?: string;
         };
@@ -3699,6 +3717,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Too many failed sign-ins; retry after the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginThrottled"];
                 };
             };
             /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
@@ -6185,6 +6214,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Too many failed sign-ins; retry after the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginThrottled"];
                 };
             };
             /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */

@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   workspace_bound_key: 403,
   account_scope_required: 403,
   operator_required: 403,
+  session_required: 403,
   approval_blocked: 409,
   campaign_not_draft: 409,
   character_archived: 409,
@@ -52,7 +53,8 @@ export const ERROR_CODES = {
   subject_not_allowed: 422,
   webhook_verify_failed: 422,
   etag_required: 428,
-} as const satisfies Record<string, 400 | 403 | 409 | 422 | 428>;
+  login_throttled: 429,
+} as const satisfies Record<string, 400 | 403 | 409 | 422 | 428 | 429>;
 
 /**
  * Every error body of the contract as its own schema, so that a generated client can tell a 402 budget
@@ -64,7 +66,8 @@ const Message = z.string();
 export const MessageError = z.object({ detail: Message }).openapi('MessageError');
 
 const OTHER_CODES = Object.keys(ERROR_CODES).filter(
-  (c) => !['etag_mismatch', 'etag_required', 'character_not_usable', 'admin_required', 'template_deprecated'].includes(c),
+  (c) =>
+    !['etag_mismatch', 'etag_required', 'character_not_usable', 'admin_required', 'template_deprecated', 'login_throttled'].includes(c),
 ) as [string, ...string[]];
 
 /** Any other domain refusal; its code is one of the closed list, so narrowing on a specific code rules it out. */
@@ -144,6 +147,16 @@ export const AdminRequired = z
   .object({ detail: z.object({ code: z.literal('admin_required'), message: z.string() }) })
   .openapi('AdminRequired');
 
+export const LoginThrottled = z
+  .object({
+    detail: z.object({
+      code: z.literal('login_throttled'),
+      message: z.string(),
+      retryAfterSeconds: z.number().int().describe('The same number of seconds as the Retry-After header'),
+    }),
+  })
+  .openapi('LoginThrottled');
+
 /** The bodies each status can carry, most specific first. */
 export const ERROR_BODIES: Record<number, readonly z.ZodTypeAny[]> = {
   400: [TemplateDeprecated, CodedError],
@@ -156,5 +169,6 @@ export const ERROR_BODIES: Record<number, readonly z.ZodTypeAny[]> = {
   415: [MessageError],
   422: [RequestValidationError, IntakeInvalid, WorkflowInvalid, KeyedInvalid, CharacterNotUsable, CodedError],
   428: [EtagRequired],
+  429: [LoginThrottled],
   503: [MessageError],
 };

@@ -24,15 +24,20 @@ export const UserUpdateRequest = z
   .object({
     name: Name.optional(),
     email: Email.optional(),
-    currentPassword: z.string().min(1).max(LIMITS.password).optional().describe('Required with newPassword'),
+    currentPassword: z
+      .string()
+      .min(1)
+      .max(LIMITS.password)
+      .optional()
+      .describe('Required with newPassword, and with an email other than the current one'),
     newPassword: z.string().min(12).max(LIMITS.password).optional(),
   })
   .superRefine((body, ctx) => {
     if (body.newPassword !== undefined && body.currentPassword === undefined) {
       ctx.addIssue({ code: 'custom', path: ['currentPassword'], message: 'currentPassword is required to set newPassword' });
     }
-    if (body.currentPassword !== undefined && body.newPassword === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['newPassword'], message: 'newPassword is required with currentPassword' });
+    if (body.currentPassword !== undefined && body.newPassword === undefined && body.email === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['newPassword'], message: 'currentPassword goes with newPassword or email' });
     }
   })
   .openapi('UserUpdateRequest');

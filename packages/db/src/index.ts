@@ -9,6 +9,7 @@ export * from './run-moves';
 export * from './run-records';
 export * from './workflows';
 export * from './accounts';
+export * from './login-throttles';
 export * from './workspaces';
 export * from './projects';
 export * from './queue';

@@ -16,6 +16,7 @@ import * as runEventSeq from './migrations/2026-11-25T0900-run-event-seq';
 import * as runCancelRequested from './migrations/2026-11-26T0900-run-cancel-requested';
 import * as tableChanges from './migrations/2026-11-27T0900-table-changes';
 import * as orderClaims from './migrations/2026-11-28T0900-order-claims';
+import * as loginThrottles from './migrations/2026-11-29T0900-login-throttles';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T0900-run-cancel-requested': runCancelRequested,
   '2026-11-27T0900-table-changes': tableChanges,
   '2026-11-28T0900-order-claims': orderClaims,
+  '2026-11-29T0900-login-throttles': loginThrottles,
 };
 
 class InCodeMigrations implements MigrationProvider {

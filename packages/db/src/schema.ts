@@ -53,6 +53,15 @@ export interface AuthTokensTable {
   created_at: Timestamp;
 }
 
+/** Failed sign-ins counted per account or client address (login-throttles.ts). */
+export interface LoginThrottlesTable {
+  scope: 'account' | 'address';
+  key: string;
+  failures: number;
+  last_failure_at: Timestamp;
+  blocked_until: NullableTimestamp;
+}
+
 export interface ApiKeysTable {
   id: string;
   user_id: string;
@@ -278,6 +287,7 @@ export interface Database
   auth_sessions: AuthSessionsTable;
   auth_tokens: AuthTokensTable;
   api_keys: ApiKeysTable;
+  login_throttles: LoginThrottlesTable;
   projects: ProjectsTable;
   workflows: WorkflowsTable;
   workflow_versions: WorkflowVersionsTable;

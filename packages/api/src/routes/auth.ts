@@ -4,8 +4,11 @@ import { newUuid } from '@atelier/domain';
 import { LoginRequest, RefreshRequest, RegisterRequest, TokenResponse } from '@atelier/contracts/auth';
 import { hashPassword, verifyPassword } from '../auth/secrets';
 import { openSession, refreshSession } from '../auth/sessions';
+import { judgePassword } from '../auth/password-strength';
+import { loginThrottleSettings, throttledPasswordCheck } from '../auth/login-throttle';
 import { ApiError, errorResponses, fail, validationHook } from '../errors';
 import type { AppEnv } from '../services';
+import { clientAddress } from '../http/client-address';
 import { json, jsonBody, secured } from '../http/route';
 
 const tokens = { ...json(TokenResponse) };
@@ -20,12 +23,17 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/auth/register',
       tags: ['auth'],
       summary: 'Create an account and its personal workspace',
+      description:
+        'The password must be hard to guess (zxcvbn score 3 or more) and must not contain the email or the name; ' +
+        'a 422 entry of type password_too_weak on body.password says why.',
       request: { body: jsonBody(RegisterRequest) },
       responses: { 201: { description: 'Signed in', ...tokens }, ...errorResponses(409, 422) },
     }),
     async (c) => {
       const body = c.req.valid('json');
       const { db } = c.get('services');
+      const verdict = judgePassword(body.password, body);
+      if (!verdict.ok) throw fail.weakPassword('password', verdict);
       const user = await createUserWithWorkspace(db, {
         id: newUuid(),
         email: body.email,
@@ -44,16 +52,27 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/auth/login',
       tags: ['auth'],
       summary: 'Sign in with email and password',
+      description:
+        'Failed sign-ins are counted per account and per client address across all gateways. Past a budget of failures ' +
+        'the account (or address) is refused with 429 and a Retry-After header for a back-off that doubles with each further ' +
+        'failure, up to a cap (15 minutes by default); attempts refused that way are not counted. A successful sign-in ' +
+        "starts the account's count over.",
       request: { body: jsonBody(LoginRequest) },
-      responses: { 200: { description: 'Signed in', ...tokens }, ...errorResponses(401, 422) },
+      responses: { 200: { description: 'Signed in', ...tokens }, ...errorResponses(401, 422, 429) },
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const { db } = c.get('services');
+      const services = c.get('services');
+      const { db } = services;
+      const attempt = { email: body.email, address: clientAddress(c, services.trustedProxyHops ?? 0) };
       const user = await findUserByEmail(db, body.email);
       decoyHash ??= hashPassword('decoy-password-for-timing');
-      const ok = await verifyPassword(user?.password_hash ?? (await decoyHash), body.password);
-      if (!user || !ok) throw new ApiError(401, 'wrong email or password');
+      const stored = user?.password_hash ?? (await decoyHash);
+      const check = await throttledPasswordCheck(db, loginThrottleSettings(process.env, services.loginThrottle), attempt, () =>
+        verifyPassword(stored, body.password),
+      );
+      if (check.outcome === 'throttled') throw fail.loginThrottled(check.retryAfterSeconds);
+      if (!user || check.outcome === 'wrong') throw new ApiError(401, 'wrong email or password');
       return c.json(await openSession(db, user), 200);
     },
   )

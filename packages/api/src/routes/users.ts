@@ -1,4 +1,5 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import {
   type Db,
   type UserRow,
@@ -11,7 +12,10 @@ import {
 } from '@atelier/db';
 import { AccountDeletionRequest, User, UserUpdateRequest } from '@atelier/contracts/users';
 import { hashPassword, verifyPassword } from '../auth/secrets';
+import { judgePassword } from '../auth/password-strength';
+import { loginThrottleSettings, throttledPasswordCheck } from '../auth/login-throttle';
 import { errorResponses, fail, validationHook } from '../errors';
+import { clientAddress } from '../http/client-address';
 import { kept } from '../kept';
 import { requireAccountScope } from '../access';
 import type { AppEnv } from '../services';
@@ -38,6 +42,36 @@ async function present(db: Db, u: UserRow) {
   };
 }
 
+/**
+ * The current password, checked under the sign-in throttle: a stolen session must not become a way to
+ * guess the password at full speed. A wrong one is a 422 entry (not 401, which would say the session is bad).
+ */
+async function requireCurrentPassword(c: Context<AppEnv>, user: UserRow, currentPassword: string | undefined): Promise<void> {
+  if (currentPassword === undefined) {
+    throw fail.validation([
+      {
+        type: 'missing',
+        loc: ['body', 'currentPassword'],
+        msg: 'currentPassword is required to change the email or the password',
+        input: null,
+      },
+    ]);
+  }
+  const services = c.get('services');
+  const check = await throttledPasswordCheck(
+    services.db,
+    loginThrottleSettings(process.env, services.loginThrottle),
+    { email: user.email, address: clientAddress(c, services.trustedProxyHops ?? 0) },
+    () => verifyPassword(user.password_hash, currentPassword),
+  );
+  if (check.outcome === 'throttled') throw fail.loginThrottled(check.retryAfterSeconds);
+  if (check.outcome === 'wrong') {
+    throw fail.validation([
+      { type: 'password_incorrect', loc: ['body', 'currentPassword'], msg: 'The current password is not correct', input: null },
+    ]);
+  }
+}
+
 // A principal always names a user that exists (users are never hard-deleted by the API); this guards the purge.
 const gone = () => fail.unauthorized('this account no longer exists');
 
@@ -62,32 +96,47 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       ...secured('users'),
       method: 'patch',
       path: '/v1/users/me',
-      summary: 'Change your name, email or password (a password change needs the current one)',
+      summary: 'Change your name, email or password',
+      description:
+        'The name can be changed with a session or an API key. The sign-in email and the password need a session (403 ' +
+        'session_required with an API key) and the current password in currentPassword (a wrong one is a 422 entry of type ' +
+        'password_incorrect, counted against the sign-in throttle like a failed sign-in: 429 past its budget). ' +
+        'A new password must pass the same strength rule as registration (422 password_too_weak) and signs out every ' +
+        'other session of the user; API keys stay valid (revoke them with DELETE /v1/api-keys/{key_id}).',
       request: { body: jsonBody(UserUpdateRequest) },
-      responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401, 403, 409, 422) },
+      responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401, 403, 409, 422, 429) },
     }),
     async (c) => {
       requireAccountScope(c);
       const body = c.req.valid('json');
-      const { db } = c.get('services');
+      const services = c.get('services');
+      const { db } = services;
       const principal = c.get('principal');
       const user = await getUser(db, principal.userId);
       if (!user) throw gone();
+      // Resending the email one already has (a client saving the whole profile) changes nothing and needs nothing.
+      const email = body.email !== undefined && body.email !== user.email ? body.email : undefined;
+      if (email !== undefined || body.newPassword !== undefined) {
+        // A leaked key must not be enough to take the account over: the sign-in credentials need the person.
+        if (principal.via !== 'session') {
+          throw fail.code('session_required', {
+            message: 'changing the sign-in email or the password needs a signed-in session and the current password, not an API key',
+          });
+        }
+        await requireCurrentPassword(c, user, body.currentPassword);
+      }
       let passwordHash: string | undefined;
       if (body.newPassword !== undefined) {
-        if (!(await verifyPassword(user.password_hash, body.currentPassword ?? ''))) {
-          throw fail.validation([
-            { type: 'password_incorrect', loc: ['body', 'currentPassword'], msg: 'The current password is not correct', input: null },
-          ]);
-        }
+        const verdict = judgePassword(body.newPassword, { email: email ?? user.email, name: body.name ?? user.name });
+        if (!verdict.ok) throw fail.weakPassword('newPassword', verdict);
         passwordHash = await hashPassword(body.newPassword);
       }
-      const result = await updateUser(db, user.id, { name: body.name, email: body.email, passwordHash });
+      const result = await updateUser(db, user.id, { name: body.name, email, passwordHash });
       if (!result.ok) {
         if (result.reason === 'email_taken') throw fail.code('email_taken', { message: 'an account with this email already exists' });
         throw gone();
       }
-      // A new password signs out every other session: all but the caller's own, or all of them when an API key called.
+      // A new password signs out every other session (the caller's stays); API keys are credentials the user revokes explicitly.
       if (passwordHash) await revokeOtherSessions(db, user.id, principal.sessionId);
       return c.json(await present(db, result.user), 200);
     },
