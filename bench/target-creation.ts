@@ -18,7 +18,8 @@
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, createServer } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
-import { keepAliveMs } from '@atelier/api';
+import { connectionLimits } from '@atelier/api';
+import { httpServerOptions } from '@atelier/api/http/connection-limits';
 import { type Db, connectDb } from '@atelier/db';
 import { type Cleanup, type Sides, abba, describe, http, rawQuery } from './harness';
 import { RUNS_TEMPLATE } from './target-runs';
@@ -76,7 +77,8 @@ async function startBareGateway(s: Sides, cleanup: Cleanup): Promise<string> {
   };
   const insert = `insert into ${BARE_TABLE} select * from jsonb_populate_record(null::${BARE_TABLE}, $1::jsonb)`;
 
-  const server = createServer((req, res) => {
+  // The gateway's HTTP settings (idle, header and request timeouts), so both sides keep connections alike.
+  const server = createServer(httpServerOptions(connectionLimits()), (req, res) => {
     const answer = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -94,9 +96,6 @@ async function startBareGateway(s: Sides, cleanup: Cleanup): Promise<string> {
       })
       .catch((err) => answer(500, { error: describe(err) }));
   });
-  // The gateway's HTTP settings: idle connections kept as long, so both sides' clients reuse theirs between bursts.
-  server.keepAliveTimeout = keepAliveMs();
-  server.headersTimeout = server.keepAliveTimeout + 1_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanup.add('the run-creation baseline gateway', async () => {
     server.closeAllConnections();

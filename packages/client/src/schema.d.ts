@@ -2121,6 +2121,7 @@ export interface components {
         };
         CreateRunRequest: {
             templateId: string;
+            /** @description Each string in it (a key or a value, at any depth) at most 65,536 characters, the whole at most 262,144 bytes as JSON; beyond, 422 intake_invalid */
             intake: {
                 [key: string]: unknown;
             };
@@ -2215,6 +2216,7 @@ export interface components {
         CreateOrderRequest: {
             workflowId: string;
             variationSpec: components["schemas"]["VariationSpec"];
+            /** @description Each string in it (a key or a value, at any depth) at most 65,536 characters, the whole at most 262,144 bytes as JSON; beyond, 422 intake_invalid */
             intakeBase?: {
                 [key: string]: unknown;
             };
@@ -2543,6 +2545,11 @@ export interface components {
         };
         /** @description A draft WorkflowDefinition, whole or partial (intakeSchema, runtimeSteps, providers, gates, ...), plus intake */
         DryRunRequest: {
+            runtimeSteps?: unknown[];
+            gates?: unknown[];
+            intakeSchema?: {
+                fields?: unknown[];
+            };
             /** @description An intake to resolve against the draft's intakeSchema */
             intake?: unknown;
             /** Format: uuid */
@@ -2626,8 +2633,14 @@ export interface components {
              * @description The owning workspace; defaults to the caller's default workspace
              */
             workspaceId?: string;
-            /** @description A WorkflowDefinition. It is checked against the workflow schema and every publishing rule; all problems come back at once as 422 workflow_invalid */
+            /** @description A WorkflowDefinition. Its lists are counted first (at most 100 runtimeSteps, 50 gates, 100 intake fields; 422 request validation beyond); then it is checked against the workflow schema and every publishing rule, and all problems come back at once as 422 workflow_invalid */
             definition: {
+                runtimeSteps?: unknown[];
+                gates?: unknown[];
+                intakeSchema?: {
+                    fields?: unknown[];
+                };
+            } & {
                 [key: string]: unknown;
             };
         };

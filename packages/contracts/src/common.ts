@@ -3,8 +3,9 @@ import { z } from '@hono/zod-openapi';
 /**
  * Bounds of every request input (body fields, query and path parameters), so that absurd input is a
  * 422 at the edge and the bounds show in /openapi.json (docs/architecture.md, "Input limits"). Response
- * schemas carry none: they echo stored data. Free-form JSON objects (intake, persona, patch, workflow
- * definitions) are bounded by the 2 MiB body cap and the nesting depth instead.
+ * schemas carry none: they echo stored data. Free-form JSON objects (persona, patch) are bounded by the
+ * 2 MiB body cap and the nesting depth instead; intakes also by their own size bounds, and workflow
+ * definitions by their counts of steps, gates and intake fields.
  */
 export const LIMITS = {
   /** Names and titles: people, workspaces, projects, keys, characters, clients. */
@@ -38,6 +39,18 @@ export const LIMITS = {
   variations: 10_000,
   /** Characters of an order's CSV variation text. */
   csv: 2_000_000,
+  /** Runtime steps of one workflow definition (the built-ins have at most 4). */
+  steps: 100,
+  /** Gates of one workflow definition. */
+  gates: 50,
+  /** Intake fields of one workflow definition. */
+  intakeFields: 100,
+  /** Characters of one string (a key or a value, at any depth) in an intake; 422 intake_invalid beyond. */
+  intakeString: 65_536,
+  /** UTF-8 bytes of one intake as JSON (an order child's: intakeBase with its variation); 422 intake_invalid beyond. */
+  intakeBytes: 262_144,
+  /** UTF-8 bytes of all of an order's child intakes together (intakeBase is copied into each); 422 variations_invalid beyond. */
+  orderIntakeBytes: 32 * 1024 * 1024,
   /** PostgreSQL `integer` (and what OFFSET/LIMIT take here). */
   int32: 2_147_483_647,
   /** USD amounts (numeric(14, 6) columns hold below 1e8). */
@@ -68,6 +81,17 @@ export const Int32 = (min = 0) => z.number().int().min(min).max(LIMITS.int32);
 export const Usd = z.number().finite().nonnegative().max(LIMITS.usd, 'must be at most 1,000,000 USD');
 /** A string-to-string map (role → model id): keys and values bounded like ids. */
 export const IdMap = z.record(z.string().max(LIMITS.id), z.string().max(LIMITS.id));
+
+/**
+ * An intake a caller sends (a run's, an order's intakeBase and variations). Its size is checked by the
+ * domain (intake-limits.ts) so the refusal is the contract's intake_invalid naming the field; the bounds
+ * are stated here because JSON Schema has no keyword for them on free-form values.
+ */
+export const Intake = z
+  .record(z.string(), z.unknown())
+  .describe(
+    `Each string in it (a key or a value, at any depth) at most ${LIMITS.intakeString.toLocaleString('en-US')} characters, the whole at most ${LIMITS.intakeBytes.toLocaleString('en-US')} bytes as JSON; beyond, 422 intake_invalid`,
+  );
 
 /** Paging of every list endpoint: offset 0 – 2147483647 (default 0), limit 1–100 (default 50). */
 export const Pagination = z.object({

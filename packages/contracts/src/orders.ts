@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { Id, IdMap, LIMITS, Usd } from './common';
+import { Id, IdMap, Intake, LIMITS, Usd } from './common';
 
-const IntakeObject = z.record(z.string(), z.unknown());
 const Money = Usd;
 
 export const ENFORCEMENT_MODE_VALUES = ['hard_stop', 'allow_overage', 'allow_one_more', 'notify_only'] as const;
@@ -10,7 +9,7 @@ export const VariationSpec = z
   .discriminatedUnion('resolver', [
     z.object({
       resolver: z.literal('list'),
-      params: z.object({ items: z.array(IntakeObject).min(1, 'must list at least one variation').max(LIMITS.variations) }),
+      params: z.object({ items: z.array(Intake).min(1, 'must list at least one variation').max(LIMITS.variations) }),
     }),
     z.object({
       resolver: z.literal('matrix'),
@@ -26,7 +25,7 @@ export const CreateOrderRequest = z
   .object({
     workflowId: Id,
     variationSpec: VariationSpec,
-    intakeBase: IntakeObject.optional(),
+    intakeBase: Intake.optional(),
     workflowVersion: z.string().max(LIMITS.id).optional(),
     workspaceId: z.string().uuid().optional(),
     projectId: z.string().uuid().nullish(),

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, IdMap, LIMITS, Pagination, QueryBoolean } from './common';
+import { Id, IdMap, Intake, LIMITS, Pagination, QueryBoolean } from './common';
 
 import { RUN_STATUS_VALUES } from './run-statuses';
 
@@ -8,7 +8,7 @@ export { RUN_STATUS_VALUES };
 export const CreateRunRequest = z
   .object({
     templateId: Id,
-    intake: z.record(z.string(), z.unknown()),
+    intake: Intake,
     workspaceId: z.string().uuid().optional(),
     projectId: z.string().uuid().nullish(),
     providers: IdMap.optional().describe('Role to model-registry id, for this run only'),

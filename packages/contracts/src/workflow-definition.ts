@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { LIMITS } from './common';
 import { STEP_KINDS } from './step-kinds';
 
 export { type ActivityStepKind, STEP_KINDS, STEP_KIND_TRAITS, type StepKindTraits } from './step-kinds';
@@ -100,9 +101,9 @@ export const WorkflowDefinition = z
     supersededById: z.string().nullable().optional(),
     cadence: z.string().min(1),
     estimatedDurationSeconds: z.number().int().positive().optional(),
-    intakeSchema: z.object({ fields: z.array(IntakeField) }),
-    runtimeSteps: z.array(Step),
-    gates: z.array(Gate),
+    intakeSchema: z.object({ fields: z.array(IntakeField).max(LIMITS.intakeFields) }),
+    runtimeSteps: z.array(Step).max(LIMITS.steps),
+    gates: z.array(Gate).max(LIMITS.gates),
     providers: z.record(z.string(), z.string()),
     budgetPolicy: z.object({ perRunCapUsd: z.number().nonnegative().max(1_000_000).optional() }).passthrough(),
     artifactSchema: z.object({

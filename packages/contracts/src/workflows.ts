@@ -18,13 +18,54 @@ export const ListWorkflowsQuery = Pagination.extend({
     .openapi({ param: { name: 'workspaceId', in: 'query' } }),
 });
 
+/**
+ * A list of at most `max` items where it is a list. Any other value passes here: what a definition's
+ * fields hold is judged by the workflow schema and its rules, which answer every problem at once as
+ * workflow_invalid; only the count is refused before them (in the request-validation shape).
+ */
+const atMost = (max: number) =>
+  z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (Array.isArray(value) && value.length > max) {
+        ctx.addIssue({ code: 'too_big', origin: 'array', maximum: max, inclusive: true, input: value, message: `at most ${max} items` });
+      }
+    })
+    .openapi({ type: 'array', items: {}, maxItems: max })
+    .optional();
+
+/** The lists that size a definition (LIMITS.steps, .gates, .intakeFields), counted before any rule reads them. */
+const DefinitionLists = {
+  runtimeSteps: atMost(LIMITS.steps),
+  gates: atMost(LIMITS.gates),
+  intakeSchema: z
+    .unknown()
+    .superRefine((value, ctx) => {
+      const fields = value !== null && typeof value === 'object' ? (value as { fields?: unknown }).fields : undefined;
+      if (Array.isArray(fields) && fields.length > LIMITS.intakeFields) {
+        ctx.addIssue({
+          code: 'too_big',
+          origin: 'array',
+          maximum: LIMITS.intakeFields,
+          inclusive: true,
+          input: fields,
+          path: ['fields'],
+          message: `at most ${LIMITS.intakeFields} items`,
+        });
+      }
+    })
+    .openapi({ type: 'object', properties: { fields: { type: 'array', items: {}, maxItems: LIMITS.intakeFields } } })
+    .optional(),
+};
+
 export const AuthorWorkflowRequest = z
   .object({
     workspaceId: z.string().uuid().optional().describe("The owning workspace; defaults to the caller's default workspace"),
     definition: z
-      .record(z.string(), z.unknown())
+      .object(DefinitionLists)
+      .catchall(z.unknown())
       .describe(
-        'A WorkflowDefinition. It is checked against the workflow schema and every publishing rule; all problems come back at once as 422 workflow_invalid',
+        `A WorkflowDefinition. Its lists are counted first (at most ${LIMITS.steps} runtimeSteps, ${LIMITS.gates} gates, ${LIMITS.intakeFields} intake fields; 422 request validation beyond); then it is checked against the workflow schema and every publishing rule, and all problems come back at once as 422 workflow_invalid`,
       ),
   })
   .openapi('AuthorWorkflowRequest');
@@ -82,6 +123,7 @@ const CostRange = z.object({ min: z.number(), typical: z.number(), max: z.number
 
 export const DryRunRequest = z
   .object({
+    ...DefinitionLists,
     intake: z.unknown().optional().describe("An intake to resolve against the draft's intakeSchema"),
     workspaceId: z.string().uuid().optional(),
     templateId: z
@@ -121,7 +163,7 @@ export const EstimateRequest = z
       .optional()
       .describe('The draft workflow id, when there is one; published catalog workflows cannot be estimated'),
     version: z.string().max(LIMITS.id).optional(),
-    runtimeSteps: z.array(z.record(z.string(), z.unknown())).max(LIMITS.items).describe('Step objects of a draft'),
+    runtimeSteps: z.array(z.record(z.string(), z.unknown())).max(LIMITS.steps).describe('Step objects of a draft'),
     providers: IdMap,
     budgetPolicy: z.object({ perRunCapUsd: Usd.optional() }).passthrough().optional(),
   })

@@ -204,7 +204,7 @@ describe('request bounds: at the bound parses, one past it is refused', () => {
     bound(orders.CostsQuery, {}, ['from'], '2026-01-01T00:00:00.000Z', `2026-01-01T00:00:00.${s(100, '1')}Z`);
   });
 
-  it('runs, queue and workflows: ids 200, generated ids 64, batches 100, free text 10,000', () => {
+  it('runs, queue and workflows: ids 200, generated ids 64, batches 100, free text 10,000, steps 100, gates 50, intake fields 100', () => {
     bound(runs.CreateRunRequest, { templateId: 't', intake: {} }, ['templateId'], s(200), s(201));
     bound(runs.ListRunsQuery, {}, ['parentOrderId'], s(200), s(201));
     bound(runs.RunIdParam, {}, ['run_id'], s(64), s(65));
@@ -215,7 +215,17 @@ describe('request bounds: at the bound parses, one past it is refused', () => {
     bound(queue.ListQueueQuery, {}, ['templateId'], s(200), s(201));
     bound(workflows.WorkflowIdParam, {}, ['id'], s(200), s(201));
     bound(workflows.PublishWorkflowRequest, {}, ['version'], s(200), s(201));
-    bound(workflows.EstimateRequest, { providers: {} }, ['runtimeSteps'], Array(1_000).fill({}), Array(1_001).fill({}));
+    bound(workflows.EstimateRequest, { providers: {} }, ['runtimeSteps'], Array(100).fill({}), Array(101).fill({}));
+    bound(workflows.DryRunRequest, {}, ['runtimeSteps'], Array(100).fill({}), Array(101).fill({}));
+    bound(workflows.AuthorWorkflowRequest, { definition: {} }, ['definition', 'runtimeSteps'], Array(100).fill({}), Array(101).fill({}));
+    bound(workflows.AuthorWorkflowRequest, { definition: {} }, ['definition', 'gates'], Array(50).fill({}), Array(51).fill({}));
+    bound(
+      workflows.AuthorWorkflowRequest,
+      { definition: { intakeSchema: {} } },
+      ['definition', 'intakeSchema', 'fields'],
+      Array(100).fill({}),
+      Array(101).fill({}),
+    );
     bound(
       workflows.EstimateRequest,
       { runtimeSteps: [], providers: {}, budgetPolicy: {} },

@@ -2,6 +2,7 @@ import { Gate, IntakeField, Step, WorkflowDefinition } from '@atelier/contracts/
 import { roleProblem } from './step-kinds';
 import { type CostEstimate, estimateSteps } from './estimate';
 import { resolveIntake } from './intake';
+import { intakeSizeProblems, measureIntake } from './intake-limits';
 import type { ModelRegistry } from './models';
 import { roundUsd } from './money';
 import { type RuleContext, workflowRuleErrors } from './workflow-rules';
@@ -317,6 +318,7 @@ export function dryRunDraft(body: Record<string, unknown>, ctx: RuleContext): Dr
       if (hasDefinition) warnings.push('the intake was not checked: the draft has no well-formed intakeSchema');
     } else {
       const resolution = resolveIntake(fields, body.intake as Record<string, unknown>);
+      errors.push(...intakeSizeProblems(measureIntake(body.intake)).map((e) => `intake: ${e}`));
       if (!resolution.ok) errors.push(...resolution.errors.map((e) => `intake: ${e}`));
       for (const key of resolution.unknownKeys) warnings.push(`intake: "${key}" is not an intake field and would be ignored`);
     }

@@ -4,6 +4,7 @@ export * from './ids';
 export * from './run-status';
 export * from './money';
 export * from './intake';
+export * from './intake-limits';
 export * from './run-context';
 export * from './artifact-types';
 export * from './artifact-files';

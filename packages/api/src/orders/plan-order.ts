@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import type { CreateOrderRequest } from '@atelier/contracts/orders';
+import { LIMITS } from '@atelier/contracts/common';
 import type { IntakeField, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import {
   type OrderRow,
@@ -13,6 +14,8 @@ import {
 import {
   VariationError,
   estimateSteps,
+  intakeSizeProblems,
+  measureIntake,
   newRunId,
   orderDedupeKey,
   resolveIntake,
@@ -97,7 +100,15 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
   const children = new Map<string, PlannedChild>();
   // One intake per distinct character use (character, use, channel, territory) is enough for the gate.
   const characterUses = new Map<string, Record<string, unknown>>();
+  const baseSize = measureIntake(body.intakeBase ?? {});
+  let intakeBytes = 0;
   for (const [index, variation] of variations.entries()) {
+    const size = measureIntake(variation);
+    const tooLarge = intakeSizeProblems(baseSize, size);
+    if (tooLarge.length > 0) {
+      problems.push({ index, fields: tooLarge });
+      continue;
+    }
     const unknown = Object.keys({ ...body.intakeBase, ...variation }).filter((k) => !known.has(k));
     const resolution = resolveIntake(fields, { ...body.intakeBase, ...variation });
     const errors = [...unknown.map((k) => `${k} is not an intake field of ${definition.id}`), ...(resolution.ok ? [] : resolution.errors)];
@@ -116,6 +127,7 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
     }
     const dedupeKey = orderDedupeKey(definition.id, definition.version, resolution.intake);
     if (!children.has(dedupeKey)) {
+      intakeBytes += baseSize.bytes + size.bytes;
       children.set(dedupeKey, {
         id: newRunId(),
         intake: resolution.intake,
@@ -129,6 +141,12 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
     throw fail.invalid('intake_invalid', {
       fields: problems.slice(0, 50).flatMap((p) => p.fields.map((f) => `variation ${p.index}: ${f}`)),
       variations: problems.slice(0, 50),
+    });
+  }
+  // intakeBase is copied into every child: 10,000 children of a 256 KB base would be 2.5 GB of rows.
+  if (intakeBytes > LIMITS.orderIntakeBytes) {
+    throw fail.invalid('variations_invalid', {
+      message: `the children's intakes come to ${intakeBytes.toLocaleString('en-US')} bytes (intakeBase is copied into each); at most ${LIMITS.orderIntakeBytes.toLocaleString('en-US')} are allowed per order`,
     });
   }
   const targetCount = body.targetCount ?? children.size;

@@ -16,7 +16,7 @@ import {
   moveRunStatus,
   newRunRow,
 } from '@atelier/db';
-import { newRunId, resolveIntake } from '@atelier/domain';
+import { intakeSizeProblems, measureIntake, newRunId, resolveIntake } from '@atelier/domain';
 import { templateLabel } from '@atelier/engine/metrics';
 import { nameRunOnSpan } from '@atelier/engine/tracing';
 import { type WorkspaceAccess, workspaceAccess } from '../access';
@@ -84,6 +84,8 @@ export async function createRun(
   const { db, models } = services;
   const principal = c.get('principal');
   const access = await workspaceAccess(c, body.workspaceId);
+  const tooLarge = intakeSizeProblems(measureIntake(body.intake));
+  if (tooLarge.length > 0) throw fail.intakeInvalid(tooLarge);
   if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId))) {
     throw fail.notFound(`project ${body.projectId} not found`);
   }
