@@ -13,10 +13,14 @@ afterAll(() => h?.stop());
 const register = (body: unknown) => h.request('POST', '/v1/auth/register', { body });
 
 describe('registration refuses bad input', () => {
-  it('answers a password under 12 characters with a 422 entry for body.password', async () => {
+  it('answers a password under 12 characters with a 422 entry for body.password, never echoing the password', async () => {
     const res = await register({ email: 'short@example.com', password: 'elevenchars', name: 'Short' });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([{ type: 'too_small', loc: ['body', 'password'], msg: expect.any(String), input: 'elevenchars' }]);
+    expect(res.body.detail).toEqual([{ type: 'too_small', loc: ['body', 'password'], msg: expect.any(String), input: '(not shown)' }]);
+    // Nor inside an echoed object (a body refused as a whole).
+    const whole = await h.request('POST', '/v1/auth/register', { rawBody: JSON.stringify([{ password: 'elevenchars' }]) });
+    expect(whole.status).toBe(422);
+    expect(JSON.stringify(whole.body)).not.toContain('elevenchars');
   });
 
   it('reports every missing field at once', async () => {

@@ -95,6 +95,10 @@ async function rawInput(c: Context, target: string): Promise<unknown> {
 }
 
 const ECHO = { chars: 200, items: 10, depth: 3 };
+/** Fields whose value a 422 never echoes: a refused password or secret would otherwise come back in the body (and logs). */
+const SECRET_FIELD = /password|secret|token/i;
+const REDACTED = '(not shown)';
+const secretField = (key: PropertyKey | undefined) => typeof key === 'string' && SECRET_FIELD.test(key);
 
 /**
  * What a 422 echoes of the input it refused: enough to recognise it, never the whole of a large body.
@@ -110,7 +114,9 @@ export function boundedEcho(value: unknown, depth = 0): unknown {
     return value.length > ECHO.items ? [...head, `… (${value.length} items)`] : head;
   }
   const entries = Object.entries(value);
-  const head = Object.fromEntries(entries.slice(0, ECHO.items).map(([k, v]) => [boundedEcho(k) as string, boundedEcho(v, depth + 1)]));
+  const head = Object.fromEntries(
+    entries.slice(0, ECHO.items).map(([k, v]) => [boundedEcho(k) as string, secretField(k) ? REDACTED : boundedEcho(v, depth + 1)]),
+  );
   if (entries.length > ECHO.items) head['…'] = `${entries.length} keys`;
   return head;
 }
@@ -132,7 +138,7 @@ export function issueEntries(error: ZodError, raw: unknown, prefix: ReadonlyArra
       type: missing ? 'missing' : issue.code,
       loc: [...prefix, ...path],
       msg: missing ? 'Field required' : issue.message,
-      input: boundedEcho((path.length === 0 ? raw : valueAt(raw, issue.path)) ?? null),
+      input: secretField(path.at(-1)) ? REDACTED : boundedEcho((path.length === 0 ? raw : valueAt(raw, issue.path)) ?? null),
     };
   });
 }
