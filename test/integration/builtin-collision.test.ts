@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
 import { syncBuiltinWorkflows } from '@atelier/db';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+import { notesWorkflow } from '../support/workflows';
 
 /**
  * A release that ships a built-in whose id a workspace already authored still starts: the authored
@@ -14,26 +15,7 @@ let owner: TestUser;
 const TAKEN = 'plan-garden-diary';
 const NEW = 'plan-pond-diary';
 
-function definition(id: string, name: string) {
-  return {
-    id,
-    name,
-    description: `${name}, as a short report`,
-    artifactClass: 'knowledge',
-    version: '2026.11.01',
-    cadence: 'on-demand',
-    intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true, description: 'What to write on' }] },
-    runtimeSteps: [
-      { id: 'step-1', name: 'Write', kind: 'llm', role: 'textGenerator', prompt: 'Write on {{intake.topic}}' },
-      { id: 'step-2', name: 'Keep', kind: 'code', function: 'identity', inputPath: 'step-1' },
-    ],
-    gates: [],
-    providers: { textGenerator: 'local/text-1' },
-    budgetPolicy: {},
-    artifactSchema: { artifactClass: 'knowledge', artifactType: 'article', files: ['application/json'], metadata: [] },
-    outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
-  };
-}
+const definition = (id: string, name: string) => notesWorkflow(id, { name, description: `${name}, as a short report` });
 
 beforeAll(async () => {
   h = await startHarness({ worker: false });

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '@atelier/api/app';
 import { presentArtifact } from '@atelier/api/presenters/artifact';
 import { startApiServer } from '@atelier/api/server';
-import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { GcsStorage } from '@atelier/storage';
 import { fileSignature, fileUrlSigning, generateFileSigningSecret, signedFileUrl } from '@atelier/storage/file-urls';
 import { type Harness, createApiKey, registerUser, startHarness } from '../support/harness';
@@ -268,21 +266,7 @@ describe('signed file URLs: a storage key alone is no access', () => {
     const before = url();
     expect((await fetch(before)).status).toBe(200);
     const rotated = fileUrlSigning(generateFileSigningSecret());
-    const gateway = await startApiServer(
-      {
-        db: h.db,
-        temporal: h.temporal,
-        taskQueue: h.taskQueue,
-        logger: pino({ level: 'silent' }),
-        models: new ModelRegistry(LOCAL_MODELS),
-        storage: h.storage,
-        fileUrls: rotated,
-        events: h.events,
-        dispatcher: { wake() {} },
-      },
-      0,
-      '127.0.0.1',
-    );
+    const gateway = await startApiServer(h.gatewayServices({ fileUrls: rotated, dispatcher: { wake() {} } }), 0, '127.0.0.1');
     try {
       const old = new URL(before);
       const res = await fetch(`${gateway.url}${old.pathname}${old.search}`);
@@ -303,18 +287,7 @@ describe('signed file URLs: a storage key alone is no access', () => {
 describe('GET /v1/files/{key} on GCS storage', () => {
   const gcs = (extra: Partial<ConstructorParameters<typeof GcsStorage>[0]> = {}) =>
     new GcsStorage({ bucket: 'atelier-media', prefix: 'prod', public: true, apiEndpoint: 'https://storage.googleapis.com', ...extra });
-  const app = (storage: GcsStorage) =>
-    createApp({
-      db: h.db,
-      temporal: h.temporal,
-      taskQueue: h.taskQueue,
-      logger: pino({ level: 'silent' }),
-      models: new ModelRegistry(LOCAL_MODELS),
-      storage,
-      fileUrls: h.fileUrls,
-      events: h.events,
-      publicUrl: 'http://gateway.test',
-    });
+  const app = (storage: GcsStorage) => createApp(h.gatewayServices({ storage, publicUrl: 'http://gateway.test' }));
   const path = (k: string) => {
     const u = new URL(signedFileUrl('http://gateway.test', k, h.fileUrls));
     return `${u.pathname}${u.search}`;

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
 import { Agent, get } from 'node:http';
 import { createApp, keepAliveMs, startApiServer } from '@atelier/api';
 import { connectDb } from '@atelier/db';
-import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { type Harness, registerUser, startHarness } from '../support/harness';
 
 let h: Harness;
@@ -45,16 +43,7 @@ describe('the gateway contract', () => {
     const spec = await h.request('GET', '/openapi.json');
     expect(spec.status).toBe(200);
     expect(spec.body.openapi).toBe('3.1.0');
-    const app = createApp({
-      db: h.db,
-      temporal: h.temporal,
-      taskQueue: h.taskQueue,
-      logger: pino({ level: 'silent' }),
-      models: new ModelRegistry(LOCAL_MODELS),
-      storage: h.storage,
-      events: h.events,
-      publicUrl: h.url,
-    });
+    const app = createApp(h.gatewayServices({ publicUrl: h.url }));
     const served = new Set(
       app.routes
         .filter((r) => r.path.startsWith('/v1/') && r.method !== 'ALL')
@@ -166,19 +155,7 @@ describe('the gateway contract', () => {
     const missing = new URL(h.databaseUrl);
     missing.pathname = '/atelier_no_such_database';
     const brokenDb = connectDb({ url: missing.toString(), max: 1 });
-    const broken = await startApiServer(
-      {
-        db: brokenDb,
-        temporal: h.temporal,
-        taskQueue: h.taskQueue,
-        logger: pino({ level: 'silent' }),
-        models: new ModelRegistry(LOCAL_MODELS),
-        storage: h.storage,
-        events: h.events,
-      },
-      0,
-      '127.0.0.1',
-    );
+    const broken = await startApiServer(h.gatewayServices({ db: brokenDb }), 0, '127.0.0.1');
     try {
       const res = await fetch(`${broken.url}/v1/runs`, { headers: { authorization: 'Bearer some-token', 'x-request-id': 'fault-1' } });
       expect(res.status).toBe(500);

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
 import { Agent, get } from 'node:http';
 import { type Socket, connect } from 'node:net';
 import { type ApiServer, type ConnectionLimits, connectionLimits, startApiServer } from '@atelier/api';
-import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
 /**
@@ -19,21 +17,7 @@ let gateway: ApiServer;
 beforeAll(async () => {
   h = await startHarness({ worker: false });
   user = await registerUser(h);
-  gateway = await startApiServer(
-    {
-      db: h.db,
-      temporal: h.temporal,
-      taskQueue: h.taskQueue,
-      logger: pino({ level: 'silent' }),
-      models: new ModelRegistry(LOCAL_MODELS),
-      storage: h.storage,
-      events: h.events,
-      sseHeartbeatMs: 250,
-    },
-    0,
-    '127.0.0.1',
-    LIMITS,
-  );
+  gateway = await startApiServer(h.gatewayServices({ sseHeartbeatMs: 250 }), 0, '127.0.0.1', LIMITS);
 });
 afterAll(async () => {
   await gateway?.close();

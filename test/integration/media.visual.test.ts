@@ -1,8 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import pino from 'pino';
 import sharp from 'sharp';
 import { createApp } from '@atelier/api/app';
-import { LOCAL_MODELS, ModelRegistry } from '@atelier/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncBuiltinWorkflows } from '@atelier/db';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
@@ -234,17 +232,7 @@ describe('generate-illustration', () => {
   });
 
   it('makes content.url on the configured public URL (ATELIER_PUBLIC_URL), never on the Host a request names', async () => {
-    const gateway = createApp({
-      db: h.db,
-      temporal: h.temporal,
-      taskQueue: h.taskQueue,
-      logger: pino({ level: 'silent' }),
-      models: new ModelRegistry(LOCAL_MODELS),
-      storage: h.storage,
-      fileUrls: h.fileUrls,
-      events: h.events,
-      publicUrl: 'https://media.atelier.example/',
-    });
+    const gateway = createApp(h.gatewayServices({ publicUrl: 'https://media.atelier.example/' }));
     const res = await gateway.request(`http://evil.example/v1/artifacts/${opaqueRun.artifactId}`, {
       headers: { authorization: `Bearer ${user.token}`, host: 'evil.example' },
     });

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness, waitForRun } from '../support/harness';
+import { notesWorkflow } from '../support/workflows';
 
 /**
  * Prometheus metrics as an operator scrapes them: the gateway's /metrics and a real `atelier worker`
@@ -201,24 +202,7 @@ describe('metrics', () => {
     const gatewayBefore = await scrape(h.url, h.metricsToken);
     const workerBefore = await scrape(workerUrl);
     const id = `plan-secret-${Date.now().toString(36)}`;
-    const definition = {
-      id,
-      name: 'A private plan',
-      description: 'Notes nobody else should know of',
-      artifactClass: 'knowledge',
-      version: '2026.11.01',
-      cadence: 'on-demand',
-      intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true, description: 'What to write on' }] },
-      runtimeSteps: [
-        { id: 'step-1', name: 'Write', kind: 'llm', role: 'textGenerator', prompt: 'Write notes on {{intake.topic}}' },
-        { id: 'step-2', name: 'Keep', kind: 'code', function: 'identity', inputPath: 'step-1' },
-      ],
-      gates: [],
-      providers: { textGenerator: 'local/text-1' },
-      budgetPolicy: {},
-      artifactSchema: { artifactClass: 'knowledge', artifactType: 'article', files: ['application/json'], metadata: [] },
-      outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
-    };
+    const definition = notesWorkflow(id, { name: 'A private plan', description: 'Notes nobody else should know of' });
     expect((await h.request('POST', '/v1/workflows', { token: user.token, body: { definition } })).status).toBe(201);
     const published = await h.request('POST', `/v1/workflows/${id}/publish`, {
       token: user.token,

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { inject } from 'vitest';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
-import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
+import { type ApiServer, type AppServices, RunEventHub, startApiServer } from '@atelier/api';
 import type { LoginThrottleSettings } from '@atelier/api/auth/login-throttle';
 import { type Db, TABLE_CHANGES_CHANNEL, connectDb } from '@atelier/db';
 import { sql } from 'kysely';
@@ -53,6 +53,8 @@ export interface Harness {
     opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
   ): Promise<HttpResult<T>>;
   startWorker(opts?: { localLatencyMs?: number }): Promise<{ stop(): Promise<void> }>;
+  /** What the harness's gateway runs on (its own dispatcher aside), for a test that builds another gateway or app over the same stack. */
+  gatewayServices(extra?: Partial<AppServices>): AppServices;
   stop(): Promise<void>;
 }
 
@@ -213,6 +215,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     taskQueue,
     request,
     startWorker,
+    gatewayServices: (extra = {}) => ({ db, temporal, taskQueue, logger: silentLogger, models, storage, fileUrls, events, ...extra }),
     async stop() {
       await api.close();
       await events.close();
