@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { type Harness, type TestUser, createApiKey, registerUser, startHarness } from '../support/harness';
 import { ensurePypiTool } from '../support/pypi-tool';
+import { notesWorkflow } from '../support/workflows';
 
 /**
  * Schemathesis against the live gateway and its own `/openapi.json`: schema-driven positive and negative
@@ -191,26 +192,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => h?.stop());
 
-function draftWorkflow(id: string) {
-  return {
-    id,
-    name: 'Fuzzed notes',
-    description: 'Notes on a topic',
-    artifactClass: 'knowledge',
-    version: '2026.11.01',
-    cadence: 'on-demand',
-    intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true, description: 'What to write notes on' }] },
-    runtimeSteps: [
-      { id: 'step-1', name: 'Write notes', kind: 'llm', role: 'textGenerator', prompt: 'Write short notes on {{intake.topic}}' },
-      { id: 'step-2', name: 'Keep the notes', kind: 'code', function: 'identity', inputPath: 'step-1' },
-    ],
-    gates: [],
-    providers: { textGenerator: 'local/text-1' },
-    budgetPolicy: { perRunCapUsd: 0.1 },
-    artifactSchema: { artifactClass: 'knowledge', artifactType: 'article', files: ['application/json'], metadata: [] },
-    outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
-  };
-}
+const draftWorkflow = (id: string) => notesWorkflow(id, { name: 'Fuzzed notes', budgetPolicy: { perRunCapUsd: 0.1 } });
 
 function runSchemathesis(args: string[], timeoutMs: number): Promise<{ code: number | null; output: string; ms: number }> {
   const started = Date.now();

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, type TestUser, createApiKey, registerUser, startHarness, waitForRun } from '../support/harness';
 import { type OpenApiDoc, type Operation, jsonBodySchema, operations, sample } from '../support/openapi-sweep';
+import { notesWorkflow } from '../support/workflows';
 
 /**
  * Every secured operation of the live `/openapi.json`, swept twice: without a credential (401), and with a
@@ -39,26 +40,8 @@ let doc: OpenApiDoc;
 const A: Record<string, string> = {};
 const WORKFLOW_ID = `plan-sweep-${randomBytes(3).toString('hex')}`;
 
-function draft(id: string, version = '2026.11.01') {
-  return {
-    id,
-    name: 'Sweep notes',
-    description: 'Notes on a topic',
-    artifactClass: 'knowledge',
-    version,
-    cadence: 'on-demand',
-    intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true, description: 'What to write notes on' }] },
-    runtimeSteps: [
-      { id: 'step-1', name: 'Write notes', kind: 'llm', role: 'textGenerator', prompt: 'Write short notes on {{intake.topic}}' },
-      { id: 'step-2', name: 'Keep the notes', kind: 'code', function: 'identity', inputPath: 'step-1' },
-    ],
-    gates: [],
-    providers: { textGenerator: 'local/text-1' },
-    budgetPolicy: { perRunCapUsd: 0.1 },
-    artifactSchema: { artifactClass: 'knowledge', artifactType: 'article', files: ['application/json'], metadata: [] },
-    outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
-  };
-}
+const draft = (id: string, version = '2026.11.01') =>
+  notesWorkflow(id, { name: 'Sweep notes', version, budgetPolicy: { perRunCapUsd: 0.1 } });
 
 /** Path parameter → the owner's id. Keyed by name, with the few names that mean different things per path resolved by path. */
 function pathId(param: string, path: string): string | undefined {
