@@ -14,8 +14,15 @@ export async function stepThree(input: { i: number }): Promise<number> {
   return input.i;
 }
 
+/** A model call that takes `ms` and does nothing else: the bare side of the slow-calls bench. */
+export async function slowCall(input: { ms: number }): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, input.ms));
+  return input.ms;
+}
+
 export type BareActivities = {
   stepOne: typeof stepOne;
   stepTwo: typeof stepTwo;
   stepThree: typeof stepThree;
+  slowCall: typeof slowCall;
 };

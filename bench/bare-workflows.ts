@@ -7,7 +7,7 @@ import { SEARCH_ATTRIBUTES } from '@atelier/engine/workflows/search-attributes';
 import type { BareActivities } from './bare-activities';
 
 // The same activity options as the engine's executeStep proxy.
-const { stepOne, stepTwo, stepThree } = proxyActivities<BareActivities>({
+const { stepOne, stepTwo, stepThree, slowCall } = proxyActivities<BareActivities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
@@ -52,4 +52,14 @@ export async function bareOrderWorkflow(input: { children: number; concurrency: 
   };
   await Promise.all(Array.from({ length: Math.min(input.concurrency, input.children) }, lane));
   return done;
+}
+
+/**
+ * The slow-calls baseline: the Temporal shape of a plan-research-report run whose two model calls each take
+ * `ms` (two activities that sleep, then a no-op one), nothing else.
+ */
+export async function bareSlowWorkflow(input: { ms: number }): Promise<number> {
+  await slowCall({ ms: input.ms });
+  await slowCall({ ms: input.ms });
+  return stepThree({ i: 0 });
 }

@@ -176,11 +176,20 @@ export function keepRunning(cleanup: Cleanup, name: string, worker: Worker): voi
 /** A baseline worker with the same limits as createRunWorker, running until the cleanup stops it. */
 export async function startBaselineWorker(
   cleanup: Cleanup,
-  opts: { connection: NativeConnection; namespace: string; taskQueue: string; workflowBundle: { code: string }; activities: object },
+  opts: {
+    connection: NativeConnection;
+    namespace: string;
+    taskQueue: string;
+    workflowBundle: { code: string };
+    activities: object;
+    /** Activity slots: createRunWorker's 50 unless a bench gives the baseline enough for what it waits on. */
+    maxActivities?: number;
+  },
 ): Promise<Worker> {
+  const { maxActivities = 50, ...options } = opts;
   const worker = await Worker.create({
-    ...opts,
-    maxConcurrentActivityTaskExecutions: 50,
+    ...options,
+    maxConcurrentActivityTaskExecutions: maxActivities,
     maxConcurrentLocalActivityExecutions: 50,
     shutdownGraceTime: '10 seconds',
   });
@@ -212,6 +221,8 @@ export async function startAtelier(
     ...(opts.orderConcurrency ? { orderConcurrency: opts.orderConcurrency } : {}),
     storageDir: `${infra.tmpDir}/storage`,
     fileSigningSecret: generateFileSigningSecret(),
+    // The gateway's port is the OS's choice; the benches read no file URLs, so any origin will do.
+    publicUrl: 'http://127.0.0.1',
     logLevel: 'silent',
   };
   const stack = await startStack(config, { api: true, worker: true, embedded: false }, createLogger('silent'));

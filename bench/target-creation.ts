@@ -47,8 +47,15 @@ const readBody = (req: IncomingMessage) =>
     req.on('error', reject);
   });
 
-/** The bare gateway: one insert and one workflow.start per POST. */
-async function startBareGateway(s: Sides, cleanup: Cleanup): Promise<string> {
+/**
+ * The bare gateway: one insert and one workflow.start per POST, of `workflow` (the three no-op activities
+ * of `bareWorkflow` unless a bench names another) on `taskQueue` (the bench's baseline queue by default).
+ */
+export async function startBareGateway(
+  s: Sides,
+  cleanup: Cleanup,
+  workflow: { type: string; args: unknown[]; taskQueue?: string } = { type: 'bareWorkflow', args: [{ i: 0 }] },
+): Promise<string> {
   const db: Db = connectDb({ url: s.infra.databaseUrl, max: 10 });
   cleanup.add('the run-creation baseline’s pool', () => db.destroy());
   s.meter.pools.push(db);
@@ -91,7 +98,11 @@ async function startBareGateway(s: Sides, cleanup: Cleanup): Promise<string> {
         await rawQuery(db, insert, [
           JSON.stringify({ ...fresh, id, intake: body.intake, created_at: now, updated_at: now, queued_at: now }),
         ]);
-        await client.workflow.start('bareWorkflow', { taskQueue: s.bareQueue, workflowId: `bench-create-${id}`, args: [{ i: 0 }] });
+        await client.workflow.start(workflow.type, {
+          taskQueue: workflow.taskQueue ?? s.bareQueue,
+          workflowId: `bench-create-${id}`,
+          args: workflow.args,
+        });
         answer(201, { id, workflowId: `bench-create-${id}` });
       })
       .catch((err) => answer(500, { error: describe(err) }));

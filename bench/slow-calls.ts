@@ -1,0 +1,190 @@
+/**
+ * The engine at the speed of its providers: N runs started at once whose model calls each take
+ * BENCH_SLOW_LATENCY_MS (2 s by default), against a bare Temporal baseline measured in the same run, on the
+ * same servers.
+ *
+ * - Atelier: N `plan-research-report` runs (two model calls on the `local` provider at that latency, one code
+ *   step) posted through the gateway by BENCH_SLOW_CLIENTS concurrent clients; makespan from the first POST
+ *   to the last run terminal in the read model; POST /v1/runs latency during the burst.
+ * - Bare: N `bareSlowWorkflow`s (two activities that sleep that long, one no-op) posted to a bare gateway
+ *   that does one insert and one workflow.start (bench/target-creation.ts), by as many clients, on a worker
+ *   with enough activity slots for all of them; makespan from the first POST to the last result.
+ *
+ * Targets (issue 30): makespan Atelier ÷ bare ≤ 1.15 at 400 and 2,000 runs; POST p99 Atelier ÷ bare ≤ 1.5.
+ * `node --import tsx bench/slow-calls.ts`; BENCH_SLOW_RUNS="400,2000" picks the sizes.
+ */
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { connectDb } from '@atelier/db';
+import * as bareActivities from './bare-activities';
+import { Meter } from './diagnostics';
+import {
+  type Cleanup,
+  RunWatcher,
+  type Sides,
+  benchLog,
+  bundleBaseline,
+  createApiKey,
+  gitState,
+  http,
+  installRuntime,
+  intEnv,
+  loadAvg,
+  postRun,
+  runMain,
+  startAtelier,
+  startBaselineWorker,
+  startInfra,
+  temporalStoreEnv,
+} from './harness';
+import { round3, runBounded, summarize } from './stats';
+import { startBareGateway } from './target-creation';
+import { RUNS_TEMPLATE } from './target-runs';
+
+const settings = {
+  sizes: (process.env.BENCH_SLOW_RUNS ?? '400,2000').split(',').map((n) => Number(n.trim())),
+  latencyMs: intEnv('BENCH_SLOW_LATENCY_MS', 2_000, 1),
+  clients: intEnv('BENCH_SLOW_CLIENTS', 64, 1),
+  runTimeoutMs: intEnv('BENCH_RUN_TIMEOUT_MS', 900_000, 1),
+  temporalStore: temporalStoreEnv(),
+};
+export const MAKESPAN_TARGET = 1.15;
+export const POST_P99_TARGET = 1.5;
+
+const NAMESPACE = 'default';
+const BARE_QUEUE = 'bench-bare-slow';
+const ATELIER_QUEUE = 'bench-atelier';
+const bench = benchLog('slow-calls');
+const { log } = bench;
+
+interface Side {
+  makespanMs: number;
+  post: ReturnType<typeof summarize>;
+  failed: number;
+}
+
+/** n POSTs by `clients` clients, then the wait for every one's work; makespan from the first POST. */
+async function burst(n: number, post: (i: number) => Promise<string>, settle: (id: string) => Promise<unknown>): Promise<Side> {
+  const t0 = performance.now();
+  const settled: Array<Promise<unknown>> = [];
+  const { results } = await runBounded(n, settings.clients, async (i) => {
+    const started = performance.now();
+    const id = await post(i);
+    const latency = performance.now() - started;
+    settled.push(settle(id));
+    return latency;
+  });
+  const outcomes = await Promise.allSettled(settled);
+  const latencies = results.filter((r) => r?.ok).map((r) => (r as { value: number }).value);
+  return {
+    makespanMs: Math.round(performance.now() - t0),
+    post: summarize(latencies),
+    failed: results.filter((r) => !r?.ok).length + outcomes.filter((o) => o.status === 'rejected').length,
+  };
+}
+
+async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<string, unknown>> {
+  log(`settings ${JSON.stringify(settings)}; ${os.cpus().length} CPUs, load ${loadAvg().join(' ')}`);
+  installRuntime();
+  const bundling = bundleBaseline(fileURLToPath(new URL('./bare-workflows.ts', import.meta.url)), log);
+  const infra = await startInfra(cleanup, log, settings.temporalStore);
+  const atelier = await startAtelier(cleanup, infra, {
+    namespace: NAMESPACE,
+    taskQueue: ATELIER_QUEUE,
+    localLatencyMs: settings.latencyMs,
+  });
+  const bareConnection = await NativeConnection.connect({ address: infra.temporalAddress });
+  cleanup.add('the baseline worker connection', () => bareConnection.close());
+  const largest = Math.max(...settings.sizes);
+  await startBaselineWorker(cleanup, {
+    connection: bareConnection,
+    namespace: NAMESPACE,
+    taskQueue: BARE_QUEUE,
+    workflowBundle: await bundling,
+    activities: bareActivities,
+    maxActivities: largest * 2,
+  });
+  const clientConnection = await Connection.connect({ address: infra.temporalAddress });
+  cleanup.add('the Temporal client connection', () => clientConnection.close());
+  const client = new Client({ connection: clientConnection, namespace: NAMESPACE });
+  const benchDb = connectDb({ url: infra.databaseUrl, max: 3 });
+  cleanup.add('the bench database pool', () => benchDb.destroy());
+  const watcher = await RunWatcher.start(cleanup, benchDb, infra.databaseUrl, log);
+  const s: Sides = {
+    infra,
+    client,
+    bareQueue: BARE_QUEUE,
+    atelierUrl: atelier.url,
+    apiKey: await createApiKey(atelier.url),
+    watcher,
+    benchDb,
+    meter: new Meter(infra, undefined, () => watcher.queries, [atelier.db, benchDb]),
+    own: { queries: 0 },
+    runTimeoutMs: settings.runTimeoutMs,
+    log,
+    aborted,
+  };
+  // One run first: the bare gateway copies a real run's row, and both sides are warm.
+  await watcher.completed(await postRun(s.atelierUrl, s.apiKey, RUNS_TEMPLATE, { topic: 'slow warm-up' }), settings.runTimeoutMs);
+  const bareUrl = await startBareGateway(s, cleanup, {
+    type: 'bareSlowWorkflow',
+    args: [{ ms: settings.latencyMs }],
+    taskQueue: BARE_QUEUE,
+  });
+
+  const sizes: Record<string, unknown> = {};
+  for (const n of settings.sizes) {
+    if (aborted()) break;
+    log(`${n} runs at ${settings.latencyMs} ms per model call: bare`);
+    const bare = await burst(
+      n,
+      async (i) => {
+        const res = await http(bareUrl, 'POST', '/v1/runs', { intake: { topic: `bare ${i}` } });
+        if (res.status !== 201) throw new Error(`bare POST: ${res.status}`);
+        return res.body.workflowId as string;
+      },
+      (workflowId) => client.workflow.getHandle(workflowId).result(),
+    );
+    log(`bare: makespan ${bare.makespanMs} ms, POST p50 ${bare.post.p50Ms} p99 ${bare.post.p99Ms} ms, ${bare.failed} failed; now Atelier`);
+    const ours = await burst(
+      n,
+      (i) => postRun(s.atelierUrl, s.apiKey, RUNS_TEMPLATE, { topic: `slow ${n} ${i}` }),
+      async (id) => {
+        const settled = await watcher.completed(id, settings.runTimeoutMs);
+        if (settled.status !== 'completed') throw new Error(`run ${id} ended ${settled.status}: ${settled.error}`);
+      },
+    );
+    log(`atelier: makespan ${ours.makespanMs} ms, POST p50 ${ours.post.p50Ms} p99 ${ours.post.p99Ms} ms, ${ours.failed} failed`);
+    const makespan = round3(ours.makespanMs / bare.makespanMs);
+    const postP99 = round3(ours.post.p99Ms / bare.post.p99Ms);
+    sizes[n] = {
+      atelier: ours,
+      bare,
+      makespanRatio: makespan,
+      postP99Ratio: postP99,
+      criticalPathMs: 2 * settings.latencyMs,
+      pass: makespan <= MAKESPAN_TARGET && postP99 <= POST_P99_TARGET && ours.failed === 0,
+    };
+    process.stderr.write(
+      `\n${n} runs: makespan ${ours.makespanMs} / ${bare.makespanMs} ms = ${makespan} (target ≤ ${MAKESPAN_TARGET}); ` +
+        `POST p99 ${ours.post.p99Ms} / ${bare.post.p99Ms} ms = ${postP99} (target ≤ ${POST_P99_TARGET})\n\n`,
+    );
+  }
+  return {
+    bench: 'slow-calls',
+    sizes,
+    pass: Object.values(sizes).every((v) => (v as { pass: boolean }).pass),
+    settings,
+    env: {
+      cpus: os.cpus().length,
+      node: process.version,
+      git: gitState(),
+      loadAvgEnd: loadAvg(),
+      totalSeconds: Math.round(bench.seconds()),
+    },
+  };
+}
+
+await runMain(bench, main);
