@@ -19,6 +19,7 @@ import { DefaultLogger, type NativeConnection, Runtime, Worker, bundleWorkflowCo
 import type { AtelierConfig } from '@atelier/cli/config';
 import { createLogger } from '@atelier/cli/logger';
 import { startStack } from '@atelier/cli/stack/stack';
+import { DEFAULT_WORKER_SLOTS, slotTuner } from '@atelier/engine/worker-slots';
 import type { Db } from '@atelier/db';
 import { generateFileSigningSecret } from '@atelier/storage/file-urls';
 import type { Meter } from './diagnostics';
@@ -164,7 +165,7 @@ export function bundleBaseline(workflowsPath: string, log: Log): Promise<{ code:
 }
 
 /** Runs a worker until the cleanup stops it. */
-export function keepRunning(cleanup: Cleanup, name: string, worker: Worker): void {
+export function keepRunning(cleanup: Cleanup, name: string, worker: Pick<Worker, 'run' | 'getState' | 'shutdown'>): void {
   const running = worker.run();
   running.catch(() => undefined);
   cleanup.add(name, async () => {
@@ -180,8 +181,7 @@ export async function startBaselineWorker(
 ): Promise<Worker> {
   const worker = await Worker.create({
     ...opts,
-    maxConcurrentActivityTaskExecutions: 50,
-    maxConcurrentLocalActivityExecutions: 50,
+    tuner: slotTuner(DEFAULT_WORKER_SLOTS.activities),
     shutdownGraceTime: '10 seconds',
   });
   keepRunning(cleanup, `the baseline worker (${opts.taskQueue})`, worker);
