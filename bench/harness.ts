@@ -212,6 +212,8 @@ export async function startAtelier(
     ...(opts.orderConcurrency ? { orderConcurrency: opts.orderConcurrency } : {}),
     storageDir: `${infra.tmpDir}/storage`,
     fileSigningSecret: generateFileSigningSecret(),
+    // A gateway outside `atelier dev` must be told its public origin; the benches' clients are on this machine.
+    publicUrl: 'http://127.0.0.1',
     logLevel: 'silent',
   };
   const stack = await startStack(config, { api: true, worker: true, embedded: false }, createLogger('silent'));
