@@ -117,13 +117,14 @@ describe('activity slots', () => {
     const remote = { researcher: 'openai/gpt-4o-mini', textGenerator: 'openai/gpt-4o-mini' };
     const began = Date.now();
     const ids = await startMany(150, () => report(user, remote));
-    await allSettled(ids, 45_000);
+    // Settling is CPU work on a shared machine: generous, so the test measures the calls, not the host's load.
+    await allSettled(ids, 100_000);
     const took = Date.now() - began;
     console.info(`150 runs of two ${CALL_MS} ms calls: ${took} ms, at most ${mostInFlight} calls in flight`);
     // 50 slots would let at most 50 calls wait at once (less the slots the runs' other steps hold). How long the
     // runs take is printed, not asserted: past the calls' wait it is CPU, which this machine shares.
     expect(mostInFlight).toBeGreaterThan(100);
-  }, 60_000);
+  }, 120_000);
 
   it('finishes ordinary runs in about their idle time while providers and integrators hang', async () => {
     const measured = await registerUser(h, 'Measured');
