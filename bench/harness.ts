@@ -19,6 +19,7 @@ import { DefaultLogger, type NativeConnection, Runtime, Worker, bundleWorkflowCo
 import type { AtelierConfig } from '@atelier/cli/config';
 import { createLogger } from '@atelier/cli/logger';
 import { startStack } from '@atelier/cli/stack/stack';
+import { DEFAULT_WORKER_SLOTS, slotTuner } from '@atelier/engine/worker-slots';
 import type { Db } from '@atelier/db';
 import { generateFileSigningSecret } from '@atelier/storage/file-urls';
 import type { Meter } from './diagnostics';
@@ -164,7 +165,7 @@ export function bundleBaseline(workflowsPath: string, log: Log): Promise<{ code:
 }
 
 /** Runs a worker until the cleanup stops it. */
-export function keepRunning(cleanup: Cleanup, name: string, worker: Worker): void {
+export function keepRunning(cleanup: Cleanup, name: string, worker: Pick<Worker, 'run' | 'getState' | 'shutdown'>): void {
   const running = worker.run();
   running.catch(() => undefined);
   cleanup.add(name, async () => {
@@ -182,15 +183,14 @@ export async function startBaselineWorker(
     taskQueue: string;
     workflowBundle: { code: string };
     activities: object;
-    /** Activity slots: createRunWorker's 50 unless a bench gives the baseline enough for what it waits on. */
+    /** Activity slots: createRunWorker's unless a bench gives the baseline enough for what it waits on. */
     maxActivities?: number;
   },
 ): Promise<Worker> {
-  const { maxActivities = 50, ...options } = opts;
+  const { maxActivities = DEFAULT_WORKER_SLOTS.activities, ...options } = opts;
   const worker = await Worker.create({
     ...options,
-    maxConcurrentActivityTaskExecutions: maxActivities,
-    maxConcurrentLocalActivityExecutions: 50,
+    tuner: slotTuner(maxActivities),
     shutdownGraceTime: '10 seconds',
   });
   keepRunning(cleanup, `the baseline worker (${opts.taskQueue})`, worker);

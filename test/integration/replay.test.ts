@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
-import { syncBuiltinWorkflows } from '@atelier/db';
+import { enqueueWebhookMessage, eventMessageId, runEventKey, syncBuiltinWorkflows } from '@atelier/db';
+import { webhookRetrySettings, webhookTaskQueue } from '@atelier/engine/webhooks/index';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun, executionClosed } from '../support/harness';
 
 /**
@@ -95,8 +98,16 @@ function patchEvents(history: { events?: Array<any> | null }) {
   );
 }
 
-async function record(name: string, runId: string) {
-  const file = path.join(HISTORIES, `${name}.${SHAPE}.json`);
+/**
+ * The shape webhook delivery histories are recorded in now (`own-queue`: the delivery and its attempts on the
+ * webhook task queue, the input saying so). Earlier: `run-queue`, the delivery and its attempts on the run
+ * queue; `run-queue-patched`, a delivery started on the run queue by an older gateway, its attempts sent to the
+ * webhook queue under the `webhook-queue` patch.
+ */
+const WEBHOOK_SHAPE = 'own-queue';
+
+async function record(name: string, runId: string, shape = SHAPE) {
+  const file = path.join(HISTORIES, `${name}.${shape}.json`);
   if (existsSync(file) && process.env.UPDATE_HISTORIES !== '1') return;
   const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
   await mkdir(HISTORIES, { recursive: true });
@@ -240,6 +251,95 @@ describe('the run workflow stays deterministic', () => {
       expect(call).not.toHaveProperty('executionMode');
     }
     expect(new Set(calls.map((c) => c.artifactId)).size).toBe(1);
+  });
+
+  it('records a delivered and a refused webhook delivery', async () => {
+    // A loopback integrator: /ok takes the event, /gone refuses it for good (410, final: the message is settled failed).
+    const server: Server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(req.url === '/ok' ? 200 : 410).end());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const endpoint = async (p: string) => {
+        const body = { workspaceId: user.workspaceId, url: `${base}${p}`, events: ['run.completed'] };
+        return (await h.request('POST', '/v1/webhook-endpoints', { token: user.token, body })).body.id as string;
+      };
+      const [ok, gone] = [await endpoint('/ok'), await endpoint('/gone')];
+      const runId = (
+        await h.request('POST', '/v1/runs', { token: user.token, body: { templateId: 'plan-research-report', intake: { topic: 'hooks' } } })
+      ).body.id as string;
+      expect((await waitForRun(h, user.token, runId)).status).toBe('completed');
+      const key = runEventKey({ id: runId, status: 'completed' });
+      // The outbox starts the delivery soon after the run settles, not with it.
+      const closed = async (id: string) => {
+        for (
+          let tries = 0;
+          !(await h.temporal.workflow
+            .getHandle(id)
+            .describe()
+            .then(
+              () => true,
+              () => false,
+            ));
+          tries++
+        ) {
+          if (tries > 100) throw new Error(`delivery ${id} never started`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        return executionClosed(h, id);
+      };
+      const delivered = await closed(eventMessageId(key, ok));
+      const refused = await closed(eventMessageId(key, gone));
+      expect([delivered.outcome.status, refused.outcome.status]).toEqual(['delivered', 'failed']);
+      await record('webhook-delivery-delivered', eventMessageId(key, ok), WEBHOOK_SHAPE);
+      await record('webhook-delivery-refused', eventMessageId(key, gone), WEBHOOK_SHAPE);
+      // Started on the webhook queue: no marker, every activity on that queue.
+      const queues = async (id: string) => {
+        const history = await h.temporal.workflow.getHandle(id).fetchHistory();
+        const scheduled = (history.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.taskQueue?.name ?? []);
+        return {
+          started: history.events![0]!.workflowExecutionStartedEventAttributes!.taskQueue!.name,
+          scheduled,
+          markers: patchEvents(history).length,
+        };
+      };
+      const own = webhookTaskQueue(h.taskQueue);
+      expect(await queues(eventMessageId(key, gone))).toEqual({ started: own, scheduled: [own, own], markers: 0 });
+
+      // A delivery started on the run queue, as a gateway from before the webhook queue starts it: its attempts
+      // go to the webhook queue, under the patch marker.
+      const message = await h.db
+        .selectFrom('webhook_messages')
+        .selectAll()
+        .where('id', '=', eventMessageId(key, ok))
+        .executeTakeFirstOrThrow();
+      const old = await enqueueWebhookMessage(
+        h.db,
+        {
+          id: `msg_${randomBytes(16).toString('hex')}`,
+          target_kind: message.target_kind,
+          target_id: message.target_id,
+          workspace_id: message.workspace_id,
+          event_type: message.event_type,
+          body: message.body,
+          created_at: new Date(),
+        },
+        false,
+      );
+      await h.temporal.workflow.start('webhookDeliveryWorkflow', {
+        workflowId: old.id,
+        taskQueue: h.taskQueue,
+        args: [{ messageId: old.id, retry: webhookRetrySettings({}) }],
+      });
+      expect((await executionClosed(h, old.id)).outcome.status).toBe('delivered');
+      expect(await queues(old.id)).toEqual({ started: h.taskQueue, scheduled: [own], markers: 2 });
+      await record('webhook-delivery-delivered', old.id, 'run-queue-patched');
+      for (const id of [ok, gone]) await h.request('DELETE', `/v1/webhook-endpoints/${id}`, { token: user.token });
+    } finally {
+      server.close();
+    }
   });
 
   it('replays every committed history against the current workflow code', async () => {

@@ -5,7 +5,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { type ApiServer, type AppServices, RunEventHub, startApiServer } from '@atelier/api';
 import type { LoginThrottleSettings } from '@atelier/api/auth/login-throttle';
 import { type Db, TABLE_CHANGES_CHANNEL, connectDb } from '@atelier/db';
@@ -131,7 +131,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 
   const startWorker = async (w: { localLatencyMs?: number } = {}) => {
     const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
-    const worker: Worker = await createRunWorker({
+    // The run queue's worker and the webhook queue's, started and stopped together.
+    const worker = await createRunWorker({
       connection: nativeConnection,
       namespace: 'default',
       taskQueue,

@@ -16,7 +16,8 @@ import { type ProviderOptions, createProviders } from './providers/index';
 import { createReconcilerActivities } from './reconciler';
 import { ExpressionEvaluator } from './steps/code-expression';
 import { TRACING_WORKFLOW_MODULES, WORKER_SERVICE_NAME, startTracing } from './tracing';
-import { createWebhookActivities, secretsKeyFromEnv } from './webhooks/index';
+import { createWebhookActivities, secretsKeyFromEnv, webhookTaskQueue } from './webhooks/index';
+import { RunWorkers, slotTuner, workerSlotsFromEnv } from './worker-slots';
 
 export const DEFAULT_TASK_QUEUE = 'atelier-runs';
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
@@ -37,7 +38,10 @@ export interface RunWorkerOptions {
    * is set aside and the worker bundles its own with them.
    */
   workflowBundle?: RunWorkflowBundle;
+  /** Activity slots of the run queue's worker; ATELIER_WORKER_MAX_ACTIVITIES or 1,000 when absent (worker-slots.ts). */
   maxConcurrentActivities?: number;
+  /** Activity slots of the webhook queue's worker; ATELIER_WEBHOOK_MAX_ACTIVITIES or 200 when absent. */
+  maxConcurrentWebhookActivities?: number;
   /**
    * What tools may fetch from caller-named URLs (film-cut clips). Absent: egressPolicyFromEnv(process.env),
    * which denies loopback, private and reserved addresses unless ATELIER_EGRESS_* say otherwise.
@@ -50,6 +54,7 @@ export interface RunWorkerOptions {
 }
 
 export { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
+export { RunWorkers, type WorkerSlots, DEFAULT_WORKER_SLOTS, workerSlotsFromEnv } from './worker-slots';
 
 /** Bundled workflow code; `tracing` when it includes the tracing interceptors (TRACING_WORKFLOW_MODULES). */
 export interface RunWorkflowBundle {
@@ -81,35 +86,69 @@ const quietBundlerLogger = {
 };
 
 /**
- * A run worker. Starts tracing for the process when an OTLP endpoint is configured (engine/tracing.ts):
- * then the activities are traced, the workflow spans are exported through a sink, and the handle is shut
- * down (spans flushed) when the worker's `run()` returns. The threads that evaluate code steps'
- * expressions are the worker's own and end when `run()` returns.
+ * The workers of a worker process (worker-slots.ts): the run queue's, and the webhook queue's
+ * (`<taskQueue>-webhooks`, webhookTaskQueue) with slots of its own, both over `connection`. Starts tracing
+ * for the process when an OTLP endpoint is configured (engine/tracing.ts): then the activities are traced,
+ * the workflow spans are exported through a sink, and the handle is shut down (spans flushed) when `run()`
+ * returns. The threads that evaluate code steps' expressions are the workers' own and end then too.
  */
-export async function createRunWorker(opts: RunWorkerOptions): Promise<Worker> {
+export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorkers> {
   const tracing = await startTracing({ serviceName: WORKER_SERVICE_NAME });
   const expressions = new ExpressionEvaluator();
+  const stopped = () => Promise.all([expressions.close(), tracing.shutdown()]);
   try {
-    const worker = await createWorker(opts, expressions, tracing.enabled ? tracing.workerOptions() : undefined);
-    const run = worker.run.bind(worker);
-    worker.run = () => run().finally(() => Promise.all([expressions.close(), tracing.shutdown()]));
-    return worker;
+    const traced = tracing.enabled ? tracing.workerOptions() : undefined;
+    // With tracing on, the workflow code must carry the tracing interceptors: a bundle built without them is
+    // set aside and bundled again with them. Both workers share one bundle.
+    const bundle =
+      opts.workflowBundle && (!traced || opts.workflowBundle.tracing)
+        ? opts.workflowBundle
+        : await bundleRunWorkflows({ tracing: !!traced });
+    const [runs, webhooks] = await Promise.all([
+      createWorker(opts, bundle, expressions, traced),
+      createWebhookWorker(opts, bundle, traced),
+    ]);
+    return new RunWorkers(runs, webhooks, stopped);
   } catch (err) {
-    await Promise.all([expressions.close(), tracing.shutdown()]);
+    await stopped();
     throw err;
   }
 }
 
+type Traced = Pick<WorkerOptions, 'interceptors' | 'sinks'> | undefined;
+
+/**
+ * The webhook queue's worker: delivery workflows started there (startWebhookDelivery) and their attempts,
+ * and the attempts of deliveries started on the run queue by an older gateway (webhook-delivery-workflow.ts).
+ */
+async function createWebhookWorker(opts: RunWorkerOptions, bundle: RunWorkflowBundle, traced: Traced): Promise<Worker> {
+  return Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace,
+    taskQueue: webhookTaskQueue(opts.taskQueue),
+    workflowBundle: { code: bundle.code },
+    ...(traced ? { interceptors: traced.interceptors, sinks: traced.sinks } : {}),
+    activities: webhookActivities(opts),
+    tuner: slotTuner(opts.maxConcurrentWebhookActivities ?? workerSlotsFromEnv(process.env).webhookActivities),
+    shutdownGraceTime: '10 seconds',
+  });
+}
+
+const webhookActivities = (opts: RunWorkerOptions) =>
+  createWebhookActivities({
+    db: opts.db,
+    egress: opts.egress ?? egressPolicyFromEnv(process.env),
+    secretsKey: opts.secretsKey ?? secretsKeyFromEnv(process.env),
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
+  });
+
 async function createWorker(
   opts: RunWorkerOptions,
+  bundle: RunWorkflowBundle,
   expressions: ExpressionEvaluator,
-  traced: Pick<WorkerOptions, 'interceptors' | 'sinks'> | undefined,
+  traced: Traced,
 ): Promise<Worker> {
-  const egress = opts.egress ?? egressPolicyFromEnv(process.env);
   const storage = traced ? withStorageSpans(opts.storage) : opts.storage;
-  // With tracing on, the workflow code must carry the tracing interceptors: a bundle built without them is
-  // set aside and the worker bundles the workflows itself, with them.
-  const bundle = opts.workflowBundle && (!traced || opts.workflowBundle.tracing) ? opts.workflowBundle : undefined;
   const activities = createActivities({
     db: opts.db,
     models: opts.models,
@@ -124,13 +163,8 @@ async function createWorker(
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    ...(bundle ? { workflowBundle: { code: bundle.code } } : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: {} }),
-    ...(traced
-      ? {
-          interceptors: { ...traced.interceptors, ...(bundle ? {} : { workflowModules: [...TRACING_WORKFLOW_MODULES] }) },
-          sinks: traced.sinks,
-        }
-      : {}),
+    workflowBundle: { code: bundle.code },
+    ...(traced ? { interceptors: traced.interceptors, sinks: traced.sinks } : {}),
     activities: {
       ...activities,
       // The run workflow names its step by the definition's hash, and outputs it holds by reference by step
@@ -141,15 +175,10 @@ async function createWorker(
       prepareChildRun: withRetryBudget(activities.prepareChildRun),
       ...createOrderActivities(opts.db),
       ...createReconcilerActivities(opts.db, opts.logger.child({ component: 'reconciler' })),
-      ...createWebhookActivities({
-        db: opts.db,
-        egress,
-        secretsKey: opts.secretsKey ?? secretsKeyFromEnv(process.env),
-        ...(opts.metrics ? { metrics: opts.metrics } : {}),
-      }),
+      // Deliveries started on this queue before it had a webhook queue beside it send their attempts here.
+      ...webhookActivities(opts),
     },
-    maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 50,
-    maxConcurrentLocalActivityExecutions: 50,
+    tuner: slotTuner(opts.maxConcurrentActivities ?? workerSlotsFromEnv(process.env).activities),
     shutdownGraceTime: '10 seconds',
   });
 }

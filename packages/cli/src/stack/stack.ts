@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
@@ -118,7 +117,8 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       const connection = await connectTemporalWorker(temporalAddress, config.namespace, wait);
       stops.push(() => connection.close());
       const metrics = createWorkerMetrics({ db });
-      const worker: Worker = await createRunWorker({
+      // The run queue's worker and the webhook queue's (worker-slots.ts), run and shut down together.
+      const worker = await createRunWorker({
         metrics,
         connection,
         namespace: config.namespace,

@@ -28,6 +28,11 @@ export const DEFAULT_WEBHOOK_RETRY: Readonly<WebhookRetrySettings> = Object.free
 export interface WebhookDeliveryInput {
   messageId: string;
   retry: WebhookRetrySettings;
+  /**
+   * Started on the webhook task queue (webhookTaskQueue): its activities run on the workflow's own queue.
+   * Absent in deliveries started on the run queue, before it had a webhook queue beside it.
+   */
+  ownQueue?: true;
 }
 
 export interface WebhookDeliveryResult {
@@ -54,3 +59,10 @@ export interface WebhookActivities {
 /** ApplicationFailure types thrown by the attempt activity. */
 export const WEBHOOK_FINAL = 'webhook_final';
 export const WEBHOOK_RETRY = 'webhook_retry';
+
+/**
+ * The task queue webhook deliveries run on, beside a deployment's run queue: served by a worker of its own
+ * in each worker process (createRunWorker), so attempts that hang for their whole timeout hold that
+ * worker's slots and never the ones run steps need.
+ */
+export const webhookTaskQueue = (runQueue: string) => `${runQueue}-webhooks`;

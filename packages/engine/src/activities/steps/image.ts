@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { renderTemplate } from '@atelier/domain';
 import type { ExecuteStepInput } from '../../run-types';
+import { cpuBound } from '../../media/cpu-slots';
 import { visualKeys } from '../../media/visual/remove-background';
 import { generateVideoStep } from './video';
 import { type ExecutorDeps, type StepExecution, boundModel, invalid, stepInput } from './shared';
@@ -42,7 +43,8 @@ export async function generateImageStep(input: ExecuteStepInput, deps: ExecutorD
     signal,
     batch: input.executionMode === 'batch' && model.batch,
   });
-  const webp = await sharp(image.bytes).webp({ quality: 92, alphaQuality: 100 }).toBuffer();
+  // The encode is CPU work: it waits for a media slot, the model call before it held none.
+  const webp = await cpuBound(() => sharp(image.bytes).webp({ quality: 92, alphaQuality: 100 }).toBuffer(), signal);
   const meta = await sharp(webp).metadata();
   const storageKey = visualKeys(input.artifact.artifactType, input.artifact.id).raw;
   await deps.storage.put(storageKey, webp, 'image/webp');

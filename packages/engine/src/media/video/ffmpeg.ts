@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { cpuBound } from '../cpu-slots';
 
 /**
  * ffmpeg and ffprobe: FFMPEG_PATH and FFPROBE_PATH when set; else the distribution's maintained build
  * (/usr/bin, Debian's `apt-get install ffmpeg`, what the production image carries) when installed; else the
  * binaries shipped by @ffmpeg-installer/@ffprobe-installer (a 2018 ffmpeg). Each run is a child process
- * killed when the activity is cancelled. A failure's message names the tool and its exit code only;
+ * killed when the activity is cancelled, started once a media slot is free (cpu-slots.ts). A failure's message names the tool and its exit code only;
  * ffmpeg's own diagnosis (which quotes local file paths and its internal addresses) is kept in `stderr`
  * and `reason` for logs, never in the message a run could show.
  */
@@ -79,6 +80,13 @@ export interface ToolRun {
 }
 
 function run(binary: string, args: string[], signal?: AbortSignal): Promise<ToolRun> {
+  return cpuBound(() => spawnTool(binary, args, signal), signal).catch((err) => {
+    if (signal?.aborted && !(err instanceof MediaToolError)) throw new MediaToolError('cancelled before it started', '');
+    throw err;
+  });
+}
+
+function spawnTool(binary: string, args: string[], signal?: AbortSignal): Promise<ToolRun> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new MediaToolError('cancelled before it started', ''));
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });

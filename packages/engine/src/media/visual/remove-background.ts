@@ -3,6 +3,7 @@ import { artifactFileKey } from '@atelier/domain/artifact-files';
 import { assertSafeKey } from '@atelier/storage';
 import { type FileReadContext, readArtifactFile } from '../../steps/artifact-file-reads';
 import { type ToolContext, ToolInputError } from '../../steps/tools';
+import { cpuBound } from '../cpu-slots';
 import { type CutoutOptions, alphaStats, cutOutBackground } from './cutout';
 
 /**
@@ -97,26 +98,29 @@ export async function removeBackground(input: unknown, ctx: FileReadContext & { 
   const ref = readInput(input);
   const keys = visualKeys(ctx.artifactType, ctx.artifactId);
   const source = await readArtifactFile(ctx, { key: ref.storageKey, artifactId: ref.artifactId });
-  let decoded: { data: Buffer; info: OutputInfo };
-  try {
-    decoded = await sharp(source, { limitInputPixels: MAX_SIDE * MAX_SIDE })
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-  } catch (err) {
-    throw new ToolInputError(`could not read ${ref.storageKey} as an image: ${(err as Error).message}`);
-  }
-  ctx.signal?.throwIfAborted();
-  const { data, info } = decoded;
-  const copyRaw = ref.storageKey === keys.raw ? Promise.resolve() : storeRaw(ctx, keys.raw, source);
-
   const mechanism: TransparencyMechanism = !ref.transparentBackground ? 'none' : ref.nativeTransparency ? 'native' : 'post-process';
-  const measured =
-    mechanism === 'post-process' ? cutOutBackground(data, info.width, info.height, ref.cutout) : alphaStats(data, info.channels);
-  ctx.signal?.throwIfAborted();
-  const processed = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
-    .webp(WEBP_OPTIONS)
-    .toBuffer();
+  // Decode, cut-out and encode hold one media slot (cpu-slots.ts), and only they: the storage writes wait on I/O.
+  const { info, measured, processed } = await cpuBound(async () => {
+    let decoded: { data: Buffer; info: OutputInfo };
+    try {
+      decoded = await sharp(source, { limitInputPixels: MAX_SIDE * MAX_SIDE })
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+    } catch (err) {
+      throw new ToolInputError(`could not read ${ref.storageKey} as an image: ${(err as Error).message}`);
+    }
+    ctx.signal?.throwIfAborted();
+    const { data, info } = decoded;
+    const measured =
+      mechanism === 'post-process' ? cutOutBackground(data, info.width, info.height, ref.cutout) : alphaStats(data, info.channels);
+    ctx.signal?.throwIfAborted();
+    const processed = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+      .webp(WEBP_OPTIONS)
+      .toBuffer();
+    return { info, measured, processed };
+  }, ctx.signal);
+  const copyRaw = ref.storageKey === keys.raw ? Promise.resolve() : storeRaw(ctx, keys.raw, source, ctx.signal);
   await Promise.all([ctx.storage.put(keys.processed, processed, 'image/webp'), copyRaw]);
 
   return {
@@ -137,7 +141,7 @@ export async function removeBackground(input: unknown, ctx: FileReadContext & { 
 }
 
 /** The artifact's own raw.webp, when the image came from elsewhere: the source bytes, as WebP. */
-async function storeRaw(ctx: Pick<ToolContext, 'storage'>, key: string, source: Buffer): Promise<void> {
-  const bytes = isWebp(source) ? source : await sharp(source).webp(WEBP_OPTIONS).toBuffer();
+async function storeRaw(ctx: Pick<ToolContext, 'storage'>, key: string, source: Buffer, signal?: AbortSignal): Promise<void> {
+  const bytes = isWebp(source) ? source : await cpuBound(() => sharp(source).webp(WEBP_OPTIONS).toBuffer(), signal);
   await ctx.storage.put(key, bytes, 'image/webp');
 }

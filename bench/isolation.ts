@@ -1,0 +1,174 @@
+/**
+ * Worker slots and queues (docs/architecture.md, Slots and queues): do ordinary runs keep their latency when
+ * other runs wait on a provider that never answers and integrators hang, and what does a model call in
+ * flight cost in memory? `node --import tsx bench/isolation.ts`. Prints, both sides of each:
+ *
+ * - 10 ordinary runs (`plan-research-report`, two `local` calls of ATELIER_LOCAL_LATENCY_MS each, 2,000 by
+ *   default): the slowest one's latency idle, and again with 60 runs waiting on a provider that never
+ *   answers plus deliveries to two event-webhook endpoints, one that never answers and one that answers
+ *   after 10 s (target ≤ 1.2×);
+ * - the process's RSS (gateway and worker in one process, as `atelier dev` runs them) with 50 model calls in
+ *   flight and with 2,000 (target ≤ 1.3×).
+ *
+ * The provider is the `openai` adapter pointed at a loopback server (OPENAI_BASE_URL) that never answers;
+ * the stack runs with ATELIER_WORKER_MAX_ACTIVITIES=2500 (unless set) so that 2,000 calls fit.
+ */
+import { randomBytes } from 'node:crypto';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Db } from '@atelier/db';
+import { type Cleanup, benchLog, rawQuery, createApiKey, http, installRuntime, intEnv, runMain, startAtelier, startInfra } from './harness';
+
+const settings = {
+  localLatencyMs: intEnv('ATELIER_LOCAL_LATENCY_MS', 2_000),
+  hungRuns: intEnv('BENCH_HUNG_RUNS', 60),
+  deliveringRuns: intEnv('BENCH_DELIVERING_RUNS', 30),
+  manyCalls: intEnv('BENCH_MANY_CALLS', 2_000, 51),
+};
+const bench = benchLog('isolation');
+const { log } = bench;
+
+/** A loopback server that counts the requests it holds; `answer` decides (by path) when, if ever, to answer. */
+async function loopback(cleanup: Cleanup, name: string, answerAfterMs: (path: string) => number | undefined) {
+  const state = { open: 0, received: 0 };
+  const server: Server = createServer((req, res) => {
+    state.open++;
+    state.received++;
+    res.on('close', () => state.open--);
+    req.resume();
+    const after = answerAfterMs(req.url ?? '');
+    if (after !== undefined) setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), after);
+  });
+  server.requestTimeout = 0;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  cleanup.add(name, async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state };
+}
+
+async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const rssMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
+
+async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
+  installRuntime();
+  const provider = await loopback(cleanup, 'the provider that never answers', () => undefined);
+  const integrator = await loopback(cleanup, 'the integrator', (path) => (path === '/slow' ? 10_000 : undefined));
+  Object.assign(process.env, {
+    OPENAI_BASE_URL: `${provider.url}/v1`,
+    OPENAI_API_KEY: 'sk-loopback',
+    OPENAI_TIMEOUT_MS: String(60 * 60_000),
+    ATELIER_EGRESS_ALLOW: '127.0.0.0/8',
+    ATELIER_SECRETS_KEY: randomBytes(32).toString('base64'),
+    ATELIER_WORKER_MAX_ACTIVITIES: process.env.ATELIER_WORKER_MAX_ACTIVITIES ?? '2500',
+  });
+  log(`settings ${JSON.stringify(settings)}, ATELIER_WORKER_MAX_ACTIVITIES=${process.env.ATELIER_WORKER_MAX_ACTIVITIES}`);
+  const infra = await startInfra(cleanup, log, 'memory');
+  const atelier = await startAtelier(cleanup, infra, {
+    namespace: 'default',
+    taskQueue: 'bench-isolation',
+    localLatencyMs: settings.localLatencyMs,
+  });
+  const [measured, noisy] = [await createApiKey(atelier.url), await createApiKey(atelier.url)];
+  const start = async (key: string, providers: Record<string, string> = {}) => {
+    const res = await http(
+      atelier.url,
+      'POST',
+      '/v1/runs',
+      { templateId: 'plan-research-report', intake: { topic: 'slots' }, providers },
+      key,
+    );
+    if (res.status !== 201) throw new Error(`POST /v1/runs: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    return res.body.id as string;
+  };
+  const startMany = async (n: number, key: string, providers?: Record<string, string>) => {
+    const ids: string[] = [];
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (ids.length < n) {
+          ids.push('');
+          ids[ids.length - 1] = await start(key, providers);
+        }
+      }),
+    );
+    return ids;
+  };
+  const hang = (n: number) => startMany(n, noisy, { researcher: 'openai/gpt-4o-mini' });
+  const tenRuns = () => slowestOfTen(atelier.db, () => start(measured));
+
+  log('10 runs, idle');
+  await tenRuns(); // warm-up: first bundles, connections, caches
+  const idle = await tenRuns();
+
+  log(`${settings.hungRuns} runs on a provider that never answers, ${settings.deliveringRuns} runs announced to two hanging endpoints`);
+  const workspaceId = (await http(atelier.url, 'GET', '/v1/workspaces', undefined, noisy)).body.items[0].id;
+  for (const p of ['/hang', '/slow']) {
+    const res = await http(
+      atelier.url,
+      'POST',
+      '/v1/webhook-endpoints',
+      { workspaceId, url: `${integrator.url}${p}`, events: ['run.completed'] },
+      noisy,
+    );
+    if (res.status !== 201) throw new Error(`POST /v1/webhook-endpoints: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  }
+  await hang(50);
+  await until('50 calls in flight', () => provider.state.open >= 50, 60_000);
+  await new Promise((r) => setTimeout(r, 3_000));
+  const rssAt50 = rssMb();
+  await hang(settings.hungRuns - 50);
+  await settled(atelier.db, await startMany(settings.deliveringRuns, noisy), 120_000);
+  await until('the deliveries to pile up', () => integrator.state.received >= settings.deliveringRuns * 2 * 0.9, 60_000);
+  const busy = await tenRuns();
+  log(`  ${provider.state.open} calls and ${integrator.state.open} deliveries hanging while the 10 runs ran`);
+
+  log(`${settings.manyCalls} model calls in flight`);
+  await hang(settings.manyCalls - settings.hungRuns);
+  await until(`${settings.manyCalls} calls in flight`, () => provider.state.open >= settings.manyCalls, 600_000);
+  await new Promise((r) => setTimeout(r, 3_000));
+  const rssAtMany = rssMb();
+
+  const latencyRatio = busy / idle;
+  const rssRatio = rssAtMany / rssAt50;
+  const line = (what: string, a: string, b: string, ratio: number, target: number) =>
+    `${what}: ${a} vs ${b} = ${ratio.toFixed(2)}× (target ≤ ${target}×: ${ratio <= target ? 'met' : 'NOT met'})`;
+  log(line('10 runs, slowest', `${busy} ms busy`, `${idle} ms idle`, latencyRatio, 1.2));
+  log(line('RSS', `${rssAtMany} MB at ${settings.manyCalls} calls`, `${rssAt50} MB at 50`, rssRatio, 1.3));
+  return { settings, idleMs: idle, busyMs: busy, latencyRatio, rssAt50Mb: rssAt50, rssAtManyMb: rssAtMany, rssRatio };
+}
+
+/** Starts 10 runs at once and answers the slowest one's time from its start to its completion (ms). */
+async function slowestOfTen(db: Db, start: () => Promise<string>): Promise<number> {
+  const began = Date.now();
+  const ids = await Promise.all(Array.from({ length: 10 }, start));
+  await settled(db, ids, 300_000);
+  const rows = await db.selectFrom('runs').select(['status', 'finished_at']).where('id', 'in', ids).execute();
+  if (rows.some((r) => r.status !== 'completed')) throw new Error(`a measured run ended ${rows.map((r) => r.status).join(', ')}`);
+  return Math.max(...rows.map((r) => new Date(r.finished_at ?? Date.now()).getTime())) - began;
+}
+
+async function settled(db: Db, ids: string[], timeoutMs: number): Promise<void> {
+  await until(
+    `${ids.length} runs to settle`,
+    async () => {
+      const [row] = await rawQuery<{ n: number }>(
+        db,
+        `SELECT count(*)::int AS n FROM runs WHERE id = ANY($1) AND status IN ('completed', 'failed', 'cancelled', 'review')`,
+        [ids],
+      );
+      const n = row?.n ?? 0;
+      return n === ids.length;
+    },
+    timeoutMs,
+  );
+}
+
+await runMain(bench, main);

@@ -1,0 +1,97 @@
+import type { State, Worker, WorkerTuner } from '@temporalio/worker';
+
+/**
+ * How many tasks of each kind a worker runs at once (docs/architecture.md, Slots and queues).
+ *
+ * Activity slots are sized for work that waits: a model call spends seconds to minutes waiting on its
+ * provider and costs a promise and a socket meanwhile, so a worker holds a thousand of them in little
+ * memory. CPU-heavy media work is bounded by the cores instead, inside the process (media/cpu-slots.ts),
+ * so a large slot count never means a thousand encodes at once. Webhook deliveries run on a worker and a
+ * task queue of their own (webhookTaskQueue), so integrators that hang hold only that worker's slots.
+ *
+ * Slots are Temporal's fixed-size slot suppliers. Its resource-based suppliers hand out slots while the
+ * host's CPU and memory stay under targets: they would throttle model calls (which use neither) whenever
+ * another process or an encode loads the machine, and ramp up one slot per throttle interval.
+ */
+export interface WorkerSlots {
+  /** Activities of the run queue in flight at once (ATELIER_WORKER_MAX_ACTIVITIES, default 1,000). */
+  activities: number;
+  /** Delivery attempts in flight at once on the webhook queue (ATELIER_WEBHOOK_MAX_ACTIVITIES, default 200). */
+  webhookActivities: number;
+}
+
+export const DEFAULT_WORKER_SLOTS: Readonly<WorkerSlots> = Object.freeze({ activities: 1_000, webhookActivities: 200 });
+
+/** Workflow tasks are short CPU bursts in the process's one thread: Temporal's default count. */
+const WORKFLOW_TASK_SLOTS = 40;
+/** Local activities are the run workflow's bookkeeping (database writes), bounded as they were. */
+const LOCAL_ACTIVITY_SLOTS = 50;
+
+function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer (got "${raw}")`);
+  return n;
+}
+
+export function workerSlotsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerSlots {
+  return {
+    activities: count(env, 'ATELIER_WORKER_MAX_ACTIVITIES', DEFAULT_WORKER_SLOTS.activities),
+    webhookActivities: count(env, 'ATELIER_WEBHOOK_MAX_ACTIVITIES', DEFAULT_WORKER_SLOTS.webhookActivities),
+  };
+}
+
+/** A tuner of fixed-size slot suppliers with `activities` activity slots. */
+export function slotTuner(activities: number): WorkerTuner {
+  return {
+    workflowTaskSlotSupplier: { type: 'fixed-size', numSlots: WORKFLOW_TASK_SLOTS },
+    activityTaskSlotSupplier: { type: 'fixed-size', numSlots: activities },
+    localActivityTaskSlotSupplier: { type: 'fixed-size', numSlots: LOCAL_ACTIVITY_SLOTS },
+    nexusTaskSlotSupplier: { type: 'fixed-size', numSlots: 1 },
+  };
+}
+
+/**
+ * The two workers of a worker process: the run queue's and the webhook queue's, over one connection.
+ * They run, are shut down and report their state together; the process is ready only when both poll,
+ * and when one fails the other is shut down so the process ends instead of half-serving.
+ */
+export class RunWorkers {
+  constructor(
+    readonly runs: Worker,
+    readonly webhooks: Worker,
+    /** Called once both have stopped (the worker's expression threads, tracing). */
+    private readonly stopped: () => Promise<unknown> = async () => undefined,
+  ) {}
+
+  get client() {
+    return this.runs.client;
+  }
+
+  /** RUNNING when both run; otherwise the state of the one that does not (FAILED first). */
+  getState(): State {
+    const states = [this.runs.getState(), this.webhooks.getState()];
+    if (states.includes('FAILED')) return 'FAILED';
+    return states.find((s) => s !== 'RUNNING') ?? 'RUNNING';
+  }
+
+  async run(): Promise<void> {
+    const both = [this.runs, this.webhooks].map((w) =>
+      w.run().catch((err) => {
+        this.shutdown();
+        throw err;
+      }),
+    );
+    try {
+      const [failed] = (await Promise.allSettled(both)).filter((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    } finally {
+      await this.stopped();
+    }
+  }
+
+  shutdown(): void {
+    for (const w of [this.runs, this.webhooks]) if (w.getState() === 'RUNNING') w.shutdown();
+  }
+}

@@ -1,0 +1,150 @@
+import { type Server, createServer } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildModelRegistry, isTerminalRunStatus } from '@atelier/domain';
+import { type OpenAiLoopback, completion, startOpenAiLoopback } from '../../packages/engine/test/support/openai-loopback';
+import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+
+/**
+ * The worker's activity slots fit the work (docs/architecture.md, Slots and queues): a model call waiting on
+ * its provider holds a cheap slot of many, and webhook deliveries run on a queue and worker of their own, so
+ * neither a provider that never answers nor integrators that hang slow down unrelated runs.
+ *
+ * One loopback OpenAI API: `gpt-4o-mini` answers after CALL_MS, `gpt-4o` never answers. One loopback
+ * integrator: /hang never answers, /slow answers after 10 s.
+ */
+const CALL_MS = 3_000;
+let h: Harness;
+let openai: OpenAiLoopback;
+let integrator: Server;
+let inFlight = 0;
+let mostInFlight = 0;
+const hooks = { hang: 0, slow: 0 };
+
+/** Answers with an object that fits the schema the engine sent (the research report's steps). */
+function conforming(body: any) {
+  const value: Record<string, unknown> = {};
+  for (const p of Object.keys(body?.response_format?.json_schema?.schema?.properties ?? {})) {
+    if (p === 'angles') value[p] = ['history', 'today', 'tomorrow'];
+    else if (p === 'sections') value[p] = ['One', 'Two', 'Three'].map((t) => ({ heading: t, body: `${t}: a body long enough to pass.` }));
+    else if (p === 'sources') value[p] = ['https://example.org/source'];
+    else value[p] = `A ${p} written by the remote model.`;
+  }
+  return completion(JSON.stringify(value));
+}
+
+beforeAll(async () => {
+  openai = await startOpenAiLoopback((req) => {
+    if (req.body?.model === 'gpt-4o') return { delayMs: 10 * 60_000 };
+    inFlight++;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    setTimeout(() => inFlight--, CALL_MS);
+    return { ...conforming(req.body), delayMs: CALL_MS };
+  });
+  integrator = createServer((req, res) => {
+    req.resume();
+    if (req.url === '/hang') hooks.hang++;
+    else {
+      hooks.slow++;
+      setTimeout(() => res.writeHead(200).end(), 10_000);
+    }
+  });
+  await new Promise<void>((r) => integrator.listen(0, '127.0.0.1', r));
+  h = await startHarness({
+    localLatencyMs: 300,
+    providers: { openai: { baseUrl: openai.baseUrl, apiKey: 'sk-loopback', maxAttempts: 1, textTimeoutMs: 120_000 } },
+    models: buildModelRegistry({ openai: true }),
+    // Attempts hang for their whole timeout; few of them, soon retried, so deliveries pile up fast.
+    webhookRetry: { initialIntervalMs: 200, backoffCoefficient: 2, maximumIntervalMs: 1_000, maximumAttempts: 3, attemptTimeoutMs: 15_000 },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  integrator?.closeAllConnections();
+  integrator?.close();
+  await openai?.close();
+  await h?.stop();
+});
+
+const report = (user: TestUser, providers: Record<string, string> = {}) =>
+  h
+    .request('POST', '/v1/runs', { token: user.token, body: { templateId: 'plan-research-report', intake: { topic: 'slots' }, providers } })
+    .then((r) => {
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body.id as string;
+    });
+
+/** Starts `n` runs, a few requests at a time (one gateway, one loopback address). */
+async function startMany(n: number, start: () => Promise<string>): Promise<string[]> {
+  const ids: string[] = [];
+  const lanes = Array.from({ length: 8 }, async () => {
+    while (ids.length < n) {
+      ids.push('');
+      const at = ids.length - 1;
+      ids[at] = await start();
+    }
+  });
+  await Promise.all(lanes);
+  return ids;
+}
+
+/** Waits (reading the database, not polling the gateway per run) until every run has settled. */
+async function allSettled(ids: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await h.db.selectFrom('runs').select(['status']).where('id', 'in', ids).execute();
+    if (rows.length === ids.length && rows.every((r) => isTerminalRunStatus(r.status))) return;
+    if (Date.now() > deadline) throw new Error(`${rows.filter((r) => !isTerminalRunStatus(r.status)).length} runs still unsettled`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The slowest of 10 concurrent ordinary runs, from their start to their completion (ms). */
+async function tenRunsLatency(user: TestUser): Promise<number> {
+  const began = Date.now();
+  const ids = await Promise.all(Array.from({ length: 10 }, () => report(user)));
+  const ends = await Promise.all(
+    ids.map(async (id) => {
+      expect((await waitForRun(h, user.token, id, undefined, 60_000)).status).toBe('completed');
+      return Date.now();
+    }),
+  );
+  return Math.max(...ends) - began;
+}
+
+describe('activity slots', () => {
+  it('keeps far more than 50 model calls in flight at once', async () => {
+    const user = await registerUser(h);
+    const remote = { researcher: 'openai/gpt-4o-mini', textGenerator: 'openai/gpt-4o-mini' };
+    const began = Date.now();
+    const ids = await startMany(150, () => report(user, remote));
+    // Settling is CPU work on a shared machine: generous, so the test measures the calls, not the host's load.
+    await allSettled(ids, 100_000);
+    const took = Date.now() - began;
+    console.info(`150 runs of two ${CALL_MS} ms calls: ${took} ms, at most ${mostInFlight} calls in flight`);
+    // 50 slots would let at most 50 calls wait at once (less the slots the runs' other steps hold). How long the
+    // runs take is printed, not asserted: past the calls' wait it is CPU, which this machine shares.
+    expect(mostInFlight).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('finishes ordinary runs in about their idle time while providers and integrators hang', async () => {
+    const measured = await registerUser(h, 'Measured');
+    const noisy = await registerUser(h, 'Noisy');
+    const idle = await tenRunsLatency(measured);
+
+    const base = `http://127.0.0.1:${(integrator.address() as { port: number }).port}`;
+    for (const p of ['/hang', '/slow']) {
+      const body = { workspaceId: noisy.workspaceId, url: `${base}${p}`, events: ['run.completed'] };
+      expect((await h.request('POST', '/v1/webhook-endpoints', { token: noisy.token, body })).status).toBe(201);
+    }
+    // 60 runs wait on a provider that never answers; 30 complete and announce it to both endpoints.
+    await startMany(60, () => report(noisy, { researcher: 'openai/gpt-4o' }));
+    await allSettled(await startMany(30, () => report(noisy)), 45_000);
+    const deadline = Date.now() + 20_000;
+    while (hooks.hang + hooks.slow < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+
+    const busy = await tenRunsLatency(measured);
+    console.info(`10 runs: ${idle} ms idle, ${busy} ms with 60 hung model calls and ${hooks.hang + hooks.slow} hanging deliveries`);
+    expect(hooks.hang + hooks.slow).toBeGreaterThanOrEqual(50);
+    expect(busy).toBeLessThan(idle * 1.5 + 1_500);
+  }, 90_000);
+});
