@@ -9,10 +9,13 @@ import { type Harness, type TestUser, registerUser, startHarness, waitForRun } f
  * its provider holds a cheap slot of many, and webhook deliveries run on a queue and worker of their own, so
  * neither a provider that never answers nor integrators that hang slow down unrelated runs.
  *
- * One loopback OpenAI API: `gpt-4o-mini` answers after CALL_MS, `gpt-4o` never answers. One loopback
+ * One loopback OpenAI API: `gpt-4o-mini` answers after CALL_MS (the first calls only once HOLD_MS have passed), `gpt-4o`
+ * never answers. One loopback
  * integrator: /hang never answers, /slow answers after 10 s.
  */
 const CALL_MS = 3_000;
+const HOLD_MS = 40_000;
+let answerFrom = 0;
 let h: Harness;
 let openai: OpenAiLoopback;
 let integrator: Server;
@@ -35,10 +38,14 @@ function conforming(body: any) {
 beforeAll(async () => {
   openai = await startOpenAiLoopback((req) => {
     if (req.body?.model === 'gpt-4o') return { delayMs: 10 * 60_000 };
+    // The first calls are held until HOLD_MS after the first one arrives, so how many wait at once depends on
+    // the worker's slots, not on how fast a loaded machine gets the runs started.
+    answerFrom ||= Date.now() + HOLD_MS;
+    const delayMs = Math.max(CALL_MS, answerFrom - Date.now());
     inFlight++;
     mostInFlight = Math.max(mostInFlight, inFlight);
-    setTimeout(() => inFlight--, CALL_MS);
-    return { ...conforming(req.body), delayMs: CALL_MS };
+    setTimeout(() => inFlight--, delayMs);
+    return { ...conforming(req.body), delayMs };
   });
   integrator = createServer((req, res) => {
     req.resume();
