@@ -38,6 +38,8 @@ export interface RunWorkerOptions {
    */
   workflowBundle?: RunWorkflowBundle;
   maxConcurrentActivities?: number;
+  /** Workflow tasks the worker holds at once (ATELIER_WORKFLOW_TASK_SLOTS); WORKFLOW_TASK_SLOTS when absent. */
+  maxConcurrentWorkflowTasks?: number;
   /**
    * What tools may fetch from caller-named URLs (film-cut clips). Absent: egressPolicyFromEnv(process.env),
    * which denies loopback, private and reserved addresses unless ATELIER_EGRESS_* say otherwise.
@@ -50,6 +52,14 @@ export interface RunWorkerOptions {
 }
 
 export { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
+
+/**
+ * Workflow tasks a worker holds at once (the SDK's default is 40). Temporal orders a task queue's backlog by
+ * priority and fairness (domain/priority.ts), but a task the worker has already taken waits in the worker's
+ * own first-come line: with 40 held, one workspace's burst kept another's run 4.5 s behind an idle 1.1 s on
+ * two cores, with 6 held 1.0 s. Workflow tasks are short and CPU-bound, so a few slots keep a worker busy.
+ */
+export const WORKFLOW_TASK_SLOTS = 8;
 
 /** Bundled workflow code; `tracing` when it includes the tracing interceptors (TRACING_WORKFLOW_MODULES). */
 export interface RunWorkflowBundle {
@@ -149,6 +159,7 @@ async function createWorker(
       }),
     },
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 50,
+    maxConcurrentWorkflowTaskExecutions: opts.maxConcurrentWorkflowTasks ?? WORKFLOW_TASK_SLOTS,
     maxConcurrentLocalActivityExecutions: 50,
     shutdownGraceTime: '10 seconds',
   });
