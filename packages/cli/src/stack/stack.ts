@@ -130,6 +130,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
         storage,
         egress,
         secretsKey,
+        ...(config.workflowTaskSlots ? { maxConcurrentWorkflowTasks: config.workflowTaskSlots } : {}),
       });
       const running = worker.run();
       stops.push(async () => {
