@@ -212,6 +212,8 @@ export async function startAtelier(
     ...(opts.orderConcurrency ? { orderConcurrency: opts.orderConcurrency } : {}),
     storageDir: `${infra.tmpDir}/storage`,
     fileSigningSecret: generateFileSigningSecret(),
+    // Not embedded, so the stack needs the origin file URLs are made on; the bench reads no file URL.
+    publicUrl: 'http://127.0.0.1',
     logLevel: 'silent',
   };
   const stack = await startStack(config, { api: true, worker: true, embedded: false }, createLogger('silent'));
