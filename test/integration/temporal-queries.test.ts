@@ -191,12 +191,12 @@ describe('the on-call queries of docs/operations.md, through the temporal CLI', 
 
     // The orders' histories (with their OrderStatus upserts) are replayed by replay.test.ts; recorded when
     // missing, or again with UPDATE_HISTORIES=1 (like replay.test.ts's own), under the shape new orders
-    // take (`claim-prefetch`: OrderWorkflowInput.shape 2); the earlier shapes' files stay and are replayed too.
+    // take (`per-concurrency`: OrderWorkflowInput.shape 3); the earlier shapes' files stay and are replayed too.
     for (const [name, id] of [
       ['order-completed', done],
       ['order-attention', short],
     ] as const) {
-      const file = path.join(PROJECT_ROOT, 'test', 'histories', `${name}.claim-prefetch.json`);
+      const file = path.join(PROJECT_ROOT, 'test', 'histories', `${name}.per-concurrency.json`);
       if (!existsSync(file) || process.env.UPDATE_HISTORIES === '1')
         await writeFile(file, `${historyToJSON(await h.temporal.workflow.getHandle(id).fetchHistory())}\n`);
     }

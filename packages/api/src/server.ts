@@ -4,7 +4,7 @@ import { GATEWAY_SERVICE_NAME, type Tracing, startTracing } from '@atelier/engin
 import { withStorageSpans } from '@atelier/storage/tracing';
 import { createApp } from './app';
 import { type ConnectionLimits, capConnectionsPerAddress, connectionLimits, httpServerOptions } from './http/connection-limits';
-import { DEFAULT_ORDER_CONCURRENCY } from './orders/order-actions';
+import { DEFAULT_ORDER_CONCURRENCY } from '@atelier/domain/priority';
 import type { AppServices } from './services';
 
 export interface ApiServer {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_ORDER_CONCURRENCY } from '@atelier/domain/priority';
 import { DEFAULT_FILE_URL_TTL_SECONDS } from '@atelier/storage/file-urls';
 import { PROJECT_ROOT } from './stack/paths';
 
@@ -17,7 +18,7 @@ export interface AtelierConfig {
   databaseUrl?: string;
   embeddedPgPort: number;
   localLatencyMs: number;
-  /** Children of one order in flight at once. */
+  /** Children of one order in flight at once, for orders that do not name their own maxConcurrency. */
   orderConcurrency?: number;
   /** Local object storage (the default driver); ATELIER_STORAGE=gcs and GCS_* choose GCS (see storageFromConfig). */
   storageDir: string;
@@ -77,7 +78,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig 
     ...(env.ATELIER_PUBLIC_URL ? { publicUrl: env.ATELIER_PUBLIC_URL } : {}),
     ...(env.ATELIER_METRICS_TOKEN ? { metricsToken: env.ATELIER_METRICS_TOKEN } : {}),
     fileUrlTtlSeconds: int(env.ATELIER_FILE_URL_TTL_SECONDS, DEFAULT_FILE_URL_TTL_SECONDS, 'ATELIER_FILE_URL_TTL_SECONDS'),
-    orderConcurrency: int(env.ATELIER_ORDER_CONCURRENCY, 8, 'ATELIER_ORDER_CONCURRENCY') || 8,
+    orderConcurrency:
+      int(env.ATELIER_ORDER_CONCURRENCY, DEFAULT_ORDER_CONCURRENCY, 'ATELIER_ORDER_CONCURRENCY') || DEFAULT_ORDER_CONCURRENCY,
     logLevel: env.LOG_LEVEL ?? 'info',
     dependencyWaitMs: int(env.ATELIER_DEPENDENCY_WAIT_SECONDS, 120, 'ATELIER_DEPENDENCY_WAIT_SECONDS') * 1000,
     ...(env.ATELIER_WORKER_PORT !== undefined ? { workerHttpPort: int(env.ATELIER_WORKER_PORT, 0, 'ATELIER_WORKER_PORT') } : {}),

@@ -2133,6 +2133,11 @@ export interface components {
             providers?: {
                 [key: string]: string;
             };
+            /**
+             * @description How soon the run is served when workers are busy (default normal). A run goes ahead of order children of the same priority; within one priority each workspace gets its share of the workers
+             * @enum {string}
+             */
+            priority?: "high" | "normal" | "low";
         };
         RunList: {
             items: components["schemas"]["Run"][];
@@ -2196,6 +2201,10 @@ export interface components {
             /** Format: uuid */
             projectId: string | null;
             planArtifactId: string | null;
+            /** @enum {string} */
+            priority: "high" | "normal" | "low";
+            /** @description As asked at creation; null: the deployment's setting */
+            maxConcurrency: number | null;
             providerOverrides: {
                 [key: string]: string;
             };
@@ -2235,6 +2244,13 @@ export interface components {
                 [key: string]: string;
             };
             planArtifactId?: string;
+            /**
+             * @description How soon the children are served when workers are busy (default normal): one level below a single run of the same priority; within one priority each workspace gets its share of the workers
+             * @enum {string}
+             */
+            priority?: "high" | "normal" | "low";
+            /** @description Children of this order running at once, at most (default: the deployment's setting) */
+            maxConcurrency?: number;
         };
         VariationSpec: {
             /** @enum {string} */

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { Id, IdMap, Intake, LIMITS, Usd } from './common';
+import { MAX_CONCURRENCY, PRIORITY_VALUES } from './priorities';
 
 const Money = Usd;
 
@@ -35,6 +36,20 @@ export const CreateOrderRequest = z
     budgetEnforcementMode: z.enum(ENFORCEMENT_MODE_VALUES).optional(),
     providerOverrides: IdMap.optional(),
     planArtifactId: z.string().max(LIMITS.id).optional(),
+    priority: z
+      .enum(PRIORITY_VALUES)
+      .optional()
+      .describe(
+        'How soon the children are served when workers are busy (default normal): one level below a single run of the same priority; ' +
+          'within one priority each workspace gets its share of the workers',
+      ),
+    maxConcurrency: z
+      .number()
+      .int()
+      .min(MAX_CONCURRENCY.min)
+      .max(MAX_CONCURRENCY.max)
+      .optional()
+      .describe("Children of this order running at once, at most (default: the deployment's setting)"),
   })
   .openapi('CreateOrderRequest');
 
@@ -66,6 +81,8 @@ export const Order = z
     workspaceId: z.string().uuid(),
     projectId: z.string().uuid().nullable(),
     planArtifactId: z.string().nullable(),
+    priority: z.enum(PRIORITY_VALUES),
+    maxConcurrency: z.number().int().nullable().describe("As asked at creation; null: the deployment's setting"),
     providerOverrides: z.record(z.string(), z.string()),
     acceptGapReason: z.string().nullable(),
     failureReason: z.string().nullable(),

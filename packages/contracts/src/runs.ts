@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { Id, IdMap, Intake, LIMITS, Pagination, QueryBoolean } from './common';
 
+import { PRIORITY_VALUES } from './priorities';
 import { RUN_STATUS_VALUES } from './run-statuses';
 
 export { RUN_STATUS_VALUES };
@@ -12,6 +13,13 @@ export const CreateRunRequest = z
     workspaceId: z.string().uuid().optional(),
     projectId: z.string().uuid().nullish(),
     providers: IdMap.optional().describe('Role to model-registry id, for this run only'),
+    priority: z
+      .enum(PRIORITY_VALUES)
+      .optional()
+      .describe(
+        'How soon the run is served when workers are busy (default normal). A run goes ahead of order children of the same priority; ' +
+          'within one priority each workspace gets its share of the workers',
+      ),
   })
   .openapi('CreateRunRequest');
 

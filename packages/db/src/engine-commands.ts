@@ -35,7 +35,17 @@ export function engineCommandRow(kind: EngineCommandKind, targetId: string, leas
 /** What a `start_run` command's delivery reads of its run: the workflow's input and its search attributes. */
 export type RunToStart = Pick<
   RunRow,
-  'id' | 'status' | 'workspace_id' | 'template_id' | 'parent_order_id' | 'intake' | 'inputs' | 'bindings' | 'execution_mode' | 'definition'
+  | 'id'
+  | 'status'
+  | 'workspace_id'
+  | 'template_id'
+  | 'parent_order_id'
+  | 'intake'
+  | 'inputs'
+  | 'bindings'
+  | 'execution_mode'
+  | 'definition'
+  | 'priority'
 >;
 
 /** What a dispatcher needs of a command to deliver it. */
@@ -57,6 +67,7 @@ const RUN_TO_START = [
   'bindings',
   'execution_mode',
   'definition',
+  'priority',
 ] as const;
 
 /**

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import type { Priority } from '@atelier/contracts/priorities';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import type { RunsTable } from './schema';
 import { type ModelRegistry, estimateSteps, specVersionHash } from '@atelier/domain';
@@ -18,6 +19,8 @@ export interface NewRun {
   parentRunId?: string | null;
   inputs?: Record<string, unknown>;
   sourceArtifactIds?: Record<string, string>;
+  /** Absent or null: normal. */
+  priority?: Priority | null;
 }
 
 /**
@@ -49,5 +52,6 @@ export function newRunRow(r: NewRun, models: ModelRegistry): Insertable<RunsTabl
     parent_run_id: r.parentRunId ?? null,
     inputs: JSON.stringify(r.inputs ?? {}),
     source_artifact_ids: JSON.stringify(r.sourceArtifactIds ?? {}),
+    ...(r.priority ? { priority: r.priority } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { Priority } from '@atelier/contracts/priorities';
 import type { Json, NullableJson, NullableTimestamp, Numeric, Timestamp } from './schema-columns';
 import type { CharactersSchema } from './schema-characters';
 import type { ClientsSchema } from './schema-clients';
@@ -151,6 +152,8 @@ export interface RunsTable {
   source_artifact_ids: ColumnType<Record<string, string>, string | undefined, string>;
   superseded_by: string | null;
   execution_mode: Generated<string>;
+  /** What the caller asked for (null: normal); the dispatcher starts the workflow with it (domain/priority.ts). */
+  priority: ColumnType<Priority | null, Priority | null | undefined, Priority | null>;
   archived: Generated<boolean>;
   queued_at: Timestamp;
   started_at: NullableTimestamp;
@@ -225,6 +228,10 @@ export interface OrdersTable {
   workflow_version: string;
   status: 'planned' | 'running' | 'attention' | 'completed' | 'failed' | 'cancelled';
   execution_mode: 'standard' | 'batch';
+  /** What the caller asked for (null: normal), given to the order workflow and so to its children. */
+  priority: ColumnType<Priority | null, Priority | null | undefined, Priority | null>;
+  /** Children in flight at most (null: the deployment's ATELIER_ORDER_CONCURRENCY). */
+  max_concurrency: ColumnType<number | null, number | null | undefined, number | null>;
   target_count: number;
   planned_count: number;
   skipped_count: number;

@@ -1,4 +1,5 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { TemporalPriority } from '@atelier/domain/priority';
 import type { RunWorkflowInput } from './run-types';
 import { cancelOrderSignal, orderWorkflow, wakeOrderSignal } from './workflows/order-workflow';
 import { cancelRunSignal, runWorkflow } from './workflows/run-workflow';
@@ -8,6 +9,8 @@ export interface StartRunOptions {
   taskQueue: string;
   templateId: string;
   orderId?: string | null;
+  /** Its priority and fairness keys (domain/priority.ts); its activities and sub-workflow children inherit them. */
+  priority: TemporalPriority;
 }
 
 /**
@@ -19,6 +22,7 @@ export async function startRunWorkflow(client: Client, input: RunWorkflowInput, 
     workflowId: input.runId,
     taskQueue: opts.taskQueue,
     args: [input],
+    priority: opts.priority,
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.WorkspaceId, value: input.workspaceId },
       { key: SEARCH_ATTRIBUTES.TemplateId, value: opts.templateId },
@@ -53,6 +57,8 @@ export interface StartOrderOptions {
   workspaceId: string;
   templateId: string;
   concurrency: number;
+  /** The order's priority and fairness keys (domain/priority.ts): every child and activity of it inherits them. */
+  priority: TemporalPriority;
   /** The order's status as recorded (`running`), shown as `OrderStatus` from the start; the workflow keeps it current. */
   status?: string;
 }
@@ -71,7 +77,8 @@ export async function startOrWakeOrderWorkflow(client: Client, orderId: string, 
   await client.workflow.start(orderWorkflow, {
     workflowId: orderId,
     taskQueue: opts.taskQueue,
-    args: [{ orderId, concurrency: opts.concurrency, shape: 2 }],
+    args: [{ orderId, concurrency: opts.concurrency, shape: 3 }],
+    priority: opts.priority,
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },
       { key: SEARCH_ATTRIBUTES.WorkspaceId, value: opts.workspaceId },

@@ -20,6 +20,7 @@ import {
   getWebhookMessage,
 } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
+import { temporalPriorityOf } from '@atelier/domain/priority';
 import { signalOrderCancel, signalRunCancel, startOrWakeOrderWorkflow, startRunWorkflow } from './client';
 import { runWorkflowInputOf } from './run-input';
 import { traceEngineCommand, withRunContext } from './tracing';
@@ -29,6 +30,7 @@ export interface DispatcherOptions {
   db: Db;
   temporal: Client;
   taskQueue: string;
+  /** Children of an order in flight at once, unless the order names its own (orders.max_concurrency). */
   orderConcurrency: number;
   logger: Logger;
   /** How often due commands are looked for when nothing wakes the dispatcher (1 s). */
@@ -201,7 +203,13 @@ export class EngineDispatcher {
         if (!run || run.status !== 'pending') return false;
         try {
           const start = () =>
-            startRunWorkflow(temporal, runWorkflowInputOf(run), { taskQueue, templateId: run.template_id, orderId: run.parent_order_id });
+            startRunWorkflow(temporal, runWorkflowInputOf(run), {
+              taskQueue,
+              templateId: run.template_id,
+              orderId: run.parent_order_id,
+              // An order's child started here runs at an order child's level, never ahead of single runs.
+              priority: temporalPriorityOf(run.parent_order_id ? 'order' : 'run', run.workspace_id, run.priority),
+            });
           await withRunContext(
             { runId: id, workspaceId: run.workspace_id, templateId: run.template_id, orderId: run.parent_order_id },
             start,
@@ -229,7 +237,8 @@ export class EngineDispatcher {
           taskQueue,
           workspaceId: order.workspace_id,
           templateId: order.workflow_id,
-          concurrency: this.opts.orderConcurrency,
+          concurrency: order.max_concurrency ?? this.opts.orderConcurrency,
+          priority: temporalPriorityOf('order', order.workspace_id, order.priority),
           status: order.status,
         });
         return false;

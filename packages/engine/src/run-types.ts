@@ -67,10 +67,11 @@ export interface OrderWorkflowInput {
    * The order workflow's shape, chosen by who starts it (client.ts) as a run's is. 1: children are claimed
    * ahead, a batch as large as the concurrency at a time, instead of one claim (an activity and a database
    * round trip) per child started. 2: shape 1, the next batch claimed as soon as one is used up, while its
-   * children run, instead of when a slot frees up. Absent in inputs from before them: one claim per free
-   * slot, as recorded.
+   * children run, instead of when a slot frees up. 3: shape 2, an execution starting at least twice the
+   * concurrency in children before it continues as new (not 400 whatever the concurrency), so a concurrency
+   * above 400 is honoured. Absent in inputs from before them: one claim per free slot, as recorded.
    */
-  shape?: 1 | 2;
+  shape?: 1 | 2 | 3;
 }
 
 export interface OrderProgress {

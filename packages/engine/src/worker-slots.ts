@@ -18,12 +18,18 @@ export interface WorkerSlots {
   activities: number;
   /** Delivery attempts in flight at once on the webhook queue (ATELIER_WEBHOOK_MAX_ACTIVITIES, default 200). */
   webhookActivities: number;
+  /**
+   * Workflow tasks a worker holds at once (ATELIER_WORKFLOW_TASK_SLOTS, default 8; the SDK's is 40). Temporal
+   * orders a task queue's backlog by priority and fairness (domain/priority.ts), but a task the worker has
+   * already taken waits in the worker's own first-come line: with 40 held, one workspace's burst kept another's
+   * run 4.5 s behind an idle 1.1 s on two cores, with 6 held 1.0 s. Workflow tasks are short and CPU-bound, so
+   * a few slots keep a worker busy.
+   */
+  workflowTasks: number;
 }
 
-export const DEFAULT_WORKER_SLOTS: Readonly<WorkerSlots> = Object.freeze({ activities: 1_000, webhookActivities: 200 });
+export const DEFAULT_WORKER_SLOTS: Readonly<WorkerSlots> = Object.freeze({ activities: 1_000, webhookActivities: 200, workflowTasks: 8 });
 
-/** Workflow tasks are short CPU bursts in the process's one thread: Temporal's default count. */
-const WORKFLOW_TASK_SLOTS = 40;
 /** Local activities are the run workflow's bookkeeping (database writes), bounded as they were. */
 const LOCAL_ACTIVITY_SLOTS = 50;
 
@@ -39,13 +45,14 @@ export function workerSlotsFromEnv(env: NodeJS.ProcessEnv = process.env): Worker
   return {
     activities: count(env, 'ATELIER_WORKER_MAX_ACTIVITIES', DEFAULT_WORKER_SLOTS.activities),
     webhookActivities: count(env, 'ATELIER_WEBHOOK_MAX_ACTIVITIES', DEFAULT_WORKER_SLOTS.webhookActivities),
+    workflowTasks: count(env, 'ATELIER_WORKFLOW_TASK_SLOTS', DEFAULT_WORKER_SLOTS.workflowTasks),
   };
 }
 
-/** A tuner of fixed-size slot suppliers with `activities` activity slots. */
-export function slotTuner(activities: number): WorkerTuner {
+/** A tuner of fixed-size slot suppliers with `activities` activity slots and `workflowTasks` workflow task slots. */
+export function slotTuner(activities: number, workflowTasks: number = DEFAULT_WORKER_SLOTS.workflowTasks): WorkerTuner {
   return {
-    workflowTaskSlotSupplier: { type: 'fixed-size', numSlots: WORKFLOW_TASK_SLOTS },
+    workflowTaskSlotSupplier: { type: 'fixed-size', numSlots: workflowTasks },
     activityTaskSlotSupplier: { type: 'fixed-size', numSlots: activities },
     localActivityTaskSlotSupplier: { type: 'fixed-size', numSlots: LOCAL_ACTIVITY_SLOTS },
     nexusTaskSlotSupplier: { type: 'fixed-size', numSlots: 1 },

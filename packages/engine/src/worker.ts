@@ -42,6 +42,8 @@ export interface RunWorkerOptions {
   maxConcurrentActivities?: number;
   /** Activity slots of the webhook queue's worker; ATELIER_WEBHOOK_MAX_ACTIVITIES or 200 when absent. */
   maxConcurrentWebhookActivities?: number;
+  /** Workflow tasks the worker holds at once; ATELIER_WORKFLOW_TASK_SLOTS or 8 when absent (worker-slots.ts says why). */
+  maxConcurrentWorkflowTasks?: number;
   /**
    * What tools may fetch from caller-named URLs (film-cut clips). Absent: egressPolicyFromEnv(process.env),
    * which denies loopback, private and reserved addresses unless ATELIER_EGRESS_* say otherwise.
@@ -178,7 +180,10 @@ async function createWorker(
       // Deliveries started on this queue before it had a webhook queue beside it send their attempts here.
       ...webhookActivities(opts),
     },
-    tuner: slotTuner(opts.maxConcurrentActivities ?? workerSlotsFromEnv(process.env).activities),
+    tuner: slotTuner(
+      opts.maxConcurrentActivities ?? workerSlotsFromEnv(process.env).activities,
+      opts.maxConcurrentWorkflowTasks ?? workerSlotsFromEnv(process.env).workflowTasks,
+    ),
     shutdownGraceTime: '10 seconds',
   });
 }

@@ -16,8 +16,6 @@ import { underBudgets } from '../budgets/enforce';
 import { fail } from '../errors';
 import type { AppEnv } from '../services';
 
-export const DEFAULT_ORDER_CONCURRENCY = 8;
-
 /** An order the caller may see, with their access; 404 otherwise. */
 export async function visibleOrder(c: Context<AppEnv>, orderId: string): Promise<OrderRow> {
   const order = await getOrder(c.get('services').db, orderId);

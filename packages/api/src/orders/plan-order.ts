@@ -212,6 +212,8 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
           intake_base: JSON.stringify(body.intakeBase ?? {}),
           variation_spec: JSON.stringify(body.variationSpec),
           plan_artifact_id: body.planArtifactId ?? null,
+          priority: body.priority ?? null,
+          max_concurrency: body.maxConcurrency ?? null,
           created_by: principal.userId,
           created_via: principal.via,
           api_key_id: principal.apiKeyId ?? null,

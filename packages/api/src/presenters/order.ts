@@ -26,6 +26,8 @@ export function presentOrder(order: OrderRow, counts: OrderCounts) {
     workspaceId: order.workspace_id,
     projectId: order.project_id,
     planArtifactId: order.plan_artifact_id,
+    priority: order.priority ?? 'normal',
+    maxConcurrency: order.max_concurrency,
     providerOverrides: order.provider_overrides,
     acceptGapReason: order.accept_gap_reason,
     failureReason: order.failure_reason,

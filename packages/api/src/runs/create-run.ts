@@ -124,6 +124,7 @@ export async function createRun(
       createdBy: principal.userId,
       inputs: supplied.inputs,
       sourceArtifactIds: supplied.artifactIds,
+      priority: body.priority ?? null,
     },
     models,
   );

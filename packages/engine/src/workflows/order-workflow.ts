@@ -29,6 +29,14 @@ import { SEARCH_ATTRIBUTES } from './search-attributes';
 /** Children started by one execution before it continues as new. */
 export const CHILDREN_PER_EXECUTION = 400;
 
+/**
+ * Shape 3: at least twice the concurrency, so an order allowed more than 400 children at once has them (at
+ * 1,000, its largest, an execution's history holds 2,000 children: a few MB, under Temporal's limits).
+ */
+function childrenPerExecution(input: OrderWorkflowInput): number {
+  return input.shape === 3 ? Math.max(CHILDREN_PER_EXECUTION, 2 * input.concurrency) : CHILDREN_PER_EXECUTION;
+}
+
 const { claimOrderChildren } = proxyActivities<OrderActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['order_missing'] },
@@ -78,7 +86,8 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
   // with the order's settlement. Shape 2 claims the next batch as soon as one is used up, while its
   // children run, so a slot that frees up never waits for a claim.
   const claimAhead = input.shape === 1;
-  const prefetch = input.shape === 2;
+  const prefetch = input.shape === 2 || input.shape === 3;
+  const perExecution = childrenPerExecution(input);
   const ready: RunWorkflowInput[] = [];
   const unstarted = () => {
     const ids = ready.splice(0).map((c) => c.runId);
@@ -143,14 +152,14 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
         await condition(() => inFlight.size === 0 && !claiming);
         return { orderId, ...(await settle({ orderId, status: 'cancelled', ...unstarted() })) };
       }
-      while (!targetReached && !exhausted && inFlight.size < input.concurrency && started < CHILDREN_PER_EXECUTION) {
+      while (!targetReached && !exhausted && inFlight.size < input.concurrency && started < perExecution) {
         // Shape 2 claims below, once, whether the loop ran out of children or of free slots.
         if (ready.length === 0 && prefetch) break;
         if (ready.length === 0) {
           const batch = await claimOrderChildren({
             orderId,
             claim: nextClaim(),
-            limit: Math.min(claimAhead ? input.concurrency : input.concurrency - inFlight.size, CHILDREN_PER_EXECUTION - started),
+            limit: Math.min(claimAhead ? input.concurrency : input.concurrency - inFlight.size, perExecution - started),
           });
           if (batch.length === 0) {
             exhausted = true;
@@ -184,8 +193,8 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
             });
         }
       }
-      if (prefetch && ready.length === 0 && !claiming && !exhausted && !targetReached && started < CHILDREN_PER_EXECUTION)
-        claim(Math.min(input.concurrency, CHILDREN_PER_EXECUTION - started));
+      if (prefetch && ready.length === 0 && !claiming && !exhausted && !targetReached && started < perExecution)
+        claim(Math.min(input.concurrency, perExecution - started));
       if (claimFailure !== undefined) throw claimFailure;
       if (!targetReached && succeeded >= progress.targetCount) {
         targetReached = true;
@@ -196,7 +205,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
       if (inFlight.size === 0 && !claiming) {
         if (targetReached) return { orderId, status: 'completed' };
         if (exhausted) return { orderId, ...(await settle({ orderId, status: 'decide' })) };
-        if (started >= CHILDREN_PER_EXECUTION) await continueAsNew<typeof orderWorkflow>(input);
+        if (started >= perExecution) await continueAsNew<typeof orderWorkflow>(input);
       }
       await condition(() => changed || cancelRequested);
     }
