@@ -17,6 +17,7 @@ import * as runCancelRequested from './migrations/2026-11-26T0900-run-cancel-req
 import * as tableChanges from './migrations/2026-11-27T0900-table-changes';
 import * as orderClaims from './migrations/2026-11-28T0900-order-claims';
 import * as loginThrottles from './migrations/2026-11-29T0900-login-throttles';
+import * as providerCapacity from './migrations/2026-11-30T0900-provider-capacity';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-27T0900-table-changes': tableChanges,
   '2026-11-28T0900-order-claims': orderClaims,
   '2026-11-29T0900-login-throttles': loginThrottles,
+  '2026-11-30T0900-provider-capacity': providerCapacity,
 };
 
 class InCodeMigrations implements MigrationProvider {
