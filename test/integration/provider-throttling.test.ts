@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModelRegistry, isTerminalRunStatus } from '@atelier/domain';
-import { type OpenAiLoopback, type ReceivedRequest, completion, startOpenAiLoopback } from '../../packages/engine/test/support/openai-loopback';
+import {
+  type OpenAiLoopback,
+  type ReceivedRequest,
+  completion,
+  startOpenAiLoopback,
+} from '../../packages/engine/test/support/openai-loopback';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
 /**

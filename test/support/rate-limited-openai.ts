@@ -59,7 +59,10 @@ parentPort.on('message', (m) => {
 `;
 
 export async function startRateLimitedProvider(opts: { cap: number; latencyMs?: number }): Promise<RateLimitedProvider> {
-  const worker = new Worker(SERVER, { eval: true, workerData: { cap: opts.cap, latencyMs: opts.latencyMs ?? 20, origin: performance.timeOrigin } });
+  const worker = new Worker(SERVER, {
+    eval: true,
+    workerData: { cap: opts.cap, latencyMs: opts.latencyMs ?? 20, origin: performance.timeOrigin },
+  });
   const next = <T>(pick: (m: any) => T | undefined) =>
     new Promise<T>((resolve) => {
       const on = (m: any) => {
