@@ -31,7 +31,11 @@ function freePort(): Promise<number> {
 
 async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
+  while (
+    !(await Promise.resolve()
+      .then(check)
+      .catch(() => false))
+  ) {
     if (Date.now() > deadline) throw new Error(`${what} never happened`);
     await new Promise((r) => setTimeout(r, 200));
   }
