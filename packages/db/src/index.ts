@@ -10,6 +10,7 @@ export * from './run-records';
 export * from './workflows';
 export * from './accounts';
 export * from './login-throttles';
+export * from './provider-capacity';
 export * from './workspaces';
 export * from './projects';
 export * from './queue';

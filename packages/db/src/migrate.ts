@@ -18,6 +18,7 @@ import * as tableChanges from './migrations/2026-11-27T0900-table-changes';
 import * as orderClaims from './migrations/2026-11-28T0900-order-claims';
 import * as loginThrottles from './migrations/2026-11-29T0900-login-throttles';
 import * as priorityConcurrency from './migrations/2026-11-30T0900-priority-concurrency';
+import * as providerCapacity from './migrations/2026-11-30T1000-provider-capacity';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T0900-order-claims': orderClaims,
   '2026-11-29T0900-login-throttles': loginThrottles,
   '2026-11-30T0900-priority-concurrency': priorityConcurrency,
+  '2026-11-30T1000-provider-capacity': providerCapacity,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -63,6 +63,20 @@ export interface LoginThrottlesTable {
   blocked_until: NullableTimestamp;
 }
 
+/** The earliest start of a limited provider key's next call, fleet-wide (provider-capacity.ts). */
+export interface ProviderCapacityTable {
+  key: string;
+  next_at: Timestamp;
+}
+
+/** One concurrency permit of a limited provider key: its holder and when it lapses (provider-capacity.ts). */
+export interface ProviderCapacityLeasesTable {
+  key: string;
+  slot: number;
+  holder: string | null;
+  expires_at: Timestamp;
+}
+
 export interface ApiKeysTable {
   id: string;
   user_id: string;
@@ -295,6 +309,8 @@ export interface Database
   auth_tokens: AuthTokensTable;
   api_keys: ApiKeysTable;
   login_throttles: LoginThrottlesTable;
+  provider_capacity: ProviderCapacityTable;
+  provider_capacity_leases: ProviderCapacityLeasesTable;
   projects: ProjectsTable;
   workflows: WorkflowsTable;
   workflow_versions: WorkflowVersionsTable;

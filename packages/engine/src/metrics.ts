@@ -47,6 +47,11 @@ export interface WorkerMetrics {
   providerSpend: Counter<'provider' | 'model'>;
   gateVerdicts: Counter<'gate_type' | 'verdict'>;
   /**
+   * Seconds model calls spent waiting before going out, by provider and reason: `limit` (the fleet's
+   * configured capacity, ATELIER_PROVIDER_LIMITS) or `429` (the provider said too many requests).
+   */
+  providerThrottled: Counter<'provider' | 'reason'>;
+  /**
    * Webhook delivery attempts by outcome (`delivered`; `retrying`: failed, another attempt follows;
    * `failed`: the last attempt failed, the message is given up) and attempt number (1, 2, ...). Declared
    * here for the webhook delivery activity to increment: `metrics.webhookDeliveries.inc({ outcome, attempt: String(n) })`.
@@ -88,6 +93,12 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
       name: 'atelier_gate_verdicts_total',
       help: 'Gate verdicts: quality/safety as the classifier judged them, budget (fail: budget_gate_exceeded; pass: a run with a budget gate that got through), approval and qa (held: the run went to review)',
       labelNames: ['gate_type', 'verdict'],
+      registers: [registry],
+    }),
+    providerThrottled: new Counter({
+      name: 'atelier_provider_throttled_seconds_total',
+      help: 'Seconds model calls waited before going out, by provider and reason: limit (the configured fleet-wide capacity) or 429 (the provider asked to slow down)',
+      labelNames: ['provider', 'reason'],
       registers: [registry],
     }),
     webhookDeliveries: new Counter({

@@ -155,7 +155,7 @@ async function createWorker(
     db: opts.db,
     models: opts.models,
     storage,
-    providers: createProviders(opts.providers),
+    providers: createProviders(opts.providers, { db: opts.db, throttled: opts.metrics?.providerThrottled }),
     logger: opts.logger,
     expressions,
     egress: opts.egress ?? egressPolicyFromEnv(process.env),

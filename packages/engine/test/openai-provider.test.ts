@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAI_MODELS } from '@atelier/domain';
 import { createOpenAiProvider } from '../src/providers/openai/index';
-import { PermanentProviderError, TransientProviderError } from '../src/providers/types';
+import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../src/providers/types';
 import { type OpenAiLoopback, completion, startOpenAiLoopback } from './support/openai-loopback';
 
 const mini = OPENAI_MODELS.find((m) => m.id === 'openai/gpt-4o-mini')!;
@@ -35,13 +35,12 @@ describe('the openai provider against a loopback server', () => {
     });
   });
 
-  it('retries a 429, honouring Retry-After, then succeeds', async () => {
+  it('hands a 429 back at once as back-pressure, with its Retry-After, for the capacity layer to wait out', async () => {
     server.script.push({ status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'slow down' } } });
-    const started = Date.now();
-    const answer = await provider().text.complete({ model: mini, prompt: 'x', seed: 's' });
-    expect(answer.text).toBe('{"title":"ok"}');
-    expect(server.received).toHaveLength(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    const call = provider().text.complete({ model: mini, prompt: 'x', seed: 's' });
+    await expect(call).rejects.toBeInstanceOf(ProviderThrottledError);
+    await expect(call).rejects.toMatchObject({ retryAfterMs: 1000, status: 429 });
+    expect(server.received).toHaveLength(1);
   });
 
   it('gives up on repeated 5xx with a transient error after its attempts', async () => {

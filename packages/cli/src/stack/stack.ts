@@ -6,6 +6,7 @@ import { loadBuiltinWorkflows } from '@atelier/catalog';
 import { type Db, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
 import { buildModelRegistry } from '@atelier/domain';
 import { openaiOptionsFromEnv } from '@atelier/engine/providers/openai/index';
+import { providerLimitsFromEnv } from '@atelier/engine/providers/provider-limits';
 
 import { type EgressPolicy, createRunWorker, egressPolicyFromEnv } from '@atelier/engine/worker';
 import { ensureReconcilerSchedule, reconcilerSettingsFromEnv } from '@atelier/engine/reconciler';
@@ -54,6 +55,8 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     const fileUrls = parts.api ? await resolveFileSigning(config, parts.embedded) : undefined;
     const publicUrl = parts.api ? resolvePublicUrl(config, parts.embedded) : undefined;
     const secretsKey = await resolveSecretsKey(config.dataDir, parts.embedded, logger);
+    // Before anything starts too: a worker with malformed provider limits would otherwise run unguarded.
+    const limits = parts.worker ? providerLimitsFromEnv(process.env) : undefined;
     let temporalAddress = config.temporalAddress;
     let temporalUiUrl: string | undefined;
     if (!temporalAddress) {
@@ -125,7 +128,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
         taskQueue: config.taskQueue,
         db,
         logger: logger.child({ component: 'worker' }),
-        providers: { localLatencyMs: config.localLatencyMs, ...(openai ? { openai } : {}) },
+        providers: { localLatencyMs: config.localLatencyMs, ...(openai ? { openai } : {}), ...(limits ? { limits } : {}) },
         models,
         storage,
         egress,

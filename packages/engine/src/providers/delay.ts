@@ -1,11 +1,17 @@
-/** Waits `ms`, or rejects as soon as the signal aborts. */
+/** Waits `ms`, or rejects as soon as the signal aborts (at once when it already has). */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    // The listener goes when the wait ends: one activity's signal sees many waits (every throttled call).
+    const abort = () => {
       clearTimeout(timer);
-      reject(signal.reason ?? new Error('aborted'));
-    });
+      reject(signal?.reason ?? new Error('aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', abort, { once: true });
   });
 }

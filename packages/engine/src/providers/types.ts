@@ -122,6 +122,19 @@ export class TransientProviderError extends Error {
   }
 }
 
+/**
+ * The provider said 429, too many requests: back-pressure, not a failure. The capacity layer (capacity.ts)
+ * waits (`retryAfterMs` when the provider said how long) and calls again, without spending the step's attempts.
+ */
+export class ProviderThrottledError extends TransientProviderError {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message, 429);
+  }
+}
+
 /** A provider's refusal that would fail the same way again (bad request, unknown model, auth). */
 export class PermanentProviderError extends Error {
   constructor(

@@ -1,28 +1,30 @@
 import { traceProviderCall } from '../../tracing';
 import { delay } from '../delay';
-import { PermanentProviderError, TransientProviderError } from '../types';
+import { parseRetryAfter } from '../provider-limits';
+import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types';
 
 export interface OpenAiOptions {
   baseUrl: string;
   apiKey?: string;
   textTimeoutMs?: number;
   imageTimeoutMs?: number;
-  /** Attempts per call for 429, 5xx, timeouts and network errors, before the engine's own retries. */
+  /** Attempts per call for 5xx, timeouts and network errors, before the engine's own retries (429s are the capacity layer's). */
   maxAttempts?: number;
 }
 
-const RETRYABLE = (status: number) => status === 429 || status >= 500;
+const RETRYABLE = (status: number) => status >= 500;
 
 function backoff(attempt: number, retryAfter: string | null): number {
-  const seconds = retryAfter !== null ? Number(retryAfter) : Number.NaN;
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(20_000, seconds * 1000);
+  const after = parseRetryAfter(retryAfter, Date.now());
+  if (after !== undefined) return Math.min(20_000, after);
   return Math.min(20_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
 }
 
 /**
- * POSTs JSON to an OpenAI-compatible endpoint with a per-request timeout, retrying 429, 5xx and
- * network failures with exponential backoff (honouring Retry-After). What is still failing after the
- * last attempt is transient (the engine retries the step later); 4xx refusals are permanent. When tracing
+ * POSTs JSON to an OpenAI-compatible endpoint with a per-request timeout, retrying 5xx and network
+ * failures with exponential backoff (honouring Retry-After). What is still failing after the last attempt
+ * is transient (the engine retries the step later); 4xx refusals are permanent. A 429 is thrown at once as
+ * ProviderThrottledError: the capacity layer waits it out for the whole call, without counting it a failure. When tracing
  * is on, the call (all its attempts) is one client span of the step's trace, and the W3C trace headers go along.
  */
 export async function postJson(
@@ -94,6 +96,8 @@ async function postWithRetries(
         return text;
       }
     })();
+    if (response.status === 429)
+      throw new ProviderThrottledError(`429: ${message}`.slice(0, 300), parseRetryAfter(response.headers.get('retry-after'), Date.now()));
     if (!RETRYABLE(response.status)) throw new PermanentProviderError(`${response.status}: ${message}`.slice(0, 500), response.status);
     last = `${response.status}: ${message}`.slice(0, 300);
     if (attempt < attempts) await delay(backoff(attempt, response.headers.get('retry-after')), signal);

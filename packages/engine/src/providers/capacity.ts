@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type { Counter } from 'prom-client';
+import {
+  type Db,
+  acquireProviderLease,
+  ensureProviderCapacity,
+  releaseProviderLease,
+  renewProviderLease,
+  reserveProviderSlot,
+} from '@atelier/db';
+import type { ModelEntry } from '@atelier/domain';
+import { delay } from './delay';
+import {
+  CONCURRENCY_LEASE_MS,
+  type ProviderLimit,
+  type ProviderLimits,
+  concurrencyRetryMs,
+  limitsFor,
+  mustRequeue,
+  spacingMs,
+  throttleWaitMs,
+} from './provider-limits';
+import { ProviderThrottledError, type ProviderSet } from './types';
+
+export interface CapacityOptions {
+  limits: ProviderLimits;
+  /** Where the fleet's permits are kept; required as soon as one limit is set. */
+  db?: Db;
+  /** atelier_provider_throttled_seconds_total (metrics.ts); absent, nothing is counted. */
+  throttled?: Counter<'provider' | 'reason'>;
+}
+
+type Reason = 'limit' | '429';
+type Limited = { key: string; limit: ProviderLimit };
+
+/**
+ * Every model call as the fleet's capacity allows it. Before a call goes out it takes a concurrency permit
+ * of each limited key that has a concurrency limit, then a start slot under each key that has a rate, and
+ * waits for that slot (sleeping, while the activity heartbeats; the step's cancellation ends the wait).
+ * A 429 is back-pressure: the permits go back, the call waits (Retry-After, else a backoff) and goes out
+ * again, as often as it takes, so a burst of 429s never spends the step's attempts. Other failures pass
+ * through as they are. Calls to providers and models without limits go straight out (429s still wait).
+ */
+export function withCapacity(providers: ProviderSet, opts: CapacityOptions): ProviderSet {
+  const capacity = new FleetCapacity(opts);
+  return {
+    text(name) {
+      const p = providers.text(name);
+      return p && { complete: (req) => capacity.call(req.model, req.signal, () => p.complete(req)) };
+    },
+    image(name) {
+      const p = providers.image(name);
+      return p && { generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req)) };
+    },
+    video(name) {
+      const p = providers.video(name);
+      return p && { generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req)) };
+    },
+    classifier(name) {
+      const p = providers.classifier(name);
+      return p && { classify: (req) => capacity.call(req.model, req.signal, () => p.classify(req)) };
+    },
+  };
+}
+
+class FleetCapacity {
+  /** Rows a key needs, created once per process (a key's first call). */
+  private readonly ready = new Map<string, Promise<void>>();
+  /** Calls of this process waiting for a concurrency permit of a key: a release here wakes them at once. */
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  constructor(private readonly opts: CapacityOptions) {
+    if (Object.keys(opts.limits).length > 0 && !opts.db) throw new Error('provider limits are held in the database: pass db with them');
+  }
+
+  async call<A>(model: ModelEntry, signal: AbortSignal | undefined, send: () => Promise<A>): Promise<A> {
+    const limited = limitsFor(this.opts.limits, model.provider, model.id);
+    for (let throttles = 1; ; throttles++) {
+      let retryAfterMs: number | undefined;
+      try {
+        return limited.length === 0 ? await send() : await this.withPermits(model.provider, limited, signal, send);
+      } catch (err) {
+        if (!(err instanceof ProviderThrottledError) || signal?.aborted) throw err;
+        retryAfterMs = err.retryAfterMs;
+      }
+      await this.wait(model.provider, '429', throttleWaitMs(throttles, retryAfterMs), signal);
+    }
+  }
+
+  private async withPermits<A>(provider: string, limited: Limited[], signal: AbortSignal | undefined, send: () => Promise<A>): Promise<A> {
+    const db = this.opts.db as Db;
+    await Promise.all(limited.map((l) => this.ensure(db, l)));
+    const leases: Array<{ key: string; slot: number; holder: string }> = [];
+    const renewal = setInterval(() => {
+      for (const lease of leases) renewProviderLease(db, { ...lease, leaseMs: CONCURRENCY_LEASE_MS }).catch(() => undefined);
+    }, CONCURRENCY_LEASE_MS / 3);
+    renewal.unref();
+    try {
+      // In key order, as every call takes them, so two calls never each hold what the other waits for.
+      for (const { key, limit } of [...limited].sort((a, b) => a.key.localeCompare(b.key)))
+        if (limit.concurrency) leases.push(await this.lease(db, provider, key, limit.concurrency, signal));
+      await this.slot(db, provider, limited, signal);
+      return await send();
+    } finally {
+      clearInterval(renewal);
+      await Promise.all(leases.map((lease) => this.release(db, lease)));
+    }
+  }
+
+  /** Waits for a start slot under every rated key, taking a new one when the wait overshot the old. */
+  private async slot(db: Db, provider: string, limited: Limited[], signal: AbortSignal | undefined): Promise<void> {
+    const rated = limited.flatMap(({ key, limit }) => (limit.requests ? [{ key, spacingMs: spacingMs(limit.requests) }] : []));
+    if (rated.length === 0) return;
+    for (;;) {
+      const { waitMs } = await reserveProviderSlot(db, rated);
+      // The database answered how far ahead the slot is from its clock; counted from the answer's arrival here.
+      const target = performance.now() + waitMs;
+      await this.wait(provider, 'limit', waitMs, signal);
+      if (!mustRequeue(performance.now() - target)) return;
+    }
+  }
+
+  private async lease(db: Db, provider: string, key: string, limit: number, signal: AbortSignal | undefined) {
+    const holder = randomUUID();
+    for (let attempt = 1; ; attempt++) {
+      const slot = await acquireProviderLease(db, { key, limit, holder, leaseMs: CONCURRENCY_LEASE_MS });
+      if (slot !== undefined) return { key, slot, holder };
+      await this.wait(provider, 'limit', concurrencyRetryMs(attempt), signal, key);
+    }
+  }
+
+  private async release(db: Db, lease: { key: string; slot: number; holder: string }): Promise<void> {
+    // A permit not given back (the database unreachable) lapses at its deadline.
+    await releaseProviderLease(db, lease).catch(() => undefined);
+    for (const wake of this.waiters.get(lease.key) ?? []) wake();
+  }
+
+  private ensure(db: Db, { key, limit }: Limited): Promise<void> {
+    let ready = this.ready.get(key);
+    if (!ready) {
+      ready = ensureProviderCapacity(db, key, limit.concurrency);
+      this.ready.set(key, ready);
+      ready.catch(() => this.ready.delete(key));
+    }
+    return ready;
+  }
+
+  /** Sleeps `ms` (or until a permit of `wakeKey` is released here), counting the time as throttled. */
+  private async wait(provider: string, reason: Reason, ms: number, signal: AbortSignal | undefined, wakeKey?: string): Promise<void> {
+    if (ms <= 0) return;
+    const started = performance.now();
+    const controller = new AbortController();
+    const wake = () => controller.abort();
+    const waiting = wakeKey ? (this.waiters.get(wakeKey) ?? new Set()) : undefined;
+    if (wakeKey && waiting) {
+      waiting.add(wake);
+      this.waiters.set(wakeKey, waiting);
+    }
+    try {
+      await delay(ms, signal ? AbortSignal.any([signal, controller.signal]) : controller.signal).catch((err) => {
+        if (signal?.aborted || !controller.signal.aborted) throw err;
+      });
+    } finally {
+      waiting?.delete(wake);
+      this.opts.throttled?.inc({ provider, reason }, (performance.now() - started) / 1000);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildModelRegistry, isTerminalRunStatus } from '@atelier/domain';
+import { type RateLimitedProvider, busiestSecond, startRateLimitedProvider, throughput } from '../support/rate-limited-openai';
+import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness } from '../support/harness';
+
+/**
+ * Two worker processes share one capacity setting equal to what a provider admits: 10 requests in any
+ * sliding second, 429 with Retry-After beyond. Sixty runs of two model calls each go through without a
+ * failed run, without one request over the cap in any one-second window, and at no less than 90% of it.
+ */
+
+const CAP = 10;
+const RUNS = 60;
+let h: Harness;
+let user: TestUser;
+let server: RateLimitedProvider;
+const workers: ChildProcess[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      s.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (
+    !(await Promise.resolve()
+      .then(check)
+      .catch(() => false))
+  ) {
+    if (Date.now() > deadline) throw new Error(`${what} never happened`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** `name{labels} value` lines of a Prometheus scrape, summed for the samples that carry `labels`. */
+function sample(text: string, name: string, labels: Record<string, string>): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
+    if (!m || m[1] !== name) continue;
+    if (Object.entries(labels).every(([k, v]) => (m[2] ?? '').includes(`${k}="${v}"`))) sum += Number(m[3]);
+  }
+  return sum;
+}
+
+const ports: number[] = [];
+
+beforeAll(async () => {
+  server = await startRateLimitedProvider({ cap: CAP });
+  // Both workers are processes of their own; this one serves the gateway and the provider only.
+  h = await startHarness({ worker: false, models: buildModelRegistry({ openai: true }) });
+  user = await registerUser(h);
+  for (let i = 0; i < 2; i++) {
+    const port = await freePort();
+    ports.push(port);
+    workers.push(
+      spawnAtelierWorker(h, 0, {
+        OPENAI_BASE_URL: server.baseUrl,
+        OPENAI_API_KEY: 'sk-loopback',
+        ATELIER_PROVIDER_LIMITS: JSON.stringify({ openai: { requestsPerSecond: CAP, concurrency: 32 } }),
+        ATELIER_WORKER_PORT: String(port),
+      }),
+    );
+  }
+  for (const port of ports) await until(`worker on ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).ok);
+}, 180_000);
+afterAll(async () => {
+  for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+  await h?.stop();
+  await server?.close();
+});
+
+describe('provider capacity held by the whole fleet', () => {
+  it('keeps two workers under the provider’s cap in every second, near the cap, with no run failed', async () => {
+    const created = await Promise.all(
+      Array.from({ length: RUNS }, (_, i) =>
+        h.request('POST', '/v1/runs', {
+          token: user.token,
+          body: {
+            templateId: 'plan-research-report',
+            intake: { topic: `capacity ${i}` },
+            providers: { researcher: 'openai/gpt-4o-mini', textGenerator: 'openai/gpt-4o-mini' },
+          },
+        }),
+      ),
+    );
+    expect(created.every((c) => c.status === 201)).toBe(true);
+    const ids = created.map((c) => c.body.id as string);
+    let runs: Array<{ id: string; status: string }> = [];
+    await until(
+      'every run settled',
+      async () => {
+        runs = await h.db.selectFrom('runs').select(['id', 'status']).where('id', 'in', ids).execute();
+        return runs.length === RUNS && runs.every((r) => isTerminalRunStatus(r.status as never));
+      },
+      180_000,
+    );
+    expect(runs.filter((r) => r.status !== 'completed')).toEqual([]);
+
+    // Every sliding one-second window, starting at each request, holds at most the cap.
+    const { arrivals, refused } = await server.stats();
+    expect(arrivals.length).toBeGreaterThanOrEqual(RUNS * 2);
+    const busiest = busiestSecond(arrivals);
+    const rate = throughput(arrivals);
+    console.log(
+      `provider capacity: ${rate.requests} requests in ${rate.seconds.toFixed(2)} s = ${rate.perSecond.toFixed(2)}/s (cap ${CAP}/s), busiest second ${busiest}, refused ${refused}`,
+    );
+    expect(busiest).toBeLessThanOrEqual(CAP);
+    expect(refused).toBe(0);
+    expect(rate.perSecond).toBeGreaterThanOrEqual(0.9 * CAP);
+
+    // Both workers made calls, and both waited for the fleet's capacity to do it.
+    for (const port of ports) {
+      const scraped = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(sample(scraped, 'atelier_provider_throttled_seconds_total', { provider: 'openai', reason: 'limit' })).toBeGreaterThan(0);
+      expect(sample(scraped, 'atelier_provider_spend_usd_total', { provider: 'openai' })).toBeGreaterThan(0);
+    }
+  }, 300_000);
+});
