@@ -19,7 +19,7 @@ import { DefaultLogger, type NativeConnection, Runtime, Worker, bundleWorkflowCo
 import type { AtelierConfig } from '@atelier/cli/config';
 import { createLogger } from '@atelier/cli/logger';
 import { startStack } from '@atelier/cli/stack/stack';
-import { DEFAULT_WORKER_SLOTS, slotTuner } from '@atelier/engine/worker-slots';
+import { slotTuner, workerSlotsFromEnv } from '@atelier/engine/worker-slots';
 import type { Db } from '@atelier/db';
 import { generateFileSigningSecret } from '@atelier/storage/file-urls';
 import type { Meter } from './diagnostics';
@@ -187,10 +187,11 @@ export async function startBaselineWorker(
     maxActivities?: number;
   },
 ): Promise<Worker> {
-  const { maxActivities = DEFAULT_WORKER_SLOTS.activities, ...options } = opts;
+  const slots = workerSlotsFromEnv();
+  const { maxActivities = slots.activities, ...options } = opts;
   const worker = await Worker.create({
     ...options,
-    tuner: slotTuner(maxActivities),
+    tuner: slotTuner(maxActivities, slots.workflowTasks),
     shutdownGraceTime: '10 seconds',
   });
   keepRunning(cleanup, `the baseline worker (${opts.taskQueue})`, worker);
