@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModelRegistry } from '@atelier/domain';
-import { type OpenAiLoopback, completion, startOpenAiLoopback } from '../../packages/engine/test/support/openai-loopback';
+import { type OpenAiLoopback, completion, startOpenAiLoopback, conformingJson } from '../../packages/engine/test/support/openai-loopback';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
 
 let h: Harness;
@@ -8,18 +8,7 @@ let user: TestUser;
 let server: OpenAiLoopback;
 
 /** Answers each structured-output request with an object that fits the schema the engine sent. */
-function conforming(req: { body: any }) {
-  const props = Object.keys(req.body?.response_format?.json_schema?.schema?.properties ?? {});
-  const value: Record<string, unknown> = {};
-  for (const p of props) {
-    if (p === 'angles') value[p] = ['history', 'today', 'tomorrow'];
-    else if (p === 'sections')
-      value[p] = ['One', 'Two', 'Three'].map((h) => ({ heading: h, body: `${h}: a body long enough to pass the schema.` }));
-    else if (p === 'sources') value[p] = ['https://example.org/source'];
-    else value[p] = `A ${p} written by the remote model for this run.`;
-  }
-  return completion(JSON.stringify(value), { prompt_tokens: 2000, completion_tokens: 1000 });
-}
+const conforming = (req: { body: any }) => completion(conformingJson(req.body), { prompt_tokens: 2000, completion_tokens: 1000 });
 
 beforeAll(async () => {
   server = await startOpenAiLoopback(conforming);

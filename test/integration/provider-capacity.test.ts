@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModelRegistry, isTerminalRunStatus } from '@atelier/domain';
 import { type RateLimitedProvider, busiestSecond, startRateLimitedProvider, throughput } from '../support/rate-limited-openai';
 import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness } from '../support/harness';
+import { sampleSum } from '../support/prometheus';
 
 /**
  * Two worker processes share one capacity setting equal to what a provider admits: 10 requests in any
@@ -39,17 +40,6 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
     if (Date.now() > deadline) throw new Error(`${what} never happened`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-/** `name{labels} value` lines of a Prometheus scrape, summed for the samples that carry `labels`. */
-function sample(text: string, name: string, labels: Record<string, string>): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
-    if (!m || m[1] !== name) continue;
-    if (Object.entries(labels).every(([k, v]) => (m[2] ?? '').includes(`${k}="${v}"`))) sum += Number(m[3]);
-  }
-  return sum;
 }
 
 const ports: number[] = [];
@@ -121,8 +111,8 @@ describe('provider capacity held by the whole fleet', () => {
     // Both workers made calls, and both waited for the fleet's capacity to do it.
     for (const port of ports) {
       const scraped = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      expect(sample(scraped, 'atelier_provider_throttled_seconds_total', { provider: 'openai', reason: 'limit' })).toBeGreaterThan(0);
-      expect(sample(scraped, 'atelier_provider_spend_usd_total', { provider: 'openai' })).toBeGreaterThan(0);
+      expect(sampleSum(scraped, 'atelier_provider_throttled_seconds_total', { provider: 'openai', reason: 'limit' })).toBeGreaterThan(0);
+      expect(sampleSum(scraped, 'atelier_provider_spend_usd_total', { provider: 'openai' })).toBeGreaterThan(0);
     }
   }, 300_000);
 });

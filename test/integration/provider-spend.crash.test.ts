@@ -7,8 +7,11 @@ import {
   type ReceivedRequest,
   completion,
   startOpenAiLoopback,
+  conformingJson,
+  schemaProperties,
 } from '../../packages/engine/test/support/openai-loopback';
 import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness, waitForRun } from '../support/harness';
+import { sampleSum } from '../support/prometheus';
 
 /**
  * A worker killed mid-step makes the step run again, calling the model again: the provider sees the same
@@ -26,19 +29,10 @@ let server: OpenAiLoopback;
 const workers: ChildProcess[] = [];
 let heldSecondCall = false;
 
-const schemaOf = (req: ReceivedRequest): string[] => Object.keys(req.body?.response_format?.json_schema?.schema?.properties ?? {});
-const isStep2 = (req: ReceivedRequest) => schemaOf(req).includes('sections');
+const isStep2 = (req: ReceivedRequest) => schemaProperties(req.body).includes('sections');
 
 function answer(req: ReceivedRequest) {
-  const value: Record<string, unknown> = {};
-  for (const p of schemaOf(req)) {
-    if (p === 'angles') value[p] = ['history', 'today', 'tomorrow'];
-    else if (p === 'sections')
-      value[p] = ['One', 'Two', 'Three'].map((heading) => ({ heading, body: `${heading}: a body long enough to pass the schema.` }));
-    else if (p === 'sources') value[p] = ['https://example.org/source'];
-    else value[p] = `A ${p} written by the remote model for this run.`;
-  }
-  const conforming = completion(JSON.stringify(value), { prompt_tokens: 2000, completion_tokens: 1000 });
+  const conforming = completion(conformingJson(req.body), { prompt_tokens: 2000, completion_tokens: 1000 });
   if (!isStep2(req)) return conforming;
   // Step 2's first call (seed #1): an answer missing the schema's fields, priced at the default usage.
   if (req.idempotencyKey?.endsWith('_231')) return completion('{"title":"only a title"}');
@@ -72,17 +66,6 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
     if (Date.now() > deadline) throw new Error(`${what} never happened`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** `name{labels} value` lines of a Prometheus scrape, summed for the samples that carry `labels`. */
-function sample(text: string, name: string, labels: Record<string, string>): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
-    if (!m || m[1] !== name) continue;
-    if (Object.entries(labels).every(([k, v]) => (m[2] ?? '').includes(`${k}="${v}"`))) sum += Number(m[3]);
-  }
-  return sum;
 }
 
 beforeAll(async () => {
@@ -170,7 +153,7 @@ describe('spend from provider calls repeated after a worker died', () => {
 
     // The surviving worker counted the calls it made, the repeated one included.
     const scraped = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    expect(sample(scraped, 'atelier_provider_spend_usd_total', { provider: 'openai', model: 'openai/gpt-4o-mini' })).toBeCloseTo(
+    expect(sampleSum(scraped, 'atelier_provider_spend_usd_total', { provider: 'openai', model: 'openai/gpt-4o-mini' })).toBeCloseTo(
       0.00045 + 0.0009,
       6,
     );

@@ -5,6 +5,7 @@ import {
   type ReceivedRequest,
   completion,
   startOpenAiLoopback,
+  conformingJson,
 } from '../../packages/engine/test/support/openai-loopback';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
@@ -20,8 +21,6 @@ let server: OpenAiLoopback;
 let firstAt: number | undefined;
 let refused = 0;
 
-const schemaOf = (req: ReceivedRequest): string[] => Object.keys(req.body?.response_format?.json_schema?.schema?.properties ?? {});
-
 function answer(req: ReceivedRequest) {
   firstAt ??= Date.now();
   if (Date.now() - firstAt < SHED_MS) {
@@ -29,15 +28,7 @@ function answer(req: ReceivedRequest) {
     // Every other refusal says when to come back; the rest leave it to the caller's backoff.
     return { status: 429, ...(refused % 2 ? { headers: { 'retry-after': '1' } } : {}), body: { error: { message: 'rate limit reached' } } };
   }
-  const value: Record<string, unknown> = {};
-  for (const p of schemaOf(req)) {
-    if (p === 'angles') value[p] = ['history', 'today', 'tomorrow'];
-    else if (p === 'sections')
-      value[p] = ['One', 'Two', 'Three'].map((heading) => ({ heading, body: `${heading}: a body long enough to pass the schema.` }));
-    else if (p === 'sources') value[p] = ['https://example.org/source'];
-    else value[p] = `A ${p} written by the remote model for this run.`;
-  }
-  return completion(JSON.stringify(value));
+  return completion(conformingJson(req.body));
 }
 
 beforeAll(async () => {

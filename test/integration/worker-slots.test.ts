@@ -1,7 +1,7 @@
 import { type Server, createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModelRegistry, isTerminalRunStatus } from '@atelier/domain';
-import { type OpenAiLoopback, completion, startOpenAiLoopback } from '../../packages/engine/test/support/openai-loopback';
+import { type OpenAiLoopback, completion, startOpenAiLoopback, conformingJson } from '../../packages/engine/test/support/openai-loopback';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
 
 /**
@@ -23,18 +23,6 @@ let inFlight = 0;
 let mostInFlight = 0;
 const hooks = { hang: 0, slow: 0 };
 
-/** Answers with an object that fits the schema the engine sent (the research report's steps). */
-function conforming(body: any) {
-  const value: Record<string, unknown> = {};
-  for (const p of Object.keys(body?.response_format?.json_schema?.schema?.properties ?? {})) {
-    if (p === 'angles') value[p] = ['history', 'today', 'tomorrow'];
-    else if (p === 'sections') value[p] = ['One', 'Two', 'Three'].map((t) => ({ heading: t, body: `${t}: a body long enough to pass.` }));
-    else if (p === 'sources') value[p] = ['https://example.org/source'];
-    else value[p] = `A ${p} written by the remote model.`;
-  }
-  return completion(JSON.stringify(value));
-}
-
 beforeAll(async () => {
   openai = await startOpenAiLoopback((req) => {
     if (req.body?.model === 'gpt-4o') return { delayMs: 10 * 60_000 };
@@ -45,7 +33,7 @@ beforeAll(async () => {
     inFlight++;
     mostInFlight = Math.max(mostInFlight, inFlight);
     setTimeout(() => inFlight--, delayMs);
-    return { ...conforming(req.body), delayMs };
+    return { ...completion(conformingJson(req.body)), delayMs };
   });
   integrator = createServer((req, res) => {
     req.resume();

@@ -74,3 +74,22 @@ export const completion = (content: string, usage = { prompt_tokens: 1000, compl
     usage,
   },
 });
+
+/** The property names of the structured-output schema a chat completion request carries (none without one). */
+export const schemaProperties = (body: any): string[] => Object.keys(body?.response_format?.json_schema?.schema?.properties ?? {});
+
+/**
+ * JSON that fits the schema a request carries, for the built-in research report's steps: angles, three
+ * sections long enough to pass, a source, and a sentence for any other property.
+ */
+export function conformingJson(body: any): string {
+  const value: Record<string, unknown> = {};
+  for (const p of schemaProperties(body)) {
+    if (p === 'angles') value[p] = ['history', 'today', 'tomorrow'];
+    else if (p === 'sections')
+      value[p] = ['One', 'Two', 'Three'].map((heading) => ({ heading, body: `${heading}: a body long enough to pass the schema.` }));
+    else if (p === 'sources') value[p] = ['https://example.org/source'];
+    else value[p] = `A ${p} written by the remote model for this run.`;
+  }
+  return JSON.stringify(value);
+}
