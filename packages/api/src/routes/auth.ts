@@ -5,10 +5,9 @@ import { LoginRequest, RefreshRequest, RegisterRequest, TokenResponse } from '@a
 import { hashPassword, verifyPassword } from '../auth/secrets';
 import { openSession, refreshSession } from '../auth/sessions';
 import { judgePassword } from '../auth/password-strength';
-import { loginThrottleSettings, throttledPasswordCheck } from '../auth/login-throttle';
+import { passwordUnderThrottle } from '../auth/throttled-sign-in';
 import { ApiError, errorResponses, fail, validationHook } from '../errors';
 import type { AppEnv } from '../services';
-import { clientAddress } from '../http/client-address';
 import { json, jsonBody, secured } from '../http/route';
 
 const tokens = { ...json(TokenResponse) };
@@ -62,17 +61,12 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const services = c.get('services');
-      const { db } = services;
-      const attempt = { email: body.email, address: clientAddress(c, services.trustedProxyHops ?? 0) };
+      const { db } = c.get('services');
       const user = await findUserByEmail(db, body.email);
       decoyHash ??= hashPassword('decoy-password-for-timing');
       const stored = user?.password_hash ?? (await decoyHash);
-      const check = await throttledPasswordCheck(db, loginThrottleSettings(process.env, services.loginThrottle), attempt, () =>
-        verifyPassword(stored, body.password),
-      );
-      if (check.outcome === 'throttled') throw fail.loginThrottled(check.retryAfterSeconds);
-      if (!user || check.outcome === 'wrong') throw new ApiError(401, 'wrong email or password');
+      const right = await passwordUnderThrottle(c, body.email, () => verifyPassword(stored, body.password));
+      if (!user || !right) throw new ApiError(401, 'wrong email or password');
       return c.json(await openSession(db, user), 200);
     },
   )

@@ -13,9 +13,8 @@ import {
 import { AccountDeletionRequest, User, UserUpdateRequest } from '@atelier/contracts/users';
 import { hashPassword, verifyPassword } from '../auth/secrets';
 import { judgePassword } from '../auth/password-strength';
-import { loginThrottleSettings, throttledPasswordCheck } from '../auth/login-throttle';
+import { passwordUnderThrottle } from '../auth/throttled-sign-in';
 import { errorResponses, fail, validationHook } from '../errors';
-import { clientAddress } from '../http/client-address';
 import { kept } from '../kept';
 import { requireAccountScope } from '../access';
 import type { AppEnv } from '../services';
@@ -57,15 +56,7 @@ async function requireCurrentPassword(c: Context<AppEnv>, user: UserRow, current
       },
     ]);
   }
-  const services = c.get('services');
-  const check = await throttledPasswordCheck(
-    services.db,
-    loginThrottleSettings(process.env, services.loginThrottle),
-    { email: user.email, address: clientAddress(c, services.trustedProxyHops ?? 0) },
-    () => verifyPassword(user.password_hash, currentPassword),
-  );
-  if (check.outcome === 'throttled') throw fail.loginThrottled(check.retryAfterSeconds);
-  if (check.outcome === 'wrong') {
+  if (!(await passwordUnderThrottle(c, user.email, () => verifyPassword(user.password_hash, currentPassword)))) {
     throw fail.validation([
       { type: 'password_incorrect', loc: ['body', 'currentPassword'], msg: 'The current password is not correct', input: null },
     ]);
@@ -109,8 +100,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
     async (c) => {
       requireAccountScope(c);
       const body = c.req.valid('json');
-      const services = c.get('services');
-      const { db } = services;
+      const { db } = c.get('services');
       const principal = c.get('principal');
       const user = await getUser(db, principal.userId);
       if (!user) throw gone();
