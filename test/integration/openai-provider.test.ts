@@ -14,7 +14,7 @@ beforeAll(async () => {
   server = await startOpenAiLoopback(conforming);
   h = await startHarness({
     providers: { openai: { baseUrl: server.baseUrl, apiKey: 'sk-loopback', maxAttempts: 2 } },
-    models: buildModelRegistry({ openai: true }),
+    models: buildModelRegistry(['openai']),
   });
   user = await registerUser(h);
 });

@@ -47,7 +47,7 @@ const ports: number[] = [];
 beforeAll(async () => {
   server = await startRateLimitedProvider({ cap: CAP });
   // Both workers are processes of their own; this one serves the gateway and the provider only.
-  h = await startHarness({ worker: false, models: buildModelRegistry({ openai: true }) });
+  h = await startHarness({ worker: false, models: buildModelRegistry(['openai']) });
   user = await registerUser(h);
   for (let i = 0; i < 2; i++) {
     const port = await freePort();

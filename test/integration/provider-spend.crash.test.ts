@@ -70,7 +70,7 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
 
 beforeAll(async () => {
   server = await startOpenAiLoopback(answer);
-  h = await startHarness({ worker: false, models: buildModelRegistry({ openai: true }) });
+  h = await startHarness({ worker: false, models: buildModelRegistry(['openai']) });
   user = await registerUser(h);
 });
 afterAll(async () => {

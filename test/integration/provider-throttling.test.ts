@@ -36,7 +36,7 @@ beforeAll(async () => {
   // One attempt per call in the adapter: before 429s were back-pressure, each one cost the step an attempt.
   h = await startHarness({
     providers: { openai: { baseUrl: server.baseUrl, apiKey: 'sk-loopback', maxAttempts: 1 } },
-    models: buildModelRegistry({ openai: true }),
+    models: buildModelRegistry(['openai']),
   });
   user = await registerUser(h);
 });

@@ -252,7 +252,7 @@ describe('traces of a run', () => {
     setTracingEnv(true);
     h = await startHarness({
       providers: { openai: { baseUrl: openai.baseUrl, apiKey: 'sk-loopback', maxAttempts: 2 } },
-      models: buildModelRegistry({ openai: true }),
+      models: buildModelRegistry(['openai']),
     });
     expect(tracingActive()).toBe(true);
     const run = await startOneRun(h);
@@ -268,7 +268,7 @@ describe('traces of a run', () => {
 
   it('arrive as one connected trace from a gateway and a separate `atelier worker` process', async () => {
     setTracingEnv(true);
-    h = await startHarness({ worker: false, models: buildModelRegistry({ openai: true }) });
+    h = await startHarness({ worker: false, models: buildModelRegistry(['openai']) });
     worker = spawnAtelierWorker(h, 0, { ...TRACING_ENV(), OPENAI_BASE_URL: openai.baseUrl, OPENAI_API_KEY: 'sk-loopback' });
     const run = await startOneRun(h);
     const spans = await traceOf(run.runId);

@@ -47,7 +47,7 @@ beforeAll(async () => {
   h = await startHarness({
     localLatencyMs: 300,
     providers: { openai: { baseUrl: openai.baseUrl, apiKey: 'sk-loopback', maxAttempts: 1, textTimeoutMs: 120_000 } },
-    models: buildModelRegistry({ openai: true }),
+    models: buildModelRegistry(['openai']),
     // Attempts hang for their whole timeout; few of them, soon retried, so deliveries pile up fast.
     webhookRetry: { initialIntervalMs: 200, backoffCoefficient: 2, maximumIntervalMs: 1_000, maximumAttempts: 3, attemptTimeoutMs: 15_000 },
   });

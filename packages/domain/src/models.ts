@@ -2,6 +2,9 @@
  * The model registry: what `GET /v1/models` lists and what workflow bindings and per-run overrides are
  * validated against. Entries are data; the engine's provider adapters give them behaviour.
  */
+import localModels from '../models/local.json' with { type: 'json' };
+import openaiModels from '../models/openai.json' with { type: 'json' };
+
 export const MODEL_KINDS = ['text', 'image', 'video', 'classifier', 'embedding'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
 
@@ -19,73 +22,19 @@ export interface ModelEntry {
   snapshotOf?: string;
 }
 
-export const LOCAL_MODELS: readonly ModelEntry[] = [
-  {
-    id: 'local/text-1',
-    provider: 'local',
-    kind: 'text',
-    capabilities: ['text', 'json-schema'],
-    pricing: { per_1k_input_tokens: 0.0005, per_1k_output_tokens: 0.0015, currency: 'USD' },
-    batch: true,
-    status: 'available',
-  },
-  {
-    id: 'local/text-1-2026-11-01',
-    provider: 'local',
-    kind: 'text',
-    capabilities: ['text', 'json-schema'],
-    pricing: { per_1k_input_tokens: 0.0005, per_1k_output_tokens: 0.0015, currency: 'USD' },
-    batch: true,
-    status: 'available',
-    snapshotOf: 'local/text-1',
-  },
-  {
-    id: 'local/image-1',
-    provider: 'local',
-    kind: 'image',
-    capabilities: ['image', 'background-removal'],
-    pricing: { per_image: 0.02, currency: 'USD' },
-    batch: true,
-    status: 'available',
-  },
-  {
-    id: 'local/video-1',
-    provider: 'local',
-    kind: 'video',
-    capabilities: ['video'],
-    pricing: { per_second: 0.05, currency: 'USD' },
-    batch: false,
-    status: 'available',
-  },
-  {
-    id: 'local/classifier-1',
-    provider: 'local',
-    kind: 'classifier',
-    capabilities: ['safety', 'quality'],
-    pricing: { per_1k_input_tokens: 0.0001, currency: 'USD' },
-    batch: true,
-    status: 'available',
-  },
-  {
-    id: 'local/embed-1',
-    provider: 'local',
-    kind: 'embedding',
-    capabilities: ['embedding'],
-    pricing: { per_1k_input_tokens: 0.00002, currency: 'USD' },
-    batch: true,
-    status: 'available',
-  },
-  /** Draws a transparent backdrop itself when asked (native transparency); otherwise like local/image-1. */
-  {
-    id: 'local/image-alpha-1',
-    provider: 'local',
-    kind: 'image',
-    capabilities: ['image', 'transparency'],
-    pricing: { per_image: 0.03, currency: 'USD' },
-    batch: true,
-    status: 'available',
-  },
-];
+/**
+ * Each provider's models and prices, as data (`packages/domain/models/<provider>.json`): a new model or a
+ * price change is an edit of that file, no code. A provider added to the engine's registry
+ * (engine/src/providers/registry.ts) adds its file here.
+ */
+export const MODEL_CATALOG: Readonly<Record<string, readonly ModelEntry[]>> = {
+  local: localModels as ModelEntry[],
+  openai: openaiModels as ModelEntry[],
+};
+
+/** Always offered: the offline stand-ins (`local/image-alpha-1` draws a transparent backdrop itself). */
+export const LOCAL_MODELS: readonly ModelEntry[] = MODEL_CATALOG.local ?? [];
+export const OPENAI_MODELS: readonly ModelEntry[] = MODEL_CATALOG.openai ?? [];
 
 /** The model kind each abstract role needs; a binding or override of another kind is refused. */
 export const ROLE_KINDS: Record<string, ModelKind> = {
@@ -122,33 +71,8 @@ export class ModelRegistry {
   }
 }
 
-const openaiText = (id: string, input: number, output: number, snapshotOf?: string): ModelEntry => ({
-  id,
-  provider: 'openai',
-  kind: 'text',
-  capabilities: ['text', 'json-schema'],
-  pricing: { per_1k_input_tokens: input, per_1k_output_tokens: output, currency: 'USD' },
-  batch: false,
-  status: 'available',
-  ...(snapshotOf ? { snapshotOf } : {}),
-});
-
-/** Offered when the openai provider is configured (OPENAI_API_KEY or OPENAI_BASE_URL). */
-export const OPENAI_MODELS: readonly ModelEntry[] = [
-  openaiText('openai/gpt-4o-mini', 0.00015, 0.0006),
-  openaiText('openai/gpt-4o', 0.0025, 0.01),
-  openaiText('openai/gpt-4o-2024-08-06', 0.0025, 0.01, 'openai/gpt-4o'),
-  {
-    id: 'openai/gpt-image-1',
-    provider: 'openai',
-    kind: 'image',
-    capabilities: ['image', 'transparency'],
-    pricing: { per_image: 0.04, currency: 'USD' },
-    batch: false,
-    status: 'available',
-  },
-];
-
-export function buildModelRegistry(opts: { openai: boolean }): ModelRegistry {
-  return new ModelRegistry(opts.openai ? [...LOCAL_MODELS, ...OPENAI_MODELS] : LOCAL_MODELS);
+/** The models of `local` and of every configured provider: what GET /v1/models lists. */
+export function buildModelRegistry(configured: Iterable<string>): ModelRegistry {
+  const providers = new Set(['local', ...configured]);
+  return new ModelRegistry([...providers].flatMap((name) => MODEL_CATALOG[name] ?? []));
 }

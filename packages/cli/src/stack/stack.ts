@@ -5,7 +5,7 @@ import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
 import { type Db, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
 import { buildModelRegistry } from '@atelier/domain';
-import { openaiOptionsFromEnv } from '@atelier/engine/providers/openai/index';
+import { configuredProviders, settingsFrom } from '@atelier/engine/providers/index';
 import { providerLimitsFromEnv } from '@atelier/engine/providers/provider-limits';
 
 import { type EgressPolicy, createRunWorker, egressPolicyFromEnv } from '@atelier/engine/worker';
@@ -86,8 +86,9 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       databaseUrl = pg.url;
     }
 
-    const openai = openaiOptionsFromEnv(process.env);
-    const models = buildModelRegistry({ openai: openai !== undefined });
+    // Every provider whose settings are present (providers/registry.ts); GET /v1/models lists exactly their models.
+    const providers = configuredProviders(settingsFrom(process.env));
+    const models = buildModelRegistry(Object.keys(providers));
     const storage = storageFromConfig(process.env, { localDir: config.storageDir });
     // Each part has a pool of its own (ATELIER_DB_POOL_MAX connections, 10 by default), as it would in its own
     // process: under load, transactions of the worker's steps never hold the connections a request waits for.
@@ -128,7 +129,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
         taskQueue: config.taskQueue,
         db,
         logger: logger.child({ component: 'worker' }),
-        providers: { localLatencyMs: config.localLatencyMs, ...(openai ? { openai } : {}), ...(limits ? { limits } : {}) },
+        providers: { ...providers, localLatencyMs: config.localLatencyMs, ...(limits ? { limits } : {}) },
         models,
         storage,
         egress,

@@ -2,19 +2,20 @@ import type { Counter } from 'prom-client';
 import type { Db } from '@atelier/db';
 import { withCapacity } from './capacity';
 import { createLocalProvider } from './local/index';
-import { type OpenAiOptions, createOpenAiProvider } from './openai/index';
 import type { ProviderLimits } from './provider-limits';
-import type { ClassifierProvider, ImageProvider, ProviderSet, TextProvider, VideoProvider } from './types';
+import { type ConfiguredProviders, createAdapters } from './registry';
+import type { Adapter, ProviderSet } from './types';
 
 export * from './types';
 export * from './call-keys';
 export { type ProviderLimits, parseProviderLimits, providerLimitsFromEnv } from './provider-limits';
+export { type ConfiguredProviders, PROVIDERS, configuredProviders } from './registry';
+export { type SettingsSource, settingsFrom } from './settings';
 
-export interface ProviderOptions {
+/** The configured providers' options by name (registry.ts), and what applies to all of them. */
+export interface ProviderOptions extends ConfiguredProviders {
   /** Simulated latency of every local model call. */
   localLatencyMs?: number;
-  /** Enables the `openai` provider (any OpenAI-compatible API). */
-  openai?: OpenAiOptions;
   /** Fleet-wide capacity per provider or model (ATELIER_PROVIDER_LIMITS, provider-limits.ts); none: unlimited. */
   limits?: ProviderLimits;
 }
@@ -25,22 +26,13 @@ export interface CapacityDeps {
   throttled?: Counter<'provider' | 'reason'>;
 }
 
-interface Adapter {
-  text?: TextProvider;
-  image?: ImageProvider;
-  video?: VideoProvider;
-  classifier?: ClassifierProvider;
-}
-
 /**
  * The adapters by provider name, as the model registry's `provider` field names them, each call held to the
  * fleet's capacity (capacity.ts): limits where configured, a 429 waited out everywhere.
  */
 export function createProviders(opts: ProviderOptions = {}, capacity: CapacityDeps = {}): ProviderSet {
-  const adapters: Record<string, Adapter> = {
-    local: createLocalProvider({ latencyMs: opts.localLatencyMs }),
-    ...(opts.openai ? { openai: createOpenAiProvider(opts.openai) } : {}),
-  };
+  const { localLatencyMs, limits, ...configured } = opts;
+  const adapters: Record<string, Adapter> = { ...createAdapters(configured), local: createLocalProvider({ latencyMs: localLatencyMs }) };
   return withCapacity(
     {
       text: (name) => adapters[name]?.text,
@@ -48,6 +40,6 @@ export function createProviders(opts: ProviderOptions = {}, capacity: CapacityDe
       video: (name) => adapters[name]?.video,
       classifier: (name) => adapters[name]?.classifier,
     },
-    { limits: opts.limits ?? {}, ...capacity },
+    { limits: limits ?? {}, ...capacity },
   );
 }

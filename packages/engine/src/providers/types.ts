@@ -1,4 +1,5 @@
 import type { ModelEntry } from '@atelier/domain';
+import type { SettingsSource } from './settings';
 
 /**
  * What every model provider adapter implements. Requests carry the registry entry of the model, so an
@@ -110,6 +111,51 @@ export interface ProviderSet {
   image(provider: string): ImageProvider | undefined;
   video(provider: string): VideoProvider | undefined;
   classifier(provider: string): ClassifierProvider | undefined;
+}
+
+/** The provider's own name for a job it accepted. */
+export interface SubmittedJob {
+  jobId: string;
+}
+
+export type JobProgress<Result> =
+  | { state: 'pending' /** When the provider suggests looking again. */; checkAfterMs?: number }
+  | { state: 'succeeded'; result: Result }
+  | { state: 'failed'; error: PermanentProviderError | TransientProviderError };
+
+/**
+ * A generation that runs for minutes on the provider's side (a video, a queued image): submitted once, then
+ * checked until it ends, or announced by the provider's completion webhook. Submitting is the paid act, so
+ * the engine submits once per attempt and keeps the job id; checking and cancelling are free to repeat.
+ */
+export interface JobProvider<Request, Result> {
+  /** `webhookUrl`: where the provider should announce completion, when the gateway can receive it. */
+  submit(req: Request & { webhookUrl?: string }): Promise<SubmittedJob>;
+  /** Where the job stands; a succeeded job's result is fetched in full (bytes downloaded). */
+  check(req: Request, jobId: string): Promise<JobProgress<Result>>;
+  /** Stops the job where the provider allows it; a job already ended is no error. */
+  cancel?(req: Request, jobId: string): Promise<void>;
+}
+
+/** What one provider gives the engine: any kind of model call, at once or as a job. */
+export interface Adapter {
+  text?: TextProvider;
+  image?: ImageProvider;
+  video?: VideoProvider;
+  classifier?: ClassifierProvider;
+  imageJobs?: JobProvider<ImageRequest, GeneratedImage>;
+  videoJobs?: JobProvider<VideoRequest, GeneratedVideo>;
+}
+
+/**
+ * A provider the engine can drive, beside the built-in `local` stand-ins. Its name is the registry's
+ * `provider` field, its models and prices are `packages/domain/models/<name>.json`, and it is
+ * registered in registry.ts.
+ */
+export interface ProviderDefinition<Options> {
+  /** The provider's options from settings (settings.ts); undefined when it is not configured. */
+  fromSettings(settings: SettingsSource): Options | undefined;
+  create(options: Options): Adapter;
 }
 
 /** A provider's failure that is worth retrying (timeouts, 429, 5xx). Anything else fails the step. */

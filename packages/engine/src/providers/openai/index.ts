@@ -1,6 +1,7 @@
 import { roundUsd, textCallCost } from '@atelier/domain';
-import { type ImageProvider, type TextProvider, TransientProviderError } from '../types';
+import { type ImageProvider, type ProviderDefinition, type TextProvider, TransientProviderError } from '../types';
 import { type OpenAiOptions, postJson } from './http';
+import { msSetting } from '../settings';
 
 export type { OpenAiOptions } from './http';
 
@@ -73,13 +74,17 @@ export function createOpenAiProvider(opts: OpenAiOptions): { text: TextProvider;
   };
 }
 
-/** OPENAI_API_KEY and/or OPENAI_BASE_URL enable the provider; OPENAI_TIMEOUT_MS bounds text calls. */
-export function openaiOptionsFromEnv(env: NodeJS.ProcessEnv): OpenAiOptions | undefined {
-  if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) return undefined;
-  const timeout = Number(env.OPENAI_TIMEOUT_MS);
-  return {
-    baseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com/v1',
-    apiKey: env.OPENAI_API_KEY || undefined,
-    ...(Number.isFinite(timeout) && timeout > 0 ? { textTimeoutMs: timeout } : {}),
-  };
-}
+/**
+ * OPENAI_API_KEY and/or OPENAI_BASE_URL enable the provider (a base URL alone: a compatible server that
+ * needs no key); OPENAI_TIMEOUT_MS bounds text calls.
+ */
+export const openaiProvider: ProviderDefinition<OpenAiOptions> = {
+  fromSettings(settings) {
+    const apiKey = settings('OPENAI_API_KEY');
+    const baseUrl = settings('OPENAI_BASE_URL');
+    if (!apiKey && !baseUrl) return undefined;
+    const textTimeoutMs = msSetting(settings, 'OPENAI_TIMEOUT_MS');
+    return { baseUrl: baseUrl ?? 'https://api.openai.com/v1', apiKey, ...(textTimeoutMs ? { textTimeoutMs } : {}) };
+  },
+  create: createOpenAiProvider,
+};

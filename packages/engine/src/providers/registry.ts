@@ -1,0 +1,35 @@
+import { withJobsAwaited } from './jobs';
+import { openaiProvider } from './openai/index';
+import type { SettingsSource } from './settings';
+import type { Adapter, ProviderDefinition } from './types';
+
+/** Every provider, by name: the one place a new provider is added. */
+export const PROVIDERS = {
+  openai: openaiProvider,
+} as const;
+
+type Definitions = typeof PROVIDERS;
+export type ProviderName = keyof Definitions;
+
+/** The options of each configured provider (a test points one at a loopback server by naming it here). */
+export type ConfiguredProviders = {
+  [Name in ProviderName]?: Definitions[Name] extends ProviderDefinition<infer Options> ? Options : never;
+};
+
+export function configuredProviders(settings: SettingsSource): ConfiguredProviders {
+  const configured: Record<string, unknown> = {};
+  for (const [name, definition] of Object.entries(PROVIDERS) as Array<[ProviderName, ProviderDefinition<unknown>]>) {
+    const options = definition.fromSettings(settings);
+    if (options !== undefined) configured[name] = options;
+  }
+  return configured as ConfiguredProviders;
+}
+
+export function createAdapters(configured: ConfiguredProviders): Record<string, Adapter> {
+  const adapters: Record<string, Adapter> = {};
+  for (const [name, options] of Object.entries(configured)) {
+    const definition = PROVIDERS[name as ProviderName] as ProviderDefinition<unknown> | undefined;
+    if (definition && options !== undefined) adapters[name] = withJobsAwaited(definition.create(options));
+  }
+  return adapters;
+}
