@@ -137,6 +137,16 @@ export interface JobProvider<Request, Result> {
   cancel?(req: Request, jobId: string): Promise<void>;
 }
 
+/**
+ * A provider's completion webhook, received by the gateway: verified by that provider's own signature
+ * scheme, it names the job that ended (the engine then checks the job for its result). Anything not
+ * verified is refused, whatever it says.
+ */
+export interface JobWebhooks {
+  /** The job id a genuine delivery names; undefined when the signature, timestamp or body do not hold. */
+  verify(delivery: { headers: Headers; body: string }): Promise<string | undefined>;
+}
+
 /** What one provider gives the engine: any kind of model call, at once or as a job. */
 export interface Adapter {
   text?: TextProvider;
@@ -145,6 +155,7 @@ export interface Adapter {
   classifier?: ClassifierProvider;
   imageJobs?: JobProvider<ImageRequest, GeneratedImage>;
   videoJobs?: JobProvider<VideoRequest, GeneratedVideo>;
+  webhooks?: JobWebhooks;
 }
 
 /**
