@@ -1,8 +1,10 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import { type Db, getRunRow, getWorkflowVersion, insertRun, newRunRow } from '@atelier/db';
+import { ApplicationFailure } from '@temporalio/common';
+import { type Db, getArtifact, getRunRow, getWorkflowVersion, insertRun, newRunRow, settleStep, startStep } from '@atelier/db';
 import { type ModelRegistry, readPath, resolveIntake } from '@atelier/domain';
 import { plannedRunInput } from '../run-input';
-import type { PrepareChildInput, RunWorkflowInput } from '../run-types';
+import type { PrepareChildInput, RunWorkflowInput, SettleChildStepInput, StepResult } from '../run-types';
+import type { ActivityDeps } from './deps';
 import { StepFailure } from './steps/shared';
 
 const inputOf = (
@@ -31,7 +33,7 @@ export async function prepareChildRun(db: Db, models: ModelRegistry, input: Prep
   if (!step.templateId || !step.templateVersion)
     throw new StepFailure(`step ${step.id}: a subWorkflow step needs templateId and templateVersion`, 'step_invalid', 0);
   const version = await getWorkflowVersion(db, step.templateId, step.templateVersion);
-  if (!version || version.state !== 'published') {
+  if (version?.state !== 'published') {
     throw new StepFailure(
       `step ${step.id}: ${step.templateId} version ${step.templateVersion} is not a published workflow version`,
       'step_invalid',
@@ -74,4 +76,47 @@ export async function prepareChildRun(db: Db, models: ModelRegistry, input: Prep
     ),
   );
   return inputOf(childRunId, parent.workspace_id, definition, resolution.intake, bindings);
+}
+
+/** A subWorkflow step's two ends: its child run recorded before it starts, and settled from the child's outcome. */
+export function createChildRunActivities(deps: ActivityDeps) {
+  const { db } = deps;
+  return {
+    async prepareChildRun(input: PrepareChildInput): Promise<RunWorkflowInput> {
+      await startStep(db, {
+        runId: input.parentRunId,
+        stepIndex: input.stepIndex,
+        stepId: input.step.id,
+        name: input.step.name,
+        kind: input.step.kind,
+      });
+      try {
+        return await prepareChildRun(db, deps.models, input);
+      } catch (err) {
+        if (!(err instanceof StepFailure)) throw err;
+        await settleStep(db, {
+          runId: input.parentRunId,
+          stepIndex: input.stepIndex,
+          status: 'failed',
+          error: err.message,
+          errorCode: err.errorCode,
+        });
+        throw ApplicationFailure.nonRetryable(err.message, err.errorCode);
+      }
+    },
+
+    /** Settles a subWorkflow step from its child run: the child's artifact becomes the step output. */
+    async settleChildStep(input: SettleChildStepInput): Promise<StepResult> {
+      const artifact = input.artifactId ? await getArtifact(db, input.artifactId) : undefined;
+      const output = {
+        runId: input.childRunId,
+        status: input.childStatus,
+        artifactId: input.artifactId ?? null,
+        ...((artifact?.content as object) ?? {}),
+      };
+      // The child's spend is billed on the child run; the parent's step carries none, so totals never count it twice.
+      await settleStep(db, { runId: input.runId, stepIndex: input.stepIndex, status: 'completed', output, costActualUsd: 0 });
+      return { output, costUsd: 0 };
+    },
+  };
 }

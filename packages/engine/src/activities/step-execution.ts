@@ -1,0 +1,187 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { type RunRow, type RunSettledRow, type RunStepRow, type StepSettlement, getArtifact, getRunRow } from '@atelier/db';
+import { egressPolicyFromEnv } from '@atelier/egress';
+import { VISUAL_TOOLS } from '../media/visual/index';
+import { VIDEO_TOOLS } from '../media/video/index';
+import { observeSettlement, observeStep } from '../metrics';
+import { keyedProviders } from '../providers/index';
+import type { ExecuteStepInput, SettleRunInput, SkipStepInput, StepResult } from '../run-types';
+import { completedWithStep } from '../settlement';
+import { toolRegistry } from '../steps/tools';
+import type { ActivityDeps } from './deps';
+import { ProviderCallLog } from './provider-call-log';
+import type { SettleRunAs } from './run-settlement';
+import { STEP_START_DEFER_MS, StepStartRecord } from './step-start';
+import { StepFailure, executeStepKind } from './steps/index';
+
+/** Sends heartbeats while `work` runs so a dead worker is noticed within the heartbeat timeout. */
+async function withHeartbeat<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const timer = setInterval(() => ctx.heartbeat(), 2_000);
+  try {
+    return await work(ctx.cancellationSignal);
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * A step's execution: its kind run with keyed provider calls, its spend kept as the provider answers, its
+ * settlement written once (a retry returns what an earlier execution recorded), and a run's last step
+ * settling the run in the same statement.
+ */
+export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunAs) {
+  const { db } = deps;
+  const executorDeps = {
+    models: deps.models,
+    providers: deps.providers,
+    storage: deps.storage,
+    tools: deps.tools ?? toolRegistry({ ...VISUAL_TOOLS, ...VIDEO_TOOLS }),
+    expressions: deps.expressions,
+    schemaAttempts: deps.schemaAttempts ?? 3,
+    egress: deps.egress ?? egressPolicyFromEnv({}),
+    logger: deps.logger,
+    metrics: deps.metrics,
+    async findArtifact(runId: string, artifactId: string) {
+      const [run, artifact] = await Promise.all([getRunRow(db, runId), getArtifact(db, artifactId)]);
+      if (!run || !artifact || artifact.workspace_id !== run.workspace_id) return undefined;
+      return {
+        id: artifact.id,
+        artifactClass: artifact.artifact_class,
+        artifactType: artifact.artifact_type,
+        content: artifact.content as Record<string, unknown>,
+      };
+    },
+  };
+
+  return {
+    async executeStep(input: ExecuteStepInput): Promise<StepResult> {
+      const { runId, stepIndex, step } = input;
+      // A first attempt writes its start late (quick steps with their settlement); a retry reads the earlier one's.
+      const first = Context.current().info.attempt === 1;
+      const start = new StepStartRecord(
+        db,
+        { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind },
+        first ? STEP_START_DEFER_MS : 0,
+      );
+      // The run as the step's settlement left it, when this step settles the run next.
+      let settledRun: RunRow | undefined;
+      // The run as settled with the step, in its statement.
+      let settledWithStep: RunSettledRow | undefined;
+      // A run's last step may settle the run too (shape 2); a retry after both were written settles nothing twice.
+      const completed = async (output: unknown, costUsd: number): Promise<StepResult> => {
+        if (!input.settleRun) return { output, costUsd };
+        if (settledWithStep) {
+          observeSettlement(
+            deps.metrics,
+            { template_id: settledWithStep.template_id, definition: { gates: settledWithStep.gates } },
+            { status: 'completed' },
+            settledWithStep.status,
+          );
+          return { output: undefined, costUsd, run: { status: settledWithStep.status as SettleRunInput['status'] } };
+        }
+        const run = await settleRunAs(
+          {
+            runId,
+            status: 'completed',
+            artifact: { id: input.settleRun.artifactId, content: output },
+            sourceReportArtifactId: input.settleRun.sourceReportArtifactId,
+          },
+          { unlessCancelRequested: true, run: settledRun },
+        );
+        // Nothing in the workflow reads the output of a step that settled its run: it stays out of the
+        // history (it is the artifact, and the step's output in the read model).
+        return { output: undefined, costUsd, run: run as StepResult['run'] };
+      };
+      // What an earlier execution of the step recorded stands: it is returned, not run again.
+      const asRecorded = (row: RunStepRow): Promise<StepResult> => {
+        if (row.status === 'failed')
+          throw ApplicationFailure.nonRetryable(row.error ?? `step ${step.id} failed`, row.error_code ?? 'step_failed');
+        return completed(row.output, Number(row.cost_actual_usd));
+      };
+      const row = first ? undefined : await start.now();
+      if (row && row.status !== 'pending') return asRecorded(row);
+      const started = Date.now();
+      // Every call is keyed for the provider and its spend kept as it answers: this attempt may not live to settle.
+      const calls = new ProviderCallLog(db, { runId, stepIndex, stepAttempt: row?.attempts ?? 1 }, deps.metrics, () => start.now());
+      const providers = keyedProviders(deps.providers, { runId, stepIndex }, calls.answered, calls.flush);
+      const settle = async (
+        settlement: Omit<StepSettlement, 'runId' | 'stepIndex' | 'durationMs' | 'providerCalls'> & { status: 'completed' | 'failed' },
+      ) => {
+        const durationMs = Date.now() - started;
+        const recorded = { runId, stepIndex, durationMs, providerCalls: calls.pending(), ...settlement };
+        // A last step that completed settles its run too: in the step's own statement when it can.
+        const settles = settlement.status === 'completed' ? input.settleRun : undefined;
+        const written = await start.settle(
+          recorded,
+          !!settles,
+          settles &&
+            completedWithStep(input.artifact, { id: settles.artifactId, content: settlement.output }, settles.sourceReportArtifactId),
+        );
+        if (written.earlier) {
+          // Begun and settled by an earlier execution: that settlement stands, this attempt's calls are kept.
+          await calls.flush();
+          return written.earlier;
+        }
+        settledRun = written.run;
+        settledWithStep = written.settled;
+        calls.recorded();
+        observeStep(deps.metrics, {
+          kind: step.kind,
+          provider: settlement.provider ?? null,
+          model: settlement.model ?? null,
+          status: settlement.status,
+          durationMs,
+          costUsd: settlement.costActualUsd ?? 0,
+        });
+      };
+      try {
+        const result = await withHeartbeat((signal) => executeStepKind(input, { ...executorDeps, providers }, signal));
+        const earlier = await settle({
+          status: 'completed',
+          provider: result.provider,
+          model: result.model,
+          costActualUsd: result.costUsd,
+          output: result.output,
+        });
+        return await (earlier ? asRecorded(earlier) : completed(result.output, result.costUsd));
+      } catch (err) {
+        if (err instanceof StepFailure) {
+          const earlier = await settle({
+            status: 'failed',
+            provider: err.provider,
+            model: err.model,
+            costActualUsd: err.costUsd,
+            error: err.message,
+            errorCode: err.errorCode,
+          });
+          if (earlier) return await asRecorded(earlier);
+          throw ApplicationFailure.create({
+            message: err.message,
+            type: err.errorCode,
+            nonRetryable: true,
+            details: err.details ? [err.details] : [],
+          });
+        }
+        // The attempt gives up (to be retried): it shows as begun, and what it was charged is kept all the same.
+        await start
+          .now()
+          .then(calls.flush)
+          .catch((flushErr) => deps.logger.warn({ err: flushErr, runId }, 'provider calls of a failed attempt not recorded'));
+        deps.logger.warn({ err, runId, stepId: step.id }, 'step attempt failed; the engine retries transient failures');
+        throw err;
+      }
+    },
+
+    /** A step satisfied by a supplied artifact: recorded as skipped, its output the supplied content. */
+    async skipStep(input: SkipStepInput): Promise<void> {
+      const { runId, stepIndex, step } = input;
+      // Started and settled at once: one statement for a step that has nothing to run.
+      await new StepStartRecord(db, { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind }, 0).settle(
+        { runId, stepIndex, status: 'skipped', output: input.output, durationMs: 0 },
+        false,
+      );
+    },
+  };
+}
