@@ -38,6 +38,7 @@ import { clientContactRoutes } from './routes/client-contacts';
 import { brandRoutes } from './routes/brands';
 import { campaignRoutes } from './routes/campaigns';
 import { opsRoutes } from './routes/ops';
+import { providerWebhookRoutes } from './routes/provider-webhooks';
 import { subjectRoutes } from './routes/subjects';
 import { userRoutes } from './routes/users';
 import { workflowRoutes } from './routes/workflows';
@@ -103,6 +104,7 @@ export function createApp(given: AppServices) {
   app.route('/', opsRoutes);
   app.route('/', publicationRoutes);
   app.route('/', webhookEndpointRoutes);
+  app.route('/', providerWebhookRoutes);
 
   const documentConfig = {
     openapi: '3.1.0',

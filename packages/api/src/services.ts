@@ -8,6 +8,7 @@ import type { FileUrlSigning } from '@atelier/storage/file-urls';
 import type { RunEventHub } from './events/run-event-hub';
 import type { WebhookRetrySettings } from '@atelier/engine/webhooks/types';
 import type { GatewayMetrics } from './metrics';
+import type { JobWebhooks } from '@atelier/engine/providers/types';
 import type { LoginThrottleSettings } from './auth/login-throttle';
 
 /** What route handlers reach through the context instead of importing globals. */
@@ -54,6 +55,8 @@ export interface AppServices {
   webhookRetry?: Partial<WebhookRetrySettings>;
   /** How failed sign-ins are throttled (ATELIER_LOGIN_* over the defaults when absent; auth/login-throttle.ts). */
   loginThrottle?: Partial<LoginThrottleSettings>;
+  /** Verifies completion webhooks of a provider that runs jobs (its adapter's JobWebhooks); absent, none are taken. */
+  providerWebhooks?: (provider: string) => JobWebhooks | undefined;
   /** Proxies in front of the gateway whose X-Forwarded-For is believed (ATELIER_TRUSTED_PROXY_HOPS, else 0). */
   trustedProxyHops?: number;
 }

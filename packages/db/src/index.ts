@@ -11,6 +11,7 @@ export * from './workflows';
 export * from './accounts';
 export * from './login-throttles';
 export * from './provider-capacity';
+export * from './provider-jobs';
 export * from './workspaces';
 export * from './projects';
 export * from './queue';

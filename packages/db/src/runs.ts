@@ -122,6 +122,10 @@ export async function getRunSteps(db: Executor, runId: string): Promise<RunStepR
   return db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).orderBy('step_index').execute();
 }
 
+export async function getRunStep(db: Executor, runId: string, stepIndex: number): Promise<RunStepRow | undefined> {
+  return db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).where('step_index', '=', stepIndex).executeTakeFirst();
+}
+
 export interface RunFilters {
   workspaceId: string;
   projectId?: string;

@@ -2,7 +2,7 @@ import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalPriority } from '@atelier/domain/priority';
 import type { RunWorkflowInput } from './run-types';
 import { cancelOrderSignal, orderWorkflow, wakeOrderSignal } from './workflows/order-workflow';
-import { cancelRunSignal, runWorkflow } from './workflows/run-workflow';
+import { cancelRunSignal, providerJobEndedSignal, runWorkflow } from './workflows/run-workflow';
 import { SEARCH_ATTRIBUTES } from './workflows/search-attributes';
 
 export interface StartRunOptions {
@@ -50,6 +50,17 @@ export async function signalRunCancel(client: Client, runId: string): Promise<'s
     if (!(err instanceof WorkflowNotFoundError)) throw err;
   });
   return 'signalled';
+}
+
+/** Tells a run waiting for a provider job that the provider announced its end; false when the run is not live. */
+export async function signalProviderJobEnded(client: Client, runId: string, jobId: string): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(runId).signal(providerJobEndedSignal, { jobId });
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
 }
 
 export interface StartOrderOptions {

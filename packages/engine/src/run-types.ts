@@ -116,6 +116,11 @@ export interface ExecuteStepInput {
   outputRefs?: string[];
   /** Shape 4: false when the workflow never reads this step's output; the worker keeps it for later steps. */
   returnOutput?: boolean;
+  /**
+   * The step runs again because its provider job may have ended (StepResult.job): the same attempt
+   * continuing, not a retry, so it counts no attempt and submits nothing the job already covers.
+   */
+  resumesJob?: true;
 }
 
 /**
@@ -135,6 +140,12 @@ export type StepReference =
 export interface StepResult {
   output: unknown;
   costUsd: number;
+  /**
+   * The step submitted a job to its provider (or found one still running) and is not done: the workflow
+   * waits, with no worker held, for the provider's webhook or the time to look again, then runs the step
+   * again with `resumesJob`.
+   */
+  job?: { provider: string; jobId: string; checkAfterMs?: number };
   /** With ExecuteStepInput.settleRun: the status the run was settled with, or that a cancel came first. */
   run?: { status: SettleRunInput['status']; cancelRequested?: undefined } | { status: string; cancelRequested: true };
 }

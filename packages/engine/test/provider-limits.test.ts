@@ -95,6 +95,8 @@ describe('calls held to capacity', () => {
     image: () => undefined,
     video: () => undefined,
     classifier: () => undefined,
+    jobs: () => undefined,
+    webhooks: () => undefined,
   });
   const counter = () => {
     const registry = new Registry();

@@ -20,6 +20,8 @@ export interface ActivityDeps {
   /** Where code steps' expressions run; the worker closes it when it stops. */
   expressions: ExpressionEvaluator;
   schemaAttempts?: number;
+  /** Where a provider announces the end of a job (the gateway's /hooks/providers/{provider}); absent, the engine polls. */
+  providerWebhookUrl?: (provider: string) => string | undefined;
   /** The worker's Prometheus metrics; absent, nothing is counted. */
   metrics?: WorkerMetrics;
 }

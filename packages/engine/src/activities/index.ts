@@ -1,5 +1,6 @@
 import { createChildRunActivities } from './child-runs';
 import type { ActivityDeps } from './deps';
+import { createProviderJobActivities } from './provider-jobs';
 import { createRunActivities } from './run-settlement';
 import { createStepActivities } from './step-execution';
 
@@ -8,7 +9,8 @@ export type { RunSettled } from './run-settlement';
 
 /**
  * The run workflow's activities, by concern: the run's lifecycle and settlement (run-settlement.ts), step
- * execution (step-execution.ts), and subWorkflow child runs (child-runs.ts). Every activity is idempotent:
+ * execution (step-execution.ts), subWorkflow child runs (child-runs.ts), and provider jobs a cancelled run
+ * leaves (provider-jobs.ts). Every activity is idempotent:
  * keyed by the run and step index, a retry after a worker crash returns what was already recorded instead
  * of calling a model or writing again.
  */
@@ -18,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...run.activities,
     ...createStepActivities(deps, run.settleRunAs),
     ...createChildRunActivities(deps),
+    ...createProviderJobActivities(deps),
   };
 }
 

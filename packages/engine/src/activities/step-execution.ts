@@ -1,10 +1,11 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { type RunRow, type RunSettledRow, type RunStepRow, type StepSettlement, getArtifact, getRunRow } from '@atelier/db';
+import { type RunRow, type RunSettledRow, type RunStepRow, type StepSettlement, getArtifact, getRunRow, getRunStep } from '@atelier/db';
 import { egressPolicyFromEnv } from '@atelier/egress';
 import { VISUAL_TOOLS } from '../media/visual/index';
 import { VIDEO_TOOLS } from '../media/video/index';
 import { observeSettlement, observeStep } from '../metrics';
+import { ProviderJobPending, withDurableJobs } from '../providers/durable-jobs';
 import { keyedProviders } from '../providers/index';
 import type { ExecuteStepInput, SettleRunInput, SkipStepInput, StepResult } from '../run-types';
 import { completedWithStep } from '../settlement';
@@ -60,11 +61,12 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
       const { runId, stepIndex, step } = input;
       // A first attempt writes its start late (quick steps with their settlement); a retry reads the earlier one's.
       const first = Context.current().info.attempt === 1;
-      const start = new StepStartRecord(
-        db,
-        { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind },
-        first ? STEP_START_DEFER_MS : 0,
-      );
+      const identity = { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind };
+      // A step run again after its provider job continues the attempt that submitted the job: no attempt is counted.
+      const resumed = first && input.resumesJob ? await getRunStep(db, runId, stepIndex) : undefined;
+      const start = resumed
+        ? StepStartRecord.resumed(db, identity, resumed)
+        : new StepStartRecord(db, identity, first ? STEP_START_DEFER_MS : 0);
       // The run as the step's settlement left it, when this step settles the run next.
       let settledRun: RunRow | undefined;
       // The run as settled with the step, in its statement.
@@ -100,12 +102,18 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
           throw ApplicationFailure.nonRetryable(row.error ?? `step ${step.id} failed`, row.error_code ?? 'step_failed');
         return completed(row.output, Number(row.cost_actual_usd));
       };
-      const row = first ? undefined : await start.now();
+      const row = resumed ?? (first ? undefined : await start.now());
       if (row && row.status !== 'pending') return asRecorded(row);
-      const started = Date.now();
+      const started = resumed?.started_at ? resumed.started_at.getTime() : Date.now();
       // Every call is keyed for the provider and its spend kept as it answers: this attempt may not live to settle.
       const calls = new ProviderCallLog(db, { runId, stepIndex, stepAttempt: row?.attempts ?? 1 }, deps.metrics, () => start.now());
-      const providers = keyedProviders(deps.providers, { runId, stepIndex }, calls.answered, calls.flush);
+      // An image step's media from a provider that runs jobs is waited for by the workflow, with no worker held
+      // (durable-jobs.ts); any other step awaits such a job within its attempt.
+      const media =
+        step.kind === 'image'
+          ? withDurableJobs(deps.providers, { db, runId, stepIndex, webhookUrl: deps.providerWebhookUrl })
+          : deps.providers;
+      const providers = keyedProviders(media, { runId, stepIndex }, calls.answered, calls.flush);
       const settle = async (
         settlement: Omit<StepSettlement, 'runId' | 'stepIndex' | 'durationMs' | 'providerCalls'> & { status: 'completed' | 'failed' },
       ) => {
@@ -147,6 +155,12 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         });
         return await (earlier ? asRecorded(earlier) : completed(result.output, result.costUsd));
       } catch (err) {
+        if (err instanceof ProviderJobPending) {
+          // Not done and not failed: the step shows as begun while the provider works, and what it bought so far is kept.
+          await start.now();
+          await calls.flush();
+          return { output: undefined, costUsd: 0, job: err.job };
+        }
         if (err instanceof StepFailure) {
           const earlier = await settle({
             status: 'failed',

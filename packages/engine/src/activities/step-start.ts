@@ -46,6 +46,13 @@ export class StepStartRecord {
     this.timer.unref();
   }
 
+  /** A step resumed after its provider job: its start was written by the execution that submitted the job. */
+  static resumed(db: Db, start: StepStart, row: RunStepRow): StepStartRecord {
+    const record = new StepStartRecord(db, start, 0);
+    record.written = Promise.resolve(row);
+    return record;
+  }
+
   /** The step's row, its start written now unless it was. */
   now(): Promise<RunStepRow> {
     clearTimeout(this.timer);

@@ -74,5 +74,7 @@ export function keyedProviders(
       const p = providers.classifier(name);
       return p && { classify: (req) => call(req, req.seed ?? `classify:${req.policy}`, (r) => p.classify(r)) };
     },
+    jobs: (kind, name) => providers.jobs(kind, name),
+    webhooks: (name) => providers.webhooks(name),
   };
 }

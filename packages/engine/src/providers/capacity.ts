@@ -20,7 +20,7 @@ import {
   spacingMs,
   throttleWaitMs,
 } from './provider-limits';
-import { ProviderThrottledError, type ProviderSet } from './types';
+import { type JobProvider, ProviderThrottledError, type ProviderSet } from './types';
 
 export interface CapacityOptions {
   limits: ProviderLimits;
@@ -60,6 +60,15 @@ export function withCapacity(providers: ProviderSet, opts: CapacityOptions): Pro
       const p = providers.classifier(name);
       return p && { classify: (req) => capacity.call(req.model, req.signal, () => p.classify(req)) };
     },
+    // Submitting a job is the call the provider meters; checking on it is not held to the capacity.
+    jobs(kind, name) {
+      const p = providers.jobs(kind, name) as JobProvider<{ model: ModelEntry; signal?: AbortSignal }, unknown> | undefined;
+      return (p && {
+        ...p,
+        submit: (req: { model: ModelEntry; signal?: AbortSignal }) => capacity.call(req.model, req.signal, () => p.submit(req)),
+      }) as never;
+    },
+    webhooks: (name) => providers.webhooks(name),
   };
 }
 

@@ -39,6 +39,8 @@ export function createProviders(opts: ProviderOptions = {}, capacity: CapacityDe
       image: (name) => adapters[name]?.image,
       video: (name) => adapters[name]?.video,
       classifier: (name) => adapters[name]?.classifier,
+      jobs: (kind, name) => (kind === 'image' ? adapters[name]?.imageJobs : adapters[name]?.videoJobs) as never,
+      webhooks: (name) => adapters[name]?.webhooks,
     },
     { limits: limits ?? {}, ...capacity },
   );

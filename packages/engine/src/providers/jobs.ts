@@ -1,3 +1,4 @@
+import type { ModelEntry } from '@atelier/domain';
 import { delay } from './delay';
 import type { Adapter, JobProvider } from './types';
 
@@ -9,7 +10,7 @@ const LONGEST_CHECK_MS = 15_000;
  * until it ends. This holds the caller while the job runs; the engine's durable wait replaces it where
  * a step can wait without a worker.
  */
-export async function runJobToEnd<Request extends { signal?: AbortSignal }, Result>(
+export async function runJobToEnd<Request extends { model: ModelEntry; signal?: AbortSignal }, Result>(
   jobs: JobProvider<Request, Result>,
   req: Request,
 ): Promise<Result> {
@@ -17,14 +18,14 @@ export async function runJobToEnd<Request extends { signal?: AbortSignal }, Resu
   let pause = FIRST_CHECK_MS;
   try {
     for (;;) {
-      const progress = await jobs.check(req, jobId);
+      const progress = await jobs.check({ model: req.model, jobId, signal: req.signal });
       if (progress.state === 'succeeded') return progress.result;
       if (progress.state === 'failed') throw progress.error;
       await delay(progress.checkAfterMs ?? pause, req.signal);
       pause = Math.min(LONGEST_CHECK_MS, pause * 2);
     }
   } catch (err) {
-    if (req.signal?.aborted) await jobs.cancel?.(req, jobId).catch(() => undefined);
+    if (req.signal?.aborted) await jobs.cancel?.({ model: req.model, jobId }).catch(() => undefined);
     throw err;
   }
 }

@@ -106,16 +106,37 @@ export interface ClassifierProvider {
   classify(req: ClassifyRequest): Promise<Verdict>;
 }
 
+export type JobKind = 'image' | 'video';
+
+/** The job provider of each kind of media. */
+export interface JobProviders {
+  image: JobProvider<ImageRequest, GeneratedImage>;
+  video: JobProvider<VideoRequest, GeneratedVideo>;
+}
+
 export interface ProviderSet {
   text(provider: string): TextProvider | undefined;
   image(provider: string): ImageProvider | undefined;
   video(provider: string): VideoProvider | undefined;
   classifier(provider: string): ClassifierProvider | undefined;
+  /** A provider's media as jobs, when it runs them so: a step can then wait for them without a worker. */
+  jobs<K extends JobKind>(kind: K, provider: string): JobProviders[K] | undefined;
+  webhooks(provider: string): JobWebhooks | undefined;
 }
 
 /** The provider's own name for a job it accepted. */
 export interface SubmittedJob {
   jobId: string;
+}
+
+/**
+ * A job as the engine finds it again, perhaps in another process long after it was submitted: the model
+ * it runs and the provider's id (an adapter that needs more to find the job puts it in the id).
+ */
+export interface JobRef {
+  model: ModelEntry;
+  jobId: string;
+  signal?: AbortSignal;
 }
 
 export type JobProgress<Result> =
@@ -132,9 +153,9 @@ export interface JobProvider<Request, Result> {
   /** `webhookUrl`: where the provider should announce completion, when the gateway can receive it. */
   submit(req: Request & { webhookUrl?: string }): Promise<SubmittedJob>;
   /** Where the job stands; a succeeded job's result is fetched in full (bytes downloaded). */
-  check(req: Request, jobId: string): Promise<JobProgress<Result>>;
+  check(job: JobRef): Promise<JobProgress<Result>>;
   /** Stops the job where the provider allows it; a job already ended is no error. */
-  cancel?(req: Request, jobId: string): Promise<void>;
+  cancel?(job: JobRef): Promise<void>;
 }
 
 /**

@@ -39,6 +39,8 @@ export const { markRunRunning, settleRun, skipStep, settleChildStep, emitArtifac
 );
 
 export const cancelRunSignal = defineSignal('cancel');
+/** The gateway's word that a provider announced the end of a job (a verified completion webhook). */
+export const providerJobEndedSignal = defineSignal<[{ jobId: string }]>('providerJobEnded');
 export const runStateQuery = defineQuery<{ status: string; stepIndex: number; stepsDone: number; cancelRequested: boolean }>('state');
 /** Completes a run whose steps are all done; waits for the workflow's own settlement and returns it. */
 export const finalizeRunUpdate = defineUpdate<RunOutcome>('finalize');
@@ -70,6 +72,8 @@ export class RunProgress {
   /** The status the last step settled the run with. */
   settledByStep: RunOutcome['status'] | undefined;
   cancelledByTemporal = false;
+  /** Provider jobs whose end a webhook announced (providerJobEndedSignal). */
+  readonly endedJobs = new Set<string>();
 
   constructor(readonly input: RunWorkflowInput) {
     this.shape = runShapeOf(input);
@@ -85,6 +89,9 @@ export class RunProgress {
         void getExternalWorkflowHandle(this.activeChild)
           .signal(cancelRunSignal)
           .catch(() => undefined);
+    });
+    setHandler(providerJobEndedSignal, ({ jobId }) => {
+      this.endedJobs.add(jobId);
     });
     setHandler(runStateQuery, () => ({ ...this.state }));
     setHandler(

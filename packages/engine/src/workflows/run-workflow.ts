@@ -3,7 +3,7 @@
  * every effect (model calls, files, database writes) happens in activities. Imports stay limited to the
  * Temporal workflow SDK and pure modules.
  */
-import { CancellationScope, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
+import { CancellationScope, condition, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Gate } from '@atelier/contracts/workflow-definition';
 import { approvalHold, budgetStop, gateOf, isJudgedGate } from '@atelier/domain/gates';
 import { sliceContext } from '@atelier/domain/run-context';
@@ -15,9 +15,9 @@ import { NON_RETRYABLE, RunStop, childOutcome, closeAs, describeStepFailure } fr
 import { RunProgress, type Settlement, markRunRunning, recheckCharacter, settleChildStep, skipStep } from './run-progress';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 
-export { cancelRunSignal, finalizeRunUpdate, runStateQuery } from './run-progress';
+export { cancelRunSignal, finalizeRunUpdate, providerJobEndedSignal, runStateQuery } from './run-progress';
 
-const { executeStep, prepareChildRun } = proxyActivities<RunActivities>({
+const { executeStep, prepareChildRun, cancelProviderJobs } = proxyActivities<RunActivities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '15 seconds',
   // No attempt limit here: the activity keeps its own budget (withRetryBudget), so a database outage is
@@ -69,11 +69,15 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
         // The common step awaited here rather than in a function of its own: the SDK charges every promise a
         // workflow makes a stack trace, and this is the hot path of every run.
         held = run.holdsOutput(index);
+        let result: StepResult | 'cancelled';
         try {
-          output = run.took(await executeStepOf(run, step, index, gate, held));
+          result = await executeStepOf(run, step, index, gate, held);
+          if (result.job) result = await untilJobEnds(run, step, index, gate, held, result);
         } catch (err) {
           throw new RunStop({ status: 'failed', ...describeStepFailure(err), failedStepIndex: index });
         }
+        if (result === 'cancelled') return await run.settle({ status: 'cancelled' });
+        output = run.took(result);
       }
       run.done(step, index, output, held);
       if (run.settledByStep) return run.finish(run.settledByStep, run.artifact.id);
@@ -125,7 +129,15 @@ async function skipSupplied(run: RunProgress, step: PlannedStep, index: number, 
  * The executeStep activity of a step (its gate judged there), started; not async, so it makes no promise of
  * its own. `held`: the worker keeps the step's output (RunProgress.holdsOutput).
  */
-function executeStepOf(run: RunProgress, step: PlannedStep, index: number, gate: Gate | undefined, held: boolean): Promise<StepResult> {
+function executeStepOf(
+  run: RunProgress,
+  step: PlannedStep,
+  index: number,
+  gate: Gate | undefined,
+  held: boolean,
+  /** How many times the step waited for its provider job before this execution. */
+  waited = 0,
+): Promise<StepResult> {
   const { input } = run;
   const lean = run.shape.leanStepInputs;
   const stepInput = {
@@ -146,8 +158,43 @@ function executeStepOf(run: RunProgress, step: PlannedStep, index: number, gate:
     ...(run.shape.settlesWithLastStep && !gate && index === run.plan.runtimeSteps.length - 1
       ? { settleRun: { artifactId: run.artifact.id, sourceReportArtifactId: run.sourceReportArtifactId } }
       : {}),
+    ...(waited > 0 ? { resumesJob: true as const } : {}),
   };
-  return run.shape.named ? executeStep.executeWithOptions(run.stepOptions(step, index, 'step'), [stepInput]) : executeStep(stepInput);
+  if (!run.shape.named) return executeStep(stepInput);
+  const options = run.stepOptions(step, index, 'step');
+  return executeStep.executeWithOptions(waited > 0 ? { ...options, activityId: `${options.activityId}-${waited}` } : options, [stepInput]);
+}
+
+/** The first look at a job comes soon, then less often, up to once a minute unless the provider says when. */
+const JOB_CHECK_MS = { first: 5_000, growth: 1.5, longest: 60_000, shortest: 1_000 };
+
+/**
+ * A step whose provider runs its media as a job: the workflow waits, holding no worker, until the provider's
+ * webhook announces the end (providerJobEndedSignal) or the time to look again comes, then runs the step
+ * again; it goes on with what the step finally returns. A run cancelled meanwhile stops the job.
+ */
+async function untilJobEnds(
+  run: RunProgress,
+  step: PlannedStep,
+  index: number,
+  gate: Gate | undefined,
+  held: boolean,
+  first: StepResult,
+): Promise<StepResult | 'cancelled'> {
+  let result = first;
+  for (let waited = 1; result.job; waited++) {
+    const { jobId, checkAfterMs } = result.job;
+    const pause = Math.min(JOB_CHECK_MS.longest, JOB_CHECK_MS.first * JOB_CHECK_MS.growth ** (waited - 1));
+    const wait = Math.max(JOB_CHECK_MS.shortest, Math.min(checkAfterMs ?? pause, JOB_CHECK_MS.longest));
+    await condition(() => run.endedJobs.has(jobId) || run.cancelRequested, wait);
+    if (run.cancelRequested) {
+      await cancelProviderJobs({ runId: run.input.runId, stepIndex: index });
+      return 'cancelled';
+    }
+    run.endedJobs.delete(jobId);
+    result = await executeStepOf(run, step, index, gate, held, waited);
+  }
+  return result;
 }
 
 /** A subWorkflow step: a child run workflow whose artifact becomes the step's output; its cost stays on the child. */

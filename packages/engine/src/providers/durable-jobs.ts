@@ -1,0 +1,94 @@
+import {
+  type Db,
+  type ProviderJobRow,
+  claimProviderJobSubmission,
+  getProviderJob,
+  recordProviderJobEnded,
+  recordProviderJobSubmitted,
+} from '@atelier/db';
+import type { ModelEntry } from '@atelier/domain';
+import type { JobKind, JobProvider, ProviderSet } from './types';
+
+/** A job the step is waiting for: the workflow waits (a timer, or the provider's webhook) and runs the step again. */
+export interface PendingJob {
+  provider: string;
+  jobId: string;
+  /** When to look again, if no webhook says so first. */
+  checkAfterMs?: number;
+}
+
+/** Thrown through the step's executor: the step has a job pending and is not done. */
+export class ProviderJobPending extends Error {
+  constructor(readonly job: PendingJob) {
+    super(`waiting for ${job.provider} job ${job.jobId}`);
+  }
+}
+
+export interface DurableJobsOptions {
+  db: Db;
+  runId: string;
+  stepIndex: number;
+  /** Where a provider should announce the end of a job; undefined: no public address, the engine polls. */
+  webhookUrl?: (provider: string) => string | undefined;
+}
+
+type MediaRequest = { model: ModelEntry; idempotencyKey?: string; signal?: AbortSignal };
+
+/**
+ * Media of providers that run it as jobs, as an image or video step sees it: the first execution submits
+ * the job, records its id under the call's idempotency key, and ends the execution (ProviderJobPending)
+ * so no worker slot is held while the provider works. An execution after that (the timer, the webhook, or
+ * a worker that died) finds the job by the same key and checks on it instead of submitting again; a job
+ * that succeeded hands over its result (fetched again if an execution died after fetching it). A job that
+ * failed, or a submission the provider refused, lets a later attempt of the step submit anew.
+ */
+export function withDurableJobs(providers: ProviderSet, opts: DurableJobsOptions): ProviderSet {
+  const durable = <K extends JobKind>(kind: K, name: string) => {
+    const jobs = providers.jobs(kind, name) as JobProvider<MediaRequest, unknown> | undefined;
+    return jobs && { generate: (req: MediaRequest) => awaitJob(jobs, kind, req, opts) };
+  };
+  return {
+    text: (name) => providers.text(name),
+    classifier: (name) => providers.classifier(name),
+    jobs: (kind, name) => providers.jobs(kind, name),
+    webhooks: (name) => providers.webhooks(name),
+    image: (name) => (durable('image', name) as ReturnType<ProviderSet['image']>) ?? providers.image(name),
+    video: (name) => (durable('video', name) as ReturnType<ProviderSet['video']>) ?? providers.video(name),
+  };
+}
+
+async function awaitJob(jobs: JobProvider<MediaRequest, unknown>, kind: JobKind, req: MediaRequest, opts: DurableJobsOptions) {
+  const callKey = req.idempotencyKey;
+  if (!callKey) throw new Error('a job is found again by its call key: keyedProviders must name the call');
+  const { model } = req;
+  const record = { call_key: callKey, run_id: opts.runId, step_index: opts.stepIndex, provider: model.provider, model: model.id, kind };
+  let row: ProviderJobRow | undefined = await getProviderJob(opts.db, callKey);
+  // A submission that never recorded its job id died on the way: the provider may or may not have it, and
+  // there is no id to ask about. It counts as failed and is made again (one more submission, recorded).
+  if (row?.status === 'submitting') await recordProviderJobEnded(opts.db, callKey, 'failed');
+  if (!row || row.status === 'submitting' || row.status === 'failed' || row.status === 'cancelled') {
+    if (await claimProviderJobSubmission(opts.db, record)) {
+      let jobId: string;
+      try {
+        const webhookUrl = opts.webhookUrl?.(model.provider);
+        ({ jobId } = await jobs.submit({ ...req, ...(webhookUrl ? { webhookUrl } : {}) }));
+      } catch (err) {
+        await recordProviderJobEnded(opts.db, callKey, 'failed');
+        throw err;
+      }
+      await recordProviderJobSubmitted(opts.db, callKey, jobId);
+      throw new ProviderJobPending({ provider: model.provider, jobId });
+    }
+    row = await getProviderJob(opts.db, callKey);
+  }
+  if (!row?.job_id) throw new Error(`provider job of call ${callKey} has no job id`);
+  const progress = await jobs.check({ model, jobId: row.job_id, signal: req.signal });
+  if (progress.state === 'pending')
+    throw new ProviderJobPending({ provider: model.provider, jobId: row.job_id, checkAfterMs: progress.checkAfterMs });
+  if (progress.state === 'failed') {
+    await recordProviderJobEnded(opts.db, callKey, 'failed');
+    throw progress.error;
+  }
+  if (row.status !== 'succeeded') await recordProviderJobEnded(opts.db, callKey, 'succeeded');
+  return progress.result;
+}
