@@ -1,0 +1,120 @@
+import { traceProviderCall } from '../tracing';
+import { delay } from './delay';
+import { parseRetryAfter } from './provider-limits';
+import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from './types';
+
+/** One JSON POST to a provider's HTTP API, as every adapter makes it. */
+export interface JsonCall {
+  baseUrl: string;
+  path: string;
+  body: unknown;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Sent as `Idempotency-Key` (the same on every attempt), for APIs that answer a repeated call from the first. */
+  idempotencyKey?: string;
+  /** The provider's own headers, the same on every attempt: its authentication, its API version. */
+  headers: Record<string, string>;
+  /** Attempts for 5xx, timeouts and network errors, before the engine's own retries (429s are the capacity layer's). */
+  maxAttempts?: number;
+  /**
+   * Values never to repeat in an error (the API key): a proxy or a misconfigured server may echo a header
+   * back in its error body, and error messages end up in run records and logs.
+   */
+  secrets?: readonly string[];
+}
+
+const RETRYABLE = (status: number) => status >= 500;
+
+function backoff(attempt: number, retryAfter: string | null): number {
+  const after = parseRetryAfter(retryAfter, Date.now());
+  if (after !== undefined) return Math.min(20_000, after);
+  return Math.min(20_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+}
+
+/**
+ * The message of an error body: `{ error: { message } }` is the shape of OpenAI's API and of Anthropic's
+ * (`{ type: 'error', error: { type, message } }`). Anthropic's error type goes in front, since its message
+ * alone does not always say what kind of refusal it was (`overloaded_error`, `permission_error`).
+ */
+function errorMessage(text: string): string {
+  try {
+    const body = JSON.parse(text) as { type?: unknown; error?: { type?: unknown; message?: unknown } };
+    const error = body.error;
+    if (typeof error?.message !== 'string') return text;
+    return body.type === 'error' && typeof error.type === 'string' ? `${error.type}: ${error.message}` : error.message;
+  } catch {
+    return text;
+  }
+}
+
+function redact(message: string, secrets: readonly string[] | undefined): string {
+  let clean = message;
+  for (const secret of secrets ?? []) if (secret) clean = clean.split(secret).join('[redacted]');
+  return clean;
+}
+
+/**
+ * POSTs JSON with a per-request timeout, retrying 5xx and network failures with exponential backoff
+ * (honouring Retry-After). What is still failing after the last attempt is transient (the engine retries
+ * the step later); 4xx refusals are permanent. A 429 is thrown at once as ProviderThrottledError: the
+ * capacity layer waits it out for the whole call, without counting it a failure. When tracing is on, the
+ * call (all its attempts) is one client span of the step's trace, and the W3C trace headers go along.
+ */
+export async function postJsonWithRetries(call: JsonCall): Promise<unknown> {
+  const url = `${call.baseUrl.replace(/\/$/, '')}${call.path}`;
+  return traceProviderCall({ method: 'POST', url, path: call.path }, async (traceHeaders, span) => {
+    const model = (call.body as { model?: unknown } | null)?.model;
+    if (span && typeof model === 'string') span.setAttribute('gen_ai.request.model', model);
+    const headers = {
+      'content-type': 'application/json',
+      ...traceHeaders,
+      ...(call.idempotencyKey ? { 'idempotency-key': call.idempotencyKey } : {}),
+      ...call.headers,
+    };
+    return attempts(call, url, headers, (attempt) => span?.setAttribute('atelier.provider.attempts', attempt));
+  });
+}
+
+async function attempts(
+  call: JsonCall,
+  url: string,
+  headers: Record<string, string>,
+  onAttempt: (attempt: number) => void,
+): Promise<unknown> {
+  const { path, timeoutMs, signal } = call;
+  const attempts = call.maxAttempts ?? 3;
+  let last = '';
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    onAttempt(attempt);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(call.body),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      last = timeout.aborted ? `timed out after ${timeoutMs} ms` : redact((err as Error).message, call.secrets);
+      if (attempt < attempts) await delay(backoff(attempt, null), signal);
+      continue;
+    }
+    const text = await response.text();
+    if (response.ok) {
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new TransientProviderError(`the provider answered ${path} with a body that is not JSON`, response.status);
+      }
+    }
+    const message = redact(errorMessage(text), call.secrets);
+    if (response.status === 429)
+      throw new ProviderThrottledError(`429: ${message}`.slice(0, 300), parseRetryAfter(response.headers.get('retry-after'), Date.now()));
+    if (!RETRYABLE(response.status)) throw new PermanentProviderError(`${response.status}: ${message}`.slice(0, 500), response.status);
+    last = `${response.status}: ${message}`.slice(0, 300);
+    if (attempt < attempts) await delay(backoff(attempt, response.headers.get('retry-after')), signal);
+  }
+  throw new TransientProviderError(`the provider kept failing after ${attempts} attempts (${last})`);
+}

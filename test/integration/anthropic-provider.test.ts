@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildModelRegistry } from '@atelier/domain';
+import {
+  type AnthropicLoopback,
+  type ReceivedRequest,
+  apiError,
+  conformingAnswer,
+  startAnthropicLoopback,
+  toolUseMessage,
+} from '../../packages/engine/test/support/anthropic-loopback';
+import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+
+let h: Harness;
+let user: TestUser;
+let server: AnthropicLoopback;
+
+const KEY = 'sk-ant-loopback';
+const HAIKU = 'anthropic/claude-haiku-4-5';
+const SONNET = 'anthropic/claude-sonnet-4-5';
+const CLASSIFIER = 'anthropic/claude-haiku-4-5:classifier';
+// Haiku 4.5 at 0.001 / 0.005 USD per 1k tokens, Sonnet 4.5 at 0.003 / 0.015.
+const HAIKU_STEP = 0.007; // 2,000 in, 1,000 out
+const SONNET_STEP = 0.021; // 2,000 in, 1,000 out
+const VERDICT = 0.00075; // 500 in, 50 out
+
+/** Steps get output that fits the schema the engine sent; gates get a passing verdict. */
+const answer = (req: ReceivedRequest) =>
+  req.body?.tool_choice?.name === 'verdict'
+    ? toolUseMessage('verdict', { pass: true, reasons: [] }, { input_tokens: 500, output_tokens: 50 }, req.body.model)
+    : conformingAnswer(req, { input_tokens: 2000, output_tokens: 1000 });
+
+beforeAll(async () => {
+  server = await startAnthropicLoopback(answer, KEY);
+  h = await startHarness({
+    providers: { anthropic: { baseUrl: server.baseUrl, apiKey: KEY, maxAttempts: 2 } },
+    models: buildModelRegistry(['anthropic']),
+  });
+  user = await registerUser(h);
+});
+afterAll(async () => {
+  await h?.stop();
+  await server?.close();
+});
+
+const run = async (templateId: string, intake: Record<string, unknown>, providers: Record<string, string>) => {
+  const created = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake, providers } });
+  expect(created.status).toBe(201);
+  return waitForRun(h, user.token, created.body.id);
+};
+
+const step = (finished: any, stepId: string) => finished.runSteps.find((s: any) => s.id === stepId);
+
+describe('runs on the anthropic provider', () => {
+  it('research a report with Claude, priced from the usage the Messages API reported', async () => {
+    const models = (await h.request('GET', '/v1/models', { token: user.token })).body.items.map((m: any) => m.id);
+    expect(models).toEqual(expect.arrayContaining([HAIKU, SONNET, CLASSIFIER]));
+    expect(models.some((id: string) => id.startsWith('openai/'))).toBe(false);
+    const finished = await run('plan-research-report', { topic: 'remote models' }, { researcher: HAIKU, textGenerator: HAIKU });
+    expect(finished.status).toBe('completed');
+    for (const id of ['step-1', 'step-2'])
+      expect(step(finished, id)).toMatchObject({ provider: 'anthropic', model: HAIKU, costActualUsd: HAIKU_STEP });
+    expect(finished.totalCosts.actualUsd).toBeCloseTo(2 * HAIKU_STEP, 6);
+    const calls = server.received.filter((r) => r.body?.model === 'claude-haiku-4-5');
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(calls.every((r) => r.apiKey === KEY && r.version === '2023-06-01' && r.body.tool_choice?.name === 'step_output')).toBe(true);
+    const artifact = await h.request('GET', `/v1/artifacts/${finished.artifactId}`, { token: user.token });
+    expect(artifact.body.content.sections).toHaveLength(3);
+  });
+
+  // The research runs as a sub-workflow with its own bindings; the article is written on Sonnet.
+  it('compose an article from a researched topic, the writing on another Claude model', async () => {
+    const finished = await run('compose-article', { topic: 'durable workflows' }, { textGenerator: SONNET });
+    expect(finished.status).toBe('completed');
+    expect(step(finished, 'step-3')).toMatchObject({ provider: 'anthropic', model: SONNET, costActualUsd: SONNET_STEP });
+    expect(finished.totalCosts.actualUsd).toBeCloseTo(SONNET_STEP, 6);
+    const artifact = await h.request('GET', `/v1/artifacts/${finished.artifactId}`, { token: user.token });
+    expect(artifact.body.content.body).toHaveLength(3);
+  });
+
+  it('judge a brand profile and an illustration prompt with the Claude classifier', async () => {
+    const profile = await run(
+      'compose-brand-profile',
+      { name: 'Fernway', notes: 'A calm outdoor brand.' },
+      { textGenerator: HAIKU, classifier: CLASSIFIER },
+    );
+    expect(profile.status).toBe('completed');
+    expect(step(profile, 'step-2')).toMatchObject({ provider: 'anthropic', model: HAIKU, costActualUsd: HAIKU_STEP + VERDICT });
+    const illustration = await run('generate-illustration', { subject: 'a fox' }, { promptWriter: HAIKU, classifier: CLASSIFIER });
+    expect(illustration.status).toBe('completed');
+    expect(step(illustration, 'step-1')).toMatchObject({ provider: 'anthropic', model: HAIKU, costActualUsd: HAIKU_STEP + VERDICT });
+    const verdicts = server.received.filter((r) => r.body?.tool_choice?.name === 'verdict');
+    expect(verdicts.map((r) => r.body.messages[0].content.match(/against the (\w+) policy/)?.[1])).toEqual(
+      expect.arrayContaining(['quality', 'safety']),
+    );
+  });
+
+  it('fail at once, deterministically, when the API refuses the request', async () => {
+    server.script.push(apiError(400, 'invalid_request_error', 'prompt is too long: 215000 tokens > 200000 maximum'));
+    const finished = await run('plan-research-report', { topic: 'too long' }, { researcher: HAIKU });
+    expect(finished).toMatchObject({ status: 'failed', errorCode: 'provider_refused' });
+    expect(finished.error).toMatch(/invalid_request_error: prompt is too long/);
+    expect(finished.error).not.toContain(KEY);
+  });
+});
