@@ -2,6 +2,7 @@
  * The model registry: what `GET /v1/models` lists and what workflow bindings and per-run overrides are
  * validated against. Entries are data; the engine's provider adapters give them behaviour.
  */
+import googleModels from '../models/google.json' with { type: 'json' };
 import localModels from '../models/local.json' with { type: 'json' };
 import openaiModels from '../models/openai.json' with { type: 'json' };
 
@@ -30,6 +31,7 @@ export interface ModelEntry {
 export const MODEL_CATALOG: Readonly<Record<string, readonly ModelEntry[]>> = {
   local: localModels as ModelEntry[],
   openai: openaiModels as ModelEntry[],
+  google: googleModels as ModelEntry[],
 };
 
 /** Always offered: the offline stand-ins (`local/image-alpha-1` draws a transparent backdrop itself). */
