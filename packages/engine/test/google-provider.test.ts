@@ -131,10 +131,14 @@ describe('the google provider: Gemini text', () => {
     expect(server.received).toHaveLength(3);
   });
 
-  it('gets through when a 500 is followed by an answer', async () => {
-    server.script.push(googleError(500, 'INTERNAL', 'An internal error has occurred.'), geminiAnswer('fine'));
+  it('gets through when a 500 or an ABORTED 409 is followed by an answer', async () => {
+    server.script.push(
+      googleError(500, 'INTERNAL', 'An internal error has occurred.'),
+      googleError(409, 'ABORTED', 'The request was aborted.'),
+      geminiAnswer('fine'),
+    );
     expect((await complete()).text).toBe('fine');
-    expect(server.received).toHaveLength(2);
+    expect(server.received).toHaveLength(3);
   });
 
   it('treats 400, 403 and 404 as permanent, without retrying, keeping Google’s message', async () => {

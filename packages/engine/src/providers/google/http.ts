@@ -25,6 +25,9 @@ interface GoogleStatus {
 
 const MAX_BACKOFF_MS = 20_000;
 
+/** 5xx, and ABORTED (409): Google's guidance is to retry a request aborted by a concurrent change. */
+const RETRYABLE = (status: number) => status >= 500 || status === 409;
+
 /** google.protobuf.Duration in JSON: seconds with an `s`, e.g. "12s" or "0.5s". */
 export function parseRetryDelay(value: unknown): number | undefined {
   const match = typeof value === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(value.trim()) : null;
@@ -127,7 +130,7 @@ export async function callGoogle(opts: GoogleOptions, call: GoogleCall): Promise
       const status = readStatus(text);
       const message = describe(opts, response.status, text, status);
       if (response.status === 429) throw new ProviderThrottledError(message, retryAfterMs(response.headers, status));
-      if (response.status < 500) throw new PermanentProviderError(message, response.status);
+      if (!RETRYABLE(response.status)) throw new PermanentProviderError(message, response.status);
       last = message;
       if (attempt < attempts) await delay(backoff(attempt, retryAfterMs(response.headers, status)), call.signal);
     }
