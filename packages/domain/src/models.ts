@@ -3,6 +3,7 @@
  * validated against. Entries are data; the engine's provider adapters give them behaviour.
  */
 import anthropicModels from '../models/anthropic.json' with { type: 'json' };
+import googleModels from '../models/google.json' with { type: 'json' };
 import localModels from '../models/local.json' with { type: 'json' };
 import openaiModels from '../models/openai.json' with { type: 'json' };
 
@@ -32,6 +33,7 @@ export const MODEL_CATALOG: Readonly<Record<string, readonly ModelEntry[]>> = {
   local: localModels as ModelEntry[],
   openai: openaiModels as ModelEntry[],
   anthropic: anthropicModels as ModelEntry[],
+  google: googleModels as ModelEntry[],
 };
 
 /** Always offered: the offline stand-ins (`local/image-alpha-1` draws a transparent backdrop itself). */

@@ -82,7 +82,7 @@ async function awaitJob(jobs: JobProvider<MediaRequest, unknown>, kind: JobKind,
     row = await getProviderJob(opts.db, callKey);
   }
   if (!row?.job_id) throw new Error(`provider job of call ${callKey} has no job id`);
-  const progress = await jobs.check({ model, jobId: row.job_id, signal: req.signal });
+  const progress = await jobs.check(req, row.job_id);
   if (progress.state === 'pending')
     throw new ProviderJobPending({ provider: model.provider, jobId: row.job_id, checkAfterMs: progress.checkAfterMs });
   if (progress.state === 'failed') {

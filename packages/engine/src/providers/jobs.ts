@@ -18,7 +18,7 @@ export async function runJobToEnd<Request extends { model: ModelEntry; signal?: 
   let pause = FIRST_CHECK_MS;
   try {
     for (;;) {
-      const progress = await jobs.check({ model: req.model, jobId, signal: req.signal });
+      const progress = await jobs.check(req, jobId);
       if (progress.state === 'succeeded') return progress.result;
       if (progress.state === 'failed') throw progress.error;
       await delay(progress.checkAfterMs ?? pause, req.signal);

@@ -1,4 +1,5 @@
 import { anthropicProvider } from './anthropic/index';
+import { googleProvider } from './google/index';
 import { withJobsAwaited } from './jobs';
 import { openaiProvider } from './openai/index';
 import type { SettingsSource } from './settings';
@@ -8,6 +9,7 @@ import type { Adapter, ProviderDefinition } from './types';
 export const PROVIDERS = {
   openai: openaiProvider,
   anthropic: anthropicProvider,
+  google: googleProvider,
 } as const;
 
 type Definitions = typeof PROVIDERS;

@@ -130,8 +130,8 @@ export interface SubmittedJob {
 }
 
 /**
- * A job as the engine finds it again, perhaps in another process long after it was submitted: the model
- * it runs and the provider's id (an adapter that needs more to find the job puts it in the id).
+ * A job as the engine finds it again to stop it, perhaps in another process long after it was submitted:
+ * the model it runs and the provider's id (an adapter that needs more to find the job puts it in the id).
  */
 export interface JobRef {
   model: ModelEntry;
@@ -152,8 +152,11 @@ export type JobProgress<Result> =
 export interface JobProvider<Request, Result> {
   /** `webhookUrl`: where the provider should announce completion, when the gateway can receive it. */
   submit(req: Request & { webhookUrl?: string }): Promise<SubmittedJob>;
-  /** Where the job stands; a succeeded job's result is fetched in full (bytes downloaded). */
-  check(job: JobRef): Promise<JobProgress<Result>>;
+  /**
+   * Where the job stands; a succeeded job's result is fetched in full (bytes downloaded). Asked with the
+   * request as the step makes it again, so the result can be read as the request asked (audio, duration).
+   */
+  check(req: Request, jobId: string): Promise<JobProgress<Result>>;
   /** Stops the job where the provider allows it; a job already ended is no error. */
   cancel?(job: JobRef): Promise<void>;
 }
