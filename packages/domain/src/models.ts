@@ -3,6 +3,7 @@
  * validated against. Entries are data; the engine's provider adapters give them behaviour.
  */
 import localModels from '../models/local.json' with { type: 'json' };
+import falModels from '../models/fal.json' with { type: 'json' };
 import openaiModels from '../models/openai.json' with { type: 'json' };
 
 export const MODEL_KINDS = ['text', 'image', 'video', 'classifier', 'embedding'] as const;
@@ -30,6 +31,7 @@ export interface ModelEntry {
 export const MODEL_CATALOG: Readonly<Record<string, readonly ModelEntry[]>> = {
   local: localModels as ModelEntry[],
   openai: openaiModels as ModelEntry[],
+  fal: falModels as ModelEntry[],
 };
 
 /** Always offered: the offline stand-ins (`local/image-alpha-1` draws a transparent backdrop itself). */

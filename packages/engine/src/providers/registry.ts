@@ -1,3 +1,4 @@
+import { falProvider } from './fal/index';
 import { withJobsAwaited } from './jobs';
 import { openaiProvider } from './openai/index';
 import type { SettingsSource } from './settings';
@@ -6,6 +7,7 @@ import type { Adapter, ProviderDefinition } from './types';
 /** Every provider, by name: the one place a new provider is added. */
 export const PROVIDERS = {
   openai: openaiProvider,
+  fal: falProvider,
 } as const;
 
 type Definitions = typeof PROVIDERS;
