@@ -150,7 +150,9 @@ export async function download(
     response = await fetch(target, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch (err) {
     if (signal?.aborted) throw err;
-    throw new TransientProviderError(`downloading fal's media from ${target.host} ${timeout.aborted ? `timed out after ${timeoutMs} ms` : 'failed'}`);
+    throw new TransientProviderError(
+      `downloading fal's media from ${target.host} ${timeout.aborted ? `timed out after ${timeoutMs} ms` : 'failed'}`,
+    );
   }
   if (!response.ok) {
     await response.body?.cancel();
