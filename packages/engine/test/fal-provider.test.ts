@@ -263,7 +263,7 @@ describe('the fal provider against a loopback queue', () => {
 describe("fal's completion webhooks", () => {
   const delivery = async () => {
     const { jobId } = await provider().imageJobs!.submit(imageRequest());
-    return { jobId, body: server.deliveryBody(jobId) };
+    return { jobId, body: await server.deliveryBody(jobId) };
   };
 
   it('name the request of a genuine delivery', async () => {

@@ -49,14 +49,15 @@ export interface FalLoopback {
   script: ScriptedAnswer[];
   /** Status checks a request answers IN_QUEUE, then IN_PROGRESS, before COMPLETED. */
   pendingChecks: number;
-  finish: (request: QueuedRequest) => Finished;
+  /** What a request ends in, asked for when its result is (may render its media then). */
+  finish: (request: QueuedRequest) => Finished | Promise<Finished>;
   requests: Map<string, QueuedRequest>;
   /** The key fal signs webhooks with; its public half is in the JWKS. */
   signingKey: KeyObject;
   /** Headers of a delivery of `body` signed as fal signs it (timestamp in seconds, now unless given). */
   signDelivery(body: string, requestId: string, opts?: { timestamp?: number; key?: KeyObject; userId?: string }): Headers;
   /** fal's webhook body for a finished request. */
-  deliveryBody(requestId: string): string;
+  deliveryBody(requestId: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -136,7 +137,7 @@ export async function startFalLoopback(opts: { key: string; finish: FalLoopback[
     res.end(JSON.stringify(body));
   };
 
-  const queue = (req: IncomingMessage, res: ServerResponse, url: URL, received: ReceivedRequest) => {
+  const queue = async (req: IncomingMessage, res: ServerResponse, url: URL, received: ReceivedRequest) => {
     if (received.authorization !== `Key ${opts.key}`)
       return send(res, 401, { detail: 'Authentication is required to access this application.', error_type: 'authentication_error' });
     const match = /^\/([^/]+\/[^/]+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(url.pathname);
@@ -181,7 +182,7 @@ export async function startFalLoopback(opts: { key: string; finish: FalLoopback[
     if (!action && req.method === 'GET') {
       if (!done) return send(res, 400, { detail: 'Request is still in progress' });
       if (request.cancelled) return send(res, 499, { detail: 'Request was cancelled by the client', error_type: 'client_cancelled' });
-      const finished = state.finish(request);
+      const finished = await state.finish(request);
       if (finished.kind === 'error') return send(res, finished.status, finished.body);
       return send(res, 200, outputOf(request, finished));
     }
@@ -247,9 +248,9 @@ export async function startFalLoopback(opts: { key: string; finish: FalLoopback[
         'x-fal-webhook-signature': sign(null, Buffer.from(message), o.key ?? privateKey).toString('hex'),
       });
     },
-    deliveryBody(requestId: string) {
+    async deliveryBody(requestId: string) {
       const request = state.requests.get(requestId);
-      const finished = request ? state.finish(request) : undefined;
+      const finished = request ? await state.finish(request) : undefined;
       if (!request || !finished || finished.kind === 'error')
         return JSON.stringify({
           request_id: requestId,
