@@ -5,6 +5,7 @@
 import anthropicModels from '../models/anthropic.json' with { type: 'json' };
 import googleModels from '../models/google.json' with { type: 'json' };
 import localModels from '../models/local.json' with { type: 'json' };
+import falModels from '../models/fal.json' with { type: 'json' };
 import openaiModels from '../models/openai.json' with { type: 'json' };
 
 export const MODEL_KINDS = ['text', 'image', 'video', 'classifier', 'embedding'] as const;
@@ -34,6 +35,7 @@ export const MODEL_CATALOG: Readonly<Record<string, readonly ModelEntry[]>> = {
   openai: openaiModels as ModelEntry[],
   anthropic: anthropicModels as ModelEntry[],
   google: googleModels as ModelEntry[],
+  fal: falModels as ModelEntry[],
 };
 
 /** Always offered: the offline stand-ins (`local/image-alpha-1` draws a transparent backdrop itself). */

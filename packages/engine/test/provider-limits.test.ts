@@ -37,12 +37,16 @@ describe('provider limits as configuration', () => {
     expect(() => parseProviderLimits('{"openai":{"requestsPerSecond":1,"requestsPerMinute":60}}')).toThrow(/not both/);
     expect(() => parseProviderLimits('{"openai":{"concurrency":2.5}}')).toThrow(/concurrency must be a whole number/);
     expect(() => parseProviderLimits('{"Open AI":{"concurrency":2}}')).toThrow(/keys are a provider name/);
+    expect(() => parseProviderLimits('{"fal/fal-ai//dev":{"concurrency":2}}')).toThrow(/keys are a provider name/);
     expect(() => parseProviderLimits('{"openai":5}')).toThrow(/must be an object/);
   });
 
   it('applies the provider limit and the model limit to a call, whichever are set', () => {
     const limits = parseProviderLimits('{"openai":{"concurrency":4},"openai/gpt-4o":{"requestsPerSecond":2}}');
     expect(limitsFor(limits, 'openai', 'openai/gpt-4o').map((l) => l.key)).toEqual(['openai', 'openai/gpt-4o']);
+    // fal model ids are paths: `fal/` and the fal endpoint id.
+    const fal = parseProviderLimits('{"fal/fal-ai/flux/dev":{"concurrency":2}}');
+    expect(limitsFor(fal, 'fal', 'fal/fal-ai/flux/dev').map((l) => l.key)).toEqual(['fal/fal-ai/flux/dev']);
     expect(limitsFor(limits, 'openai', 'openai/gpt-4o-mini').map((l) => l.key)).toEqual(['openai']);
     expect(limitsFor(limits, 'local', 'local/text-1')).toEqual([]);
   });

@@ -30,7 +30,8 @@ export const LATE_TOLERANCE_MS = 25;
 export const CONCURRENCY_LEASE_MS = 60_000;
 
 const FIELDS = new Set(['requestsPerSecond', 'requestsPerMinute', 'concurrency']);
-const KEY = /^[a-z0-9][a-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._:-]*)?$/;
+// A model id may run to several segments (fal's `fal/fal-ai/flux/dev`), each starting with a letter or digit.
+const KEY = /^[a-z0-9][a-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._:-]*)*$/;
 
 /**
  * ATELIER_PROVIDER_LIMITS, e.g. `{"openai":{"requestsPerSecond":20,"concurrency":64},"openai/gpt-4o":{"requestsPerMinute":500}}`.

@@ -1,5 +1,6 @@
 import { anthropicProvider } from './anthropic/index';
 import { googleProvider } from './google/index';
+import { falProvider } from './fal/index';
 import { withJobsAwaited } from './jobs';
 import { openaiProvider } from './openai/index';
 import type { SettingsSource } from './settings';
@@ -10,6 +11,7 @@ export const PROVIDERS = {
   openai: openaiProvider,
   anthropic: anthropicProvider,
   google: googleProvider,
+  fal: falProvider,
 } as const;
 
 type Definitions = typeof PROVIDERS;
