@@ -30,7 +30,8 @@ export const LATE_TOLERANCE_MS = 25;
 export const CONCURRENCY_LEASE_MS = 60_000;
 
 const FIELDS = new Set(['requestsPerSecond', 'requestsPerMinute', 'concurrency']);
-const KEY = /^[a-z0-9][a-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._:-]*)?$/;
+// A model id is `<provider>/<model>`, and the model part may itself be `owner/name` (replicate/black-forest-labs/flux-schnell).
+const KEY = /^[a-z0-9][a-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._:-]*){0,2}$/;
 
 /**
  * ATELIER_PROVIDER_LIMITS, e.g. `{"openai":{"requestsPerSecond":20,"concurrency":64},"openai/gpt-4o":{"requestsPerMinute":500}}`.
