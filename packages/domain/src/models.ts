@@ -4,6 +4,7 @@
  */
 import localModels from '../models/local.json' with { type: 'json' };
 import openaiModels from '../models/openai.json' with { type: 'json' };
+import replicateModels from '../models/replicate.json' with { type: 'json' };
 
 export const MODEL_KINDS = ['text', 'image', 'video', 'classifier', 'embedding'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
@@ -30,6 +31,7 @@ export interface ModelEntry {
 export const MODEL_CATALOG: Readonly<Record<string, readonly ModelEntry[]>> = {
   local: localModels as ModelEntry[],
   openai: openaiModels as ModelEntry[],
+  replicate: replicateModels as ModelEntry[],
 };
 
 /** Always offered: the offline stand-ins (`local/image-alpha-1` draws a transparent backdrop itself). */

@@ -1,11 +1,13 @@
 import { withJobsAwaited } from './jobs';
 import { openaiProvider } from './openai/index';
+import { replicateProvider } from './replicate/index';
 import type { SettingsSource } from './settings';
 import type { Adapter, ProviderDefinition } from './types';
 
 /** Every provider, by name: the one place a new provider is added. */
 export const PROVIDERS = {
   openai: openaiProvider,
+  replicate: replicateProvider,
 } as const;
 
 type Definitions = typeof PROVIDERS;
