@@ -70,13 +70,17 @@ const price = (model: ModelEntry, unit: 'per_image' | 'per_second', what: string
   return value;
 };
 
-/** How long the clip really is, read from the file: Replicate's answer does not say. */
+/**
+ * How many seconds of video the clip holds, read from the file (Replicate's answer does not say). Video
+ * models render whole seconds and are billed so; the container's length is off by a frame or an audio
+ * packet (5.04 s for a 5-second clip), so it is rounded to the second.
+ */
 async function clipSeconds(bytes: Buffer, signal?: AbortSignal): Promise<number | undefined> {
   try {
     return await inScratch(async (dir) => {
       const file = path.join(dir, 'output.mp4');
       await writeFile(file, bytes);
-      return (await probeMedia(file, signal)).durationSeconds;
+      return Math.max(1, Math.round((await probeMedia(file, signal)).durationSeconds));
     });
   } catch {
     return undefined;
