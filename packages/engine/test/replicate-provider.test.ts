@@ -194,6 +194,14 @@ describe('replicate HTTP errors', () => {
     expect(server.received).toHaveLength(2);
   });
 
+  it('refuse, before submitting anything, a model the registry does not price', async () => {
+    const unpriced = { ...model(KLING), pricing: { currency: 'USD' as const } };
+    const err = await caught(adapter().videoJobs!.submit(videoReq({ model: unpriced })));
+    expect(err).toBeInstanceOf(PermanentProviderError);
+    expect(err.message).toMatch(/no per_second price/);
+    expect(server.received).toEqual([]);
+  });
+
   it('refuse permanently a token Replicate does not know, without ever naming a token', async () => {
     const wrong = 'r8_wrongTokenThatMustNotLeak42';
     const err = await caught(adapter({ apiToken: wrong }).imageJobs!.submit(imageReq()));

@@ -65,7 +65,7 @@ function ended(prediction: Prediction): JobProgress<never> | undefined {
 
 const price = (model: ModelEntry, unit: 'per_image' | 'per_second', what: string) => {
   const value = model.pricing[unit];
-  // A model listed without its price would run free in the books; refuse it instead.
+  // A model listed without its price would run free in the books: refused, and before submitting (the paid act).
   if (value === undefined) throw new PermanentProviderError(`${model.id} has no ${unit} price in the model registry (${what})`);
   return value;
 };
@@ -142,8 +142,11 @@ async function cancelPrediction(opts: ReplicateOptions, jobId: string, signal?: 
  */
 export function createReplicateProvider(opts: ReplicateOptions): Adapter {
   const imageJobs: JobProvider<ImageRequest, GeneratedImage> = {
-    submit: (req) =>
-      createPrediction(opts, replicateModel(req.model.id), imageInput(replicateModel(req.model.id), req), req.webhookUrl, req.signal),
+    async submit(req) {
+      price(req.model, 'per_image', 'images');
+      const model = replicateModel(req.model.id);
+      return createPrediction(opts, model, imageInput(model, req), req.webhookUrl, req.signal);
+    },
     async check(req, jobId) {
       const prediction = await readPrediction(opts, jobId, req.signal);
       const progress = ended(prediction);
@@ -159,8 +162,11 @@ export function createReplicateProvider(opts: ReplicateOptions): Adapter {
   };
 
   const videoJobs: JobProvider<VideoRequest, GeneratedVideo> = {
-    submit: (req) =>
-      createPrediction(opts, replicateModel(req.model.id), videoInput(replicateModel(req.model.id), req), req.webhookUrl, req.signal),
+    async submit(req) {
+      price(req.model, 'per_second', 'seconds of video');
+      const model = replicateModel(req.model.id);
+      return createPrediction(opts, model, videoInput(model, req), req.webhookUrl, req.signal);
+    },
     async check(req, jobId) {
       const prediction = await readPrediction(opts, jobId, req.signal);
       const progress = ended(prediction);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ImageRequest, VideoRequest } from '../types';
+import { type ImageRequest, PermanentProviderError, type VideoRequest } from '../types';
 
 /**
  * Each Replicate model has its own input schema (there is no common one): these say how the engine's
@@ -17,7 +17,7 @@ export interface ReplicateModel {
 
 export function replicateModel(registryId: string): ReplicateModel {
   const match = /^replicate\/([a-z0-9][a-z0-9_.-]*)\/([a-z0-9][a-z0-9_.-]*)(?::([0-9a-f]{64}))?$/i.exec(registryId);
-  if (!match) throw new Error(`${registryId} is not a Replicate model id (replicate/<owner>/<name>[:<version>])`);
+  if (!match) throw new PermanentProviderError(`${registryId} is not a Replicate model id (replicate/<owner>/<name>[:<version>])`);
   return { owner: match[1]!, name: match[2]!, ...(match[3] ? { version: match[3] } : {}) };
 }
 
