@@ -43,7 +43,8 @@ function outputUrls(output: unknown): string[] {
   return [];
 }
 
-function ended(prediction: Prediction): JobProgress<never> | undefined {
+/** Where a prediction stands while it has not succeeded; undefined once it has (its output is then fetched). */
+function unlessSucceeded(prediction: Prediction): JobProgress<never> | undefined {
   if (prediction.status === 'starting' || prediction.status === 'processing') return { state: 'pending' };
   if (prediction.status === 'canceled')
     return { state: 'failed', error: new PermanentProviderError(`Replicate prediction ${prediction.id} was canceled`) };
@@ -149,7 +150,7 @@ export function createReplicateProvider(opts: ReplicateOptions): Adapter {
     },
     async check(req, jobId) {
       const prediction = await readPrediction(opts, jobId, req.signal);
-      const progress = ended(prediction);
+      const progress = unlessSucceeded(prediction);
       if (progress) return progress;
       const urls = outputUrls(prediction.output);
       if (urls.length === 0)
@@ -169,7 +170,7 @@ export function createReplicateProvider(opts: ReplicateOptions): Adapter {
     },
     async check(req, jobId) {
       const prediction = await readPrediction(opts, jobId, req.signal);
-      const progress = ended(prediction);
+      const progress = unlessSucceeded(prediction);
       if (progress) return progress;
       const [url] = outputUrls(prediction.output);
       if (!url) return { state: 'failed', error: new PermanentProviderError(`Replicate prediction ${jobId} succeeded without a video`) };
