@@ -7,6 +7,7 @@ import googleModels from '../models/google.json' with { type: 'json' };
 import localModels from '../models/local.json' with { type: 'json' };
 import falModels from '../models/fal.json' with { type: 'json' };
 import openaiModels from '../models/openai.json' with { type: 'json' };
+import replicateModels from '../models/replicate.json' with { type: 'json' };
 
 export const MODEL_KINDS = ['text', 'image', 'video', 'classifier', 'embedding'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
@@ -36,6 +37,7 @@ export const MODEL_CATALOG: Readonly<Record<string, readonly ModelEntry[]>> = {
   anthropic: anthropicModels as ModelEntry[],
   google: googleModels as ModelEntry[],
   fal: falModels as ModelEntry[],
+  replicate: replicateModels as ModelEntry[],
 };
 
 /** Always offered: the offline stand-ins (`local/image-alpha-1` draws a transparent backdrop itself). */

@@ -41,6 +41,14 @@ describe('provider limits as configuration', () => {
     expect(() => parseProviderLimits('{"openai":5}')).toThrow(/must be an object/);
   });
 
+  it('takes model ids whose model part is owner/name, as Replicate names its models', () => {
+    const limits = parseProviderLimits('{"replicate/black-forest-labs/flux-schnell":{"concurrency":3}}');
+    expect(limitsFor(limits, 'replicate', 'replicate/black-forest-labs/flux-schnell').map((l) => l.key)).toEqual([
+      'replicate/black-forest-labs/flux-schnell',
+    ]);
+    expect(() => parseProviderLimits('{"replicate/a/b/c":{"concurrency":2}}')).toThrow(/keys are a provider name/);
+  });
+
   it('applies the provider limit and the model limit to a call, whichever are set', () => {
     const limits = parseProviderLimits('{"openai":{"concurrency":4},"openai/gpt-4o":{"requestsPerSecond":2}}');
     expect(limitsFor(limits, 'openai', 'openai/gpt-4o').map((l) => l.key)).toEqual(['openai', 'openai/gpt-4o']);

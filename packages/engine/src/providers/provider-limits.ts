@@ -30,7 +30,8 @@ export const LATE_TOLERANCE_MS = 25;
 export const CONCURRENCY_LEASE_MS = 60_000;
 
 const FIELDS = new Set(['requestsPerSecond', 'requestsPerMinute', 'concurrency']);
-// A model id may run to several segments (fal's `fal/fal-ai/flux/dev`), each starting with a letter or digit.
+// A model id is `<provider>/<model>`, and the model part may run to several segments (replicate's
+// `replicate/black-forest-labs/flux-schnell`, fal's `fal/fal-ai/flux/dev`), each starting with a letter or digit.
 const KEY = /^[a-z0-9][a-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._:-]*)*$/;
 
 /**

@@ -3,6 +3,7 @@ import { googleProvider } from './google/index';
 import { falProvider } from './fal/index';
 import { withJobsAwaited } from './jobs';
 import { openaiProvider } from './openai/index';
+import { replicateProvider } from './replicate/index';
 import type { SettingsSource } from './settings';
 import type { Adapter, ProviderDefinition } from './types';
 
@@ -12,6 +13,7 @@ export const PROVIDERS = {
   anthropic: anthropicProvider,
   google: googleProvider,
   fal: falProvider,
+  replicate: replicateProvider,
 } as const;
 
 type Definitions = typeof PROVIDERS;

@@ -1,0 +1,164 @@
+import { traceProviderCall } from '../../tracing';
+import { delay } from '../delay';
+import { parseRetryAfter } from '../provider-limits';
+import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types';
+
+export interface ReplicateOptions {
+  /** Without `/v1`: the paths carry it, as Replicate's own reference writes them. */
+  baseUrl: string;
+  apiToken: string;
+  /** The account's webhook signing secret (`whsec_…`); fetched from the API once when not set. */
+  webhookSecret?: string;
+  /** Per request to the API (creating, reading and cancelling predictions). */
+  timeoutMs?: number;
+  /** Per output file download. */
+  downloadTimeoutMs?: number;
+  /** Attempts per call for 5xx and network failures, before the engine's own retries (429s are the capacity layer's). */
+  maxAttempts?: number;
+}
+
+/** Output files larger than this are refused rather than held in memory (a 10 s 1080p clip is tens of MB). */
+const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
+
+function backoff(attempt: number, retryAfter: string | null): number {
+  const after = parseRetryAfter(retryAfter, Date.now());
+  if (after !== undefined) return Math.min(20_000, after);
+  return Math.min(20_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+}
+
+/**
+ * Replicate answers errors as problem details (`{title, detail, status}`, 422s add `invalid_fields`), and
+ * its throttle as `{detail}` alone. The token is scrubbed in case an answer ever echoes the header.
+ */
+function problemMessage(text: string, token: string): string {
+  let message = text;
+  try {
+    const problem = JSON.parse(text) as { title?: unknown; detail?: unknown };
+    const title = typeof problem.title === 'string' ? problem.title : undefined;
+    const detail = typeof problem.detail === 'string' ? problem.detail : undefined;
+    if (title || detail) message = title && detail ? `${title}: ${detail}` : (title ?? detail)!;
+  } catch {
+    // Not JSON (a proxy's HTML page): the text itself, shortened below.
+  }
+  return token ? message.split(token).join('[token]') : message;
+}
+
+export interface ApiCall {
+  method: 'GET' | 'POST';
+  /** From `/v1/...`. */
+  path: string;
+  body?: unknown;
+  signal?: AbortSignal;
+  /**
+   * Creating a prediction is the paid act: a request that timed out may have been accepted, so it is not
+   * sent again from here (the engine's step retry decides). Reads and cancels are safe to repeat.
+   */
+  repeatAfterTimeout: boolean;
+}
+
+/**
+ * One call to Replicate's HTTP API with `Authorization: Bearer`, retrying 5xx and network failures with
+ * exponential backoff (honouring Retry-After). A 429 is thrown at once as ProviderThrottledError for the
+ * capacity layer; other 4xx are permanent. Traced as one client span when tracing is on.
+ */
+export async function replicateApi(opts: ReplicateOptions, call: ApiCall): Promise<unknown> {
+  const url = `${opts.baseUrl.replace(/\/$/, '')}${call.path}`;
+  return traceProviderCall({ method: call.method, url, path: call.path }, async (traceHeaders, span) => {
+    const attempts = opts.maxAttempts ?? 3;
+    const timeoutMs = opts.timeoutMs ?? 30_000;
+    let last = '';
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      span?.setAttribute('atelier.provider.attempts', attempt);
+      const timeout = AbortSignal.timeout(timeoutMs);
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: call.method,
+          headers: {
+            ...traceHeaders,
+            ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
+            authorization: `Bearer ${opts.apiToken}`,
+          },
+          ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+          signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
+        });
+      } catch (err) {
+        if (call.signal?.aborted) throw err;
+        last = timeout.aborted ? `timed out after ${timeoutMs} ms` : (err as Error).message;
+        if (timeout.aborted && !call.repeatAfterTimeout) throw new TransientProviderError(`Replicate ${call.path}: ${last}`);
+        if (attempt < attempts) await delay(backoff(attempt, null), call.signal);
+        continue;
+      }
+      const text = await response.text();
+      if (response.ok) {
+        try {
+          return JSON.parse(text);
+        } catch {
+          throw new TransientProviderError(`Replicate answered ${call.path} with a body that is not JSON`, response.status);
+        }
+      }
+      const message = `${response.status}: ${problemMessage(text, opts.apiToken)}`;
+      if (response.status === 429)
+        throw new ProviderThrottledError(message.slice(0, 300), parseRetryAfter(response.headers.get('retry-after'), Date.now()));
+      if (response.status < 500) throw new PermanentProviderError(message.slice(0, 500), response.status);
+      last = message.slice(0, 300);
+      if (attempt < attempts) await delay(backoff(attempt, response.headers.get('retry-after')), call.signal);
+    }
+    throw new TransientProviderError(`Replicate kept failing after ${attempts} attempts (${last})`);
+  });
+}
+
+/**
+ * The bytes of an output file. Replicate serves outputs from its delivery host without credentials, so the
+ * token is never sent along (it would go to another host). Outputs of API predictions are deleted after an
+ * hour: a 404 or 410 is permanent.
+ */
+export async function downloadOutput(
+  opts: ReplicateOptions,
+  fileUrl: string,
+  signal?: AbortSignal,
+): Promise<{ bytes: Buffer; mimeType: string }> {
+  let parsed: URL;
+  try {
+    parsed = new URL(fileUrl);
+  } catch {
+    throw new PermanentProviderError('Replicate answered with an output that is not a URL');
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new PermanentProviderError(`Replicate answered with a ${parsed.protocol} output URL; only http and https are fetched`);
+  const path = parsed.pathname;
+  return traceProviderCall({ method: 'GET', url: `${parsed.origin}${path}`, path }, async (traceHeaders) => {
+    const attempts = opts.maxAttempts ?? 3;
+    const timeoutMs = opts.downloadTimeoutMs ?? 120_000;
+    let last = '';
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      try {
+        const response = await fetch(parsed, { headers: traceHeaders, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+        if (response.ok) {
+          const declared = Number(response.headers.get('content-length') ?? 0);
+          if (declared > MAX_DOWNLOAD_BYTES)
+            throw new PermanentProviderError(`Replicate's output file is larger than ${MAX_DOWNLOAD_BYTES} bytes`);
+          const bytes = Buffer.from(await response.arrayBuffer());
+          if (bytes.length > MAX_DOWNLOAD_BYTES)
+            throw new PermanentProviderError(`Replicate's output file is larger than ${MAX_DOWNLOAD_BYTES} bytes`);
+          return { bytes, mimeType: response.headers.get('content-type')?.split(';')[0]?.trim() ?? 'application/octet-stream' };
+        }
+        await response.body?.cancel();
+        if (response.status === 429)
+          throw new ProviderThrottledError('429 on an output file', parseRetryAfter(response.headers.get('retry-after'), Date.now()));
+        if (response.status < 500)
+          throw new PermanentProviderError(
+            `Replicate's output file answered ${response.status} (outputs are kept for an hour)`,
+            response.status,
+          );
+        last = `${response.status}`;
+      } catch (err) {
+        if (signal?.aborted || err instanceof PermanentProviderError || err instanceof TransientProviderError) throw err;
+        last = timeout.aborted ? `timed out after ${timeoutMs} ms` : (err as Error).message;
+      }
+      if (attempt < attempts) await delay(backoff(attempt, null), signal);
+    }
+    throw new TransientProviderError(`Replicate's output file kept failing after ${attempts} attempts (${last})`);
+  });
+}
