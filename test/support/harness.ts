@@ -11,13 +11,13 @@ import type { LoginThrottleSettings } from '@atelier/api/auth/login-throttle';
 import { type Db, TABLE_CHANGES_CHANNEL, connectDb } from '@atelier/db';
 import { sql } from 'kysely';
 import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domain';
-import { createRunWorker } from '@atelier/engine/worker';
+import { type ProviderJobSettings, createRunWorker } from '@atelier/engine/worker';
 import { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
 import { LocalStorage } from '@atelier/storage';
 import { type FileUrlSigning, fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import path from 'node:path';
-import type { ProviderOptions } from '@atelier/engine/providers/index';
+import { type ProviderOptions, createProviders } from '@atelier/engine/providers/index';
 import type { WebhookRetrySettings } from '@atelier/engine/webhooks/types';
 
 try {
@@ -52,7 +52,7 @@ export interface Harness {
     path: string,
     opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
   ): Promise<HttpResult<T>>;
-  startWorker(opts?: { localLatencyMs?: number }): Promise<{ stop(): Promise<void> }>;
+  startWorker(opts?: WorkerStart): Promise<{ stop(): Promise<void> }>;
   /** What the harness's gateway runs on (its own dispatcher aside), for a test that builds another gateway or app over the same stack. */
   gatewayServices(extra?: Partial<AppServices>): AppServices;
   stop(): Promise<void>;
@@ -75,6 +75,13 @@ export async function createTestDatabase(): Promise<string> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** What a worker the harness starts may be given beyond the harness's options. */
+export interface WorkerStart {
+  localLatencyMs?: number;
+  /** How steps wait for provider jobs: by default a look every 200 ms, and no webhooks. */
+  providerJobs?: ProviderJobSettings;
 }
 
 /**
@@ -129,7 +136,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const stops: Array<() => Promise<void>> = [];
   const secretsKey = opts.secretsKey ?? randomBytes(32);
 
-  const startWorker = async (w: { localLatencyMs?: number } = {}) => {
+  const startWorker = async (w: WorkerStart = {}) => {
     const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
     // The run queue's worker and the webhook queue's, started and stopped together.
     const worker = await createRunWorker({
@@ -144,6 +151,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       workflowBundle: await workflowBundle(),
       egress: opts.egress ?? TEST_EGRESS_POLICY,
       secretsKey,
+      providerJobs: w.providerJobs ?? { checkAfterMs: 200 },
     });
     const running = worker.run();
     let stopped = false;
@@ -179,6 +187,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       webhookRetry: opts.webhookRetry,
       loginThrottle: opts.loginThrottle,
       trustedProxyHops: opts.trustedProxyHops ?? 0,
+      providerWebhooks: createProviders(opts.providers).webhooks,
     },
     0,
     '127.0.0.1',

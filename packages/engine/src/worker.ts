@@ -9,6 +9,7 @@ import { withStorageSpans } from '@atelier/storage/tracing';
 import { DefinitionCache, withFullStep } from './activities/definitions';
 import { StepOutputCache, withStepOutputs } from './activities/step-outputs';
 import { createActivities } from './activities/index';
+import type { ProviderJobSettings } from './providers/durable-jobs';
 import { createOrderActivities } from './activities/orders';
 import { withRetryBudget } from './activities/retry-budget';
 import type { WorkerMetrics } from './metrics';
@@ -53,8 +54,20 @@ export interface RunWorkerOptions {
   metrics?: WorkerMetrics;
   /** The key sealing webhook signing secrets (ATELIER_SECRETS_KEY when absent); without either, webhooks cannot be signed. */
   secretsKey?: Buffer;
+  /** How steps wait for provider jobs; providerJobSettingsFromEnv(process.env) when absent. */
+  providerJobs?: ProviderJobSettings;
 }
 
+/** ATELIER_PUBLIC_URL (where providers can reach the gateway) and ATELIER_PROVIDER_JOB_CHECK_MS. */
+export function providerJobSettingsFromEnv(env: NodeJS.ProcessEnv): ProviderJobSettings {
+  const checkAfterMs = Number(env.ATELIER_PROVIDER_JOB_CHECK_MS);
+  return {
+    ...(env.ATELIER_PUBLIC_URL ? { webhookOrigin: env.ATELIER_PUBLIC_URL.replace(/\/+$/, '') } : {}),
+    ...(Number.isFinite(checkAfterMs) && checkAfterMs > 0 ? { checkAfterMs } : {}),
+  };
+}
+
+export type { ProviderJobSettings } from './providers/durable-jobs';
 export { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
 export { RunWorkers, type WorkerSlots, DEFAULT_WORKER_SLOTS, workerSlotsFromEnv } from './worker-slots';
 
@@ -160,6 +173,7 @@ async function createWorker(
     expressions,
     egress: opts.egress ?? egressPolicyFromEnv(process.env),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    providerJobs: opts.providerJobs ?? providerJobSettingsFromEnv(process.env),
   });
   return Worker.create({
     connection: opts.connection,

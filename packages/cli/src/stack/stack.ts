@@ -5,7 +5,7 @@ import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
 import { type Db, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
 import { buildModelRegistry } from '@atelier/domain';
-import { configuredProviders, settingsFrom } from '@atelier/engine/providers/index';
+import { configuredProviders, createProviders, settingsFrom } from '@atelier/engine/providers/index';
 import { providerLimitsFromEnv } from '@atelier/engine/providers/provider-limits';
 
 import { type EgressPolicy, createRunWorker, egressPolicyFromEnv } from '@atelier/engine/worker';
@@ -185,6 +185,8 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
           secretsKey,
           events,
           orderConcurrency: config.orderConcurrency,
+          // Completion webhooks of job-running providers, verified by each provider's own scheme.
+          providerWebhooks: createProviders(providers).webhooks,
           // The gateway fetches caller-named URLs too (brand font capture), under the same policy as the worker.
           egress: egress ?? egressPolicyFromEnv(process.env, parts.embedded ? { allowPrivate: true } : {}),
         },

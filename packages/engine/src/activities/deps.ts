@@ -4,6 +4,7 @@ import type { ModelRegistry } from '@atelier/domain';
 import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import type { WorkerMetrics } from '../metrics';
+import type { ProviderJobSettings } from '../providers/durable-jobs';
 import type { ProviderSet } from '../providers/index';
 import type { ExpressionEvaluator } from '../steps/code-expression';
 import type { Tool } from '../steps/tools';
@@ -20,8 +21,8 @@ export interface ActivityDeps {
   /** Where code steps' expressions run; the worker closes it when it stops. */
   expressions: ExpressionEvaluator;
   schemaAttempts?: number;
-  /** Where a provider announces the end of a job (the gateway's /hooks/providers/{provider}); absent, the engine polls. */
-  providerWebhookUrl?: (provider: string) => string | undefined;
+  /** How image and video steps wait for provider jobs (worker.ts, ProviderJobSettings). */
+  providerJobs?: ProviderJobSettings;
   /** The worker's Prometheus metrics; absent, nothing is counted. */
   metrics?: WorkerMetrics;
 }

@@ -111,7 +111,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
       // (durable-jobs.ts); any other step awaits such a job within its attempt.
       const media =
         step.kind === 'image'
-          ? withDurableJobs(deps.providers, { db, runId, stepIndex, webhookUrl: deps.providerWebhookUrl })
+          ? withDurableJobs(deps.providers, { db, runId, stepIndex, ...deps.providerJobs })
           : deps.providers;
       const providers = keyedProviders(media, { runId, stepIndex }, calls.answered, calls.flush);
       const settle = async (

@@ -24,12 +24,17 @@ export class ProviderJobPending extends Error {
   }
 }
 
-export interface DurableJobsOptions {
+export interface ProviderJobSettings {
+  /** The gateway's public origin: providers announce job ends at `<origin>/hooks/providers/<provider>`. Absent: polling only. */
+  webhookOrigin?: string;
+  /** How long a step waits before looking at a job again when its provider gives no hint; absent: the workflow's growing schedule. */
+  checkAfterMs?: number;
+}
+
+export interface DurableJobsOptions extends ProviderJobSettings {
   db: Db;
   runId: string;
   stepIndex: number;
-  /** Where a provider should announce the end of a job; undefined: no public address, the engine polls. */
-  webhookUrl?: (provider: string) => string | undefined;
 }
 
 type MediaRequest = { model: ModelEntry; idempotencyKey?: string; signal?: AbortSignal };
@@ -70,25 +75,31 @@ async function awaitJob(jobs: JobProvider<MediaRequest, unknown>, kind: JobKind,
     if (await claimProviderJobSubmission(opts.db, record)) {
       let jobId: string;
       try {
-        const webhookUrl = opts.webhookUrl?.(model.provider);
+        const webhookUrl = opts.webhookOrigin && `${opts.webhookOrigin}/hooks/providers/${encodeURIComponent(model.provider)}`;
         ({ jobId } = await jobs.submit({ ...req, ...(webhookUrl ? { webhookUrl } : {}) }));
       } catch (err) {
         await recordProviderJobEnded(opts.db, callKey, 'failed');
         throw err;
       }
       await recordProviderJobSubmitted(opts.db, callKey, jobId);
-      throw new ProviderJobPending({ provider: model.provider, jobId });
+      throw new ProviderJobPending({ provider: model.provider, jobId, ...after(undefined, opts) });
     }
     row = await getProviderJob(opts.db, callKey);
   }
   if (!row?.job_id) throw new Error(`provider job of call ${callKey} has no job id`);
   const progress = await jobs.check(req, row.job_id);
   if (progress.state === 'pending')
-    throw new ProviderJobPending({ provider: model.provider, jobId: row.job_id, checkAfterMs: progress.checkAfterMs });
+    throw new ProviderJobPending({ provider: model.provider, jobId: row.job_id, ...after(progress.checkAfterMs, opts) });
   if (progress.state === 'failed') {
     await recordProviderJobEnded(opts.db, callKey, 'failed');
     throw progress.error;
   }
   if (row.status !== 'succeeded') await recordProviderJobEnded(opts.db, callKey, 'succeeded');
   return progress.result;
+}
+
+/** The provider's hint, else the worker's setting, else nothing (the workflow's own schedule). */
+function after(hint: number | undefined, opts: ProviderJobSettings): { checkAfterMs?: number } {
+  const ms = hint ?? opts.checkAfterMs;
+  return ms === undefined ? {} : { checkAfterMs: ms };
 }

@@ -166,7 +166,7 @@ function executeStepOf(
 }
 
 /** The first look at a job comes soon, then less often, up to once a minute unless the provider says when. */
-const JOB_CHECK_MS = { first: 5_000, growth: 1.5, longest: 60_000, shortest: 1_000 };
+const JOB_CHECK_MS = { first: 5_000, growth: 1.5, longest: 60_000, shortest: 100 };
 
 /**
  * A step whose provider runs its media as a job: the workflow waits, holding no worker, until the provider's
