@@ -82,6 +82,8 @@ export interface WorkerStart {
   localLatencyMs?: number;
   /** How steps wait for provider jobs: by default a look every 200 ms, and no webhooks. */
   providerJobs?: ProviderJobSettings;
+  /** Activity slots of the run queue's worker (worker-slots.ts's default otherwise). */
+  maxConcurrentActivities?: number;
 }
 
 /**
@@ -152,6 +154,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       egress: opts.egress ?? TEST_EGRESS_POLICY,
       secretsKey,
       providerJobs: w.providerJobs ?? { checkAfterMs: 200 },
+      ...(w.maxConcurrentActivities ? { maxConcurrentActivities: w.maxConcurrentActivities } : {}),
     });
     const running = worker.run();
     let stopped = false;

@@ -110,9 +110,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
       // An image step's media from a provider that runs jobs is waited for by the workflow, with no worker held
       // (durable-jobs.ts); any other step awaits such a job within its attempt.
       const media =
-        step.kind === 'image'
-          ? withDurableJobs(deps.providers, { db, runId, stepIndex, ...deps.providerJobs })
-          : deps.providers;
+        step.kind === 'image' ? withDurableJobs(deps.providers, { db, runId, stepIndex, ...deps.providerJobs }) : deps.providers;
       const providers = keyedProviders(media, { runId, stepIndex }, calls.answered, calls.flush);
       const settle = async (
         settlement: Omit<StepSettlement, 'runId' | 'stepIndex' | 'durationMs' | 'providerCalls'> & { status: 'completed' | 'failed' },

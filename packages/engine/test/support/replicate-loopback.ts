@@ -29,11 +29,13 @@ export interface OutputFile {
   contentType: string;
 }
 
-/** How a prediction goes: pending for `pendingReads` reads, then ends so. */
-export type Course =
-  | { pendingReads: number; status: 'succeeded'; files: OutputFile[]; outputAsList?: boolean }
-  | { pendingReads: number; status: 'failed'; error: string }
-  | { pendingReads: number; status: 'processing' };
+/**
+ * How a prediction goes: pending for `pendingReads` reads (or, with `pendingMs`, for that long after it
+ * was created, whoever reads it), then ends so. A prediction that ends by time POSTs its signed
+ * `completed` webhook, as Replicate does, when it was created with one.
+ */
+export type Course = ({ pendingReads: number } | { pendingMs: number }) &
+  ({ status: 'succeeded'; files: OutputFile[]; outputAsList?: boolean } | { status: 'failed'; error: string } | { status: 'processing' });
 
 export interface Prediction {
   id: string;
@@ -67,6 +69,8 @@ export interface ReplicateLoopback {
   predictions: Map<string, Prediction>;
   /** Downloads of output files, with the Authorization header they carried (none expected). */
   downloads: Array<{ path: string; authorization?: string }>;
+  /** Webhook deliveries POSTed to predictions' webhook URLs, with the status each answer had. */
+  delivered: Array<{ predictionId: string; url: string; status: number }>;
   /** The body and Standard Webhooks headers Replicate would POST to the prediction's webhook, signed with the secret. */
   delivery(predictionId: string, secret?: string, at?: Date): { headers: Headers; body: string };
   close(): Promise<void>;
@@ -111,7 +115,9 @@ export async function startReplicateLoopback(
     course,
     predictions: new Map<string, Prediction>(),
     downloads: [] as Array<{ path: string; authorization?: string }>,
+    delivered: [] as ReplicateLoopback['delivered'],
   };
+  const timers = new Set<NodeJS.Timeout>();
 
   function validate(body: any, needsVersion: boolean): ScriptedAnswer | undefined {
     if (!body || typeof body !== 'object' || Array.isArray(body))
@@ -160,8 +166,43 @@ export async function startReplicateLoopback(
         : {}),
     };
     state.predictions.set(id, prediction);
-    courses.set(id, { ...state.course(model, body.input), reads: 0 });
+    const course = { ...state.course(model, body.input), reads: 0 };
+    courses.set(id, course);
+    if ('pendingMs' in course && course.status !== 'processing') {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (prediction.status !== 'starting' && prediction.status !== 'processing') return;
+        end(prediction, course);
+        if (prediction.webhook) void deliver(prediction);
+      }, course.pendingMs);
+      timers.add(timer);
+    }
     return { status: 201, body: prediction };
+  }
+
+  async function deliver(prediction: Prediction): Promise<void> {
+    const { headers, body } = delivery(prediction.id);
+    const url = prediction.webhook as string;
+    const status = await fetch(url, { method: 'POST', headers, body }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    state.delivered.push({ predictionId: prediction.id, url, status });
+  }
+
+  function delivery(id: string, secret = state.webhookSecret, at = new Date()) {
+    const prediction = state.predictions.get(id);
+    if (!prediction) throw new Error(`no prediction ${id}`);
+    const body = JSON.stringify(prediction);
+    const messageId = `msg_${randomBytes(12).toString('hex')}`;
+    const signature = new Webhook(secret).sign(messageId, at, body);
+    const headers = new Headers({
+      'content-type': 'application/json',
+      'webhook-id': messageId,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': signature,
+    });
+    return { headers, body };
   }
 
   /** Each read moves the prediction on: processing while its course says pending, then its end. */
@@ -170,10 +211,15 @@ export async function startReplicateLoopback(
     if (!c || prediction.status === 'succeeded' || prediction.status === 'failed' || prediction.status === 'canceled') return;
     c.reads++;
     prediction.started_at ??= new Date().toISOString();
-    if (c.reads <= c.pendingReads || c.status === 'processing') {
+    if (!('pendingReads' in c) || c.reads <= c.pendingReads || c.status === 'processing') {
       prediction.status = 'processing';
       return;
     }
+    end(prediction, c);
+  }
+
+  function end(prediction: Prediction, c: Course): void {
+    if (c.status === 'processing') return;
     prediction.completed_at = new Date().toISOString();
     prediction.metrics = { predict_time: 1.234, total_time: 1.5 };
     if (c.status === 'failed') {
@@ -258,22 +304,10 @@ export async function startReplicateLoopback(
 
   return Object.assign(state, {
     baseUrl,
-    delivery(id: string, secret = state.webhookSecret, at = new Date()) {
-      const prediction = state.predictions.get(id);
-      if (!prediction) throw new Error(`no prediction ${id}`);
-      const body = JSON.stringify(prediction);
-      const messageId = `msg_${randomBytes(12).toString('hex')}`;
-      const signature = new Webhook(secret).sign(messageId, at, body);
-      const headers = new Headers({
-        'content-type': 'application/json',
-        'webhook-id': messageId,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': signature,
-      });
-      return { headers, body };
-    },
+    delivery,
     close: () =>
       new Promise<void>((r) => {
+        for (const timer of timers) clearTimeout(timer);
         server.close(() => r());
         server.closeAllConnections();
       }),
