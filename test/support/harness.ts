@@ -80,7 +80,7 @@ export async function createTestDatabase(): Promise<string> {
 /** What a worker the harness starts may be given beyond the harness's options. */
 export interface WorkerStart {
   localLatencyMs?: number;
-  /** How steps wait for provider jobs: by default a look every 200 ms, and no webhooks. */
+  /** How steps wait for provider jobs and batches: by default a look every 200 ms, batches sent after 500 ms, no webhooks. */
   providerJobs?: ProviderJobSettings;
   /** Activity slots of the run queue's worker (worker-slots.ts's default otherwise). */
   maxConcurrentActivities?: number;
@@ -153,7 +153,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       workflowBundle: await workflowBundle(),
       egress: opts.egress ?? TEST_EGRESS_POLICY,
       secretsKey,
-      providerJobs: w.providerJobs ?? { checkAfterMs: 200 },
+      providerJobs: w.providerJobs ?? { checkAfterMs: 200, batchCollectMs: 500, batchCheckMs: 200 },
       ...(w.maxConcurrentActivities ? { maxConcurrentActivities: w.maxConcurrentActivities } : {}),
     });
     const running = worker.run();

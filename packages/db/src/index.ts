@@ -12,6 +12,7 @@ export * from './accounts';
 export * from './login-throttles';
 export * from './provider-capacity';
 export * from './provider-jobs';
+export * from './provider-batches';
 export * from './workspaces';
 export * from './projects';
 export * from './queue';

@@ -65,3 +65,11 @@ export async function pendingProviderJobs(db: Db, runId: string): Promise<Provid
     SELECT * FROM provider_jobs WHERE run_id = ${runId} AND status = 'pending' ORDER BY step_index`.execute(db);
   return rows;
 }
+
+/** Marks a job's result handed to its step: true the first time only (then its spend is recorded). */
+export async function serveProviderJob(db: Db, callKey: string): Promise<boolean> {
+  const { rows } = await sql`UPDATE provider_jobs SET served = true WHERE call_key = ${callKey} AND NOT served RETURNING call_key`.execute(
+    db,
+  );
+  return rows.length > 0;
+}

@@ -33,3 +33,16 @@ export function temporalPriorityOf(kind: 'run' | 'order', workspaceId: string, p
  * not a small cap, keep it from holding up other work.
  */
 export const DEFAULT_ORDER_CONCURRENCY = 64;
+
+/**
+ * Children of a batch-mode order in flight at once when its owner set no maxConcurrency: a child's model
+ * calls wait in a provider batch without holding a worker, so many are started and one batch carries all
+ * their calls. Bounded by what one order execution may hold pending (Temporal refuses more than 2,000
+ * pending children by default) and keeps its history small.
+ */
+export const BATCH_ORDER_CONCURRENCY = 1_000;
+
+/** How many children of an order run at once: its owner's cap, else the deployment's default for its mode. */
+export function orderConcurrencyOf(order: { max_concurrency: number | null; execution_mode: string }, deployment: number): number {
+  return order.max_concurrency ?? (order.execution_mode === 'batch' ? Math.max(deployment, BATCH_ORDER_CONCURRENCY) : deployment);
+}

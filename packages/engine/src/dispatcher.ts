@@ -20,7 +20,7 @@ import {
   getWebhookMessage,
 } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
-import { temporalPriorityOf } from '@atelier/domain/priority';
+import { orderConcurrencyOf, temporalPriorityOf } from '@atelier/domain/priority';
 import { signalOrderCancel, signalRunCancel, startOrWakeOrderWorkflow, startRunWorkflow } from './client';
 import { runWorkflowInputOf } from './run-input';
 import { traceEngineCommand, withRunContext } from './tracing';
@@ -237,7 +237,7 @@ export class EngineDispatcher {
           taskQueue,
           workspaceId: order.workspace_id,
           templateId: order.workflow_id,
-          concurrency: order.max_concurrency ?? this.opts.orderConcurrency,
+          concurrency: orderConcurrencyOf(order, this.opts.orderConcurrency),
           priority: temporalPriorityOf('order', order.workspace_id, order.priority),
           status: order.status,
         });

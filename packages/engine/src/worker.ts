@@ -58,12 +58,20 @@ export interface RunWorkerOptions {
   providerJobs?: ProviderJobSettings;
 }
 
-/** ATELIER_PUBLIC_URL (where providers can reach the gateway) and ATELIER_PROVIDER_JOB_CHECK_MS. */
+/**
+ * ATELIER_PUBLIC_URL (where providers can reach the gateway), ATELIER_PROVIDER_JOB_CHECK_MS, and how batches
+ * gather and are asked about: ATELIER_BATCH_COLLECT_MS, ATELIER_BATCH_CHECK_MS.
+ */
 export function providerJobSettingsFromEnv(env: NodeJS.ProcessEnv): ProviderJobSettings {
-  const checkAfterMs = Number(env.ATELIER_PROVIDER_JOB_CHECK_MS);
+  const ms = (name: string, key: keyof ProviderJobSettings) => {
+    const value = Number(env[name]);
+    return Number.isFinite(value) && value > 0 ? { [key]: value } : {};
+  };
   return {
     ...(env.ATELIER_PUBLIC_URL ? { webhookOrigin: env.ATELIER_PUBLIC_URL.replace(/\/+$/, '') } : {}),
-    ...(Number.isFinite(checkAfterMs) && checkAfterMs > 0 ? { checkAfterMs } : {}),
+    ...ms('ATELIER_PROVIDER_JOB_CHECK_MS', 'checkAfterMs'),
+    ...ms('ATELIER_BATCH_COLLECT_MS', 'batchCollectMs'),
+    ...ms('ATELIER_BATCH_CHECK_MS', 'batchCheckMs'),
   };
 }
 

@@ -108,6 +108,7 @@ describe('calls held to capacity', () => {
     classifier: () => undefined,
     jobs: () => undefined,
     webhooks: () => undefined,
+    batches: () => undefined,
   });
   const counter = () => {
     const registry = new Registry();

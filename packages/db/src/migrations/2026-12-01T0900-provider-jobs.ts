@@ -4,6 +4,7 @@ import { type Kysely, sql } from 'kysely';
  * Provider jobs (packages/db/src/provider-jobs.ts): one row per model call that runs as a job on the
  * provider's side, keyed by the call's idempotency key, so a step executed again after a crash finds the
  * job it already submitted instead of buying it twice. `job_id` is null while the submission is in flight.
+ * `served` turns true when a step is first handed the job's result (its spend is recorded then, once).
  * A completion webhook names the provider's job id: the second index finds the run it belongs to.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -18,6 +19,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       job_id text,
       status text NOT NULL CHECK (status IN ('submitting', 'pending', 'succeeded', 'failed', 'cancelled')),
       submissions integer NOT NULL DEFAULT 1,
+      served boolean NOT NULL DEFAULT false,
       submitted_at timestamptz NOT NULL DEFAULT now(),
       ended_at timestamptz
     )`.execute(db);

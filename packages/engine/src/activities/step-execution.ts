@@ -107,10 +107,13 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
       const started = resumed?.started_at ? resumed.started_at.getTime() : Date.now();
       // Every call is keyed for the provider and its spend kept as it answers: this attempt may not live to settle.
       const calls = new ProviderCallLog(db, { runId, stepIndex, stepAttempt: row?.attempts ?? 1 }, deps.metrics, () => start.now());
-      // An image step's media from a provider that runs jobs is waited for by the workflow, with no worker held
-      // (durable-jobs.ts); any other step awaits such a job within its attempt.
+      // An image step's media from a provider that runs jobs, and a batch-mode step's text through its provider's
+      // batch interface, are waited for by the workflow with no worker held (durable-jobs.ts); any other step
+      // awaits such a job within its attempt.
       const media =
-        step.kind === 'image' ? withDurableJobs(deps.providers, { db, runId, stepIndex, ...deps.providerJobs }) : deps.providers;
+        step.kind === 'image' || input.executionMode === 'batch'
+          ? withDurableJobs(deps.providers, { db, runId, stepIndex, ...deps.providerJobs })
+          : deps.providers;
       const providers = keyedProviders(media, { runId, stepIndex }, calls.answered, calls.flush);
       const settle = async (
         settlement: Omit<StepSettlement, 'runId' | 'stepIndex' | 'durationMs' | 'providerCalls'> & { status: 'completed' | 'failed' },

@@ -54,7 +54,8 @@ export function keyedProviders(
     const key = req.idempotencyKey ?? providerCallKey(scope.runId, scope.stepIndex, seed);
     await beforeCall();
     const answer = await send({ ...req, idempotencyKey: key });
-    await answered({ key, provider: req.model.provider, model: req.model.id, costUsd: answer.costUsd });
+    if (!(answer as { recorded?: true }).recorded)
+      await answered({ key, provider: req.model.provider, model: req.model.id, costUsd: answer.costUsd });
     return answer;
   }
   return {
@@ -76,5 +77,6 @@ export function keyedProviders(
     },
     jobs: (kind, name) => providers.jobs(kind, name),
     webhooks: (name) => providers.webhooks(name),
+    batches: (name) => providers.batches(name),
   };
 }

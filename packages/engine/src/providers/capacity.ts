@@ -69,6 +69,7 @@ export function withCapacity(providers: ProviderSet, opts: CapacityOptions): Pro
       }) as never;
     },
     webhooks: (name) => providers.webhooks(name),
+    batches: (name) => providers.batches(name),
   };
 }
 

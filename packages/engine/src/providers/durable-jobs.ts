@@ -5,26 +5,16 @@ import {
   getProviderJob,
   recordProviderJobEnded,
   recordProviderJobSubmitted,
+  serveProviderJob,
 } from '@atelier/db';
 import type { ModelEntry } from '@atelier/domain';
+import { type BatchSettings, completeInBatch } from './batches';
+import { ProviderJobPending } from './job-pending';
 import type { JobKind, JobProvider, ProviderSet } from './types';
 
-/** A job the step is waiting for: the workflow waits (a timer, or the provider's webhook) and runs the step again. */
-export interface PendingJob {
-  provider: string;
-  jobId: string;
-  /** When to look again, if no webhook says so first. */
-  checkAfterMs?: number;
-}
+export { ProviderJobPending, type PendingJob } from './job-pending';
 
-/** Thrown through the step's executor: the step has a job pending and is not done. */
-export class ProviderJobPending extends Error {
-  constructor(readonly job: PendingJob) {
-    super(`waiting for ${job.provider} job ${job.jobId}`);
-  }
-}
-
-export interface ProviderJobSettings {
+export interface ProviderJobSettings extends BatchSettings {
   /** The gateway's public origin: providers announce job ends at `<origin>/hooks/providers/<provider>`. Absent: polling only. */
   webhookOrigin?: string;
   /** How long a step waits before looking at a job again when its provider gives no hint; absent: the workflow's growing schedule. */
@@ -53,10 +43,17 @@ export function withDurableJobs(providers: ProviderSet, opts: DurableJobsOptions
     return jobs && { generate: (req: MediaRequest) => awaitJob(jobs, kind, req, opts) };
   };
   return {
-    text: (name) => providers.text(name),
+    // A text call in batch mode goes through its provider's batch interface when it has one (batches.ts).
+    text: (name) => {
+      const plain = providers.text(name);
+      const batches = providers.batches(name);
+      if (!plain || !batches) return plain;
+      return { complete: (req) => (req.batch ? completeInBatch(batches, req, opts) : plain.complete(req)) };
+    },
     classifier: (name) => providers.classifier(name),
     jobs: (kind, name) => providers.jobs(kind, name),
     webhooks: (name) => providers.webhooks(name),
+    batches: (name) => providers.batches(name),
     image: (name) => (durable('image', name) as ReturnType<ProviderSet['image']>) ?? providers.image(name),
     video: (name) => (durable('video', name) as ReturnType<ProviderSet['video']>) ?? providers.video(name),
   };
@@ -95,7 +92,8 @@ async function awaitJob(jobs: JobProvider<MediaRequest, unknown>, kind: JobKind,
     throw progress.error;
   }
   if (row.status !== 'succeeded') await recordProviderJobEnded(opts.db, callKey, 'succeeded');
-  return progress.result;
+  // Fetched again after an execution that had it died before settling: paid once, recorded once.
+  return (await serveProviderJob(opts.db, callKey)) ? progress.result : { ...(progress.result as object), recorded: true };
 }
 
 /** The provider's hint, else the worker's setting, else nothing (the workflow's own schedule). */

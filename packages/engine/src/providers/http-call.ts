@@ -8,6 +8,12 @@ export interface JsonCall {
   baseUrl: string;
   path: string;
   body: unknown;
+  /** POST unless said; a GET sends no body. */
+  method?: 'GET' | 'POST';
+  /** A multipart body (a file upload) instead of JSON. */
+  form?: FormData;
+  /** `text`: the answer's body as it is (a JSONL file), not parsed. */
+  answer?: 'json' | 'text';
   timeoutMs: number;
   signal?: AbortSignal;
   /** Sent as `Idempotency-Key` (the same on every attempt), for APIs that answer a repeated call from the first. */
@@ -62,11 +68,13 @@ function redact(message: string, secrets: readonly string[] | undefined): string
  */
 export async function postJsonWithRetries(call: JsonCall): Promise<unknown> {
   const url = `${call.baseUrl.replace(/\/$/, '')}${call.path}`;
-  return traceProviderCall({ method: 'POST', url, path: call.path }, async (traceHeaders, span) => {
+  const method = call.method ?? 'POST';
+  return traceProviderCall({ method, url, path: call.path }, async (traceHeaders, span) => {
     const model = (call.body as { model?: unknown } | null)?.model;
     if (span && typeof model === 'string') span.setAttribute('gen_ai.request.model', model);
     const headers = {
-      'content-type': 'application/json',
+      // fetch sets a multipart body's own content type, boundary included.
+      ...(method === 'POST' && !call.form ? { 'content-type': 'application/json' } : {}),
       ...traceHeaders,
       ...(call.idempotencyKey ? { 'idempotency-key': call.idempotencyKey } : {}),
       ...call.headers,
@@ -90,9 +98,9 @@ async function attempts(
     let response: Response;
     try {
       response = await fetch(url, {
-        method: 'POST',
+        method: call.method ?? 'POST',
         headers,
-        body: JSON.stringify(call.body),
+        ...(call.method === 'GET' ? {} : { body: call.form ?? JSON.stringify(call.body) }),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (err) {
@@ -103,6 +111,7 @@ async function attempts(
     }
     const text = await response.text();
     if (response.ok) {
+      if (call.answer === 'text') return text;
       try {
         return JSON.parse(text);
       } catch {

@@ -41,6 +41,7 @@ export function createProviders(opts: ProviderOptions = {}, capacity: CapacityDe
       classifier: (name) => adapters[name]?.classifier,
       jobs: (kind, name) => (kind === 'image' ? adapters[name]?.imageJobs : adapters[name]?.videoJobs) as never,
       webhooks: (name) => adapters[name]?.webhooks,
+      batches: (name) => adapters[name]?.batches,
     },
     { limits: limits ?? {}, ...capacity },
   );

@@ -26,6 +26,8 @@ export interface TextCompletion {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** Served again from the engine's own store (a job's or a batch's result): its spend is already recorded. */
+  recorded?: true;
 }
 
 export interface TextProvider {
@@ -51,6 +53,8 @@ export interface GeneratedImage {
   /** True when the model itself delivered an alpha channel (no post-processing needed). */
   nativeTransparency: boolean;
   costUsd: number;
+  /** Served again from the engine's own store (a job's or a batch's result): its spend is already recorded. */
+  recorded?: true;
 }
 
 export interface ImageProvider {
@@ -76,6 +80,8 @@ export interface GeneratedVideo {
   bytes: Buffer;
   mimeType: 'video/mp4';
   costUsd: number;
+  /** Served again from the engine's own store (a job's or a batch's result): its spend is already recorded. */
+  recorded?: true;
 }
 
 export interface VideoProvider {
@@ -122,6 +128,7 @@ export interface ProviderSet {
   /** A provider's media as jobs, when it runs them so: a step can then wait for them without a worker. */
   jobs<K extends JobKind>(kind: K, provider: string): JobProviders[K] | undefined;
   webhooks(provider: string): JobWebhooks | undefined;
+  batches(provider: string): BatchProvider | undefined;
 }
 
 /** The provider's own name for a job it accepted. */
@@ -171,6 +178,34 @@ export interface JobWebhooks {
   verify(delivery: { headers: Headers; body: string }): Promise<string | undefined>;
 }
 
+/** One text call sent through a provider's batch interface, named by the engine's id for it. */
+export interface BatchItem {
+  customId: string;
+  request: TextRequest;
+}
+
+export type BatchItemOutcome = { completion: TextCompletion } | { error: PermanentProviderError | TransientProviderError };
+export type BatchItemResult = { customId: string } & BatchItemOutcome;
+
+/**
+ * A batch that ended answers its items; an item it does not mention failed with `failure` when the batch
+ * was refused as a whole, else transiently (expired, cancelled: a retry may send it again).
+ */
+export type BatchProgress = { state: 'pending' } | { state: 'ended'; results: BatchItemResult[]; failure?: PermanentProviderError };
+
+/**
+ * A provider's batch interface (OpenAI's Batch API, Anthropic's Message Batches): many text calls of one
+ * model sent as one batch, answered within the provider's window (24 h) at its batch price. The engine
+ * collects the calls and waits for the batch without a worker (batches.ts).
+ */
+export interface BatchProvider {
+  /** Sends the items as one batch; the provider's id for it. Items all name `model`. */
+  create(model: ModelEntry, items: BatchItem[], signal?: AbortSignal): Promise<{ batchId: string }>;
+  /** Where the batch stands; once it ended, every item's answer (priced at the batch rate) or error. */
+  check(model: ModelEntry, batchId: string, signal?: AbortSignal): Promise<BatchProgress>;
+  cancel?(model: ModelEntry, batchId: string): Promise<void>;
+}
+
 /** What one provider gives the engine: any kind of model call, at once or as a job. */
 export interface Adapter {
   text?: TextProvider;
@@ -180,6 +215,7 @@ export interface Adapter {
   imageJobs?: JobProvider<ImageRequest, GeneratedImage>;
   videoJobs?: JobProvider<VideoRequest, GeneratedVideo>;
   webhooks?: JobWebhooks;
+  batches?: BatchProvider;
 }
 
 /**

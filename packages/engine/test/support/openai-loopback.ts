@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type BatchesState, answerBatchApi, createBatchesState } from './openai-batches-loopback';
 
 /**
  * A loopback HTTP server that speaks the OpenAI API's chat completions and image generations. Tests
@@ -27,6 +28,8 @@ export interface OpenAiLoopback {
   /** Answers the next requests in order; when the script is empty, `fallback` answers. */
   script: ScriptedAnswer[];
   fallback: (req: ReceivedRequest) => ScriptedAnswer;
+  /** The Batch API's files and batches (openai-batches-loopback.ts). */
+  batches: BatchesState;
   close(): Promise<void>;
 }
 
@@ -38,16 +41,29 @@ const readBody = (req: IncomingMessage) =>
   });
 
 export async function startOpenAiLoopback(fallback: OpenAiLoopback['fallback']): Promise<OpenAiLoopback> {
-  const state: Omit<OpenAiLoopback, 'baseUrl' | 'close'> = { received: [], script: [], fallback };
+  const state: Omit<OpenAiLoopback, 'baseUrl' | 'close'> = { received: [], script: [], fallback, batches: createBatchesState() };
   const server: Server = createServer(async (req, res) => {
+    const text = await readBody(req);
+    const contentType = req.headers['content-type'] ?? '';
+    // A file upload (the Batch API's) is multipart; everything else is JSON.
+    const form = contentType.startsWith('multipart/')
+      ? await new Response(text, { headers: { 'content-type': contentType } }).formData()
+      : undefined;
     const received: ReceivedRequest = {
       path: req.url ?? '',
       authorization: req.headers.authorization,
       ...(typeof req.headers['idempotency-key'] === 'string' ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
-      body: JSON.parse((await readBody(req)) || 'null'),
+      body: form ? null : JSON.parse(text || 'null'),
     };
     state.received.push(received);
-    const answer = state.script.shift() ?? state.fallback(received);
+    const batchAnswer = await answerBatchApi(
+      state.batches,
+      req.method ?? 'GET',
+      received.path.split('?')[0]!,
+      { json: received.body, form },
+      (body) => state.fallback({ path: '/v1/chat/completions', body }),
+    );
+    const answer = batchAnswer ?? state.script.shift() ?? state.fallback(received);
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     if (res.destroyed) return;
     res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });

@@ -1,5 +1,6 @@
 import { roundUsd, textCallCost } from '@atelier/domain';
-import { type ImageProvider, type ProviderDefinition, type TextProvider, TransientProviderError } from '../types';
+import { type BatchProvider, type ImageProvider, type ProviderDefinition, type TextProvider, TransientProviderError } from '../types';
+import { openaiBatches } from './batches';
 import { type OpenAiOptions, postJson } from './http';
 import { msSetting } from '../settings';
 
@@ -22,8 +23,9 @@ function mimeOf(bytes: Buffer): string {
  * idempotency key as `Idempotency-Key`: APIs and gateways that honour it (Stripe-style keys, the IETF
  * httpapi draft) answer a repeated call from the first one instead of charging twice; the others ignore it.
  */
-export function createOpenAiProvider(opts: OpenAiOptions): { text: TextProvider; image: ImageProvider } {
+export function createOpenAiProvider(opts: OpenAiOptions): { text: TextProvider; image: ImageProvider; batches: BatchProvider } {
   return {
+    batches: openaiBatches(opts),
     text: {
       async complete(req) {
         const answer = (await postJson(

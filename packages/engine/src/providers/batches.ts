@@ -1,0 +1,154 @@
+import {
+  type Db,
+  addProviderBatchItem,
+  claimProviderBatchCheck,
+  failStaleProviderBatch,
+  getProviderBatchItem,
+  recordProviderBatchEnded,
+  recordProviderBatchSent,
+  removeProviderBatchItem,
+  sealProviderBatch,
+  serveProviderBatchItem,
+} from '@atelier/db';
+import type { ModelEntry } from '@atelier/domain';
+import { ProviderJobPending } from './job-pending';
+import {
+  type BatchItemOutcome,
+  type BatchProvider,
+  PermanentProviderError,
+  type TextCompletion,
+  type TextRequest,
+  TransientProviderError,
+} from './types';
+
+/** How calls are gathered into batches and how often a batch is asked about (ProviderJobSettings). */
+export interface BatchSettings {
+  /** How long a model's open batch collects calls before it is sent (30 s unless set). */
+  batchCollectMs?: number;
+  /** How often the fleet asks a provider about one batch (30 s unless set). */
+  batchCheckMs?: number;
+}
+
+const DEFAULTS = { collectMs: 30_000, checkMs: 30_000, maxItems: 10_000, staleSendMs: 10 * 60_000 };
+
+type StoredOutcome = { completion: TextCompletion } | { error: { message: string; permanent: boolean; status?: number } };
+
+/** What a batch item keeps of its request: enough to send it in any process, long after. */
+interface StoredRequest {
+  model: ModelEntry;
+  prompt: string;
+  jsonSchema?: Record<string, unknown>;
+  seed: string;
+}
+
+/**
+ * One text call through its provider's batch interface, as a step sees it: the call joins its model's open
+ * batch and the step waits (ProviderJobPending, no worker held); whichever of the waiting steps looks after
+ * the collect window sends the batch, and after that, at most once per check interval across the fleet,
+ * asks the provider about it. When the batch ended every call's answer is stored with its item, so each
+ * step finds its own, priced at the batch rate. A call the batch failed is handed to its step as an error
+ * (and forgotten, so the step's retry sends it in a later batch).
+ */
+export async function completeInBatch(
+  batches: BatchProvider,
+  req: TextRequest,
+  opts: { db: Db; runId: string; checkAfterMs?: number } & BatchSettings,
+): Promise<TextCompletion> {
+  const callKey = req.idempotencyKey;
+  if (!callKey) throw new Error('a batch call is found again by its call key: keyedProviders must name the call');
+  const { db } = opts;
+  // The worker's cadence when it set one, else the workflow's growing schedule; the fleet asks the provider at
+  // most once per batchCheckMs however often steps look.
+  const pending = () =>
+    new ProviderJobPending({ provider: req.model.provider, jobId: `batch:${callKey}`, ...(opts.checkAfterMs ? { checkAfterMs: opts.checkAfterMs } : {}) });
+  let item = await getProviderBatchItem(db, callKey);
+  if (!item) {
+    const request: StoredRequest = {
+      model: req.model,
+      prompt: req.prompt,
+      seed: req.seed,
+      ...(req.jsonSchema ? { jsonSchema: req.jsonSchema } : {}),
+    };
+    await addProviderBatchItem(db, { callKey, provider: req.model.provider, model: req.model.id, runId: opts.runId, request });
+    throw pending();
+  }
+  if (!item.outcome) {
+    await moveBatchOn(batches, item.batch_row.id, item.batch_row.status, req.model, opts);
+    item = await getProviderBatchItem(db, callKey);
+  }
+  const outcome = item?.outcome as StoredOutcome | null | undefined;
+  if (!outcome) throw pending();
+  if ('completion' in outcome)
+    return (await serveProviderBatchItem(db, callKey)) ? outcome.completion : { ...outcome.completion, recorded: true };
+  await removeProviderBatchItem(db, callKey);
+  throw outcome.error.permanent
+    ? new PermanentProviderError(outcome.error.message, outcome.error.status)
+    : new TransientProviderError(outcome.error.message, outcome.error.status);
+}
+
+/** Sends the batch when it is time, or asks the provider about it when it is this caller's turn. */
+async function moveBatchOn(
+  batches: BatchProvider,
+  id: string,
+  status: string,
+  model: ModelEntry,
+  opts: { db: Db } & BatchSettings,
+): Promise<void> {
+  const { db } = opts;
+  if (status === 'open') {
+    const items = await sealProviderBatch(db, id, { collectMs: opts.batchCollectMs ?? DEFAULTS.collectMs, maxItems: DEFAULTS.maxItems });
+    if (!items) return;
+    try {
+      const { batchId } = await batches.create(
+        model,
+        items.map((i) => {
+          const stored = i.request as StoredRequest;
+          return { customId: i.call_key, request: { ...stored, model: stored.model } };
+        }),
+      );
+      await recordProviderBatchSent(db, id, batchId);
+    } catch (err) {
+      // Nothing was sent (or the provider refused it all): every call fails the way the refusal did.
+      await recordProviderBatchEnded(db, id, [], stored(err), (err as Error).message);
+    }
+    return;
+  }
+  if (status === 'sending') {
+    if (await failStaleProviderBatch(db, id, DEFAULTS.staleSendMs))
+      await recordProviderBatchEnded(
+        db,
+        id,
+        [],
+        stored(new TransientProviderError('the batch was lost while it was being sent')),
+        'lost while sending',
+      );
+    return;
+  }
+  if (status !== 'sent') return;
+  const batchId = await claimProviderBatchCheck(db, id, opts.batchCheckMs ?? DEFAULTS.checkMs);
+  if (!batchId) return;
+  const progress = await batches.check(model, batchId);
+  if (progress.state === 'pending') return;
+  const unanswered = progress.failure ?? new TransientProviderError('the batch ended without answering this call (expired or cancelled)');
+  await recordProviderBatchEnded(
+    db,
+    id,
+    progress.results.map((r) => ({ callKey: r.customId, outcome: stored(r) })),
+    stored(unanswered),
+    progress.failure?.message,
+  );
+}
+
+function stored(outcome: BatchItemOutcome | unknown): StoredOutcome {
+  if (outcome && typeof outcome === 'object' && 'completion' in outcome)
+    return { completion: (outcome as { completion: TextCompletion }).completion };
+  const err = outcome && typeof outcome === 'object' && 'error' in outcome ? (outcome as { error: unknown }).error : outcome;
+  const status = (err as { status?: number }).status;
+  return {
+    error: {
+      message: err instanceof Error ? err.message : String(err),
+      permanent: err instanceof PermanentProviderError,
+      ...(typeof status === 'number' ? { status } : {}),
+    },
+  };
+}
