@@ -50,12 +50,6 @@ describe('batch mode through the OpenAI Batch API', () => {
     const chatBefore = chatCalls();
     expect((await h.request('POST', `/v1/orders/${planned.body.id}/start`, { token: user.token })).status).toBe(200);
     const order = await waitForOrder(h, user.token, planned.body.id, (o: any) => o.status === 'completed' || o.status === 'failed', 240_000);
-    const rows = await h.db.selectFrom('runs').select(['created_at', 'started_at', 'completed_at']).where('parent_order_id', '=', planned.body.id).execute();
-    const t = (d: any) => new Date(d).getTime();
-    const t0 = Math.min(...rows.map((r) => t(r.created_at)));
-    console.log('DBG started', Math.min(...rows.map((r) => t(r.started_at) - t0)), Math.max(...rows.map((r) => t(r.started_at) - t0)), 'completed', Math.min(...rows.map((r) => t(r.completed_at) - t0)), Math.max(...rows.map((r) => t(r.completed_at) - t0)));
-    const b = [...server.batches.batches.values()].map((x) => [x.createdAt - t0, x.lines.length]);
-    console.log('DBG batches', JSON.stringify(b));
     expect(order.status, JSON.stringify(order)).toBe('completed');
     expect(order.counts.succeeded).toBe(200);
 

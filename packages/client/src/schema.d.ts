@@ -2074,8 +2074,23 @@ export interface components {
             error?: string | null;
             /** @description Times the step was started: more than 1 when a worker died mid-step and it ran again */
             attempts?: number;
+            /** @description Models of the role binding skipped before the one that ran (provider and model), in the order tried; only when any was */
+            fallbacks?: components["schemas"]["StepFallback"][];
             /** @description What the providers charged for this step, every attempt included; costActualUsd is what is billed, once. On reads of one run */
             providerSpendUsd?: number;
+        };
+        StepFallback: {
+            /** @description The role whose binding listed the model */
+            role: string;
+            /** @description The model-registry id skipped */
+            model: string;
+            /**
+             * @description provider_unavailable: down, 5xx or timeouts after retries, or 503; model_not_found: 404; provider_throttled: 429s outlasted the bounded wait
+             * @enum {string}
+             */
+            reason: "provider_unavailable" | "model_not_found" | "provider_throttled";
+            /** @description The provider's failure, as the engine saw it */
+            error: string;
         };
         RunDecision: {
             /** @enum {string} */
@@ -2129,9 +2144,9 @@ export interface components {
             workspaceId?: string;
             /** Format: uuid */
             projectId?: string | null;
-            /** @description Role to model-registry id, for this run only */
+            /** @description Role to model-registry id, or to an ordered list of ids (primary first, then fallbacks), for this run only */
             providers?: {
-                [key: string]: string;
+                [key: string]: components["schemas"]["ModelBinding"];
             };
             /**
              * @description How soon the run is served when workers are busy (default normal). A run goes ahead of order children of the same priority; within one priority each workspace gets its share of the workers
@@ -2139,6 +2154,8 @@ export interface components {
              */
             priority?: "high" | "normal" | "low";
         };
+        /** @description A model-registry id, or an ordered list of 1 to 5 ids: the first is the primary model, the rest are fallbacks. A step moves to the next model only when its provider is unavailable (down, 5xx or timeouts after retries, 503, 404 model not found, or 429 throttling that outlasts a bounded wait); a refused request (400, content policy) fails as it would without fallbacks. Every id is validated like a single binding (registered, of the kind the role needs). Estimates price the primary; a fallback whose estimated cost would take the run past its per-run cap fails the step with budget_gate_exceeded. The step's provider and model are those that ran, and its fallbacks list the models skipped and why */
+        ModelBinding: string | string[];
         RunList: {
             items: components["schemas"]["Run"][];
             total: number;
@@ -2241,7 +2258,7 @@ export interface components {
             /** @enum {string} */
             budgetEnforcementMode?: "hard_stop" | "allow_overage" | "allow_one_more" | "notify_only";
             providerOverrides?: {
-                [key: string]: string;
+                [key: string]: components["schemas"]["ModelBinding"];
             };
             planArtifactId?: string;
             /**
@@ -2594,7 +2611,7 @@ export interface components {
                 [key: string]: unknown;
             }[];
             providers: {
-                [key: string]: string;
+                [key: string]: components["schemas"]["ModelBinding"];
             };
             budgetPolicy?: {
                 perRunCapUsd?: number;

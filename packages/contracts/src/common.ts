@@ -82,6 +82,28 @@ export const Usd = z.number().finite().nonnegative().max(LIMITS.usd, 'must be at
 /** A string-to-string map (role → model id): keys and values bounded like ids. */
 export const IdMap = z.record(z.string().max(LIMITS.id), z.string().max(LIMITS.id));
 
+/** How many models one role binding may list: the primary and up to four fallbacks. */
+export const MAX_BINDING_MODELS = 5;
+
+/**
+ * A role's binding: one model-registry id, or an ordered list of them (the first is the primary, the rest
+ * fallbacks tried in order). A plain string means what it always meant.
+ */
+export const ModelBinding = z
+  .union([z.string().max(LIMITS.id), z.array(z.string().max(LIMITS.id)).min(1).max(MAX_BINDING_MODELS)])
+  .describe(
+    `A model-registry id, or an ordered list of 1 to ${MAX_BINDING_MODELS} ids: the first is the primary model, the rest are fallbacks. ` +
+      'A step moves to the next model only when its provider is unavailable (down, 5xx or timeouts after retries, 503, ' +
+      '404 model not found, or 429 throttling that outlasts a bounded wait); a refused request (400, content policy) fails as it would without fallbacks. ' +
+      'Every id is validated like a single binding (registered, of the kind the role needs). Estimates price the primary; ' +
+      "a fallback whose estimated cost would take the run past its per-run cap fails the step with budget_gate_exceeded. The step's provider and model are those that ran, " +
+      'and its fallbacks list the models skipped and why',
+  )
+  .openapi('ModelBinding');
+
+/** Role → model binding (a model id, or an ordered list with fallbacks). */
+export const BindingMap = z.record(z.string().max(LIMITS.id), ModelBinding);
+
 /**
  * An intake a caller sends (a run's, an order's intakeBase and variations). Its size is checked by the
  * domain (intake-limits.ts) so the refusal is the contract's intake_invalid naming the field; the bounds

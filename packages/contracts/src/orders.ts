@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, IdMap, Intake, LIMITS, Usd } from './common';
+import { BindingMap, Id, Intake, LIMITS, Usd } from './common';
 import { MAX_CONCURRENCY, PRIORITY_VALUES } from './priorities';
 
 const Money = Usd;
@@ -34,7 +34,7 @@ export const CreateOrderRequest = z
     executionMode: z.enum(['standard', 'batch']).optional(),
     budgetLimitUsd: Money.optional(),
     budgetEnforcementMode: z.enum(ENFORCEMENT_MODE_VALUES).optional(),
-    providerOverrides: IdMap.optional(),
+    providerOverrides: BindingMap.optional(),
     planArtifactId: z.string().max(LIMITS.id).optional(),
     priority: z
       .enum(PRIORITY_VALUES)

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, IdMap, Intake, LIMITS, Pagination, QueryBoolean } from './common';
+import { BindingMap, Id, Intake, LIMITS, Pagination, QueryBoolean } from './common';
 
 import { PRIORITY_VALUES } from './priorities';
 import { RUN_STATUS_VALUES } from './run-statuses';
@@ -12,7 +12,9 @@ export const CreateRunRequest = z
     intake: Intake,
     workspaceId: z.string().uuid().optional(),
     projectId: z.string().uuid().nullish(),
-    providers: IdMap.optional().describe('Role to model-registry id, for this run only'),
+    providers: BindingMap.optional().describe(
+      'Role to model-registry id, or to an ordered list of ids (primary first, then fallbacks), for this run only',
+    ),
     priority: z
       .enum(PRIORITY_VALUES)
       .optional()
@@ -22,6 +24,19 @@ export const CreateRunRequest = z
       ),
   })
   .openapi('CreateRunRequest');
+
+export const StepFallback = z
+  .object({
+    role: z.string().describe('The role whose binding listed the model'),
+    model: z.string().describe('The model-registry id skipped'),
+    reason: z
+      .enum(['provider_unavailable', 'model_not_found', 'provider_throttled'])
+      .describe(
+        'provider_unavailable: down, 5xx or timeouts after retries, or 503; model_not_found: 404; provider_throttled: 429s outlasted the bounded wait',
+      ),
+    error: z.string().describe("The provider's failure, as the engine saw it"),
+  })
+  .openapi('StepFallback');
 
 export const RunStep = z
   .object({
@@ -35,6 +50,10 @@ export const RunStep = z
     costActualUsd: z.number(),
     error: z.string().nullable().optional(),
     attempts: z.number().int().optional().describe('Times the step was started: more than 1 when a worker died mid-step and it ran again'),
+    fallbacks: z
+      .array(StepFallback)
+      .optional()
+      .describe('Models of the role binding skipped before the one that ran (provider and model), in the order tried; only when any was'),
     providerSpendUsd: z
       .number()
       .optional()

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { LIMITS } from './common';
+import { LIMITS, ModelBinding } from './common';
 import { STEP_KINDS } from './step-kinds';
 
 export { type ActivityStepKind, STEP_KINDS, STEP_KIND_TRAITS, type StepKindTraits } from './step-kinds';
@@ -104,7 +104,9 @@ export const WorkflowDefinition = z
     intakeSchema: z.object({ fields: z.array(IntakeField).max(LIMITS.intakeFields) }),
     runtimeSteps: z.array(Step).max(LIMITS.steps),
     gates: z.array(Gate).max(LIMITS.gates),
-    providers: z.record(z.string(), z.string()),
+    providers: z
+      .record(z.string(), ModelBinding)
+      .describe('Role to model-registry id, or to an ordered list of ids: the primary model first, then its fallbacks'),
     budgetPolicy: z.object({ perRunCapUsd: z.number().nonnegative().max(1_000_000).optional() }).passthrough(),
     artifactSchema: z.object({
       artifactClass: z.enum(ARTIFACT_CLASSES),

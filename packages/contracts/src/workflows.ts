@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, IdMap, LIMITS, Pagination, Usd } from './common';
+import { BindingMap, Id, LIMITS, Pagination, Usd } from './common';
 
 /**
  * Workflow authoring (decisions §2): workspaces write drafts, publish them as internal versions and
@@ -164,7 +164,7 @@ export const EstimateRequest = z
       .describe('The draft workflow id, when there is one; published catalog workflows cannot be estimated'),
     version: z.string().max(LIMITS.id).optional(),
     runtimeSteps: z.array(z.record(z.string(), z.unknown())).max(LIMITS.steps).describe('Step objects of a draft'),
-    providers: IdMap,
+    providers: BindingMap,
     budgetPolicy: z.object({ perRunCapUsd: Usd.optional() }).passthrough().optional(),
   })
   .openapi('EstimateRequest');

@@ -110,3 +110,27 @@ export async function listRefusals(db: Db, budgetId: string, page: { offset: num
   ]);
   return { items, total: Number(count.n) };
 }
+
+/**
+ * What a run's spend is held to while it runs: the lowest per-run cap that applies to it (its definition's
+ * budgetPolicy.perRunCapUsd, and the perRunCapUsd of every budget of its workspace or project that enforces
+ * one) and what its settled steps have spent. The engine checks a step's fallback to another model against it.
+ */
+export async function runSpendCap(db: Executor, runId: string): Promise<{ capUsd?: number; spentUsd: number }> {
+  const run = await db
+    .selectFrom('runs')
+    .select(['workspace_id', 'project_id', 'actual_usd', sql<string | null>`definition->'budgetPolicy'->>'perRunCapUsd'`.as('policy_cap')])
+    .where('id', '=', runId)
+    .executeTakeFirst();
+  if (!run) return { spentUsd: 0 };
+  const budgets = await applicableBudgets(db, run.workspace_id, run.project_id)
+    .select('per_run_cap_usd')
+    .where('per_run_cap_usd', 'is not', null)
+    .where('enforcement_mode', '<>', 'notify_only')
+    .execute();
+  const caps = [run.policy_cap, ...budgets.map((b) => b.per_run_cap_usd)]
+    .filter((cap) => cap !== null && cap !== undefined)
+    .map(Number)
+    .filter(Number.isFinite);
+  return { ...(caps.length > 0 ? { capUsd: Math.min(...caps) } : {}), spentUsd: Number(run.actual_usd) };
+}

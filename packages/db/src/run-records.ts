@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Priority } from '@atelier/contracts/priorities';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import type { RunsTable } from './schema';
-import { type ModelRegistry, estimateSteps, specVersionHash } from '@atelier/domain';
+import { type Bindings, type ModelRegistry, estimateSteps, primaryModel, specVersionHash } from '@atelier/domain';
 
 export interface NewRun {
   id: string;
@@ -10,7 +10,8 @@ export interface NewRun {
   projectId: string | null;
   definition: WorkflowDefinition;
   intake: Record<string, unknown>;
-  bindings: Record<string, string>;
+  /** Role → model id, or an ordered list (primary, then fallbacks). */
+  bindings: Bindings;
   createdVia: 'session' | 'api_key' | 'worker';
   apiKeyId?: string | null;
   apiKeyName?: string | null;
@@ -28,8 +29,9 @@ export interface NewRun {
  * estimate from registry pricing. API-created runs and sub-workflow children are made the same way.
  */
 export function newRunRow(r: NewRun, models: ModelRegistry): Insertable<RunsTable> {
+  // A run is priced on its primary models: a fallback runs only when the primary cannot.
   const estimate = estimateSteps(r.definition.runtimeSteps, (role) => {
-    const id = r.bindings[role];
+    const id = primaryModel(r.bindings[role]);
     return id ? models.get(id) : undefined;
   });
   return {

@@ -131,7 +131,12 @@ export interface StepSettlement {
   errorCode?: string | null;
   /** Answered provider calls of this attempt not recorded yet: recorded with the settlement. */
   providerCalls?: ProviderCallRecord[];
+  /** Models of a role binding skipped before the one that ran (`{ role, model, reason, error }`); absent or empty: none. */
+  fallbacks?: readonly object[];
 }
+
+/** A settlement's fallbacks as the column holds them: null when there were none. */
+const fallbacksJson = (s: StepSettlement) => (s.fallbacks && s.fallbacks.length > 0 ? JSON.stringify(s.fallbacks) : null);
 
 /**
  * Settles a step once; a second settlement of the same step is ignored. One statement: it locks the run,
@@ -173,7 +178,8 @@ async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: b
       UPDATE run_steps SET status = ${s.status}, provider = ${s.provider ?? null}, model = ${s.model ?? null},
         duration_ms = ${s.durationMs ?? null}, cost_actual_usd = ${costUsd},
         output = ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb,
-        error = ${s.error ?? null}, error_code = ${s.errorCode ?? null}, finished_at = now()
+        error = ${s.error ?? null}, error_code = ${s.errorCode ?? null}, finished_at = now(),
+        fallbacks = ${fallbacksJson(s)}::jsonb
       FROM locked
       WHERE run_steps.run_id = ${s.runId} AND run_steps.step_index = ${s.stepIndex} AND run_steps.status = 'pending'
       RETURNING step_id, name, kind),
@@ -200,6 +206,21 @@ async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: b
   return undefined;
 }
 
+/**
+ * Keeps the models a step skipped while it waits for a provider job on the next one: the execution that
+ * resumes it does not ask them again (engine/src/activities/steps/fallbacks.ts). Only a pending step.
+ */
+export async function recordStepFallbacks(db: Executor, runId: string, stepIndex: number, fallbacks: readonly object[]): Promise<void> {
+  if (fallbacks.length === 0) return;
+  await db
+    .updateTable('run_steps')
+    .set({ fallbacks: JSON.stringify(fallbacks) })
+    .where('run_id', '=', runId)
+    .where('step_index', '=', stepIndex)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
 /** A step that ran before its start was recorded: who it is and when it began. */
 export interface StepStartedAt extends StepStart {
   at: Date;
@@ -212,10 +233,11 @@ export interface StepStartedAt extends StepStart {
 export const insertStartedStep = (s: StepSettlement, start: StepStartedAt, costUsd: number) => sql`
     step AS (
       INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at, finished_at,
-        provider, model, duration_ms, cost_actual_usd, output, error, error_code)
+        provider, model, duration_ms, cost_actual_usd, output, error, error_code, fallbacks)
       SELECT ${s.runId}, ${s.stepIndex}, ${start.stepId}, ${start.name}, ${start.kind}, ${s.status}, ${start.at}, now(),
         ${s.provider ?? null}, ${s.model ?? null}, ${s.durationMs ?? null}, ${costUsd},
-        ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb, ${s.error ?? null}, ${s.errorCode ?? null}
+        ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb, ${s.error ?? null}, ${s.errorCode ?? null},
+        ${fallbacksJson(s)}::jsonb
       FROM run
       RETURNING step_index),
     calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`WHERE EXISTS (SELECT 1 FROM step)`)})`;

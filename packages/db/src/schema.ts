@@ -139,7 +139,7 @@ export interface RunsTable {
   cancel_requested_at: Date | null;
   intake: Json<Record<string, unknown>>;
   definition: Json;
-  bindings: Json<Record<string, string>>;
+  bindings: Json<Record<string, string | string[]>>;
   artifact_id: string | null;
   created_via: 'session' | 'api_key' | 'worker';
   api_key_id: string | null;
@@ -193,6 +193,8 @@ export interface RunStepsTable {
   attempts: Generated<number>;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
+  /** Models of a role binding skipped before the one that ran: `[{ role, model, reason, error }]`; null when none. */
+  fallbacks: NullableJson;
 }
 
 export interface RunEventsTable {

@@ -1,4 +1,5 @@
 import { Gate, IntakeField, Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import { type Bindings, primaryModel } from './bindings';
 import { roleProblem } from './step-kinds';
 import { type CostEstimate, estimateSteps } from './estimate';
 import { resolveIntake } from './intake';
@@ -234,12 +235,13 @@ export interface DraftEstimate {
 /** Prices steps on their bound models; high cost is a typical estimate above the cap, or above the threshold without one. */
 export function estimateDraft(
   steps: readonly Step[],
-  providers: Readonly<Record<string, string>>,
+  providers: Bindings,
   budgetPolicy: { perRunCapUsd?: number } | undefined,
   models: ModelRegistry,
 ): DraftEstimate {
+  // Priced on the primary models: a fallback runs only when the primary cannot.
   const modelForRole = (role: string) => {
-    const id = providers[role];
+    const id = primaryModel(providers[role]);
     return id ? models.get(id) : undefined;
   };
   const estimatedCost = estimateSteps(steps, modelForRole);
@@ -253,7 +255,7 @@ export function estimateDraft(
 }
 
 /** Problems that make a price impossible: unregistered models, and model-using steps whose role is unbound. */
-export function pricingErrors(steps: readonly Step[], providers: Readonly<Record<string, string>>, models: ModelRegistry): string[] {
+export function pricingErrors(steps: readonly Step[], providers: Bindings, models: ModelRegistry): string[] {
   const errors: string[] = [];
   for (const [role, modelId] of Object.entries(providers)) {
     const problem = models.bindingProblem(role, modelId);
@@ -307,7 +309,7 @@ export function dryRunDraft(body: Record<string, unknown>, ctx: RuleContext): Dr
   const steps = rawSteps.map((raw): DryRunStep => {
     const s = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
     const role = text(s.role);
-    return { id: text(s.id), name: text(s.name), kind: text(s.kind), role, model: role ? (providers[role] ?? null) : null };
+    return { id: text(s.id), name: text(s.name), kind: text(s.kind), role, model: role ? (primaryModel(providers[role]) ?? null) : null };
   });
 
   if (body.intake !== undefined) {

@@ -9,6 +9,7 @@ export * from './run-context';
 export * from './artifact-types';
 export * from './artifact-files';
 export * from './models';
+export * from './bindings';
 export * from './estimate';
 export * from './workflow-rules';
 export * from './gates';

@@ -5,6 +5,7 @@
  * are loaded by the database layer and judged here, by the same function for `:check`, for run and order
  * intake, and for the engine's re-check before a waiting run starts.
  */
+import { type Bindings, bindingModels } from './bindings';
 import type { ConsentStatus } from './consent';
 
 export const CHARACTER_MEDIA = ['image', 'video', 'voice'] as const;
@@ -139,14 +140,17 @@ export function mediaOfArtifactClass(artifactClass: string): CharacterMedia {
 /** The use a run's intake implies: its media, the providers its role bindings send work to, and the intake's use/channel/territory when it has them. */
 export function runCharacterUse(input: {
   artifactClass: string;
-  bindings: Record<string, string>;
+  bindings: Bindings;
   intake: Record<string, unknown>;
   on: string;
 }): CharacterUseRequest {
   const text = (key: string) => (typeof input.intake[key] === 'string' ? (input.intake[key] as string) : undefined);
   const use: CharacterUseRequest = {
     media: mediaOfArtifactClass(input.artifactClass),
-    providers: [...new Set(Object.values(input.bindings).map((model) => model.split('/')[0]!))],
+    // Fallbacks included: work may be sent to any model a binding lists.
+    providers: [
+      ...new Set(Object.values(input.bindings).flatMap((binding) => bindingModels(binding).map((model) => model.split('/')[0]!))),
+    ],
     on: input.on,
   };
   for (const key of ['use', 'channel', 'territory'] as const) {

@@ -8,6 +8,8 @@ import localModels from '../models/local.json' with { type: 'json' };
 import falModels from '../models/fal.json' with { type: 'json' };
 import openaiModels from '../models/openai.json' with { type: 'json' };
 import replicateModels from '../models/replicate.json' with { type: 'json' };
+import { MAX_BINDING_MODELS } from '@atelier/contracts/common';
+import type { ModelBinding } from './bindings';
 
 export const MODEL_KINDS = ['text', 'image', 'video', 'classifier', 'embedding'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
@@ -68,8 +70,23 @@ export class ModelRegistry {
   get(id: string): ModelEntry | undefined {
     return this.byId.get(id);
   }
-  /** Why binding `modelId` to `role` is refused, or null when it is fine. */
-  bindingProblem(role: string, modelId: string): string | null {
+  /**
+   * Why binding `binding` (one model id, or an ordered list with fallbacks) to `role` is refused, or null when
+   * it is fine: every id of a list is held to what a single binding is, and no id may appear twice.
+   */
+  bindingProblem(role: string, binding: ModelBinding): string | null {
+    if (typeof binding === 'string') return this.modelProblem(role, binding);
+    if (binding.length === 0) return 'an empty list binds no model';
+    if (binding.length > MAX_BINDING_MODELS) return `a binding lists at most ${MAX_BINDING_MODELS} models (the primary and its fallbacks)`;
+    for (const [index, modelId] of binding.entries()) {
+      if (typeof modelId !== 'string') return `entry ${index + 1} of the list is not a model id`;
+      if (binding.indexOf(modelId) !== index) return `${modelId} is listed more than once`;
+      const problem = this.modelProblem(role, modelId);
+      if (problem) return binding.length === 1 ? problem : `${index === 0 ? 'primary' : `fallback ${index}`}: ${problem}`;
+    }
+    return null;
+  }
+  private modelProblem(role: string, modelId: string): string | null {
     const model = this.byId.get(modelId);
     if (!model) return `${modelId} is not a registered model (see GET /v1/models)`;
     const kind = ROLE_KINDS[role];

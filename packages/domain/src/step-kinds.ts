@@ -1,5 +1,6 @@
 import { STEP_KIND_TRAITS, type StepKindTraits } from '@atelier/contracts/step-kinds';
 import type { Gate, Step, StepKind } from '@atelier/contracts/workflow-definition';
+import { type Bindings, primaryModel } from './bindings';
 import type { StepReads } from './run-context';
 
 /** Whether steps of this kind call a model bound to a role (llm, image, agent). */
@@ -9,10 +10,10 @@ export const kindNeedsRole = (kind: StepKind): boolean => STEP_KIND_TRAITS[kind]
 export const runByWorkflow = (kind: StepKind): boolean => STEP_KIND_TRAITS[kind].runBy === 'workflow';
 
 /** A role-using step's missing role, or its role without a model in `providers`. */
-export function roleProblem(step: Pick<Step, 'kind' | 'role'>, providers: Readonly<Record<string, string>>): string | undefined {
+export function roleProblem(step: Pick<Step, 'kind' | 'role'>, providers: Bindings): string | undefined {
   if (!kindNeedsRole(step.kind)) return undefined;
   if (!step.role) return `a ${step.kind} step needs a role`;
-  if (!providers[step.role]) return `role "${step.role}" has no model in providers`;
+  if (!primaryModel(providers[step.role])) return `role "${step.role}" has no model in providers`;
   return undefined;
 }
 

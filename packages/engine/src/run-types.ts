@@ -3,6 +3,7 @@
  * this file with `import type`, so nothing here may be a value.
  */
 import type { Gate, Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import type { Bindings } from '@atelier/domain/bindings';
 import type { RunContext } from '@atelier/domain/run-context';
 import type { RunPlan } from '@atelier/domain/run-plan';
 
@@ -51,8 +52,8 @@ export interface RunStart {
   intake: Record<string, unknown>;
   /** Supplied artifact contents by intake field, exposed to steps at `inputs.{field}`. */
   inputs: Record<string, unknown>;
-  /** Role to model-registry id, with the run's overrides applied. */
-  bindings: Record<string, string>;
+  /** Role to model-registry id (or an ordered list: primary, then fallbacks), with the run's overrides applied. */
+  bindings: Bindings;
   /** The supplied research report this run composes from, when there is one. */
   sourceReportArtifactId?: string | null;
   /** `batch` sends model calls through the provider's batch interface where the model has one. */
@@ -97,7 +98,7 @@ export interface ExecuteStepInput {
   stepIndex: number;
   step: Step;
   context: RunContext;
-  bindings: Record<string, string>;
+  bindings: Bindings;
   /** The quality or safety gate judged on this step's output. */
   gate?: Gate;
   /** The run's artifact: files a step stores go under its id. */

@@ -18,6 +18,7 @@ import {
   measureIntake,
   newRunId,
   orderDedupeKey,
+  primaryModel,
   resolveIntake,
   resolveVariations,
   roundUsd,
@@ -174,9 +175,16 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
   }
 
   const batch = body.executionMode === 'batch';
-  const perChild = estimateSteps(definition.runtimeSteps, (role) => (bindings[role] ? models.get(bindings[role]!) : undefined), {
-    batch,
-  }).typical;
+  const perChild = estimateSteps(
+    definition.runtimeSteps,
+    (role) => {
+      const primary = primaryModel(bindings[role]);
+      return primary ? models.get(primary) : undefined;
+    },
+    {
+      batch,
+    },
+  ).typical;
   const estimate = roundUsd(perChild * children.size);
   const orderId = `order-${randomBytes(8).toString('hex')}`;
   const enforcementMode = body.budgetEnforcementMode ?? 'hard_stop';

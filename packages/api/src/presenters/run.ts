@@ -1,4 +1,4 @@
-import type { RunStatus } from '@atelier/domain';
+import type { RunStatus, StepFallback } from '@atelier/domain';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import type { Database, RunRow, RunStepRow } from '@atelier/db';
 import type { Selectable } from 'kysely';
@@ -55,6 +55,7 @@ export function presentRun(run: RunRow, steps: RunStepRow[], decisions: Decision
         costActualUsd: num(row?.cost_actual_usd ?? 0),
         error: row?.error ?? null,
         ...(row ? { attempts: row.attempts } : {}),
+        ...(Array.isArray(row?.fallbacks) && row.fallbacks.length > 0 ? { fallbacks: row.fallbacks as StepFallback[] } : {}),
         ...(row && providerSpend ? { providerSpendUsd: providerSpend.get(index) ?? 0 } : {}),
       };
     }),

@@ -1,5 +1,5 @@
 import { checkCharacterUse, type Db } from '@atelier/db';
-import { runCharacterUse, utcDay } from '@atelier/domain';
+import { type Bindings, runCharacterUse, utcDay } from '@atelier/domain';
 import { fail } from '../errors';
 
 /**
@@ -12,7 +12,7 @@ export interface CharacterIntake {
   intake: Record<string, unknown>;
   artifactClass: string;
   /** Role to model id: the providers the likeness would be sent to. */
-  bindings: Record<string, string>;
+  bindings: Bindings;
 }
 
 /** Throws 422 character_not_usable with the gate's reasons; does nothing when the intake names no character. */

@@ -16,7 +16,7 @@ import {
   moveRunStatus,
   newRunRow,
 } from '@atelier/db';
-import { intakeSizeProblems, measureIntake, newRunId, resolveIntake } from '@atelier/domain';
+import { type Bindings, type ModelBinding, intakeSizeProblems, measureIntake, newRunId, resolveIntake } from '@atelier/domain';
 import { templateLabel } from '@atelier/engine/metrics';
 import { nameRunOnSpan } from '@atelier/engine/tracing';
 import { type WorkspaceAccess, workspaceAccess } from '../access';
@@ -55,9 +55,10 @@ export async function pinnedVersion(c: Context<AppEnv>, templateId: string, acce
   return { workflow, definition: version.definition as WorkflowDefinition, runnable };
 }
 
-export function applyOverrides(c: Context<AppEnv>, definition: WorkflowDefinition, overrides: Record<string, string> | undefined) {
+/** The definition's bindings with the caller's overrides applied: each a model id or an ordered list (primary, then fallbacks). */
+export function applyOverrides(c: Context<AppEnv>, definition: WorkflowDefinition, overrides: Bindings | undefined) {
   const { models } = c.get('services');
-  const bindings = { ...definition.providers };
+  const bindings: Record<string, ModelBinding> = { ...definition.providers };
   for (const [role, modelId] of Object.entries(overrides ?? {})) {
     if (!(role in definition.providers)) {
       throw fail.code('invalid_provider_override', { role, modelId, message: `${definition.id} has no role ${role}` });

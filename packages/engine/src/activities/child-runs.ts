@@ -1,7 +1,7 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import { ApplicationFailure } from '@temporalio/common';
 import { type Db, getArtifact, getRunRow, getWorkflowVersion, insertRun, newRunRow, settleStep, startStep } from '@atelier/db';
-import { type ModelRegistry, readPath, resolveIntake } from '@atelier/domain';
+import { type Bindings, type ModelRegistry, readPath, resolveIntake } from '@atelier/domain';
 import { plannedRunInput } from '../run-input';
 import type { PrepareChildInput, RunWorkflowInput, SettleChildStepInput, StepResult } from '../run-types';
 import type { ActivityDeps } from './deps';
@@ -12,7 +12,7 @@ const inputOf = (
   workspaceId: string,
   definition: WorkflowDefinition,
   intake: Record<string, unknown>,
-  bindings: Record<string, string>,
+  bindings: Bindings,
 ): RunWorkflowInput => plannedRunInput({ runId, workspaceId, intake, inputs: {}, bindings }, definition);
 
 /**

@@ -83,7 +83,7 @@ export function createRunActivities(deps: ActivityDeps) {
         characterId: String(intake.characterId),
         ...runCharacterUse({
           artifactClass: definition.artifactSchema.artifactClass,
-          bindings: run.bindings as Record<string, string>,
+          bindings: run.bindings,
           intake,
           on: utcDay(),
         }),

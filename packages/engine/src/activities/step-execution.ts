@@ -1,6 +1,17 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { type RunRow, type RunSettledRow, type RunStepRow, type StepSettlement, getArtifact, getRunRow, getRunStep } from '@atelier/db';
+import {
+  type RunRow,
+  type RunSettledRow,
+  type RunStepRow,
+  type StepSettlement,
+  getArtifact,
+  getRunRow,
+  getRunStep,
+  recordStepFallbacks,
+  runSpendCap,
+} from '@atelier/db';
+import type { StepFallback } from '@atelier/domain';
 import { egressPolicyFromEnv } from '@atelier/egress';
 import { VISUAL_TOOLS } from '../media/visual/index';
 import { VIDEO_TOOLS } from '../media/video/index';
@@ -44,6 +55,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
     egress: deps.egress ?? egressPolicyFromEnv({}),
     logger: deps.logger,
     metrics: deps.metrics,
+    runBudget: (runId: string) => runSpendCap(db, runId),
     async findArtifact(runId: string, artifactId: string) {
       const [run, artifact] = await Promise.all([getRunRow(db, runId), getArtifact(db, artifactId)]);
       if (!run || !artifact || artifact.workspace_id !== run.workspace_id) return undefined;
@@ -146,13 +158,18 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         });
       };
       try {
-        const result = await withHeartbeat((signal) => executeStepKind(input, { ...executorDeps, providers }, signal));
+        // A step resumed after its provider job does not ask again the models it fell back from before.
+        const earlierFallbacks = (resumed?.fallbacks as StepFallback[] | null) ?? undefined;
+        const result = await withHeartbeat((signal) =>
+          executeStepKind(input, { ...executorDeps, providers, ...(earlierFallbacks ? { earlierFallbacks } : {}) }, signal),
+        );
         const earlier = await settle({
           status: 'completed',
           provider: result.provider,
           model: result.model,
           costActualUsd: result.costUsd,
           output: result.output,
+          fallbacks: result.fallbacks,
         });
         return await (earlier ? asRecorded(earlier) : completed(result.output, result.costUsd));
       } catch (err) {
@@ -160,6 +177,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
           // Not done and not failed: the step shows as begun while the provider works, and what it bought so far is kept.
           await start.now();
           await calls.flush();
+          if (err.fallbacks) await recordStepFallbacks(db, runId, stepIndex, err.fallbacks);
           return { output: undefined, costUsd: 0, job: err.job };
         }
         if (err instanceof StepFailure) {
@@ -170,6 +188,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
             costActualUsd: err.costUsd,
             error: err.message,
             errorCode: err.errorCode,
+            fallbacks: err.fallbacks,
           });
           if (earlier) return await asRecorded(earlier);
           throw ApplicationFailure.create({

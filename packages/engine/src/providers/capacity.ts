@@ -20,7 +20,7 @@ import {
   spacingMs,
   throttleWaitMs,
 } from './provider-limits';
-import { type JobProvider, ProviderThrottledError, type ProviderSet } from './types';
+import { type JobProvider, ProviderThrottledError, type ProviderSet, type ThrottledRequest } from './types';
 
 export interface CapacityOptions {
   limits: ProviderLimits;
@@ -38,7 +38,8 @@ type Limited = { key: string; limit: ProviderLimit };
  * of each limited key that has a concurrency limit, then a start slot under each key that has a rate, and
  * waits for that slot (sleeping, while the activity heartbeats; the step's cancellation ends the wait).
  * A 429 is back-pressure: the permits go back, the call waits (Retry-After, else a backoff) and goes out
- * again, as often as it takes, so a burst of 429s never spends the step's attempts. Other failures pass
+ * again, as often as it takes, so a burst of 429s never spends the step's attempts; a request that names a
+ * `throttlePatienceMs` (a model with a fallback after it) gets the 429 back once its waits would pass that. Other failures pass
  * through as they are. Calls to providers and models without limits go straight out (429s still wait).
  */
 export function withCapacity(providers: ProviderSet, opts: CapacityOptions): ProviderSet {
@@ -46,26 +47,29 @@ export function withCapacity(providers: ProviderSet, opts: CapacityOptions): Pro
   return {
     text(name) {
       const p = providers.text(name);
-      return p && { complete: (req) => capacity.call(req.model, req.signal, () => p.complete(req)) };
+      return p && { complete: (req) => capacity.call(req.model, req.signal, () => p.complete(req), req.throttlePatienceMs) };
     },
     image(name) {
       const p = providers.image(name);
-      return p && { generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req)) };
+      return p && { generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req), req.throttlePatienceMs) };
     },
     video(name) {
       const p = providers.video(name);
-      return p && { generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req)) };
+      return p && { generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req), req.throttlePatienceMs) };
     },
     classifier(name) {
       const p = providers.classifier(name);
-      return p && { classify: (req) => capacity.call(req.model, req.signal, () => p.classify(req)) };
+      return p && { classify: (req) => capacity.call(req.model, req.signal, () => p.classify(req), req.throttlePatienceMs) };
     },
     // Submitting a job is the call the provider meters; checking on it is not held to the capacity.
     jobs(kind, name) {
-      const p = providers.jobs(kind, name) as JobProvider<{ model: ModelEntry; signal?: AbortSignal }, unknown> | undefined;
+      const p = providers.jobs(kind, name) as
+        | JobProvider<ThrottledRequest & { model: ModelEntry; signal?: AbortSignal }, unknown>
+        | undefined;
       return (p && {
         ...p,
-        submit: (req: { model: ModelEntry; signal?: AbortSignal }) => capacity.call(req.model, req.signal, () => p.submit(req)),
+        submit: (req: ThrottledRequest & { model: ModelEntry; signal?: AbortSignal }) =>
+          capacity.call(req.model, req.signal, () => p.submit(req), req.throttlePatienceMs),
       }) as never;
     },
     webhooks: (name) => providers.webhooks(name),
@@ -83,17 +87,27 @@ class FleetCapacity {
     if (Object.keys(opts.limits).length > 0 && !opts.db) throw new Error('provider limits are held in the database: pass db with them');
   }
 
-  async call<A>(model: ModelEntry, signal: AbortSignal | undefined, send: () => Promise<A>): Promise<A> {
+  /**
+   * `patienceMs`: how long this call may wait out 429s in all (ThrottledRequest.throttlePatienceMs); past it the
+   * 429 is thrown to the caller, which has another model to go to. Absent: as long as it takes.
+   */
+  async call<A>(model: ModelEntry, signal: AbortSignal | undefined, send: () => Promise<A>, patienceMs?: number): Promise<A> {
     const limited = limitsFor(this.opts.limits, model.provider, model.id);
+    let throttledMs = 0;
     for (let throttles = 1; ; throttles++) {
       let retryAfterMs: number | undefined;
+      let throttled: ProviderThrottledError;
       try {
         return limited.length === 0 ? await send() : await this.withPermits(model.provider, limited, signal, send);
       } catch (err) {
         if (!(err instanceof ProviderThrottledError) || signal?.aborted) throw err;
         retryAfterMs = err.retryAfterMs;
+        throttled = err;
       }
-      await this.wait(model.provider, '429', throttleWaitMs(throttles, retryAfterMs), signal);
+      const waitMs = throttleWaitMs(throttles, retryAfterMs);
+      if (patienceMs !== undefined && throttledMs + waitMs > patienceMs) throw throttled;
+      throttledMs += waitMs;
+      await this.wait(model.provider, '429', waitMs, signal);
     }
   }
 

@@ -8,6 +8,8 @@ export interface PendingJob {
 
 /** Thrown through the step's executor: the step has a job pending and is not done. */
 export class ProviderJobPending extends Error {
+  /** Models the step fell back from before this job's (activities/steps/fallbacks.ts): kept for the execution that resumes it. */
+  fallbacks?: readonly object[];
   constructor(readonly job: PendingJob) {
     super(`waiting for ${job.provider} job ${job.jobId}`);
   }

@@ -5,7 +5,16 @@ import type { SettingsSource } from './settings';
  * What every model provider adapter implements. Requests carry the registry entry of the model, so an
  * adapter prices calls from the registry and from the usage its API reports.
  */
-export interface TextRequest {
+/**
+ * A request that has somewhere else to go: past `throttlePatienceMs` of waiting out 429s, the capacity layer
+ * (capacity.ts) throws the ProviderThrottledError instead of waiting on, and the step moves to its next model
+ * (activities/steps/fallbacks.ts). Absent: 429s are waited out for as long as it takes.
+ */
+export interface ThrottledRequest {
+  throttlePatienceMs?: number;
+}
+
+export interface TextRequest extends ThrottledRequest {
   model: ModelEntry;
   prompt: string;
   jsonSchema?: Record<string, unknown>;
@@ -34,7 +43,7 @@ export interface TextProvider {
   complete(req: TextRequest): Promise<TextCompletion>;
 }
 
-export interface ImageRequest {
+export interface ImageRequest extends ThrottledRequest {
   model: ModelEntry;
   prompt: string;
   width: number;
@@ -61,7 +70,7 @@ export interface ImageProvider {
   generate(req: ImageRequest): Promise<GeneratedImage>;
 }
 
-export interface VideoRequest {
+export interface VideoRequest extends ThrottledRequest {
   model: ModelEntry;
   prompt: string;
   width: number;
@@ -90,7 +99,7 @@ export interface VideoProvider {
 
 export type ClassifierPolicy = 'safety' | 'quality';
 
-export interface ClassifyRequest {
+export interface ClassifyRequest extends ThrottledRequest {
   model: ModelEntry;
   policy: ClassifierPolicy;
   text: string;

@@ -1,7 +1,9 @@
 import { renderTemplate } from '@atelier/domain';
 import type { ExecuteStepInput } from '../../run-types';
 import { ToolInputError } from '../../steps/tools';
-import { type ExecutorDeps, StepFailure, type StepExecution, boundModel, completeText, invalid, toolContext } from './shared';
+import type { ModelEntry } from '@atelier/domain';
+import { withFallbacks } from './fallbacks';
+import { type ExecutorDeps, StepFailure, type StepExecution, completeText, invalid, toolContext } from './shared';
 
 export interface AgentTurn {
   turn: number;
@@ -42,8 +44,15 @@ function transcript(turns: AgentTurn[]): string {
  * finished within `maxTurns` fails the step (`agent_turn_limit`), keeping the cost of the turns made.
  */
 export async function runAgent(input: ExecuteStepInput, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
+  // A model that becomes unavailable mid-loop hands the whole task to the next one, from its first turn.
+  const { result, fallbacks, skippedCostUsd } = await withFallbacks(input, input.step.role, deps, signal, (model, scoped) =>
+    agentLoop(input, model, scoped, signal),
+  );
+  return { ...result, costUsd: result.costUsd + skippedCostUsd, ...(fallbacks.length > 0 ? { fallbacks } : {}) };
+}
+
+async function agentLoop(input: ExecuteStepInput, model: ModelEntry, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
   const { step, context } = input;
-  const model = boundModel(step, step.role, input.bindings, deps);
   const toolNames = step.tools ?? [];
   for (const name of toolNames) if (!deps.tools[name]) throw invalid(`step ${step.id}: unknown tool ${name}`);
   const maxTurns = step.maxTurns ?? 5;

@@ -4,7 +4,9 @@ import type { ExecuteStepInput } from '../../run-types';
 import { cpuBound } from '../../media/cpu-slots';
 import { visualKeys } from '../../media/visual/remove-background';
 import { generateVideoStep } from './video';
-import { type ExecutorDeps, type StepExecution, boundModel, invalid, stepInput } from './shared';
+import type { ModelEntry } from '@atelier/domain';
+import { withFallbacks } from './fallbacks';
+import { type ExecutorDeps, type StepExecution, invalid, stepInput } from './shared';
 
 const MAX_SIDE = 4096;
 
@@ -21,9 +23,14 @@ function dimension(value: unknown, fallback: number, name: string, stepId: strin
  * and stored as the artifact's raw file. Size is read back from the encoded file.
  */
 export async function generateImageStep(input: ExecuteStepInput, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
+  const { result, fallbacks, skippedCostUsd } = await withFallbacks(input, input.step.role, deps, signal, (model, scoped) =>
+    model.kind === 'video' ? generateVideoStep(input, model, scoped, signal) : generateImage(input, model, scoped, signal),
+  );
+  return { ...result, costUsd: result.costUsd + skippedCostUsd, ...(fallbacks.length > 0 ? { fallbacks } : {}) };
+}
+
+async function generateImage(input: ExecuteStepInput, model: ModelEntry, deps: ExecutorDeps, signal: AbortSignal): Promise<StepExecution> {
   const { step, context } = input;
-  const model = boundModel(step, step.role, input.bindings, deps);
-  if (model.kind === 'video') return generateVideoStep(input, model, deps, signal);
   const provider = deps.providers.image(model.provider);
   if (!provider) throw invalid(`step ${step.id}: provider ${model.provider} makes no images`);
   const params = (stepInput(step, context) ?? {}) as Record<string, unknown>;

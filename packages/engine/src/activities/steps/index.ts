@@ -52,6 +52,8 @@ export async function executeStepKind(input: ExecuteStepInput, deps: ExecutorDep
       result.costUsd,
       result.provider,
       result.model,
+      undefined,
+      result.fallbacks,
     );
   }
   if (step.requireTrue && (result.output as Record<string, unknown> | null)?.[step.requireTrue] !== true) {
@@ -61,8 +63,14 @@ export async function executeStepKind(input: ExecuteStepInput, deps: ExecutorDep
       result.costUsd,
       result.provider,
       result.model,
+      undefined,
+      result.fallbacks,
     );
   }
-  if (isJudgedGate(input.gate)) result.costUsd += await judgeGate(input.gate, input, result, deps, signal);
+  if (isJudgedGate(input.gate)) {
+    const judged = await judgeGate(input.gate, input, result, deps, signal);
+    result.costUsd += judged.costUsd;
+    if (judged.fallbacks) result.fallbacks = judged.fallbacks;
+  }
   return result;
 }

@@ -1,6 +1,7 @@
-import { type JudgedGate, rejectionStop, renderTemplate } from '@atelier/domain';
+import { type JudgedGate, type StepFallback, rejectionStop, renderTemplate } from '@atelier/domain';
 import type { ExecuteStepInput } from '../../run-types';
-import { StepFailure, type StepExecution, type ExecutorDeps, boundModel, invalid } from './shared';
+import { withFallbacks } from './fallbacks';
+import { StepFailure, type StepExecution, type ExecutorDeps, invalid } from './shared';
 
 /**
  * Judges a quality or safety gate on the step's output with the bound classifier, in the step's own
@@ -13,21 +14,51 @@ export async function judgeGate(
   result: StepExecution,
   deps: ExecutorDeps,
   signal: AbortSignal,
-): Promise<number> {
-  const model = boundModel(input.step, 'classifier', input.bindings, deps);
-  const classifier = deps.providers.classifier(model.provider);
-  if (!classifier) throw invalid(`gate ${gate.id}: provider ${model.provider} has no classifier`);
+): Promise<{ costUsd: number; fallbacks?: StepFallback[] }> {
   // A safety verdict reads what was asked as well as what was made; quality reads the output alone.
   const subject =
     gate.type === 'safety'
       ? `${JSON.stringify(input.context.intake)}\n${input.step.prompt ? renderTemplate(input.step.prompt, input.context) : ''}\n`
       : '';
   const text = `${subject}${JSON.stringify(result.output)}`;
-  const verdict = await classifier.classify({ model, policy: gate.type, text, seed: `gate:${gate.id}`, signal });
+  const judged = await withFallbacks(
+    input,
+    'classifier',
+    deps,
+    signal,
+    (model, scoped) => {
+      const classifier = scoped.providers.classifier(model.provider);
+      if (!classifier) throw invalid(`gate ${gate.id}: provider ${model.provider} has no classifier`);
+      return classifier.classify({ model, policy: gate.type, text, seed: `gate:${gate.id}`, signal });
+    },
+    { spentUsd: result.costUsd, carried: result.fallbacks },
+  ).catch((err: unknown) => {
+    // A gate that could not be judged (its fallbacks exhausted, or a budget in the way) bills the step's output too.
+    if (!(err instanceof StepFailure)) throw err;
+    throw new StepFailure(
+      err.message,
+      err.errorCode,
+      err.costUsd + result.costUsd,
+      err.provider ?? result.provider,
+      err.model ?? result.model,
+      err.details,
+      err.fallbacks,
+    );
+  });
+  const verdict = { ...judged.result, costUsd: judged.result.costUsd + judged.skippedCostUsd };
+  const fallbacks = judged.fallbacks.length > 0 ? judged.fallbacks : undefined;
   deps.metrics?.gateVerdicts.inc({ gate_type: gate.type, verdict: verdict.pass ? 'pass' : 'fail' });
   if (!verdict.pass) {
     const stop = rejectionStop(gate, verdict.verdict, verdict.reasons);
-    throw new StepFailure(stop.error, stop.errorCode, result.costUsd + verdict.costUsd, result.provider, result.model, stop.failureDetails);
+    throw new StepFailure(
+      stop.error,
+      stop.errorCode,
+      result.costUsd + verdict.costUsd,
+      result.provider,
+      result.model,
+      stop.failureDetails,
+      fallbacks,
+    );
   }
-  return verdict.costUsd;
+  return { costUsd: verdict.costUsd, ...(fallbacks ? { fallbacks } : {}) };
 }

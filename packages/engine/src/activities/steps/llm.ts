@@ -1,12 +1,20 @@
 import { renderTemplate } from '@atelier/domain';
-import { type StepExecutor, boundModel, completeText } from './shared';
+import { withFallbacks } from './fallbacks';
+import { type StepExecutor, completeText } from './shared';
 
-/** An llm step: renders its prompt over the run context and asks the bound model; jsonSchema enforced. */
+/** An llm step: renders its prompt over the run context and asks the bound model (or its fallbacks); jsonSchema enforced. */
 export const executeLlm: StepExecutor = async (input, deps, signal) => {
   const { step, context } = input;
-  const model = boundModel(step, step.role, input.bindings, deps);
   const prompt = renderTemplate(step.prompt ?? '{{intake}}', context);
   const batch = input.executionMode === 'batch';
-  const { value, costUsd } = await completeText(step, model, prompt, step.jsonSchema, deps, signal, step.id, batch);
-  return { output: value, provider: model.provider, model: model.id, costUsd };
+  const { result, model, fallbacks, skippedCostUsd } = await withFallbacks(input, step.role, deps, signal, (model, scoped) =>
+    completeText(step, model, prompt, step.jsonSchema, scoped, signal, step.id, batch),
+  );
+  return {
+    output: result.value,
+    provider: model.provider,
+    model: model.id,
+    costUsd: result.costUsd + skippedCostUsd,
+    ...(fallbacks.length > 0 ? { fallbacks } : {}),
+  };
 };

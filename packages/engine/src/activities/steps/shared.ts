@@ -1,6 +1,14 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Step } from '@atelier/contracts/workflow-definition';
-import { type ModelEntry, type ModelRegistry, readPath, resolveParams } from '@atelier/domain';
+import {
+  type Bindings,
+  type ModelEntry,
+  type ModelRegistry,
+  type StepFallback,
+  primaryModel,
+  readPath,
+  resolveParams,
+} from '@atelier/domain';
 import type { RunContext } from '@atelier/domain/run-context';
 import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
@@ -23,6 +31,8 @@ export interface StepExecution {
   provider?: string;
   model?: string;
   costUsd: number;
+  /** Models of a binding skipped before the one that answered (steps/fallbacks.ts); absent when none was. */
+  fallbacks?: StepFallback[];
 }
 
 /** A deterministic failure that has already cost something: the cost is recorded before the run fails. */
@@ -34,6 +44,8 @@ export class StepFailure extends Error {
     readonly provider?: string,
     readonly model?: string,
     readonly details?: Record<string, unknown>,
+    /** Models skipped before the failure (steps/fallbacks.ts), recorded with the step. */
+    readonly fallbacks?: StepFallback[],
   ) {
     super(message);
   }
@@ -58,6 +70,13 @@ export interface ExecutorDeps {
   logger?: Logger;
   /** Where quality and safety verdicts are counted. */
   metrics?: WorkerMetrics;
+  /**
+   * The run's per-run cap (the lowest of its definition's budgetPolicy and its budgets' perRunCapUsd) and its
+   * spend so far: what a fallback to another model is checked against. Absent: fallbacks are not held to a cap.
+   */
+  runBudget?: (runId: string) => Promise<{ capUsd?: number; spentUsd: number }>;
+  /** Models an earlier execution of this attempt skipped (a step resumed after its provider job): not tried again. */
+  earlierFallbacks?: readonly StepFallback[];
 }
 
 /** What a tool sees of the step it runs in. */
@@ -76,8 +95,9 @@ export function toolContext(input: ExecuteStepInput, deps: ExecutorDeps, signal:
 
 export const invalid = (message: string) => ApplicationFailure.nonRetryable(message, 'step_invalid');
 
-export function boundModel(step: Step, role: string | undefined, bindings: Record<string, string>, deps: ExecutorDeps): ModelEntry {
-  const modelId = role ? bindings[role] : undefined;
+/** The primary model bound to `role`; a step that can fall back to other models uses withFallbacks (fallbacks.ts). */
+export function boundModel(step: Step, role: string | undefined, bindings: Bindings, deps: ExecutorDeps): ModelEntry {
+  const modelId = role ? primaryModel(bindings[role]) : undefined;
   if (!role || !modelId) throw invalid(`step ${step.id} has no model bound to role ${role ?? '(none)'}`);
   const model = deps.models.get(modelId);
   if (!model) throw invalid(`step ${step.id}: model ${modelId} is not registered`);
