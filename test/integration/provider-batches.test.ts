@@ -23,8 +23,8 @@ beforeAll(async () => {
     models: buildModelRegistry(['openai']),
   });
   user = await registerUser(h);
-  // Steps look at their batch every second (200 children looking every 200 ms would be a load test).
-  await h.startWorker({ providerJobs: { checkAfterMs: 1_000, batchCollectMs: 1_000, batchCheckMs: 300 } });
+  // Steps look at a sent batch every 5 s, and are told at once when it ends; a batch collects for 1 s.
+  await h.startWorker({ providerJobs: { checkAfterMs: 5_000, batchCollectMs: 1_000, batchCheckMs: 300 } });
 }, 60_000);
 afterAll(async () => {
   await h?.stop();
@@ -49,7 +49,13 @@ describe('batch mode through the OpenAI Batch API', () => {
     expect(planned.status, JSON.stringify(planned.body)).toBe(201);
     const chatBefore = chatCalls();
     expect((await h.request('POST', `/v1/orders/${planned.body.id}/start`, { token: user.token })).status).toBe(200);
-    const order = await waitForOrder(h, user.token, planned.body.id, (o: any) => o.status === 'completed' || o.status === 'failed', 240_000);
+    const order = await waitForOrder(
+      h,
+      user.token,
+      planned.body.id,
+      (o: any) => o.status === 'completed' || o.status === 'failed',
+      240_000,
+    );
     expect(order.status, JSON.stringify(order)).toBe('completed');
     expect(order.counts.succeeded).toBe(200);
 
@@ -89,7 +95,13 @@ describe('batch mode through the OpenAI Batch API', () => {
       },
     });
     await h.request('POST', `/v1/orders/${planned.body.id}/start`, { token: user.token });
-    const order = await waitForOrder(h, user.token, planned.body.id, (o: any) => o.status === 'completed' || o.status === 'failed', 120_000);
+    const order = await waitForOrder(
+      h,
+      user.token,
+      planned.body.id,
+      (o: any) => o.status === 'completed' || o.status === 'failed',
+      120_000,
+    );
     expect(order.status).toBe('completed');
     const [child] = (await h.request('GET', `/v1/runs?parentOrderId=${planned.body.id}`, { token: user.token })).body.items;
     const run = await waitForRun(h, user.token, child.id);

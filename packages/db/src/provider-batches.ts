@@ -99,6 +99,7 @@ export async function claimProviderBatchCheck(db: Db, id: string, intervalMs: nu
 /**
  * The batch ended (or could not be sent): each item gets its outcome, and the items it does not name get
  * `unanswered`. One transaction, so a reader sees the batch ended with all its outcomes or still running.
+ * Answers the batch's calls and their runs, to be told.
  */
 export async function recordProviderBatchEnded(
   db: Db,
@@ -106,8 +107,8 @@ export async function recordProviderBatchEnded(
   outcomes: Array<{ callKey: string; outcome: unknown }>,
   unanswered: unknown,
   failure?: string,
-): Promise<void> {
-  await db.transaction().execute(async (tx) => {
+): Promise<Array<{ call_key: string; run_id: string }>> {
+  return db.transaction().execute(async (tx) => {
     if (outcomes.length > 0)
       await sql`
         UPDATE provider_batch_items i SET outcome = o.outcome
@@ -119,6 +120,11 @@ export async function recordProviderBatchEnded(
     await sql`
       UPDATE provider_batches SET status = ${failure ? 'failed' : 'ended'}, ended_at = now(), failure = ${failure ?? null}
       WHERE id = ${id}`.execute(tx);
+    const { rows } = await sql<{
+      call_key: string;
+      run_id: string;
+    }>`SELECT call_key, run_id FROM provider_batch_items WHERE batch = ${id}`.execute(tx);
+    return rows;
   });
 }
 

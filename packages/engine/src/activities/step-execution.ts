@@ -16,6 +16,7 @@ import { egressPolicyFromEnv } from '@atelier/egress';
 import { VISUAL_TOOLS } from '../media/visual/index';
 import { VIDEO_TOOLS } from '../media/video/index';
 import { observeSettlement, observeStep } from '../metrics';
+import { signalProviderJobEnded } from '../client';
 import { ProviderJobPending, withDurableJobs } from '../providers/durable-jobs';
 import { keyedProviders } from '../providers/index';
 import type { ExecuteStepInput, SettleRunInput, SkipStepInput, StepResult } from '../run-types';
@@ -36,6 +37,12 @@ async function withHeartbeat<T>(work: (signal: AbortSignal) => Promise<T>): Prom
   } finally {
     clearInterval(timer);
   }
+}
+
+/** Tells runs that the provider work they wait for ended (a batch answered their calls), as a webhook would. */
+async function announceJobsEnded(ended: Array<{ runId: string; jobId: string }>): Promise<void> {
+  const { client } = Context.current();
+  await Promise.all(ended.map((e) => signalProviderJobEnded(client, e.runId, e.jobId).catch(() => false)));
 }
 
 /**
@@ -124,7 +131,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
       // awaits such a job within its attempt.
       const media =
         step.kind === 'image' || input.executionMode === 'batch'
-          ? withDurableJobs(deps.providers, { db, runId, stepIndex, ...deps.providerJobs })
+          ? withDurableJobs(deps.providers, { db, runId, stepIndex, ...deps.providerJobs, announce: announceJobsEnded })
           : deps.providers;
       const providers = keyedProviders(media, { runId, stepIndex }, calls.answered, calls.flush);
       const settle = async (

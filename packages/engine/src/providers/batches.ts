@@ -23,6 +23,11 @@ import {
 
 /** How calls are gathered into batches and how often a batch is asked about (ProviderJobSettings). */
 export interface BatchSettings {
+  /**
+   * Tells the runs waiting for calls of a batch that it ended (as a provider's webhook would), so they need
+   * not look often; the step activity signals them through the worker's Temporal client.
+   */
+  announce?: (ended: Array<{ runId: string; jobId: string }>) => Promise<void>;
   /** How long a model's open batch collects calls before it is sent (30 s unless set). */
   batchCollectMs?: number;
   /** How often the fleet asks a provider about one batch (30 s unless set). */
@@ -57,10 +62,12 @@ export async function completeInBatch(
   const callKey = req.idempotencyKey;
   if (!callKey) throw new Error('a batch call is found again by its call key: keyedProviders must name the call');
   const { db } = opts;
-  // The worker's cadence when it set one, else the workflow's growing schedule; the fleet asks the provider at
-  // most once per batchCheckMs however often steps look.
-  const pending = () =>
-    new ProviderJobPending({ provider: req.model.provider, jobId: `batch:${callKey}`, ...(opts.checkAfterMs ? { checkAfterMs: opts.checkAfterMs } : {}) });
+  // The step that sent the batch or last asked about it looks again when the batch may be asked about next;
+  // the others look at the worker's cadence (else the workflow's growing schedule) and are told when it ends.
+  const pending = (leads = false) => {
+    const checkAfterMs = leads ? (opts.batchCheckMs ?? DEFAULTS.checkMs) : opts.checkAfterMs;
+    return new ProviderJobPending({ provider: req.model.provider, jobId: jobIdOf(callKey), ...(checkAfterMs ? { checkAfterMs } : {}) });
+  };
   let item = await getProviderBatchItem(db, callKey);
   if (!item) {
     const request: StoredRequest = {
@@ -70,14 +77,16 @@ export async function completeInBatch(
       ...(req.jsonSchema ? { jsonSchema: req.jsonSchema } : {}),
     };
     await addProviderBatchItem(db, { callKey, provider: req.model.provider, model: req.model.id, runId: opts.runId, request });
-    throw pending();
+    // The first look comes when the batch is due to be sent: whoever looks then sends it.
+    throw new ProviderJobPending({ provider: req.model.provider, jobId: jobIdOf(callKey), checkAfterMs: collectMsOf(opts) + 100 });
   }
+  let leads = false;
   if (!item.outcome) {
-    await moveBatchOn(batches, item.batch_row.id, item.batch_row.status, req.model, opts);
+    leads = await moveBatchOn(batches, item.batch_row.id, item.batch_row.status, req.model, opts);
     item = await getProviderBatchItem(db, callKey);
   }
   const outcome = item?.outcome as StoredOutcome | null | undefined;
-  if (!outcome) throw pending();
+  if (!outcome) throw pending(leads);
   if ('completion' in outcome)
     return (await serveProviderBatchItem(db, callKey)) ? outcome.completion : { ...outcome.completion, recorded: true };
   await removeProviderBatchItem(db, callKey);
@@ -86,18 +95,37 @@ export async function completeInBatch(
     : new TransientProviderError(outcome.error.message, outcome.error.status);
 }
 
-/** Sends the batch when it is time, or asks the provider about it when it is this caller's turn. */
+const jobIdOf = (callKey: string) => `batch:${callKey}`;
+const collectMsOf = (opts: BatchSettings) => opts.batchCollectMs ?? DEFAULTS.collectMs;
+
+/** Records how the batch ended and tells the runs waiting for its calls. */
+async function ended(
+  db: Db,
+  id: string,
+  opts: BatchSettings,
+  outcomes: Array<{ callKey: string; outcome: unknown }>,
+  unanswered: StoredOutcome,
+  failure?: string,
+): Promise<void> {
+  const calls = await recordProviderBatchEnded(db, id, outcomes, unanswered, failure);
+  await opts.announce?.(calls.map((c) => ({ runId: c.run_id, jobId: jobIdOf(c.call_key) }))).catch(() => undefined);
+}
+
+/**
+ * Sends the batch when it is time, or asks the provider about it when it is this caller's turn. True when
+ * this caller did either: it leads the batch for now, looking again at the check interval.
+ */
 async function moveBatchOn(
   batches: BatchProvider,
   id: string,
   status: string,
   model: ModelEntry,
   opts: { db: Db } & BatchSettings,
-): Promise<void> {
+): Promise<boolean> {
   const { db } = opts;
   if (status === 'open') {
-    const items = await sealProviderBatch(db, id, { collectMs: opts.batchCollectMs ?? DEFAULTS.collectMs, maxItems: DEFAULTS.maxItems });
-    if (!items) return;
+    const items = await sealProviderBatch(db, id, { collectMs: collectMsOf(opts), maxItems: DEFAULTS.maxItems });
+    if (!items) return false;
     try {
       const { batchId } = await batches.create(
         model,
@@ -109,34 +137,30 @@ async function moveBatchOn(
       await recordProviderBatchSent(db, id, batchId);
     } catch (err) {
       // Nothing was sent (or the provider refused it all): every call fails the way the refusal did.
-      await recordProviderBatchEnded(db, id, [], stored(err), (err as Error).message);
+      await ended(db, id, opts, [], stored(err), (err as Error).message);
     }
-    return;
+    return true;
   }
   if (status === 'sending') {
     if (await failStaleProviderBatch(db, id, DEFAULTS.staleSendMs))
-      await recordProviderBatchEnded(
-        db,
-        id,
-        [],
-        stored(new TransientProviderError('the batch was lost while it was being sent')),
-        'lost while sending',
-      );
-    return;
+      await ended(db, id, opts, [], stored(new TransientProviderError('the batch was lost while it was being sent')), 'lost while sending');
+    return false;
   }
-  if (status !== 'sent') return;
+  if (status !== 'sent') return false;
   const batchId = await claimProviderBatchCheck(db, id, opts.batchCheckMs ?? DEFAULTS.checkMs);
-  if (!batchId) return;
+  if (!batchId) return false;
   const progress = await batches.check(model, batchId);
-  if (progress.state === 'pending') return;
+  if (progress.state === 'pending') return true;
   const unanswered = progress.failure ?? new TransientProviderError('the batch ended without answering this call (expired or cancelled)');
-  await recordProviderBatchEnded(
+  await ended(
     db,
     id,
+    opts,
     progress.results.map((r) => ({ callKey: r.customId, outcome: stored(r) })),
     stored(unanswered),
     progress.failure?.message,
   );
+  return true;
 }
 
 function stored(outcome: BatchItemOutcome | unknown): StoredOutcome {
