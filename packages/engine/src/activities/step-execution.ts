@@ -14,6 +14,7 @@ import type { ActivityDeps } from './deps';
 import { ProviderCallLog } from './provider-call-log';
 import type { SettleRunAs } from './run-settlement';
 import { STEP_START_DEFER_MS, StepStartRecord } from './step-start';
+import { TextDeltaPublisher, announceTextDelta } from './text-deltas';
 import { StepFailure, executeStepKind } from './steps/index';
 
 /** Sends heartbeats while `work` runs so a dead worker is noticed within the heartbeat timeout. */
@@ -112,6 +113,11 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
       const media =
         step.kind === 'image' ? withDurableJobs(deps.providers, { db, runId, stepIndex, ...deps.providerJobs }) : deps.providers;
       const providers = keyedProviders(media, { runId, stepIndex }, calls.answered, calls.flush);
+      // A text step's output goes to the run's event stream as it is written, after the step's start.
+      const deltas = new TextDeltaPublisher({ runId, stepIndex, stepId: step.id, attempt: row?.attempts ?? 1 }, announceTextDelta(db), {
+        before: () => start.now(),
+        onError: (err) => deps.logger.warn({ err, runId, stepId: step.id }, 'output deltas of a step not announced'),
+      });
       const settle = async (
         settlement: Omit<StepSettlement, 'runId' | 'stepIndex' | 'durationMs' | 'providerCalls'> & { status: 'completed' | 'failed' },
       ) => {
@@ -143,7 +149,10 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         });
       };
       try {
-        const result = await withHeartbeat((signal) => executeStepKind(input, { ...executorDeps, providers }, signal));
+        const result = await withHeartbeat((signal) =>
+          executeStepKind(input, { ...executorDeps, providers, onTextDelta: deltas.push }, signal),
+        );
+        await deltas.close();
         const earlier = await settle({
           status: 'completed',
           provider: result.provider,
@@ -153,6 +162,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         });
         return await (earlier ? asRecorded(earlier) : completed(result.output, result.costUsd));
       } catch (err) {
+        deltas.discard();
         if (err instanceof ProviderJobPending) {
           // Not done and not failed: the step shows as begun while the provider works, and what it bought so far is kept.
           await start.now();
