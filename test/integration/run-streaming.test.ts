@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildModelRegistry } from '@atelier/domain';
+import { type OpenAiLoopback, completion, conformingJson, startOpenAiLoopback } from '../../packages/engine/test/support/openai-loopback';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
 
 /**
  * Text steps stream: a client on the run's event stream sees `step.output.delta` events for an llm step
  * while it runs, between its start and its end, and what the step stores is what it would store without
  * them: for a plain step the deltas' text concatenated, for a structured one the JSON they spell, parsed.
- * The local model writes its answer over its latency (1.5 s here), as a remote one streams.
+ * The local model writes its answer over its latency (1.5 s here), as a remote one streams; an OpenAI
+ * loopback streams its chunks 40 ms apart.
  */
 let h: Harness;
 let user: TestUser;
+let server: OpenAiLoopback;
 
 const NOTE = 'compose-streamed-note';
 const definition = {
@@ -28,7 +32,16 @@ const definition = {
 };
 
 beforeAll(async () => {
-  h = await startHarness({ localLatencyMs: 1500, sseHeartbeatMs: 1000 });
+  server = await startOpenAiLoopback((req) => ({
+    ...completion(conformingJson(req.body), { prompt_tokens: 2000, completion_tokens: 1000 }),
+    frameDelayMs: 40,
+  }));
+  h = await startHarness({
+    localLatencyMs: 1500,
+    sseHeartbeatMs: 1000,
+    providers: { openai: { baseUrl: server.baseUrl, apiKey: 'sk-loopback', maxAttempts: 2 } },
+    models: buildModelRegistry(['openai']),
+  });
   user = await registerUser(h);
   const created = await h.request('POST', '/v1/workflows', { token: user.token, body: { definition } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -38,7 +51,10 @@ beforeAll(async () => {
   });
   expect(published.status, JSON.stringify(published.body)).toBe(200);
 });
-afterAll(() => h?.stop());
+afterAll(async () => {
+  await h?.stop();
+  await server?.close();
+});
 
 interface SseEvent {
   event: string;
@@ -89,8 +105,11 @@ async function readStream(runId: string, opts: { lastEventId?: string; stop?: (e
   }
 }
 
-const startRun = async (templateId: string, topic: string) => {
-  const res = await h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake: { topic } } });
+const startRun = async (templateId: string, topic: string, providers?: Record<string, string>) => {
+  const res = await h.request('POST', '/v1/runs', {
+    token: user.token,
+    body: { templateId, intake: { topic }, ...(providers ? { providers } : {}) },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id as string;
 };
@@ -156,6 +175,7 @@ describe('a text step streams its output on the run event stream', () => {
   it('does not replay deltas to a client resuming with Last-Event-ID: step.completed carries the whole output', async () => {
     const runId = await startRun(NOTE, 'lighthouses');
     const first = await readStream(runId, { stop: (events) => events.some((e) => e.event === 'step.output.delta') });
+    expect(first.at(-1)!.event).toBe('step.output.delta');
     const lastId = first.filter((e) => e.id !== undefined).at(-1)!.id!;
     await waitForRun(h, user.token, runId);
     const resumed = await readStream(runId, { lastEventId: lastId });
@@ -164,5 +184,28 @@ describe('a text step streams its output on the run event stream', () => {
     expect(completed).toBeDefined();
     expect(completed.data.stepIndex).toBe(0);
     expect((await storedOutput(runId, 0)).text.length).toBeGreaterThan(100);
+  });
+
+  it('streams a remote model through its streaming protocol, and stores what the non-streaming call would', async () => {
+    const runId = await startRun('plan-research-report', 'remote streams', {
+      researcher: 'openai/gpt-4o-mini',
+      textGenerator: 'openai/gpt-4o-mini',
+    });
+    const events = await readStream(runId);
+    expect(events.at(-1)!.data.status).toBe('completed');
+    const calls = server.received.filter((r) => r.path === '/v1/chat/completions');
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(calls.every((r) => r.body.stream === true && r.body.stream_options?.include_usage === true)).toBe(true);
+    for (const stepIndex of [0, 1]) {
+      const deltas = deltasOf(events, stepIndex);
+      expect(deltas.length).toBeGreaterThanOrEqual(3);
+      const stored = await storedOutput(runId, stepIndex);
+      // The loopback's answer to the step's request, as the non-streaming call would get it whole.
+      expect(stored).toEqual(JSON.parse(conformingJson(calls[stepIndex]!.body)));
+      expect(JSON.parse(deltas.map((d) => d.data.text).join(''))).toEqual(stored);
+    }
+    const run = (await h.request('GET', `/v1/runs/${runId}`, { token: user.token })).body;
+    // 2,000 input and 1,000 output tokens at 0.00015 and 0.0006 USD per 1k: the usage of the stream's last chunk.
+    for (const step of run.runSteps.slice(0, 2)) expect(step).toMatchObject({ provider: 'openai', costActualUsd: 0.0009 });
   });
 });
