@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notifyRunDelta } from '@atelier/db';
 import { buildModelRegistry } from '@atelier/domain';
 import { type OpenAiLoopback, completion, conformingJson, startOpenAiLoopback } from '../../packages/engine/test/support/openai-loopback';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
@@ -207,5 +208,33 @@ describe('a text step streams its output on the run event stream', () => {
     const run = (await h.request('GET', `/v1/runs/${runId}`, { token: user.token })).body;
     // 2,000 input and 1,000 output tokens at 0.00015 and 0.0006 USD per 1k: the usage of the stream's last chunk.
     for (const step of run.runSteps.slice(0, 2)) expect(step).toMatchObject({ provider: 'openai', costActualUsd: 0.0009 });
+  });
+
+  it("passes a worker's announced delta to the streams of its run only, without an id, and refuses one NOTIFY could not carry", async () => {
+    // Children of an order not started wait as planned: their streams stay open.
+    const order = await h.request('POST', '/v1/orders', {
+      token: user.token,
+      body: { workflowId: NOTE, intakeBase: {}, variationSpec: { resolver: 'list', params: { items: [{ topic: 'a' }, { topic: 'b' }] } } },
+    });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    const children = (await h.request('GET', `/v1/runs?parentOrderId=${order.body.id}`, { token: user.token })).body.items;
+    const [watched, other] = children.map((r: any) => r.id as string);
+    const delta = { stepIndex: 0, stepId: 'step-1', attempt: 1, answer: 1, at: new Date().toISOString() };
+    const reading = readStream(watched, { stop: (events) => events.filter((e) => e.event === 'step.output.delta').length >= 2 });
+    // Announced until the stream has subscribed and hears them.
+    let seq = 0;
+    const announcing = setInterval(() => {
+      seq++;
+      void notifyRunDelta(h.db, { ...delta, runId: other, seq, text: 'not yours' });
+      void notifyRunDelta(h.db, { ...delta, runId: watched, seq, text: `piece ${seq} "quoted" é\n` });
+    }, 100);
+    const events = await reading.finally(() => clearInterval(announcing));
+    const deltas = events.filter((e) => e.event === 'step.output.delta');
+    expect(deltas.length).toBeGreaterThan(0);
+    for (const d of deltas) {
+      expect(d.id).toBeUndefined();
+      expect(d.data).toEqual({ runId: watched, ...delta, seq: d.data.seq, text: `piece ${d.data.seq} "quoted" é\n` });
+    }
+    await expect(notifyRunDelta(h.db, { ...delta, runId: watched, seq: 99, text: '\u0001'.repeat(1500) })).rejects.toThrow(/limit/);
   });
 });
