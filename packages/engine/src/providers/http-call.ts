@@ -182,7 +182,7 @@ async function attempts<T>(
   onAttempt: (attempt: number) => void,
   read: (response: Response) => Promise<T>,
 ): Promise<T> {
-  const { path, timeoutMs, signal } = call;
+  const { timeoutMs, signal } = call;
   const attempts = call.maxAttempts ?? 3;
   let last = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
