@@ -4855,7 +4855,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An event stream: snapshot, run.status, step.started, step.completed, step.failed, step.skipped, artifact.created */
+            /** @description An event stream: snapshot, run.status, step.started, step.completed, step.failed, step.skipped, artifact.created, each with its id; and step.output.delta, without an id */
             200: {
                 headers: {
                     [name: string]: unknown;

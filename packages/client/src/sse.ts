@@ -5,7 +5,8 @@ type Run = components['schemas']['Run'];
 /**
  * One event of GET /v1/runs/{id}/events: `snapshot` carries the whole run; the others (run.status,
  * step.started, step.completed, step.failed, step.skipped, artifact.created) carry what changed, with
- * `runId` and `at`.
+ * `runId` and `at`. `step.output.delta` (no `id`: live only, never replayed) carries a piece of a text
+ * step's output as it is written: `stepIndex`, `stepId`, `attempt`, `answer`, `seq`, `text`.
  */
 export type RunEvent =
   | { event: 'snapshot'; id?: string; data: Run }

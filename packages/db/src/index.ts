@@ -29,7 +29,16 @@ export * from './clients';
 export * from './errors';
 export * from './engine-commands';
 export * from './run-handover';
-export { TABLE_CHANGES_CHANNEL } from './run-announce';
+export {
+  TABLE_CHANGES_CHANNEL,
+  STEP_OUTPUT_DELTA,
+  DELTA_TEXT_MAX_CHARS,
+  DELTA_PAYLOAD_MAX_BYTES,
+  deltaTextBudget,
+  type RunOutputDelta,
+  notifyRunDelta,
+  parseRunDelta,
+} from './run-announce';
 export type * from './schema-engine';
 export type * from './schema-brands';
 export * from './brands';

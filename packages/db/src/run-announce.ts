@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import type { Executor } from './connect';
 
 /** Channel on which every run event is announced, so event streams need no polling. */
 export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
@@ -27,7 +28,73 @@ export interface AnnouncedRunEvent {
 }
 
 export function parseRunEventAnnouncement(payload: string): AnnouncedRunEvent | undefined {
+  // A live delta (notifyRunDelta) is no recorded event.
+  if (payload.startsWith('{')) return undefined;
   const [runId, seq, type, status] = payload.split(':');
   if (!runId || !seq) return undefined;
   return { runId, seq: Number(seq), ...(type ? { type } : {}), ...(status ? { status } : {}) };
+}
+
+/** The event type of a step's partial output: live only, never a row of run_events. */
+export const STEP_OUTPUT_DELTA = 'step.output.delta';
+
+/**
+ * A piece of a text step's output as the model writes it (`step.output.delta`). Live only: announced on
+ * RUN_EVENTS_CHANNEL with no row in run_events and no event id, so it costs the replayable history nothing
+ * and a client that reconnects gets the whole output with `step.completed`. `text` pieces of one `attempt`
+ * and `answer` concatenate, in `seq` order, to the answer so far; a new attempt (the step retried) or a new
+ * answer (one that did not fit the step's jsonSchema was discarded) starts the text over.
+ */
+export interface RunOutputDelta {
+  runId: string;
+  stepIndex: number;
+  stepId: string;
+  /** The step's attempt (1 first). */
+  attempt: number;
+  /** The model's answer within the attempt (1 first; more when an answer did not fit the jsonSchema). */
+  answer: number;
+  /** 1, 2, 3... within the attempt. */
+  seq: number;
+  text: string;
+  /** When the worker sent it (ISO 8601). */
+  at: string;
+}
+
+/** A delta's text in characters at most (up to 6 bytes each in its JSON, escaped): pieces stay small. */
+export const DELTA_TEXT_MAX_CHARS = 1000;
+/** NOTIFY refuses payloads of 8000 bytes or more; a delta's JSON stays under this. */
+export const DELTA_PAYLOAD_MAX_BYTES = 7_900;
+
+/**
+ * Announces a piece of a step's output to the event streams, with no row: one NOTIFY, outside any
+ * transaction (a statement of its own on a pooled connection, so a worker holds nothing open per run).
+ * The payload is the delta's JSON, which older gateways' announcement parsing matches to no run. The caller
+ * splits text so the JSON stays under DELTA_PAYLOAD_MAX_BYTES (deltaTextBudget).
+ */
+export async function notifyRunDelta(db: Executor, delta: RunOutputDelta): Promise<void> {
+  const payload = JSON.stringify(delta);
+  const bytes = Buffer.byteLength(payload);
+  if (bytes > DELTA_PAYLOAD_MAX_BYTES) throw new Error(`a delta of ${bytes} bytes is over NOTIFY's limit`);
+  await sql`SELECT pg_notify(${RUN_EVENTS_CHANNEL}, ${payload})`.execute(db);
+}
+
+/**
+ * How many characters of text a delta of this step may carry: DELTA_TEXT_MAX_CHARS, fewer when the rest of
+ * its JSON (a long step id) leaves less room; each character counted at its worst, 6 bytes escaped.
+ */
+export function deltaTextBudget(delta: Omit<RunOutputDelta, 'text'>): number {
+  const rest = Buffer.byteLength(JSON.stringify({ ...delta, text: '' }));
+  return Math.max(0, Math.min(DELTA_TEXT_MAX_CHARS, Math.floor((DELTA_PAYLOAD_MAX_BYTES - rest) / 6)));
+}
+
+/** A delta as announced by notifyRunDelta; undefined for any other payload. */
+export function parseRunDelta(payload: string): RunOutputDelta | undefined {
+  if (!payload.startsWith('{')) return undefined;
+  try {
+    const d = JSON.parse(payload) as Partial<RunOutputDelta>;
+    if (typeof d.runId !== 'string' || typeof d.text !== 'string' || typeof d.stepIndex !== 'number') return undefined;
+    return d as RunOutputDelta;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,6 +6,7 @@ import {
   type AnthropicLoopback,
   apiError,
   cutMessage,
+  sseEvent,
   startAnthropicLoopback,
   textMessage,
   toolUseMessage,
@@ -235,5 +236,79 @@ describe('anthropic settings and models', () => {
     for (const m of anthropic.filter((m) => m.snapshotOf)) expect(registry.get(m.snapshotOf!)?.pricing).toEqual(m.pricing);
     expect(registry.bindingProblem('classifier', 'anthropic/claude-haiku-4-5:classifier')).toBeNull();
     expect(buildModelRegistry([]).get('anthropic/claude-haiku-4-5')).toBeUndefined();
+  });
+});
+
+describe('the anthropic provider streaming a text step', () => {
+  const text = 'A streamed answer, long enough to come in many pieces: héllo wörld 😀 and more.';
+  const streamed = async (extra: Record<string, unknown> = {}) => {
+    const pieces: string[] = [];
+    const answer = await complete({ ...extra, onDelta: (t: string) => pieces.push(t) });
+    return { answer, pieces };
+  };
+
+  it('asks for a stream, hands on each text piece, and answers exactly as without streaming', async () => {
+    const cached = () => {
+      const m = textMessage(text, { input_tokens: 1234, output_tokens: 567 });
+      Object.assign(m.body.usage!, { cache_read_input_tokens: 100 });
+      return m;
+    };
+    server.script.push(cached(), cached());
+    const { answer, pieces } = await streamed();
+    const plain = await complete();
+    expect(answer).toEqual(plain);
+    expect(answer).toMatchObject({ text, inputTokens: 1334, outputTokens: 567 });
+    expect(pieces.length).toBeGreaterThan(5);
+    expect(pieces.join('')).toBe(text);
+    expect(server.received[0]!.body.stream).toBe(true);
+    expect(server.received[1]!.body.stream).toBeUndefined();
+  });
+
+  it('streams the forced tool call input, and returns the validated JSON as without streaming', async () => {
+    const schema = { type: 'array', items: { type: 'string' } };
+    server.script.push(toolUseMessage('step_output', { value: ['a', 'b'] }), toolUseMessage('step_output', { value: ['a', 'b'] }));
+    const { answer, pieces } = await streamed({ jsonSchema: schema });
+    expect(answer).toEqual(await complete({ jsonSchema: schema }));
+    expect(answer.text).toBe('["a","b"]');
+    expect(pieces.join('')).toBe('{"value":["a","b"]}');
+  });
+
+  it('estimates usage a stream lacks, and keeps max_tokens and refusals as without streaming', async () => {
+    server.script.push(textMessage('x'.repeat(400), null));
+    expect((await streamed()).answer.outputTokens).toBe(100);
+    server.script.push(cutMessage());
+    await expect(streamed({ jsonSchema: { type: 'object', properties: {} } })).rejects.toThrow(/max_tokens/);
+    server.script.push({ body: { ...textMessage('').body, content: [], stop_reason: 'refusal' } });
+    await expect(streamed()).rejects.toBeInstanceOf(PermanentProviderError);
+  });
+
+  it('behaves as today on a 429 or 5xx before the stream begins: back-pressure, retried 529', async () => {
+    server.script.push(apiError(429, 'rate_limit_error', 'slow down', { 'retry-after': '3' }));
+    const throttled = streamed();
+    await expect(throttled).rejects.toBeInstanceOf(ProviderThrottledError);
+    await expect(throttled).rejects.toMatchObject({ retryAfterMs: 3000 });
+    server.received.length = 0;
+    server.script.push(apiError(529, 'overloaded_error', 'Overloaded'), textMessage(text));
+    const { answer, pieces } = await streamed();
+    expect(answer.text).toBe(text);
+    expect(pieces.join('')).toBe(text);
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('treats a stream cut part-way, or ending in an error event, as transient, without calling again within the call', async () => {
+    server.script.push({ ...textMessage(text), cutAfterFrames: 6, frameDelayMs: 5 });
+    const pieces: string[] = [];
+    const call = complete({ onDelta: (t: string) => pieces.push(t) });
+    await expect(call).rejects.toBeInstanceOf(TransientProviderError);
+    expect(pieces.length).toBeGreaterThan(0);
+    expect(server.received).toHaveLength(1);
+    server.script.push({
+      headers: { 'content-type': 'text/event-stream' },
+      raw:
+        sseEvent({ type: 'message_start', message: { ...textMessage('').body, content: [], stop_reason: null } }) +
+        sseEvent({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+    });
+    await expect(streamed()).rejects.toThrow(/overloaded_error: Overloaded/);
+    expect(server.received).toHaveLength(2);
   });
 });

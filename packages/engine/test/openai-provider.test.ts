@@ -90,3 +90,77 @@ describe('the openai provider against a loopback server', () => {
     });
   });
 });
+
+describe('the openai provider streaming a text step', () => {
+  const schema = { type: 'object', properties: { title: { type: 'string' } } };
+  const content = 'A streamed answer, long enough to come in many pieces: héllo wörld 😀 and more.';
+
+  const streamed = async (req: { jsonSchema?: Record<string, unknown> } = {}, extra: Record<string, unknown> = {}) => {
+    const pieces: string[] = [];
+    const answer = await provider(extra).text.complete({ model: mini, prompt: 'Write', seed: 's', ...req, onDelta: (t) => pieces.push(t) });
+    return { answer, pieces };
+  };
+
+  it('asks for a stream with its usage, hands on each piece, and answers exactly as without streaming', async () => {
+    server.script.push(completion(content, { prompt_tokens: 1234, completion_tokens: 567 }));
+    const { answer, pieces } = await streamed();
+    server.script.push(completion(content, { prompt_tokens: 1234, completion_tokens: 567 }));
+    const plain = await provider().text.complete({ model: mini, prompt: 'Write', seed: 's' });
+    expect(answer).toEqual(plain);
+    expect(answer.text).toBe(content);
+    expect(pieces.length).toBeGreaterThan(5);
+    expect(pieces.join('')).toBe(content);
+    expect(server.received[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(server.received[1]!.body.stream).toBeUndefined();
+  });
+
+  it('streams a structured answer too, its pieces the JSON the model writes', async () => {
+    server.script.push(completion('{"title":"a streamed title"}'));
+    const { answer, pieces } = await streamed({ jsonSchema: schema });
+    expect(answer).toEqual({ text: '{"title":"a streamed title"}', inputTokens: 1000, outputTokens: 500, costUsd: 0.00015 + 0.0003 });
+    expect(pieces.join('')).toBe('{"title":"a streamed title"}');
+    expect(server.received[0]!.body.response_format.json_schema.schema).toEqual(schema);
+  });
+
+  it('behaves as today on a 429 or 5xx before the stream begins: back-pressure, retried 5xx', async () => {
+    server.script.push({ status: 429, headers: { 'retry-after': '2' }, body: { error: { message: 'slow down' } } });
+    const throttled = streamed();
+    await expect(throttled).rejects.toBeInstanceOf(ProviderThrottledError);
+    await expect(throttled).rejects.toMatchObject({ retryAfterMs: 2000 });
+    server.received.length = 0;
+    server.script.push({ status: 503, body: { error: { message: 'overloaded' } } }, completion(content));
+    const { answer, pieces } = await streamed();
+    expect(answer.text).toBe(content);
+    expect(pieces.join('')).toBe(content);
+    expect(server.received).toHaveLength(2);
+    server.script.push({ status: 400, body: { error: { message: 'bad request' } } });
+    await expect(streamed()).rejects.toBeInstanceOf(PermanentProviderError);
+  });
+
+  it('treats a stream cut part-way as transient, without calling again within the call', async () => {
+    server.script.push({ ...completion(content), cutAfterFrames: 4, frameDelayMs: 5 });
+    const pieces: string[] = [];
+    const call = provider().text.complete({ model: mini, prompt: 'Write', seed: 's', onDelta: (t) => pieces.push(t) });
+    await expect(call).rejects.toBeInstanceOf(TransientProviderError);
+    expect(pieces.length).toBeGreaterThan(0);
+    expect(pieces.join('').length).toBeLessThan(content.length);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('treats a stream that ends without [DONE], or with an error chunk, as transient', async () => {
+    const frame = (o: unknown) => `data: ${JSON.stringify(o)}\n\n`;
+    const sse = { 'content-type': 'text/event-stream' };
+    server.script.push({ headers: sse, raw: frame({ choices: [{ index: 0, delta: { content: 'half' } }] }) });
+    await expect(streamed()).rejects.toThrow(/cut before it ended/);
+    server.script.push({ headers: sse, raw: frame({ error: { message: 'server_error mid-stream' } }) });
+    await expect(streamed()).rejects.toThrow(/server_error mid-stream/);
+  });
+
+  it('reads the answer of a compatible server that does not stream, and a stream timed out part-way is transient', async () => {
+    server.script.push({ raw: JSON.stringify(completion(content).body) });
+    const { answer } = await streamed();
+    expect(answer).toMatchObject({ text: content, inputTokens: 1000, outputTokens: 500 });
+    server.script.push({ ...completion(content), frameDelayMs: 30 });
+    await expect(streamed({}, { textTimeoutMs: 200 })).rejects.toBeInstanceOf(TransientProviderError);
+  });
+});

@@ -1,6 +1,13 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { type AnnouncedRunEvent, TABLE_CHANGES_CHANNEL, RUN_EVENTS_CHANNEL, parseRunEventAnnouncement } from '@atelier/db';
+import {
+  type AnnouncedRunEvent,
+  type RunOutputDelta,
+  TABLE_CHANGES_CHANNEL,
+  RUN_EVENTS_CHANNEL,
+  parseRunDelta,
+  parseRunEventAnnouncement,
+} from '@atelier/db';
 
 /** Called with the event announced, or with nothing after a reconnect (anything may have happened). */
 type Listener = (event?: AnnouncedRunEvent) => void;
@@ -16,6 +23,8 @@ export class RunEventHub {
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;
   private readonly listeners = new Map<string, Set<Listener>>();
+  /** Who hears a run's live output deltas (notifyRunDelta): announced, never recorded. */
+  private readonly deltaListeners = new Map<string, Set<(delta: RunOutputDelta) => void>>();
   /** Listeners to every run's events (a process waiting for many runs at once). */
   private readonly everyRun = new Set<Listener>();
   /** Called with each changed table, and with nothing whenever the connection is lost or regained (changes may have gone unheard). */
@@ -35,17 +44,32 @@ export class RunEventHub {
     private readonly logger: Logger,
   ) {}
 
-  async subscribe(runId: string, listener: Listener): Promise<() => void> {
+  /**
+   * `listener` is woken by the run's recorded events; `onDelta`, when given, gets each live output delta
+   * of the run as announced (deltas lost with the connection are not replayed: the step's completion
+   * carries its whole output).
+   */
+  async subscribe(runId: string, listener: Listener, onDelta?: (delta: RunOutputDelta) => void): Promise<() => void> {
     let set = this.listeners.get(runId);
     if (!set) {
       set = new Set();
       this.listeners.set(runId, set);
     }
     set.add(listener);
+    let deltas: Set<(delta: RunOutputDelta) => void> | undefined;
+    if (onDelta) {
+      deltas = this.deltaListeners.get(runId) ?? new Set();
+      this.deltaListeners.set(runId, deltas);
+      deltas.add(onDelta);
+    }
     await this.hearRunEvents();
     return () => {
       set!.delete(listener);
       if (set!.size === 0) this.listeners.delete(runId);
+      if (deltas && onDelta) {
+        deltas.delete(onDelta);
+        if (deltas.size === 0) this.deltaListeners.delete(runId);
+      }
     };
   }
 
@@ -113,6 +137,11 @@ export class RunEventHub {
     client.on('notification', (msg) => {
       if (msg.channel === TABLE_CHANGES_CHANNEL) {
         for (const watcher of this.tableWatchers) watcher(msg.payload);
+        return;
+      }
+      const delta = msg.payload ? parseRunDelta(msg.payload) : undefined;
+      if (delta) {
+        for (const listener of this.deltaListeners.get(delta.runId) ?? []) listener(delta);
         return;
       }
       const event = msg.payload ? parseRunEventAnnouncement(msg.payload) : undefined;

@@ -1,6 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { RunIdParam } from '@atelier/contracts/runs';
+import { type RunOutputDelta, STEP_OUTPUT_DELTA } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { errorResponses, validationHook } from '../errors';
 import { runResponse, visibleRun } from '../runs/visible-run';
@@ -8,6 +9,8 @@ import type { AppEnv } from '../services';
 import { secured } from '../http/route';
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
+/** Live deltas a stream holds for a slow client before it drops the next ones. */
+const MAX_QUEUED_DELTAS = 256;
 
 function resumePoint(header: string | undefined, query: string | undefined): number | undefined {
   const raw = header ?? query;
@@ -21,6 +24,8 @@ function resumePoint(header: string | undefined, query: string | undefined): num
  * transition as it happens, each with the run's increasing event id. `Last-Event-ID` resumes after that
  * id with nothing lost or repeated (the snapshot then carries no id, so the client's position stays put).
  * A comment heartbeat keeps proxies from closing an idle stream; the stream ends after the terminal event.
+ * Text steps' output comes live as `step.output.delta` events between their start and their end: announced
+ * by the worker (notifyRunDelta), never recorded, so they have no id and a reconnect does not replay them.
  */
 export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
   createRoute({
@@ -36,8 +41,17 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     },
     responses: {
       200: {
-        description: 'An event stream: snapshot, run.status, step.started, step.completed, step.failed, step.skipped, artifact.created',
-        content: { 'text/event-stream': { schema: z.string() } },
+        description:
+          'An event stream: snapshot, run.status, step.started, step.completed, step.failed, step.skipped, artifact.created, each with its id; and step.output.delta, without an id',
+        content: {
+          'text/event-stream': {
+            schema: z
+              .string()
+              .describe(
+                "Recorded events carry an `id` increasing per run (Last-Event-ID resumes after it). `step.output.delta` is live only: a piece of a text step's output as the model writes it, `{ runId, stepIndex, stepId, attempt, answer, seq, text, at }`, sent at most every 200 ms per step (up to 1000 characters a piece), never recorded and never replayed, without an id. Pieces of one attempt and answer concatenate in seq order to the answer so far; a new attempt or answer starts over (the earlier one was discarded). A step that ends within its first 200 ms sends none. `step.completed` always carries the whole output, as stored, whatever deltas a client saw or missed.",
+              ),
+          },
+        },
       },
       204: {
         description: 'The run has ended and Last-Event-ID is its last event: nothing more will come (an EventSource stops reconnecting)',
@@ -62,13 +76,26 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
 
     return streamSSE(c, async (stream) => {
       let wake: (() => void) | undefined;
-      let dirty = true;
       let aborted = false;
+      // What woke the stream, in the order it came: recorded events to read, or a live delta to pass on.
+      // A delta is written in its place, so a step's pieces come after its start and before its end.
+      const queue: Array<RunOutputDelta | 'read'> = ['read'];
+      let queuedDeltas = 0;
       // Subscribe before reading, so a transition between the read and the subscription still wakes us.
-      const unsubscribe = await events.subscribe(run.id, () => {
-        dirty = true;
-        wake?.();
-      });
+      const unsubscribe = await events.subscribe(
+        run.id,
+        () => {
+          if (queue.at(-1) !== 'read') queue.push('read');
+          wake?.();
+        },
+        (delta) => {
+          // A client reading slower than the model writes loses pieces (seq shows the gap), never the step's end.
+          if (queuedDeltas >= MAX_QUEUED_DELTAS) return;
+          queuedDeltas++;
+          queue.push(delta);
+          wake?.();
+        },
+      );
       stream.onAbort(() => {
         aborted = true;
         wake?.();
@@ -82,6 +109,11 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
           .executeTakeFirst();
         const headSeq = Number(head?.seq ?? 0);
         let lastSent = resumeFrom ?? headSeq;
+        // Steps whose end was sent (or was in the snapshot): a delta of theirs that comes late is dropped.
+        const ended = new Set<number>();
+        snapshot.runSteps.forEach((step, index) => {
+          if (step.status !== 'pending') ended.add(index);
+        });
         await stream.writeSSE({
           event: 'snapshot',
           data: JSON.stringify(snapshot),
@@ -90,8 +122,8 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
         if (isTerminalRunStatus(snapshot.status) && lastSent >= headSeq) return;
 
         while (!aborted) {
-          if (dirty) {
-            dirty = false;
+          const next = queue.shift();
+          if (next === 'read') {
             const fresh = await db
               .selectFrom('run_events')
               .selectAll()
@@ -106,8 +138,24 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
                 data: JSON.stringify({ runId: run.id, ...(e.data as object), at: e.created_at.toISOString() }),
               });
               lastSent = e.seq;
-              const status = (e.data as { status?: string }).status;
+              const { status, stepIndex } = e.data as { status?: string; stepIndex?: number };
+              if (typeof stepIndex === 'number') {
+                if (e.type === 'step.started') ended.delete(stepIndex);
+                else if (e.type.startsWith('step.')) ended.add(stepIndex);
+              }
               if (e.type === 'run.status' && status && isTerminalRunStatus(status)) return;
+            }
+            continue;
+          }
+          if (next) {
+            queuedDeltas--;
+            if (!ended.has(next.stepIndex)) {
+              const { runId, stepIndex, stepId, attempt, answer, seq, text, at } = next;
+              // No id: a delta is not recorded, so Last-Event-ID stays at the last recorded event.
+              await stream.writeSSE({
+                event: STEP_OUTPUT_DELTA,
+                data: JSON.stringify({ runId, stepIndex, stepId, attempt, answer, seq, text, at }),
+              });
             }
             continue;
           }

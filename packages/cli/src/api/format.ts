@@ -62,6 +62,9 @@ export function describeRunEvent(e: RunEvent): string | undefined {
       return `${time(d.at)} ${step} skipped`;
     case 'artifact.created':
       return `${time(d.at)} artifact ${d.artifactId} created`;
+    case 'step.output.delta':
+      // A piece of a step's text as it is written: the watch prints transitions (its --json prints these too).
+      return undefined;
     case 'run.status':
       return `${time(d.at)} run ${d.status}${d.errorCode ? ` (${d.errorCode}${d.error ? `: ${d.error}` : ''})` : ''}`;
     default:

@@ -26,6 +26,7 @@ import type { ActivityDeps } from './deps';
 import { ProviderCallLog } from './provider-call-log';
 import type { SettleRunAs } from './run-settlement';
 import { STEP_START_DEFER_MS, StepStartRecord } from './step-start';
+import { TextDeltaPublisher, announceTextDelta } from './text-deltas';
 import { StepFailure, executeStepKind } from './steps/index';
 
 /** Sends heartbeats while `work` runs so a dead worker is noticed within the heartbeat timeout. */
@@ -134,6 +135,11 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
           ? withDurableJobs(deps.providers, { db, runId, stepIndex, ...deps.providerJobs, announce: announceJobsEnded })
           : deps.providers;
       const providers = keyedProviders(media, { runId, stepIndex }, calls.answered, calls.flush);
+      // A text step's output goes to the run's event stream as it is written, after the step's start.
+      const deltas = new TextDeltaPublisher({ runId, stepIndex, stepId: step.id, attempt: row?.attempts ?? 1 }, announceTextDelta(db), {
+        before: () => start.now(),
+        onError: (err) => deps.logger.warn({ err, runId, stepId: step.id }, 'output deltas of a step not announced'),
+      });
       const settle = async (
         settlement: Omit<StepSettlement, 'runId' | 'stepIndex' | 'durationMs' | 'providerCalls'> & { status: 'completed' | 'failed' },
       ) => {
@@ -168,8 +174,13 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         // A step resumed after its provider job does not ask again the models it fell back from before.
         const earlierFallbacks = (resumed?.fallbacks as StepFallback[] | null) ?? undefined;
         const result = await withHeartbeat((signal) =>
-          executeStepKind(input, { ...executorDeps, providers, ...(earlierFallbacks ? { earlierFallbacks } : {}) }, signal),
+          executeStepKind(
+            input,
+            { ...executorDeps, providers, onTextDelta: deltas.push, ...(earlierFallbacks ? { earlierFallbacks } : {}) },
+            signal,
+          ),
         );
+        await deltas.close();
         const earlier = await settle({
           status: 'completed',
           provider: result.provider,
@@ -180,6 +191,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         });
         return await (earlier ? asRecorded(earlier) : completed(result.output, result.costUsd));
       } catch (err) {
+        deltas.discard();
         if (err instanceof ProviderJobPending) {
           // Not done and not failed: the step shows as begun while the provider works, and what it bought so far is kept.
           await start.now();

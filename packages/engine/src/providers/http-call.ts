@@ -79,17 +79,118 @@ export async function postJsonWithRetries(call: JsonCall): Promise<unknown> {
       ...(call.idempotencyKey ? { 'idempotency-key': call.idempotencyKey } : {}),
       ...call.headers,
     };
-    return attempts(call, url, headers, (attempt) => span?.setAttribute('atelier.provider.attempts', attempt));
+    return attempts(
+      call,
+      url,
+      headers,
+      (attempt) => span?.setAttribute('atelier.provider.attempts', attempt),
+      (response) => (call.answer === 'text' ? response.text() : readJson(response, call.path)),
+    );
   });
 }
 
-async function attempts(
+/** One server-sent event: its `event` field (`message` when it has none) and its data lines joined. */
+export interface SseMessage {
+  event: string;
+  data: string;
+}
+
+/**
+ * POSTs JSON that asks for a stream of server-sent events, and hands each event to `onEvent` as it
+ * arrives. Until the stream begins (a 2xx answer) it is postJsonWithRetries: timeouts, retries of 5xx and
+ * network errors, a 429 as ProviderThrottledError, 4xx permanent. Once begun it is never retried within
+ * the call (its pieces were handed on): a stream that breaks (the connection lost, the timeout, which
+ * bounds the whole call) is transient, and so is anything `onEvent` throws that is not a provider error.
+ * Resolves with undefined when the stream ended, and with the JSON body of a server that answered without
+ * streaming (a compatible server that ignores `stream`), for the caller to read as a whole answer. Whether
+ * the stream was complete (its last event came) is the caller's to judge.
+ */
+export async function postStreamWithRetries(call: JsonCall, onEvent: (event: SseMessage) => void): Promise<unknown> {
+  const url = `${call.baseUrl.replace(/\/$/, '')}${call.path}`;
+  return traceProviderCall({ method: 'POST', url, path: call.path }, async (traceHeaders, span) => {
+    const model = (call.body as { model?: unknown } | null)?.model;
+    if (span && typeof model === 'string') span.setAttribute('gen_ai.request.model', model);
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      ...traceHeaders,
+      ...(call.idempotencyKey ? { 'idempotency-key': call.idempotencyKey } : {}),
+      ...call.headers,
+    };
+    return attempts(
+      call,
+      url,
+      headers,
+      (attempt) => span?.setAttribute('atelier.provider.attempts', attempt),
+      async (response) => {
+        if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return readJson(response, call.path);
+        await readEvents(response, onEvent, call);
+        return undefined;
+      },
+    );
+  });
+}
+
+async function readJson(response: Response, path: string): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new TransientProviderError(`the provider answered ${path} with a body that is not JSON`, response.status);
+  }
+}
+
+/** Reads a `text/event-stream` body to its end (the SSE format: `field: value` lines, a blank line ends an event). */
+async function readEvents(response: Response, onEvent: (event: SseMessage) => void, call: JsonCall): Promise<void> {
+  const reader = response.body?.getReader();
+  if (!reader) return;
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let event = '';
+  let data: string[] = [];
+  const line = (text: string) => {
+    if (text === '') {
+      if (data.length > 0) onEvent({ event: event || 'message', data: data.join('\n') });
+      event = '';
+      data = [];
+      return;
+    }
+    if (text.startsWith(':')) return;
+    const colon = text.indexOf(':');
+    const field = colon < 0 ? text : text.slice(0, colon);
+    const value = colon < 0 ? '' : text.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') event = value;
+    else if (field === 'data') data.push(value);
+  };
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      // A trailing \r may be the first half of a \r\n: held until the next read says.
+      const held = !done && buffer.endsWith('\r') ? '\r' : '';
+      const lines = buffer.slice(0, buffer.length - held.length).split(/\r\n|\n|\r/);
+      buffer = (done ? '' : (lines.pop() ?? '')) + held;
+      for (const text of lines) line(text);
+      // An event the stream ends in the middle of is not dispatched (as an EventSource would not).
+      if (done) return;
+    }
+  } catch (err) {
+    if (call.signal?.aborted) throw err;
+    if (err instanceof TransientProviderError || err instanceof PermanentProviderError) throw err;
+    throw new TransientProviderError(`the stream from ${call.path} broke: ${redact((err as Error).message, call.secrets)}`.slice(0, 300));
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+async function attempts<T>(
   call: JsonCall,
   url: string,
   headers: Record<string, string>,
   onAttempt: (attempt: number) => void,
-): Promise<unknown> {
-  const { path, timeoutMs, signal } = call;
+  read: (response: Response) => Promise<T>,
+): Promise<T> {
+  const { timeoutMs, signal } = call;
   const attempts = call.maxAttempts ?? 3;
   let last = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -109,15 +210,8 @@ async function attempts(
       if (attempt < attempts) await delay(backoff(attempt, null), signal);
       continue;
     }
+    if (response.ok) return read(response);
     const text = await response.text();
-    if (response.ok) {
-      if (call.answer === 'text') return text;
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw new TransientProviderError(`the provider answered ${path} with a body that is not JSON`, response.status);
-      }
-    }
     const message = redact(errorMessage(text), call.secrets);
     if (response.status === 429)
       throw new ProviderThrottledError(`429: ${message}`.slice(0, 300), parseRetryAfter(response.headers.get('retry-after'), Date.now()));

@@ -28,6 +28,13 @@ export interface TextRequest extends ThrottledRequest {
    * between calls. Adapters whose API accepts one pass it on (openai: the `Idempotency-Key` header).
    */
   idempotencyKey?: string;
+  /**
+   * Called with each piece of the answer as the model writes it, when the adapter can stream (the
+   * provider's streaming protocol; `local` over its simulated latency); the pieces concatenate to the
+   * answer's text, or for a structured answer to the JSON the model wrote. The completion returned is the
+   * same as without it. A stream cut after it began is a TransientProviderError.
+   */
+  onDelta?(text: string): void;
 }
 
 export interface TextCompletion {

@@ -15,6 +15,10 @@ export interface ScriptedAnswer {
   headers?: Record<string, string>;
   delayMs?: number;
   raw?: string;
+  /** A streamed answer (`stream: true`): the connection is dropped after this many events, as a cut stream. */
+  cutAfterFrames?: number;
+  /** A streamed answer: the wait between its events. */
+  frameDelayMs?: number;
 }
 
 export interface ReceivedRequest {
@@ -75,6 +79,59 @@ const messageBody = (model: string, content: unknown[], stopReason: string, usag
   stop_sequence: null,
   ...(usage ? { usage: { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard', ...usage } } : {}),
 });
+
+/** Text in the pieces a model streams: a few characters each, cut anywhere. */
+const pieces = (text: string, size = 7): string[] => {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+};
+
+/** An event of a streamed message, as Anthropic writes it: `event:` its type, `data:` its JSON. */
+export const sseEvent = (data: { type: string } & Record<string, unknown>) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * A message as Anthropic streams it: `message_start` (the message without content, its usage so far), for
+ * each block `content_block_start`, its `text_delta`s or `input_json_delta`s, `content_block_stop` (a `ping`
+ * after the first start), then `message_delta` with the stop reason and the cumulative output tokens, and
+ * `message_stop`.
+ */
+export function messageEvents(message: any): string[] {
+  const usage = message.usage;
+  const events = [
+    sseEvent({
+      type: 'message_start',
+      message: {
+        ...message,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        ...(usage ? { usage: { ...usage, output_tokens: 1 } } : {}),
+      },
+    }),
+  ];
+  for (const [index, block] of (message.content ?? []).entries()) {
+    const start = block.type === 'tool_use' ? { ...block, input: {} } : block.type === 'text' ? { type: 'text', text: '' } : block;
+    events.push(sseEvent({ type: 'content_block_start', index, content_block: start }));
+    if (index === 0) events.push(sseEvent({ type: 'ping' }));
+    if (block.type === 'text')
+      for (const text of pieces(block.text))
+        events.push(sseEvent({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
+    if (block.type === 'tool_use')
+      for (const partial_json of pieces(JSON.stringify(block.input)))
+        events.push(sseEvent({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }));
+    events.push(sseEvent({ type: 'content_block_stop', index }));
+  }
+  events.push(
+    sseEvent({
+      type: 'message_delta',
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      ...(usage ? { usage: { output_tokens: usage.output_tokens } } : {}),
+    }),
+  );
+  events.push(sseEvent({ type: 'message_stop' }));
+  return events;
+}
 
 /** A text answer (`stop_reason: end_turn`); `usage: null` leaves usage out, as a stripping proxy would. */
 export const textMessage = (
@@ -188,6 +245,21 @@ export async function startAnthropicLoopback(
     const answer = refusal(received, apiKey) ?? state.script.shift() ?? state.fallback(received);
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     if (res.destroyed) return;
+    if ((received.body as any)?.stream === true && (answer.status ?? 200) === 200 && answer.raw === undefined) {
+      // A successful answer to a streaming request goes as Anthropic streams a message: typed SSE events.
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'request-id': requestId(), ...answer.headers });
+      for (const [i, frame] of messageEvents(answer.body as any).entries()) {
+        if (answer.cutAfterFrames !== undefined && i >= answer.cutAfterFrames) {
+          res.destroy();
+          return;
+        }
+        if (answer.frameDelayMs) await new Promise((r) => setTimeout(r, answer.frameDelayMs));
+        if (res.destroyed) return;
+        res.write(frame);
+      }
+      res.end();
+      return;
+    }
     res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'request-id': requestId(), ...answer.headers });
     res.end(answer.raw ?? JSON.stringify(answer.body ?? {}));
   });

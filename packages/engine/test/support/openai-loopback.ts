@@ -12,6 +12,10 @@ export interface ScriptedAnswer {
   headers?: Record<string, string>;
   delayMs?: number;
   raw?: string;
+  /** A streamed answer (`stream: true`): the connection is dropped after this many frames, as a cut stream. */
+  cutAfterFrames?: number;
+  /** A streamed answer: the wait between its frames. */
+  frameDelayMs?: number;
 }
 
 export interface ReceivedRequest {
@@ -63,9 +67,25 @@ export async function startOpenAiLoopback(fallback: OpenAiLoopback['fallback']):
       { json: received.body, form },
       (body) => state.fallback({ path: '/v1/chat/completions', body }),
     );
-    const answer = batchAnswer ?? state.script.shift() ?? state.fallback(received);
+    const answer: ScriptedAnswer = batchAnswer ?? state.script.shift() ?? state.fallback(received);
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     if (res.destroyed) return;
+    if (received.body?.stream === true && (answer.status ?? 200) === 200 && answer.raw === undefined) {
+      // A successful answer to a streaming request goes as chat.completion.chunk events, as OpenAI streams it.
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...answer.headers });
+      const frames = chunkFrames(answer.body as any, received.body.stream_options?.include_usage === true);
+      for (const [i, frame] of frames.entries()) {
+        if (answer.cutAfterFrames !== undefined && i >= answer.cutAfterFrames) {
+          res.destroy();
+          return;
+        }
+        if (answer.frameDelayMs) await new Promise((r) => setTimeout(r, answer.frameDelayMs));
+        if (res.destroyed) return;
+        res.write(frame);
+      }
+      res.end();
+      return;
+    }
     res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
     res.end(answer.raw ?? JSON.stringify(answer.body ?? {}));
   });
@@ -79,6 +99,38 @@ export async function startOpenAiLoopback(fallback: OpenAiLoopback['fallback']):
         server.closeAllConnections();
       }),
   }) as OpenAiLoopback;
+}
+
+/** Content in the pieces a model streams: a few characters each, cut anywhere (inside words and JSON). */
+export const streamPieces = (content: string, size = 7): string[] => {
+  const pieces: string[] = [];
+  for (let i = 0; i < content.length; i += size) pieces.push(content.slice(i, i + size));
+  return pieces;
+};
+
+/**
+ * The SSE frames of a chat completion streamed: a first chunk with the role, one chunk a piece of content,
+ * a last chunk with the finish reason, with `include_usage` a chunk with no choices and the usage (every
+ * other chunk's usage null), then `data: [DONE]`.
+ */
+export function chunkFrames(body: any, includeUsage: boolean): string[] {
+  const choice = body?.choices?.[0];
+  const base = {
+    id: body?.id ?? 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created: 1_764_000_000,
+    model: body?.model ?? 'gpt-4o-mini',
+  };
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    `data: ${JSON.stringify({ ...base, ...(includeUsage ? { usage: null } : {}), choices, ...extra })}\n\n`;
+  const frames = [chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }])];
+  for (const piece of streamPieces(choice?.message?.content ?? ''))
+    frames.push(chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }]));
+  frames.push(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: choice?.finish_reason ?? 'stop' }]));
+  if (includeUsage && body?.usage)
+    frames.push(chunk([], { usage: { ...body.usage, total_tokens: body.usage.prompt_tokens + body.usage.completion_tokens } }));
+  frames.push('data: [DONE]\n\n');
+  return frames;
 }
 
 /** A chat completion answer with reported usage. */

@@ -125,13 +125,31 @@ export async function runPage(runId) {
   let run;
   let artifact;
   let artifactId;
+  // A text step's answer as the model writes it (step.output.delta events), shown until the step ends.
+  const writing = h('pre', { class: 'json live-output' });
+  let writingStep;
   const render = () => {
     fill(
       view,
       h(
         'div',
         { class: 'detail-grid' },
-        h('div', {}, summary(run), errorView(run), stepsView(run), decisionsView(run)),
+        h(
+          'div',
+          {},
+          summary(run),
+          errorView(run),
+          stepsView(run),
+          writingStep
+            ? h(
+                'section',
+                { 'aria-label': 'Live output' },
+                h('h3', {}, `Writing: ${run.runSteps?.[writingStep.stepIndex]?.name ?? writingStep.stepId}`),
+                writing,
+              )
+            : null,
+          decisionsView(run),
+        ),
         h('div', { class: 'side' }, costView(run)),
       ),
       artifact ? h('div', { class: 'detail-grid' }, artifactView(artifact), h('div', { class: 'side' }, qaView(artifact.qa))) : null,
@@ -156,6 +174,21 @@ export async function runPage(runId) {
     }, 150);
   };
   const onEvent = ({ type, data }) => {
+    if (type === 'step.output.delta') {
+      // Pieces of one attempt and answer add up; a new one starts over (the earlier was discarded).
+      const w = writingStep;
+      if (!w || w.stepIndex !== data.stepIndex || w.attempt !== data.attempt || w.answer !== data.answer) {
+        writingStep = { stepIndex: data.stepIndex, stepId: data.stepId, attempt: data.attempt, answer: data.answer };
+        writing.textContent = '';
+        if (run) render();
+      }
+      writing.textContent += data.text;
+      return;
+    }
+    if (writingStep && type !== 'step.started' && type.startsWith('step.') && data.stepIndex === writingStep.stepIndex) {
+      writingStep = undefined;
+      writing.textContent = '';
+    }
     const at = data.at ? new Date(data.at).toLocaleTimeString() : new Date().toLocaleTimeString();
     const what = data.status ?? data.name ?? data.artifactId ?? '';
     log.append(h('li', {}, h('span', { class: 'muted' }, at), ` ${type} `, what ? h('strong', {}, String(what)) : null));

@@ -2,13 +2,15 @@ import { renderTemplate } from '@atelier/domain';
 import { withFallbacks } from './fallbacks';
 import { type StepExecutor, completeText } from './shared';
 
-/** An llm step: renders its prompt over the run context and asks the bound model (or its fallbacks); jsonSchema enforced. */
+/** An llm step: renders its prompt over the run context and asks the bound model (or its fallbacks); jsonSchema enforced; its answer streamed. */
 export const executeLlm: StepExecutor = async (input, deps, signal) => {
   const { step, context } = input;
   const prompt = renderTemplate(step.prompt ?? '{{intake}}', context);
   const batch = input.executionMode === 'batch';
+  // A batch interface answers later and whole: nothing to stream.
+  const onDelta = batch ? undefined : deps.onTextDelta;
   const { result, model, fallbacks, skippedCostUsd } = await withFallbacks(input, step.role, deps, signal, (model, scoped) =>
-    completeText(step, model, prompt, step.jsonSchema, scoped, signal, step.id, batch),
+    completeText(step, model, prompt, step.jsonSchema, scoped, signal, step.id, batch, onDelta),
   );
   return {
     output: result.value,

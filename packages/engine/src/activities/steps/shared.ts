@@ -77,6 +77,8 @@ export interface ExecutorDeps {
   runBudget?: (runId: string) => Promise<{ capUsd?: number; spentUsd: number }>;
   /** Models an earlier execution of this attempt skipped (a step resumed after its provider job): not tried again. */
   earlierFallbacks?: readonly StepFallback[];
+  /** Where a text step's output goes as it is written (the run's event stream); absent, nowhere. */
+  onTextDelta?: (text: string, answer: number) => void;
 }
 
 /** What a tool sees of the step it runs in. */
@@ -122,6 +124,8 @@ export async function completeText(
   signal: AbortSignal,
   seedPrefix = step.id,
   batch = false,
+  /** Pieces of each answer as it is written; `answer` counts the answers asked for (1 first). */
+  onDelta?: (text: string, answer: number) => void,
 ): Promise<{ value: unknown; costUsd: number }> {
   const provider = deps.providers.text(model.provider);
   if (!provider) throw invalid(`step ${step.id}: provider ${model.provider} is not configured`);
@@ -137,6 +141,7 @@ export async function completeText(
       seed: `${seedPrefix}#${attempt}`,
       signal,
       batch: batch && model.batch,
+      ...(onDelta ? { onDelta: (text: string) => onDelta(text, attempt) } : {}),
     });
     cost += answer.costUsd;
     if (!validate) return { value: { text: answer.text }, costUsd: cost };

@@ -8,7 +8,7 @@ import {
   type TextProvider,
   TransientProviderError,
 } from '../types';
-import { type AnthropicOptions, type ToolDefinition, createMessage, refused, textOf, toolInput, usageOf } from './messages';
+import { type AnthropicOptions, type ToolDefinition, createMessage, refused, streamMessage, textOf, toolInput, usageOf } from './messages';
 
 export type { AnthropicOptions } from './messages';
 
@@ -74,14 +74,15 @@ export function createAnthropicProvider(opts: AnthropicOptions): { text: TextPro
     text: {
       async complete(req) {
         const structured = req.jsonSchema ? stepOutputTool(req.jsonSchema) : undefined;
-        const { message, sent } = await createMessage(opts, {
+        const request = {
           model: req.model,
           prompt: req.prompt,
           maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS,
           tool: structured?.tool,
           signal: req.signal,
           idempotencyKey: req.idempotencyKey,
-        });
+        };
+        const { message, sent } = req.onDelta ? await streamMessage(opts, request, req.onDelta) : await createMessage(opts, request);
         if (refused(message)) throw new PermanentProviderError('the model declined the request (stop_reason: refusal)');
         const text = structured ? JSON.stringify(structured.unwrap(toolInput(message, structured.tool.name))) : textOf(message);
         const { inputTokens, outputTokens } = usageOf(message, sent, text);

@@ -1,5 +1,5 @@
 import type { ModelEntry } from '@atelier/domain';
-import { postJsonWithRetries } from '../http-call';
+import { postJsonWithRetries, postStreamWithRetries } from '../http-call';
 import { TransientProviderError } from '../types';
 
 export interface AnthropicOptions {
@@ -58,25 +58,106 @@ export interface Message {
   };
 }
 
+const requestBody = (req: MessageRequest) => ({
+  model: apiModel(req.model),
+  max_tokens: req.maxTokens,
+  messages: [{ role: 'user', content: req.prompt }],
+  ...(req.tool ? { tools: [req.tool], tool_choice: { type: 'tool', name: req.tool.name } } : {}),
+});
+
+const messagesCall = (opts: AnthropicOptions, req: MessageRequest, body: unknown) => ({
+  baseUrl: opts.baseUrl,
+  path: '/v1/messages',
+  body,
+  timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  signal: req.signal,
+  // Anthropic's API does not document idempotency keys; a gateway or proxy in front of it may honour one.
+  idempotencyKey: req.idempotencyKey,
+  headers: { 'x-api-key': opts.apiKey, 'anthropic-version': ANTHROPIC_VERSION },
+  maxAttempts: opts.maxAttempts,
+  secrets: [opts.apiKey],
+});
+
 export async function createMessage(opts: AnthropicOptions, req: MessageRequest): Promise<{ message: Message; sent: unknown }> {
-  const body = {
-    model: apiModel(req.model),
-    max_tokens: req.maxTokens,
-    messages: [{ role: 'user', content: req.prompt }],
-    ...(req.tool ? { tools: [req.tool], tool_choice: { type: 'tool', name: req.tool.name } } : {}),
-  };
-  const message = (await postJsonWithRetries({
-    baseUrl: opts.baseUrl,
-    path: '/v1/messages',
-    body,
-    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    signal: req.signal,
-    // Anthropic's API does not document idempotency keys; a gateway or proxy in front of it may honour one.
-    idempotencyKey: req.idempotencyKey,
-    headers: { 'x-api-key': opts.apiKey, 'anthropic-version': ANTHROPIC_VERSION },
-    maxAttempts: opts.maxAttempts,
-    secrets: [opts.apiKey],
-  })) as Message;
+  const body = requestBody(req);
+  const message = (await postJsonWithRetries(messagesCall(opts, req, body))) as Message;
+  return { message, sent: body };
+}
+
+interface StreamEvent {
+  type?: string;
+  message?: Message;
+  index?: number;
+  content_block?: ContentBlock;
+  delta?: { type?: string; text?: unknown; partial_json?: unknown; stop_reason?: string | null };
+  usage?: Message['usage'];
+  error?: { type?: string; message?: string };
+}
+
+/**
+ * A message streamed (`stream: true`): the text of its text blocks, or the JSON of its tool call's input,
+ * handed to `onDelta` piece by piece, and the events put together into the message the non-streaming call
+ * answers: its content blocks (a tool call's input parsed from its pieces), stop reason, and usage (that of
+ * `message_start`, updated by `message_delta`'s cumulative counts). A stream that ends before
+ * `message_stop`, or in an `error` event (overloaded part-way), is transient.
+ */
+export async function streamMessage(
+  opts: AnthropicOptions,
+  req: MessageRequest,
+  onDelta: (text: string) => void,
+): Promise<{ message: Message; sent: unknown }> {
+  const body = requestBody(req);
+  let message: Message | undefined;
+  const json = new Map<number, string>();
+  let done = false;
+  const whole = await postStreamWithRetries(messagesCall(opts, req, { ...body, stream: true }), (sse) => {
+    if (done) return;
+    let event: StreamEvent;
+    try {
+      event = JSON.parse(sse.data) as StreamEvent;
+    } catch {
+      throw new TransientProviderError('the provider streamed an event that is not JSON');
+    }
+    const type = event.type ?? sse.event;
+    if (type === 'error')
+      throw new TransientProviderError(
+        `the stream ended in an error: ${event.error?.type ?? 'error'}: ${event.error?.message ?? ''}`.slice(0, 300),
+      );
+    if (type === 'message_start') {
+      message = { ...event.message, content: [] };
+      return;
+    }
+    if (!message) return;
+    const content = message.content!;
+    const index = event.index ?? 0;
+    if (type === 'content_block_start' && event.content_block) {
+      content[index] = { ...event.content_block };
+      if (event.content_block.type === 'tool_use') json.set(index, '');
+    } else if (type === 'content_block_delta' && content[index]) {
+      const block = content[index];
+      if (event.delta?.type === 'text_delta' && typeof event.delta.text === 'string') {
+        block.text = `${typeof block.text === 'string' ? block.text : ''}${event.delta.text}`;
+        onDelta(event.delta.text);
+      } else if (event.delta?.type === 'input_json_delta' && typeof event.delta.partial_json === 'string') {
+        json.set(index, (json.get(index) ?? '') + event.delta.partial_json);
+        if (event.delta.partial_json) onDelta(event.delta.partial_json);
+      }
+    } else if (type === 'content_block_stop' && json.has(index) && content[index]) {
+      const text = json.get(index)!;
+      try {
+        content[index].input = text ? JSON.parse(text) : {};
+      } catch {
+        // Cut off (max_tokens): toolInput says so, as for an incomplete input the non-streaming call returns.
+        content[index].input = undefined;
+      }
+    } else if (type === 'message_delta') {
+      if (event.delta && 'stop_reason' in event.delta) message.stop_reason = event.delta.stop_reason;
+      if (event.usage) message.usage = { ...message.usage, ...event.usage };
+    } else if (type === 'message_stop') done = true;
+  });
+  if (whole !== undefined) return { message: whole as Message, sent: body };
+  if (!done || !message) throw new TransientProviderError('the stream was cut before it ended (message_stop)');
+  message.content = message.content!.filter((b) => b !== undefined);
   return { message, sent: body };
 }
 

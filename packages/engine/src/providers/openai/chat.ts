@@ -17,7 +17,7 @@ export function chatRequestBody(req: Pick<TextRequest, 'model' | 'prompt' | 'jso
 
 export interface ChatCompletionBody {
   choices?: Array<{ message?: { content?: string } }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
 /** What a chat completion answered, priced from its usage (times `priceFactor`: the batch discount). */

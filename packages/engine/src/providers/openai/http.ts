@@ -1,4 +1,4 @@
-import { postJsonWithRetries } from '../http-call';
+import { type SseMessage, postJsonWithRetries, postStreamWithRetries } from '../http-call';
 
 export interface OpenAiOptions {
   baseUrl: string;
@@ -33,4 +33,30 @@ export async function postJson(
     maxAttempts: opts.maxAttempts,
     secrets: opts.apiKey ? [opts.apiKey] : [],
   });
+}
+
+/** As postJson, asking for a stream of server-sent events (http-call.ts postStreamWithRetries). */
+export async function postStream(
+  opts: OpenAiOptions,
+  path: string,
+  body: unknown,
+  timeoutMs: number,
+  onEvent: (event: SseMessage) => void,
+  signal?: AbortSignal,
+  idempotencyKey?: string,
+): Promise<unknown> {
+  return postStreamWithRetries(
+    {
+      baseUrl: opts.baseUrl,
+      path,
+      body,
+      timeoutMs,
+      signal,
+      idempotencyKey,
+      headers: opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {},
+      maxAttempts: opts.maxAttempts,
+      secrets: opts.apiKey ? [opts.apiKey] : [],
+    },
+    onEvent,
+  );
 }

@@ -1,19 +1,76 @@
-import { roundUsd, textCallCost } from '@atelier/domain';
+import { roundUsd } from '@atelier/domain';
 import { type BatchProvider, type ImageProvider, type ProviderDefinition, type TextProvider, TransientProviderError } from '../types';
 import { openaiBatches } from './batches';
-import { type OpenAiOptions, postJson } from './http';
+import { type ChatCompletionBody, apiModel, chatCompletionOf, chatRequestBody } from './chat';
+import { type OpenAiOptions, postJson, postStream } from './http';
 import { msSetting } from '../settings';
 
 export type { OpenAiOptions } from './http';
-
-/** The model name the API knows: the registry id without its `openai/` prefix. */
-const apiModel = (id: string) => id.replace(/^openai\//, '');
 
 function mimeOf(bytes: Buffer): string {
   if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (bytes.subarray(0, 4).toString('ascii') === 'RIFF' && bytes.subarray(8, 12).toString('ascii') === 'WEBP') return 'image/webp';
   if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'image/jpeg';
   return 'application/octet-stream';
+}
+
+interface ChatCompletionChunk {
+  choices?: Array<{ delta?: { content?: string | null } }>;
+  usage?: ChatCompletionBody['usage'];
+  error?: { message?: string };
+}
+
+/**
+ * A chat completion streamed (`stream: true`, its usage asked for in a last chunk with `stream_options`),
+ * each piece of content handed to `onDelta`, and put together as the non-streaming call would answer: the
+ * same content and usage. A stream that ends before `data: [DONE]`, or says it failed, is transient; a
+ * server that answers without streaming is answered from its body.
+ */
+async function streamCompletion(
+  opts: OpenAiOptions,
+  body: Record<string, unknown>,
+  timeoutMs: number,
+  onDelta: (text: string) => void,
+  signal?: AbortSignal,
+  idempotencyKey?: string,
+): Promise<ChatCompletionBody> {
+  let content: string | undefined;
+  let usage: ChatCompletionBody['usage'];
+  let done = false;
+  const whole = await postStream(
+    opts,
+    '/chat/completions',
+    { ...body, stream: true, stream_options: { include_usage: true } },
+    timeoutMs,
+    (event) => {
+      if (done) return;
+      if (event.data === '[DONE]') {
+        done = true;
+        return;
+      }
+      let chunk: ChatCompletionChunk;
+      try {
+        chunk = JSON.parse(event.data) as ChatCompletionChunk;
+      } catch {
+        throw new TransientProviderError('the provider streamed a chunk that is not JSON');
+      }
+      if (chunk.error) throw new TransientProviderError(`the stream ended in an error: ${chunk.error.message ?? 'unknown'}`.slice(0, 300));
+      const delta = chunk.choices?.[0]?.delta;
+      if (delta) {
+        content ??= '';
+        if (typeof delta.content === 'string' && delta.content) {
+          content += delta.content;
+          onDelta(delta.content);
+        }
+      }
+      if (chunk.usage) usage = chunk.usage;
+    },
+    signal,
+    idempotencyKey,
+  );
+  if (whole !== undefined) return whole as ChatCompletionBody;
+  if (!done) throw new TransientProviderError('the stream was cut before it ended ([DONE])');
+  return { choices: content === undefined ? [] : [{ message: { content } }], usage };
 }
 
 /**
@@ -28,25 +85,14 @@ export function createOpenAiProvider(opts: OpenAiOptions): { text: TextProvider;
     batches: openaiBatches(opts),
     text: {
       async complete(req) {
-        const answer = (await postJson(
-          opts,
-          '/chat/completions',
-          {
-            model: apiModel(req.model.id),
-            messages: [{ role: 'user', content: req.prompt }],
-            ...(req.jsonSchema
-              ? { response_format: { type: 'json_schema', json_schema: { name: 'step_output', schema: req.jsonSchema, strict: false } } }
-              : {}),
-          },
-          opts.textTimeoutMs ?? 60_000,
-          req.signal,
-          req.idempotencyKey,
-        )) as { choices?: Array<{ message?: { content?: string } }>; usage?: { prompt_tokens?: number; completion_tokens?: number } };
-        const text = answer.choices?.[0]?.message?.content;
-        if (typeof text !== 'string') throw new TransientProviderError('the provider answered without a message');
-        const inputTokens = answer.usage?.prompt_tokens ?? 0;
-        const outputTokens = answer.usage?.completion_tokens ?? 0;
-        return { text, inputTokens, outputTokens, costUsd: textCallCost(req.model, inputTokens, outputTokens) };
+        const body = chatRequestBody(req);
+        const timeoutMs = opts.textTimeoutMs ?? 60_000;
+        const answer = (
+          req.onDelta
+            ? await streamCompletion(opts, body, timeoutMs, req.onDelta, req.signal, req.idempotencyKey)
+            : await postJson(opts, '/chat/completions', body, timeoutMs, req.signal, req.idempotencyKey)
+        ) as ChatCompletionBody;
+        return chatCompletionOf(req.model, answer);
       },
     },
     image: {
