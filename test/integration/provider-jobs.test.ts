@@ -111,7 +111,7 @@ describe('provider jobs', () => {
 
   it('hold no activity slot while they run: text runs go at full speed beside 100 pending videos, and cancelling stops the jobs', async () => {
     // Five activity slots: if a waiting step held one, five pending videos would stop everything else.
-    const worker = await h.startWorker({ maxConcurrentActivities: 5, providerJobs: { checkAfterMs: 2_000 } });
+    const worker = await h.startWorker({ maxConcurrentActivities: 5, providerJobs: { checkAfterMs: 10_000 } });
     try {
       const timeText = async () => {
         const began = Date.now();
@@ -134,8 +134,9 @@ describe('provider jobs', () => {
         (row) => Number(row.n) >= 100,
       );
       const beside = await timeText();
-      // Full speed: within twice the idle time plus scheduling noise, not queued behind 100 waits.
-      expect(beside).toBeLessThan(idle * 2 + 3_000);
+      // Full speed: within a few times the idle time (the 100 waiting runs' looks share the machine), not
+      // queued behind 100 waits, which on 5 slots would never end.
+      expect(beside).toBeLessThan(idle * 3 + 5_000);
 
       const cancels = server.received.filter((r) => r.path.endsWith('/cancel')).length;
       await Promise.all(videos.map((id) => h.request('POST', `/v1/runs/${id}/cancel`, { token: user.token })));
