@@ -75,9 +75,7 @@ export async function sealProviderBatch(
         OR (SELECT count(*) FROM provider_batch_items WHERE batch = ${batchId}) >= ${limits.maxItems})
     RETURNING id`.execute(db);
   if (rows.length === 0) return undefined;
-  const items = await sql<{ call_key: string; request: unknown }>`
-    SELECT call_key, request FROM provider_batch_items WHERE batch = ${batchId} ORDER BY added_at, call_key`.execute(db);
-  return items.rows;
+  return providerBatchItems(db, batchId);
 }
 
 export async function recordProviderBatchSent(db: Db, id: string, batchId: string): Promise<void> {
@@ -142,4 +140,11 @@ export async function serveProviderBatchItem(db: Db, callKey: string): Promise<b
   const { rows } =
     await sql`UPDATE provider_batch_items SET served = true WHERE call_key = ${callKey} AND NOT served RETURNING call_key`.execute(db);
   return rows.length > 0;
+}
+
+/** A batch's calls, in the order they were added. */
+export async function providerBatchItems(db: Db, batchId: string): Promise<Array<{ call_key: string; request: unknown }>> {
+  const { rows } = await sql<{ call_key: string; request: unknown }>`
+    SELECT call_key, request FROM provider_batch_items WHERE batch = ${batchId} ORDER BY added_at, call_key`.execute(db);
+  return rows;
 }

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import {
   type Db,
   addProviderBatchItem,
   claimProviderBatchCheck,
   failStaleProviderBatch,
   getProviderBatchItem,
+  providerBatchItems,
   recordProviderBatchEnded,
   recordProviderBatchSent,
   removeProviderBatchItem,
@@ -13,6 +15,7 @@ import {
 import type { ModelEntry } from '@atelier/domain';
 import { ProviderJobPending } from './job-pending';
 import {
+  type BatchItem,
   type BatchItemOutcome,
   type BatchProvider,
   PermanentProviderError,
@@ -127,13 +130,7 @@ async function moveBatchOn(
     const items = await sealProviderBatch(db, id, { collectMs: collectMsOf(opts), maxItems: DEFAULTS.maxItems });
     if (!items) return false;
     try {
-      const { batchId } = await batches.create(
-        model,
-        items.map((i) => {
-          const stored = i.request as StoredRequest;
-          return { customId: i.call_key, request: { ...stored, model: stored.model } };
-        }),
-      );
+      const { batchId } = await batches.create(model, batchItemsOf(items));
       await recordProviderBatchSent(db, id, batchId);
     } catch (err) {
       // Nothing was sent (or the provider refused it all): every call fails the way the refusal did.
@@ -149,18 +146,32 @@ async function moveBatchOn(
   if (status !== 'sent') return false;
   const batchId = await claimProviderBatchCheck(db, id, opts.batchCheckMs ?? DEFAULTS.checkMs);
   if (!batchId) return false;
-  const progress = await batches.check(model, batchId);
+  const items = batchItemsOf(await providerBatchItems(db, id));
+  const progress = await batches.check(model, batchId, items);
   if (progress.state === 'pending') return true;
+  const keys = new Map(items.map((item) => [item.customId, item.callKey]));
   const unanswered = progress.failure ?? new TransientProviderError('the batch ended without answering this call (expired or cancelled)');
   await ended(
     db,
     id,
     opts,
-    progress.results.map((r) => ({ callKey: r.customId, outcome: stored(r) })),
+    progress.results.flatMap((r) => (keys.has(r.customId) ? [{ callKey: keys.get(r.customId) as string, outcome: stored(r) }] : [])),
     stored(unanswered),
     progress.failure?.message,
   );
   return true;
+}
+
+/**
+ * A batch's calls as the provider is sent them: each named by its call key's SHA-256 (call keys are longer
+ * than Anthropic's 64-character custom ids allow, and use `:`), and carrying the request as it was stored.
+ */
+function batchItemsOf(items: Array<{ call_key: string; request: unknown }>): Array<BatchItem & { callKey: string }> {
+  return items.map((i) => ({
+    callKey: i.call_key,
+    customId: createHash('sha256').update(i.call_key).digest('hex'),
+    request: i.request as StoredRequest,
+  }));
 }
 
 function stored(outcome: BatchItemOutcome | unknown): StoredOutcome {

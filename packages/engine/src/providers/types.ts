@@ -194,7 +194,10 @@ export interface JobWebhooks {
   verify(delivery: { headers: Headers; body: string }): Promise<string | undefined>;
 }
 
-/** One text call sent through a provider's batch interface, named by the engine's id for it. */
+/**
+ * One text call sent through a provider's batch interface, named by the engine's id for it (64 characters
+ * of [0-9a-f], which every batch interface accepts as a custom id).
+ */
 export interface BatchItem {
   customId: string;
   request: TextRequest;
@@ -217,8 +220,11 @@ export type BatchProgress = { state: 'pending' } | { state: 'ended'; results: Ba
 export interface BatchProvider {
   /** Sends the items as one batch; the provider's id for it. Items all name `model`. */
   create(model: ModelEntry, items: BatchItem[], signal?: AbortSignal): Promise<{ batchId: string }>;
-  /** Where the batch stands; once it ended, every item's answer (priced at the batch rate) or error. */
-  check(model: ModelEntry, batchId: string, signal?: AbortSignal): Promise<BatchProgress>;
+  /**
+   * Where the batch stands; once it ended, every item's answer (priced at the batch rate) or error. Asked
+   * with the batch's items, so each answer is read as its request asked (a structured output unwrapped).
+   */
+  check(model: ModelEntry, batchId: string, items: BatchItem[], signal?: AbortSignal): Promise<BatchProgress>;
   cancel?(model: ModelEntry, batchId: string): Promise<void>;
 }
 

@@ -1,14 +1,29 @@
-import { textCallCost } from '@atelier/domain';
+import { type ModelEntry, roundUsd, textCallCost } from '@atelier/domain';
 import { msSetting } from '../settings';
 import {
+  type BatchProvider,
   type ClassifierPolicy,
   type ClassifierProvider,
   PermanentProviderError,
   type ProviderDefinition,
+  type TextCompletion,
   type TextProvider,
+  type TextRequest,
   TransientProviderError,
 } from '../types';
-import { type AnthropicOptions, type ToolDefinition, createMessage, refused, streamMessage, textOf, toolInput, usageOf } from './messages';
+import { anthropicBatches } from './batches';
+import {
+  type AnthropicOptions,
+  type Message,
+  type MessageRequest,
+  type ToolDefinition,
+  createMessage,
+  refused,
+  streamMessage,
+  textOf,
+  toolInput,
+  usageOf,
+} from './messages';
 
 export type { AnthropicOptions } from './messages';
 
@@ -69,24 +84,44 @@ function verdictPrompt(policy: ClassifierPolicy, text: string): string {
  * the same API with a forced `verdict` tool. Costs come from the usage Anthropic reports, priced by the
  * registry. Anthropic takes no seed: its default temperature already varies answers between schema retries.
  */
-export function createAnthropicProvider(opts: AnthropicOptions): { text: TextProvider; classifier: ClassifierProvider } {
+/** A step's text call as a Messages request: a forced `step_output` tool when the step has a jsonSchema. */
+export function stepMessage(opts: AnthropicOptions, req: TextRequest) {
+  const structured = req.jsonSchema ? stepOutputTool(req.jsonSchema) : undefined;
+  const request: MessageRequest = {
+    model: req.model,
+    prompt: req.prompt,
+    maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS,
+    tool: structured?.tool,
+    signal: req.signal,
+    idempotencyKey: req.idempotencyKey,
+  };
+  return { request, structured };
+}
+
+/** What a step's message answered, priced from its usage (times `priceFactor`: the batch discount). */
+export function stepCompletion(
+  model: ModelEntry,
+  structured: ReturnType<typeof stepOutputTool> | undefined,
+  message: Message,
+  sent: unknown,
+  priceFactor = 1,
+): TextCompletion {
+  if (refused(message)) throw new PermanentProviderError('the model declined the request (stop_reason: refusal)');
+  const text = structured ? JSON.stringify(structured.unwrap(toolInput(message, structured.tool.name))) : textOf(message);
+  const { inputTokens, outputTokens } = usageOf(message, sent, text);
+  return { text, inputTokens, outputTokens, costUsd: roundUsd(textCallCost(model, inputTokens, outputTokens) * priceFactor) };
+}
+
+export function createAnthropicProvider(
+  opts: AnthropicOptions,
+): { text: TextProvider; classifier: ClassifierProvider; batches: BatchProvider } {
   return {
+    batches: anthropicBatches(opts),
     text: {
       async complete(req) {
-        const structured = req.jsonSchema ? stepOutputTool(req.jsonSchema) : undefined;
-        const request = {
-          model: req.model,
-          prompt: req.prompt,
-          maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS,
-          tool: structured?.tool,
-          signal: req.signal,
-          idempotencyKey: req.idempotencyKey,
-        };
+        const { request, structured } = stepMessage(opts, req);
         const { message, sent } = req.onDelta ? await streamMessage(opts, request, req.onDelta) : await createMessage(opts, request);
-        if (refused(message)) throw new PermanentProviderError('the model declined the request (stop_reason: refusal)');
-        const text = structured ? JSON.stringify(structured.unwrap(toolInput(message, structured.tool.name))) : textOf(message);
-        const { inputTokens, outputTokens } = usageOf(message, sent, text);
-        return { text, inputTokens, outputTokens, costUsd: textCallCost(req.model, inputTokens, outputTokens) };
+        return stepCompletion(req.model, structured, message, sent);
       },
     },
     classifier: {

@@ -58,7 +58,8 @@ export interface Message {
   };
 }
 
-const requestBody = (req: MessageRequest) => ({
+/** The Messages API body of a request (a batch's `params` too). */
+export const requestBody = (req: MessageRequest) => ({
   model: apiModel(req.model),
   max_tokens: req.maxTokens,
   messages: [{ role: 'user', content: req.prompt }],
