@@ -16,7 +16,7 @@ import { egressPolicyFromEnv } from '@atelier/egress';
 import { VISUAL_TOOLS } from '../media/visual/index';
 import { VIDEO_TOOLS } from '../media/video/index';
 import { observeSettlement, observeStep } from '../metrics';
-import { signalProviderJobEnded } from '../client';
+import { PROVIDER_JOB_ENDED_SIGNAL } from '../workflows/signal-names';
 import { ProviderJobPending, withDurableJobs } from '../providers/durable-jobs';
 import { keyedProviders } from '../providers/index';
 import type { ExecuteStepInput, SettleRunInput, SkipStepInput, StepResult } from '../run-types';
@@ -43,7 +43,10 @@ async function withHeartbeat<T>(work: (signal: AbortSignal) => Promise<T>): Prom
 /** Tells runs that the provider work they wait for ended (a batch answered their calls), as a webhook would. */
 async function announceJobsEnded(ended: Array<{ runId: string; jobId: string }>): Promise<void> {
   const { client } = Context.current();
-  await Promise.all(ended.map((e) => signalProviderJobEnded(client, e.runId, e.jobId).catch(() => false)));
+  // A run no longer waiting (settled, or looking already) is no error: it finds the answer when it looks.
+  await Promise.all(
+    ended.map((e) => client.workflow.getHandle(e.runId).signal(PROVIDER_JOB_ENDED_SIGNAL, { jobId: e.jobId }).catch(() => undefined)),
+  );
 }
 
 /**

@@ -29,6 +29,7 @@ import { planOf } from './definition-ref';
 import { RunStop, describeEngineFailure } from './run-failures';
 import { type RunShapeFlags, SETTLE_EVERY_FAILURE_PATCH, runShapeOf } from './run-shape';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
+import { PROVIDER_JOB_ENDED_SIGNAL } from './signal-names';
 
 // Bookkeeping writes are short database transactions: local activities keep them off the task queue.
 export const { markRunRunning, settleRun, skipStep, settleChildStep, emitArtifact, recheckCharacter } = proxyLocalActivities<RunActivities>(
@@ -40,7 +41,7 @@ export const { markRunRunning, settleRun, skipStep, settleChildStep, emitArtifac
 
 export const cancelRunSignal = defineSignal('cancel');
 /** The gateway's word that a provider announced the end of a job (a verified completion webhook). */
-export const providerJobEndedSignal = defineSignal<[{ jobId: string }]>('providerJobEnded');
+export const providerJobEndedSignal = defineSignal<[{ jobId: string }]>(PROVIDER_JOB_ENDED_SIGNAL);
 export const runStateQuery = defineQuery<{ status: string; stepIndex: number; stepsDone: number; cancelRequested: boolean }>('state');
 /** Completes a run whose steps are all done; waits for the workflow's own settlement and returns it. */
 export const finalizeRunUpdate = defineUpdate<RunOutcome>('finalize');

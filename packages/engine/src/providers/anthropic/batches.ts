@@ -1,7 +1,7 @@
 import { BATCH_PRICE_FACTOR, type ModelEntry } from '@atelier/domain';
 import { postJsonWithRetries } from '../http-call';
 import { type BatchItemOutcome, type BatchProvider, PermanentProviderError, type TextRequest, TransientProviderError } from '../types';
-import { stepCompletion, stepMessage } from './index';
+import { stepCompletion, stepMessage } from './step-calls';
 import { ANTHROPIC_VERSION, type AnthropicOptions, type Message, requestBody } from './messages';
 
 /** A message batch as the Message Batches API answers it (the fields read here). */
@@ -101,4 +101,3 @@ export function anthropicBatches(opts: AnthropicOptions): BatchProvider {
     };
   }
 }
-

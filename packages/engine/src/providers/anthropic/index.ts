@@ -1,51 +1,21 @@
-import { type ModelEntry, roundUsd, textCallCost } from '@atelier/domain';
+import { textCallCost } from '@atelier/domain';
 import { msSetting } from '../settings';
 import {
   type BatchProvider,
   type ClassifierPolicy,
   type ClassifierProvider,
-  PermanentProviderError,
   type ProviderDefinition,
-  type TextCompletion,
   type TextProvider,
-  type TextRequest,
   TransientProviderError,
 } from '../types';
 import { anthropicBatches } from './batches';
-import {
-  type AnthropicOptions,
-  type Message,
-  type MessageRequest,
-  type ToolDefinition,
-  createMessage,
-  refused,
-  streamMessage,
-  textOf,
-  toolInput,
-  usageOf,
-} from './messages';
+import { stepCompletion, stepMessage } from './step-calls';
+import { type AnthropicOptions, type ToolDefinition, createMessage, refused, streamMessage, toolInput, usageOf } from './messages';
 
 export type { AnthropicOptions } from './messages';
 
-const DEFAULT_MAX_TOKENS = 8_192;
 /** A verdict is a boolean and a few labels. */
 const VERDICT_MAX_TOKENS = 1_024;
-
-/**
- * A tool's input_schema must be an object schema; a step whose output is another shape (an array, a
- * string) is asked for `{ value }` and given the value back.
- */
-function stepOutputTool(schema: Record<string, unknown>): { tool: ToolDefinition; unwrap: (input: Record<string, unknown>) => unknown } {
-  const isObject = schema.type === 'object';
-  return {
-    tool: {
-      name: 'step_output',
-      description: "Record the step's output. Its input is the complete answer to the request, fitting this schema.",
-      input_schema: isObject ? schema : { type: 'object', properties: { value: schema }, required: ['value'] },
-    },
-    unwrap: (input) => (isObject ? input : input.value),
-  };
-}
 
 const POLICIES: Record<ClassifierPolicy, { question: string; labels: string }> = {
   safety: {
@@ -84,37 +54,11 @@ function verdictPrompt(policy: ClassifierPolicy, text: string): string {
  * the same API with a forced `verdict` tool. Costs come from the usage Anthropic reports, priced by the
  * registry. Anthropic takes no seed: its default temperature already varies answers between schema retries.
  */
-/** A step's text call as a Messages request: a forced `step_output` tool when the step has a jsonSchema. */
-export function stepMessage(opts: AnthropicOptions, req: TextRequest) {
-  const structured = req.jsonSchema ? stepOutputTool(req.jsonSchema) : undefined;
-  const request: MessageRequest = {
-    model: req.model,
-    prompt: req.prompt,
-    maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS,
-    tool: structured?.tool,
-    signal: req.signal,
-    idempotencyKey: req.idempotencyKey,
-  };
-  return { request, structured };
-}
-
-/** What a step's message answered, priced from its usage (times `priceFactor`: the batch discount). */
-export function stepCompletion(
-  model: ModelEntry,
-  structured: ReturnType<typeof stepOutputTool> | undefined,
-  message: Message,
-  sent: unknown,
-  priceFactor = 1,
-): TextCompletion {
-  if (refused(message)) throw new PermanentProviderError('the model declined the request (stop_reason: refusal)');
-  const text = structured ? JSON.stringify(structured.unwrap(toolInput(message, structured.tool.name))) : textOf(message);
-  const { inputTokens, outputTokens } = usageOf(message, sent, text);
-  return { text, inputTokens, outputTokens, costUsd: roundUsd(textCallCost(model, inputTokens, outputTokens) * priceFactor) };
-}
-
-export function createAnthropicProvider(
-  opts: AnthropicOptions,
-): { text: TextProvider; classifier: ClassifierProvider; batches: BatchProvider } {
+export function createAnthropicProvider(opts: AnthropicOptions): {
+  text: TextProvider;
+  classifier: ClassifierProvider;
+  batches: BatchProvider;
+} {
   return {
     batches: anthropicBatches(opts),
     text: {
