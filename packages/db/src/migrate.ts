@@ -20,6 +20,7 @@ import * as loginThrottles from './migrations/2026-11-29T0900-login-throttles';
 import * as priorityConcurrency from './migrations/2026-11-30T0900-priority-concurrency';
 import * as providerCapacity from './migrations/2026-11-30T1000-provider-capacity';
 import * as providerJobs from './migrations/2026-12-01T0900-provider-jobs';
+import * as unpricedCalls from './migrations/2026-12-01T1000-unpriced-calls';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T0900-priority-concurrency': priorityConcurrency,
   '2026-11-30T1000-provider-capacity': providerCapacity,
   '2026-12-01T0900-provider-jobs': providerJobs,
+  '2026-12-01T1000-unpriced-calls': unpricedCalls,
 };
 
 class InCodeMigrations implements MigrationProvider {

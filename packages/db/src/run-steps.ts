@@ -218,7 +218,7 @@ export const insertStartedStep = (s: StepSettlement, start: StepStartedAt, costU
         ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb, ${s.error ?? null}, ${s.errorCode ?? null}
       FROM run
       RETURNING step_index),
-    calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`WHERE EXISTS (SELECT 1 FROM step)`)})`;
+    calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`EXISTS (SELECT 1 FROM step)`)})`;
 
 /**
  * Records a step's start and its settlement together, in one statement, for a step that ran before its
