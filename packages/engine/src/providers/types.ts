@@ -26,6 +26,11 @@ export interface TextCompletion {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /**
+   * The provider said nothing of what the call used and the adapter could not estimate it: `costUsd` (0)
+   * is not known. The call is recorded as unpriced, not as free.
+   */
+  unpriced?: boolean;
 }
 
 export interface TextProvider {
