@@ -64,21 +64,26 @@ export async function waitOutOutages<T>(work: () => Promise<T>, opts: OutageWait
 }
 
 /**
- * `storage` whose writes wait out the storage's outages (a put is idempotent: write then rename, or one
- * object). An outage longer than the wait fails the attempt with StorageUnavailableError, which the retry
- * budget does not count.
+ * `storage` whose writes and reads wait out the storage's outages (a put is idempotent: write then rename,
+ * or one object; a get and a delete are too). An outage longer than the wait fails the attempt with
+ * StorageUnavailableError, which the retry budget does not count. A missing object is no outage.
  */
 export function patientStorage<S extends ObjectStorage>(storage: S, opts: OutageWait): S {
-  const put: ObjectStorage['put'] = async (key, bytes, contentType) => {
+  const patiently = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
-      return await waitOutOutages(() => storage.put(key, bytes, contentType), { ...opts, dependency: 'storage' });
+      return await waitOutOutages(work, { ...opts, dependency: 'storage' });
     } catch (err) {
       throw isStorageOutage(err) ? new StorageUnavailableError(err) : err;
     }
   };
+  const patient: Partial<ObjectStorage> = {
+    put: (key, bytes, contentType) => patiently(() => storage.put(key, bytes, contentType)),
+    get: (key) => patiently(() => storage.get(key)),
+    delete: (key) => patiently(() => storage.delete(key)),
+  };
   return new Proxy(storage, {
     get(target, prop, receiver) {
-      if (prop === 'put') return put;
+      if (typeof prop === 'string' && prop in patient) return patient[prop as keyof ObjectStorage];
       const value = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
