@@ -71,6 +71,10 @@ describe('waitOutOutages', () => {
     });
     await expect(waitOutOutages(away, { ...fast, maxMs: 60 })).rejects.toThrow('ECONNREFUSED');
     expect(away.mock.calls.length).toBeGreaterThan(2);
+    away.mockClear();
+    await expect(waitOutOutages(away, { ...fast, until: Date.now() + 40 })).rejects.toThrow('ECONNREFUSED');
+    expect(away.mock.calls.length).toBeGreaterThan(1);
+    expect(away.mock.calls.length).toBeLessThan(6);
     const ended = new AbortController();
     setTimeout(() => ended.abort(), 30);
     await expect(waitOutOutages(away, { ...fast, signal: ended.signal })).rejects.toThrow('ECONNREFUSED');

@@ -26,6 +26,8 @@ export interface OutageWait {
   signal?: AbortSignal;
   /** How long an outage is waited out within the attempt before its failure is thrown all the same. */
   maxMs?: number;
+  /** When the wait ends at the latest (epoch ms): before the attempt's own timeout, which would drop what it holds. */
+  until?: number;
   firstDelayMs?: number;
   maxDelayMs?: number;
   /** The one dependency `work` uses (its outages only are waited out); both by default. */
@@ -37,21 +39,22 @@ export interface OutageWait {
 /**
  * Within an attempt that holds something it paid for (a model's answer, a generated image), the database
  * or storage being unavailable is waited out, not thrown: `work` is tried again with backoff (250 ms
- * doubling to 5 s) while the outage lasts, up to `maxMs` (10 minutes: the step's attempt may run 15), so
- * what was bought is written down and used instead of bought again by the next attempt. Any other failure
- * is thrown at once. `work` must be safe to repeat (its writes idempotent).
+ * doubling to 5 s) while the outage lasts, up to `maxMs` (10 minutes: the step's attempt may run 15) and
+ * never past `until`, so what was bought is written down and used instead of bought again by the next
+ * attempt. Any other failure is thrown at once. `work` must be safe to repeat (its writes idempotent).
  */
 export async function waitOutOutages<T>(work: () => Promise<T>, opts: OutageWait = {}): Promise<T> {
   const maxMs = opts.maxMs ?? 10 * 60_000;
   const maxDelayMs = opts.maxDelayMs ?? 5_000;
-  const began = Date.now();
+  const until = opts.until !== undefined && Number.isFinite(opts.until) ? opts.until : Number.POSITIVE_INFINITY;
+  const deadline = Math.min(Date.now() + maxMs, until);
   let delayMs = opts.firstDelayMs ?? 250;
   for (;;) {
     try {
       return await work();
     } catch (err) {
       const dependency = outageOf(err, opts.dependency);
-      if (!dependency || opts.signal?.aborted || Date.now() - began + delayMs > maxMs) throw err;
+      if (!dependency || opts.signal?.aborted || Date.now() + delayMs > deadline) throw err;
       opts.onWait?.(dependency, err, delayMs);
       try {
         await sleep(delayMs, undefined, opts.signal ? { signal: opts.signal } : undefined);

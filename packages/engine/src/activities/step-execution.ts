@@ -66,6 +66,8 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
       // and storage to come back, as long as the attempt may run, heartbeating all along.
       const wait: OutageWait = {
         signal: ctx.cancellationSignal,
+        // Ended before the attempt times out (then its heartbeat still carries what it bought to the next).
+        until: ctx.info.currentAttemptScheduledTimestampMs + ctx.info.startToCloseTimeoutMs - 30_000,
         onWait: (dependency, err, delayMs) => {
           deps.metrics?.outageWait.inc({ dependency }, delayMs / 1000);
           deps.logger.warn({ err, runId, stepId: step.id, dependency }, 'step waits for an outage to end, keeping what it bought');
