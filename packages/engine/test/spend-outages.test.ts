@@ -122,7 +122,7 @@ describe('patientStorage', () => {
 });
 
 describe('heartbeating', () => {
-  it('beats while the activity runs, once however often it is wrapped', async () => {
+  it('beats while the activity runs, once however often it is wrapped, passing on what the attempt before carried', async () => {
     vi.useFakeTimers();
     try {
       const beats: unknown[] = [];
@@ -132,10 +132,13 @@ describe('heartbeating', () => {
           return 'done';
         }),
       );
-      expect(await asActivity(1, activity, beats)).toBe('done');
+      const carried = { answers: { k: { text: 'bought' } }, unrecorded: [] };
+      expect(await asActivity(2, activity, beats, carried)).toBe('done');
       expect(beats.length).toBe(3);
       await vi.advanceTimersByTimeAsync(10_000);
       expect(beats.length).toBe(3);
+      // An attempt that has not said what it holds passes on what the one before carried.
+      expect(beats).toEqual([carried, carried, carried]);
     } finally {
       vi.useRealTimers();
     }

@@ -23,6 +23,9 @@ export function heartbeating<I extends unknown[], O>(activity: (...input: I) => 
     const ctx = Context.current();
     if (beats.has(ctx)) return activity(...input);
     const beat = new AttemptHeartbeat();
+    // Until the attempt says what it holds, it passes on what the one before carried: an attempt that
+    // fails before its step begins (the database still away) must not leave the next one empty-handed.
+    beat.details = () => ctx.info.heartbeatDetails;
     beats.set(ctx, beat);
     const timer = setInterval(() => ctx.heartbeat(beat.details()), 2_000);
     try {
