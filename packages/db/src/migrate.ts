@@ -20,6 +20,7 @@ import * as loginThrottles from './migrations/2026-11-29T0900-login-throttles';
 import * as priorityConcurrency from './migrations/2026-11-30T0900-priority-concurrency';
 import * as providerCapacity from './migrations/2026-11-30T1000-provider-capacity';
 import * as providerJobs from './migrations/2026-12-01T0900-provider-jobs';
+import * as unpricedCalls from './migrations/2026-12-01T1000-unpriced-calls';
 import * as stepFallbacks from './migrations/2026-12-01T1100-step-fallbacks';
 import * as providerBatches from './migrations/2026-12-01T1200-provider-batches';
 
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T0900-priority-concurrency': priorityConcurrency,
   '2026-11-30T1000-provider-capacity': providerCapacity,
   '2026-12-01T0900-provider-jobs': providerJobs,
+  '2026-12-01T1000-unpriced-calls': unpricedCalls,
   '2026-12-01T1100-step-fallbacks': stepFallbacks,
   '2026-12-01T1200-provider-batches': providerBatches,
 };

@@ -10,6 +10,8 @@ export interface ProviderCallRecord {
   provider: string;
   model: string;
   costUsd: number;
+  /** The answer said nothing of what it cost: `costUsd` (0) is not known (see the unpriced-calls migration). */
+  unpriced?: boolean;
   /** When the provider answered; now when absent. */
   at?: Date;
 }
@@ -25,9 +27,11 @@ export async function recordProviderCalls(db: Executor, calls: ProviderCallRecor
 
 /**
  * The INSERT of `calls` into provider_calls, for a statement of its own or a CTE of a larger one; `when`
- * (a WHERE clause) makes it conditional on the rest of that statement.
+ * (a condition) makes it conditional on the rest of that statement. A call already recorded for the same
+ * attempt (the same key) is not recorded again: a write retried after its connection died, unsure whether
+ * it committed, adds nothing the first one wrote.
  */
-export function insertProviderCalls(calls: ProviderCallRecord[], when: RawBuilder<unknown> = sql``) {
+export function insertProviderCalls(calls: ProviderCallRecord[], when: RawBuilder<unknown> = sql`true`) {
   const rows = JSON.stringify(
     calls.map((c) => ({
       run_id: c.runId,
@@ -37,15 +41,19 @@ export function insertProviderCalls(calls: ProviderCallRecord[], when: RawBuilde
       provider: c.provider,
       model: c.model,
       cost_usd: roundUsd(c.costUsd),
+      unpriced: c.unpriced === true,
       at: (c.at ?? new Date()).toISOString(),
     })),
   );
   return sql`
-    INSERT INTO provider_calls (run_id, step_index, step_attempt, call_key, provider, model, cost_usd, at)
-    SELECT run_id, step_index, step_attempt, call_key, provider, model, cost_usd, at
+    INSERT INTO provider_calls (run_id, step_index, step_attempt, call_key, provider, model, cost_usd, unpriced, at)
+    SELECT run_id, step_index, step_attempt, call_key, provider, model, cost_usd, unpriced, at
     FROM jsonb_to_recordset(${rows}::jsonb)
-      AS c(run_id text, step_index integer, step_attempt integer, call_key text, provider text, model text, cost_usd numeric, at timestamptz)
-    ${when}`;
+      AS c(run_id text, step_index integer, step_attempt integer, call_key text, provider text, model text, cost_usd numeric,
+        unpriced boolean, at timestamptz)
+    WHERE ${when} AND NOT EXISTS (
+      SELECT 1 FROM provider_calls p
+      WHERE p.run_id = c.run_id AND p.step_index = c.step_index AND p.step_attempt = c.step_attempt AND p.call_key = c.call_key)`;
 }
 
 /** What the providers charged for each step of a run, every attempt included: step index → USD. */

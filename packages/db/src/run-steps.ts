@@ -240,7 +240,7 @@ export const insertStartedStep = (s: StepSettlement, start: StepStartedAt, costU
         ${fallbacksJson(s)}::jsonb
       FROM run
       RETURNING step_index),
-    calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`WHERE EXISTS (SELECT 1 FROM step)`)})`;
+    calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`EXISTS (SELECT 1 FROM step)`)})`;
 
 /**
  * Records a step's start and its settlement together, in one statement, for a step that ran before its

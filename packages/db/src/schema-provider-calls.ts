@@ -13,6 +13,8 @@ export interface ProviderCallsTable {
   provider: string;
   model: string;
   cost_usd: Numeric;
+  /** The provider's answer said nothing of what it cost (migration 2026-12-01T1000-unpriced-calls): cost_usd is 0, not known. */
+  unpriced: Generated<boolean>;
   at: Generated<Date>;
 }
 

@@ -45,6 +45,10 @@ export interface WorkerMetrics {
   stepCost: Counter<'kind' | 'provider' | 'model'>;
   /** What providers charged for every answered call, calls repeated by a step's later attempts included. */
   providerSpend: Counter<'provider' | 'model'>;
+  /** Answered calls whose cost is not known (no usage in the answer): recorded as unpriced, not counted in providerSpend. */
+  unpricedCalls: Counter<'provider' | 'model'>;
+  /** Seconds steps spent waiting within their attempt for the database or storage to come back, by dependency. */
+  outageWait: Counter<'dependency'>;
   gateVerdicts: Counter<'gate_type' | 'verdict'>;
   /**
    * Seconds model calls spent waiting before going out, by provider and reason: `limit` (the fleet's
@@ -87,6 +91,18 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
       name: 'atelier_provider_spend_usd_total',
       help: 'What providers charged (USD) for every answered model call, by provider and model, including calls repeated after a worker died mid-step (billed once, paid twice)',
       labelNames: ['provider', 'model'],
+      registers: [registry],
+    }),
+    unpricedCalls: new Counter({
+      name: 'atelier_provider_unpriced_calls_total',
+      help: 'Answered model calls whose cost is not known (the provider reported no usage), by provider and model: recorded in provider_calls as unpriced',
+      labelNames: ['provider', 'model'],
+      registers: [registry],
+    }),
+    outageWait: new Counter({
+      name: 'atelier_step_outage_wait_seconds_total',
+      help: 'Seconds steps waited within their attempt for a dependency (database, storage) to come back, keeping what they had bought',
+      labelNames: ['dependency'],
       registers: [registry],
     }),
     gateVerdicts: new Counter({

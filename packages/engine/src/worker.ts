@@ -11,6 +11,7 @@ import { StepOutputCache, withStepOutputs } from './activities/step-outputs';
 import { createActivities } from './activities/index';
 import type { ProviderJobSettings } from './providers/durable-jobs';
 import { createOrderActivities } from './activities/orders';
+import { heartbeating } from './activities/attempt-heartbeat';
 import { withRetryBudget } from './activities/retry-budget';
 import type { WorkerMetrics } from './metrics';
 import { type ProviderOptions, createProviders } from './providers/index';
@@ -193,8 +194,9 @@ async function createWorker(
       ...activities,
       // The run workflow names its step by the definition's hash, and outputs it holds by reference by step
       // id; the worker's caches make both whole.
+      // Heartbeats from the first read (attempt-heartbeat.ts): an attempt waiting for the database is not taken for dead.
       executeStep: withRetryBudget(
-        withFullStep(DefinitionCache.of(opts.db), withStepOutputs(StepOutputCache.of(opts.db), activities.executeStep)),
+        heartbeating(withFullStep(DefinitionCache.of(opts.db), withStepOutputs(StepOutputCache.of(opts.db), activities.executeStep))),
       ),
       prepareChildRun: withRetryBudget(activities.prepareChildRun),
       ...createOrderActivities(opts.db),

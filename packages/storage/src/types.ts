@@ -62,3 +62,40 @@ export function assertSafeKey(key: string): void {
     throw new Error(`invalid storage key "${key}"`);
   }
 }
+
+/** The filesystem or the network failing under a driver: nothing a caller's request did wrong. */
+const OUTAGE_ERRNO = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EROFS',
+  'EIO',
+  'EACCES',
+  'EPERM',
+  'ENOTDIR',
+  'EBUSY',
+  'EAGAIN',
+  'EMFILE',
+  'ENFILE',
+  'ESTALE',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/**
+ * Whether a storage failure is the storage being unavailable for a while (a full or read-only disk, a
+ * volume gone, the bucket's service answering 408, 429 or 5xx, the network) rather than a bad request
+ * (an invalid key, a missing object): the write is worth trying again once it is back.
+ */
+export function isStorageOutage(err: unknown): boolean {
+  if (err instanceof ObjectNotFoundError) return false;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return OUTAGE_ERRNO.has(code);
+  if (typeof code === 'number') return code === 408 || code === 429 || code >= 500;
+  return false;
+}

@@ -1,5 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { type Db, type RunRow, checkCharacterUse, emitArtifact, getRunRow, moveRunStatus, settleStep, startStep } from '@atelier/db';
+import {
+  type Db,
+  type RunRow,
+  checkCharacterUse,
+  emitArtifact,
+  getRunRow,
+  moveRunStatus,
+  providerSpendByStep,
+  settleStep,
+  startStep,
+} from '@atelier/db';
 import { type CharacterVerdict, isTerminalRunStatus, runCharacterUse, utcDay } from '@atelier/domain';
 import { decideRunSettlement } from '@atelier/domain/run-settlement';
 import { artifactRow } from '../artifacts';
@@ -37,12 +47,16 @@ export function createRunActivities(deps: ActivityDeps) {
       ];
       if (step)
         await startStep(db, { runId: input.runId, stepIndex: input.failedStepIndex, stepId: step.id, name: step.name, kind: step.kind });
+      // A step that gave up after its attempts (transient_failure) still cost what its calls were charged:
+      // a failed run carries the cost of provider calls already made (a step settled before keeps its own).
+      const spent = (await providerSpendByStep(db, input.runId)).get(input.failedStepIndex) ?? 0;
       await settleStep(db, {
         runId: input.runId,
         stepIndex: input.failedStepIndex,
         status: 'failed',
         error: input.error ?? 'step failed',
         errorCode: input.errorCode ?? null,
+        costActualUsd: spent,
       });
     }
     const settlement = decideRunSettlement({

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import {
+  type ProviderCallRecord,
   type RunRow,
   type RunSettledRow,
   type RunStepRow,
@@ -22,30 +23,27 @@ import { keyedProviders } from '../providers/index';
 import type { ExecuteStepInput, SettleRunInput, SkipStepInput, StepResult } from '../run-types';
 import { completedWithStep } from '../settlement';
 import { toolRegistry } from '../steps/tools';
+import { attemptHeartbeat, heartbeating } from './attempt-heartbeat';
+import { CarriedAnswers } from './carried-answers';
 import type { ActivityDeps } from './deps';
+import { type OutageWait, patientStorage, waitOutOutages } from './outage-wait';
 import { ProviderCallLog } from './provider-call-log';
 import type { SettleRunAs } from './run-settlement';
 import { STEP_START_DEFER_MS, StepStartRecord } from './step-start';
 import { TextDeltaPublisher, announceTextDelta } from './text-deltas';
 import { StepFailure, executeStepKind } from './steps/index';
 
-/** Sends heartbeats while `work` runs so a dead worker is noticed within the heartbeat timeout. */
-async function withHeartbeat<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const ctx = Context.current();
-  const timer = setInterval(() => ctx.heartbeat(), 2_000);
-  try {
-    return await work(ctx.cancellationSignal);
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 /** Tells runs that the provider work they wait for ended (a batch answered their calls), as a webhook would. */
 async function announceJobsEnded(ended: Array<{ runId: string; jobId: string }>): Promise<void> {
   const { client } = Context.current();
   // A run no longer waiting (settled, or looking already) is no error: it finds the answer when it looks.
   await Promise.all(
-    ended.map((e) => client.workflow.getHandle(e.runId).signal(PROVIDER_JOB_ENDED_SIGNAL, { jobId: e.jobId }).catch(() => undefined)),
+    ended.map((e) =>
+      client.workflow
+        .getHandle(e.runId)
+        .signal(PROVIDER_JOB_ENDED_SIGNAL, { jobId: e.jobId })
+        .catch(() => undefined),
+    ),
   );
 }
 
@@ -80,8 +78,23 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
   };
 
   return {
-    async executeStep(input: ExecuteStepInput): Promise<StepResult> {
+    // Heartbeats from the first read to the last write, carrying what the attempt bought (attempt-heartbeat.ts).
+    executeStep: heartbeating(async (input: ExecuteStepInput): Promise<StepResult> => {
       const { runId, stepIndex, step } = input;
+      const ctx = Context.current();
+      // What the attempt paid for is not dropped for an outage: writes and stored files wait for the database
+      // and storage to come back, as long as the attempt may run, heartbeating all along.
+      const wait: OutageWait = {
+        signal: ctx.cancellationSignal,
+        // Ended before the attempt times out (then its heartbeat still carries what it bought to the next).
+        until: ctx.info.currentAttemptScheduledTimestampMs + ctx.info.startToCloseTimeoutMs - 30_000,
+        onWait: (dependency, err, delayMs) => {
+          deps.metrics?.outageWait.inc({ dependency }, delayMs / 1000);
+          deps.logger.warn({ err, runId, stepId: step.id, dependency }, 'step waits for an outage to end, keeping what it bought');
+        },
+      };
+      // Answers an earlier attempt bought and carried in its heartbeat: used, not bought again.
+      const carried = CarriedAnswers.from(ctx.info.heartbeatDetails);
       // A first attempt writes its start late (quick steps with their settlement); a retry reads the earlier one's.
       const first = Context.current().info.attempt === 1;
       const identity = { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind };
@@ -129,7 +142,17 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
       if (row && row.status !== 'pending') return asRecorded(row);
       const started = resumed?.started_at ? resumed.started_at.getTime() : Date.now();
       // Every call is keyed for the provider and its spend kept as it answers: this attempt may not live to settle.
-      const calls = new ProviderCallLog(db, { runId, stepIndex, stepAttempt: row?.attempts ?? 1 }, deps.metrics, () => start.now());
+      const calls = new ProviderCallLog(
+        db,
+        { runId, stepIndex, stepAttempt: row?.attempts ?? 1 },
+        deps.metrics,
+        () => start.now(),
+        wait,
+        deps.logger,
+      );
+      calls.carry(carried.unrecorded);
+      const beat = attemptHeartbeat();
+      if (beat) beat.details = () => carried.answers.details(calls.pending());
       // An image step's media from a provider that runs jobs, and a batch-mode step's text through its provider's
       // batch interface, are waited for by the workflow with no worker held (durable-jobs.ts); any other step
       // awaits such a job within its attempt.
@@ -137,7 +160,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         step.kind === 'image' || input.executionMode === 'batch'
           ? withDurableJobs(deps.providers, { db, runId, stepIndex, ...deps.providerJobs, announce: announceJobsEnded })
           : deps.providers;
-      const providers = keyedProviders(media, { runId, stepIndex }, calls.answered, calls.flush);
+      const providers = keyedProviders(media, { runId, stepIndex }, calls.answered, calls.flush, carried.answers);
       // A text step's output goes to the run's event stream as it is written, after the step's start.
       const deltas = new TextDeltaPublisher({ runId, stepIndex, stepId: step.id, attempt: row?.attempts ?? 1 }, announceTextDelta(db), {
         before: () => start.now(),
@@ -147,14 +170,20 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         settlement: Omit<StepSettlement, 'runId' | 'stepIndex' | 'durationMs' | 'providerCalls'> & { status: 'completed' | 'failed' },
       ) => {
         const durationMs = Date.now() - started;
-        const recorded = { runId, stepIndex, durationMs, providerCalls: calls.pending(), ...settlement };
+        const providerCalls: ProviderCallRecord[] = calls.pending();
+        const recorded = { runId, stepIndex, durationMs, providerCalls, ...settlement };
         // A last step that completed settles its run too: in the step's own statement when it can.
         const settles = settlement.status === 'completed' ? input.settleRun : undefined;
-        const written = await start.settle(
-          recorded,
-          !!settles,
-          settles &&
-            completedWithStep(input.artifact, { id: settles.artifactId, content: settlement.output }, settles.sourceReportArtifactId),
+        // The settlement is what keeps the step's result: an outage is waited out rather than the result dropped.
+        const written = await waitOutOutages(
+          () =>
+            start.settle(
+              recorded,
+              !!settles,
+              settles &&
+                completedWithStep(input.artifact, { id: settles.artifactId, content: settlement.output }, settles.sourceReportArtifactId),
+            ),
+          { ...wait, dependency: 'database' },
         );
         if (written.earlier) {
           // Begun and settled by an earlier execution: that settlement stands, this attempt's calls are kept.
@@ -163,7 +192,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         }
         settledRun = written.run;
         settledWithStep = written.settled;
-        calls.recorded();
+        calls.recorded(providerCalls);
         observeStep(deps.metrics, {
           kind: step.kind,
           provider: settlement.provider ?? null,
@@ -176,12 +205,11 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
       try {
         // A step resumed after its provider job does not ask again the models it fell back from before.
         const earlierFallbacks = (resumed?.fallbacks as StepFallback[] | null) ?? undefined;
-        const result = await withHeartbeat((signal) =>
-          executeStepKind(
-            input,
-            { ...executorDeps, providers, onTextDelta: deltas.push, ...(earlierFallbacks ? { earlierFallbacks } : {}) },
-            signal,
-          ),
+        const storage = patientStorage(deps.storage, wait);
+        const result = await executeStepKind(
+          input,
+          { ...executorDeps, providers, storage, onTextDelta: deltas.push, ...(earlierFallbacks ? { earlierFallbacks } : {}) },
+          ctx.cancellationSignal,
         );
         await deltas.close();
         const earlier = await settle({
@@ -197,7 +225,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         deltas.discard();
         if (err instanceof ProviderJobPending) {
           // Not done and not failed: the step shows as begun while the provider works, and what it bought so far is kept.
-          await start.now();
+          await waitOutOutages(() => start.now(), { ...wait, dependency: 'database' });
           await calls.flush();
           if (err.fallbacks) await recordStepFallbacks(db, runId, stepIndex, err.fallbacks);
           return { output: undefined, costUsd: 0, job: err.job };
@@ -220,15 +248,16 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
             details: err.details ? [err.details] : [],
           });
         }
-        // The attempt gives up (to be retried): it shows as begun, and what it was charged is kept all the same.
-        await start
-          .now()
-          .then(calls.flush)
-          .catch((flushErr) => deps.logger.warn({ err: flushErr, runId }, 'provider calls of a failed attempt not recorded'));
+        // The attempt gives up (to be retried): it shows as begun, and what it was charged is kept all the same,
+        // the database's outage waited out (calls.flush). Only a write refused for good is left to the heartbeat,
+        // which carries the calls not written to the next attempt.
+        await (calls.pending().length > 0 ? calls.flush() : start.now()).catch((flushErr) =>
+          deps.logger.warn({ err: flushErr, runId }, 'provider calls of a failed attempt not recorded'),
+        );
         deps.logger.warn({ err, runId, stepId: step.id }, 'step attempt failed; the engine retries transient failures');
         throw err;
       }
-    },
+    }),
 
     /** A step satisfied by a supplied artifact: recorded as skipped, its output the supplied content. */
     async skipStep(input: SkipStepInput): Promise<void> {

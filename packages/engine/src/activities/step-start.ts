@@ -53,10 +53,16 @@ export class StepStartRecord {
     return record;
   }
 
-  /** The step's row, its start written now unless it was. */
+  /** The step's row, its start written now unless it was. A write that failed (the database away) is tried again by the next call. */
   now(): Promise<RunStepRow> {
     clearTimeout(this.timer);
-    this.written ??= startStep(this.db, this.start);
+    if (!this.written) {
+      const written = startStep(this.db, this.start);
+      this.written = written;
+      written.catch(() => {
+        if (this.written === written) this.written = undefined;
+      });
+    }
     return this.written;
   }
 

@@ -26,42 +26,62 @@ export function providerCallKey(runId: string, stepIndex: number, seed: string):
   return `${runId}:${stepIndex}:_sha256-${createHash('sha256').update(seed, 'utf8').digest('hex')}`;
 }
 
-/** One answered provider call: its key and what the provider charged for it. */
+/** One answered provider call: its key and what the provider charged for it (`unpriced`: not known). */
 export interface AnsweredCall {
   key: string;
   provider: string;
   model: string;
   costUsd: number;
+  unpriced?: boolean;
+}
+
+/** Answers bought by an earlier attempt of the step, by key (CarriedAnswers), and where this attempt's are kept. */
+export interface AnswerCarrier {
+  get(key: string): unknown;
+  keep(key: string, answer: unknown): void;
 }
 
 /**
  * The providers as one execution of one step sees them: every request carries its idempotency key
  * (providerCallKey of the run, the step index and the request's seed), and every answer is handed to
  * `answered` before the step gets it, so what each call cost can be recorded even when the worker dies right
- * after. `beforeCall` runs before each request goes out (where answers held back are written down).
+ * after. `beforeCall` runs before each request goes out (where answers held back are written down). With
+ * `carried`, a text or classifier call an earlier attempt already bought (same key) is answered from there,
+ * not bought again, and this attempt's such answers are kept there.
  */
 export function keyedProviders(
   providers: ProviderSet,
   scope: { runId: string; stepIndex: number },
   answered: (call: AnsweredCall) => Promise<void> | void,
   beforeCall: () => Promise<void> = async () => undefined,
+  carried?: AnswerCarrier,
 ): ProviderSet {
-  async function call<R extends { model: ModelEntry; idempotencyKey?: string }, A extends { costUsd: number }>(
+  async function call<R extends { model: ModelEntry; idempotencyKey?: string }, A extends { costUsd: number; unpriced?: boolean }>(
     req: R,
     seed: string,
     send: (req: R) => Promise<A>,
+    carries = false,
   ): Promise<A> {
     const key = req.idempotencyKey ?? providerCallKey(scope.runId, scope.stepIndex, seed);
+    const bought = carries ? (carried?.get(key) as A | undefined) : undefined;
+    if (bought) return bought;
     await beforeCall();
     const answer = await send({ ...req, idempotencyKey: key });
     if (!(answer as { recorded?: true }).recorded)
-      await answered({ key, provider: req.model.provider, model: req.model.id, costUsd: answer.costUsd });
+      await answered({
+        key,
+        provider: req.model.provider,
+        model: req.model.id,
+        costUsd: answer.costUsd,
+        ...(answer.unpriced ? { unpriced: true } : {}),
+      });
+    if (carries) carried?.keep(key, answer);
     return answer;
   }
   return {
     text(name) {
       const p = providers.text(name);
-      return p && { complete: (req) => call(req, req.seed, (r) => p.complete(r)) };
+      return p && { complete: (req) => call(req, req.seed, (r) => p.complete(r), true) };
     },
     image(name) {
       const p = providers.image(name);
@@ -73,7 +93,7 @@ export function keyedProviders(
     },
     classifier(name) {
       const p = providers.classifier(name);
-      return p && { classify: (req) => call(req, req.seed ?? `classify:${req.policy}`, (r) => p.classify(r)) };
+      return p && { classify: (req) => call(req, req.seed ?? `classify:${req.policy}`, (r) => p.classify(r), true) };
     },
     jobs: (kind, name) => providers.jobs(kind, name),
     webhooks: (name) => providers.webhooks(name),

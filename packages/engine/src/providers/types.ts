@@ -44,6 +44,11 @@ export interface TextCompletion {
   costUsd: number;
   /** Served again from the engine's own store (a job's or a batch's result): its spend is already recorded. */
   recorded?: true;
+  /**
+   * The provider said nothing of what the call used and the adapter could not estimate it: `costUsd` (0)
+   * is not known. The call is recorded as unpriced, not as free.
+   */
+  unpriced?: boolean;
 }
 
 export interface TextProvider {

@@ -26,5 +26,8 @@ export function chatCompletionOf(model: ModelEntry, answer: ChatCompletionBody, 
   if (typeof text !== 'string') throw new TransientProviderError('the provider answered without a message');
   const inputTokens = answer.usage?.prompt_tokens ?? 0;
   const outputTokens = answer.usage?.completion_tokens ?? 0;
+  // No usage (some compatible servers leave it out): the call was still paid for, at a cost not known.
+  if (answer.usage?.prompt_tokens === undefined && answer.usage?.completion_tokens === undefined)
+    return { text, inputTokens, outputTokens, costUsd: 0, unpriced: true };
   return { text, inputTokens, outputTokens, costUsd: roundUsd(textCallCost(model, inputTokens, outputTokens) * priceFactor) };
 }
