@@ -8,7 +8,7 @@ import {
   startAnthropicLoopback,
   toolUseMessage,
 } from '../../packages/engine/test/support/anthropic-loopback';
-import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+import { type Harness, type TestUser, registerUser, startHarness, waitForOrder, waitForRun } from '../support/harness';
 
 let h: Harness;
 let user: TestUser;
@@ -101,4 +101,37 @@ describe('runs on the anthropic provider', () => {
     expect(finished.error).toMatch(/invalid_request_error: prompt is too long/);
     expect(finished.error).not.toContain(KEY);
   });
+});
+
+describe('batch mode through Anthropic Message Batches', () => {
+  it('completes a batch-mode order with every call in a message batch, at half the price', async () => {
+    const alone = server.received.filter((r) => r.path === '/v1/messages').length;
+    const planned = await h.request('POST', '/v1/orders', {
+      token: user.token,
+      body: {
+        workflowId: 'plan-research-report',
+        variationSpec: { resolver: 'list', params: { items: Array.from({ length: 10 }, (_, n) => ({ topic: `harbour ${n}` })) } },
+        executionMode: 'batch',
+        providerOverrides: { researcher: HAIKU, textGenerator: HAIKU },
+      },
+    });
+    expect(planned.status, JSON.stringify(planned.body)).toBe(201);
+    await h.request('POST', `/v1/orders/${planned.body.id}/start`, { token: user.token });
+    const order = await waitForOrder(
+      h,
+      user.token,
+      planned.body.id,
+      (o: any) => ['completed', 'failed', 'attention'].includes(o.status),
+      120_000,
+    );
+    const kids = (await h.request('GET', `/v1/runs?parentOrderId=${planned.body.id}`, { token: user.token })).body.items;
+    expect(order.status, JSON.stringify(kids[0]?.error ?? kids[0])).toBe('completed');
+    // No call went alone: 10 children × 2 text steps, all in message batches, each custom id a call key's SHA-256.
+    expect(server.received.filter((r) => r.path === '/v1/messages').length).toBe(alone);
+    const requests = [...server.batches.batches.values()].flatMap((b) => b.requests);
+    expect(requests).toHaveLength(20);
+    expect(requests.every((r) => /^[0-9a-f]{64}$/.test(r.custom_id))).toBe(true);
+    // Haiku at half price: 2,000 in and 1,000 out per call.
+    expect(order.actualCostUsd).toBeCloseTo(20 * HAIKU_STEP * 0.5, 6);
+  }, 180_000);
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type MessageBatchesState, answerMessageBatches, createMessageBatchesState } from './anthropic-batches-loopback';
 import { conformingValue } from './conforming-value';
 
 /**
@@ -38,6 +39,8 @@ export interface AnthropicLoopback {
   received: ReceivedRequest[];
   script: ScriptedAnswer[];
   fallback: (req: ReceivedRequest) => ScriptedAnswer;
+  /** Message Batches (anthropic-batches-loopback.ts). */
+  batches: MessageBatchesState;
   close(): Promise<void>;
 }
 
@@ -222,7 +225,7 @@ export async function startAnthropicLoopback(
   fallback: AnthropicLoopback['fallback'] = conformingAnswer,
   apiKey = 'sk-ant-loopback',
 ): Promise<AnthropicLoopback> {
-  const state: Omit<AnthropicLoopback, 'baseUrl' | 'close'> = { received: [], script: [], fallback };
+  const state: Omit<AnthropicLoopback, 'baseUrl' | 'close'> = { received: [], script: [], fallback, batches: createMessageBatchesState() };
   const server: Server = createServer(async (req, res) => {
     const text = await readBody(req);
     let body: unknown = null;
@@ -242,7 +245,25 @@ export async function startAnthropicLoopback(
       body,
     };
     state.received.push(received);
-    const answer = refusal(received, apiKey) ?? state.script.shift() ?? state.fallback(received);
+    const path = received.path.split('?')[0]!;
+    // Message Batches: authenticated as every call is; each request's params answered as if sent alone.
+    const batchAnswer = path.startsWith('/v1/messages/batches')
+      ? (refusal(
+          {
+            ...received,
+            method: 'POST',
+            path: '/v1/messages',
+            contentType: 'application/json',
+            body: { model: 'claude-haiku-4-5', max_tokens: 1, messages: [{ role: 'user', content: 'x' }] },
+          },
+          apiKey,
+        ) ??
+        answerMessageBatches(state.batches, received.method, path, received.body, (params) => {
+          const alone = { ...received, method: 'POST', path: '/v1/messages', contentType: 'application/json', body: params };
+          return refusal(alone, apiKey) ?? state.fallback(alone);
+        }))
+      : undefined;
+    const answer: ScriptedAnswer = batchAnswer ?? refusal(received, apiKey) ?? state.script.shift() ?? state.fallback(received);
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     if (res.destroyed) return;
     if ((received.body as any)?.stream === true && (answer.status ?? 200) === 200 && answer.raw === undefined) {
