@@ -94,6 +94,18 @@ describe('runs on the anthropic provider', () => {
     );
   });
 
+  it('write the prompt of a product shot that completes once approved', async () => {
+    const held = await run('generate-product-shot', { product: 'a ceramic teapot' }, { promptWriter: HAIKU });
+    expect(held.status, JSON.stringify(held.error)).toBe('review');
+    expect(step(held, 'step-1')).toMatchObject({ provider: 'anthropic', model: HAIKU });
+    const decided = await h.request('POST', `/v1/queue/${held.id}/decision`, {
+      token: user.token,
+      body: { decision: 'approve', patch: { usage: 'web' } },
+    });
+    expect(decided.status, JSON.stringify(decided.body)).toBeLessThan(300);
+    expect((await waitForRun(h, user.token, held.id)).status).toBe('completed');
+  });
+
   it('fail at once, deterministically, when the API refuses the request', async () => {
     server.script.push(apiError(400, 'invalid_request_error', 'prompt is too long: 215000 tokens > 200000 maximum'));
     const finished = await run('plan-research-report', { topic: 'too long' }, { researcher: HAIKU });

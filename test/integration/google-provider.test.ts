@@ -87,6 +87,12 @@ describe('runs on the google provider', () => {
     expect(calls.every((r) => r.apiKey === 'AIza-loopback' && !r.path.includes('key='))).toBe(true);
   });
 
+  it('compose a brand profile with Gemini', async () => {
+    const profile = await run('compose-brand-profile', { name: 'Fernway', notes: 'A calm outdoor brand.' }, { textGenerator: FLASH });
+    expect(profile.status, JSON.stringify(profile.error)).toBe('completed');
+    expect(profile.runSteps.find((s: any) => s.id === 'step-2')).toMatchObject({ provider: 'google', model: FLASH });
+  });
+
   it('draw an illustration and a product shot with Imagen at its per-image price', async () => {
     const illustration = await run(
       'generate-illustration',

@@ -320,6 +320,10 @@ describe('the bounds are in the JSON Schema of every request input', () => {
     const body = doc.components.schemas.CreateOrderRequest;
     expect(body.properties.targetCount.maximum).toBe(10_000);
     expect(body.properties.workflowId.maxLength).toBe(200);
-    expect(body.properties.providerOverrides.additionalProperties.maxLength).toBe(200);
+    // A binding is one id or an ordered list of them (fallbacks): every id is bounded either way.
+    expect(body.properties.providerOverrides.additionalProperties).toEqual({ $ref: '#/components/schemas/ModelBinding' });
+    const binding = doc.components.schemas.ModelBinding;
+    expect(binding.anyOf[0].maxLength).toBe(200);
+    expect(binding.anyOf[1]).toMatchObject({ maxItems: 5, items: { maxLength: 200 } });
   });
 });

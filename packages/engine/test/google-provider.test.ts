@@ -85,6 +85,16 @@ describe('the google provider: Gemini text', () => {
     });
   });
 
+  it('streams an answer with streamGenerateContent (SSE), handing on its pieces and answering as the whole call would', async () => {
+    const whole = await complete();
+    const pieces: string[] = [];
+    const streamed = await provider().text!.complete({ model: flash, prompt: 'Title this', seed: 's', onDelta: (t) => pieces.push(t) });
+    expect(streamed).toEqual(whole);
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join('')).toBe(whole.text);
+    expect(server.received.at(-1)!.path).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
+  });
+
   it('joins the answer parts and leaves out thoughts; without a schema asks for no JSON', async () => {
     server.script.push({
       body: {

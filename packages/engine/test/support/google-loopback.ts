@@ -140,14 +140,47 @@ export async function startGoogleLoopback(opts: { apiKey: string; models: string
       ? undefined
       : googleError(404, 'NOT_FOUND', `models/${name} is not found for API version v1beta, or is not supported for this method.`);
 
+  /**
+   * A generateContent answer as `streamGenerateContent?alt=sse` sends it: server-sent events, each a
+   * GenerateContentResponse carrying the next piece of the text; the last one carries the finish reason and
+   * the usage.
+   */
+  function streamed(answer: any): ScriptedAnswer {
+    const candidate = answer?.candidates?.[0];
+    const text: string = (candidate?.content?.parts ?? []).map((p: any) => p.text ?? '').join('');
+    const size = Math.max(1, Math.ceil(text.length / 3));
+    const pieces =
+      text.length > 0 ? Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size)) : [''];
+    const events = pieces.map((piece, i) => {
+      const last = i === pieces.length - 1;
+      const chunk = {
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ text: piece }] },
+            ...(last && candidate?.finishReason ? { finishReason: candidate.finishReason } : {}),
+          },
+        ],
+        ...(last && answer.usageMetadata ? { usageMetadata: answer.usageMetadata } : {}),
+        ...(i === 0 && answer.promptFeedback ? { promptFeedback: answer.promptFeedback } : {}),
+      };
+      return `data: ${JSON.stringify(chunk)}\r\n\r\n`;
+    });
+    return { status: 200, headers: { 'content-type': 'text/event-stream' }, raw: events.join('') };
+  }
+
   function route(req: ReceivedRequest): ScriptedAnswer {
     const url = new URL(req.path, 'http://loopback');
-    const method = /^\/v1beta\/models\/([^/:]+):(generateContent|predict|predictLongRunning)$/.exec(url.pathname);
+    const method = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|predict|predictLongRunning)$/.exec(url.pathname);
     if (method && req.method === 'POST') {
       const [, name, verb] = method as unknown as [string, string, string];
       const unknown = model(name);
       if (unknown) return unknown;
       if (verb === 'generateContent') return checkGenerateContent(req.body) ?? state.text(req);
+      if (verb === 'streamGenerateContent') {
+        if (url.searchParams.get('alt') !== 'sse') return invalid('This loopback streams only with alt=sse.');
+        const whole = checkGenerateContent(req.body) ?? state.text(req);
+        return (whole.status ?? 200) === 200 ? streamed(whole.body as any) : whole;
+      }
       const instance = req.body?.instances?.[0];
       const parameters = req.body?.parameters ?? {};
       if (!Array.isArray(req.body?.instances) || typeof instance?.prompt !== 'string' || instance.prompt === '')

@@ -9,6 +9,7 @@ import {
   type TextProvider,
   TransientProviderError,
 } from '../types';
+import { postStreamWithRetries } from '../http-call';
 import { type GoogleOptions, callGoogle } from './http';
 import { apiModel, nearestAspectRatio } from './names';
 import { createVeoJobs } from './video';
@@ -31,25 +32,87 @@ interface GenerateContentResponse {
   usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number };
 }
 
+/**
+ * generateContent streamed (`streamGenerateContent?alt=sse`): each event is a GenerateContentResponse with
+ * the next piece of the answer, handed to `onDelta` (thoughts left out), and the pieces are put together as
+ * the whole call would answer: the same text, finish reason and usage (which the last event carries).
+ */
+async function streamGenerateContent(
+  opts: GoogleOptions,
+  model: string,
+  body: unknown,
+  timeoutMs: number,
+  onDelta: (text: string) => void,
+  signal: AbortSignal | undefined,
+  idempotencyKey: string | undefined,
+): Promise<GenerateContentResponse> {
+  let text = '';
+  let finishReason: string | undefined;
+  let usageMetadata: GenerateContentResponse['usageMetadata'];
+  let promptFeedback: GenerateContentResponse['promptFeedback'];
+  const whole = await postStreamWithRetries(
+    {
+      baseUrl: opts.baseUrl,
+      path: `/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`,
+      body,
+      timeoutMs,
+      signal,
+      idempotencyKey,
+      headers: { 'x-goog-api-key': opts.apiKey },
+      maxAttempts: opts.maxAttempts,
+      secrets: [opts.apiKey],
+    },
+    (event) => {
+      let chunk: GenerateContentResponse;
+      try {
+        chunk = JSON.parse(event.data) as GenerateContentResponse;
+      } catch {
+        throw new TransientProviderError('Google streamed an event that is not JSON');
+      }
+      const candidate = chunk.candidates?.[0];
+      for (const part of candidate?.content?.parts ?? [])
+        if (!part.thought && typeof part.text === 'string' && part.text) {
+          text += part.text;
+          onDelta(part.text);
+        }
+      finishReason = candidate?.finishReason ?? finishReason;
+      usageMetadata = chunk.usageMetadata ?? usageMetadata;
+      promptFeedback = chunk.promptFeedback ?? promptFeedback;
+    },
+  );
+  if (whole !== undefined) return whole as GenerateContentResponse;
+  // A stream that ended without saying why it stopped was cut short.
+  if (!finishReason && !promptFeedback?.blockReason) throw new TransientProviderError('the stream from Google ended before its last piece');
+  return {
+    candidates: [{ content: { parts: text ? [{ text }] : [] }, ...(finishReason ? { finishReason } : {}) }],
+    ...(usageMetadata ? { usageMetadata } : {}),
+    ...(promptFeedback ? { promptFeedback } : {}),
+  };
+}
+
 function createText(opts: GoogleOptions): TextProvider {
   return {
     async complete(req) {
       const model = apiModel(req.model.id);
-      const answer = (await callGoogle(opts, {
-        method: 'POST',
-        path: `/v1beta/models/${encodeURIComponent(model)}:generateContent`,
-        model,
-        body: {
-          contents: [{ role: 'user', parts: [{ text: req.prompt }] }],
-          generationConfig: {
-            seed: seedOf(req.seed),
-            ...(req.jsonSchema ? { responseMimeType: 'application/json', responseJsonSchema: req.jsonSchema } : {}),
-          },
+      const body = {
+        contents: [{ role: 'user', parts: [{ text: req.prompt }] }],
+        generationConfig: {
+          seed: seedOf(req.seed),
+          ...(req.jsonSchema ? { responseMimeType: 'application/json', responseJsonSchema: req.jsonSchema } : {}),
         },
-        timeoutMs: opts.textTimeoutMs ?? 60_000,
-        signal: req.signal,
-        idempotencyKey: req.idempotencyKey,
-      })) as GenerateContentResponse;
+      };
+      const timeoutMs = opts.textTimeoutMs ?? 60_000;
+      const answer = req.onDelta
+        ? await streamGenerateContent(opts, model, body, timeoutMs, req.onDelta, req.signal, req.idempotencyKey)
+        : ((await callGoogle(opts, {
+            method: 'POST',
+            path: `/v1beta/models/${encodeURIComponent(model)}:generateContent`,
+            model,
+            body,
+            timeoutMs,
+            signal: req.signal,
+            idempotencyKey: req.idempotencyKey,
+          })) as GenerateContentResponse);
       const blocked = answer.promptFeedback?.blockReason;
       if (blocked) throw new PermanentProviderError(`Google blocked the prompt (${blocked})`);
       const candidate = answer.candidates?.[0];
