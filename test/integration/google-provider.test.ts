@@ -2,13 +2,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModelRegistry } from '@atelier/domain';
 import { renderLocalClip } from '../../packages/engine/src/providers/local/video';
-import {
-  type GoogleLoopback,
-  geminiAnswer,
-  googleError,
-  schemaFitting,
-  startGoogleLoopback,
-} from '../../packages/engine/test/support/google-loopback';
+import { type GoogleLoopback, geminiAnswer, googleError, startGoogleLoopback } from '../../packages/engine/test/support/google-loopback';
+import { conformingValue } from '../../packages/engine/test/support/conforming-value';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
 
 let h: Harness;
@@ -28,7 +23,7 @@ beforeAll(async () => {
     models: ['gemini-2.5-flash', 'imagen-4.0-generate-001', 'veo-3.0-fast-generate-001'],
   });
   // Each structured-output request is answered with an object that fits the schema the engine sent.
-  server.text = (req) => geminiAnswer(JSON.stringify(schemaFitting(req.body.generationConfig?.responseJsonSchema)), USAGE);
+  server.text = (req) => geminiAnswer(JSON.stringify(conformingValue(req.body.generationConfig?.responseJsonSchema)), USAGE);
   server.image = {
     bytes: await sharp({ create: { width: 1024, height: 1024, channels: 3, background: { r: 200, g: 120, b: 40 } } })
       .png()
@@ -82,7 +77,8 @@ describe('runs on the google provider', () => {
       model: FLASH,
       costActualUsd: TEXT_COST,
     });
-    const calls = server.received.filter((r) => r.path === '/v1beta/models/gemini-2.5-flash:generateContent');
+    // Text steps stream their answers: streamGenerateContent.
+    const calls = server.received.filter((r) => r.path.startsWith('/v1beta/models/gemini-2.5-flash:streamGenerateContent'));
     expect(calls.length).toBeGreaterThanOrEqual(3);
     expect(calls.every((r) => r.apiKey === 'AIza-loopback' && !r.path.includes('key='))).toBe(true);
   });

@@ -38,16 +38,18 @@ function backoff(attempt: number, retryAfter: string | null): number {
 }
 
 /**
- * The message of an error body: `{ error: { message } }` is the shape of OpenAI's API and of Anthropic's
- * (`{ type: 'error', error: { type, message } }`). Anthropic's error type goes in front, since its message
+ * The message of an error body: `{ error: { message } }` is the shape of OpenAI's API, of Anthropic's
+ * (`{ type: 'error', error: { type, message } }`) and of Google's (`{ error: { code, message, status } }`). Anthropic's error type goes in front, since its message
  * alone does not always say what kind of refusal it was (`overloaded_error`, `permission_error`).
  */
 function errorMessage(text: string): string {
   try {
-    const body = JSON.parse(text) as { type?: unknown; error?: { type?: unknown; message?: unknown } };
+    const body = JSON.parse(text) as { type?: unknown; error?: { type?: unknown; message?: unknown; status?: unknown } };
     const error = body.error;
     if (typeof error?.message !== 'string') return text;
-    return body.type === 'error' && typeof error.type === 'string' ? `${error.type}: ${error.message}` : error.message;
+    if (body.type === 'error' && typeof error.type === 'string') return `${error.type}: ${error.message}`;
+    // Google's google.rpc.Status names its kind (INVALID_ARGUMENT, RESOURCE_EXHAUSTED) beside the message.
+    return typeof error.status === 'string' ? `${error.status}: ${error.message}` : error.message;
   } catch {
     return text;
   }

@@ -302,19 +302,3 @@ export async function startGoogleLoopback(opts: { apiKey: string; models: string
       ).then(() => undefined),
   }) as GoogleLoopback;
 }
-
-/**
- * A value that fits a JSON schema of the kinds built-in workflows use (objects, arrays with item counts,
- * strings with lengths), as a model following responseJsonSchema would answer.
- */
-export function schemaFitting(schema: any, name = 'value'): unknown {
-  if (!isObject(schema)) return `A ${name} written by the remote model for this run.`;
-  if (schema.type === 'object')
-    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, sub]) => [key, schemaFitting(sub, key)]));
-  if (schema.type === 'array')
-    return Array.from({ length: Math.max(schema.minItems ?? 1, 1) }, (_, i) => schemaFitting(schema.items, `${name} ${i + 1}`));
-  if (schema.type === 'integer' || schema.type === 'number') return schema.minimum ?? 1;
-  if (schema.type === 'boolean') return true;
-  const text = `A ${name} written by the remote model for this run.`;
-  return text.padEnd(schema.minLength ?? 0, ' and more').slice(0, schema.maxLength ?? Number.POSITIVE_INFINITY);
-}
