@@ -231,8 +231,8 @@ describe('anthropic settings and models', () => {
     expect(anthropic.map((m) => m.id)).toEqual(
       expect.arrayContaining(['anthropic/claude-sonnet-4-5', 'anthropic/claude-haiku-4-5', 'anthropic/claude-opus-4-1']),
     );
+    // Text models go through Message Batches in batch mode.
     for (const m of anthropic.filter((m) => m.kind === 'text'))
-      // Text models go through Message Batches in batch mode.
       expect(m).toMatchObject({ capabilities: ['text', 'json-schema'], batch: true });
     for (const m of anthropic.filter((m) => m.snapshotOf)) expect(registry.get(m.snapshotOf!)?.pricing).toEqual(m.pricing);
     expect(registry.bindingProblem('classifier', 'anthropic/claude-haiku-4-5:classifier')).toBeNull();
