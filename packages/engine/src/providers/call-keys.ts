@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ModelEntry } from '@atelier/domain';
+import { layered } from './provider-set';
 import type { ProviderSet } from './types';
 
 /** Providers that accept idempotency keys take at most 255 characters. */
@@ -78,25 +79,10 @@ export function keyedProviders(
     if (carries) carried?.keep(key, answer);
     return answer;
   }
-  return {
-    text(name) {
-      const p = providers.text(name);
-      return p && { complete: (req) => call(req, req.seed, (r) => p.complete(r), true) };
-    },
-    image(name) {
-      const p = providers.image(name);
-      return p && { generate: (req) => call(req, req.seed, (r) => p.generate(r)) };
-    },
-    video(name) {
-      const p = providers.video(name);
-      return p && { generate: (req) => call(req, req.seed, (r) => p.generate(r)) };
-    },
-    classifier(name) {
-      const p = providers.classifier(name);
-      return p && { classify: (req) => call(req, req.seed ?? `classify:${req.policy}`, (r) => p.classify(r), true) };
-    },
-    jobs: (kind, name) => providers.jobs(kind, name),
-    webhooks: (name) => providers.webhooks(name),
-    batches: (name) => providers.batches(name),
-  };
+  return layered(providers, {
+    text: (p) => ({ complete: (req) => call(req, req.seed, (r) => p.complete(r), true) }),
+    image: (p) => ({ generate: (req) => call(req, req.seed, (r) => p.generate(r)) }),
+    video: (p) => ({ generate: (req) => call(req, req.seed, (r) => p.generate(r)) }),
+    classifier: (p) => ({ classify: (req) => call(req, req.seed ?? `classify:${req.policy}`, (r) => p.classify(r), true) }),
+  });
 }

@@ -10,6 +10,7 @@ import {
 } from '@atelier/db';
 import type { ModelEntry } from '@atelier/domain';
 import { delay } from './delay';
+import { layered } from './provider-set';
 import {
   CONCURRENCY_LEASE_MS,
   type ProviderLimit,
@@ -44,37 +45,21 @@ type Limited = { key: string; limit: ProviderLimit };
  */
 export function withCapacity(providers: ProviderSet, opts: CapacityOptions): ProviderSet {
   const capacity = new FleetCapacity(opts);
-  return {
-    text(name) {
-      const p = providers.text(name);
-      return p && { complete: (req) => capacity.call(req.model, req.signal, () => p.complete(req), req.throttlePatienceMs) };
-    },
-    image(name) {
-      const p = providers.image(name);
-      return p && { generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req), req.throttlePatienceMs) };
-    },
-    video(name) {
-      const p = providers.video(name);
-      return p && { generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req), req.throttlePatienceMs) };
-    },
-    classifier(name) {
-      const p = providers.classifier(name);
-      return p && { classify: (req) => capacity.call(req.model, req.signal, () => p.classify(req), req.throttlePatienceMs) };
-    },
+  return layered(providers, {
+    text: (p) => ({ complete: (req) => capacity.call(req.model, req.signal, () => p.complete(req), req.throttlePatienceMs) }),
+    image: (p) => ({ generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req), req.throttlePatienceMs) }),
+    video: (p) => ({ generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req), req.throttlePatienceMs) }),
+    classifier: (p) => ({ classify: (req) => capacity.call(req.model, req.signal, () => p.classify(req), req.throttlePatienceMs) }),
     // Submitting a job is the call the provider meters; checking on it is not held to the capacity.
-    jobs(kind, name) {
-      const p = providers.jobs(kind, name) as
-        | JobProvider<ThrottledRequest & { model: ModelEntry; signal?: AbortSignal }, unknown>
-        | undefined;
-      return (p && {
-        ...p,
+    jobs: (p) => {
+      const jobs = p as JobProvider<ThrottledRequest & { model: ModelEntry; signal?: AbortSignal }, unknown>;
+      return {
+        ...jobs,
         submit: (req: ThrottledRequest & { model: ModelEntry; signal?: AbortSignal }) =>
-          capacity.call(req.model, req.signal, () => p.submit(req), req.throttlePatienceMs),
-      }) as never;
+          capacity.call(req.model, req.signal, () => jobs.submit(req), req.throttlePatienceMs),
+      } as never;
     },
-    webhooks: (name) => providers.webhooks(name),
-    batches: (name) => providers.batches(name),
-  };
+  });
 }
 
 class FleetCapacity {

@@ -10,7 +10,8 @@ import {
 import type { ModelEntry } from '@atelier/domain';
 import { type BatchSettings, completeInBatch } from './batches';
 import { ProviderJobPending } from './job-pending';
-import type { JobKind, JobProvider, ProviderSet } from './types';
+import { layered } from './provider-set';
+import type { ImageProvider, JobKind, JobProvider, ProviderSet, VideoProvider } from './types';
 
 export { ProviderJobPending, type PendingJob } from './job-pending';
 
@@ -42,21 +43,16 @@ export function withDurableJobs(providers: ProviderSet, opts: DurableJobsOptions
     const jobs = providers.jobs(kind, name) as JobProvider<MediaRequest, unknown> | undefined;
     return jobs && { generate: (req: MediaRequest) => awaitJob(jobs, kind, req, opts) };
   };
-  return {
+  // Adapters that run media only as jobs also answer plain calls (registry.ts), so a wrapped call always exists.
+  return layered(providers, {
     // A text call in batch mode goes through its provider's batch interface when it has one (batches.ts).
-    text: (name) => {
-      const plain = providers.text(name);
+    text: (plain, name) => {
       const batches = providers.batches(name);
-      if (!plain || !batches) return plain;
-      return { complete: (req) => (req.batch ? completeInBatch(batches, req, opts) : plain.complete(req)) };
+      return batches ? { complete: (req) => (req.batch ? completeInBatch(batches, req, opts) : plain.complete(req)) } : plain;
     },
-    classifier: (name) => providers.classifier(name),
-    jobs: (kind, name) => providers.jobs(kind, name),
-    webhooks: (name) => providers.webhooks(name),
-    batches: (name) => providers.batches(name),
-    image: (name) => (durable('image', name) as ReturnType<ProviderSet['image']>) ?? providers.image(name),
-    video: (name) => (durable('video', name) as ReturnType<ProviderSet['video']>) ?? providers.video(name),
-  };
+    image: (plain, name) => (durable('image', name) as ImageProvider | undefined) ?? plain,
+    video: (plain, name) => (durable('video', name) as VideoProvider | undefined) ?? plain,
+  });
 }
 
 async function awaitJob(jobs: JobProvider<MediaRequest, unknown>, kind: JobKind, req: MediaRequest, opts: DurableJobsOptions) {

@@ -16,6 +16,7 @@ import {
   providerCallKey,
 } from '../../providers/index';
 import { ProviderJobPending } from '../../providers/durable-jobs';
+import { layered } from '../../providers/provider-set';
 import type { ExecuteStepInput } from '../../run-types';
 import { type ExecutorDeps, StepFailure, invalid } from './shared';
 
@@ -186,25 +187,10 @@ function callsOf(providers: ProviderSet, model: ModelEntry, scope: CallScope, sp
     spent.usd += a.costUsd;
     return a;
   };
-  return {
-    text(name) {
-      const p = providers.text(name);
-      return p && { complete: (req) => counted(p.complete(keyed(req, req.seed))) };
-    },
-    image(name) {
-      const p = providers.image(name);
-      return p && { generate: (req) => counted(p.generate(keyed(req, req.seed))) };
-    },
-    video(name) {
-      const p = providers.video(name);
-      return p && { generate: (req) => counted(p.generate(keyed(req, req.seed))) };
-    },
-    classifier(name) {
-      const p = providers.classifier(name);
-      return p && { classify: (req) => counted(p.classify(keyed(req, req.seed ?? `classify:${req.policy}`))) };
-    },
-    jobs: (kind, name) => providers.jobs(kind, name),
-    webhooks: (name) => providers.webhooks(name),
-    batches: (name) => providers.batches(name),
-  };
+  return layered(providers, {
+    text: (p) => ({ complete: (req) => counted(p.complete(keyed(req, req.seed))) }),
+    image: (p) => ({ generate: (req) => counted(p.generate(keyed(req, req.seed))) }),
+    video: (p) => ({ generate: (req) => counted(p.generate(keyed(req, req.seed))) }),
+    classifier: (p) => ({ classify: (req) => counted(p.classify(keyed(req, req.seed ?? `classify:${req.policy}`))) }),
+  });
 }
