@@ -2,7 +2,7 @@ import { BATCH_PRICE_FACTOR, type ModelEntry } from '@atelier/domain';
 import { postJsonWithRetries } from '../http-call';
 import { type BatchItemOutcome, type BatchItemResult, type BatchProvider, PermanentProviderError, TransientProviderError } from '../types';
 import { type ChatCompletionBody, chatCompletionOf, chatRequestBody } from './chat';
-import type { OpenAiOptions } from './http';
+import { type OpenAiOptions, openaiCall } from './http';
 
 /** A batch object as the Batch API answers it (the fields read here). */
 interface Batch {
@@ -33,17 +33,7 @@ export function openaiBatches(opts: OpenAiOptions): BatchProvider {
   const call = (
     path: string,
     extra: { method?: 'GET' | 'POST'; body?: unknown; form?: FormData; answer?: 'json' | 'text'; signal?: AbortSignal },
-  ) =>
-    postJsonWithRetries({
-      baseUrl: opts.baseUrl,
-      path,
-      body: extra.body,
-      ...extra,
-      timeoutMs: opts.textTimeoutMs ?? 60_000,
-      headers: opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {},
-      maxAttempts: opts.maxAttempts,
-      secrets: opts.apiKey ? [opts.apiKey] : [],
-    });
+  ) => postJsonWithRetries(openaiCall(opts, path, { body: undefined, ...extra, timeoutMs: opts.textTimeoutMs ?? 60_000 }));
 
   return {
     async create(model, items, signal) {

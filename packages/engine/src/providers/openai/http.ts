@@ -1,4 +1,4 @@
-import { type SseMessage, postJsonWithRetries, postStreamWithRetries } from '../http-call';
+import { type JsonCall, type SseMessage, postJsonWithRetries, postStreamWithRetries } from '../http-call';
 
 export interface OpenAiOptions {
   baseUrl: string;
@@ -10,9 +10,21 @@ export interface OpenAiOptions {
 }
 
 /**
- * POSTs JSON to an OpenAI-compatible endpoint (http-call.ts: timeouts, retries, tracing), authenticated
- * with a bearer key when there is one: a compatible server may need none.
+ * One call to an OpenAI-compatible endpoint as http-call.ts makes it (timeouts, retries, tracing),
+ * authenticated with a bearer key when there is one: a compatible server may need none.
  */
+export function openaiCall(opts: OpenAiOptions, path: string, call: Omit<JsonCall, 'baseUrl' | 'path' | 'headers' | 'secrets'>): JsonCall {
+  return {
+    maxAttempts: opts.maxAttempts,
+    ...call,
+    baseUrl: opts.baseUrl,
+    path,
+    headers: opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {},
+    secrets: opts.apiKey ? [opts.apiKey] : [],
+  };
+}
+
+/** POSTs JSON to an OpenAI-compatible endpoint. */
 export async function postJson(
   opts: OpenAiOptions,
   path: string,
@@ -22,17 +34,7 @@ export async function postJson(
   /** Sent as `Idempotency-Key` (the same on every attempt), for APIs that answer a repeated call from the first. */
   idempotencyKey?: string,
 ): Promise<unknown> {
-  return postJsonWithRetries({
-    baseUrl: opts.baseUrl,
-    path,
-    body,
-    timeoutMs,
-    signal,
-    idempotencyKey,
-    headers: opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {},
-    maxAttempts: opts.maxAttempts,
-    secrets: opts.apiKey ? [opts.apiKey] : [],
-  });
+  return postJsonWithRetries(openaiCall(opts, path, { body, timeoutMs, signal, idempotencyKey }));
 }
 
 /** As postJson, asking for a stream of server-sent events (http-call.ts postStreamWithRetries). */
@@ -45,18 +47,5 @@ export async function postStream(
   signal?: AbortSignal,
   idempotencyKey?: string,
 ): Promise<unknown> {
-  return postStreamWithRetries(
-    {
-      baseUrl: opts.baseUrl,
-      path,
-      body,
-      timeoutMs,
-      signal,
-      idempotencyKey,
-      headers: opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {},
-      maxAttempts: opts.maxAttempts,
-      secrets: opts.apiKey ? [opts.apiKey] : [],
-    },
-    onEvent,
-  );
+  return postStreamWithRetries(openaiCall(opts, path, { body, timeoutMs, signal, idempotencyKey }), onEvent);
 }
