@@ -1,6 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+// Workspace packages resolve to their TypeScript sources under the `atelier-source` export condition
+// (their package.json "exports"); without it they would resolve to the compiled dist/. Vite's own
+// defaults (less `module`, as Vitest leaves it out) follow it, since naming conditions replaces them.
+const conditions = ['atelier-source', 'node', 'development|production'];
+
 export default defineConfig({
+  resolve: { conditions },
+  // The environments test files (ssr) and global setup (__vitest__) run in.
+  environments: { ssr: { resolve: { conditions } }, __vitest__: { resolve: { conditions } } },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],

@@ -15,7 +15,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pino from 'pino';
 import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
 import { freePort } from '@atelier/cli/stack/processes';
 import { ensureTemporalCli } from '@atelier/cli/stack/temporal-cli';
 import { type TemporalDevServer, startTemporalDevServer } from '@atelier/cli/stack/temporal-server';
@@ -235,7 +235,7 @@ class WorkerSupervisor {
 
   start(): void {
     const fd = openSync(this.logFile, 'a');
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), 'worker'], {
+    const child = spawn(process.execPath, sourceCliArgs('worker'), {
       cwd: PROJECT_ROOT,
       env: this.env,
       stdio: ['ignore', fd, fd],

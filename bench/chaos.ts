@@ -3,7 +3,7 @@
  * bench/README.md). Progress goes to stderr; the figures are printed as a table and, last, as one JSON
  * line. Exits 1 when a run was lost, a step billed twice or a run left stuck.
  *
- *   node --import tsx bench/chaos.ts          (CHAOS_* environment variables change the sizes)
+ *   npm run bench -- chaos          (CHAOS_* environment variables change the sizes)
  */
 import { chaosOptionsFromEnv, runChaos } from './chaos-scenario';
 

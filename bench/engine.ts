@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/engine.ts`: what the engine adds per step, and how fast a run's transitions
+ * `npm run bench -- engine`: what the engine adds per step, and how fast a run's transitions
  * reach an event-stream client. In one process, on one Temporal dev server and one embedded PostgreSQL
  * (bench/infra.ts), with the worker and the gateway wired in-process:
  *

@@ -11,7 +11,7 @@
  *   sleep as long as a model call (plan-research-report: two model calls and a code step). Target: children/s
  *   atelier ÷ bare ≥ 0.8.
  *
- *   node --import tsx bench/fairness.ts
+ *   npm run bench -- fairness
  */
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';

@@ -10,7 +10,7 @@
  * alternate in ABBA order so drift on a noisy machine favours neither side. Prints one JSON line with the
  * per-side best and median milliseconds and `ratio` = tool median ÷ bare median (target ≤ 1.15).
  *
- *   node --import tsx bench/film-cut.ts     (BENCH_FILM_ROUNDS, BENCH_FILM_SECONDS to change it)
+ *   npm run bench -- film-cut     (BENCH_FILM_ROUNDS, BENCH_FILM_SECONDS to change it)
  */
 import { createServer } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 /**
  * Worker slots and queues (docs/architecture.md, Slots and queues): do ordinary runs keep their latency when
  * other runs wait on a provider that never answers and integrators hang, and what does a model call in
- * flight cost in memory? `node --import tsx bench/isolation.ts`. Prints, both sides of each:
+ * flight cost in memory? `npm run bench -- isolation`. Prints, both sides of each:
  *
  * - 10 ordinary runs (`plan-research-report`, two `local` calls of ATELIER_LOCAL_LATENCY_MS each, 2,000 by
  *   default): the slowest one's latency idle, and again with 60 runs waiting on a provider that never

@@ -5,7 +5,7 @@
  * time, completion throughput, the order workflow's history (bounded by continue-as-new) and the
  * worker process's memory sampled through the run. Progress goes to stderr.
  *
- *   node --import tsx bench/orders.ts          (BENCH_ORDER_SIZE, BENCH_ORDER_CONCURRENCY to change it)
+ *   npm run bench -- orders          (BENCH_ORDER_SIZE, BENCH_ORDER_CONCURRENCY to change it)
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -6,13 +6,14 @@
  *
  * Printed, each beside its target: requests/s achieved over the busy period (first request to last) vs the
  * cap (≥ 0.9 × cap), the most requests the provider saw in any one-second window (≤ cap), requests it refused,
- * and runs failed (0). `node --import tsx bench/provider-limits.ts`.
+ * and runs failed (0). `npm run bench -- provider-limits`.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { busiestSecond, startRateLimitedProvider, throughput } from '../test/support/rate-limited-openai';
 import { benchLog, createApiKey, http, intEnv, loadAvg, runMain, startAtelier, startInfra } from './harness';
+import { sourceCliArgs } from '@atelier/cli/stack/paths';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bench = benchLog('provider-limits');
@@ -32,7 +33,7 @@ await runMain(bench, async (cleanup) => {
   Object.assign(process.env, env);
   const taskQueue = `bench-limits-${Date.now()}`;
   const atelier = await startAtelier(cleanup, infra, { namespace: 'default', taskQueue, localLatencyMs: 0 });
-  const second = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'packages/cli/src/main.ts'), 'worker'], {
+  const second = spawn(process.execPath, sourceCliArgs('worker'), {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -11,7 +11,7 @@
  *   with enough activity slots for all of them; makespan from the first POST to the last result.
  *
  * Targets (issue 30): makespan Atelier ÷ bare ≤ 1.15 at 400 and 2,000 runs; POST p99 Atelier ÷ bare ≤ 1.5.
- * `node --import tsx bench/slow-calls.ts`; BENCH_SLOW_RUNS="400,2000" picks the sizes.
+ * `npm run bench -- slow-calls`; BENCH_SLOW_RUNS="400,2000" picks the sizes.
  */
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';

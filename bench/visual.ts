@@ -13,7 +13,7 @@
  * Prints one JSON line: per-side best and median milliseconds, `ratio` = pipeline median ÷ bare median
  * (target ≤ 1.2), and the bare side's stage medians. Progress goes to stderr.
  *
- *   node --import tsx bench/visual.ts        (BENCH_VISUAL_ROUNDS, BENCH_VISUAL_SIZE to change it)
+ *   npm run bench -- visual        (BENCH_VISUAL_ROUNDS, BENCH_VISUAL_SIZE to change it)
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -80,14 +80,17 @@ function run(command, args, env = {}) {
 }
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+// The CLI from its TypeScript sources: tsx compiles on the fly, and the `atelier-source` export condition
+// points workspace packages at src/ (plain node, as in production, gets the compiled dist/; see `build`).
+const source = (entry, ...args) => ['--conditions=atelier-source', '--import', 'tsx', entry, ...args];
 const [mode, ...rest] = process.argv.slice(2);
 install();
 switch (mode) {
   case 'dev':
-    run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'dev', ...rest]);
+    run(process.execPath, source('packages/cli/src/main.ts', 'dev', ...rest));
     break;
   case 'cli':
-    run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', ...rest]);
+    run(process.execPath, source('packages/cli/src/main.ts', ...rest));
     break;
   case 'test': {
     ensureChromium();
@@ -96,18 +99,27 @@ switch (mode) {
     // Formatting and lint rules (biome.json) hold for every source file: a failure names the file and the fix.
     const style = spawnSync(bin('biome'), ['ci', '.'], { cwd: root, stdio: 'inherit' });
     if (style.status !== 0) process.exit(style.status ?? 1);
-    const validate = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'workflows', 'validate'], {
+    const validate = spawnSync(process.execPath, source('packages/cli/src/main.ts', 'workflows', 'validate'), {
       cwd: root,
       stdio: 'inherit',
     });
     if (validate.status !== 0) process.exit(validate.status ?? 1);
+    // The compiled build production runs (test/e2e/compiled.test.ts starts its processes).
+    const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+    if (built.status !== 0) process.exit(built.status ?? 1);
     run(bin('vitest'), ['run', ...rest]);
     break;
   }
-  case 'bench':
-    run(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...rest]);
+  case 'build':
+    run(process.execPath, ['scripts/build.mjs', ...rest]);
     break;
+  case 'bench': {
+    // `npm run bench` runs the quiet-path targets (bench/run.ts); `npm run bench -- slow-calls` runs bench/slow-calls.ts.
+    const named = rest[0] && /^[a-z-]+$/.test(rest[0]) && existsSync(path.join(root, 'bench', `${rest[0]}.ts`));
+    run(process.execPath, named ? source(`bench/${rest[0]}.ts`, ...rest.slice(1)) : source('bench/run.ts', ...rest));
+    break;
+  }
   default:
-    console.error('usage: node scripts/bootstrap.mjs dev|test|cli|bench');
+    console.error('usage: node scripts/bootstrap.mjs dev|test|build|cli|bench');
     process.exit(64);
 }

@@ -1,6 +1,6 @@
 // Regenerates @atelier/client's committed inputs from the gateway's route declarations (no stack
 // needed): packages/client/openapi.json and packages/client/src/schema.d.ts.
-//   node --import tsx scripts/generate-client.ts
+//   node --conditions=atelier-source --import tsx scripts/generate-client.ts
 import path from 'node:path';
 import { writeClientFiles } from '../packages/client/scripts/generate';
 

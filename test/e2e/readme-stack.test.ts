@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
-import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
 import { freePort } from '@atelier/cli/stack/processes';
 
 /**
@@ -83,7 +83,7 @@ async function processesUsing(dir: string): Promise<string[]> {
 /** The CLI's user commands reach the API with a key, as a user would run them. */
 async function cli(apiKey: string, ...args: string[]) {
   const e = { ...(await env()), ATELIER_URL: base(), ATELIER_API_KEY: apiKey };
-  return run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', ...args], { cwd: PROJECT_ROOT, env: e });
+  return run(process.execPath, sourceCliArgs(...args), { cwd: PROJECT_ROOT, env: e });
 }
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncBuiltinWorkflows } from '@atelier/db';
-import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
 import { type Harness, type TestUser, createApiKey, registerUser, startHarness } from '../support/harness';
 
 /** The real `atelier` command, as a child process, against a harness gateway with an API key. */
@@ -57,7 +57,7 @@ interface Result {
 
 function atelier(args: string[], env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), ...args], {
+    const child = spawn(process.execPath, sourceCliArgs(...args), {
       cwd: PROJECT_ROOT,
       // HOME points at an empty directory: no saved login of the machine's user leaks in.
       env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '', ATELIER_URL: h.url, ATELIER_API_KEY: apiKey, ...env },

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
 import { ensureReconcilerSchedule, reconcileOnce, reconcilerScheduleId } from '@atelier/engine/reconciler';
 import { type Harness, type TestUser, registerUser, startHarness, waitForOrder, waitForRun, executionClosed } from '../support/harness';
 
@@ -114,14 +114,10 @@ describe('one reconciler pass', () => {
     const orphan = `run-${randomBytes(4).toString('hex')}`;
     await orphanCopy(await start('for the command'), orphan, 30);
     const cli = (...args: string[]) =>
-      promisify(execFile)(
-        process.execPath,
-        ['--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), 'runs', 'reconcile', ...args],
-        {
-          cwd: PROJECT_ROOT,
-          env: { ...process.env, DATABASE_URL: h.databaseUrl, TEMPORAL_ADDRESS: h.temporalAddress, LOG_LEVEL: 'warn' },
-        },
-      );
+      promisify(execFile)(process.execPath, sourceCliArgs('runs', 'reconcile', ...args), {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, DATABASE_URL: h.databaseUrl, TEMPORAL_ADDRESS: h.temporalAddress, LOG_LEVEL: 'warn' },
+      });
     const dry = await cli('--dry-run');
     expect(dry.stdout).toContain(`would settle run ${orphan}: pending -> failed (engine_error)`);
     expect(dry.stdout).toMatch(/dry run: \d+ would settle of/);

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { type Role, defaultWorkspaceId, getMembership, getOrder, getProject } from '@atelier/db';
-import { fail } from './errors';
-import type { AppEnv } from './services';
+import { fail } from './errors.js';
+import type { AppEnv } from './services.js';
 
 export interface WorkspaceAccess {
   workspaceId: string;

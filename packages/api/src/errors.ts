@@ -5,7 +5,7 @@ import type { ZodError } from 'zod';
 import { ERROR_BODIES, ERROR_CODES, MessageError } from '@atelier/contracts/errors';
 import { z } from '@hono/zod-openapi';
 import { classifyDbError, pgConstraint } from '@atelier/db';
-import type { AppEnv } from './services';
+import type { AppEnv } from './services.js';
 
 /**
  * The one place every error response of the contract is shaped. Handlers throw an ApiError; the app's

@@ -1,5 +1,5 @@
 import { pingDb } from '@atelier/db';
-import type { AppServices } from './services';
+import type { AppServices } from './services.js';
 
 export interface Readiness {
   ready: boolean;

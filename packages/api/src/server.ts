@@ -2,10 +2,10 @@ import { type ServerType, serve } from '@hono/node-server';
 import { EngineDispatcher } from '@atelier/engine/dispatcher';
 import { GATEWAY_SERVICE_NAME, type Tracing, startTracing } from '@atelier/engine/tracing';
 import { withStorageSpans } from '@atelier/storage/tracing';
-import { createApp } from './app';
-import { type ConnectionLimits, capConnectionsPerAddress, connectionLimits, httpServerOptions } from './http/connection-limits';
+import { createApp } from './app.js';
+import { type ConnectionLimits, capConnectionsPerAddress, connectionLimits, httpServerOptions } from './http/connection-limits.js';
 import { DEFAULT_ORDER_CONCURRENCY } from '@atelier/domain/priority';
-import type { AppServices } from './services';
+import type { AppServices } from './services.js';
 
 export interface ApiServer {
   port: number;

@@ -5,11 +5,11 @@ import type { ModelRegistry } from '@atelier/domain';
 import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import type { FileUrlSigning } from '@atelier/storage/file-urls';
-import type { RunEventHub } from './events/run-event-hub';
+import type { RunEventHub } from './events/run-event-hub.js';
 import type { WebhookRetrySettings } from '@atelier/engine/webhooks/types';
-import type { GatewayMetrics } from './metrics';
+import type { GatewayMetrics } from './metrics.js';
 import type { JobWebhooks } from '@atelier/engine/providers/types';
-import type { LoginThrottleSettings } from './auth/login-throttle';
+import type { LoginThrottleSettings } from './auth/login-throttle.js';
 
 /** What route handlers reach through the context instead of importing globals. */
 export interface AppServices {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeptReads } from '../src/kept/kept-reads';
+import { KeptReads } from '../src/kept/kept-reads.js';
 
 /** A listener that hears what the test announces, and is up or down as the test says. */
 class Listener {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgePassword, personalStrings } from '../src/auth/password-strength';
+import { judgePassword, personalStrings } from '../src/auth/password-strength.js';
 
 const owner = { email: 'jane.doe@example.com', name: 'Jane Doe' };
 

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readBuiltinWorkflows } from '../src/index';
+import { readBuiltinWorkflows } from '../src/index.js';
 
 describe('built-in workflow files', () => {
   it('all pass the workflow schema and the publishing rules', () => {

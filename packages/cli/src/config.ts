@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_ORDER_CONCURRENCY } from '@atelier/domain/priority';
 import { DEFAULT_FILE_URL_TTL_SECONDS } from '@atelier/storage/file-urls';
-import { PROJECT_ROOT } from './stack/paths';
+import { PROJECT_ROOT } from './stack/paths.js';
 
 /** Every setting comes from the environment, with defaults that run the embedded stack on one machine. */
 export interface AtelierConfig {

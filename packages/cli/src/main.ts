@@ -8,12 +8,12 @@ import { Client, Connection } from '@temporalio/client';
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { readBuiltinWorkflows } from '@atelier/catalog';
 import { connectDb, migrateToLatest } from '@atelier/db';
-import { grantOperatorCommand, listOperatorsCommand, revokeOperatorCommand } from './commands/operators';
-import { finalizeRunCommand, reconcileRunsCommand, resetRunCommand } from './commands/runs';
-import { type AtelierConfig, loadConfig } from './config';
-import { createLogger } from './logger';
-import { runCli } from './program';
-import { startStack } from './stack/stack';
+import { grantOperatorCommand, listOperatorsCommand, revokeOperatorCommand } from './commands/operators.js';
+import { finalizeRunCommand, reconcileRunsCommand, resetRunCommand } from './commands/runs.js';
+import { type AtelierConfig, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { runCli } from './program.js';
+import { startStack } from './stack/stack.js';
 
 const USAGE = `usage: atelier <command>
 

@@ -9,14 +9,14 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { AtelierApiError, type AtelierClient, createAtelierClient } from '@atelier/client';
-import { type CommandContext, EXIT, Exit, type GlobalFlags, type OperatorMain, UsageError, ok, print } from './api/cli-kit';
-import { DEFAULT_URL, credentialsPath, resolveCredentials, saveCredentials } from './api/credentials';
-import { registerOrderCommands } from './api/order-commands';
-import { registerReviewCommands } from './api/review-commands';
-import { registerRunCommands } from './api/run-commands';
-import { registerWorkflowCommands } from './api/workflow-commands';
+import { type CommandContext, EXIT, Exit, type GlobalFlags, type OperatorMain, UsageError, ok, print } from './api/cli-kit.js';
+import { DEFAULT_URL, credentialsPath, resolveCredentials, saveCredentials } from './api/credentials.js';
+import { registerOrderCommands } from './api/order-commands.js';
+import { registerReviewCommands } from './api/review-commands.js';
+import { registerRunCommands } from './api/run-commands.js';
+import { registerWorkflowCommands } from './api/workflow-commands.js';
 
-export { EXIT } from './api/cli-kit';
+export { EXIT } from './api/cli-kit.js';
 
 export function buildProgram(argv: string[], operator: OperatorMain, setCode: (code: number) => void): Command {
   const program = new Command('atelier');

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config';
-import { waitForDependency } from '../src/stack/dependencies';
+import { loadConfig } from '../src/config.js';
+import { waitForDependency } from '../src/stack/dependencies.js';
 
 /** The waiting policy alone (test/integration/dependency-wait.test.ts starts real processes before real servers). */
 function recorder() {

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config';
-import { FILE_SIGNING_SECRET_FILE, resolveFileSigning } from '../src/stack/file-signing-secret';
+import { loadConfig } from '../src/config.js';
+import { FILE_SIGNING_SECRET_FILE, resolveFileSigning } from '../src/stack/file-signing-secret.js';
 
 const dirs: string[] = [];
 const tempDir = async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config';
-import { resolvePublicUrl } from '../src/stack/public-url';
+import { loadConfig } from '../src/config.js';
+import { resolvePublicUrl } from '../src/stack/public-url.js';
 
 describe('the public URL of a gateway (ATELIER_PUBLIC_URL)', () => {
   it('is required by a production gateway (`atelier api`), and left to the listening address under `atelier dev`', () => {

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { components } from './schema';
+import type { components } from './schema.js';
 
 type Artifact = components['schemas']['Artifact'];
 

@@ -5,14 +5,14 @@
  * artifact's files and verifying a signed webhook — the helpers every integration otherwise writes.
  */
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, operations, paths } from './schema';
-import { type RunEvent, streamRunEvents } from './sse';
-import { downloadArtifactFiles as downloadFiles, type DownloadedArtifact } from './download';
+import type { components, operations, paths } from './schema.js';
+import { type RunEvent, streamRunEvents } from './sse.js';
+import { downloadArtifactFiles as downloadFiles, type DownloadedArtifact } from './download.js';
 
-export type { components, operations, paths } from './schema';
-export { verifyWebhook, WebhookVerificationError, type WebhookHeaders, type VerifyWebhookOptions } from './webhooks';
-export type { RunEvent } from './sse';
-export type { DownloadedArtifact, DownloadedFile } from './download';
+export type { components, operations, paths } from './schema.js';
+export { verifyWebhook, WebhookVerificationError, type WebhookHeaders, type VerifyWebhookOptions } from './webhooks.js';
+export type { RunEvent } from './sse.js';
+export type { DownloadedArtifact, DownloadedFile } from './download.js';
 
 export type Schemas = components['schemas'];
 export type Run = Schemas['Run'];

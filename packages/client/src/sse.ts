@@ -1,4 +1,4 @@
-import type { components } from './schema';
+import type { components } from './schema.js';
 
 type Run = components['schemas']['Run'];
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { OPENAPI_PATH, REGENERATE_COMMAND, SCHEMA_PATH, generateClientFiles } from '../scripts/generate';
+import { OPENAPI_PATH, REGENERATE_COMMAND, SCHEMA_PATH, generateClientFiles } from '../scripts/generate.js';
 
 /** The committed document and types must be what today's gateway publishes. */
 describe('@atelier/client generated files', () => {

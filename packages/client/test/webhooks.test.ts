@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { WebhookVerificationError, verifyWebhook } from '../src/webhooks';
+import { WebhookVerificationError, verifyWebhook } from '../src/webhooks.js';
 
 const key = randomBytes(32);
 const secret = `whsec_${key.toString('base64')}`;

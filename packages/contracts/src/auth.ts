@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Email, LIMITS, Name } from './common';
+import { Email, LIMITS, Name } from './common.js';
 
 export const RegisterRequest = z
   .object({

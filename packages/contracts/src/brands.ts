@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { Pagination, QueryBoolean } from './common';
-import { Run } from './runs';
+import { Pagination, QueryBoolean } from './common.js';
+import { Run } from './runs.js';
 
 /**
  * Brands: projects of kind brand with a profile (the working copy), imports that propose a profile,

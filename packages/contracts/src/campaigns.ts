@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Pagination, QueryBoolean } from './common';
+import { CalendarDay, Pagination, QueryBoolean } from './common.js';
 
 /** Campaigns under a brand, their managed request, and the operator surface. */
 export const CAMPAIGN_STATUSES = ['draft', 'submitted', 'producing'] as const;

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { ArtifactTypeRef, IntakeField } from './workflow-definition';
+import { ArtifactTypeRef, IntakeField } from './workflow-definition.js';
 
 export const CatalogWorkflowSummary = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Etag, Id, LIMITS, Label, Name, Pagination, QueryBoolean, RequestId } from './common';
+import { CalendarDay, Etag, Id, LIMITS, Label, Name, Pagination, QueryBoolean, RequestId } from './common.js';
 
 /** `char-<hex>` (the contract's form); characters created before it keep their UUID ids. */
 export const CharacterId = z

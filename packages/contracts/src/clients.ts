@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Email, Etag, LIMITS, Name, Pagination, QueryBoolean, RequestId, Text } from './common';
+import { CalendarDay, Email, Etag, LIMITS, Name, Pagination, QueryBoolean, RequestId, Text } from './common.js';
 
 /** Clients, their billing, rollups, status history and contacts. Money fields are null for members. */
 export const CLIENT_STATUSES = ['lead', 'active', 'paused', 'past'] as const;

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { ValidationIssue } from './common';
+import { ValidationIssue } from './common.js';
 
 /**
  * Every domain error code the API answers with, and its one status. A code lives here or nowhere: a

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, Id, Intake, LIMITS, Usd } from './common';
-import { MAX_CONCURRENCY, PRIORITY_VALUES } from './priorities';
+import { BindingMap, Id, Intake, LIMITS, Usd } from './common.js';
+import { MAX_CONCURRENCY, PRIORITY_VALUES } from './priorities.js';
 
 const Money = Usd;
 

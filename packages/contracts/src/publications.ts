@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { LIMITS, Label, Name, Pagination, Url } from './common';
+import { LIMITS, Label, Name, Pagination, Url } from './common.js';
 
 /**
  * Publications: a consumer site's revalidation webhook configuration (revalidateUrl, sectionPath, a signing

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { Id, LIMITS, Pagination, Text } from './common';
-import { HoldField } from './workflow-definition';
+import { Id, LIMITS, Pagination, Text } from './common.js';
+import { HoldField } from './workflow-definition.js';
 
 export const REVIEW_DECISION_VALUES = ['approve', 'reject', 'request_changes'] as const;
 

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, Id, Intake, LIMITS, Pagination, QueryBoolean } from './common';
+import { BindingMap, Id, Intake, LIMITS, Pagination, QueryBoolean } from './common.js';
 
-import { PRIORITY_VALUES } from './priorities';
-import { RUN_STATUS_VALUES } from './run-statuses';
+import { PRIORITY_VALUES } from './priorities.js';
+import { RUN_STATUS_VALUES } from './run-statuses.js';
 
 export { RUN_STATUS_VALUES };
 

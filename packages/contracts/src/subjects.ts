@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Email, Etag, LIMITS, Label, Name, Pagination, QueryBoolean } from './common';
+import { CalendarDay, Email, Etag, LIMITS, Label, Name, Pagination, QueryBoolean } from './common.js';
 
 /** Subjects (people a likeness depicts) and their likeness consents. */
 const day = CalendarDay;

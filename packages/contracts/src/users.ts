@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Email, LIMITS, Name } from './common';
+import { Email, LIMITS, Name } from './common.js';
 
 // Left inline (not a named component): the generator drops `nullable` from a $ref to a named schema.
 export const AccountDeletion = z.object({

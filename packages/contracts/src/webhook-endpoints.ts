@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { LIMITS, Pagination, Url } from './common';
-import { DeliveryHealth } from './publications';
+import { LIMITS, Pagination, Url } from './common.js';
+import { DeliveryHealth } from './publications.js';
 
 /**
  * Event webhooks for integrators (docs/webhooks.md): a workspace's endpoints, each with the event types it

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { LIMITS, ModelBinding } from './common';
-import { STEP_KINDS } from './step-kinds';
+import { LIMITS, ModelBinding } from './common.js';
+import { STEP_KINDS } from './step-kinds.js';
 
-export { type ActivityStepKind, STEP_KINDS, STEP_KIND_TRAITS, type StepKindTraits } from './step-kinds';
+export { type ActivityStepKind, STEP_KINDS, STEP_KIND_TRAITS, type StepKindTraits } from './step-kinds.js';
 
 /**
  * The workflow schema (schemaVersion workflow-schema-v1): one zod schema for every field of the

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, Id, LIMITS, Pagination, Usd } from './common';
+import { BindingMap, Id, LIMITS, Pagination, Usd } from './common.js';
 
 /**
  * Workflow authoring (decisions §2): workspaces write drafts, publish them as internal versions and

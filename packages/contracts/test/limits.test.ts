@@ -1,16 +1,16 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
-import * as auth from '../src/auth';
-import * as characters from '../src/characters';
-import * as clients from '../src/clients';
-import { LIMITS, Pagination } from '../src/common';
-import * as orders from '../src/orders';
-import * as queue from '../src/queue';
-import * as runs from '../src/runs';
-import * as subjects from '../src/subjects';
-import * as users from '../src/users';
-import * as workflows from '../src/workflows';
-import * as workspaces from '../src/workspaces';
+import * as auth from '../src/auth.js';
+import * as characters from '../src/characters.js';
+import * as clients from '../src/clients.js';
+import { LIMITS, Pagination } from '../src/common.js';
+import * as orders from '../src/orders.js';
+import * as queue from '../src/queue.js';
+import * as runs from '../src/runs.js';
+import * as subjects from '../src/subjects.js';
+import * as users from '../src/users.js';
+import * as workflows from '../src/workflows.js';
+import * as workspaces from '../src/workspaces.js';
 
 /** Every request input of these contracts: bodies, query and path parameters. */
 const REQUEST_SCHEMAS: Record<string, z.ZodTypeAny> = {

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
-import { compiledOnce } from './compiled-once';
-import type { Db, Executor } from './connect';
-import type { ApiKeysTable, UsersTable } from './schema';
-import { isUniqueViolation } from './errors';
-import type { HomeMembership } from './workspaces';
+import { compiledOnce } from './compiled-once.js';
+import type { Db, Executor } from './connect.js';
+import type { ApiKeysTable, UsersTable } from './schema.js';
+import { isUniqueViolation } from './errors.js';
+import type { HomeMembership } from './workspaces.js';
 
 export type UserRow = Selectable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

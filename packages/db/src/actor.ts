@@ -1,5 +1,5 @@
 import { type Transaction, sql } from 'kysely';
-import type { Database } from './schema';
+import type { Database } from './schema.js';
 
 /**
  * Histories the database writes itself (consent moves, client status changes) take who acts and why

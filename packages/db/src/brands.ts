@@ -1,9 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
 import { TERMINAL_RUN_STATUSES } from '@atelier/domain';
-import type { Db } from './connect';
-import type { Executor } from './connect';
-import type { Database } from './schema';
-import type { BrandProfilesTable, BrandSnapshotsTable } from './schema-brands';
+import type { Db } from './connect.js';
+import type { Executor } from './connect.js';
+import type { Database } from './schema.js';
+import type { BrandProfilesTable, BrandSnapshotsTable } from './schema-brands.js';
 
 /** A brand: its project row and its profile row, read together. */
 export interface BrandRow {

@@ -1,7 +1,7 @@
 import { type Insertable, type RawBuilder, type Selectable, type Transaction, sql } from 'kysely';
 import { TERMINAL_RUN_STATUSES, periodStart } from '@atelier/domain';
-import type { Db, Executor } from './connect';
-import type { BudgetsTable, Database } from './schema';
+import type { Db, Executor } from './connect.js';
+import type { BudgetsTable, Database } from './schema.js';
 
 export type BudgetRow = Selectable<BudgetsTable>;
 

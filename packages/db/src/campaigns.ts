@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { Db } from './connect';
-import type { Executor } from './connect';
+import type { Db } from './connect.js';
+import type { Executor } from './connect.js';
 import type {
   CampaignRequestEntriesTable,
   CampaignStatus,
@@ -9,7 +9,7 @@ import type {
   ManagedRequestState,
   OpsNotificationsTable,
   OpsTasksTable,
-} from './schema-brands';
+} from './schema-brands.js';
 
 export type CampaignRow = Selectable<CampaignsTable>;
 export type CampaignRequestEntryRow = Selectable<CampaignRequestEntriesTable>;

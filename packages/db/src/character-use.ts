@@ -1,5 +1,5 @@
 import { type CharacterFacts, type CharacterUseRequest, type CharacterVerdict, judgeCharacterUse } from '@atelier/domain';
-import type { Db } from './connect';
+import type { Db } from './connect.js';
 
 /**
  * Loads what the character gate judges — the character, its versions with their provider copies, the

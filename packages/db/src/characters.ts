@@ -1,13 +1,13 @@
 import type { Insertable, Selectable, Transaction } from 'kysely';
-import type { Db, Executor } from './connect';
-import type { Database } from './schema';
+import type { Db, Executor } from './connect.js';
+import type { Database } from './schema.js';
 import type {
   CharacterBindingsTable,
   CharacterReferencesTable,
   CharacterVersionsTable,
   CharactersTable,
   FrozenReference,
-} from './schema-characters';
+} from './schema-characters.js';
 
 /** Characters: the draft (name, persona, references), frozen versions and their provider copies. */
 export type CharacterRow = Selectable<CharactersTable>;

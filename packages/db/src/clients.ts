@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
-import { actAs } from './actor';
-import type { Db } from './connect';
-import type { ClientContactsTable, ClientEventsTable, ClientsTable } from './schema-clients';
+import { actAs } from './actor.js';
+import type { Db } from './connect.js';
+import type { ClientContactsTable, ClientEventsTable, ClientsTable } from './schema-clients.js';
 
 /** Clients, their contacts, status history and the month's rollup over their projects. */
 export type ClientRow = Selectable<ClientsTable>;

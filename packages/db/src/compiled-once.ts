@@ -1,5 +1,5 @@
 import { type Compilable, type CompiledQuery, type QueryResult, type RawBuilder, createQueryId } from 'kysely';
-import type { Executor } from './connect';
+import type { Executor } from './connect.js';
 
 /** A query builder's statement, or an `sql` template's. */
 type Statement<R> = Compilable<R> | RawBuilder<R>;

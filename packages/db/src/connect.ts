@@ -1,8 +1,8 @@
 import { Kysely, PostgresDialect, type Transaction, sql } from 'kysely';
 import pg from 'pg';
-import type { Database } from './schema';
-import { PreparingClient } from './prepared-statements';
-import { queryTracingLog, tracingRequested } from './tracing';
+import type { Database } from './schema.js';
+import { PreparingClient } from './prepared-statements.js';
+import { queryTracingLog, tracingRequested } from './tracing.js';
 
 // numeric stays a string in the row types; bigint counts (COUNT(*)) become numbers.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));

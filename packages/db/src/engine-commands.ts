@@ -1,10 +1,10 @@
 import type { InsertObject, Selectable } from 'kysely';
 import { sql } from 'kysely';
-import { compiledOnce } from './compiled-once';
-import type { Db, Executor } from './connect';
-import type { RunRow } from './runs';
-import type { EngineCommandKind, EngineCommandsTable, EngineSchema } from './schema-engine';
-import { activeTraceparent } from './tracing';
+import { compiledOnce } from './compiled-once.js';
+import type { Db, Executor } from './connect.js';
+import type { RunRow } from './runs.js';
+import type { EngineCommandKind, EngineCommandsTable, EngineSchema } from './schema-engine.js';
+import { activeTraceparent } from './tracing.js';
 
 export type EngineCommand = Selectable<EngineCommandsTable>;
 

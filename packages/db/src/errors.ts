@@ -1,4 +1,4 @@
-import { isStalePreparation } from './prepared-statements';
+import { isStalePreparation } from './prepared-statements.js';
 
 /**
  * The one reading of PostgreSQL's refusals. The database enforces rules of its own (constraints,

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type Selectable, sql } from 'kysely';
 import { WEBHOOK_ALL_EVENTS, type WebhookEventType } from '@atelier/contracts/webhook-endpoints';
-import type { Executor } from './connect';
-import { enqueueEngineCommand } from './engine-commands';
-import type { OrdersTable, RunsTable } from './schema';
+import type { Executor } from './connect.js';
+import { enqueueEngineCommand } from './engine-commands.js';
+import type { OrdersTable, RunsTable } from './schema.js';
 
 /**
  * Event webhooks for integrators (docs/webhooks.md): when a run or an order reaches a status an integrator

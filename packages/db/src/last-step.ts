@@ -5,12 +5,12 @@
 import { type Insertable, sql } from 'kysely';
 import { isTerminalRunStatus, roundUsd } from '@atelier/domain';
 import { PACK_MEMBER_KEY_LENGTH, PACK_MEMBER_PREFIX } from '@atelier/domain/pack-membership';
-import type { Executor } from './connect';
-import { runEventType } from './event-webhooks';
-import { announceRunEvent } from './run-announce';
-import { type ArtifactWrite, artifactUpsert, statusEventData, subscribedTo } from './run-moves';
-import { type StepSettlement, type StepStartedAt, insertStartedStep, settledEvent, spendWith } from './run-steps';
-import type { RunsTable } from './schema';
+import type { Executor } from './connect.js';
+import { runEventType } from './event-webhooks.js';
+import { announceRunEvent } from './run-announce.js';
+import { type ArtifactWrite, artifactUpsert, statusEventData, subscribedTo } from './run-moves.js';
+import { type StepSettlement, type StepStartedAt, insertStartedStep, settledEvent, spendWith } from './run-steps.js';
+import type { RunsTable } from './schema.js';
 
 /** How the run settles with its last step: its status, the fields that go with it, and its artifact. */
 export interface RunSettledWithStep {

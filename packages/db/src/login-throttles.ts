@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './connect';
+import type { Db } from './connect.js';
 
 /** The two things a failed sign-in is counted against. */
 export type ThrottleScope = 'account' | 'address';

@@ -1,9 +1,9 @@
 import { type Insertable, type Selectable, type Transaction, sql } from 'kysely';
 import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
-import { type Db, type Executor, inTransaction } from './connect';
-import { emitOrderEvent } from './event-webhooks';
-import type { Database, OrdersTable, RunsTable } from './schema';
-import type { RunRow } from './runs';
+import { type Db, type Executor, inTransaction } from './connect.js';
+import { emitOrderEvent } from './event-webhooks.js';
+import type { Database, OrdersTable, RunsTable } from './schema.js';
+import type { RunRow } from './runs.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 

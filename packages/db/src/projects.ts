@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { Db } from './connect';
-import type { ProjectsTable } from './schema';
+import type { Db } from './connect.js';
+import type { ProjectsTable } from './schema.js';
 
 export type ProjectRow = Selectable<ProjectsTable>;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from './connect';
+import type { Db } from './connect.js';
 
 export type ProviderBatchStatus = 'open' | 'sending' | 'sent' | 'ended' | 'failed';
 

@@ -1,6 +1,6 @@
 import { roundUsd } from '@atelier/domain';
 import { type RawBuilder, sql } from 'kysely';
-import type { Executor } from './connect';
+import type { Executor } from './connect.js';
 
 export interface ProviderCallRecord {
   runId: string;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './connect';
+import type { Db } from './connect.js';
 
 /**
  * The bookkeeping of provider capacity shared by every worker (the rules are the engine's:

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './connect';
+import type { Db } from './connect.js';
 
 export type ProviderJobStatus = 'submitting' | 'pending' | 'succeeded' | 'failed' | 'cancelled';
 

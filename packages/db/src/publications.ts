@@ -1,8 +1,8 @@
 import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
-import type { Db } from './connect';
-import type { Executor } from './connect';
-import type { DocumentStatus, PublicationDocumentsTable, PublicationsTable, WebhookMessagesTable } from './schema-publications';
-import { type WebhookMessageRow, enqueueWebhookMessage } from './webhooks';
+import type { Db } from './connect.js';
+import type { Executor } from './connect.js';
+import type { DocumentStatus, PublicationDocumentsTable, PublicationsTable, WebhookMessagesTable } from './schema-publications.js';
+import { type WebhookMessageRow, enqueueWebhookMessage } from './webhooks.js';
 
 /** Publications (a consumer site's revalidation webhook configuration) and their documents. */
 export type PublicationRow = Selectable<PublicationsTable>;

@@ -1,8 +1,8 @@
-import { emitRunEvent } from './event-webhooks';
+import { emitRunEvent } from './event-webhooks.js';
 import { sql } from 'kysely';
 import { type DecisionRequest, type ReviewRefusal, judgeDecision, newUuid } from '@atelier/domain';
-import type { Db } from './connect';
-import { type RunRow, appendRunEvent, lockRun } from './runs';
+import type { Db } from './connect.js';
+import { type RunRow, appendRunEvent, lockRun } from './runs.js';
 
 /**
  * The review queue: a live view over runs waiting in `review` (never a copy), and the one transaction

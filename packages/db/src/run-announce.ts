@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Executor } from './connect';
+import type { Executor } from './connect.js';
 
 /** Channel on which every run event is announced, so event streams need no polling. */
 export const RUN_EVENTS_CHANNEL = 'atelier_run_events';

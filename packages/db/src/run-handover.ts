@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { RUN_STATUSES, isForwardMove } from '@atelier/domain';
-import { compiledOnce } from './compiled-once';
-import type { Db, Executor } from './connect';
-import { emitRunEvent, runEventType } from './event-webhooks';
-import { type RunRow, announceRunEvent } from './runs';
+import { compiledOnce } from './compiled-once.js';
+import type { Db, Executor } from './connect.js';
+import { emitRunEvent, runEventType } from './event-webhooks.js';
+import { type RunRow, announceRunEvent } from './runs.js';
 
 /** The statuses a run may move to `queued` from (forward moves only, as moveRunStatus judges them). */
 const QUEUEABLE = RUN_STATUSES.filter((status) => isForwardMove(status, 'queued'));

@@ -1,11 +1,11 @@
 import { type Insertable, type RawBuilder, sql } from 'kysely';
 import { RUN_STATUSES, TERMINAL_RUN_STATUSES, isForwardMove, isTerminalRunStatus } from '@atelier/domain';
 import { WEBHOOK_ALL_EVENTS } from '@atelier/contracts/webhook-endpoints';
-import { type Executor, inTransaction } from './connect';
-import { emitRunEvent, runEventType } from './event-webhooks';
-import { announceRunEvent } from './run-announce';
-import type { RunRow } from './runs';
-import type { Database, RunsTable } from './schema';
+import { type Executor, inTransaction } from './connect.js';
+import { emitRunEvent, runEventType } from './event-webhooks.js';
+import { announceRunEvent } from './run-announce.js';
+import type { RunRow } from './runs.js';
+import type { Database, RunsTable } from './schema.js';
 
 type ArtifactInsert = Insertable<Database['artifacts']>;
 

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Priority } from '@atelier/contracts/priorities';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import type { RunsTable } from './schema';
+import type { RunsTable } from './schema.js';
 import { type Bindings, type ModelRegistry, estimateSteps, primaryModel, specVersionHash } from '@atelier/domain';
 
 export interface NewRun {

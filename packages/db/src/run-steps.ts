@@ -4,12 +4,12 @@
  */
 import { type Transaction, sql } from 'kysely';
 import { roundUsd } from '@atelier/domain';
-import { type Executor, inTransaction } from './connect';
-import { moveRunStatus } from './run-moves';
-import { announceRunEvent } from './run-announce';
-import { type ProviderCallRecord, insertProviderCalls } from './provider-calls';
-import { type RunRow, type RunStepRow, appendRunEvent } from './runs';
-import type { Database } from './schema';
+import { type Executor, inTransaction } from './connect.js';
+import { moveRunStatus } from './run-moves.js';
+import { announceRunEvent } from './run-announce.js';
+import { type ProviderCallRecord, insertProviderCalls } from './provider-calls.js';
+import { type RunRow, type RunStepRow, appendRunEvent } from './runs.js';
+import type { Database } from './schema.js';
 
 /** Recomputes the run's actual cost as the sum of its steps: retries overwrite a step, never add to it. */
 async function refreshActualCost(tx: Executor, runId: string): Promise<void> {

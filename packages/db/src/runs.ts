@@ -1,17 +1,17 @@
 import { type RawBuilder, type Transaction, sql } from 'kysely';
 import { isTerminalRunStatus } from '@atelier/domain';
-import { type Db, type Executor, inTransaction } from './connect';
-import { type DeliverableCommand, type LeasedCommand, engineCommandRow } from './engine-commands';
-import { artifactUpsert } from './run-moves';
-import { announceRunEvent } from './run-announce';
-import type { Database, RunsTable } from './schema';
-import type { EngineCommandKind } from './schema-engine';
+import { type Db, type Executor, inTransaction } from './connect.js';
+import { type DeliverableCommand, type LeasedCommand, engineCommandRow } from './engine-commands.js';
+import { artifactUpsert } from './run-moves.js';
+import { announceRunEvent } from './run-announce.js';
+import type { Database, RunsTable } from './schema.js';
+import type { EngineCommandKind } from './schema-engine.js';
 import type { Insertable, Selectable } from 'kysely';
 
 export type RunRow = Selectable<RunsTable>;
 export type RunStepRow = Selectable<Database['run_steps']>;
 
-export { type AnnouncedRunEvent, RUN_EVENTS_CHANNEL, announceRunEvent, parseRunEventAnnouncement } from './run-announce';
+export { type AnnouncedRunEvent, RUN_EVENTS_CHANNEL, announceRunEvent, parseRunEventAnnouncement } from './run-announce.js';
 
 /**
  * Appends an event to the run's ordered log and announces it, in one statement: the event takes the next

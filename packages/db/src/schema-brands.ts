@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Json, NullableTimestamp, Timestamp } from './schema-columns';
+import type { Json, NullableTimestamp, Timestamp } from './schema-columns.js';
 
 /** Brands, their imports and snapshots, campaigns and the operator queue (migration 2026-11-23T1000-brands-campaigns). */
 export interface BrandProfilesTable {

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Json, NullableTimestamp, Timestamp } from './schema-columns';
+import type { Json, NullableTimestamp, Timestamp } from './schema-columns.js';
 
 /** Tables of characters, subjects and likeness consents (migration 2026-11-22T1310-characters-consent). */
 export interface SubjectsTable {

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { NullableJson, NullableTimestamp, Timestamp } from './schema-columns';
+import type { NullableJson, NullableTimestamp, Timestamp } from './schema-columns.js';
 
 /** Tables of clients, their contacts and status events (migration 2026-11-22T1320-clients). */
 export interface ClientsTable {

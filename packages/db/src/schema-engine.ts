@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { NullableTimestamp, Timestamp } from './schema-columns';
+import type { NullableTimestamp, Timestamp } from './schema-columns.js';
 
 export type EngineCommandKind = 'start_run' | 'start_order' | 'cancel_run' | 'cancel_order' | 'deliver_webhook';
 

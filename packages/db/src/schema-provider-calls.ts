@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Numeric } from './schema-columns';
+import type { Numeric } from './schema-columns.js';
 
 /** Every answered provider call and what it cost (migration 2026-11-24T1100-provider-calls). */
 export interface ProviderCallsTable {

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Json, NullableTimestamp, Timestamp } from './schema-columns';
+import type { Json, NullableTimestamp, Timestamp } from './schema-columns.js';
 
 /** Publications, their documents and the shared webhook tables (migration 2026-11-23T1100-publications). */
 export interface PublicationsTable {

@@ -1,13 +1,13 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Priority } from '@atelier/contracts/priorities';
-import type { Json, NullableJson, NullableTimestamp, Numeric, Timestamp } from './schema-columns';
-import type { CharactersSchema } from './schema-characters';
-import type { ClientsSchema } from './schema-clients';
-import type { EngineSchema } from './schema-engine';
-import type { BrandsSchema } from './schema-brands';
-import type { PublicationsSchema } from './schema-publications';
-import type { WebhookEndpointsSchema } from './schema-webhook-endpoints';
-import type { ProviderCallsSchema } from './schema-provider-calls';
+import type { Json, NullableJson, NullableTimestamp, Numeric, Timestamp } from './schema-columns.js';
+import type { CharactersSchema } from './schema-characters.js';
+import type { ClientsSchema } from './schema-clients.js';
+import type { EngineSchema } from './schema-engine.js';
+import type { BrandsSchema } from './schema-brands.js';
+import type { PublicationsSchema } from './schema-publications.js';
+import type { WebhookEndpointsSchema } from './schema-webhook-endpoints.js';
+import type { ProviderCallsSchema } from './schema-provider-calls.js';
 
 /** Typed view of the PostgreSQL schema that the migrations create. */
 export type { Json, NullableJson, NullableTimestamp, Numeric, Timestamp };

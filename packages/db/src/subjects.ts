@@ -1,8 +1,8 @@
 import type { Insertable, Selectable, Transaction } from 'kysely';
-import { actAs } from './actor';
-import type { Db, Executor } from './connect';
-import type { Database } from './schema';
-import type { LikenessConsentEventsTable, LikenessConsentsTable, SubjectsTable } from './schema-characters';
+import { actAs } from './actor.js';
+import type { Db, Executor } from './connect.js';
+import type { Database } from './schema.js';
+import type { LikenessConsentEventsTable, LikenessConsentsTable, SubjectsTable } from './schema-characters.js';
 
 /** Subjects (the people characters depict) and their likeness consents. */
 export type SubjectRow = Selectable<SubjectsTable>;

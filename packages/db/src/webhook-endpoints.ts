@@ -1,8 +1,8 @@
 import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
-import { type Executor, inTransaction } from './connect';
-import type { WebhookMessageStatus } from './schema-publications';
-import type { WebhookEndpointsTable } from './schema-webhook-endpoints';
-import type { WebhookAttemptRow, WebhookMessageRow } from './webhooks';
+import { type Executor, inTransaction } from './connect.js';
+import type { WebhookMessageStatus } from './schema-publications.js';
+import type { WebhookEndpointsTable } from './schema-webhook-endpoints.js';
+import type { WebhookAttemptRow, WebhookMessageRow } from './webhooks.js';
 
 /** Integrators' event webhook endpoints (docs/webhooks.md); their messages live in the shared webhook tables. */
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;

@@ -1,14 +1,14 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from './connect';
-import { enqueueEngineCommand } from './engine-commands';
-import type { Executor } from './connect';
+import type { Db } from './connect.js';
+import { enqueueEngineCommand } from './engine-commands.js';
+import type { Executor } from './connect.js';
 import type {
   WebhookAttemptOutcome,
   WebhookAttemptsTable,
   WebhookMessagesTable,
   WebhookTargetHealthTable,
   WebhookTargetKind,
-} from './schema-publications';
+} from './schema-publications.js';
 
 /**
  * The generic outbound webhook records, shared by every kind of target (publications today, integrator

@@ -1,8 +1,8 @@
 import { type Selectable, sql } from 'kysely';
 import { compareVersions, sha256Hex, canonicalJson } from '@atelier/domain';
-import { compiledOnce } from './compiled-once';
-import type { Db, Executor } from './connect';
-import type { WorkflowVersionsTable, WorkflowsTable } from './schema';
+import { compiledOnce } from './compiled-once.js';
+import type { Db, Executor } from './connect.js';
+import type { WorkflowVersionsTable, WorkflowsTable } from './schema.js';
 
 export type WorkflowRow = Selectable<WorkflowsTable>;
 export type WorkflowVersionRow = Selectable<WorkflowVersionsTable>;

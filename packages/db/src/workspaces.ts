@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { Db } from './connect';
-import type { MembershipsTable, UsersTable, WorkspacesTable } from './schema';
+import type { Db } from './connect.js';
+import type { MembershipsTable, UsersTable, WorkspacesTable } from './schema.js';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 export type Role = Selectable<MembershipsTable>['role'];

@@ -9,7 +9,7 @@ import {
   runEventData,
   runEventKey,
   runEventType,
-} from '../src/event-webhooks';
+} from '../src/event-webhooks.js';
 
 const at = new Date('2026-11-24T09:00:00.000Z');
 

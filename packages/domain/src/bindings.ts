@@ -4,7 +4,7 @@
  * model, and when a budget forbids the move. The engine's loop (engine/src/activities/steps/fallbacks.ts)
  * applies these rules to text, image, video and classifier calls alike.
  */
-import { roundUsd } from './money';
+import { roundUsd } from './money.js';
 
 /** One role's binding: a model-registry id, or an ordered list of them (primary first, then fallbacks). */
 export type ModelBinding = string | readonly string[];

@@ -1,4 +1,4 @@
-import { roundUsd } from './money';
+import { roundUsd } from './money.js';
 
 /**
  * Budget arithmetic (decisions §7). Spend is actual cost plus the estimates of runs not yet settled; a

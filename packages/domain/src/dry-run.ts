@@ -1,12 +1,12 @@
 import { Gate, IntakeField, Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import { type Bindings, primaryModel } from './bindings';
-import { roleProblem } from './step-kinds';
-import { type CostEstimate, estimateSteps } from './estimate';
-import { resolveIntake } from './intake';
-import { intakeSizeProblems, measureIntake } from './intake-limits';
-import type { ModelRegistry } from './models';
-import { roundUsd } from './money';
-import { type RuleContext, workflowRuleErrors } from './workflow-rules';
+import { type Bindings, primaryModel } from './bindings.js';
+import { roleProblem } from './step-kinds.js';
+import { type CostEstimate, estimateSteps } from './estimate.js';
+import { resolveIntake } from './intake.js';
+import { intakeSizeProblems, measureIntake } from './intake-limits.js';
+import type { ModelRegistry } from './models.js';
+import { roundUsd } from './money.js';
+import { type RuleContext, workflowRuleErrors } from './workflow-rules.js';
 
 /**
  * Checking workflow definitions as authors send them: the whole definition when a draft is saved, or

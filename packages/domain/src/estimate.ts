@@ -1,6 +1,6 @@
 import type { Step } from '@atelier/contracts/workflow-definition';
-import type { ModelEntry } from './models';
-import { roundUsd } from './money';
+import type { ModelEntry } from './models.js';
+import { roundUsd } from './money.js';
 
 /**
  * Price estimates come from registry pricing and nominal usage per step kind. The typical figure is

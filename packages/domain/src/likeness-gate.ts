@@ -5,8 +5,8 @@
  * are loaded by the database layer and judged here, by the same function for `:check`, for run and order
  * intake, and for the engine's re-check before a waiting run starts.
  */
-import { type Bindings, bindingModels } from './bindings';
-import type { ConsentStatus } from './consent';
+import { type Bindings, bindingModels } from './bindings.js';
+import type { ConsentStatus } from './consent.js';
 
 export const CHARACTER_MEDIA = ['image', 'video', 'voice'] as const;
 export type CharacterMedia = (typeof CHARACTER_MEDIA)[number];

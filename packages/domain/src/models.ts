@@ -9,7 +9,7 @@ import falModels from '../models/fal.json' with { type: 'json' };
 import openaiModels from '../models/openai.json' with { type: 'json' };
 import replicateModels from '../models/replicate.json' with { type: 'json' };
 import { MAX_BINDING_MODELS } from '@atelier/contracts/common';
-import type { ModelBinding } from './bindings';
+import type { ModelBinding } from './bindings.js';
 
 export const MODEL_KINDS = ['text', 'image', 'video', 'classifier', 'embedding'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];

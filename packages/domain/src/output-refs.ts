@@ -6,8 +6,8 @@
  *
  * Pure and imported by deterministic workflow code: no I/O, no Node built-ins.
  */
-import { type ContextReads, contextEntryOf } from './run-context';
-import type { RunPlan } from './run-plan';
+import { type ContextReads, contextEntryOf } from './run-context.js';
+import type { RunPlan } from './run-plan.js';
 
 /**
  * Whether the run workflow reads the output of step `index` itself, so its activity must return it: a

@@ -1,4 +1,4 @@
-import type { QaCheck } from './qa';
+import type { QaCheck } from './qa.js';
 
 /**
  * QA of visual artifacts (illustration, product-shot, cutout), judged on what the content records — the

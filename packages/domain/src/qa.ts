@@ -1,5 +1,5 @@
-import { VIDEO_QA_RULES } from './qa-video';
-import { VISUAL_QA_RULES } from './qa-visual';
+import { VIDEO_QA_RULES } from './qa-video.js';
+import { VISUAL_QA_RULES } from './qa-visual.js';
 
 /**
  * QA checks judged on an artifact's content before it is stored. A check is `{ id, label, status,

@@ -1,5 +1,5 @@
-import { canonicalJson } from './canonical-json';
-import { sha256Hex } from './hashing';
+import { canonicalJson } from './canonical-json.js';
+import { sha256Hex } from './hashing.js';
 
 /**
  * Idempotent creates (clients, characters): a retry carries the same `requestId` and the same body.

@@ -2,7 +2,7 @@
  * The rules of a review decision, kept pure so that the repository applies them inside its transaction
  * and tests can judge them without a database (service spec "Review queue"; decisions §4).
  */
-import type { QaCheck } from './qa';
+import type { QaCheck } from './qa.js';
 
 export const REVIEW_DECISIONS = ['approve', 'reject', 'request_changes'] as const;
 export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];

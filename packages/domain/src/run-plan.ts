@@ -8,9 +8,9 @@
  * Pure and imported by deterministic workflow code: types only from the contract, no I/O, no Node built-ins.
  */
 import type { Gate, Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import { gateOf } from './gates';
-import { type ContextReads, contextReadsOf } from './run-context';
-import { stepReads } from './step-kinds';
+import { gateOf } from './gates.js';
+import { type ContextReads, contextReadsOf } from './run-context.js';
+import { stepReads } from './step-kinds.js';
 
 /**
  * A step as the workflow sees it: its identity and label, whether the intake supplies it, whether it ships

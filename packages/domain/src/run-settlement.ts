@@ -4,8 +4,8 @@
  * whichever of them settles it. Pure: no I/O, safe to import from workflow code.
  */
 import type { Gate, Step } from '@atelier/contracts/workflow-definition';
-import { type ReviewHold, approvalHold, approvalStepIndex, gateOf } from './gates';
-import { type QaRecord, qaForContent } from './qa';
+import { type ReviewHold, approvalHold, approvalStepIndex, gateOf } from './gates.js';
+import { type QaRecord, qaForContent } from './qa.js';
 
 export type { ReviewHold };
 

@@ -1,7 +1,7 @@
 import { STEP_KIND_TRAITS, type StepKindTraits } from '@atelier/contracts/step-kinds';
 import type { Gate, Step, StepKind } from '@atelier/contracts/workflow-definition';
-import { type Bindings, primaryModel } from './bindings';
-import type { StepReads } from './run-context';
+import { type Bindings, primaryModel } from './bindings.js';
+import type { StepReads } from './run-context.js';
 
 /** Whether steps of this kind call a model bound to a role (llm, image, agent). */
 export const kindNeedsRole = (kind: StepKind): boolean => STEP_KIND_TRAITS[kind].needsRole;

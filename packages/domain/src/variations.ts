@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
-import { canonicalJson } from './canonical-json';
-import { sha256Hex } from './hashing';
+import { canonicalJson } from './canonical-json.js';
+import { sha256Hex } from './hashing.js';
 
 /**
  * Variation resolvers for orders (decisions §7): `list` (params.items, intake objects), `matrix`

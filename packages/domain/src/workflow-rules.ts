@@ -1,8 +1,8 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import { isRegisteredArtifactType } from './artifact-types';
-import { gateRuleErrors } from './gates';
-import type { ModelRegistry } from './models';
-import { requiredFieldsProblem, roleProblem } from './step-kinds';
+import { isRegisteredArtifactType } from './artifact-types.js';
+import { gateRuleErrors } from './gates.js';
+import type { ModelRegistry } from './models.js';
+import { requiredFieldsProblem, roleProblem } from './step-kinds.js';
 
 export const WORKFLOW_ID_VERBS = ['generate', 'plan', 'build', 'compose', 'edit', 'remove', 'transcribe'] as const;
 const SLUG = /^[a-z][a-z0-9]*(-[a-z0-9]+)+$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { artifactFileKey, foreignFileKeys, isArtifactFile } from '../src/artifact-files';
+import { artifactFileKey, foreignFileKeys, isArtifactFile } from '../src/artifact-files.js';
 
 const owner = { id: 'artifact-0123456789abcdef', artifactType: 'illustration' };
 

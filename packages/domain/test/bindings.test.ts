@@ -9,7 +9,7 @@ import {
   primaryModel,
   roleProblem,
   runCharacterUse,
-} from '../src/index';
+} from '../src/index.js';
 
 const models = buildModelRegistry(['openai']);
 

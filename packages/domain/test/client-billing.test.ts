@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedFeeCents, monthStart, slugFromName } from '../src/client-billing';
+import { expectedFeeCents, monthStart, slugFromName } from '../src/client-billing.js';
 
 const month = { periodStart: '2026-11-01', costUsd: 12.345 };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { IntakeField } from '@atelier/contracts/workflow-definition';
-import { NO_RUNTIME_STEPS_WARNING, checkDefinition, dryRunDraft, estimateDraft, pricingErrors } from '../src/dry-run';
-import { resolveIntake } from '../src/intake';
-import { LOCAL_MODELS, ModelRegistry } from '../src/models';
+import { NO_RUNTIME_STEPS_WARNING, checkDefinition, dryRunDraft, estimateDraft, pricingErrors } from '../src/dry-run.js';
+import { resolveIntake } from '../src/intake.js';
+import { LOCAL_MODELS, ModelRegistry } from '../src/models.js';
 
 const models = new ModelRegistry(LOCAL_MODELS);
 type Json = any;

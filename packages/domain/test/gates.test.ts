@@ -12,7 +12,7 @@ import {
   rejectionStop,
   requiredFieldsProblem,
   roleProblem,
-} from '../src/index';
+} from '../src/index.js';
 
 const gate = (id: string, type: Gate['type'], extra: Partial<Gate> = {}): Gate => ({
   id,

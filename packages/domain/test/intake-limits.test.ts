@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@atelier/contracts/common';
-import { intakeSizeProblems, measureIntake, utf8Bytes } from '../src/intake-limits';
+import { intakeSizeProblems, measureIntake, utf8Bytes } from '../src/intake-limits.js';
 
 describe('intake size bounds', () => {
   it('counts UTF-8 bytes as Buffer does, surrogate pairs and lone surrogates included', () => {

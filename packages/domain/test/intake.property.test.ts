@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WorkflowDefinition, type IntakeField } from '@atelier/contracts/workflow-definition';
-import { resolveIntake } from '../src/intake';
-import { LOCAL_MODELS, ModelRegistry } from '../src/models';
-import { workflowRuleErrors } from '../src/workflow-rules';
+import { resolveIntake } from '../src/intake.js';
+import { LOCAL_MODELS, ModelRegistry } from '../src/models.js';
+import { workflowRuleErrors } from '../src/workflow-rules.js';
 
 const name = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,11}$/);
 const field: fc.Arbitrary<IntakeField> = fc.oneof(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IntakeField } from '@atelier/contracts/workflow-definition';
-import { resolveIntake } from '../src/intake';
+import { resolveIntake } from '../src/intake.js';
 
 const fields: IntakeField[] = [
   { name: 'topic', type: 'string', required: true },

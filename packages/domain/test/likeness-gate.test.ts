@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { consentMove, withinConsentSpan } from '../src/consent';
-import { type CharacterFacts, type ConsentFacts, judgeCharacterUse, runCharacterUse } from '../src/likeness-gate';
+import { consentMove, withinConsentSpan } from '../src/consent.js';
+import { type CharacterFacts, type ConsentFacts, judgeCharacterUse, runCharacterUse } from '../src/likeness-gate.js';
 
 const consent = (over: Partial<ConsentFacts> = {}): ConsentFacts => ({
   status: 'active',

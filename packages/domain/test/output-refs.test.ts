@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { outputsReadOf, workflowReadsOutput } from '../src/output-refs';
-import type { PlannedStep, RunPlan } from '../src/run-plan';
+import { outputsReadOf, workflowReadsOutput } from '../src/output-refs.js';
+import type { PlannedStep, RunPlan } from '../src/run-plan.js';
 
 const planned = (id: string, extra: Partial<PlannedStep> = {}): PlannedStep => ({
   id,

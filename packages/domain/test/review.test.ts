@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type HoldFieldSpec, type ReviewState, approvalBlockers, checkHoldPatch, holdFieldsOf, judgeDecision } from '../src/review';
+import { type HoldFieldSpec, type ReviewState, approvalBlockers, checkHoldPatch, holdFieldsOf, judgeDecision } from '../src/review.js';
 
 const usage: HoldFieldSpec = { name: 'usage', type: 'enum', options: ['web', 'print', 'social', 'internal'] };
 const passed = { status: 'passed', checks: [{ id: 'a', label: 'Looks right', status: 'pass', detail: '' }] };

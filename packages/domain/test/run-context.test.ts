@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contextFor, readPath, renderTemplate } from '../src/run-context';
-import { stepReads } from '../src/step-kinds';
+import { contextFor, readPath, renderTemplate } from '../src/run-context.js';
+import { stepReads } from '../src/step-kinds.js';
 
 const ctx = {
   intake: { topic: 'bees', n: 3 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENGINE_ERROR, QA_HOLD, type SettlementFacts, decideRunSettlement } from '../src/run-settlement';
+import { ENGINE_ERROR, QA_HOLD, type SettlementFacts, decideRunSettlement } from '../src/run-settlement.js';
 
 const report = {
   title: 'Rivers',

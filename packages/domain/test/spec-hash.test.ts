@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../src/canonical-json';
-import { specVersionHash } from '../src/hashing';
-import { isForwardMove, isTerminalRunStatus } from '../src/run-status';
-import { roundUsd, sumUsd } from '../src/money';
+import { canonicalJson } from '../src/canonical-json.js';
+import { specVersionHash } from '../src/hashing.js';
+import { isForwardMove, isTerminalRunStatus } from '../src/run-status.js';
+import { roundUsd, sumUsd } from '../src/money.js';
 
 describe('canonical JSON and the spec hash', () => {
   it('ignores key order and undefined members', () => {

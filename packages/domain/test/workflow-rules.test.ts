@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import { LOCAL_MODELS, ModelRegistry } from '../src/models';
-import { compareVersions, isDateVersion, workflowIdProblem, workflowRuleErrors } from '../src/workflow-rules';
+import { LOCAL_MODELS, ModelRegistry } from '../src/models.js';
+import { compareVersions, isDateVersion, workflowIdProblem, workflowRuleErrors } from '../src/workflow-rules.js';
 
 const models = new ModelRegistry(LOCAL_MODELS);
 const valid: WorkflowDefinition = {

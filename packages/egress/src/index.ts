@@ -9,12 +9,12 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { EgressRefused, type EgressFetchInit, type EgressResponse, EgressStatusError, REFUSED_TARGET_MESSAGE } from './errors';
-import { type CompiledPolicy, type EgressPolicy, bare, compile, refusedKind } from './policy';
+import { EgressRefused, type EgressFetchInit, type EgressResponse, EgressStatusError, REFUSED_TARGET_MESSAGE } from './errors.js';
+import { type CompiledPolicy, type EgressPolicy, bare, compile, refusedKind } from './policy.js';
 
-export { forbiddenAddressKind } from './addresses';
-export * from './errors';
-export * from './policy';
+export { forbiddenAddressKind } from './addresses.js';
+export * from './errors.js';
+export * from './policy.js';
 
 const size = (bytes: number) =>
   bytes >= 1024 * 1024

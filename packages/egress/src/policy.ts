@@ -1,4 +1,4 @@
-import { type AddressBlock, blockContains, forbiddenAddressKind, parseBlock } from './addresses';
+import { type AddressBlock, blockContains, forbiddenAddressKind, parseBlock } from './addresses.js';
 
 /**
  * The one way out: every request to a URL a caller named (film-cut clips, font capture, webhooks) goes

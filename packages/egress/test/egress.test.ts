@@ -16,7 +16,7 @@ import {
   egressFetch,
   egressPolicyFromEnv,
   forbiddenAddressKind,
-} from '../src/index';
+} from '../src/index.js';
 
 /**
  * Real loopback servers and real sockets. "Deny" is the production policy; "allow" lets private

@@ -1,9 +1,9 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalPriority } from '@atelier/domain/priority';
-import type { RunWorkflowInput } from './run-types';
-import { cancelOrderSignal, orderWorkflow, wakeOrderSignal } from './workflows/order-workflow';
-import { cancelRunSignal, providerJobEndedSignal, runWorkflow } from './workflows/run-workflow';
-import { SEARCH_ATTRIBUTES } from './workflows/search-attributes';
+import type { RunWorkflowInput } from './run-types.js';
+import { cancelOrderSignal, orderWorkflow, wakeOrderSignal } from './workflows/order-workflow.js';
+import { cancelRunSignal, providerJobEndedSignal, runWorkflow } from './workflows/run-workflow.js';
+import { SEARCH_ATTRIBUTES } from './workflows/search-attributes.js';
 
 export interface StartRunOptions {
   taskQueue: string;

@@ -21,10 +21,10 @@ import {
 } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { orderConcurrencyOf, temporalPriorityOf } from '@atelier/domain/priority';
-import { signalOrderCancel, signalRunCancel, startOrWakeOrderWorkflow, startRunWorkflow } from './client';
-import { runWorkflowInputOf } from './run-input';
-import { traceEngineCommand, withRunContext } from './tracing';
-import { type WebhookRetrySettings, startWebhookDelivery, webhookRetrySettings } from './webhooks/index';
+import { signalOrderCancel, signalRunCancel, startOrWakeOrderWorkflow, startRunWorkflow } from './client.js';
+import { runWorkflowInputOf } from './run-input.js';
+import { traceEngineCommand, withRunContext } from './tracing.js';
+import { type WebhookRetrySettings, startWebhookDelivery, webhookRetrySettings } from './webhooks/index.js';
 
 export interface DispatcherOptions {
   db: Db;

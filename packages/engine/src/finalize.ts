@@ -2,8 +2,8 @@ import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import { type Db, type RunRow, getRunRow, getRunSteps } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
-import { settleRunFromRecord } from './settlement';
-import { finalizeRunUpdate } from './workflows/run-workflow';
+import { settleRunFromRecord } from './settlement.js';
+import { finalizeRunUpdate } from './workflows/run-workflow.js';
 
 /** The run cannot be finalized: it is already terminal, or steps remain to run. */
 export class NotFinalizable extends Error {

@@ -1,6 +1,6 @@
-export * from './client';
-export * from './worker';
-export type * from './run-types';
-export { SEARCH_ATTRIBUTES } from './workflows/search-attributes';
-export { createActivities, type EngineActivities } from './activities/index';
-export { createProviders } from './providers/index';
+export * from './client.js';
+export * from './worker.js';
+export type * from './run-types.js';
+export { SEARCH_ATTRIBUTES } from './workflows/search-attributes.js';
+export { createActivities, type EngineActivities } from './activities/index.js';
+export { createProviders } from './providers/index.js';

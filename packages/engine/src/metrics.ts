@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { type Db, poolStats } from '@atelier/db';
 import { builtinWorkflowIds } from '@atelier/catalog';
-import type { SettleRunInput } from './run-types';
+import type { SettleRunInput } from './run-types.js';
 
 /**
  * The `template` label of a run's metrics: a built-in workflow's id, or `authored` for every workflow a

@@ -3,7 +3,7 @@ import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { type Db, type RunRow, enqueueEngineCommand, getRunRow, lockRun, markCancelRequested, moveRunStatus } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
-import { signalRunCancel } from './client';
+import { signalRunCancel } from './client.js';
 
 /** An operation refused because of the run's state (the API answers 409). */
 export class RunStateConflict extends Error {

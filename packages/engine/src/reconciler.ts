@@ -13,8 +13,8 @@ import type { Logger } from 'pino';
 import { type Db, cancelPlannedChildren, getOrder, getRunRow, lockOrder, orderCounts, setOrderStatus } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { ENGINE_ERROR } from '@atelier/domain/run-settlement';
-import { settleRunFromRecord } from './settlement';
-import { reconcileWorkflow } from './workflows/reconcile-workflow';
+import { settleRunFromRecord } from './settlement.js';
+import { reconcileWorkflow } from './workflows/reconcile-workflow.js';
 
 export interface ReconcileOptions {
   /** A run or order with no Temporal execution is settled once it has not moved for this long. */

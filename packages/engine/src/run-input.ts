@@ -2,7 +2,7 @@ import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition'
 import type { RunToStart } from '@atelier/db';
 import { definitionHash } from '@atelier/domain/hashing';
 import { runPlanOf } from '@atelier/domain/run-plan';
-import type { PlannedRunInput, RunShape, RunStart } from './run-types';
+import type { PlannedRunInput, RunShape, RunStart } from './run-types.js';
 
 /** The id of a supplied research report among a run's inputs, which its artifact names as its source. */
 function suppliedReport(inputs: unknown): string | null {

@@ -6,7 +6,7 @@
 import { type Db, type RunRow, type RunSettledWithStep, getArtifact, getOrder, getRunRow, getRunSteps, moveRunStatus } from '@atelier/db';
 import { newArtifactId } from '@atelier/domain';
 import { type RunDecision, type RunSettlement, type SettlementFacts, decideRunSettlement } from '@atelier/domain/run-settlement';
-import { type ArtifactSchemaLike, artifactOwnColumns, artifactRow, packMembership } from './artifacts';
+import { type ArtifactSchemaLike, artifactOwnColumns, artifactRow, packMembership } from './artifacts.js';
 
 /** Orders' plan artifacts by order id: set when an order is created and never changed, so read once per process. */
 const planArtifactOfOrder = new Map<string, string | null>();

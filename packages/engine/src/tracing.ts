@@ -51,7 +51,9 @@ export const RUN_ATTRIBUTES = {
  * the `exporter` sink) with ids that leave the workflow's random alone, and the run's ids on those spans
  * and in the baggage handed to activities (workflows/tracing-interceptors.ts says why).
  */
-export const TRACING_WORKFLOW_MODULES: readonly string[] = [fileURLToPath(new URL('./workflows/tracing-interceptors.ts', import.meta.url))];
+export const TRACING_WORKFLOW_MODULES: readonly string[] = [
+  fileURLToPath(new URL(`./workflows/tracing-interceptors.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url)),
+];
 
 export interface TracingOptions {
   /** `service.name` unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) names one. */

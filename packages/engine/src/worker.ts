@@ -1,28 +1,37 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
+import { type BundleOptions, type NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
 import { type EgressPolicy, egressPolicyFromEnv } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import { withStorageSpans } from '@atelier/storage/tracing';
-import { DefinitionCache, withFullStep } from './activities/definitions';
-import { StepOutputCache, withStepOutputs } from './activities/step-outputs';
-import { createActivities } from './activities/index';
-import type { ProviderJobSettings } from './providers/durable-jobs';
-import { createOrderActivities } from './activities/orders';
-import { heartbeating } from './activities/attempt-heartbeat';
-import { withRetryBudget } from './activities/retry-budget';
-import type { WorkerMetrics } from './metrics';
-import { type ProviderOptions, createProviders } from './providers/index';
-import { createReconcilerActivities } from './reconciler';
-import { ExpressionEvaluator } from './steps/code-expression';
-import { TRACING_WORKFLOW_MODULES, WORKER_SERVICE_NAME, startTracing } from './tracing';
-import { createWebhookActivities, secretsKeyFromEnv, webhookTaskQueue } from './webhooks/index';
-import { RunWorkers, slotTuner, workerSlotsFromEnv } from './worker-slots';
+import { DefinitionCache, withFullStep } from './activities/definitions.js';
+import { StepOutputCache, withStepOutputs } from './activities/step-outputs.js';
+import { createActivities } from './activities/index.js';
+import type { ProviderJobSettings } from './providers/durable-jobs.js';
+import { createOrderActivities } from './activities/orders.js';
+import { heartbeating } from './activities/attempt-heartbeat.js';
+import { withRetryBudget } from './activities/retry-budget.js';
+import type { WorkerMetrics } from './metrics.js';
+import { type ProviderOptions, createProviders } from './providers/index.js';
+import { createReconcilerActivities } from './reconciler.js';
+import { ExpressionEvaluator } from './steps/code-expression.js';
+import { TRACING_WORKFLOW_MODULES, WORKER_SERVICE_NAME, startTracing } from './tracing.js';
+import { createWebhookActivities, secretsKeyFromEnv, webhookTaskQueue } from './webhooks/index.js';
+import { RunWorkers, slotTuner, workerSlotsFromEnv } from './worker-slots.js';
 
 export const DEFAULT_TASK_QUEUE = 'atelier-runs';
-export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+/** Running from TypeScript sources (tsx, vitest) rather than the compiled dist/ of `npm run build`. */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+export const WORKFLOWS_PATH = fileURLToPath(new URL(`./workflows/index.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url));
+/** The workflow bundle `npm run build` writes beside the compiled worker; a compiled worker loads it instead of bundling at start. */
+export const PREBUILT_BUNDLE_PATHS = {
+  plain: fileURLToPath(new URL('./workflow-bundle.js', import.meta.url)),
+  tracing: fileURLToPath(new URL('./workflow-bundle-tracing.js', import.meta.url)),
+};
 
 export interface RunWorkerOptions {
   connection: NativeConnection;
@@ -76,9 +85,9 @@ export function providerJobSettingsFromEnv(env: NodeJS.ProcessEnv): ProviderJobS
   };
 }
 
-export type { ProviderJobSettings } from './providers/durable-jobs';
+export type { ProviderJobSettings } from './providers/durable-jobs.js';
 export { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
-export { RunWorkers, type WorkerSlots, DEFAULT_WORKER_SLOTS, workerSlotsFromEnv } from './worker-slots';
+export { RunWorkers, type WorkerSlots, DEFAULT_WORKER_SLOTS, workerSlotsFromEnv } from './worker-slots.js';
 
 /** Bundled workflow code; `tracing` when it includes the tracing interceptors (TRACING_WORKFLOW_MODULES). */
 export interface RunWorkflowBundle {
@@ -91,14 +100,19 @@ export interface RunWorkflowBundle {
  * bundles the OpenTelemetry workflow interceptors in (for workers started with tracing on).
  */
 export async function bundleRunWorkflows(opts: { tracing?: boolean } = {}): Promise<RunWorkflowBundle> {
-  if (!opts.tracing) return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: [...TRACING_WORKFLOW_MODULES],
-    logger: quietBundlerLogger,
-  });
+  const prebuilt = opts.tracing ? PREBUILT_BUNDLE_PATHS.tracing : PREBUILT_BUNDLE_PATHS.plain;
+  if (!FROM_SOURCE && existsSync(prebuilt)) return { code: await readFile(prebuilt, 'utf8'), ...(opts.tracing ? { tracing: true } : {}) };
+  const common = { workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger, webpackConfigHook: workspaceSources };
+  if (!opts.tracing) return bundleWorkflowCode(common);
+  const { code } = await bundleWorkflowCode({ ...common, workflowInterceptorModules: [...TRACING_WORKFLOW_MODULES] });
   return { code, tracing: true };
 }
+
+/** From sources, the workflow code's imports of workspace packages resolve to their TypeScript (package.json "exports"). */
+const workspaceSources = (config: WebpackConfiguration): WebpackConfiguration =>
+  FROM_SOURCE ? { ...config, resolve: { ...config.resolve, conditionNames: ['atelier-source', '...'] } } : config;
+
+type WebpackConfiguration = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
 
 const quietBundlerLogger = {
   log: () => undefined,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MODEL_CATALOG, buildModelRegistry } from '@atelier/domain';
-import { anthropicProvider, createAnthropicProvider } from '../src/providers/anthropic/index';
-import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../src/providers/types';
+import { anthropicProvider, createAnthropicProvider } from '../src/providers/anthropic/index.js';
+import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../src/providers/types.js';
 import {
   type AnthropicLoopback,
   apiError,
@@ -10,7 +10,7 @@ import {
   startAnthropicLoopback,
   textMessage,
   toolUseMessage,
-} from './support/anthropic-loopback';
+} from './support/anthropic-loopback.js';
 
 const KEY = 'sk-ant-loopback';
 const model = (id: string) => MODEL_CATALOG.anthropic!.find((m) => m.id === id)!;

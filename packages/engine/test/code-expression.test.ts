@@ -1,7 +1,7 @@
 import jsonata from 'jsonata';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunContext } from '@atelier/domain/run-context';
-import { EXPRESSION_LIMITS, ExpressionError, ExpressionEvaluator, ExpressionTimeout } from '../src/steps/code-expression';
+import { EXPRESSION_LIMITS, ExpressionError, ExpressionEvaluator, ExpressionTimeout } from '../src/steps/code-expression.js';
 
 /**
  * The bounded evaluator of code steps' expressions, on real worker threads: a runaway regular expression

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { CpuSlots, mediaConcurrencyFromEnv } from '../src/media/cpu-slots';
+import { CpuSlots, mediaConcurrencyFromEnv } from '../src/media/cpu-slots.js';
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
 

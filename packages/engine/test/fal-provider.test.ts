@@ -2,8 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MODEL_CATALOG, buildModelRegistry } from '@atelier/domain';
-import { createFalProvider, falProvider } from '../src/providers/fal/index';
-import { renderLocalClip } from '../src/providers/local/video';
+import { createFalProvider, falProvider } from '../src/providers/fal/index.js';
+import { renderLocalClip } from '../src/providers/local/video.js';
 import {
   type GeneratedImage,
   type GeneratedVideo,
@@ -13,8 +13,8 @@ import {
   ProviderThrottledError,
   TransientProviderError,
   type VideoRequest,
-} from '../src/providers/types';
-import { type FalLoopback, type Finished, startFalLoopback } from './support/fal-loopback';
+} from '../src/providers/types.js';
+import { type FalLoopback, type Finished, startFalLoopback } from './support/fal-loopback.js';
 
 const KEY = 'fal-key-0123456789abcdef';
 const model = (id: string) => MODEL_CATALOG.fal!.find((m) => m.id === id)!;

@@ -2,19 +2,19 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MODEL_CATALOG, type ModelEntry } from '@atelier/domain';
-import { inScratch } from '../src/media/video/files';
-import { probeMedia } from '../src/media/video/probe';
-import { createGoogleProvider, googleProvider, nearestAspectRatio } from '../src/providers/google/index';
-import { withJobsAwaited } from '../src/providers/jobs';
-import { renderLocalClip } from '../src/providers/local/video';
+import { inScratch } from '../src/media/video/files.js';
+import { probeMedia } from '../src/media/video/probe.js';
+import { createGoogleProvider, googleProvider, nearestAspectRatio } from '../src/providers/google/index.js';
+import { withJobsAwaited } from '../src/providers/jobs.js';
+import { renderLocalClip } from '../src/providers/local/video.js';
 import {
   type Adapter,
   PermanentProviderError,
   ProviderThrottledError,
   TransientProviderError,
   type VideoRequest,
-} from '../src/providers/types';
-import { type GoogleLoopback, geminiAnswer, googleError, startGoogleLoopback } from './support/google-loopback';
+} from '../src/providers/types.js';
+import { type GoogleLoopback, geminiAnswer, googleError, startGoogleLoopback } from './support/google-loopback.js';
 
 const KEY = 'AIza-loopback-secret';
 const model = (id: string): ModelEntry => MODEL_CATALOG.google!.find((m) => m.id === id)!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOCAL_MODELS } from '@atelier/domain';
-import { createLocalProvider } from '../src/providers/local/index';
+import { createLocalProvider } from '../src/providers/local/index.js';
 
 const textModel = LOCAL_MODELS.find((m) => m.id === 'local/text-1')!;
 const schema = { type: 'object', required: ['title'], properties: { title: { type: 'string' }, summary: { type: 'string' } } };

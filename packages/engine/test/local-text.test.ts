@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { localTextAnswer, subjectOf } from '../src/providers/local/text';
+import { localTextAnswer, subjectOf } from '../src/providers/local/text.js';
 
 const schema = {
   type: 'object',

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filmCutArgs, readFilmCutSpec } from '../src/media/video/film-cut';
-import { MEDIA_FORMATS, MediaToolError, ffmpeg, installedBuilds, mediaInput } from '../src/media/video/ffmpeg';
-import { probeMedia, referenceFormatOf } from '../src/media/video/probe';
+import { filmCutArgs, readFilmCutSpec } from '../src/media/video/film-cut.js';
+import { MEDIA_FORMATS, MediaToolError, ffmpeg, installedBuilds, mediaInput } from '../src/media/video/ffmpeg.js';
+import { probeMedia, referenceFormatOf } from '../src/media/video/probe.js';
 
 /**
  * How ffmpeg and ffprobe open media from outside, with every build on this machine (the npm packages'

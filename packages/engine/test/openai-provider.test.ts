@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAI_MODELS } from '@atelier/domain';
-import { createOpenAiProvider } from '../src/providers/openai/index';
-import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../src/providers/types';
-import { type OpenAiLoopback, completion, startOpenAiLoopback } from './support/openai-loopback';
+import { createOpenAiProvider } from '../src/providers/openai/index.js';
+import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../src/providers/types.js';
+import { type OpenAiLoopback, completion, startOpenAiLoopback } from './support/openai-loopback.js';
 
 const mini = OPENAI_MODELS.find((m) => m.id === 'openai/gpt-4o-mini')!;
 const imageModel = OPENAI_MODELS.find((m) => m.id === 'openai/gpt-image-1')!;

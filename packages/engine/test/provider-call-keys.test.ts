@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOCAL_MODELS, OPENAI_MODELS } from '@atelier/domain';
-import { type AnsweredCall, createProviders, keyedProviders, providerCallKey } from '../src/providers/index';
-import { createOpenAiProvider } from '../src/providers/openai/index';
-import { type OpenAiLoopback, completion, startOpenAiLoopback } from './support/openai-loopback';
+import { type AnsweredCall, createProviders, keyedProviders, providerCallKey } from '../src/providers/index.js';
+import { createOpenAiProvider } from '../src/providers/openai/index.js';
+import { type OpenAiLoopback, completion, startOpenAiLoopback } from './support/openai-loopback.js';
 
 /** The strictest key alphabet providers that take idempotency keys accept. */
 const ACCEPTED = /^[A-Za-z0-9_:-]{1,255}$/;

@@ -1,7 +1,7 @@
 import { Counter, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_MODELS } from '@atelier/domain';
-import { withCapacity } from '../src/providers/capacity';
+import { withCapacity } from '../src/providers/capacity.js';
 import {
   ARRIVAL_JITTER_MS,
   concurrencyRetryMs,
@@ -11,8 +11,8 @@ import {
   parseRetryAfter,
   spacingMs,
   throttleWaitMs,
-} from '../src/providers/provider-limits';
-import { PermanentProviderError, ProviderThrottledError, type ProviderSet } from '../src/providers/types';
+} from '../src/providers/provider-limits.js';
+import { PermanentProviderError, ProviderThrottledError, type ProviderSet } from '../src/providers/types.js';
 
 describe('provider limits as configuration', () => {
   it('reads per-provider and per-model limits, per second or per minute', () => {

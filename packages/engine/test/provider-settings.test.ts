@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildModelRegistry } from '@atelier/domain';
-import { configuredProviders, settingsFrom } from '../src/providers/index';
+import { configuredProviders, settingsFrom } from '../src/providers/index.js';
 
 const secretsFile = (content: string) => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-secrets-')), 'secrets.json');

@@ -1,12 +1,12 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ModelEntry, buildModelRegistry } from '@atelier/domain';
-import { renderLocalClip } from '../src/providers/local/video';
-import { createAdapters } from '../src/providers/registry';
-import { createReplicateProvider, replicateProvider } from '../src/providers/replicate/index';
-import type { ImageRequest, VideoRequest } from '../src/providers/types';
-import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../src/providers/types';
-import { type Course, type ReplicateLoopback, startReplicateLoopback } from './support/replicate-loopback';
+import { renderLocalClip } from '../src/providers/local/video.js';
+import { createAdapters } from '../src/providers/registry.js';
+import { createReplicateProvider, replicateProvider } from '../src/providers/replicate/index.js';
+import type { ImageRequest, VideoRequest } from '../src/providers/types.js';
+import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../src/providers/types.js';
+import { type Course, type ReplicateLoopback, startReplicateLoopback } from './support/replicate-loopback.js';
 
 const models = buildModelRegistry(['replicate']);
 const model = (id: string) => models.get(id) as ModelEntry;

@@ -6,8 +6,8 @@ import { gateOf } from '@atelier/domain/gates';
 import { contextFor, sliceContext } from '@atelier/domain/run-context';
 import { runPlanOf } from '@atelier/domain/run-plan';
 import { stepReads } from '@atelier/domain/step-kinds';
-import { DefinitionCache, withFullStep } from '../src/activities/definitions';
-import type { ExecuteStepInput } from '../src/run-types';
+import { DefinitionCache, withFullStep } from '../src/activities/definitions.js';
+import type { ExecuteStepInput } from '../src/run-types.js';
 
 const builtins = loadBuiltinWorkflows();
 const byId = (id: string) => builtins.find((d) => d.id === id)!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { RUN_SHAPE, plannedRunInput } from '../src/run-input';
+import { RUN_SHAPE, plannedRunInput } from '../src/run-input.js';
 
 describe('the run workflow’s shape, carried in its input', () => {
   it('is named by every input the engine starts a run with, so the workflow asks no patch marker', () => {

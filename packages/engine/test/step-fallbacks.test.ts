@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { type StepFallback, buildModelRegistry } from '@atelier/domain';
-import { withFallbacks } from '../src/activities/steps/fallbacks';
-import { type ExecutorDeps, StepFailure } from '../src/activities/steps/shared';
-import { withCapacity } from '../src/providers/capacity';
-import { ProviderJobPending } from '../src/providers/durable-jobs';
+import { withFallbacks } from '../src/activities/steps/fallbacks.js';
+import { type ExecutorDeps, StepFailure } from '../src/activities/steps/shared.js';
+import { withCapacity } from '../src/providers/capacity.js';
+import { ProviderJobPending } from '../src/providers/durable-jobs.js';
 import {
   PermanentProviderError,
   type ProviderSet,
   ProviderThrottledError,
   type TextRequest,
   TransientProviderError,
-} from '../src/providers/types';
-import type { ExecuteStepInput } from '../src/run-types';
+} from '../src/providers/types.js';
+import type { ExecuteStepInput } from '../src/run-types.js';
 
 const models = buildModelRegistry(['openai']);
 const answer = (costUsd = 0.001) => ({ text: 'ok', inputTokens: 1, outputTokens: 1, costUsd });

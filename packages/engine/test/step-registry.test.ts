@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STEP_KINDS, STEP_KIND_TRAITS } from '@atelier/contracts/workflow-definition';
-import { STEP_EXECUTORS } from '../src/activities/steps/index';
+import { STEP_EXECUTORS } from '../src/activities/steps/index.js';
 
 describe('the step registry', () => {
   it('has an executor for exactly the kinds the contract says the executeStep activity runs', () => {

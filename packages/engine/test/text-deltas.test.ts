@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunOutputDelta } from '@atelier/db';
-import { TextDeltaPublisher, splitText } from '../src/activities/text-deltas';
+import { TextDeltaPublisher, splitText } from '../src/activities/text-deltas.js';
 
 const target = { runId: 'run-1', stepIndex: 2, stepId: 'step-3', attempt: 1 };
 

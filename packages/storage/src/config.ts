@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { GcsStorage } from './gcs';
-import { LocalStorage } from './local';
-import type { ObjectStorage } from './types';
+import { GcsStorage } from './gcs.js';
+import { LocalStorage } from './local.js';
+import type { ObjectStorage } from './types.js';
 
 export interface StorageConfigDefaults {
   /** Where the local driver keeps files when ATELIER_STORAGE_DIR is unset (default {ATELIER_DATA_DIR or .data}/storage). */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type File, Storage } from '@google-cloud/storage';
-import { ObjectNotFoundError, type ObjectStorage, type StoredObject, assertSafeKey } from './types';
+import { ObjectNotFoundError, type ObjectStorage, type StoredObject, assertSafeKey } from './types.js';
 
 export interface GcsStorageOptions {
   bucket: string;

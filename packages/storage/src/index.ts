@@ -1,4 +1,4 @@
-export * from './types';
-export { LocalStorage } from './local';
-export { GcsStorage, type GcsStorageOptions } from './gcs';
-export { storageFromConfig, type StorageConfigDefaults } from './config';
+export * from './types.js';
+export { LocalStorage } from './local.js';
+export { GcsStorage, type GcsStorageOptions } from './gcs.js';
+export { storageFromConfig, type StorageConfigDefaults } from './config.js';

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { ObjectNotFoundError, type StoredObject, type StreamableStorage, assertSafeKey, contentTypeFor } from './types';
+import { ObjectNotFoundError, type StoredObject, type StreamableStorage, assertSafeKey, contentTypeFor } from './types.js';
 
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException)?.code === 'ENOENT' || (err as NodeJS.ErrnoException)?.code === 'EISDIR';
 

@@ -1,5 +1,5 @@
 import { type Attributes, type Context, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import type { ObjectStorage } from './types';
+import type { ObjectStorage } from './types.js';
 
 const TRACED = new Set<PropertyKey>(['put', 'get', 'delete']);
 

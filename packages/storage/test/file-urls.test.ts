@@ -8,7 +8,7 @@ import {
   signFileKey,
   signedFileUrl,
   verifyFileSignature,
-} from '../src/file-urls';
+} from '../src/file-urls.js';
 import { createHmac } from 'node:crypto';
 
 const key = 'artifacts/illustration/artifact-0123456789abcdef/processed.webp';

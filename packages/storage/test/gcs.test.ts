@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Storage } from '@google-cloud/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storageFromConfig } from '../src/config';
-import { GcsStorage } from '../src/gcs';
-import { LocalStorage } from '../src/local';
-import { ObjectNotFoundError } from '../src/types';
-import { type RunningEmulator, startEmulator } from './gcs-emulator';
+import { storageFromConfig } from '../src/config.js';
+import { GcsStorage } from '../src/gcs.js';
+import { LocalStorage } from '../src/local.js';
+import { ObjectNotFoundError } from '../src/types.js';
+import { type RunningEmulator, startEmulator } from './gcs-emulator.js';
 
 /**
  * The GCS driver against the real gcp-storage-emulator over HTTP. The emulator does not check

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalStorage } from '../src/local';
-import { ObjectNotFoundError, isStreamable } from '../src/types';
+import { LocalStorage } from '../src/local.js';
+import { ObjectNotFoundError, isStreamable } from '../src/types.js';
 
 let scratch: string;
 let storage: LocalStorage;

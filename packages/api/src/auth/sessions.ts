@@ -1,6 +1,6 @@
 import { type Db, type UserRow, createSession, rotateRefreshToken } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
-import { newSessionToken, tokenHash } from './secrets';
+import { newSessionToken, tokenHash } from './secrets.js';
 
 export const ACCESS_TTL_SECONDS = 60 * 60;
 export const REFRESH_TTL_SECONDS = 30 * 24 * 60 * 60;

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
-import { fail } from '../errors';
-import { clientAddress } from '../http/client-address';
-import type { AppEnv } from '../services';
-import { DEFAULT_LOGIN_THROTTLE, throttledPasswordCheck } from './login-throttle';
+import { fail } from '../errors.js';
+import { clientAddress } from '../http/client-address.js';
+import type { AppEnv } from '../services.js';
+import { DEFAULT_LOGIN_THROTTLE, throttledPasswordCheck } from './login-throttle.js';
 
 /**
  * A password checked for the account `email` under the sign-in throttle of that account and the caller's

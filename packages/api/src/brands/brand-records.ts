@@ -3,9 +3,9 @@ import type { z } from '@hono/zod-openapi';
 import { type BrandRow, type BrandSnapshotRow, activeImportsOf, getArtifact, getBrand } from '@atelier/db';
 import { canonicalJson, sha256Hex } from '@atelier/domain';
 import { BrandProfile } from '@atelier/contracts/brands';
-import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access';
-import { fail } from '../errors';
-import type { AppEnv } from '../services';
+import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
+import { fail } from '../errors.js';
+import type { AppEnv } from '../services.js';
 
 export type Profile = z.infer<typeof BrandProfile>;
 

@@ -12,8 +12,8 @@ import {
 } from '@atelier/db';
 import { newArtifactId } from '@atelier/domain';
 import { DEFAULT_EGRESS_POLICY, EgressRefused, egressFetch } from '@atelier/egress';
-import type { AppEnv } from '../services';
-import { type Profile, profileHash, storedProfile } from './brand-records';
+import type { AppEnv } from '../services.js';
+import { type Profile, profileHash, storedProfile } from './brand-records.js';
 
 /** A font file is small: more than this is refused, and the fetch gives up after FONT_TIMEOUT_MS. */
 export const FONT_MAX_BYTES = 5 * 1024 * 1024;

@@ -2,8 +2,8 @@ import type { Context } from 'hono';
 import type { RawBuilder, Transaction } from 'kysely';
 import { type Database, budgetSpend, lockApplicableBudgets, noBudgetApplies, recordRefusal } from '@atelier/db';
 import { type EnforcementMode, judgeBudget, newUuid } from '@atelier/domain';
-import { ApiError } from '../errors';
-import type { AppEnv } from '../services';
+import { ApiError } from '../errors.js';
+import type { AppEnv } from '../services.js';
 
 export interface BudgetRequest {
   workspaceId: string;

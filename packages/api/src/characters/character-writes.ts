@@ -13,12 +13,12 @@ import {
 } from '@atelier/db';
 import { newUuid, utcDay } from '@atelier/domain';
 import { Character } from '@atelier/contracts/characters';
-import { requireWriter, resourceAccess } from '../access';
-import { type ErrorCode, fail } from '../errors';
-import { expectEtag, newEtag } from '../http/etag';
-import { json, writeWithEtag } from '../http/route';
-import { presentCharacter } from '../presenters/character';
-import type { AppEnv } from '../services';
+import { requireWriter, resourceAccess } from '../access.js';
+import { type ErrorCode, fail } from '../errors.js';
+import { expectEtag, newEtag } from '../http/etag.js';
+import { json, writeWithEtag } from '../http/route.js';
+import { presentCharacter } from '../presenters/character.js';
+import type { AppEnv } from '../services.js';
 
 /** The answer of the character endpoints that return the character itself. */
 export const WithEtag = { description: 'The character; its new etag is in the ETag header and the etag field', ...json(Character) };

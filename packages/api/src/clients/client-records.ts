@@ -3,11 +3,11 @@ import { type ClientRow, clientMonths, clientProjects, getClient } from '@atelie
 import { monthStart } from '@atelier/domain';
 import type { Updateable } from 'kysely';
 import type { ClientsTable } from '@atelier/db';
-import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access';
-import { type ApiError, fail } from '../errors';
+import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
+import { type ApiError, fail } from '../errors.js';
 import { PG, pgErrorCode } from '@atelier/db';
-import { presentClient, rollupOf } from '../presenters/client';
-import type { AppEnv } from '../services';
+import { presentClient, rollupOf } from '../presenters/client.js';
+import type { AppEnv } from '../services.js';
 
 /** What the client endpoints share: access, full records with this month's rollup, and billing columns. */
 export const seesMoney = (access: WorkspaceAccess) => access.role === 'owner' || access.role === 'admin';

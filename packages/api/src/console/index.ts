@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
-import { type ConsoleView, consolePage } from './shell';
+import { type ConsoleView, consolePage } from './shell.js';
 
 /**
  * The review console at /console (docs/console.md): server-rendered page shells plus a few plain ES

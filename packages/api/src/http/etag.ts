@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { randomBytes } from 'node:crypto';
-import { type ApiError, fail } from '../errors';
-import type { AppEnv } from '../services';
+import { type ApiError, fail } from '../errors.js';
+import type { AppEnv } from '../services.js';
 
 /**
  * Optimistic concurrency for editable records (clients, characters, subjects, consents).

@@ -1,4 +1,4 @@
-import { contractPaths } from './action-paths';
+import { contractPaths } from './action-paths.js';
 
 type Operation = { requestBody?: unknown; parameters?: Array<{ in?: string }>; responses?: Record<string, unknown> };
 type Document = { paths?: Record<string, unknown> };

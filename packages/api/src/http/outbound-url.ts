@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { type EgressPolicy, EgressRefused, checkEgressTarget, egressPolicyFromEnv } from '@atelier/egress';
-import { fail } from '../errors';
-import type { AppEnv } from '../services';
+import { fail } from '../errors.js';
+import type { AppEnv } from '../services.js';
 
 /** The gateway's policy for URLs callers name as targets: the one it was given, or production's from the environment. */
 export const egressPolicyOf = (c: Context<AppEnv>): EgressPolicy => c.get('services').egress ?? egressPolicyFromEnv(process.env);

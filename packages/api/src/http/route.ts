@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import { authenticate } from '../middleware/authenticate';
-import type { AppEnv } from '../services';
-import { etagMismatch, sendEtag } from './etag';
+import { authenticate } from '../middleware/authenticate.js';
+import type { AppEnv } from '../services.js';
+import { etagMismatch, sendEtag } from './etag.js';
 
 /** The parts every secured operation shares: the bearer middleware, its security requirement and its tag. */
 export const secured = (tag: string) => ({ middleware: authenticate, security: [{ bearer: [] }], tags: [tag] });

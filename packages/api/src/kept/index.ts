@@ -1,6 +1,6 @@
 import { type Db, findLiveApiKey, getWorkflowWithLive } from '@atelier/db';
-import type { RunEventHub } from '../events/run-event-hub';
-import { KeptReads } from './kept-reads';
+import type { RunEventHub } from '../events/run-event-hub.js';
+import { KeptReads } from './kept-reads.js';
 
 /** What a gateway keeps in memory of what every run creation reads: see KeptReads for when it is forgotten. */
 export interface Kept {

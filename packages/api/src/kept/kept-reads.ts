@@ -1,4 +1,4 @@
-import type { RunEventHub } from '../events/run-event-hub';
+import type { RunEventHub } from '../events/run-event-hub.js';
 
 /** Values kept at most: keys nobody asks for again (a caller probing 404s) must not grow the process. */
 const MAX_KEPT = 1_000;

@@ -1,9 +1,9 @@
 import { createMiddleware } from 'hono/factory';
 import { findAccessSession, stampApiKeyUse } from '@atelier/db';
-import { API_KEY_PREFIX, tokenHash } from '../auth/secrets';
-import { fail } from '../errors';
-import { kept } from '../kept';
-import type { AppEnv, Principal } from '../services';
+import { API_KEY_PREFIX, tokenHash } from '../auth/secrets.js';
+import { fail } from '../errors.js';
+import { kept } from '../kept/index.js';
+import type { AppEnv, Principal } from '../services.js';
 
 async function principalFor(
   c: Parameters<Parameters<typeof createMiddleware<AppEnv>>[0]>[0],

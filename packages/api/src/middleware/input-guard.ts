@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { ApiError, type ValidationEntry } from '../errors';
-import type { AppEnv } from '../services';
+import { ApiError, type ValidationEntry } from '../errors.js';
+import type { AppEnv } from '../services.js';
 
 /**
  * The gateway's first line against hostile input, before any route reads it: a body-size cap, the

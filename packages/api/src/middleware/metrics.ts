@@ -1,8 +1,8 @@
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import type { Context } from 'hono';
-import type { GatewayMetrics } from '../metrics';
-import type { AppEnv } from '../services';
+import type { GatewayMetrics } from '../metrics.js';
+import type { AppEnv } from '../services.js';
 
 /**
  * Counts and times every request by route template: the path of the route Hono matched

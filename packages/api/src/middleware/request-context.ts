@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
-import type { AppEnv, AppServices } from '../services';
+import type { AppEnv, AppServices } from '../services.js';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -1,7 +1,7 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, type TextMapGetter, context, propagation, trace } from '@opentelemetry/api';
 import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../services';
-import { routeTemplate } from './metrics';
+import type { AppEnv } from '../services.js';
+import { routeTemplate } from './metrics.js';
 
 /** Probes and scrapes are not worth a trace each. */
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);

@@ -11,10 +11,10 @@ import {
   setOrderStatus,
 } from '@atelier/db';
 import type { EnforcementMode } from '@atelier/domain';
-import { resourceAccess } from '../access';
-import { underBudgets } from '../budgets/enforce';
-import { fail } from '../errors';
-import type { AppEnv } from '../services';
+import { resourceAccess } from '../access.js';
+import { underBudgets } from '../budgets/enforce.js';
+import { fail } from '../errors.js';
+import type { AppEnv } from '../services.js';
 
 /** An order the caller may see, with their access; 404 otherwise. */
 export async function visibleOrder(c: Context<AppEnv>, orderId: string): Promise<OrderRow> {

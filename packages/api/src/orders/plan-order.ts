@@ -25,13 +25,13 @@ import {
   specVersionHash,
 } from '@atelier/domain';
 import { randomBytes } from 'node:crypto';
-import { workspaceAccess } from '../access';
-import { underBudgets } from '../budgets/enforce';
-import { fail } from '../errors';
-import { refuseUnusableCharacter } from '../runs/character-gate';
-import { applyOverrides, pinnedVersion } from '../runs/create-run';
-import { resolveSuppliedArtifacts } from '../runs/supplied-artifacts';
-import type { AppEnv } from '../services';
+import { workspaceAccess } from '../access.js';
+import { underBudgets } from '../budgets/enforce.js';
+import { fail } from '../errors.js';
+import { refuseUnusableCharacter } from '../runs/character-gate.js';
+import { applyOverrides, pinnedVersion } from '../runs/create-run.js';
+import { resolveSuppliedArtifacts } from '../runs/supplied-artifacts.js';
+import type { AppEnv } from '../services.js';
 
 type Body = z.infer<typeof CreateOrderRequest>;
 

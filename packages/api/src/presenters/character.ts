@@ -8,7 +8,7 @@ import type {
   SubjectRow,
 } from '@atelier/db';
 import type { CharacterVerdict } from '@atelier/domain';
-import { wireEtag } from '../http/etag';
+import { wireEtag } from '../http/etag.js';
 
 /** The wire shapes of characters, subjects and consents (camelCase, ISO times, quoted etags). */
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

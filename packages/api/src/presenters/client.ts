@@ -1,6 +1,6 @@
 import type { ClientContactRow, ClientEventRow, ClientMonth, ClientRow } from '@atelier/db';
 import { type Billing, expectedFeeCents, roundUsd } from '@atelier/domain';
-import { wireEtag } from '../http/etag';
+import { wireEtag } from '../http/etag.js';
 
 /** The wire shape of a client; money (billing, customer, cost, fees) only for owners and admins. */
 export function billingOf(c: ClientRow): Billing | null {

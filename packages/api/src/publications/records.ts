@@ -11,10 +11,10 @@ import {
   webhookHealthOf,
 } from '@atelier/db';
 import { type WebhookAttemptDeps, secretsKeyFromEnv } from '@atelier/engine/webhooks/index';
-import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access';
-import { type ApiError, fail } from '../errors';
-import { egressPolicyOf } from '../http/outbound-url';
-import type { AppEnv } from '../services';
+import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
+import { type ApiError, fail } from '../errors.js';
+import { egressPolicyOf } from '../http/outbound-url.js';
+import type { AppEnv } from '../services.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

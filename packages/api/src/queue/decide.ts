@@ -2,9 +2,9 @@ import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import { type DecisionOutcome, decideRun } from '@atelier/db';
 import { QueueDecisionEntry, type QueueDecisionRequest } from '@atelier/contracts/queue';
-import { ApiError, fail, issueEntries } from '../errors';
-import { visibleRun } from '../runs/visible-run';
-import type { AppEnv } from '../services';
+import { ApiError, fail, issueEntries } from '../errors.js';
+import { visibleRun } from '../runs/visible-run.js';
+import type { AppEnv } from '../services.js';
 
 type Refusal = Extract<DecisionOutcome, { ok: false }>['refusal'];
 

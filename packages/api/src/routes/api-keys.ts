@@ -4,12 +4,12 @@ import { type ApiKeyRow, createApiKey, getApiKey, listApiKeys, revokeApiKey } fr
 import { newUuid } from '@atelier/domain';
 import { ApiKey, CreateApiKeyRequest, CreatedApiKey } from '@atelier/contracts/auth';
 import { Pagination, listOf } from '@atelier/contracts/common';
-import { workspaceAccess } from '../access';
-import { newApiKeySecret, tokenHash } from '../auth/secrets';
-import { errorResponses, fail, validationHook } from '../errors';
-import { kept } from '../kept';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { workspaceAccess } from '../access.js';
+import { newApiKeySecret, tokenHash } from '../auth/secrets.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { kept } from '../kept/index.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 const present = (k: ApiKeyRow) => ({
   id: k.id,

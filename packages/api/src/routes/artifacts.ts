@@ -1,12 +1,12 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { getArtifact } from '@atelier/db';
 import { Artifact } from '@atelier/contracts/catalog';
-import { resourceAccess } from '../access';
-import { errorResponses, fail, validationHook } from '../errors';
-import { presentArtifact } from '../presenters/artifact';
-import { fileLinks } from './files';
-import type { AppEnv } from '../services';
-import { json, secured } from '../http/route';
+import { resourceAccess } from '../access.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { presentArtifact } from '../presenters/artifact.js';
+import { fileLinks } from './files.js';
+import type { AppEnv } from '../services.js';
+import { json, secured } from '../http/route.js';
 
 export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
   createRoute({

@@ -2,13 +2,13 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { createUserWithWorkspace, findUserByEmail, getUser, revokeSession } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
 import { LoginRequest, RefreshRequest, RegisterRequest, TokenResponse } from '@atelier/contracts/auth';
-import { hashPassword, verifyPassword } from '../auth/secrets';
-import { openSession, refreshSession } from '../auth/sessions';
-import { judgePassword } from '../auth/password-strength';
-import { passwordUnderThrottle } from '../auth/throttled-sign-in';
-import { ApiError, errorResponses, fail, validationHook } from '../errors';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { hashPassword, verifyPassword } from '../auth/secrets.js';
+import { openSession, refreshSession } from '../auth/sessions.js';
+import { judgePassword } from '../auth/password-strength.js';
+import { passwordUnderThrottle } from '../auth/throttled-sign-in.js';
+import { ApiError, errorResponses, fail, validationHook } from '../errors.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 const tokens = { ...json(TokenResponse) };
 

@@ -31,15 +31,15 @@ import {
   ProfileConfirmRequest,
 } from '@atelier/contracts/brands';
 import { Run } from '@atelier/contracts/runs';
-import { requireWriter, workspaceAccess } from '../access';
-import { type Profile, brandFor, brandRecord, brandRecords, checkLogo, presentSnapshot, storedProfile } from '../brands/brand-records';
-import { publishBrand } from '../brands/publish';
-import { errorResponses, fail, validationHook } from '../errors';
-import { newEtag, optionalEtag, sendEtag } from '../http/etag';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route';
-import { presentRun } from '../presenters/run';
-import { createRun } from '../runs/create-run';
-import type { AppEnv } from '../services';
+import { requireWriter, workspaceAccess } from '../access.js';
+import { type Profile, brandFor, brandRecord, brandRecords, checkLogo, presentSnapshot, storedProfile } from '../brands/brand-records.js';
+import { publishBrand } from '../brands/publish.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
+import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { presentRun } from '../presenters/run.js';
+import { createRun } from '../runs/create-run.js';
+import type { AppEnv } from '../services.js';
 
 export const BRAND_IMPORT_WORKFLOW = 'compose-brand-profile';
 

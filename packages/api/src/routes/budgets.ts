@@ -4,11 +4,11 @@ import { budgetSpend, createBudget, getBudget, getProjectInWorkspace, listBudget
 import { Pagination, listOf } from '@atelier/contracts/common';
 import { Budget, BudgetRefusal, CreateBudgetRequest, PatchBudgetRequest } from '@atelier/contracts/orders';
 import type { Context } from 'hono';
-import { requireWriter, resourceAccess, workspaceAccess } from '../access';
-import { errorResponses, fail, validationHook } from '../errors';
-import { presentBudget } from '../presenters/budget';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { requireWriter, resourceAccess, workspaceAccess } from '../access.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { presentBudget } from '../presenters/budget.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 const BudgetIdParam = z.object({
   budget_id: z

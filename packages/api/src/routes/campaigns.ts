@@ -21,12 +21,12 @@ import {
   ListCampaignsQuery,
   ManagedRequestStatus,
 } from '@atelier/contracts/campaigns';
-import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access';
-import { brandFor } from '../brands/brand-records';
-import { errorResponses, fail, validationHook } from '../errors';
-import { newEtag, optionalEtag, sendEtag } from '../http/etag';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route';
-import type { AppEnv } from '../services';
+import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
+import { brandFor } from '../brands/brand-records.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
+import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import type { AppEnv } from '../services.js';
 
 export const newCampaignId = (): string => `campaign-${randomBytes(8).toString('hex')}`;
 

@@ -3,10 +3,10 @@ import { listPublicWorkflows } from '@atelier/db';
 import { CatalogWorkflow, CatalogWorkflowSummary, Model } from '@atelier/contracts/catalog';
 import { Pagination, listOf } from '@atelier/contracts/common';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import { errorResponses, fail, validationHook } from '../errors';
-import { presentCatalogSummary, presentCatalogWorkflow } from '../presenters/catalog';
-import type { AppEnv } from '../services';
-import { json, secured } from '../http/route';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { presentCatalogSummary, presentCatalogWorkflow } from '../presenters/catalog.js';
+import type { AppEnv } from '../services.js';
+import { json, secured } from '../http/route.js';
 
 export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(

@@ -1,12 +1,12 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { getCharacterBinding, updateCharacterBinding } from '@atelier/db';
 import { BindingIdParam, BindingUpdateRequest, CharacterBinding } from '@atelier/contracts/characters';
-import { characterFor, touchCharacter } from '../characters/character-writes';
-import { errorResponses, fail, validationHook } from '../errors';
-import { newEtag, optionalEtag, sendEtag } from '../http/etag';
-import { presentBinding } from '../presenters/character';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route';
+import { characterFor, touchCharacter } from '../characters/character-writes.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
+import { presentBinding } from '../presenters/character.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
 
 /** A provider copy of a character version, addressed on its own: its consent status, or disabling it. */
 export const characterBindingRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(

@@ -2,11 +2,11 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { addCharacterReference, getArtifact, removeCharacterReference } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
 import { CharacterIdParam, ReferenceCreateRequest, ReferenceParams } from '@atelier/contracts/characters';
-import { WithEtag, characterFor, characterRecord, touchCharacter } from '../characters/character-writes';
-import { errorResponses, fail, validationHook } from '../errors';
-import { expectEtag, optionalEtag } from '../http/etag';
-import type { AppEnv } from '../services';
-import { jsonBody, secured } from '../http/route';
+import { WithEtag, characterFor, characterRecord, touchCharacter } from '../characters/character-writes.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { expectEtag, optionalEtag } from '../http/etag.js';
+import type { AppEnv } from '../services.js';
+import { jsonBody, secured } from '../http/route.js';
 
 /** A character's draft references: adding or removing one gives the character a new etag. */
 export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })

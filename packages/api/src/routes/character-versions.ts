@@ -10,13 +10,13 @@ import {
   VersionCreateRequest,
   VersionParams,
 } from '@atelier/contracts/characters';
-import { characterFor, freezeVersion, touchCharacter } from '../characters/character-writes';
-import { errorResponses, fail, validationHook } from '../errors';
-import { action } from '../http/action-paths';
-import { newEtag, optionalEtag, sendEtag } from '../http/etag';
-import { presentBinding, presentVersion } from '../presenters/character';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { characterFor, freezeVersion, touchCharacter } from '../characters/character-writes.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { action } from '../http/action-paths.js';
+import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
+import { presentBinding, presentVersion } from '../presenters/character.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 /** A character's frozen versions: freeze, list, retire, and record a provider copy of a version. */
 export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })

@@ -11,13 +11,13 @@ import {
   CheckResult,
   ListCharactersQuery,
 } from '@atelier/contracts/characters';
-import { listAccess, requireWriter, resourceAccess } from '../access';
-import { WithEtag, characterFor, characterRecord, currentCharacterRecord } from '../characters/character-writes';
-import { errorResponses, fail, validationHook } from '../errors';
-import { action } from '../http/action-paths';
-import { newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route';
+import { listAccess, requireWriter, resourceAccess } from '../access.js';
+import { WithEtag, characterFor, characterRecord, currentCharacterRecord } from '../characters/character-writes.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { action } from '../http/action-paths.js';
+import { newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
 
 /**
  * The character itself: list, create, read, edit, archive and the gate for a planned use. Its references

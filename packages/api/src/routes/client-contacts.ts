@@ -3,11 +3,11 @@ import { PG, createClientContact, deleteClientContact, listClientContacts, pgErr
 import { newUuid } from '@atelier/domain';
 import { Pagination, listOf } from '@atelier/contracts/common';
 import { ClientIdParam, Contact, ContactCreateRequest, ContactParams, ContactUpdateRequest } from '@atelier/contracts/clients';
-import { clientFor } from '../clients/client-records';
-import { errorResponses, fail, validationHook } from '../errors';
-import { presentContact } from '../presenters/client';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { clientFor } from '../clients/client-records.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { presentContact } from '../presenters/client.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 const contactExists = (err: unknown) =>
   pgErrorCode(err) === PG.uniqueViolation

@@ -12,13 +12,13 @@ import {
   ListClientsQuery,
 } from '@atelier/contracts/clients';
 import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
-import { requireWriter, workspaceAccess } from '../access';
-import { billingColumns, clientConflict, clientFor, clientRecord, clientRecords, clientTotals } from '../clients/client-records';
-import { errorResponses, fail, validationHook } from '../errors';
-import { newEtag, requiredEtag, sendEtag } from '../http/etag';
-import { presentClientEvent } from '../presenters/client';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route';
+import { requireWriter, workspaceAccess } from '../access.js';
+import { billingColumns, clientConflict, clientFor, clientRecord, clientRecords, clientTotals } from '../clients/client-records.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { newEtag, requiredEtag, sendEtag } from '../http/etag.js';
+import { presentClientEvent } from '../presenters/client.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
 
 const WithEtag = { description: 'The client; its etag is in the ETag header and the etag field', ...json(Client) };
 

@@ -2,10 +2,10 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { costLines, getProjectInWorkspace } from '@atelier/db';
 import { sumUsd } from '@atelier/domain';
 import { Costs, CostsQuery } from '@atelier/contracts/orders';
-import { listAccess } from '../access';
-import { errorResponses, fail, validationHook } from '../errors';
-import type { AppEnv } from '../services';
-import { json, secured } from '../http/route';
+import { listAccess } from '../access.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import type { AppEnv } from '../services.js';
+import { json, secured } from '../http/route.js';
 
 const toDate = (value: string | undefined) => (value ? new Date(value) : undefined);
 

@@ -3,8 +3,8 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { type StoredObject, isStreamable } from '@atelier/storage';
 import { type FileUrlSigning, verifyFileSignature } from '@atelier/storage/file-urls';
-import { validationHook } from '../errors';
-import type { AppEnv } from '../services';
+import { validationHook } from '../errors.js';
+import type { AppEnv } from '../services.js';
 
 /**
  * GET /v1/files/{key}?exp=…&sig=…: artifact files, as a CDN would serve them.

@@ -17,10 +17,10 @@ import {
   OpsRequestView,
   OpsTask,
 } from '@atelier/contracts/campaigns';
-import { errorResponses, fail, validationHook } from '../errors';
-import { json, jsonBody, secured } from '../http/route';
-import type { AppEnv } from '../services';
-import { presentCampaign } from './campaigns';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { json, jsonBody, secured } from '../http/route.js';
+import type { AppEnv } from '../services.js';
+import { presentCampaign } from './campaigns.js';
 
 /**
  * Moves of the managed request an operator may make. closed is final. Going back is allowed where work

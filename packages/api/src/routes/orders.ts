@@ -2,12 +2,12 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { getOrder, orderCounts } from '@atelier/db';
 import { AcceptGapRequest, CreateOrderRequest, Order, OrderIdParam, RetryFailedRequest } from '@atelier/contracts/orders';
 import type { Context } from 'hono';
-import { errorResponses, validationHook } from '../errors';
-import { acceptGap, cancelOrder, retryFailed, startOrder, visibleOrder } from '../orders/order-actions';
-import { planOrder } from '../orders/plan-order';
-import { presentOrder } from '../presenters/order';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { errorResponses, validationHook } from '../errors.js';
+import { acceptGap, cancelOrder, retryFailed, startOrder, visibleOrder } from '../orders/order-actions.js';
+import { planOrder } from '../orders/plan-order.js';
+import { presentOrder } from '../presenters/order.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 const orderBody = { ...json(Order) };
 

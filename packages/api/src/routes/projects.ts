@@ -19,11 +19,11 @@ import {
   ProjectUpdateRequest,
   WorkspaceIdParam,
 } from '@atelier/contracts/workspaces';
-import { requireWriter, workspaceAccess } from '../access';
-import { errorResponses, fail, validationHook } from '../errors';
+import { requireWriter, workspaceAccess } from '../access.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
 import { PG, refusedBy } from '@atelier/db';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 const present = (p: ProjectRow) => ({
   id: p.id,

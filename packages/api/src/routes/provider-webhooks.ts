@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { findProviderJob } from '@atelier/db';
 import { signalProviderJobEnded } from '@atelier/engine/client';
-import { bodySizeLimit } from '../middleware/input-guard';
-import type { AppEnv } from '../services';
+import { bodySizeLimit } from '../middleware/input-guard.js';
+import type { AppEnv } from '../services.js';
 
 /**
  * Completion webhooks of providers that run jobs (Replicate, fal.ai...): each delivery is verified by that

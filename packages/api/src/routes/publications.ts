@@ -38,10 +38,10 @@ import {
   newWebhookMessageId,
   sealTargetKey,
 } from '@atelier/engine/webhooks/index';
-import { requireWriter, workspaceAccess } from '../access';
-import { errorResponses, fail, validationHook } from '../errors';
-import { requireSendableUrl } from '../http/outbound-url';
-import { json, jsonBody, secured } from '../http/route';
+import { requireWriter, workspaceAccess } from '../access.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { requireSendableUrl } from '../http/outbound-url.js';
+import { json, jsonBody, secured } from '../http/route.js';
 import {
   attemptDeps,
   conflictsAnswered,
@@ -54,8 +54,8 @@ import {
   publicationRecord,
   publicationRecords,
   secretsKeyOf,
-} from '../publications/records';
-import type { AppEnv } from '../services';
+} from '../publications/records.js';
+import type { AppEnv } from '../services.js';
 
 const newPublicationId = () => `pub-${randomBytes(8).toString('hex')}`;
 const newDocumentId = () => `doc-${randomBytes(8).toString('hex')}`;

@@ -14,12 +14,12 @@ import {
   QueueRunIdParam,
 } from '@atelier/contracts/queue';
 import { Run } from '@atelier/contracts/runs';
-import { listAccess } from '../access';
-import { errorResponses, validationHook } from '../errors';
-import { type BatchResult, decideEntry, decideOne } from '../queue/decide';
-import { runResponse } from '../runs/visible-run';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { listAccess } from '../access.js';
+import { errorResponses, validationHook } from '../errors.js';
+import { type BatchResult, decideEntry, decideOne } from '../queue/decide.js';
+import { runResponse } from '../runs/visible-run.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 function presentQueueItem(r: QueueRow) {
   return {

@@ -4,10 +4,10 @@ import { isTerminalRunStatus } from '@atelier/domain';
 import { NotFinalizable, finalizeRun } from '@atelier/engine/finalize';
 import { RunStateConflict, requestRunCancel } from '@atelier/engine/operations';
 import { MoveRunRequest, Run, RunIdParam } from '@atelier/contracts/runs';
-import { errorResponses, fail, validationHook } from '../errors';
-import { runResponse, visibleRun } from '../runs/visible-run';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { runResponse, visibleRun } from '../runs/visible-run.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 /** The engine refuses an operation because of the run's state: the contract's 409 invalid_transition. */
 async function asConflict(operation: () => Promise<unknown>): Promise<void> {

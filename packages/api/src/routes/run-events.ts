@@ -3,10 +3,10 @@ import { streamSSE } from 'hono/streaming';
 import { RunIdParam } from '@atelier/contracts/runs';
 import { type RunOutputDelta, STEP_OUTPUT_DELTA } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
-import { errorResponses, validationHook } from '../errors';
-import { runResponse, visibleRun } from '../runs/visible-run';
-import type { AppEnv } from '../services';
-import { secured } from '../http/route';
+import { errorResponses, validationHook } from '../errors.js';
+import { runResponse, visibleRun } from '../runs/visible-run.js';
+import type { AppEnv } from '../services.js';
+import { secured } from '../http/route.js';
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
 /** Live deltas a stream holds for a slow client before it drops the next ones. */

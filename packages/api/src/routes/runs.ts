@@ -2,13 +2,13 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { listRunDecisions, listRuns } from '@atelier/db';
 import { listOf } from '@atelier/contracts/common';
 import { CreateRunRequest, ListRunsQuery, Run, RunIdParam } from '@atelier/contracts/runs';
-import { listAccess } from '../access';
-import { errorResponses, validationHook } from '../errors';
-import { presentRun } from '../presenters/run';
-import { createRun } from '../runs/create-run';
-import { runResponse, visibleRun } from '../runs/visible-run';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { listAccess } from '../access.js';
+import { errorResponses, validationHook } from '../errors.js';
+import { presentRun } from '../presenters/run.js';
+import { createRun } from '../runs/create-run.js';
+import { runResponse, visibleRun } from '../runs/visible-run.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 const runBody = { ...json(Run) };
 

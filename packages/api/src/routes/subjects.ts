@@ -28,13 +28,13 @@ import {
   SubjectWithConsents,
 } from '@atelier/contracts/subjects';
 import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
-import { requireWriter, resourceAccess, workspaceAccess } from '../access';
-import { errorResponses, fail, validationHook } from '../errors';
-import { action } from '../http/action-paths';
-import { expectEtag, newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag';
-import { presentConsent, presentConsentEvent, presentSubject } from '../presenters/character';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route';
+import { requireWriter, resourceAccess, workspaceAccess } from '../access.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { action } from '../http/action-paths.js';
+import { expectEtag, newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag.js';
+import { presentConsent, presentConsentEvent, presentSubject } from '../presenters/character.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
 
 async function subjectFor(c: Context<AppEnv>, id: string, write: boolean) {
   const subject = await getSubject(c.get('services').db, id);

@@ -11,14 +11,14 @@ import {
   withdrawAccountDeletion,
 } from '@atelier/db';
 import { AccountDeletionRequest, User, UserUpdateRequest } from '@atelier/contracts/users';
-import { hashPassword, verifyPassword } from '../auth/secrets';
-import { judgePassword } from '../auth/password-strength';
-import { passwordUnderThrottle } from '../auth/throttled-sign-in';
-import { errorResponses, fail, validationHook } from '../errors';
-import { kept } from '../kept';
-import { requireAccountScope } from '../access';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { hashPassword, verifyPassword } from '../auth/secrets.js';
+import { judgePassword } from '../auth/password-strength.js';
+import { passwordUnderThrottle } from '../auth/throttled-sign-in.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { kept } from '../kept/index.js';
+import { requireAccountScope } from '../access.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 const userBody = { ...json(User) };
 

@@ -25,13 +25,13 @@ import {
   WebhookEndpointWithSecret,
 } from '@atelier/contracts/webhook-endpoints';
 import { formatWebhookSecret, generateWebhookKey, newWebhookMessageId, sealTargetKey } from '@atelier/engine/webhooks/index';
-import { requireWriter, workspaceAccess } from '../access';
-import { errorResponses, fail, validationHook } from '../errors';
-import { requireSendableUrl } from '../http/outbound-url';
-import { json, jsonBody, secured } from '../http/route';
-import { secretsKeyOf } from '../publications/records';
-import type { AppEnv } from '../services';
-import { endpointFor, endpointRecord, endpointRecords, presentDelivery } from '../webhook-endpoints/records';
+import { requireWriter, workspaceAccess } from '../access.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { requireSendableUrl } from '../http/outbound-url.js';
+import { json, jsonBody, secured } from '../http/route.js';
+import { secretsKeyOf } from '../publications/records.js';
+import type { AppEnv } from '../services.js';
+import { endpointFor, endpointRecord, endpointRecords, presentDelivery } from '../webhook-endpoints/records.js';
 
 /**
  * Event webhooks for integrators (docs/webhooks.md): a workspace's endpoints and the events they want. Each

@@ -18,9 +18,9 @@ import {
 import { Pagination } from '@atelier/contracts/common';
 import { listWorkflowVersions, listWorkspaceWorkflows } from '@atelier/db';
 import { type ShapeIssue, dryRunDraft, estimateDraft, pricingErrors, shapeIssueMessage } from '@atelier/domain';
-import { workspaceAccess } from '../access';
-import { errorResponses, validationHook } from '../errors';
-import type { AppEnv } from '../services';
+import { workspaceAccess } from '../access.js';
+import { errorResponses, validationHook } from '../errors.js';
+import type { AppEnv } from '../services.js';
 import {
   authorWorkflow,
   deprecate,
@@ -31,8 +31,8 @@ import {
   visibleWorkflow,
   workflowInvalid,
   workflowResponse,
-} from '../workflows/authoring';
-import { json, jsonBody, secured } from '../http/route';
+} from '../workflows/authoring.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 const workflowBody = json(Workflow);
 

@@ -22,11 +22,11 @@ import {
   WorkspaceIdParam,
   WorkspaceMember,
 } from '@atelier/contracts/workspaces';
-import { requireAccountScope, requireWriter, workspaceAccess } from '../access';
-import { ApiError, errorResponses, fail, validationHook } from '../errors';
-import { kept } from '../kept';
-import type { AppEnv } from '../services';
-import { json, jsonBody, secured } from '../http/route';
+import { requireAccountScope, requireWriter, workspaceAccess } from '../access.js';
+import { ApiError, errorResponses, fail, validationHook } from '../errors.js';
+import { kept } from '../kept/index.js';
+import type { AppEnv } from '../services.js';
+import { json, jsonBody, secured } from '../http/route.js';
 
 const presentWorkspace = (w: WorkspaceWithRole) => ({
   id: w.id,

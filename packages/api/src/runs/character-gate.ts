@@ -1,6 +1,6 @@
 import { checkCharacterUse, type Db } from '@atelier/db';
 import { type Bindings, runCharacterUse, utcDay } from '@atelier/domain';
-import { fail } from '../errors';
+import { fail } from '../errors.js';
 
 /**
  * The character gate at intake: every run and order whose intake names a `characterId` is judged here

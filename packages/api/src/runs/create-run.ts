@@ -19,13 +19,13 @@ import {
 import { type Bindings, type ModelBinding, intakeSizeProblems, measureIntake, newRunId, resolveIntake } from '@atelier/domain';
 import { templateLabel } from '@atelier/engine/metrics';
 import { nameRunOnSpan } from '@atelier/engine/tracing';
-import { type WorkspaceAccess, workspaceAccess } from '../access';
-import { fail } from '../errors';
-import type { AppEnv } from '../services';
-import { refuseUnusableCharacter } from './character-gate';
-import { resolveSuppliedArtifacts } from './supplied-artifacts';
-import { underBudgetsOrAlone } from '../budgets/enforce';
-import { kept } from '../kept';
+import { type WorkspaceAccess, workspaceAccess } from '../access.js';
+import { fail } from '../errors.js';
+import type { AppEnv } from '../services.js';
+import { refuseUnusableCharacter } from './character-gate.js';
+import { resolveSuppliedArtifacts } from './supplied-artifacts.js';
+import { underBudgetsOrAlone } from '../budgets/enforce.js';
+import { kept } from '../kept/index.js';
 
 type Body = z.infer<typeof CreateRunRequest>;
 

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import { getRunRow, getRunSteps, listRunDecisions, providerSpendByStep } from '@atelier/db';
-import { resourceAccess } from '../access';
-import { fail } from '../errors';
-import { presentRun } from '../presenters/run';
-import type { AppEnv } from '../services';
+import { resourceAccess } from '../access.js';
+import { fail } from '../errors.js';
+import { presentRun } from '../presenters/run.js';
+import type { AppEnv } from '../services.js';
 
 /** Loads a run the caller may see, with their role in its workspace; 404 otherwise. */
 export async function visibleRun(c: Context<AppEnv>, runId: string) {

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import { type WebhookDeliveryRow, type WebhookEndpointRow, getWebhookEndpoint, webhookHealthOf } from '@atelier/db';
-import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access';
-import { fail } from '../errors';
-import { presentHealth } from '../publications/records';
-import type { AppEnv } from '../services';
+import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
+import { fail } from '../errors.js';
+import { presentHealth } from '../publications/records.js';
+import type { AppEnv } from '../services.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

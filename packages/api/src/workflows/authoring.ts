@@ -11,10 +11,10 @@ import {
   saveWorkflowDraft,
 } from '@atelier/db';
 import { checkDefinition, compareVersions } from '@atelier/domain';
-import { type WorkspaceAccess, requireWriter, resourceAccess, workspaceAccess } from '../access';
-import { fail } from '../errors';
-import type { AppEnv } from '../services';
-import { kept } from '../kept';
+import { type WorkspaceAccess, requireWriter, resourceAccess, workspaceAccess } from '../access.js';
+import { fail } from '../errors.js';
+import type { AppEnv } from '../services.js';
+import { kept } from '../kept/index.js';
 
 /** The contract's refusal of a definition: every broken rule at once, as sentences. */
 export const workflowInvalid = (errors: string[]) => fail.invalid('workflow_invalid', { errors });

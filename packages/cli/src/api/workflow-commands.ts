@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import type { AtelierClient, Order, Run } from '@atelier/client';
 import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
-import { OrderProgress } from './order-progress';
-import { describeRunEvent, table } from './format';
+import { OrderProgress } from './order-progress.js';
+import { describeRunEvent, table } from './format.js';
 import {
   type CommandContext,
   EXIT,
@@ -21,7 +21,7 @@ import {
   print,
   printJson,
   usd,
-} from './cli-kit';
+} from './cli-kit.js';
 
 export function registerWorkflowCommands(program: Command, { act, operate }: CommandContext): void {
   // ---- workflows ----

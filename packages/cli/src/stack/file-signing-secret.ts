@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type FileUrlSigning, fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
-import type { AtelierConfig } from '../config';
+import type { AtelierConfig } from '../config.js';
 
 export const FILE_SIGNING_SECRET_FILE = 'file-signing-secret';
 

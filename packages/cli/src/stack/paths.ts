@@ -25,3 +25,12 @@ export interface TemporalSettings {
 export function temporalSettings(): TemporalSettings {
   return JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'temporal', 'dev-server.json'), 'utf8')) as TemporalSettings;
 }
+
+/**
+ * Node's arguments that run the `atelier` CLI from its TypeScript sources (tests, benches, `npm start`):
+ * tsx compiles on the fly, and the `atelier-source` condition points workspace packages at `src/` rather
+ * than the compiled `dist/` that production processes run.
+ */
+export function sourceCliArgs(...args: string[]): string[] {
+  return ['--conditions=atelier-source', '--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), ...args];
+}

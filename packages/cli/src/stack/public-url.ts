@@ -1,5 +1,5 @@
 import { publicOrigin } from '@atelier/api/http/public-origin';
-import type { AtelierConfig } from '../config';
+import type { AtelierConfig } from '../config.js';
 
 /**
  * The origin file URLs are made on. ATELIER_PUBLIC_URL when set (checked now, so a bad value stops the

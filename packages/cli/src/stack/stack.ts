@@ -13,13 +13,13 @@ import { ensureReconcilerSchedule, reconcilerSettingsFromEnv } from '@atelier/en
 import { startWorkerHttp } from '@atelier/engine/worker-http';
 import { createWorkerMetrics, workerMetricsRoute } from '@atelier/engine/metrics';
 import { storageFromConfig } from '@atelier/storage';
-import type { AtelierConfig } from '../config';
-import { connectTemporalClient, connectTemporalWorker, waitForPostgres } from './dependencies';
-import { resolveFileSigning } from './file-signing-secret';
-import { resolvePublicUrl } from './public-url';
-import { resolveSecretsKey } from './secrets-key';
-import { ensureTemporalCli } from './temporal-cli';
-import { ensureSearchAttributes, startTemporalDevServer } from './temporal-server';
+import type { AtelierConfig } from '../config.js';
+import { connectTemporalClient, connectTemporalWorker, waitForPostgres } from './dependencies.js';
+import { resolveFileSigning } from './file-signing-secret.js';
+import { resolvePublicUrl } from './public-url.js';
+import { resolveSecretsKey } from './secrets-key.js';
+import { ensureTemporalCli } from './temporal-cli.js';
+import { ensureSearchAttributes, startTemporalDevServer } from './temporal-server.js';
 
 export interface StackParts {
   api: boolean;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { TOOLS_DIR, temporalSettings } from './paths';
+import { TOOLS_DIR, temporalSettings } from './paths.js';
 
 const run = promisify(execFile);
 

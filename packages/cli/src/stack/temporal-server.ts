@@ -2,8 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { spawnManaged, waitFor } from './processes';
-import { temporalSettings } from './paths';
+import { spawnManaged, waitFor } from './processes.js';
+import { temporalSettings } from './paths.js';
 
 export interface TemporalDevServer {
   address: string;

@@ -2,10 +2,10 @@ import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition'
 import { ApplicationFailure } from '@temporalio/common';
 import { type Db, getArtifact, getRunRow, getWorkflowVersion, insertRun, newRunRow, settleStep, startStep } from '@atelier/db';
 import { type Bindings, type ModelRegistry, readPath, resolveIntake } from '@atelier/domain';
-import { plannedRunInput } from '../run-input';
-import type { PrepareChildInput, RunWorkflowInput, SettleChildStepInput, StepResult } from '../run-types';
-import type { ActivityDeps } from './deps';
-import { StepFailure } from './steps/shared';
+import { plannedRunInput } from '../run-input.js';
+import type { PrepareChildInput, RunWorkflowInput, SettleChildStepInput, StepResult } from '../run-types.js';
+import type { ActivityDeps } from './deps.js';
+import { StepFailure } from './steps/shared.js';
 
 const inputOf = (
   runId: string,

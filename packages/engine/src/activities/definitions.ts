@@ -2,8 +2,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import { type Db, getRunRow } from '@atelier/db';
 import { definitionHash } from '@atelier/domain/hashing';
-import type { ExecuteStepInput, StepCall, StepResult } from '../run-types';
-import type { EngineActivities } from './index';
+import type { ExecuteStepInput, StepCall, StepResult } from '../run-types.js';
+import type { EngineActivities } from './index.js';
 
 /** Definitions a worker keeps: a deployment runs a few dozen workflow versions, each shared by all its runs. */
 export const DEFINITIONS_CACHED = 256;

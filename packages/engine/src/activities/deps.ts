@@ -3,11 +3,11 @@ import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
 import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
-import type { WorkerMetrics } from '../metrics';
-import type { ProviderJobSettings } from '../providers/durable-jobs';
-import type { ProviderSet } from '../providers/index';
-import type { ExpressionEvaluator } from '../steps/code-expression';
-import type { Tool } from '../steps/tools';
+import type { WorkerMetrics } from '../metrics.js';
+import type { ProviderJobSettings } from '../providers/durable-jobs.js';
+import type { ProviderSet } from '../providers/index.js';
+import type { ExpressionEvaluator } from '../steps/code-expression.js';
+import type { Tool } from '../steps/tools.js';
 
 export interface ActivityDeps {
   db: Db;

@@ -1,11 +1,11 @@
-import { createChildRunActivities } from './child-runs';
-import type { ActivityDeps } from './deps';
-import { createProviderJobActivities } from './provider-jobs';
-import { createRunActivities } from './run-settlement';
-import { createStepActivities } from './step-execution';
+import { createChildRunActivities } from './child-runs.js';
+import type { ActivityDeps } from './deps.js';
+import { createProviderJobActivities } from './provider-jobs.js';
+import { createRunActivities } from './run-settlement.js';
+import { createStepActivities } from './step-execution.js';
 
-export type { ActivityDeps } from './deps';
-export type { RunSettled } from './run-settlement';
+export type { ActivityDeps } from './deps.js';
+export type { RunSettled } from './run-settlement.js';
 
 /**
  * The run workflow's activities, by concern: the run's lifecycle and settlement (run-settlement.ts), step

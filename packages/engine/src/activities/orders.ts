@@ -8,8 +8,8 @@ import {
   orderCounts,
   setOrderStatus,
 } from '@atelier/db';
-import { runWorkflowInputOf } from '../run-input';
-import type { OrderProgress, RunWorkflowInput, SettleOrderInput } from '../run-types';
+import { runWorkflowInputOf } from '../run-input.js';
+import type { OrderProgress, RunWorkflowInput, SettleOrderInput } from '../run-types.js';
 
 /** The activities of the order workflow: claiming children, reading progress, settling the order. */
 export function createOrderActivities(db: Db) {

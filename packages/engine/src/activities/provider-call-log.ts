@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { type Db, type ProviderCallRecord, recordProviderCalls } from '@atelier/db';
-import type { WorkerMetrics } from '../metrics';
-import type { AnsweredCall } from '../providers/index';
-import { type OutageWait, waitOutOutages } from './outage-wait';
+import type { WorkerMetrics } from '../metrics.js';
+import type { AnsweredCall } from '../providers/index.js';
+import { type OutageWait, waitOutOutages } from './outage-wait.js';
 
 /**
  * The provider calls one attempt of a step made, written down without a round trip of their own where

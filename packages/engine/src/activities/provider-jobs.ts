@@ -1,5 +1,5 @@
 import { pendingProviderJobs, recordProviderJobEnded, settleStep } from '@atelier/db';
-import type { ActivityDeps } from './deps';
+import type { ActivityDeps } from './deps.js';
 
 /** The end of a provider job that a cancelled run no longer wants. */
 export function createProviderJobActivities(deps: ActivityDeps) {

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { classifyDbError } from '@atelier/db';
-import { StorageUnavailableError } from './outage-wait';
+import { StorageUnavailableError } from './outage-wait.js';
 
 /** Attempts a step gets for failures of its own (a provider's 5xx, a timeout) before the run fails. */
 export const STEP_ATTEMPTS = 5;

@@ -12,11 +12,11 @@ import {
 } from '@atelier/db';
 import { type CharacterVerdict, isTerminalRunStatus, runCharacterUse, utcDay } from '@atelier/domain';
 import { decideRunSettlement } from '@atelier/domain/run-settlement';
-import { artifactRow } from '../artifacts';
-import { observeSettlement } from '../metrics';
-import type { EmitArtifactInput, SettleRunInput } from '../run-types';
-import { definitionOf, packOf, writeRunSettlement } from '../settlement';
-import type { ActivityDeps } from './deps';
+import { artifactRow } from '../artifacts.js';
+import { observeSettlement } from '../metrics.js';
+import type { EmitArtifactInput, SettleRunInput } from '../run-types.js';
+import { definitionOf, packOf, writeRunSettlement } from '../settlement.js';
+import type { ActivityDeps } from './deps.js';
 
 /** What a settlement wrote: the run's status, or that a cancel was asked for first (nothing written). */
 export type RunSettled = { status: string; cancelRequested?: true };

@@ -14,24 +14,24 @@ import {
 } from '@atelier/db';
 import type { StepFallback } from '@atelier/domain';
 import { egressPolicyFromEnv } from '@atelier/egress';
-import { VISUAL_TOOLS } from '../media/visual/index';
-import { VIDEO_TOOLS } from '../media/video/index';
-import { observeSettlement, observeStep } from '../metrics';
-import { PROVIDER_JOB_ENDED_SIGNAL } from '../workflows/signal-names';
-import { ProviderJobPending, withDurableJobs } from '../providers/durable-jobs';
-import { keyedProviders } from '../providers/index';
-import type { ExecuteStepInput, SettleRunInput, SkipStepInput, StepResult } from '../run-types';
-import { completedWithStep } from '../settlement';
-import { toolRegistry } from '../steps/tools';
-import { attemptHeartbeat, heartbeating } from './attempt-heartbeat';
-import { CarriedAnswers } from './carried-answers';
-import type { ActivityDeps } from './deps';
-import { type OutageWait, patientStorage, waitOutOutages } from './outage-wait';
-import { ProviderCallLog } from './provider-call-log';
-import type { SettleRunAs } from './run-settlement';
-import { STEP_START_DEFER_MS, StepStartRecord } from './step-start';
-import { TextDeltaPublisher, announceTextDelta } from './text-deltas';
-import { StepFailure, executeStepKind } from './steps/index';
+import { VISUAL_TOOLS } from '../media/visual/index.js';
+import { VIDEO_TOOLS } from '../media/video/index.js';
+import { observeSettlement, observeStep } from '../metrics.js';
+import { PROVIDER_JOB_ENDED_SIGNAL } from '../workflows/signal-names.js';
+import { ProviderJobPending, withDurableJobs } from '../providers/durable-jobs.js';
+import { keyedProviders } from '../providers/index.js';
+import type { ExecuteStepInput, SettleRunInput, SkipStepInput, StepResult } from '../run-types.js';
+import { completedWithStep } from '../settlement.js';
+import { toolRegistry } from '../steps/tools.js';
+import { attemptHeartbeat, heartbeating } from './attempt-heartbeat.js';
+import { CarriedAnswers } from './carried-answers.js';
+import type { ActivityDeps } from './deps.js';
+import { type OutageWait, patientStorage, waitOutOutages } from './outage-wait.js';
+import { ProviderCallLog } from './provider-call-log.js';
+import type { SettleRunAs } from './run-settlement.js';
+import { STEP_START_DEFER_MS, StepStartRecord } from './step-start.js';
+import { TextDeltaPublisher, announceTextDelta } from './text-deltas.js';
+import { StepFailure, executeStepKind } from './steps/index.js';
 
 /** Tells runs that the provider work they wait for ended (a batch answered their calls), as a webhook would. */
 async function announceJobsEnded(ended: Array<{ runId: string; jobId: string }>): Promise<void> {

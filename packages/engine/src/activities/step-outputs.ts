@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { type Db, getStepOutputs } from '@atelier/db';
-import type { ExecuteStepInput, StepResult } from '../run-types';
+import type { ExecuteStepInput, StepResult } from '../run-types.js';
 
 /** Runs whose outputs a worker keeps: a few outputs each, with room for a thousand runs in flight. */
 export const RUNS_WITH_OUTPUTS_CACHED = 1_024;

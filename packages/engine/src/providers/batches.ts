@@ -13,7 +13,7 @@ import {
   serveProviderBatchItem,
 } from '@atelier/db';
 import type { ModelEntry } from '@atelier/domain';
-import { ProviderJobPending } from './job-pending';
+import { ProviderJobPending } from './job-pending.js';
 import {
   type BatchItem,
   type BatchItemOutcome,
@@ -22,7 +22,7 @@ import {
   type TextCompletion,
   type TextRequest,
   TransientProviderError,
-} from './types';
+} from './types.js';
 
 /** How calls are gathered into batches and how often a batch is asked about (ProviderJobSettings). */
 export interface BatchSettings {

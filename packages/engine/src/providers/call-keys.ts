@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ModelEntry } from '@atelier/domain';
-import { layered } from './provider-set';
-import type { ProviderSet } from './types';
+import { layered } from './provider-set.js';
+import type { ProviderSet } from './types.js';
 
 /** Providers that accept idempotency keys take at most 255 characters. */
 const MAX_KEY_LENGTH = 255;

@@ -9,8 +9,8 @@ import {
   reserveProviderSlot,
 } from '@atelier/db';
 import type { ModelEntry } from '@atelier/domain';
-import { delay } from './delay';
-import { layered } from './provider-set';
+import { delay } from './delay.js';
+import { layered } from './provider-set.js';
 import {
   CONCURRENCY_LEASE_MS,
   type ProviderLimit,
@@ -20,8 +20,8 @@ import {
   mustRequeue,
   spacingMs,
   throttleWaitMs,
-} from './provider-limits';
-import { type JobProvider, ProviderThrottledError, type ProviderSet, type ThrottledRequest } from './types';
+} from './provider-limits.js';
+import { type JobProvider, ProviderThrottledError, type ProviderSet, type ThrottledRequest } from './types.js';
 
 export interface CapacityOptions {
   limits: ProviderLimits;

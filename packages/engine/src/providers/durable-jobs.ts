@@ -8,12 +8,12 @@ import {
   serveProviderJob,
 } from '@atelier/db';
 import type { ModelEntry } from '@atelier/domain';
-import { type BatchSettings, completeInBatch } from './batches';
-import { ProviderJobPending } from './job-pending';
-import { layered } from './provider-set';
-import type { ImageProvider, JobKind, JobProvider, ProviderSet, VideoProvider } from './types';
+import { type BatchSettings, completeInBatch } from './batches.js';
+import { ProviderJobPending } from './job-pending.js';
+import { layered } from './provider-set.js';
+import type { ImageProvider, JobKind, JobProvider, ProviderSet, VideoProvider } from './types.js';
 
-export { ProviderJobPending, type PendingJob } from './job-pending';
+export { ProviderJobPending, type PendingJob } from './job-pending.js';
 
 export interface ProviderJobSettings extends BatchSettings {
   /** The gateway's public origin: providers announce job ends at `<origin>/hooks/providers/<provider>`. Absent: polling only. */

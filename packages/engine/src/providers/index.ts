@@ -1,16 +1,16 @@
 import type { Counter } from 'prom-client';
 import type { Db } from '@atelier/db';
-import { withCapacity } from './capacity';
-import { createLocalProvider } from './local/index';
-import type { ProviderLimits } from './provider-limits';
-import { type ConfiguredProviders, createAdapters } from './registry';
-import type { Adapter, ProviderSet } from './types';
+import { withCapacity } from './capacity.js';
+import { createLocalProvider } from './local/index.js';
+import type { ProviderLimits } from './provider-limits.js';
+import { type ConfiguredProviders, createAdapters } from './registry.js';
+import type { Adapter, ProviderSet } from './types.js';
 
-export * from './types';
-export * from './call-keys';
-export { type ProviderLimits, parseProviderLimits, providerLimitsFromEnv } from './provider-limits';
-export { type ConfiguredProviders, PROVIDERS, configuredProviders } from './registry';
-export { type SettingsSource, settingsFrom } from './settings';
+export * from './types.js';
+export * from './call-keys.js';
+export { type ProviderLimits, parseProviderLimits, providerLimitsFromEnv } from './provider-limits.js';
+export { type ConfiguredProviders, PROVIDERS, configuredProviders } from './registry.js';
+export { type SettingsSource, settingsFrom } from './settings.js';
 
 /** The configured providers' options by name (registry.ts), and what applies to all of them. */
 export interface ProviderOptions extends ConfiguredProviders {

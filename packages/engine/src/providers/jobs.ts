@@ -1,6 +1,6 @@
 import type { ModelEntry } from '@atelier/domain';
-import { delay } from './delay';
-import type { Adapter, JobProvider } from './types';
+import { delay } from './delay.js';
+import type { Adapter, JobProvider } from './types.js';
 
 const FIRST_CHECK_MS = 1_000;
 const LONGEST_CHECK_MS = 15_000;

@@ -1,4 +1,4 @@
-import type { ClassifierProvider, ImageProvider, JobKind, JobProviders, ProviderSet, TextProvider, VideoProvider } from './types';
+import type { ClassifierProvider, ImageProvider, JobKind, JobProviders, ProviderSet, TextProvider, VideoProvider } from './types.js';
 
 /** What a layer changes of each kind of call; a kind it leaves out passes through as it is. */
 export interface ProviderLayer {

@@ -1,11 +1,11 @@
-import { anthropicProvider } from './anthropic/index';
-import { googleProvider } from './google/index';
-import { falProvider } from './fal/index';
-import { withJobsAwaited } from './jobs';
-import { openaiProvider } from './openai/index';
-import { replicateProvider } from './replicate/index';
-import type { SettingsSource } from './settings';
-import type { Adapter, ProviderDefinition } from './types';
+import { anthropicProvider } from './anthropic/index.js';
+import { googleProvider } from './google/index.js';
+import { falProvider } from './fal/index.js';
+import { withJobsAwaited } from './jobs.js';
+import { openaiProvider } from './openai/index.js';
+import { replicateProvider } from './replicate/index.js';
+import type { SettingsSource } from './settings.js';
+import type { Adapter, ProviderDefinition } from './types.js';
 
 /** Every provider, by name: the one place a new provider is added. */
 export const PROVIDERS = {

@@ -1,5 +1,5 @@
 import type { ModelEntry } from '@atelier/domain';
-import type { SettingsSource } from './settings';
+import type { SettingsSource } from './settings.js';
 
 /**
  * What every model provider adapter implements. Requests carry the registry entry of the model, so an

@@ -1,6 +1,6 @@
 import { type FileOwner, isArtifactFile } from '@atelier/domain/artifact-files';
 import { ObjectNotFoundError } from '@atelier/storage';
-import { type FoundArtifact, type ToolContext, ToolInputError } from './tools';
+import { type FoundArtifact, type ToolContext, ToolInputError } from './tools.js';
 
 /**
  * How a tool reads a stored file. A key is never access on its own (domain/artifact-files.ts): a tool reads

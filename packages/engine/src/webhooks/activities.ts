@@ -1,9 +1,9 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { settleWebhookMessage } from '@atelier/db';
-import type { WorkerMetrics } from '../metrics';
-import { type WebhookAttemptDeps, attemptWebhook } from './attempt';
-import { WEBHOOK_FINAL, WEBHOOK_RETRY, type WebhookActivities } from './types';
+import type { WorkerMetrics } from '../metrics.js';
+import { type WebhookAttemptDeps, attemptWebhook } from './attempt.js';
+import { WEBHOOK_FINAL, WEBHOOK_RETRY, type WebhookActivities } from './types.js';
 
 /**
  * The delivery workflow's activities. The attempt activity is retried by Temporal (exponential backoff

@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { type Db, type WebhookAttemptOutcome, getWebhookMessage, recordWebhookAttempt } from '@atelier/db';
 import { type EgressPolicy, EgressRefused, egressFetch } from '@atelier/egress';
-import { type AttemptVerdict, verdictOf } from './retry';
-import { signedWebhookHeaders } from './signing';
-import { loadWebhookTarget } from './targets';
+import { type AttemptVerdict, verdictOf } from './retry.js';
+import { signedWebhookHeaders } from './signing.js';
+import { loadWebhookTarget } from './targets.js';
 
 /** What sending one attempt needs: the same in a worker's activity and in the gateway's synchronous verify. */
 export interface WebhookAttemptDeps {

@@ -1,4 +1,4 @@
-import { DEFAULT_WEBHOOK_RETRY, type WebhookRetrySettings } from './types';
+import { DEFAULT_WEBHOOK_RETRY, type WebhookRetrySettings } from './types.js';
 
 /** What one answer (or failure to get one) means for the message. */
 export type AttemptVerdict =

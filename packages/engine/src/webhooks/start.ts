@@ -1,7 +1,7 @@
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { webhookDeliveryWorkflow } from '../workflows/webhook-delivery-workflow';
-import { type WebhookDeliveryInput, type WebhookRetrySettings, webhookTaskQueue } from './types';
+import { webhookDeliveryWorkflow } from '../workflows/webhook-delivery-workflow.js';
+import { type WebhookDeliveryInput, type WebhookRetrySettings, webhookTaskQueue } from './types.js';
 
 /**
  * Starts the one delivery workflow of a message (workflow id = message id) on the webhook task queue beside

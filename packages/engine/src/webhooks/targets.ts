@@ -1,5 +1,5 @@
 import { type Db, type WebhookTargetKind, getPublication, getWebhookEndpoint } from '@atelier/db';
-import { SecretsKeyMissing, openSecret, sealSecret } from './secret-box';
+import { SecretsKeyMissing, openSecret, sealSecret } from './secret-box.js';
 
 /**
  * Where a message goes and what signs it, read at send time: a target kind knows how to find its URL and

@@ -6,7 +6,7 @@
  */
 import type { Step } from '@atelier/contracts/workflow-definition';
 import { type PlannedStep, type RunPlan, runPlanOf } from '@atelier/domain/run-plan';
-import type { ExecuteStepInput, RunWorkflowInput, StepReference } from '../run-types';
+import type { ExecuteStepInput, RunWorkflowInput, StepReference } from '../run-types.js';
 
 /** The plan the workflow interprets: the input's own, or one made from the definition it carries whole. */
 export function planOf(input: RunWorkflowInput): RunPlan {

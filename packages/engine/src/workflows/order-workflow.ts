@@ -20,11 +20,11 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { OrderActivities } from '../activities/orders';
-import type { OrderWorkflowInput, RunWorkflowInput, SettleOrderInput } from '../run-types';
-import { templateIdOf } from './definition-ref';
-import { cancelRunSignal, runWorkflow } from './run-workflow';
-import { SEARCH_ATTRIBUTES } from './search-attributes';
+import type { OrderActivities } from '../activities/orders.js';
+import type { OrderWorkflowInput, RunWorkflowInput, SettleOrderInput } from '../run-types.js';
+import { templateIdOf } from './definition-ref.js';
+import { cancelRunSignal, runWorkflow } from './run-workflow.js';
+import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 
 /** Children started by one execution before it continues as new. */
 export const CHILDREN_PER_EXECUTION = 400;

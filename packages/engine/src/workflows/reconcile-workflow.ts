@@ -3,7 +3,7 @@
  * pass of the reconciler as an activity. Its result lists what the pass settled.
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { ReconcileReport, ReconcilerActivities } from '../reconciler';
+import type { ReconcileReport, ReconcilerActivities } from '../reconciler.js';
 
 const { reconcileStuck } = proxyActivities<ReconcilerActivities>({
   startToCloseTimeout: '10 minutes',

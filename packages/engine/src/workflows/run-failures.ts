@@ -5,7 +5,7 @@
  */
 import { ActivityFailure, ApplicationFailure, CancelledFailure, ChildWorkflowFailure } from '@temporalio/workflow';
 import { DETERMINISTIC_ERROR_CODES } from '@atelier/domain/failures';
-import type { RunOutcome, SettleRunInput } from '../run-types';
+import type { RunOutcome, SettleRunInput } from '../run-types.js';
 
 /** Error types an activity throws that end the run at once instead of being retried. */
 export const NON_RETRYABLE = [...DETERMINISTIC_ERROR_CODES, 'step_invalid', 'step_failed', 'run_missing'];

@@ -23,13 +23,13 @@ import { lockedStop, lockingGates } from '@atelier/domain/gates';
 import { outputsReadOf, workflowReadsOutput } from '@atelier/domain/output-refs';
 import type { RunContext } from '@atelier/domain/run-context';
 import type { PlannedStep, RunPlan } from '@atelier/domain/run-plan';
-import type { RunActivities } from '../activities/definitions';
-import type { RunOutcome, RunWorkflowInput, SettleRunInput, StepResult } from '../run-types';
-import { planOf } from './definition-ref';
-import { RunStop, describeEngineFailure } from './run-failures';
-import { type RunShapeFlags, SETTLE_EVERY_FAILURE_PATCH, runShapeOf } from './run-shape';
-import { SEARCH_ATTRIBUTES } from './search-attributes';
-import { PROVIDER_JOB_ENDED_SIGNAL } from './signal-names';
+import type { RunActivities } from '../activities/definitions.js';
+import type { RunOutcome, RunWorkflowInput, SettleRunInput, StepResult } from '../run-types.js';
+import { planOf } from './definition-ref.js';
+import { RunStop, describeEngineFailure } from './run-failures.js';
+import { type RunShapeFlags, SETTLE_EVERY_FAILURE_PATCH, runShapeOf } from './run-shape.js';
+import { SEARCH_ATTRIBUTES } from './search-attributes.js';
+import { PROVIDER_JOB_ENDED_SIGNAL } from './signal-names.js';
 
 // Bookkeeping writes are short database transactions: local activities keep them off the task queue.
 export const { markRunRunning, settleRun, skipStep, settleChildStep, emitArtifact, recheckCharacter } = proxyLocalActivities<RunActivities>(

@@ -4,7 +4,7 @@
  * makes on starting is here, in the order histories recorded them.
  */
 import { patched, workflowInfo } from '@temporalio/workflow';
-import type { RunWorkflowInput } from '../run-types';
+import type { RunWorkflowInput } from '../run-types.js';
 
 /**
  * Marks the code path that settles a run on any failure instead of letting the execution fail with the

@@ -8,14 +8,14 @@ import type { Gate } from '@atelier/contracts/workflow-definition';
 import { approvalHold, budgetStop, gateOf, isJudgedGate } from '@atelier/domain/gates';
 import { sliceContext } from '@atelier/domain/run-context';
 import type { PlannedStep } from '@atelier/domain/run-plan';
-import type { RunActivities } from '../activities/definitions';
-import type { RunOutcome, RunWorkflowInput, StepResult } from '../run-types';
-import { stepForActivity, stepForBookkeeping, templateIdOf } from './definition-ref';
-import { NON_RETRYABLE, RunStop, childOutcome, closeAs, describeStepFailure } from './run-failures';
-import { RunProgress, type Settlement, markRunRunning, recheckCharacter, settleChildStep, skipStep } from './run-progress';
-import { SEARCH_ATTRIBUTES } from './search-attributes';
+import type { RunActivities } from '../activities/definitions.js';
+import type { RunOutcome, RunWorkflowInput, StepResult } from '../run-types.js';
+import { stepForActivity, stepForBookkeeping, templateIdOf } from './definition-ref.js';
+import { NON_RETRYABLE, RunStop, childOutcome, closeAs, describeStepFailure } from './run-failures.js';
+import { RunProgress, type Settlement, markRunRunning, recheckCharacter, settleChildStep, skipStep } from './run-progress.js';
+import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 
-export { cancelRunSignal, finalizeRunUpdate, providerJobEndedSignal, runStateQuery } from './run-progress';
+export { cancelRunSignal, finalizeRunUpdate, providerJobEndedSignal, runStateQuery } from './run-progress.js';
 
 const { executeStep, prepareChildRun, cancelProviderJobs } = proxyActivities<RunActivities>({
   startToCloseTimeout: '15 minutes',

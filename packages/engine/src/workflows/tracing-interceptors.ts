@@ -20,8 +20,8 @@ import {
   OpenTelemetryInboundInterceptor,
   OpenTelemetryInternalsInterceptor,
   OpenTelemetryOutboundInterceptor,
-} from '@temporalio/interceptors-opentelemetry/lib/workflow';
-import { SpanExporter } from '@temporalio/interceptors-opentelemetry/lib/workflow/span-exporter';
+} from '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
+import { SpanExporter } from '@temporalio/interceptors-opentelemetry/lib/workflow/span-exporter.js';
 import { type Attributes, type Baggage, type Tracer, context, propagation, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, type IdGenerator, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import {
@@ -37,7 +37,7 @@ import {
   type WorkflowOutboundCallsInterceptor,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { OrderWorkflowInput, RunStart } from '../run-types';
+import type { OrderWorkflowInput, RunStart } from '../run-types.js';
 
 /** 32-bit words of a string (cyrb128): a small, dependency-free hash that never touches Math.random. */
 function words(text: string): [number, number, number, number] {

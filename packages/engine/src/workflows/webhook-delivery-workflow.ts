@@ -14,7 +14,7 @@ import {
   type WebhookDeliveryInput,
   type WebhookDeliveryResult,
   webhookTaskQueue,
-} from '../webhooks/types';
+} from '../webhooks/types.js';
 
 /**
  * Marks a delivery started on the run task queue (by a gateway from before the webhook queue) that sends its

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type MessageBatchesState, answerMessageBatches, createMessageBatchesState } from './anthropic-batches-loopback';
-import { conformingValue } from './conforming-value';
+import { type MessageBatchesState, answerMessageBatches, createMessageBatchesState } from './anthropic-batches-loopback.js';
+import { conformingValue } from './conforming-value.js';
 
 /**
  * A loopback HTTP server that speaks Anthropic's Messages API (`POST /v1/messages`, version 2023-06-01).

@@ -1,6 +1,6 @@
 import { type IncomingMessage, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type BatchesState, answerBatchApi, createBatchesState } from './openai-batches-loopback';
+import { type BatchesState, answerBatchApi, createBatchesState } from './openai-batches-loopback.js';
 
 /**
  * A loopback HTTP server that speaks the OpenAI API's chat completions and image generations. Tests

@@ -1,9 +1,9 @@
 import { renderTemplate } from '@atelier/domain';
-import type { ExecuteStepInput } from '../../run-types';
-import { ToolInputError } from '../../steps/tools';
+import type { ExecuteStepInput } from '../../run-types.js';
+import { ToolInputError } from '../../steps/tools.js';
 import type { ModelEntry } from '@atelier/domain';
-import { withFallbacks } from './fallbacks';
-import { type ExecutorDeps, StepFailure, type StepExecution, completeText, invalid, toolContext } from './shared';
+import { withFallbacks } from './fallbacks.js';
+import { type ExecutorDeps, StepFailure, type StepExecution, completeText, invalid, toolContext } from './shared.js';
 
 export interface AgentTurn {
   turn: number;

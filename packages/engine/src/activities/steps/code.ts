@@ -1,6 +1,6 @@
-import { ExpressionError, ExpressionTimeout } from '../../steps/code-expression';
-import { CODE_FUNCTIONS, CodeStepError } from '../../steps/code-functions';
-import { StepFailure, type StepExecutor, invalid, stepInput } from './shared';
+import { ExpressionError, ExpressionTimeout } from '../../steps/code-expression.js';
+import { CODE_FUNCTIONS, CodeStepError } from '../../steps/code-functions.js';
+import { StepFailure, type StepExecutor, invalid, stepInput } from './shared.js';
 
 /**
  * A code step: a JSONata expression over the run context, evaluated in a thread that is stopped at the

@@ -14,11 +14,11 @@ import {
   ProviderThrottledError,
   TransientProviderError,
   providerCallKey,
-} from '../../providers/index';
-import { ProviderJobPending } from '../../providers/durable-jobs';
-import { layered } from '../../providers/provider-set';
-import type { ExecuteStepInput } from '../../run-types';
-import { type ExecutorDeps, StepFailure, invalid } from './shared';
+} from '../../providers/index.js';
+import { ProviderJobPending } from '../../providers/durable-jobs.js';
+import { layered } from '../../providers/provider-set.js';
+import type { ExecuteStepInput } from '../../run-types.js';
+import { type ExecutorDeps, StepFailure, invalid } from './shared.js';
 
 /**
  * The one place a step moves from a role's primary model to its fallbacks, for every kind of model call

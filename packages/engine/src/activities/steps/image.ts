@@ -1,12 +1,12 @@
 import sharp from 'sharp';
 import { renderTemplate } from '@atelier/domain';
-import type { ExecuteStepInput } from '../../run-types';
-import { cpuBound } from '../../media/cpu-slots';
-import { visualKeys } from '../../media/visual/remove-background';
-import { generateVideoStep } from './video';
+import type { ExecuteStepInput } from '../../run-types.js';
+import { cpuBound } from '../../media/cpu-slots.js';
+import { visualKeys } from '../../media/visual/remove-background.js';
+import { generateVideoStep } from './video.js';
 import type { ModelEntry } from '@atelier/domain';
-import { withFallbacks } from './fallbacks';
-import { type ExecutorDeps, type StepExecution, invalid, stepInput } from './shared';
+import { withFallbacks } from './fallbacks.js';
+import { type ExecutorDeps, type StepExecution, invalid, stepInput } from './shared.js';
 
 const MAX_SIDE = 4096;
 

@@ -6,17 +6,17 @@
 import type { ActivityStepKind } from '@atelier/contracts/workflow-definition';
 import { isJudgedGate } from '@atelier/domain';
 import { foreignFileKeys } from '@atelier/domain/artifact-files';
-import { PermanentProviderError } from '../../providers/index';
-import type { ExecuteStepInput } from '../../run-types';
-import { runAgent } from './agent';
-import { executeCode } from './code';
-import { generateImageStep } from './image';
-import { judgeGate } from './judge-gate';
-import { executeLlm } from './llm';
-import { type ExecutorDeps, StepFailure, type StepExecution, type StepExecutor, invalid } from './shared';
-import { executeTool } from './tool';
+import { PermanentProviderError } from '../../providers/index.js';
+import type { ExecuteStepInput } from '../../run-types.js';
+import { runAgent } from './agent.js';
+import { executeCode } from './code.js';
+import { generateImageStep } from './image.js';
+import { judgeGate } from './judge-gate.js';
+import { executeLlm } from './llm.js';
+import { type ExecutorDeps, StepFailure, type StepExecution, type StepExecutor, invalid } from './shared.js';
+import { executeTool } from './tool.js';
 
-export * from './shared';
+export * from './shared.js';
 
 export const STEP_EXECUTORS: Readonly<Record<ActivityStepKind, StepExecutor>> = {
   llm: executeLlm,

@@ -1,7 +1,7 @@
 import { type JudgedGate, type StepFallback, rejectionStop, renderTemplate } from '@atelier/domain';
-import type { ExecuteStepInput } from '../../run-types';
-import { withFallbacks } from './fallbacks';
-import { StepFailure, type StepExecution, type ExecutorDeps, invalid } from './shared';
+import type { ExecuteStepInput } from '../../run-types.js';
+import { withFallbacks } from './fallbacks.js';
+import { StepFailure, type StepExecution, type ExecutorDeps, invalid } from './shared.js';
 
 /**
  * Judges a quality or safety gate on the step's output with the bound classifier, in the step's own

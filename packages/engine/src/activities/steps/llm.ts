@@ -1,6 +1,6 @@
 import { renderTemplate } from '@atelier/domain';
-import { withFallbacks } from './fallbacks';
-import { type StepExecutor, completeText } from './shared';
+import { withFallbacks } from './fallbacks.js';
+import { type StepExecutor, completeText } from './shared.js';
 
 /** An llm step: renders its prompt over the run context and asks the bound model (or its fallbacks); jsonSchema enforced; its answer streamed. */
 export const executeLlm: StepExecutor = async (input, deps, signal) => {

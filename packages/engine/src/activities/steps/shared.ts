@@ -13,12 +13,12 @@ import type { RunContext } from '@atelier/domain/run-context';
 import type { EgressPolicy } from '@atelier/egress';
 import type { ObjectStorage } from '@atelier/storage';
 import type { Logger } from 'pino';
-import type { ProviderSet } from '../../providers/index';
-import type { ExecuteStepInput } from '../../run-types';
-import type { WorkerMetrics } from '../../metrics';
-import type { ExpressionEvaluator } from '../../steps/code-expression';
-import type { FoundArtifact, Tool, ToolContext } from '../../steps/tools';
-import { compileSchema } from './json-schema';
+import type { ProviderSet } from '../../providers/index.js';
+import type { ExecuteStepInput } from '../../run-types.js';
+import type { WorkerMetrics } from '../../metrics.js';
+import type { ExpressionEvaluator } from '../../steps/code-expression.js';
+import type { FoundArtifact, Tool, ToolContext } from '../../steps/tools.js';
+import { compileSchema } from './json-schema.js';
 
 /**
  * What every step kind shares: the dependencies an executor gets, what it returns, how it fails, and the

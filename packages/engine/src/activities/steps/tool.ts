@@ -1,5 +1,5 @@
-import { ToolInputError } from '../../steps/tools';
-import { StepFailure, type StepExecutor, invalid, stepInput, toolContext } from './shared';
+import { ToolInputError } from '../../steps/tools.js';
+import { StepFailure, type StepExecutor, invalid, stepInput, toolContext } from './shared.js';
 
 /** A tool step: a named built-in tool (steps/tools.ts) run on the step's input. */
 export const executeTool: StepExecutor = async (input, deps, signal) => {

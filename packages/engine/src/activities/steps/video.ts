@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { renderTemplate } from '@atelier/domain';
-import { faststart, inScratch, videoKeys } from '../../media/video/files';
-import { probeMedia } from '../../media/video/probe';
-import type { ExecuteStepInput } from '../../run-types';
-import { type ExecutorDeps, type StepExecution, invalid, stepInput } from './shared';
+import { faststart, inScratch, videoKeys } from '../../media/video/files.js';
+import { probeMedia } from '../../media/video/probe.js';
+import type { ExecuteStepInput } from '../../run-types.js';
+import { type ExecutorDeps, type StepExecution, invalid, stepInput } from './shared.js';
 import type { ModelEntry } from '@atelier/domain';
 
 /** Frame sizes by aspect ratio: even sides (H.264 in yuv420p needs them), about 640 pixels on the long side. */

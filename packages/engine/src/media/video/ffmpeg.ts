@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { cpuBound } from '../cpu-slots';
+import { cpuBound } from '../cpu-slots.js';
 
 /**
  * ffmpeg and ffprobe: FFMPEG_PATH and FFPROBE_PATH when set; else the distribution's maintained build

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { artifactFileKey } from '@atelier/domain/artifact-files';
-import { ffmpeg, mediaInput } from './ffmpeg';
+import { ffmpeg, mediaInput } from './ffmpeg.js';
 
 /** Where a video artifact's files live, and the scratch space its encodes use. */
 export function videoKeys(artifactType: string, artifactId: string): { raw: string; processed: string } {

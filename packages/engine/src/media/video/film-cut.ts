@@ -3,10 +3,10 @@ import path from 'node:path';
 import { EgressRefused, EgressStatusError, egressDownload, egressPolicyFromEnv } from '@atelier/egress';
 import { isArtifactFile } from '@atelier/domain/artifact-files';
 import { ObjectNotFoundError } from '@atelier/storage';
-import { type ToolContext, ToolInputError } from '../../steps/tools';
-import { MediaToolError, ffmpeg, mediaInput } from './ffmpeg';
-import { inScratch, videoKeys } from './files';
-import { type MediaProbe, probeMedia, referenceFormatOf } from './probe';
+import { type ToolContext, ToolInputError } from '../../steps/tools.js';
+import { MediaToolError, ffmpeg, mediaInput } from './ffmpeg.js';
+import { inScratch, videoKeys } from './files.js';
+import { type MediaProbe, probeMedia, referenceFormatOf } from './probe.js';
 
 /**
  * `buildFilmCut`: clips (by url or artifactId) fetched, each trimmed to its start and seconds, fitted to

@@ -1,5 +1,5 @@
-import type { Tool } from '../../steps/tools';
-import { buildFilmCut } from './film-cut';
+import type { Tool } from '../../steps/tools.js';
+import { buildFilmCut } from './film-cut.js';
 
 export {
   buildFilmCut,
@@ -10,10 +10,10 @@ export {
   type FilmCut,
   type FilmCutSpec,
   type Segment,
-} from './film-cut';
-export { MEDIA_FORMATS, ffmpegPath, ffprobePath, installedBuilds, mediaInput, probeInput } from './ffmpeg';
-export { faststart, inScratch, isMp4, videoKeys } from './files';
-export { probeMedia, referenceFormatOf, type MediaProbe } from './probe';
+} from './film-cut.js';
+export { MEDIA_FORMATS, ffmpegPath, ffprobePath, installedBuilds, mediaInput, probeInput } from './ffmpeg.js';
+export { faststart, inScratch, isMp4, videoKeys } from './files.js';
+export { probeMedia, referenceFormatOf, type MediaProbe } from './probe.js';
 
 /** The video tools `tool` steps may name; joined to the registry in activities/index.ts. */
 export const VIDEO_TOOLS: Record<string, Tool> = {

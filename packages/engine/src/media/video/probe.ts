@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { MEDIA_FORMATS, ffprobe, probeInput } from './ffmpeg';
+import { MEDIA_FORMATS, ffprobe, probeInput } from './ffmpeg.js';
 
 /** What a media file really holds, read by ffprobe (never copied from the request that made it). */
 export interface MediaProbe {

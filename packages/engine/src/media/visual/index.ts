@@ -1,7 +1,7 @@
-import type { Tool } from '../../steps/tools';
-import { removeBackground } from './remove-background';
+import type { Tool } from '../../steps/tools.js';
+import { removeBackground } from './remove-background.js';
 
-export { alphaStats, cutOutBackground, type CutoutOptions, type CutoutResult } from './cutout';
+export { alphaStats, cutOutBackground, type CutoutOptions, type CutoutResult } from './cutout.js';
 export {
   MAX_SIDE,
   WEBP_OPTIONS,
@@ -10,7 +10,7 @@ export {
   type ProcessedImage,
   type Transparency,
   type TransparencyMechanism,
-} from './remove-background';
+} from './remove-background.js';
 
 /** The visual tools `tool` steps may name; joined to the registry in activities/index.ts. */
 export const VISUAL_TOOLS: Record<string, Tool> = {

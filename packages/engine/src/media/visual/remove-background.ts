@@ -1,10 +1,10 @@
 import sharp, { type OutputInfo } from 'sharp';
 import { artifactFileKey } from '@atelier/domain/artifact-files';
 import { assertSafeKey } from '@atelier/storage';
-import { type FileReadContext, readArtifactFile } from '../../steps/artifact-file-reads';
-import { type ToolContext, ToolInputError } from '../../steps/tools';
-import { cpuBound } from '../cpu-slots';
-import { type CutoutOptions, alphaStats, cutOutBackground } from './cutout';
+import { type FileReadContext, readArtifactFile } from '../../steps/artifact-file-reads.js';
+import { type ToolContext, ToolInputError } from '../../steps/tools.js';
+import { cpuBound } from '../cpu-slots.js';
+import { type CutoutOptions, alphaStats, cutOutBackground } from './cutout.js';
 
 /**
  * How the processed file got its transparency: the model drew it (`native`), the pixels were cut out

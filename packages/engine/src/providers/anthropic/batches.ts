@@ -1,8 +1,8 @@
 import { BATCH_PRICE_FACTOR, type ModelEntry } from '@atelier/domain';
-import { postJsonWithRetries } from '../http-call';
-import { type BatchItemOutcome, type BatchProvider, PermanentProviderError, type TextRequest, TransientProviderError } from '../types';
-import { stepCompletion, stepMessage } from './step-calls';
-import { ANTHROPIC_VERSION, type AnthropicOptions, type Message, requestBody } from './messages';
+import { postJsonWithRetries } from '../http-call.js';
+import { type BatchItemOutcome, type BatchProvider, PermanentProviderError, type TextRequest, TransientProviderError } from '../types.js';
+import { stepCompletion, stepMessage } from './step-calls.js';
+import { ANTHROPIC_VERSION, type AnthropicOptions, type Message, requestBody } from './messages.js';
 
 /** A message batch as the Message Batches API answers it (the fields read here). */
 interface MessageBatch {

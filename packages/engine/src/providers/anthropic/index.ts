@@ -1,5 +1,5 @@
 import { textCallCost } from '@atelier/domain';
-import { msSetting } from '../settings';
+import { msSetting } from '../settings.js';
 import {
   type BatchProvider,
   type ClassifierPolicy,
@@ -7,12 +7,12 @@ import {
   type ProviderDefinition,
   type TextProvider,
   TransientProviderError,
-} from '../types';
-import { anthropicBatches } from './batches';
-import { stepCompletion, stepMessage } from './step-calls';
-import { type AnthropicOptions, type ToolDefinition, createMessage, refused, streamMessage, toolInput, usageOf } from './messages';
+} from '../types.js';
+import { anthropicBatches } from './batches.js';
+import { stepCompletion, stepMessage } from './step-calls.js';
+import { type AnthropicOptions, type ToolDefinition, createMessage, refused, streamMessage, toolInput, usageOf } from './messages.js';
 
-export type { AnthropicOptions } from './messages';
+export type { AnthropicOptions } from './messages.js';
 
 /** A verdict is a boolean and a few labels. */
 const VERDICT_MAX_TOKENS = 1_024;

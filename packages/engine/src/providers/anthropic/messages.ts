@@ -1,6 +1,6 @@
 import type { ModelEntry } from '@atelier/domain';
-import { postJsonWithRetries, postStreamWithRetries } from '../http-call';
-import { TransientProviderError } from '../types';
+import { postJsonWithRetries, postStreamWithRetries } from '../http-call.js';
+import { TransientProviderError } from '../types.js';
 
 export interface AnthropicOptions {
   /** Without `/v1`, as Anthropic's own clients take ANTHROPIC_BASE_URL. */

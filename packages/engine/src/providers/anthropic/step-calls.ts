@@ -1,5 +1,5 @@
 import { type ModelEntry, roundUsd, textCallCost } from '@atelier/domain';
-import { PermanentProviderError, type TextCompletion, type TextRequest } from '../types';
+import { PermanentProviderError, type TextCompletion, type TextRequest } from '../types.js';
 import {
   type AnthropicOptions,
   type Message,
@@ -9,7 +9,7 @@ import {
   textOf,
   toolInput,
   usageOf,
-} from './messages';
+} from './messages.js';
 
 /** The Messages API's required max_tokens for a step's answer, unless the options say otherwise. */
 const DEFAULT_MAX_TOKENS = 8_192;

@@ -1,7 +1,7 @@
-import { traceProviderCall } from '../../tracing';
-import { delay } from '../delay';
-import { parseRetryAfter } from '../provider-limits';
-import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types';
+import { traceProviderCall } from '../../tracing.js';
+import { delay } from '../delay.js';
+import { parseRetryAfter } from '../provider-limits.js';
+import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
 export interface FalOptions {
   /** FAL_KEY, sent as `Authorization: Key <key>` to the queue only (never to media URLs). */

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { roundUsd } from '@atelier/domain';
-import { inScratch } from '../../media/video/files';
-import { probeMedia } from '../../media/video/probe';
-import { msSetting } from '../settings';
+import { inScratch } from '../../media/video/files.js';
+import { probeMedia } from '../../media/video/probe.js';
+import { msSetting } from '../settings.js';
 import {
   type Adapter,
   type GeneratedImage,
@@ -14,12 +14,12 @@ import {
   type ProviderDefinition,
   TransientProviderError,
   type VideoRequest,
-} from '../types';
-import { DEFAULT_JWKS_URL, DEFAULT_QUEUE_URL, type FalOptions, download } from './http';
-import { type FalJobKind, endpointId, falJobs } from './queue';
-import { falWebhooks } from './webhooks';
+} from '../types.js';
+import { DEFAULT_JWKS_URL, DEFAULT_QUEUE_URL, type FalOptions, download } from './http.js';
+import { type FalJobKind, endpointId, falJobs } from './queue.js';
+import { falWebhooks } from './webhooks.js';
 
-export type { FalOptions } from './http';
+export type { FalOptions } from './http.js';
 
 const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
 const MAX_VIDEO_BYTES = 500 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { ModelEntry } from '@atelier/domain';
-import { type JobProgress, type JobProvider, PermanentProviderError, TransientProviderError } from '../types';
-import { FalRequestFailed, type FalOptions, falCall } from './http';
+import { type JobProgress, type JobProvider, PermanentProviderError, TransientProviderError } from '../types.js';
+import { FalRequestFailed, type FalOptions, falCall } from './http.js';
 
 /**
  * fal's queue protocol, shared by image and video jobs: submit `POST {queue}/{endpoint id}` (optionally with

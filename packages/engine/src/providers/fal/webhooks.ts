@@ -1,5 +1,5 @@
 import { type KeyObject, createHash, createPublicKey, verify } from 'node:crypto';
-import { type JobWebhooks, TransientProviderError } from '../types';
+import { type JobWebhooks, TransientProviderError } from '../types.js';
 
 /** fal refuses to be trusted for deliveries older or newer than this (its documented replay window). */
 export const WEBHOOK_TOLERANCE_MS = 5 * 60_000;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { roundUsd, textCallCost } from '@atelier/domain';
-import { msSetting } from '../settings';
+import { msSetting } from '../settings.js';
 import {
   type Adapter,
   type ImageProvider,
@@ -8,14 +8,14 @@ import {
   type ProviderDefinition,
   type TextProvider,
   TransientProviderError,
-} from '../types';
-import { postStreamWithRetries } from '../http-call';
-import { type GoogleOptions, callGoogle } from './http';
-import { apiModel, nearestAspectRatio } from './names';
-import { createVeoJobs } from './video';
+} from '../types.js';
+import { postStreamWithRetries } from '../http-call.js';
+import { type GoogleOptions, callGoogle } from './http.js';
+import { apiModel, nearestAspectRatio } from './names.js';
+import { createVeoJobs } from './video.js';
 
-export type { GoogleOptions } from './http';
-export { nearestAspectRatio } from './names';
+export type { GoogleOptions } from './http.js';
+export { nearestAspectRatio } from './names.js';
 
 /** Finish reasons that mean the model refused the content: asking again gives the same answer. */
 const REFUSED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'LANGUAGE']);

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { roundUsd } from '@atelier/domain';
-import { ffmpeg, mediaInput } from '../../media/video/ffmpeg';
-import { inScratch } from '../../media/video/files';
-import { probeMedia } from '../../media/video/probe';
+import { ffmpeg, mediaInput } from '../../media/video/ffmpeg.js';
+import { inScratch } from '../../media/video/files.js';
+import { probeMedia } from '../../media/video/probe.js';
 import {
   type GeneratedVideo,
   type JobProgress,
@@ -11,9 +11,9 @@ import {
   PermanentProviderError,
   TransientProviderError,
   type VideoRequest,
-} from '../types';
-import { type GoogleOptions, callGoogle, downloadFile, withoutKey } from './http';
-import { apiModel, nearestAspectRatio } from './names';
+} from '../types.js';
+import { type GoogleOptions, callGoogle, downloadFile, withoutKey } from './http.js';
+import { apiModel, nearestAspectRatio } from './names.js';
 
 /** A google.longrunning.Operation as the Gemini API returns it for Veo. */
 interface Operation {

@@ -1,4 +1,4 @@
-import type { ClassifyRequest } from '../types';
+import type { ClassifyRequest } from '../types.js';
 
 /**
  * The local classifier: a small deterministic policy so that gate verdicts are reproducible offline.

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { pick, seededRandom } from '../seeded-random';
+import { pick, seededRandom } from '../seeded-random.js';
 
 /**
  * The local image model draws a real, deterministic picture with sharp: a backdrop, a composition of

@@ -1,10 +1,10 @@
 import { BATCH_PRICE_FACTOR, roundUsd, textCallCost } from '@atelier/domain';
-import { delay } from '../delay';
-import type { ClassifierProvider, ImageProvider, TextProvider, VideoProvider } from '../types';
-import { localVerdict } from './classifier';
-import { renderLocalImage } from './image';
-import { localTextAnswer } from './text';
-import { renderLocalClip } from './video';
+import { delay } from '../delay.js';
+import type { ClassifierProvider, ImageProvider, TextProvider, VideoProvider } from '../types.js';
+import { localVerdict } from './classifier.js';
+import { renderLocalImage } from './image.js';
+import { localTextAnswer } from './text.js';
+import { renderLocalClip } from './video.js';
 
 export interface LocalProviderOptions {
   /** Simulated latency of every call, to make the local provider behave like a remote one. */

@@ -1,4 +1,4 @@
-import { pick, seededRandom } from '../seeded-random';
+import { pick, seededRandom } from '../seeded-random.js';
 
 /**
  * The `local` provider's text model. It is offline and deterministic: the same prompt and seed give the

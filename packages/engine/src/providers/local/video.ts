@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ffmpeg } from '../../media/video/ffmpeg';
-import { seededRandom } from '../seeded-random';
+import { ffmpeg } from '../../media/video/ffmpeg.js';
+import { seededRandom } from '../seeded-random.js';
 
 /**
  * The local video model renders a real, deterministic H.264 MP4 with ffmpeg: a backdrop and two shapes

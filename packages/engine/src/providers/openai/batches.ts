@@ -1,8 +1,14 @@
 import { BATCH_PRICE_FACTOR, type ModelEntry } from '@atelier/domain';
-import { postJsonWithRetries } from '../http-call';
-import { type BatchItemOutcome, type BatchItemResult, type BatchProvider, PermanentProviderError, TransientProviderError } from '../types';
-import { type ChatCompletionBody, chatCompletionOf, chatRequestBody } from './chat';
-import { type OpenAiOptions, openaiCall } from './http';
+import { postJsonWithRetries } from '../http-call.js';
+import {
+  type BatchItemOutcome,
+  type BatchItemResult,
+  type BatchProvider,
+  PermanentProviderError,
+  TransientProviderError,
+} from '../types.js';
+import { type ChatCompletionBody, chatCompletionOf, chatRequestBody } from './chat.js';
+import { type OpenAiOptions, openaiCall } from './http.js';
 
 /** A batch object as the Batch API answers it (the fields read here). */
 interface Batch {

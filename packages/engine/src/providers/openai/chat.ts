@@ -1,5 +1,5 @@
 import { type ModelEntry, roundUsd, textCallCost } from '@atelier/domain';
-import { type TextCompletion, type TextRequest, TransientProviderError } from '../types';
+import { type TextCompletion, type TextRequest, TransientProviderError } from '../types.js';
 
 /** The model name the API knows: the registry id without its `openai/` prefix. */
 export const apiModel = (id: string) => id.replace(/^openai\//, '');

@@ -1,4 +1,4 @@
-import { type JsonCall, type SseMessage, postJsonWithRetries, postStreamWithRetries } from '../http-call';
+import { type JsonCall, type SseMessage, postJsonWithRetries, postStreamWithRetries } from '../http-call.js';
 
 export interface OpenAiOptions {
   baseUrl: string;

@@ -1,11 +1,11 @@
 import { roundUsd } from '@atelier/domain';
-import { type BatchProvider, type ImageProvider, type ProviderDefinition, type TextProvider, TransientProviderError } from '../types';
-import { openaiBatches } from './batches';
-import { type ChatCompletionBody, apiModel, chatCompletionOf, chatRequestBody } from './chat';
-import { type OpenAiOptions, postJson, postStream } from './http';
-import { msSetting } from '../settings';
+import { type BatchProvider, type ImageProvider, type ProviderDefinition, type TextProvider, TransientProviderError } from '../types.js';
+import { openaiBatches } from './batches.js';
+import { type ChatCompletionBody, apiModel, chatCompletionOf, chatRequestBody } from './chat.js';
+import { type OpenAiOptions, postJson, postStream } from './http.js';
+import { msSetting } from '../settings.js';
 
-export type { OpenAiOptions } from './http';
+export type { OpenAiOptions } from './http.js';
 
 function mimeOf(bytes: Buffer): string {
   if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ModelEntry, roundUsd } from '@atelier/domain';
-import { inScratch } from '../../media/video/files';
-import { probeMedia } from '../../media/video/probe';
-import { msSetting } from '../settings';
+import { inScratch } from '../../media/video/files.js';
+import { probeMedia } from '../../media/video/probe.js';
+import { msSetting } from '../settings.js';
 import {
   type Adapter,
   type GeneratedImage,
@@ -15,12 +15,12 @@ import {
   type ProviderDefinition,
   TransientProviderError,
   type VideoRequest,
-} from '../types';
-import { type ReplicateOptions, downloadOutput, replicateApi } from './http';
-import { type ReplicateModel, imageInput, replicateModel, videoInput } from './inputs';
-import { replicateWebhooks } from './webhooks';
+} from '../types.js';
+import { type ReplicateOptions, downloadOutput, replicateApi } from './http.js';
+import { type ReplicateModel, imageInput, replicateModel, videoInput } from './inputs.js';
+import { replicateWebhooks } from './webhooks.js';
 
-export type { ReplicateOptions } from './http';
+export type { ReplicateOptions } from './http.js';
 
 /** A prediction as the API answers it (only what the adapter reads). */
 interface Prediction {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type ImageRequest, PermanentProviderError, type VideoRequest } from '../types';
+import { type ImageRequest, PermanentProviderError, type VideoRequest } from '../types.js';
 
 /**
  * Each Replicate model has its own input schema (there is no common one): these say how the engine's

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import { parseWebhookSecret, signWebhook } from '../../webhooks/signing';
-import { TransientProviderError, type JobWebhooks } from '../types';
-import { type ReplicateOptions, replicateApi } from './http';
+import { parseWebhookSecret, signWebhook } from '../../webhooks/signing.js';
+import { TransientProviderError, type JobWebhooks } from '../types.js';
+import { type ReplicateOptions, replicateApi } from './http.js';
 
 /** Deliveries signed longer ago than this (or this far ahead of our clock) are refused: a replay, or a clock gone wrong. */
 export const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
