@@ -49,9 +49,11 @@ async function call(method: string, p: string, token?: string, body?: unknown) {
   return { status: res.status, body: (await res.json()) as any };
 }
 
-async function startStack(): Promise<void> {
+/** `npm start`, or the compiled build (`npm run build`) the way production runs it: plain node on dist/. */
+async function startStack(how: 'npm start' | 'compiled' = 'npm start'): Promise<void> {
   output = '';
-  stack = spawn(process.execPath, ['scripts/bootstrap.mjs', 'dev'], {
+  const args = how === 'npm start' ? ['scripts/bootstrap.mjs', 'dev'] : ['packages/cli/dist/main.js', 'dev'];
+  stack = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,
     env: await env(),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,6 +75,15 @@ async function stopStack(): Promise<number | null> {
   // What Ctrl-C does: SIGINT to every process of the foreground group.
   s.kill('SIGINT');
   return exited;
+}
+
+async function childrenOf(pid: number): Promise<Array<{ pid: number; args: string }>> {
+  const { stdout } = await run('ps', ['-o', 'pid=,args=', '--ppid', String(pid)]).catch(() => ({ stdout: '' }));
+  return stdout
+    .split('\n')
+    .map((l) => l.trim().match(/^(\d+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), args: m[2]! }));
 }
 
 async function processesUsing(dir: string): Promise<string[]> {
@@ -108,6 +119,19 @@ describe('the README stack', () => {
     const spec = await call('GET', '/openapi.json');
     expect(spec.body.openapi).toBe('3.1.0');
   }, 180_000);
+
+  it('runs the gateway and the worker as processes of their own', async () => {
+    const pids = output.match(/Processes\s+gateway pid (\d+), worker pid (\d+)/);
+    expect(pids).not.toBeNull();
+    const children = await childrenOf(stack!.pid!);
+    // npm start's bootstrap runs `atelier dev`, which runs the two; both are its children.
+    const dev = children.find((c) => c.args.endsWith(' dev'));
+    expect(dev).toBeDefined();
+    // Its other children are the embedded Temporal dev server and PostgreSQL.
+    const supervised = (await childrenOf(dev!.pid)).filter((c) => /main\.ts (api|worker)$/.test(c.args));
+    expect(supervised.map((c) => c.args.split(' ').at(-1)).sort()).toEqual(['api', 'worker']);
+    expect(supervised.map((c) => String(c.pid)).sort()).toEqual([pids![1], pids![2]].sort());
+  });
 
   it('lets a user register, make an API key, run plan-research-report to completion and read the artifact', async () => {
     const reg = await call('POST', '/v1/auth/register', undefined, { email: 'e2e@example.com', password: 'a-long-password!', name: 'E2E' });
@@ -154,11 +178,35 @@ describe('the README stack', () => {
     expect(status).toBe('cancelled');
   }, 60_000);
 
-  it('stops cleanly on Ctrl-C and a second start reuses the data, Temporal history included', async () => {
+  it('restarts a worker that crashes, and its runs still complete', async () => {
+    const worker = Number(output.match(/worker pid (\d+)/)![1]);
+    const created = await call('POST', '/v1/runs', apiKey, { templateId: 'plan-research-report', intake: { topic: 'survives a crash' } });
+    expect(created.status).toBe(201);
+    process.kill(worker, 'SIGKILL');
+    const deadline = Date.now() + 90_000;
+    let status = '';
+    while (Date.now() < deadline && status !== 'completed') {
+      status = (await call('GET', `/v1/runs/${created.body.id}`, apiKey)).body.status;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe('completed');
+    expect(output).toMatch(/the worker process exited \(SIGKILL\); restarting it in 1 s/);
+    expect(output).toContain('the worker process restarted');
+  }, 120_000);
+
+  it('stops cleanly on Ctrl-C; the compiled build starts on the same data, Temporal history included', async () => {
     expect(await stopStack()).toBe(0);
     expect(await processesUsing(dataDir)).toEqual([]);
 
-    await startStack();
+    await startStack('compiled');
+    const supervised = await childrenOf(stack!.pid!);
+    expect(supervised.map((c) => c.args.replace(/^\S+ /, ''))).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\S*packages\/cli\/dist\/main\.js api$/),
+        expect.stringMatching(/dist\/main\.js worker$/),
+      ]),
+    );
+    expect(supervised.every((c) => !c.args.includes('tsx'))).toBe(true);
     const run = await call('GET', `/v1/runs/${completedRunId}`, apiKey);
     expect(run.status).toBe(200);
     expect(run.body.status).toBe('completed');

@@ -3,7 +3,6 @@
  * The `atelier` command: `dev` runs everything on embedded defaults; `api` and `worker` are the
  * production processes; the rest are operator tools.
  */
-import { createServer } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { readBuiltinWorkflows } from '@atelier/catalog';
@@ -13,11 +12,14 @@ import { finalizeRunCommand, reconcileRunsCommand, resetRunCommand } from './com
 import { type AtelierConfig, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { runCli } from './program.js';
+import { DEV_SUPERVISED_VARIABLE, devBanner, startDevStack } from './stack/dev-stack.js';
+import { freePort } from './stack/processes.js';
 import { startStack } from './stack/stack.js';
+import { exitWithParent } from './stack/supervisor.js';
 
 const USAGE = `usage: atelier <command>
 
-  dev                    start Temporal (dev server), PostgreSQL (embedded), a worker and the API
+  dev                    start Temporal (dev server), PostgreSQL (embedded), and a worker and the API as processes of their own
   api                    start the API gateway (needs DATABASE_URL and TEMPORAL_ADDRESS)
   worker                 start a worker (needs DATABASE_URL and TEMPORAL_ADDRESS)
   migrate                apply database migrations
@@ -35,12 +37,17 @@ function embeddedDatabaseUrl(config: AtelierConfig): string {
   return config.databaseUrl ?? `postgres://postgres:postgres@127.0.0.1:${config.embeddedPgPort}/atelier`;
 }
 
-async function serve(config: AtelierConfig, given: { api: boolean; worker: boolean; embedded: boolean }): Promise<number> {
+async function serve(config: AtelierConfig, given: { api: boolean; worker: boolean }): Promise<number> {
   const logger = createLogger(config.logLevel);
   // A worker with a probe port also serves the Temporal SDK's metrics (task slots, poll latency, sticky
   // cache) on its /metrics: the SDK exports them on a loopback port of its own, which /metrics appends.
-  const temporalMetricsAddress = given.worker && (config.workerHttpPort ?? 0) > 0 ? `127.0.0.1:${await freeLoopbackPort()}` : undefined;
-  const parts = { ...given, ...(temporalMetricsAddress ? { temporalMetricsUrl: `http://${temporalMetricsAddress}/metrics` } : {}) };
+  const temporalMetricsAddress = given.worker && (config.workerHttpPort ?? 0) > 0 ? `127.0.0.1:${await freePort()}` : undefined;
+  const parts = {
+    ...given,
+    embedded: false,
+    devSupervised: process.env[DEV_SUPERVISED_VARIABLE] === '1',
+    ...(temporalMetricsAddress ? { temporalMetricsUrl: `http://${temporalMetricsAddress}/metrics` } : {}),
+  };
   Runtime.install({
     logger: {
       log: () => undefined,
@@ -58,46 +65,23 @@ async function serve(config: AtelierConfig, given: { api: boolean; worker: boole
     shutdownSignals: [],
   });
   const stack = await startStack(config, parts, logger);
-  if (parts.embedded) {
-    const token = stack.api
-      ? `curl -s -X POST ${stack.api.url}/v1/auth/register -H 'content-type: application/json' -d '{"email":"you@example.com","password":"a-long-password","name":"You"}'`
-      : '';
-    console.log(
-      [
-        '',
-        'Atelier is running.',
-        stack.api ? `  API            ${stack.api.url}/v1` : '',
-        stack.api ? `  API docs       ${stack.api.url}/docs   (OpenAPI: ${stack.api.url}/openapi.json)` : '',
-        stack.temporalUiUrl ? `  Temporal UI    ${stack.temporalUiUrl}` : `  Temporal       ${stack.temporalAddress}`,
-        `  PostgreSQL     ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}`,
-        `  Data           ${config.dataDir}`,
-        stack.egress?.allowPrivate
-          ? '  Egress         dev mode: fetches of caller-named URLs may reach loopback and private addresses (ATELIER_EGRESS_ALLOW_PRIVATE=false to deny)'
-          : '',
-        stack.api ? `\nFirst token (the response's accessToken; then create an API key with POST /v1/api-keys):\n  ${token}` : '',
-        '\nCtrl-C stops everything.',
-        '',
-      ]
-        .filter((l) => l !== '')
-        .join('\n'),
-    );
-  }
+  // A child of `atelier dev` whose parent was SIGKILLed stops too, rather than hold the stack's ports.
+  if (parts.devSupervised) exitWithParent(() => process.kill(process.pid, 'SIGTERM'));
   await untilStopSignal();
-  console.log('stopping...');
+  logger.info('stopping');
   await stack.stop();
   return 0;
 }
 
-/** A loopback port free right now (the OS picks it), for the Temporal SDK's metrics endpoint. */
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+/** `npm start`: embedded Temporal and PostgreSQL here, the gateway and the worker as supervised processes (dev-stack.ts). */
+async function serveDev(config: AtelierConfig): Promise<number> {
+  const logger = createLogger(config.logLevel);
+  const stack = await startDevStack(config, logger);
+  console.log(devBanner(stack, config));
+  await untilStopSignal();
+  console.log('stopping...');
+  await stack.stop();
+  return 0;
 }
 
 /**
@@ -146,11 +130,11 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   switch (command) {
     case 'dev':
-      return serve(config, { api: true, worker: true, embedded: true });
+      return serveDev(config);
     case 'api':
-      return serve(config, { api: true, worker: false, embedded: false });
+      return serve(config, { api: true, worker: false });
     case 'worker':
-      return serve(config, { api: false, worker: true, embedded: false });
+      return serve(config, { api: false, worker: true });
     case 'migrate':
       return withDb(config, async (db) => {
         const applied = await migrateToLatest(db);

@@ -13,7 +13,12 @@ export const FILE_SIGNING_SECRET_FILE = 'file-signing-secret';
  * changing the variable) rotates the secret and revokes every URL handed out.
  */
 export async function resolveFileSigning(config: AtelierConfig, embedded: boolean): Promise<FileUrlSigning> {
-  if (config.fileSigningSecret) return fileUrlSigning(config.fileSigningSecret, config.fileUrlTtlSeconds);
+  return fileUrlSigning(await fileSigningSecret(config, embedded), config.fileUrlTtlSeconds);
+}
+
+/** The secret itself (resolveFileSigning says where it comes from); `atelier dev` hands it to its gateway process. */
+export async function fileSigningSecret(config: AtelierConfig, embedded: boolean): Promise<string> {
+  if (config.fileSigningSecret) return config.fileSigningSecret;
   if (!embedded)
     throw new Error(
       'ATELIER_FILE_SIGNING_SECRET is not set (every gateway of a deployment needs the same one; for example: openssl rand -base64 32)',
@@ -39,5 +44,5 @@ export async function resolveFileSigning(config: AtelierConfig, embedded: boolea
       await rm(temp, { force: true });
     }
   }
-  return fileUrlSigning(secret, config.fileUrlTtlSeconds);
+  return secret;
 }

@@ -26,6 +26,8 @@ export interface StackParts {
   worker: boolean;
   /** Start embedded dependencies (Temporal dev server, PostgreSQL) when no address is configured. */
   embedded: boolean;
+  /** A gateway or worker that `atelier dev` started (dev-stack.ts): its dev defaults need no warning. */
+  devSupervised?: boolean;
   /** The Temporal SDK's local Prometheus endpoint, appended to the worker's /metrics. */
   temporalMetricsUrl?: string;
 }
@@ -115,7 +117,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     // `atelier dev` fetches from this machine (its own gateway, local clip servers): private addresses are
     // allowed there unless ATELIER_EGRESS_ALLOW_PRIVATE=false. A plain `atelier worker` denies them.
     const egress = parts.worker ? egressPolicyFromEnv(process.env, parts.embedded ? { allowPrivate: true } : {}) : undefined;
-    if (egress?.allowPrivate && !parts.embedded)
+    if (egress?.allowPrivate && !parts.embedded && !parts.devSupervised)
       logger.warn('ATELIER_EGRESS_ALLOW_PRIVATE=true: tools may fetch from loopback and private addresses');
     if (parts.worker) {
       const connection = await connectTemporalWorker(temporalAddress, config.namespace, wait);
