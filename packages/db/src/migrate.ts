@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
-import { carryOverFormerNames, takeMigrationLock } from './migration-names.js';
+import { carryOverFormerNames, refuseUnknownMigrations, takeMigrationLock } from './migration-names.js';
 
-export { FORMER_MIGRATION_NAMES } from './migration-names.js';
+export { DatabaseFromNewerReleaseError, FORMER_MIGRATION_NAMES } from './migration-names.js';
 import * as foundation from './migrations/0001-foundation.js';
 import * as engine from './migrations/0002-engine.js';
 import * as orders from './migrations/0003-orders-budgets.js';
@@ -69,13 +69,14 @@ class InCodeMigrations implements MigrationProvider {
 export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS).sort();
 
 /**
- * Carries over former names, then migrates: in one transaction under kysely's lock, so a failed migration
- * leaves the database as it was, renames included.
+ * Carries over former names, refuses a database of a newer release, then migrates: all in one transaction
+ * under kysely's lock, so a refusal or a failed migration leaves the database as it was, renames included.
  */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
     await takeMigrationLock(trx);
     await carryOverFormerNames(trx);
+    await refuseUnknownMigrations(trx, MIGRATION_NAMES);
     const migrator = new Migrator({ db: trx, provider: new InCodeMigrations() });
     const { error, results } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));

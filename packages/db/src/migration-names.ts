@@ -70,3 +70,26 @@ export async function carryOverFormerNames(trx: Kysely<any>): Promise<string[]> 
   }
   return former;
 }
+
+/**
+ * A database that has migrations this release does not know was migrated by a newer release. This
+ * release cannot undo them and its code does not expect the schema they made, so it stops here, in
+ * words an operator can act on, rather than with kysely's "previously executed migration … is missing".
+ */
+export class DatabaseFromNewerReleaseError extends Error {
+  constructor(readonly unknownMigrations: string[]) {
+    super(
+      `This database was migrated by a newer Atelier release: it records migrations this release does not know (${unknownMigrations.join(', ')}). ` +
+        'Atelier does not migrate a database back, so this release will not run on it. ' +
+        'Run the newer release instead, or restore the database backup taken before upgrading and run this release on that ' +
+        '(docs/operations.md, Upgrades and rollbacks).',
+    );
+    this.name = 'DatabaseFromNewerReleaseError';
+  }
+}
+
+export async function refuseUnknownMigrations(trx: Kysely<any>, known: readonly string[]): Promise<void> {
+  const knownNames = new Set(known);
+  const unknown = ((await recordedMigrations(trx)) ?? []).filter((name) => !knownNames.has(name)).sort();
+  if (unknown.length) throw new DatabaseFromNewerReleaseError(unknown);
+}
