@@ -1,57 +1,62 @@
 import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
-import * as foundation from './migrations/2026-11-22T1000-foundation.js';
-import * as engine from './migrations/2026-11-22T1100-engine.js';
-import * as orders from './migrations/2026-11-22T1200-orders-budgets.js';
-import * as characters from './migrations/2026-11-22T1310-characters-consent.js';
-import * as clients from './migrations/2026-11-22T1320-clients.js';
-import * as characterIds from './migrations/2026-11-23T0900-character-ids.js';
-import * as engineCommands from './migrations/2026-11-23T0910-engine-commands.js';
-import * as brandsCampaigns from './migrations/2026-11-23T1000-brands-campaigns.js';
-import * as publications from './migrations/2026-11-23T1100-publications.js';
-import * as webhookEndpoints from './migrations/2026-11-24T0900-webhook-endpoints.js';
-import * as engineCommandTraceparent from './migrations/2026-11-24T1000-engine-command-traceparent.js';
-import * as providerCalls from './migrations/2026-11-24T1100-provider-calls.js';
-import * as runEventSeq from './migrations/2026-11-25T0900-run-event-seq.js';
-import * as runCancelRequested from './migrations/2026-11-26T0900-run-cancel-requested.js';
-import * as tableChanges from './migrations/2026-11-27T0900-table-changes.js';
-import * as orderClaims from './migrations/2026-11-28T0900-order-claims.js';
-import * as loginThrottles from './migrations/2026-11-29T0900-login-throttles.js';
-import * as priorityConcurrency from './migrations/2026-11-30T0900-priority-concurrency.js';
-import * as providerCapacity from './migrations/2026-11-30T1000-provider-capacity.js';
-import * as providerJobs from './migrations/2026-12-01T0900-provider-jobs.js';
-import * as unpricedCalls from './migrations/2026-12-01T1000-unpriced-calls.js';
-import * as stepFallbacks from './migrations/2026-12-01T1100-step-fallbacks.js';
-import * as providerBatches from './migrations/2026-12-01T1200-provider-batches.js';
+import { carryOverFormerNames, refuseUnknownMigrations, takeMigrationLock } from './migration-names.js';
+
+export { DatabaseFromNewerReleaseError, FORMER_MIGRATION_NAMES } from './migration-names.js';
+import * as foundation from './migrations/0001-foundation.js';
+import * as engine from './migrations/0002-engine.js';
+import * as orders from './migrations/0003-orders-budgets.js';
+import * as characters from './migrations/0004-characters-consent.js';
+import * as clients from './migrations/0005-clients.js';
+import * as characterIds from './migrations/0006-character-ids.js';
+import * as engineCommands from './migrations/0007-engine-commands.js';
+import * as brandsCampaigns from './migrations/0008-brands-campaigns.js';
+import * as publications from './migrations/0009-publications.js';
+import * as webhookEndpoints from './migrations/0010-webhook-endpoints.js';
+import * as engineCommandTraceparent from './migrations/0011-engine-command-traceparent.js';
+import * as providerCalls from './migrations/0012-provider-calls.js';
+import * as runEventSeq from './migrations/0013-run-event-seq.js';
+import * as runCancelRequested from './migrations/0014-run-cancel-requested.js';
+import * as tableChanges from './migrations/0015-table-changes.js';
+import * as orderClaims from './migrations/0016-order-claims.js';
+import * as loginThrottles from './migrations/0017-login-throttles.js';
+import * as priorityConcurrency from './migrations/0018-priority-concurrency.js';
+import * as providerCapacity from './migrations/0019-provider-capacity.js';
+import * as providerJobs from './migrations/0020-provider-jobs.js';
+import * as unpricedCalls from './migrations/0021-unpriced-calls.js';
+import * as stepFallbacks from './migrations/0022-step-fallbacks.js';
+import * as providerBatches from './migrations/0023-provider-batches.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
- * order is explicit. Names are timestamps; add new ones at the end.
+ * order is explicit. kysely runs them in name order, so names are a four-digit sequence number and a few
+ * words: add a new one at the end with the next number. Migrations only add to the schema and only run up;
+ * a release is never rolled back past one (docs/operations.md, Upgrades and rollbacks).
  */
-const MIGRATIONS: Record<string, Migration> = {
-  '2026-11-22T1000-foundation': foundation,
-  '2026-11-22T1100-engine': engine,
-  '2026-11-22T1200-orders-budgets': orders,
-  '2026-11-22T1310-characters-consent': characters,
-  '2026-11-22T1320-clients': clients,
-  '2026-11-23T0900-character-ids': characterIds,
-  '2026-11-23T0910-engine-commands': engineCommands,
-  '2026-11-23T1000-brands-campaigns': brandsCampaigns,
-  '2026-11-23T1100-publications': publications,
-  '2026-11-24T0900-webhook-endpoints': webhookEndpoints,
-  '2026-11-24T1000-engine-command-traceparent': engineCommandTraceparent,
-  '2026-11-24T1100-provider-calls': providerCalls,
-  '2026-11-25T0900-run-event-seq': runEventSeq,
-  '2026-11-26T0900-run-cancel-requested': runCancelRequested,
-  '2026-11-27T0900-table-changes': tableChanges,
-  '2026-11-28T0900-order-claims': orderClaims,
-  '2026-11-29T0900-login-throttles': loginThrottles,
-  '2026-11-30T0900-priority-concurrency': priorityConcurrency,
-  '2026-11-30T1000-provider-capacity': providerCapacity,
-  '2026-12-01T0900-provider-jobs': providerJobs,
-  '2026-12-01T1000-unpriced-calls': unpricedCalls,
-  '2026-12-01T1100-step-fallbacks': stepFallbacks,
-  '2026-12-01T1200-provider-batches': providerBatches,
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001-foundation': foundation,
+  '0002-engine': engine,
+  '0003-orders-budgets': orders,
+  '0004-characters-consent': characters,
+  '0005-clients': clients,
+  '0006-character-ids': characterIds,
+  '0007-engine-commands': engineCommands,
+  '0008-brands-campaigns': brandsCampaigns,
+  '0009-publications': publications,
+  '0010-webhook-endpoints': webhookEndpoints,
+  '0011-engine-command-traceparent': engineCommandTraceparent,
+  '0012-provider-calls': providerCalls,
+  '0013-run-event-seq': runEventSeq,
+  '0014-run-cancel-requested': runCancelRequested,
+  '0015-table-changes': tableChanges,
+  '0016-order-claims': orderClaims,
+  '0017-login-throttles': loginThrottles,
+  '0018-priority-concurrency': priorityConcurrency,
+  '0019-provider-capacity': providerCapacity,
+  '0020-provider-jobs': providerJobs,
+  '0021-unpriced-calls': unpricedCalls,
+  '0022-step-fallbacks': stepFallbacks,
+  '0023-provider-batches': providerBatches,
 };
 
 class InCodeMigrations implements MigrationProvider {
@@ -60,9 +65,21 @@ class InCodeMigrations implements MigrationProvider {
   }
 }
 
+/** The names this release knows, in the order kysely runs them. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS).sort();
+
+/**
+ * Carries over former names, refuses a database of a newer release, then migrates: all in one transaction
+ * under kysely's lock, so a refusal or a failed migration leaves the database as it was, renames included.
+ */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new InCodeMigrations() });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  return db.transaction().execute(async (trx) => {
+    await takeMigrationLock(trx);
+    await carryOverFormerNames(trx);
+    await refuseUnknownMigrations(trx, MIGRATION_NAMES);
+    const migrator = new Migrator({ db: trx, provider: new InCodeMigrations() });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  });
 }

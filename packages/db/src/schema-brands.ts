@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { Json, NullableTimestamp, Timestamp } from './schema-columns.js';
 
-/** Brands, their imports and snapshots, campaigns and the operator queue (migration 2026-11-23T1000-brands-campaigns). */
+/** Brands, their imports and snapshots, campaigns and the operator queue (migration 0008-brands-campaigns). */
 export interface BrandProfilesTable {
   project_id: string;
   workspace_id: string;

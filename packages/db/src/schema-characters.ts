@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { Json, NullableTimestamp, Timestamp } from './schema-columns.js';
 
-/** Tables of characters, subjects and likeness consents (migration 2026-11-22T1310-characters-consent). */
+/** Tables of characters, subjects and likeness consents (migration 0004-characters-consent). */
 export interface SubjectsTable {
   id: string;
   workspace_id: string;

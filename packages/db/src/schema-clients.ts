@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { NullableJson, NullableTimestamp, Timestamp } from './schema-columns.js';
 
-/** Tables of clients, their contacts and status events (migration 2026-11-22T1320-clients). */
+/** Tables of clients, their contacts and status events (migration 0005-clients). */
 export interface ClientsTable {
   id: string;
   workspace_id: string;

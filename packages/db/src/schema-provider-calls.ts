@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { Numeric } from './schema-columns.js';
 
-/** Every answered provider call and what it cost (migration 2026-11-24T1100-provider-calls). */
+/** Every answered provider call and what it cost (migration 0012-provider-calls). */
 export interface ProviderCallsTable {
   id: Generated<string>;
   run_id: string;
@@ -13,7 +13,7 @@ export interface ProviderCallsTable {
   provider: string;
   model: string;
   cost_usd: Numeric;
-  /** The provider's answer said nothing of what it cost (migration 2026-12-01T1000-unpriced-calls): cost_usd is 0, not known. */
+  /** The provider's answer said nothing of what it cost (migration 0021-unpriced-calls): cost_usd is 0, not known. */
   unpriced: Generated<boolean>;
   at: Generated<Date>;
 }

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { Json, NullableTimestamp, Timestamp } from './schema-columns.js';
 
-/** Publications, their documents and the shared webhook tables (migration 2026-11-23T1100-publications). */
+/** Publications, their documents and the shared webhook tables (migration 0009-publications). */
 export interface PublicationsTable {
   id: string;
   workspace_id: string;

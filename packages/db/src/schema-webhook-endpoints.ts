@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Integrators' event webhook endpoints (migration 2026-11-24T0900-webhook-endpoints; docs/webhooks.md). */
+/** Integrators' event webhook endpoints (migration 0010-webhook-endpoints; docs/webhooks.md). */
 export interface WebhookEndpointsTable {
   id: string;
   workspace_id: string;
