@@ -22,6 +22,7 @@ import { startStack } from '@atelier/cli/stack/stack';
 import { slotTuner, workerSlotsFromEnv } from '@atelier/engine/worker-slots';
 import type { Db } from '@atelier/db';
 import { generateFileSigningSecret } from '@atelier/storage/file-urls';
+import { type AtelierOptions, type AtelierProcesses, startAtelierProcesses } from './atelier-processes';
 import type { Meter } from './diagnostics';
 import { Cleanup, type Infra, type Log, describe } from './infra';
 import type { RunWatcher } from './run-watcher';
@@ -200,12 +201,22 @@ export async function startBaselineWorker(
 
 // --------------------------------------------------------------------------------------------- Atelier
 
-/** The real stack, as `atelier dev` composes it (migrations, built-in workflows, worker, gateway with its dispatcher), on the bench's servers. */
+/**
+ * The real stack on the bench's servers, shaped as `npm start` runs it: a gateway process and a worker
+ * process (atelier-processes.ts). BENCH_ATELIER_PROCESSES=one runs both inside the bench's own process
+ * instead, as `atelier dev` did before they were split, for comparison.
+ */
 export async function startAtelier(
   cleanup: Cleanup,
   infra: Infra,
-  opts: { namespace: string; taskQueue: string; localLatencyMs: number; orderConcurrency?: number },
-): Promise<{ url: string; db: Db }> {
+  opts: AtelierOptions,
+): Promise<{ url: string; db: Db; processes?: AtelierProcesses }> {
+  const shape = process.env.BENCH_ATELIER_PROCESSES || 'separate';
+  if (shape !== 'separate' && shape !== 'one') throw new Error('BENCH_ATELIER_PROCESSES must be separate or one');
+  if (shape === 'separate') {
+    const processes = await startAtelierProcesses(cleanup, infra, opts);
+    return { url: processes.url, db: processes.db, processes };
+  }
   const config: AtelierConfig = {
     dataDir: infra.tmpDir,
     apiPort: 0,
