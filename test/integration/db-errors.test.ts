@@ -24,4 +24,11 @@ describe('a connection whose server went away', () => {
     expect(classifyDbError(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBe('unavailable');
     expect(classifyDbError(Object.assign(new Error('syntax error'), { code: '42601' }))).toBeUndefined();
   });
+
+  it('counts a server that does not answer as unavailable: the query timeout and the closed connection after it', () => {
+    expect(classifyDbError(new Error('Query read timeout'))).toBe('unavailable');
+    expect(classifyDbError(new Error('Client was closed and is not queryable'))).toBe('unavailable');
+    expect(classifyDbError(new Error('timeout exceeded when trying to connect'))).toBe('unavailable');
+    expect(classifyDbError(new Error('Connection terminated due to connection timeout'))).toBe('unavailable');
+  });
 });

@@ -100,6 +100,8 @@ export interface HarnessOptions {
   orderConcurrency?: number;
   /** A migrated database of the test's own (for example on a PostgreSQL it stops and starts). */
   databaseUrl?: string;
+  /** The pool's bound on one statement (connectDb's queryTimeoutMs); none by default, as before. */
+  dbQueryTimeoutMs?: number;
   /** A Temporal server of the test's own (for example one it stops and starts). */
   temporalAddress?: string;
   /**
@@ -130,7 +132,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const fileUrls = opts.fileUrls ?? fileUrlSigning(generateFileSigningSecret());
   const metricsToken = randomBytes(16).toString('hex');
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
-  const db = connectDb({ url: databaseUrl, max: 10 });
+  const db = connectDb({ url: databaseUrl, max: 10, ...(opts.dbQueryTimeoutMs ? { queryTimeoutMs: opts.dbQueryTimeoutMs } : {}) });
   const temporalAddress = opts.temporalAddress ?? inject('temporalAddress');
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const connection = await Connection.connect({ address: temporalAddress });

@@ -15,7 +15,7 @@ const within = <T>(ms: number, work: Promise<T>): Promise<T> =>
  */
 export async function gatewayReadiness(services: Pick<AppServices, 'db' | 'temporal'>, timeoutMs = 2_000): Promise<Readiness> {
   const [database, temporal] = await Promise.all([
-    within(timeoutMs, pingDb(services.db)).then(
+    within(timeoutMs, pingDb(services.db, timeoutMs)).then(
       () => 'ok' as const,
       () => 'unreachable' as const,
     ),

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, type Transaction, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { BoundedClient } from './bounded-client.js';
 import { PreparingClient } from './prepared-statements.js';
 import { queryTracingLog, tracingRequested } from './tracing.js';
 
@@ -13,8 +14,18 @@ export type Db = Kysely<Database>;
 /** Whatever a repository function runs its queries on: the pool, or the caller's open transaction. */
 export type Executor = Db | Transaction<Database>;
 
-/** Whether the database answers at all: one round trip, no table read (readiness, the wait at start). */
-export async function pingDb(db: Db): Promise<void> {
+/**
+ * Whether the database answers at all: one round trip, no table read (readiness, the wait at start).
+ * `timeoutMs` bounds the round trip itself, shorter than the pool's query bound: a probe that gave up must
+ * not leave its ping holding a connection, or probes repeated while PostgreSQL is frozen would fill the pool.
+ */
+export async function pingDb(db: Db, timeoutMs?: number): Promise<void> {
+  const pool = pools.get(db);
+  if (pool && timeoutMs) {
+    // pg reads a per-query query_timeout its types leave out; pg-pool drops a client whose query failed.
+    await pool.query({ text: 'select 1', query_timeout: timeoutMs } as pg.QueryConfig);
+    return;
+  }
   await sql`select 1`.execute(db);
 }
 
@@ -43,6 +54,35 @@ export interface ConnectOptions {
    * unless ATELIER_DB_PREPARED_STATEMENTS=off (a pooler in transaction mode that cannot keep them).
    */
   prepareStatements?: boolean;
+  /**
+   * How long one statement may go unanswered before its caller is answered with an error the callers read
+   * as `unavailable` and its connection is closed (bounded-client.ts); also the most a query waits for a
+   * connection, up to CONNECT_TIMEOUT_MS. Enforced by the client, so it holds while the server cannot reply
+   * at all (frozen, or a network path that drops packets). Default: none (operator commands, migrations).
+   */
+  queryTimeoutMs?: number;
+}
+
+/** The most a query waits for a connection: a free one from the pool, or a new one the server accepts. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * The default bound on one statement (ConnectOptions.queryTimeoutMs). A gateway's caller is waiting: its
+ * requests answer 503 with Retry-After within about this (twice it at worst: a connection, then a query)
+ * instead of hanging as long as PostgreSQL is unresponsive. A worker's statements have no caller waiting and
+ * include the longer settlement and reconciler transactions, so a slow but working database is given more
+ * time before a step counts it as an outage; it is still bounded so a frozen server cannot hold an activity
+ * slot for ever.
+ */
+export const DEFAULT_QUERY_TIMEOUT_MS = { gateway: 5_000, worker: 30_000 } as const;
+
+/** ATELIER_DB_QUERY_TIMEOUT_MS (0 turns the bound off), else the default for `role`. */
+export function queryTimeoutFromEnv(env: NodeJS.ProcessEnv, role: keyof typeof DEFAULT_QUERY_TIMEOUT_MS): number {
+  const raw = env.ATELIER_DB_QUERY_TIMEOUT_MS?.trim();
+  if (!raw) return DEFAULT_QUERY_TIMEOUT_MS[role];
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0) throw new Error(`ATELIER_DB_QUERY_TIMEOUT_MS must be a whole number of milliseconds, got "${raw}"`);
+  return ms;
 }
 
 /** How long the pool keeps an idle connection open. */
@@ -63,15 +103,18 @@ export function connectDb({
   onConnectionError = warnOnStderr,
   traceQueries = tracingRequested(),
   prepareStatements = process.env.ATELIER_DB_PREPARED_STATEMENTS !== 'off',
+  queryTimeoutMs,
 }: ConnectOptions): Db {
+  const bounded = queryTimeoutMs !== undefined && queryTimeoutMs > 0;
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: bounded ? Math.min(queryTimeoutMs, CONNECT_TIMEOUT_MS) : CONNECT_TIMEOUT_MS,
+    ...(bounded ? { query_timeout: queryTimeoutMs } : {}),
     // pg's default closes a connection idle 10 s: a burst after a lull then pays for new server processes and
     // prepares its statements again (prepared-statements.ts).
     idleTimeoutMillis: IDLE_CONNECTION_MS,
-    ...(prepareStatements ? { Client: PreparingClient } : {}),
+    Client: prepareStatements ? PreparingClient : BoundedClient,
   });
   pool.on('error', (err) => onConnectionError(err, 'idle'));
   pool.on('connect', (client) => client.on('error', (err) => onConnectionError(err, 'in use')));

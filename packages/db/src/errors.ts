@@ -27,13 +27,16 @@ export function pgConstraint(err: unknown): string | undefined {
 
 // Node's socket errors and the pool's own when no connection can be made or one was cut.
 const UNREACHABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+// A server that accepts connections but does not answer (frozen, overloaded, a path dropping packets) shows
+// only as timeouts: pg's query timeout, then the refusal of whatever followed on the connection that
+// bounded-client.ts closed for it (a transaction's rollback).
 const UNREACHABLE_MESSAGE =
-  /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|the database system is (starting up|shutting down)/i;
+  /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|^Query read timeout$|^Client was closed and is not queryable$/i;
 
 /**
  * How a database error should be answered: `input` (the data broke a rule: class 22 data exceptions and
- * class 23 integrity violations), `unavailable` (no connection, or the server is going away: classes 08
- * and 57P; or a prepared statement a migration made stale, which is prepared again for the retry), or
+ * class 23 integrity violations), `unavailable` (no connection, no answer within the query timeout, or the
+ * server is going away: classes 08 and 57P; or a prepared statement a migration made stale, which is prepared again for the retry), or
  * undefined for anything else (a bug).
  */
 export function classifyDbError(err: unknown): 'input' | 'unavailable' | undefined {

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { BoundedClient } from './bounded-client.js';
 
 /**
  * A connection that prepares the statements it runs again and again (named statements): PostgreSQL then
@@ -14,7 +15,7 @@ import pg from 'pg';
  * when no transaction is open (it did nothing). Inside a transaction the error stands, since the
  * transaction is aborted; the caller's retry finds it prepared afresh.
  */
-export class PreparingClient extends pg.Client {
+export class PreparingClient extends BoundedClient {
   readonly #names = new Map<string, string>();
   #made = 0;
   #inTransaction = false;

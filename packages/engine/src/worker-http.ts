@@ -1,7 +1,6 @@
 import { type Server, createServer } from 'node:http';
 import type { Worker } from '@temporalio/worker';
-import { sql } from 'kysely';
-import type { Db } from '@atelier/db';
+import { type Db, pingDb } from '@atelier/db';
 
 export interface WorkerHttpOptions {
   port: number;
@@ -20,7 +19,7 @@ export async function startWorkerHttp(opts: WorkerHttpOptions): Promise<{ port: 
   const readiness = async () => {
     const polling = opts.worker.getState() === 'RUNNING';
     const database = await Promise.race([
-      sql`select 1`.execute(opts.db).then(
+      pingDb(opts.db, 2_000).then(
         () => true,
         () => false,
       ),

@@ -3,7 +3,7 @@ import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { type Db, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
+import { type Db, connectDb, migrateToLatest, queryTimeoutFromEnv, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
 import { buildModelRegistry } from '@atelier/domain';
 import { configuredProviders, createProviders, settingsFrom } from '@atelier/engine/providers/index';
 import { providerLimitsFromEnv } from '@atelier/engine/providers/provider-limits';
@@ -94,25 +94,40 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     const storage = storageFromConfig(process.env, { localDir: config.storageDir });
     // Each part has a pool of its own (ATELIER_DB_POOL_MAX connections, 10 by default), as it would in its own
     // process: under load, transactions of the worker's steps never hold the connections a request waits for.
-    const pool = () => {
+    // Each bounds how long a statement may go unanswered (ATELIER_DB_QUERY_TIMEOUT_MS, defaults per part in
+    // db/src/connect.ts): a gateway answers 503 instead of hanging while PostgreSQL does not reply.
+    const timeouts = { gateway: queryTimeoutFromEnv(process.env, 'gateway'), worker: queryTimeoutFromEnv(process.env, 'worker') };
+    const pool = (queryTimeoutMs?: number) => {
       const opened = connectDb({
         url: databaseUrl,
         max: Number(process.env.ATELIER_DB_POOL_MAX) || 10,
         onConnectionError: (err, state) => logger.warn({ err, state }, 'database connection error; the pool replaces the connection'),
+        ...(queryTimeoutMs ? { queryTimeoutMs } : {}),
       });
       stops.push(() => opened.destroy());
       return opened;
     };
     const wait = { waitMs: config.dependencyWaitMs, logger };
-    const db = pool();
+    const db = pool(parts.worker ? timeouts.worker : timeouts.gateway);
     await waitForPostgres(db, wait);
-    const applied = await migrateToLatest(db);
-    if (applied.length) logger.info({ applied }, 'database migrated');
-    for (const collision of await syncBuiltinWorkflows(db, loadBuiltinWorkflows()))
-      logger.error(
-        collision,
-        `built-in workflow ${collision.id} is not installed: workspace ${collision.workspaceId} authored a workflow with that id first; ship the built-in under another id (docs/operations.md)`,
-      );
+    // Migrations run on a connection of their own without the bound: building an index on a large table may
+    // rightly take longer than any request should.
+    const setup = connectDb({
+      url: databaseUrl,
+      max: 1,
+      onConnectionError: (err, state) => logger.warn({ err, state }, 'database connection error while migrating'),
+    });
+    try {
+      const applied = await migrateToLatest(setup);
+      if (applied.length) logger.info({ applied }, 'database migrated');
+      for (const collision of await syncBuiltinWorkflows(setup, loadBuiltinWorkflows()))
+        logger.error(
+          collision,
+          `built-in workflow ${collision.id} is not installed: workspace ${collision.workspaceId} authored a workflow with that id first; ship the built-in under another id (docs/operations.md)`,
+        );
+    } finally {
+      await setup.destroy();
+    }
 
     // `atelier dev` fetches from this machine (its own gateway, local clip servers): private addresses are
     // allowed there unless ATELIER_EGRESS_ALLOW_PRIVATE=false. A plain `atelier worker` denies them.
@@ -175,7 +190,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       stops.push(() => events.close());
       api = await startApiServer(
         {
-          db: parts.worker ? pool() : db,
+          db: parts.worker ? pool(timeouts.gateway) : db,
           temporal,
           taskQueue: config.taskQueue,
           logger: logger.child({ component: 'api' }),
