@@ -1,4 +1,5 @@
-import { coresdk } from '@temporalio/proto';
+// A CommonJS package: plain node (the compiled build) cannot take named imports from it.
+import proto from '@temporalio/proto';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
@@ -17,7 +18,7 @@ import type { Counter } from 'prom-client';
  * attempt and names only the run id; a workflow interceptor sees nothing, as the check runs in core.
  */
 
-const NONDETERMINISM = coresdk.workflow_activation.RemoveFromCache.EvictionReason.NONDETERMINISM;
+const NONDETERMINISM = proto.coresdk.workflow_activation.RemoveFromCache.EvictionReason.NONDETERMINISM;
 
 export interface NondeterminismEvent {
   workflowId?: string;
