@@ -116,6 +116,13 @@ it('reports a nondeterminism error in its log, metrics and readiness, and leaves
     });
     expect(body.nondeterminism.lastMessage).toMatch(/nondeterminism/i);
 
+    // Temporal retries the task (unreported after the first attempt); each retry is seen, the run logged once.
+    const retried = await repeatUntil(
+      async () => next.watch.status().total,
+      (total) => total >= 2,
+      15_000,
+    );
+    expect(retried).toBeGreaterThanOrEqual(2);
     const errors = next.lines.filter((l) => l.level === 50);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({

@@ -33,7 +33,7 @@ export interface NondeterminismStatus {
   /** True while a nondeterminism error happened within the last `windowMinutes`: the worker is then not ready. */
   recent: boolean;
   windowMinutes: number;
-  /** Distinct runs that met one within the window. */
+  /** Distinct runs that met one within the window (15 minutes when the window is 0). */
   count: number;
   /** Failed workflow tasks since the process started (what the counter counts). */
   total: number;
@@ -56,6 +56,8 @@ export function nondeterminismWindowFromEnv(env: NodeJS.ProcessEnv = process.env
 
 /** Runs remembered at once; beyond it the oldest are forgotten (the counter and the total still count them). */
 const MAX_RUNS = 1_000;
+/** How long a run is remembered (logged once) when readiness ignores nondeterminism (a window of 0). */
+const DEFAULT_REMEMBER_MS = 15 * 60_000;
 
 export class NondeterminismWatch {
   /** Runs seen within the window, by run id, oldest first; each logged once per window. */
@@ -63,6 +65,7 @@ export class NondeterminismWatch {
   private total = 0;
   private last?: { event: NondeterminismEvent; at: number };
   private readonly windowMs: number;
+  private readonly rememberMs: number;
 
   constructor(
     private readonly opts: {
@@ -73,6 +76,7 @@ export class NondeterminismWatch {
     },
   ) {
     this.windowMs = (opts.windowMinutes ?? nondeterminismWindowFromEnv()) * 60_000;
+    this.rememberMs = this.windowMs || DEFAULT_REMEMBER_MS;
   }
 
   private now(): number {
@@ -120,7 +124,7 @@ export class NondeterminismWatch {
 
   private forget(now: number): void {
     for (const [runId, seen] of this.runs) {
-      if (now - seen.at < this.windowMs) break;
+      if (now - seen.at < this.rememberMs) break;
       this.runs.delete(runId);
     }
   }
