@@ -7,15 +7,18 @@ import type { Counter } from 'prom-client';
 /**
  * A worker whose workflow code cannot replay a history (it was written by other code: an older worker
  * meeting a newer release's runs, or the reverse) fails that workflow task, and Temporal retries it until
- * compatible code picks it up. The SDK says nothing above debug when that happens, so such runs sat stuck
- * unseen. A watched worker logs it at error, counts it, and turns /readyz to 503 while it is recent, so a
- * rollout of incompatible code stops (docs/operations.md, Nondeterminism).
+ * compatible code picks it up. The SDK's only word is one WARN line from core at the task's first attempt,
+ * naming the run id alone, so runs already stuck sat unseen. A watched worker logs each at error, counts it,
+ * and turns /readyz to 503 while it is recent, so a rollout of incompatible code stops (docs/operations.md,
+ * Nondeterminism).
  *
  * The signal is structured: when Temporal's core finds that the commands the code produced do not match
  * the history, it evicts the run with the reason NONDETERMINISM (and the error's message). That happens at
  * every attempt, including the unreported ones after the first, so a worker started on runs that are
- * already stuck sees them too. Core's own "Failing workflow task" WARN line comes only at the first
- * attempt and names only the run id; a workflow interceptor sees nothing, as the check runs in core.
+ * already stuck sees them too. That WARN line ("Failing workflow task") is not matched instead: it is
+ * unstructured, and missing at later attempts; a workflow interceptor sees nothing, as the check runs in
+ * core; the SDK's temporal_workflow_task_execution_failed{failure_reason="NonDeterminismError"} counts the
+ * failures too, but on core's own Prometheus endpoint, where /readyz cannot read it.
  */
 
 const NONDETERMINISM = proto.coresdk.workflow_activation.RemoveFromCache.EvictionReason.NONDETERMINISM;
