@@ -4,6 +4,7 @@
  * client, reads the read model through a pool of its own, and reads each process's memory from /proc.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { sourceCliArgs } from '@atelier/cli/stack/paths';
 import { freePort, spawnManaged, waitFor } from '@atelier/cli/stack/processes';
 import { type Db, connectDb } from '@atelier/db';
@@ -50,7 +51,10 @@ export async function startAtelierProcesses(cleanup: Cleanup, infra: Infra, opts
   };
   const log = (name: string) => (line: string) => process.stderr.write(`[${name}] ${line}\n`);
   // The worker first: it migrates the database, which the gateway then finds done.
-  const worker = spawnManaged(process.execPath, sourceCliArgs('worker'), log('worker'), env);
+  // BENCH_PROFILE_DIR=<dir> writes each process's V8 CPU profiles (one per thread) under <dir>/<process> when it stops (open in Chrome's DevTools).
+  const profile = (name: string) =>
+    process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_PROFILE_DIR, name)}`] : [];
+  const worker = spawnManaged(process.execPath, [...profile('worker'), ...sourceCliArgs('worker')], log('worker'), env);
   cleanup.add('the Atelier worker process', () => worker.stop('SIGTERM', 20_000));
   const ready = (url: string) => async () => {
     const res = await fetch(`${url}/readyz`);
@@ -58,7 +62,7 @@ export async function startAtelierProcesses(cleanup: Cleanup, infra: Infra, opts
   };
   const exited = (p: typeof worker) => () => p.child.exitCode !== null || p.child.signalCode !== null;
   await waitFor('the Atelier worker', ready(`http://127.0.0.1:${workerPort}`), 120_000, exited(worker));
-  const gateway = spawnManaged(process.execPath, sourceCliArgs('api'), log('gateway'), env);
+  const gateway = spawnManaged(process.execPath, [...profile('gateway'), ...sourceCliArgs('api')], log('gateway'), env);
   cleanup.add('the Atelier gateway process', () => gateway.stop('SIGTERM', 20_000));
   const url = `http://127.0.0.1:${apiPort}`;
   await waitFor('the Atelier gateway', ready(url), 120_000, exited(gateway));

@@ -131,3 +131,36 @@ export const spread = (samples: RunSample[], n: number) =>
     .filter((_, i) => i % Math.max(1, Math.floor(samples.length / n)) === 0)
     .slice(0, n)
     .map((s) => s.id);
+
+/**
+ * When the runs of a burst reached each milestone, in ms after `t0` (epoch ms, the first POST), from the
+ * database's clock: p50, p90 and the last run. Where the makespan goes: a late `created` is the gateway, a
+ * late `running` the hand-over to Temporal, a late step the worker or the server.
+ */
+export async function burstMilestones(db: Db, runIds: string[], t0: number): Promise<Record<string, { p50: number; p90: number; last: number }>> {
+  const rows = await rawQuery<{ run_id: string; type: string; status: string | null; step_index: number | null; at_ms: number }>(
+    db,
+    `select run_id, type, data->>'status' as status, (data->>'stepIndex')::int as step_index,
+            (extract(epoch from created_at) * 1000)::float8 as at_ms
+       from run_events where run_id = any($1::text[]) order by run_id, seq`,
+    [runIds],
+  );
+  const at: Record<string, number[]> = {};
+  const add = (name: string, ms: number | undefined) => {
+    if (ms !== undefined) (at[name] ??= []).push(ms - t0);
+  };
+  const byRun = new Map<string, typeof rows>();
+  for (const r of rows) byRun.set(r.run_id, [...(byRun.get(r.run_id) ?? []), r]);
+  for (const events of byRun.values()) {
+    add('created', events[0]?.at_ms);
+    add('running', events.find((e) => e.type === 'run.status' && e.status === 'running')?.at_ms);
+    for (const e of events) if (e.type === 'step.started' || e.type === 'step.completed') add(`${e.type}[${e.step_index}]`, e.at_ms);
+    add('settled', events.find((e) => e.type === 'run.status' && e.status !== null && TERMINAL.has(e.status))?.at_ms);
+  }
+  return Object.fromEntries(
+    Object.entries(at).map(([name, values]) => {
+      const sorted = values.sort((a, b) => a - b);
+      return [name, { p50: Math.round(percentile(sorted, 0.5)), p90: Math.round(percentile(sorted, 0.9)), last: Math.round(sorted.at(-1)!) }];
+    }),
+  );
+}

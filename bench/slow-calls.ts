@@ -40,6 +40,7 @@ import {
   temporalStoreEnv,
 } from './harness';
 import { round3, runBounded, summarize } from './stats';
+import { burstMilestones } from './engine-timeline';
 import { startBareGateway } from './target-creation';
 import { RUNS_TEMPLATE } from './target-runs';
 
@@ -66,12 +67,19 @@ interface Side {
 }
 
 /** n POSTs by `clients` clients, then the wait for every one's work; makespan from the first POST. */
-async function burst(n: number, post: (i: number) => Promise<string>, settle: (id: string) => Promise<unknown>): Promise<Side> {
+async function burst(
+  n: number,
+  post: (i: number) => Promise<string>,
+  settle: (id: string) => Promise<unknown>,
+): Promise<Side & { ids: string[]; startedAt: number }> {
   const t0 = performance.now();
+  const startedAt = Date.now();
+  const ids: string[] = [];
   const settled: Array<Promise<unknown>> = [];
   const { results } = await runBounded(n, settings.clients, async (i) => {
     const started = performance.now();
     const id = await post(i);
+    ids.push(id);
     const latency = performance.now() - started;
     settled.push(settle(id));
     return latency;
@@ -79,6 +87,8 @@ async function burst(n: number, post: (i: number) => Promise<string>, settle: (i
   const outcomes = await Promise.allSettled(settled);
   const latencies = results.filter((r) => r?.ok).map((r) => (r as { value: number }).value);
   return {
+    ids,
+    startedAt,
     makespanMs: Math.round(performance.now() - t0),
     post: summarize(latencies),
     failed: results.filter((r) => !r?.ok).length + outcomes.filter((o) => o.status === 'rejected').length,
@@ -157,11 +167,15 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
       },
     );
     log(`atelier: makespan ${ours.makespanMs} ms, POST p50 ${ours.post.p50Ms} p99 ${ours.post.p99Ms} ms, ${ours.failed} failed`);
+    const milestones = await burstMilestones(benchDb, ours.ids, ours.startedAt);
+    for (const [name, m] of Object.entries(milestones)) log(`  ${name.padEnd(20)} p50 ${m.p50} p90 ${m.p90} last ${m.last} ms`);
     const makespan = round3(ours.makespanMs / bare.makespanMs);
     const postP99 = round3(ours.post.p99Ms / bare.post.p99Ms);
+    const { ids: _ids, startedAt: _s, ...atelierSide } = ours;
+    const { ids: _bareIds, startedAt: _bs, ...bareSide } = bare;
     sizes[n] = {
-      atelier: ours,
-      bare,
+      atelier: { ...atelierSide, milestones },
+      bare: bareSide,
       makespanRatio: makespan,
       postP99Ratio: postP99,
       criticalPathMs: 2 * settings.latencyMs,

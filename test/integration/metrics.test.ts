@@ -182,6 +182,10 @@ describe('metrics', () => {
     expect(workerAfter.text).not.toMatch(/the Temporal SDK metrics endpoint/);
     expect(workerAfter.samples.some((s) => s.name.startsWith('temporal_'))).toBe(true);
     expect(workerAfter.samples.some((s) => s.name.startsWith('temporal_worker_task_slots_available'))).toBe(true);
+    // `atelier worker` watches for nondeterminism errors (test/integration/nondeterminism.test.ts): none met here.
+    expect(workerAfter.text).toContain('# TYPE atelier_workflow_nondeterminism_total counter');
+    const ready = await fetch(`${workerUrl}/readyz`).then((r) => r.json());
+    expect(ready).toMatchObject({ ready: true, nondeterminism: { recent: false, count: 0, total: 0, windowMinutes: 15 } });
   }, 180_000);
 
   it("serve the gateway's metrics only to a scrape with the operator's token", async () => {

@@ -61,6 +61,8 @@ export interface WorkerMetrics {
    * here for the webhook delivery activity to increment: `metrics.webhookDeliveries.inc({ outcome, attempt: String(n) })`.
    */
   webhookDeliveries: Counter<'outcome' | 'attempt'>;
+  /** Workflow tasks that failed because this worker's workflow code cannot replay the run's history (nondeterminism.ts). */
+  nondeterminism: Counter<'workflow_type'>;
 }
 
 export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
@@ -121,6 +123,12 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
       name: 'atelier_webhook_deliveries_total',
       help: 'Webhook delivery attempts, by outcome (delivered, retrying, failed: given up after the last attempt) and attempt number',
       labelNames: ['outcome', 'attempt'],
+      registers: [registry],
+    }),
+    nondeterminism: new Counter({
+      name: 'atelier_workflow_nondeterminism_total',
+      help: 'Workflow tasks this worker failed with a nondeterminism error (its workflow code cannot replay the history another release wrote), by workflow type; each retry of a stuck task counts again',
+      labelNames: ['workflow_type'],
       registers: [registry],
     }),
   };

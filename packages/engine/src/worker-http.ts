@@ -1,6 +1,7 @@
 import { type Server, createServer } from 'node:http';
 import type { Worker } from '@temporalio/worker';
 import { type Db, pingDb } from '@atelier/db';
+import type { NondeterminismStatus } from './nondeterminism.js';
 
 export interface WorkerHttpOptions {
   port: number;
@@ -9,11 +10,15 @@ export interface WorkerHttpOptions {
   db: Db;
   /** Extra routes served on the same port (the worker's /metrics). */
   routes?: Record<string, () => Promise<{ status: number; type: string; body: string }>>;
+  /** The worker's nondeterminism errors (NondeterminismWatch): while one is recent the worker is not ready. */
+  nondeterminism?: { status(): NondeterminismStatus };
 }
 
 /**
  * A worker has no API, so it gets a small port of its own for probes: /healthz (the process is alive)
- * and /readyz (it is polling Temporal and can reach PostgreSQL; 503 otherwise).
+ * and /readyz (it is polling Temporal, can reach PostgreSQL, and has met no nondeterminism error lately;
+ * 503 otherwise). The last is not about this worker's health: it stops a rollout of workflow code that
+ * cannot replay the runs in flight, while the worker keeps polling (docs/operations.md, Nondeterminism).
  */
 export async function startWorkerHttp(opts: WorkerHttpOptions): Promise<{ port: number; close(): Promise<void> }> {
   const readiness = async () => {
@@ -25,7 +30,12 @@ export async function startWorkerHttp(opts: WorkerHttpOptions): Promise<{ port: 
       ),
       new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000).unref()),
     ]);
-    return { ready: polling && database, checks: { worker: opts.worker.getState(), database: database ? 'ok' : 'unreachable' } };
+    const nondeterminism = opts.nondeterminism?.status();
+    return {
+      ready: polling && database && !nondeterminism?.recent,
+      checks: { worker: opts.worker.getState(), database: database ? 'ok' : 'unreachable' },
+      ...(nondeterminism ? { nondeterminism } : {}),
+    };
   };
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;

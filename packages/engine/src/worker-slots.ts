@@ -1,4 +1,5 @@
 import type { State, Worker, WorkerTuner } from '@temporalio/worker';
+import type { NondeterminismWatch } from './nondeterminism.js';
 
 /**
  * How many tasks of each kind a worker runs at once (docs/architecture.md, Slots and queues).
@@ -70,6 +71,8 @@ export class RunWorkers {
     readonly webhooks: Worker,
     /** Called once both have stopped (the worker's expression threads, tracing). */
     private readonly stopped: () => Promise<unknown> = async () => undefined,
+    /** Where both report nondeterminism errors (for the probe server's /readyz). */
+    readonly nondeterminism?: NondeterminismWatch,
   ) {}
 
   get client() {

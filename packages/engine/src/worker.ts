@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type BundleOptions, type NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
+import { type BundleOptions, type NativeConnection, type Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { Db } from '@atelier/db';
 import type { ModelRegistry } from '@atelier/domain';
@@ -16,6 +16,7 @@ import { createOrderActivities } from './activities/orders.js';
 import { heartbeating } from './activities/attempt-heartbeat.js';
 import { withRetryBudget } from './activities/retry-budget.js';
 import type { WorkerMetrics } from './metrics.js';
+import { NondeterminismWatch, createWatchedWorker } from './nondeterminism.js';
 import { type ProviderOptions, createProviders } from './providers/index.js';
 import { createReconcilerActivities } from './reconciler.js';
 import { ExpressionEvaluator } from './steps/code-expression.js';
@@ -66,6 +67,8 @@ export interface RunWorkerOptions {
   secretsKey?: Buffer;
   /** How steps wait for provider jobs; providerJobSettingsFromEnv(process.env) when absent. */
   providerJobs?: ProviderJobSettings;
+  /** Minutes a nondeterminism error keeps the worker unready; ATELIER_NONDETERMINISM_UNREADY_MINUTES or 15 when absent. */
+  nondeterminismWindowMinutes?: number;
 }
 
 /**
@@ -129,8 +132,14 @@ const quietBundlerLogger = {
  * for the process when an OTLP endpoint is configured (engine/tracing.ts): then the activities are traced,
  * the workflow spans are exported through a sink, and the handle is shut down (spans flushed) when `run()`
  * returns. The threads that evaluate code steps' expressions are the workers' own and end then too.
+ * Both workers report nondeterminism errors to the one watch `nondeterminism` of the result (nondeterminism.ts).
  */
 export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorkers> {
+  const nondeterminism = new NondeterminismWatch({
+    logger: opts.logger,
+    counter: opts.metrics?.nondeterminism,
+    ...(opts.nondeterminismWindowMinutes !== undefined ? { windowMinutes: opts.nondeterminismWindowMinutes } : {}),
+  });
   const tracing = await startTracing({ serviceName: WORKER_SERVICE_NAME });
   const expressions = new ExpressionEvaluator();
   const stopped = () => Promise.all([expressions.close(), tracing.shutdown()]);
@@ -143,10 +152,10 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorker
         ? opts.workflowBundle
         : await bundleRunWorkflows({ tracing: !!traced });
     const [runs, webhooks] = await Promise.all([
-      createWorker(opts, bundle, expressions, traced),
-      createWebhookWorker(opts, bundle, traced),
+      createWorker(opts, bundle, expressions, traced, nondeterminism),
+      createWebhookWorker(opts, bundle, traced, nondeterminism),
     ]);
-    return new RunWorkers(runs, webhooks, stopped);
+    return new RunWorkers(runs, webhooks, stopped, nondeterminism);
   } catch (err) {
     await stopped();
     throw err;
@@ -159,17 +168,25 @@ type Traced = Pick<WorkerOptions, 'interceptors' | 'sinks'> | undefined;
  * The webhook queue's worker: delivery workflows started there (startWebhookDelivery) and their attempts,
  * and the attempts of deliveries started on the run queue by an older gateway (webhook-delivery-workflow.ts).
  */
-async function createWebhookWorker(opts: RunWorkerOptions, bundle: RunWorkflowBundle, traced: Traced): Promise<Worker> {
-  return Worker.create({
-    connection: opts.connection,
-    namespace: opts.namespace,
-    taskQueue: webhookTaskQueue(opts.taskQueue),
-    workflowBundle: { code: bundle.code },
-    ...(traced ? { interceptors: traced.interceptors, sinks: traced.sinks } : {}),
-    activities: webhookActivities(opts),
-    tuner: slotTuner(opts.maxConcurrentWebhookActivities ?? workerSlotsFromEnv(process.env).webhookActivities),
-    shutdownGraceTime: '10 seconds',
-  });
+async function createWebhookWorker(
+  opts: RunWorkerOptions,
+  bundle: RunWorkflowBundle,
+  traced: Traced,
+  nondeterminism: NondeterminismWatch,
+): Promise<Worker> {
+  return createWatchedWorker(
+    {
+      connection: opts.connection,
+      namespace: opts.namespace,
+      taskQueue: webhookTaskQueue(opts.taskQueue),
+      workflowBundle: { code: bundle.code },
+      ...(traced ? { interceptors: traced.interceptors, sinks: traced.sinks } : {}),
+      activities: webhookActivities(opts),
+      tuner: slotTuner(opts.maxConcurrentWebhookActivities ?? workerSlotsFromEnv(process.env).webhookActivities),
+      shutdownGraceTime: '10 seconds',
+    },
+    nondeterminism,
+  );
 }
 
 const webhookActivities = (opts: RunWorkerOptions) =>
@@ -185,6 +202,7 @@ async function createWorker(
   bundle: RunWorkflowBundle,
   expressions: ExpressionEvaluator,
   traced: Traced,
+  nondeterminism: NondeterminismWatch,
 ): Promise<Worker> {
   const storage = traced ? withStorageSpans(opts.storage) : opts.storage;
   const activities = createActivities({
@@ -198,30 +216,35 @@ async function createWorker(
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     providerJobs: opts.providerJobs ?? providerJobSettingsFromEnv(process.env),
   });
-  return Worker.create({
-    connection: opts.connection,
-    namespace: opts.namespace,
-    taskQueue: opts.taskQueue,
-    workflowBundle: { code: bundle.code },
-    ...(traced ? { interceptors: traced.interceptors, sinks: traced.sinks } : {}),
-    activities: {
-      ...activities,
-      // The run workflow names its step by the definition's hash, and outputs it holds by reference by step
-      // id; the worker's caches make both whole.
-      // Heartbeats from the first read (attempt-heartbeat.ts): an attempt waiting for the database is not taken for dead.
-      executeStep: withRetryBudget(
-        heartbeating(withFullStep(DefinitionCache.of(opts.db), withStepOutputs(StepOutputCache.of(opts.db), activities.executeStep))),
+  // workflowFailureErrorTypes stays unset: a nondeterminism error fails the workflow task, which Temporal
+  // retries, never the run, so rolling forward to the code that wrote the history lets the run carry on.
+  return createWatchedWorker(
+    {
+      connection: opts.connection,
+      namespace: opts.namespace,
+      taskQueue: opts.taskQueue,
+      workflowBundle: { code: bundle.code },
+      ...(traced ? { interceptors: traced.interceptors, sinks: traced.sinks } : {}),
+      activities: {
+        ...activities,
+        // The run workflow names its step by the definition's hash, and outputs it holds by reference by step
+        // id; the worker's caches make both whole.
+        // Heartbeats from the first read (attempt-heartbeat.ts): an attempt waiting for the database is not taken for dead.
+        executeStep: withRetryBudget(
+          heartbeating(withFullStep(DefinitionCache.of(opts.db), withStepOutputs(StepOutputCache.of(opts.db), activities.executeStep))),
+        ),
+        prepareChildRun: withRetryBudget(activities.prepareChildRun),
+        ...createOrderActivities(opts.db),
+        ...createReconcilerActivities(opts.db, opts.logger.child({ component: 'reconciler' })),
+        // Deliveries started on this queue before it had a webhook queue beside it send their attempts here.
+        ...webhookActivities(opts),
+      },
+      tuner: slotTuner(
+        opts.maxConcurrentActivities ?? workerSlotsFromEnv(process.env).activities,
+        opts.maxConcurrentWorkflowTasks ?? workerSlotsFromEnv(process.env).workflowTasks,
       ),
-      prepareChildRun: withRetryBudget(activities.prepareChildRun),
-      ...createOrderActivities(opts.db),
-      ...createReconcilerActivities(opts.db, opts.logger.child({ component: 'reconciler' })),
-      // Deliveries started on this queue before it had a webhook queue beside it send their attempts here.
-      ...webhookActivities(opts),
+      shutdownGraceTime: '10 seconds',
     },
-    tuner: slotTuner(
-      opts.maxConcurrentActivities ?? workerSlotsFromEnv(process.env).activities,
-      opts.maxConcurrentWorkflowTasks ?? workerSlotsFromEnv(process.env).workflowTasks,
-    ),
-    shutdownGraceTime: '10 seconds',
-  });
+    nondeterminism,
+  );
 }

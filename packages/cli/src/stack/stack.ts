@@ -173,6 +173,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
           port: workerHttpPort,
           worker,
           db,
+          nondeterminism: worker.nondeterminism,
           routes: { '/metrics': workerMetricsRoute(metrics, parts.temporalMetricsUrl) },
         });
         stops.push(() => probes.close());
