@@ -137,7 +137,11 @@ export const spread = (samples: RunSample[], n: number) =>
  * database's clock: p50, p90 and the last run. Where the makespan goes: a late `created` is the gateway, a
  * late `running` the hand-over to Temporal, a late step the worker or the server.
  */
-export async function burstMilestones(db: Db, runIds: string[], t0: number): Promise<Record<string, { p50: number; p90: number; last: number }>> {
+export async function burstMilestones(
+  db: Db,
+  runIds: string[],
+  t0: number,
+): Promise<Record<string, { p50: number; p90: number; last: number }>> {
   const rows = await rawQuery<{ run_id: string; type: string; status: string | null; step_index: number | null; at_ms: number }>(
     db,
     `select run_id, type, data->>'status' as status, (data->>'stepIndex')::int as step_index,
@@ -160,7 +164,10 @@ export async function burstMilestones(db: Db, runIds: string[], t0: number): Pro
   return Object.fromEntries(
     Object.entries(at).map(([name, values]) => {
       const sorted = values.sort((a, b) => a - b);
-      return [name, { p50: Math.round(percentile(sorted, 0.5)), p90: Math.round(percentile(sorted, 0.9)), last: Math.round(sorted.at(-1)!) }];
+      return [
+        name,
+        { p50: Math.round(percentile(sorted, 0.5)), p90: Math.round(percentile(sorted, 0.9)), last: Math.round(sorted.at(-1)!) },
+      ];
     }),
   );
 }
