@@ -171,3 +171,32 @@ export async function burstMilestones(
     }),
   );
 }
+
+/**
+ * The start of each sampled workflow on the server's clock, in ms after `t0`: execution started, first
+ * workflow task scheduled, picked up by a worker, completed, first activity scheduled and picked up. With
+ * burstMilestones, says whether a late start waits on the hand-over, the server or the worker's pollers.
+ */
+export async function startPath(client: Client, workflowIds: string[], t0: number): Promise<Record<string, { p50: number; last: number }>> {
+  const at: Record<string, number[]> = {};
+  const add = (name: string, ms: number) => (at[name] ??= []).push(ms - t0);
+  for (const id of workflowIds) {
+    const history = await client.workflow.getHandle(id).fetchHistory();
+    const first = (has: (e: NonNullable<typeof history.events>[number]) => unknown) => history.events?.find((e) => has(e));
+    const steps: Array<[string, ReturnType<typeof first>]> = [
+      ['executionStarted', first((e) => e.workflowExecutionStartedEventAttributes)],
+      ['workflowTaskScheduled', first((e) => e.workflowTaskScheduledEventAttributes)],
+      ['workflowTaskStarted', first((e) => e.workflowTaskStartedEventAttributes)],
+      ['workflowTaskCompleted', first((e) => e.workflowTaskCompletedEventAttributes)],
+      ['activityScheduled', first((e) => e.activityTaskScheduledEventAttributes)],
+      ['activityStarted', first((e) => e.activityTaskStartedEventAttributes)],
+    ];
+    for (const [name, e] of steps) if (e) add(name, tsMs(e.eventTime));
+  }
+  return Object.fromEntries(
+    Object.entries(at).map(([name, values]) => {
+      const sorted = values.sort((a, b) => a - b);
+      return [name, { p50: Math.round(percentile(sorted, 0.5)), last: Math.round(sorted.at(-1)!) }];
+    }),
+  );
+}
