@@ -56,8 +56,6 @@ async function until(what: string, probe: () => boolean | Promise<boolean>, time
   }
 }
 
-const rssMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
-
 async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   installRuntime();
   const provider = await loopback(cleanup, 'the provider that never answers', () => undefined);
@@ -77,6 +75,11 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
     taskQueue: 'bench-isolation',
     localLatencyMs: settings.localLatencyMs,
   });
+  // The worker's resident memory: its own process's, as npm start runs it; in one process with the gateway
+  // and the bench (BENCH_ATELIER_PROCESSES=one), that process's.
+  const processes = atelier.processes;
+  const rssMb = () =>
+    processes ? processes.rssMb(processes.workerPid) : Promise.resolve(Math.round(process.memoryUsage().rss / 1024 / 1024));
   const [measured, noisy] = [await createApiKey(atelier.url), await createApiKey(atelier.url)];
   const start = async (key: string, providers: Record<string, string> = {}) => {
     const res = await http(
@@ -123,7 +126,7 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   await hang(50);
   await until('50 calls in flight', () => provider.state.open >= 50, 60_000);
   await new Promise((r) => setTimeout(r, 3_000));
-  const rssAt50 = rssMb();
+  const rssAt50 = await rssMb();
   await hang(settings.hungRuns - 50);
   await settled(atelier.db, await startMany(settings.deliveringRuns, noisy), 120_000);
   await until('the deliveries to pile up', () => integrator.state.received >= settings.deliveringRuns * 2 * 0.9, 60_000);
@@ -134,14 +137,14 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   await hang(settings.manyCalls - settings.hungRuns);
   await until(`${settings.manyCalls} calls in flight`, () => provider.state.open >= settings.manyCalls, 600_000);
   await new Promise((r) => setTimeout(r, 3_000));
-  const rssAtMany = rssMb();
+  const rssAtMany = await rssMb();
 
   const latencyRatio = busy / idle;
   const rssRatio = rssAtMany / rssAt50;
   const line = (what: string, a: string, b: string, ratio: number, target: number) =>
     `${what}: ${a} vs ${b} = ${ratio.toFixed(2)}× (target ≤ ${target}×: ${ratio <= target ? 'met' : 'NOT met'})`;
   log(line('10 runs, slowest', `${busy} ms busy`, `${idle} ms idle`, latencyRatio, 1.2));
-  log(line('RSS', `${rssAtMany} MB at ${settings.manyCalls} calls`, `${rssAt50} MB at 50`, rssRatio, 1.3));
+  log(line(`${processes ? 'worker ' : ''}RSS`, `${rssAtMany} MB at ${settings.manyCalls} calls`, `${rssAt50} MB at 50`, rssRatio, 1.3));
   return { settings, idleMs: idle, busyMs: busy, latencyRatio, rssAt50Mb: rssAt50, rssAtManyMb: rssAtMany, rssRatio };
 }
 
