@@ -3,6 +3,7 @@
  * of its own, on the bench's Temporal and PostgreSQL. The bench talks to the gateway over HTTP like any
  * client, reads the read model through a pool of its own, and reads each process's memory from /proc.
  */
+import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sourceCliArgs } from '@atelier/cli/stack/paths';
@@ -52,8 +53,12 @@ export async function startAtelierProcesses(cleanup: Cleanup, infra: Infra, opts
   const log = (name: string) => (line: string) => process.stderr.write(`[${name}] ${line}\n`);
   // The worker first: it migrates the database, which the gateway then finds done.
   // BENCH_PROFILE_DIR=<dir> writes each process's V8 CPU profiles (one per thread) under <dir>/<process> when it stops (open in Chrome's DevTools).
-  const profile = (name: string) =>
-    process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_PROFILE_DIR, name)}`] : [];
+  // With it, SIGUSR2 also writes a heap snapshot of the process there (bench/isolation.ts sends it).
+  const profile = (name: string) => {
+    const dir = process.env.BENCH_PROFILE_DIR && path.join(process.env.BENCH_PROFILE_DIR, name);
+    if (dir) mkdirSync(dir, { recursive: true });
+    return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${dir}`] : [];
+  };
   const worker = spawnManaged(process.execPath, [...profile('worker'), ...sourceCliArgs('worker')], log('worker'), env);
   cleanup.add('the Atelier worker process', () => worker.stop('SIGTERM', 20_000));
   const ready = (url: string) => async () => {

@@ -78,8 +78,16 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   // The worker's resident memory: its own process's, as npm start runs it; in one process with the gateway
   // and the bench (BENCH_ATELIER_PROCESSES=one), that process's.
   const processes = atelier.processes;
-  const rssMb = () =>
-    processes ? processes.rssMb(processes.workerPid) : Promise.resolve(Math.round(process.memoryUsage().rss / 1024 / 1024));
+  const rssMb = async () => {
+    if (!processes) return Math.round(process.memoryUsage().rss / 1024 / 1024);
+    const mb = await processes.rssMb(processes.workerPid);
+    // Under BENCH_PROFILE_DIR, a heap snapshot of the worker at each measure (atelier-processes.ts).
+    if (process.env.BENCH_PROFILE_DIR) {
+      process.kill(processes.workerPid, 'SIGUSR2');
+      await new Promise((r) => setTimeout(r, 20_000));
+    }
+    return mb;
+  };
   const [measured, noisy] = [await createApiKey(atelier.url), await createApiKey(atelier.url)];
   const start = async (key: string, providers: Record<string, string> = {}) => {
     const res = await http(

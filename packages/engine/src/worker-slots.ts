@@ -27,6 +27,8 @@ export interface WorkerSlots {
    * a few slots keep a worker busy.
    */
   workflowTasks: number;
+  /** Run executions kept in the worker's cache (ATELIER_WORKFLOW_CACHE_SIZE); absent, the SDK sizes it from the heap. */
+  workflowCache?: number;
 }
 
 export const DEFAULT_WORKER_SLOTS: Readonly<WorkerSlots> = Object.freeze({ activities: 1_000, webhookActivities: 200, workflowTasks: 8 });
@@ -47,6 +49,7 @@ export function workerSlotsFromEnv(env: NodeJS.ProcessEnv = process.env): Worker
     activities: count(env, 'ATELIER_WORKER_MAX_ACTIVITIES', DEFAULT_WORKER_SLOTS.activities),
     webhookActivities: count(env, 'ATELIER_WEBHOOK_MAX_ACTIVITIES', DEFAULT_WORKER_SLOTS.webhookActivities),
     workflowTasks: count(env, 'ATELIER_WORKFLOW_TASK_SLOTS', DEFAULT_WORKER_SLOTS.workflowTasks),
+    ...(env.ATELIER_WORKFLOW_CACHE_SIZE?.trim() ? { workflowCache: count(env, 'ATELIER_WORKFLOW_CACHE_SIZE', 0) } : {}),
   };
 }
 

@@ -164,6 +164,8 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorker
 
 type Traced = Pick<WorkerOptions, 'interceptors' | 'sinks'> | undefined;
 
+const cacheSize = (n: number | undefined) => (n === undefined ? {} : { maxCachedWorkflows: n });
+
 /**
  * The webhook queue's worker: delivery workflows started there (startWebhookDelivery) and their attempts,
  * and the attempts of deliveries started on the run queue by an older gateway (webhook-delivery-workflow.ts).
@@ -243,6 +245,7 @@ async function createWorker(
         opts.maxConcurrentActivities ?? workerSlotsFromEnv(process.env).activities,
         opts.maxConcurrentWorkflowTasks ?? workerSlotsFromEnv(process.env).workflowTasks,
       ),
+      ...cacheSize(workerSlotsFromEnv(process.env).workflowCache),
       shutdownGraceTime: '10 seconds',
     },
     nondeterminism,
