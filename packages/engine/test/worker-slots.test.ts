@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_WORKER_SLOTS, workerSlotsFromEnv } from '../src/worker-slots.js';
+
+describe('worker slots from the environment', () => {
+  it('keeps the defaults, and leaves the workflow cache to the SDK, when nothing is set', () => {
+    expect(workerSlotsFromEnv({})).toEqual({ ...DEFAULT_WORKER_SLOTS });
+  });
+
+  it('reads each setting, the workflow cache included', () => {
+    expect(
+      workerSlotsFromEnv({
+        ATELIER_WORKER_MAX_ACTIVITIES: '2500',
+        ATELIER_WEBHOOK_MAX_ACTIVITIES: '50',
+        ATELIER_WORKFLOW_TASK_SLOTS: '4',
+        ATELIER_WORKFLOW_CACHE_SIZE: '200',
+      }),
+    ).toEqual({ activities: 2500, webhookActivities: 50, workflowTasks: 4, workflowCache: 200 });
+  });
+
+  it('refuses a value that is not a positive whole number, naming the setting', () => {
+    expect(() => workerSlotsFromEnv({ ATELIER_WORKFLOW_CACHE_SIZE: 'lots' })).toThrow(
+      /ATELIER_WORKFLOW_CACHE_SIZE must be a positive integer/,
+    );
+    expect(() => workerSlotsFromEnv({ ATELIER_WORKFLOW_TASK_SLOTS: '0' })).toThrow(/ATELIER_WORKFLOW_TASK_SLOTS/);
+  });
+});
