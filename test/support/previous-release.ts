@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -39,32 +40,45 @@ export async function installPreviousRelease(commit: string): Promise<PreviousRe
     );
   }
   const dir = path.join(os.tmpdir(), `atelier-prev-${full.slice(0, 12)}`);
-  const marker = path.join(dir, MARKER);
-  if (existsSync(marker) && (await readFile(marker, 'utf8')).trim() === full) return { commit: full, dir, installMs: 0, reused: true };
+  const installed = async (folder: string) =>
+    existsSync(path.join(folder, MARKER)) && (await readFile(path.join(folder, MARKER), 'utf8')).trim() === full;
+  if (await installed(dir)) return { commit: full, dir, installMs: 0, reused: true };
 
   const started = Date.now();
-  // A folder without the marker is a half-done install of an interrupted run: start again from nothing.
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  await new Promise<void>((resolve, reject) => {
-    const archive = spawn('git', ['-C', PROJECT_ROOT, 'archive', full], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const tar = spawn('tar', ['-x', '-C', dir], { stdio: ['pipe', 'inherit', 'inherit'] });
-    archive.stdout.pipe(tar.stdin);
-    archive.once('error', reject);
-    tar.once('error', reject);
-    archive.once('exit', (code) => code !== 0 && reject(new Error(`git archive ${full} exited with ${code}`)));
-    tar.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tar exited with ${code}`))));
-  });
+  // Installed beside the final folder and renamed into place when whole: test runs of other checkouts on the
+  // same machine may install the same release at the same moment, and none may see (or delete) a half install.
+  const partial = `${dir}.partial-${process.pid}-${randomBytes(3).toString('hex')}`;
+  await mkdir(partial, { recursive: true });
   try {
-    await run('npx', ['-y', 'pnpm@10', 'install', '--frozen-lockfile', '--prefer-offline'], {
-      cwd: dir,
-      maxBuffer: 16 * 1024 * 1024,
+    await new Promise<void>((resolve, reject) => {
+      const archive = spawn('git', ['-C', PROJECT_ROOT, 'archive', full], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const tar = spawn('tar', ['-x', '-C', partial], { stdio: ['pipe', 'inherit', 'inherit'] });
+      archive.stdout.pipe(tar.stdin);
+      archive.once('error', reject);
+      tar.once('error', reject);
+      archive.once('exit', (code) => code !== 0 && reject(new Error(`git archive ${full} exited with ${code}`)));
+      tar.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tar exited with ${code}`))));
     });
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string };
-    throw new Error(`installing the previous release in ${dir} failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    try {
+      await run('npx', ['-y', 'pnpm@10', 'install', '--frozen-lockfile', '--prefer-offline'], {
+        cwd: partial,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string };
+      throw new Error(`installing the previous release in ${partial} failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    }
+    await writeFile(path.join(partial, MARKER), `${full}\n`);
+    // pnpm links packages with relative symlinks, so the install works from its final place.
+    if (!(await installed(dir))) {
+      await rm(dir, { recursive: true, force: true });
+      await rename(partial, dir).catch(async (err) => {
+        if (!(await installed(dir))) throw err;
+      });
+    }
+  } finally {
+    await rm(partial, { recursive: true, force: true });
   }
-  await writeFile(marker, `${full}\n`);
   return { commit: full, dir, installMs: Date.now() - started, reused: false };
 }
 
