@@ -104,6 +104,8 @@ export interface HarnessOptions {
   dbQueryTimeoutMs?: number;
   /** A Temporal server of the test's own (for example one it stops and starts). */
   temporalAddress?: string;
+  /** The task queue of workers the test started before the gateway (a fresh one by default). */
+  taskQueue?: string;
   /**
    * The workers' and the gateway's egress policy. By default production's deny policy with this machine's loopback addresses
    * allowed (tests serve clips from loopback servers and the gateway); nothing else private is reachable.
@@ -134,7 +136,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const db = connectDb({ url: databaseUrl, max: 10, ...(opts.dbQueryTimeoutMs ? { queryTimeoutMs: opts.dbQueryTimeoutMs } : {}) });
   const temporalAddress = opts.temporalAddress ?? inject('temporalAddress');
-  const taskQueue = `test-${randomBytes(4).toString('hex')}`;
+  const taskQueue = opts.taskQueue ?? `test-${randomBytes(4).toString('hex')}`;
   const connection = await Connection.connect({ address: temporalAddress });
   const temporal = new Client({ connection, namespace: 'default' });
   const stops: Array<() => Promise<void>> = [];
