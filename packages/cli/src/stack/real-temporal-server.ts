@@ -2,10 +2,11 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { TOOLS_DIR, temporalSettings } from './paths.js';
-import { freePort, spawnManaged, waitFor } from './processes.js';
+import { spawnManaged, waitFor } from './processes.js';
 
 const run = promisify(execFile);
 
@@ -212,10 +213,34 @@ export interface RealServerOptions {
   log: (line: string) => void;
 }
 
+/**
+ * A free loopback port that fits PostgreSQL's smallint: the server records each service's membership port in
+ * cluster_membership.rpc_port (SMALLINT), and stops at start when one is above 32767, which every port the
+ * kernel picks on Linux is (its ephemeral range starts at 32768).
+ */
+async function freePortBelowSmallint(taken: Set<number>): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (taken.has(port)) continue;
+    const open = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (open) return port;
+  }
+  throw new Error('no free port between 20000 and 32000 for the Temporal server');
+}
+
 /** Starts `temporal-server start` (all four services in one process) and waits until its frontend answers. */
 export async function startRealTemporalServer(opts: RealServerOptions): Promise<RealTemporalServer> {
   await mkdir(opts.dir, { recursive: true });
-  const free = async () => freePort();
+  const taken = new Set<number>();
+  const free = async () => {
+    const port = await freePortBelowSmallint(taken);
+    taken.add(port);
+    return port;
+  };
   const ports: Ports = {
     frontend: opts.port ?? (await free()),
     frontendHttp: await free(),
@@ -232,7 +257,13 @@ export async function startRealTemporalServer(opts: RealServerOptions): Promise<
   const configFile = path.join(opts.dir, 'config.yaml');
   await writeFile(dynamicConfigFile, dynamicConfigYaml(temporalSettings().dynamicConfig));
   await writeFile(configFile, serverConfigYaml(opts.pg, ports, dynamicConfigFile));
-  const proc = spawnManaged(opts.release.server, ['--config-file', configFile, '--allow-no-auth', 'start'], opts.log);
+  // The last lines it wrote, for the error when it stops before it is ready (a config it refuses, a port taken).
+  const recent: string[] = [];
+  const proc = spawnManaged(opts.release.server, ['--config-file', configFile, '--allow-no-auth', 'start'], (line) => {
+    recent.push(line);
+    if (recent.length > 20) recent.shift();
+    opts.log(line);
+  });
   const address = `127.0.0.1:${ports.frontend}`;
   const exited = () => proc.child.exitCode !== null;
   try {
@@ -250,7 +281,7 @@ export async function startRealTemporalServer(opts: RealServerOptions): Promise<
     }
   } catch (err) {
     await proc.stop('SIGKILL');
-    throw err;
+    throw new Error(`${(err as Error).message}; its last output:\n${recent.join('\n')}`, { cause: err });
   }
   return { address, metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics`, configFile, stop: () => proc.stop('SIGTERM', 15_000) };
 }
@@ -267,11 +298,16 @@ export async function registerNamespace(cliPath: string, address: string, namesp
     () => false,
   );
   if (!described) await cli('operator', 'namespace', 'create', '--namespace', namespace, '--retention', retention);
-  const { stdout } = await cli('operator', 'search-attribute', 'list', '--namespace', namespace, '-o', 'json');
+  // A namespace just created reaches the frontend's namespace cache within seconds (10 s refresh); until
+  // then the search attribute calls answer that it is not found.
+  const { stdout } = await waitFor(
+    `namespace ${namespace} in the frontend's cache`,
+    () => cli('operator', 'search-attribute', 'list', '--namespace', namespace, '-o', 'json'),
+    60_000,
+  );
   const present = JSON.stringify(JSON.parse(stdout || '{}'));
   for (const [name, type] of Object.entries(temporalSettings().searchAttributes)) {
     if (present.includes(`"${name}"`)) continue;
-    // A namespace just created reaches the frontend's namespace cache within seconds; until then this fails.
     await waitFor(
       `search attribute ${name}`,
       () => cli('operator', 'search-attribute', 'create', '--namespace', namespace, '--name', name, '--type', type),
