@@ -91,17 +91,12 @@ export async function setUpTemporalSchemas(release: TemporalServerRelease, pg: S
         ['--plugin', 'postgres12', '--ep', pg.host, '-p', String(pg.port), '-u', pg.user, '--pw', pg.password, '--db', database, ...args],
         { maxBuffer: 16 * 1024 * 1024 },
       );
-    // A database that exists already had its base schema set up: only its upgrades remain.
-    const created = await tool('create-database').then(
-      () => true,
-      (err: Error) => {
-        if (/already exists/.test(err.message)) return false;
-        throw err;
-      },
-    );
-    if (created) await tool('setup-schema', '-v', '0.0');
+    // All three are idempotent in the tool itself (an existing database is kept; setup-schema leaves a schema
+    // past 0.0 alone; update-schema applies only the versions above the current one): a restart runs them again.
+    await tool('create-database');
+    await tool('setup-schema', '-v', '0.0');
     await tool('update-schema', '-d', path.join(release.schemaDir, schema, 'versioned'));
-    log(`Temporal database ${database}: schema ${created ? 'created' : 'brought up to date'}`);
+    log(`Temporal database ${database}: schema at release ${release.version}`);
   }
 }
 
