@@ -65,6 +65,8 @@ export async function ensureTemporalServer(log: (line: string) => void = () => u
     const { stdout } = await run('go', ['mod', 'download', '-json', `${goModule}@${version}`], { maxBuffer: 16 * 1024 * 1024 });
     const source = (JSON.parse(stdout) as { Dir: string }).Dir;
     await cp(path.join(source, 'schema', 'postgresql', 'v12'), schemaDir, { recursive: true });
+    // The module cache is read-only, and so would the copy be: `rm -rf .tools` would then fail for a non-root user.
+    await run('chmod', ['-R', 'u+w', schemaDir]);
   }
   return { version, ...wanted, schemaDir };
 }
