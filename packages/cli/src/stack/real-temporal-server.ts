@@ -22,7 +22,7 @@ export interface TemporalServerRelease {
 /**
  * The pinned Temporal Server release (temporal/dev-server.json `server`): TEMPORAL_SERVER_PATH and
  * TEMPORAL_SQL_TOOL_PATH name existing binaries (TEMPORAL_SERVER_SCHEMA_DIR the schema files), else the copy
- * cached in `.tools/temporal-server-<version>/`, else `go install` builds it there: about 9 minutes on two
+ * cached in `.tools/temporal-server-<version>/`, else `go install` builds it there: about 10 minutes on two
  * cores the first time, which is why it is cached beside the project rather than in a scratch folder.
  */
 export async function ensureTemporalServer(log: (line: string) => void = () => undefined): Promise<TemporalServerRelease> {
@@ -53,6 +53,11 @@ export async function ensureTemporalServer(log: (line: string) => void = () => u
     await run('go', ['install', ...builds.map((b) => `${b.pkg}@${version}`)], {
       env: { ...process.env, GOBIN: bin, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() },
       maxBuffer: 64 * 1024 * 1024,
+    }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+      throw new Error(
+        `Temporal Server ${version} is not in ${bin} and building it needs Go (go on PATH); or set TEMPORAL_SERVER_PATH and TEMPORAL_SQL_TOOL_PATH to existing binaries`,
+      );
     });
     for (const b of builds) await rename(path.join(bin, b.built), b.target);
     log(`built Temporal Server ${version} in ${Math.round((Date.now() - started) / 1000)} s`);
