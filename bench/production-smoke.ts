@@ -59,6 +59,22 @@ async function until(
   throw new Error(`${route} did not settle in ${timeoutMs} ms; last status ${last?.status}`);
 }
 
+const IN_FLIGHT = 64;
+
+/** Calls `fn` for 0..n-1 with at most IN_FLIGHT calls pending; the results in order. */
+async function pool<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(n);
+  let next = 0;
+  const lane = async () => {
+    while (next < n) {
+      const i = next++;
+      results[i] = await fn(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, n) }, lane));
+  return results;
+}
+
 const startRun = (base: string, key: string, topic: string) =>
   call<{ id: string }>(base, 'POST', '/v1/runs', key, { templateId: 'plan-research-report', intake: { topic } }).then((r) => r.id);
 
@@ -114,13 +130,18 @@ async function main() {
     log(`runs ${JSON.stringify(result.runs)}, order ${order.status}, in ${result.firstBatchMs} ms`);
 
     t = Date.now();
-    const burst = await Promise.all(Array.from({ length: BURST }, (_, i) => startRun(gateways[i % gateways.length]!, key, `burst ${i}`)));
-    // Polled once a second each, so hundreds of pollers do not become the gateways' main load.
-    const burstRuns = await Promise.all(
-      burst.map((id, i) =>
-        until(gateways[i % gateways.length]!, `/v1/runs/${id}`, key, (r) => TERMINAL.includes(r.status), 300_000, 1_000),
-      ),
-    );
+    // At most IN_FLIGHT requests open at once, as a client pool would: a gateway refuses connections from one
+    // address past its cap (256), which hundreds of simultaneous requests from this one process would reach.
+    const burst = await pool(BURST, (i) => startRun(gateways[i % gateways.length]!, key, `burst ${i}`));
+    const burstRuns: any[] = [];
+    let pending = burst;
+    while (pending.length > 0) {
+      if (Date.now() - t > 300_000) throw new Error(`${pending.length} burst runs still not settled after 300 s`);
+      const seen = await pool(pending.length, (i) => call(gateways[i % gateways.length]!, 'GET', `/v1/runs/${pending[i]}`, key));
+      burstRuns.push(...seen.filter((r) => TERMINAL.includes(r.status)));
+      pending = pending.filter((_, i) => !TERMINAL.includes(seen[i].status));
+      if (pending.length > 0) await new Promise((r) => setTimeout(r, 500));
+    }
     const seconds = (Date.now() - t) / 1000;
     result.burst = {
       runs: BURST,
