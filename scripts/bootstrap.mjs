@@ -113,6 +113,13 @@ switch (mode) {
   case 'build':
     run(process.execPath, ['scripts/build.mjs', ...rest]);
     break;
+  case 'stack-production': {
+    // Its gateways and workers run the compiled build, as production does: build it, then run plain node on it.
+    const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+    if (built.status !== 0) process.exit(built.status ?? 1);
+    run(process.execPath, ['packages/cli/dist/main.js', 'stack', 'production', ...rest]);
+    break;
+  }
   case 'bench': {
     // `npm run bench` runs the quiet-path targets (bench/run.ts); `npm run bench -- slow-calls` runs bench/slow-calls.ts.
     const named = rest[0] && /^[a-z-]+$/.test(rest[0]) && existsSync(path.join(root, 'bench', `${rest[0]}.ts`));
@@ -120,6 +127,6 @@ switch (mode) {
     break;
   }
   default:
-    console.error('usage: node scripts/bootstrap.mjs dev|test|build|cli|bench');
+    console.error('usage: node scripts/bootstrap.mjs dev|test|build|cli|bench|stack-production');
     process.exit(64);
 }

@@ -20,7 +20,7 @@ declare module 'vitest' {
 }
 
 /**
- * One real Temporal dev server and one real PostgreSQL for the whole suite (DATABASE_URL, when set,
+ * One real Temporal dev server (or ATELIER_TEST_TEMPORAL_ADDRESS) and one real PostgreSQL for the whole suite (DATABASE_URL, when set,
  * replaces the embedded one). Each test file then gets its own database cloned from a migrated
  * template, its own task queue, worker and gateway, so files run in parallel without sharing state.
  */
@@ -30,16 +30,22 @@ export default async function setup(project: TestProject) {
   await mkdir(scratch, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
 
-  const cliPath = await ensureTemporalCli((line) => console.log(line));
-  const temporal = await startTemporalDevServer({
-    cliPath,
-    dbFile: path.join(scratch, 'temporal.db'),
-    port: await freePort(),
-    uiPort: await freePort(),
-    headless: true,
-    log: () => undefined,
-  });
-  stops.push(() => temporal.stop());
+  // ATELIER_TEST_TEMPORAL_ADDRESS runs the files against a Temporal of one's own, such as the real server of
+  // `atelier stack production` (its namespace and search attributes registered); the dev server otherwise.
+  let temporalAddress = process.env.ATELIER_TEST_TEMPORAL_ADDRESS;
+  if (!temporalAddress) {
+    const cliPath = await ensureTemporalCli((line) => console.log(line));
+    const temporal = await startTemporalDevServer({
+      cliPath,
+      dbFile: path.join(scratch, 'temporal.db'),
+      port: await freePort(),
+      uiPort: await freePort(),
+      headless: true,
+      log: () => undefined,
+    });
+    stops.push(() => temporal.stop());
+    temporalAddress = temporal.address;
+  }
 
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
@@ -69,7 +75,7 @@ export default async function setup(project: TestProject) {
   const workflowBundlePath = path.join(scratch, 'workflow-bundle.js');
   await writeFile(workflowBundlePath, bundle.code);
 
-  project.provide('temporalAddress', temporal.address);
+  project.provide('temporalAddress', temporalAddress);
   project.provide('pgAdminUrl', adminUrl);
   project.provide('templateDatabase', templateDatabase);
   project.provide('workflowBundlePath', workflowBundlePath);

@@ -3,6 +3,7 @@
  * The `atelier` command: `dev` runs everything on embedded defaults; `api` and `worker` are the
  * production processes; the rest are operator tools.
  */
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { readBuiltinWorkflows } from '@atelier/catalog';
@@ -14,6 +15,7 @@ import { createLogger } from './logger.js';
 import { runCli } from './program.js';
 import { DEV_SUPERVISED_VARIABLE, devBanner, startDevStack } from './stack/dev-stack.js';
 import { freePort } from './stack/processes.js';
+import { productionBanner, startProductionStack } from './stack/production-stack.js';
 import { startStack } from './stack/stack.js';
 import { exitWithParent } from './stack/supervisor.js';
 
@@ -23,6 +25,8 @@ const USAGE = `usage: atelier <command>
   api                    start the API gateway (needs DATABASE_URL and TEMPORAL_ADDRESS)
   worker                 start a worker (needs DATABASE_URL and TEMPORAL_ADDRESS)
   migrate                apply database migrations
+  stack production [--fresh] [--gateways N] [--workers N]
+                         the real Temporal Server on PostgreSQL, 2 gateways and 3 workers (docs/operations.md)
   workflows validate     check every built-in workflow definition file
   runs finalize <id>     write the artifact and terminal status of a run whose steps all completed
   runs reset <id> [why]  reset the run's workflow to its last completed workflow task (replays on current code)
@@ -84,6 +88,28 @@ async function serveDev(config: AtelierConfig): Promise<number> {
   return 0;
 }
 
+/** `atelier stack production`: the production-shaped stack on one machine (production-stack.ts). */
+async function serveProductionStack(config: AtelierConfig, args: string[]): Promise<number> {
+  const logger = createLogger(config.logLevel);
+  const count = (flag: string, fallback: number) => {
+    const at = args.indexOf(flag);
+    const n = at >= 0 ? Number(args[at + 1]) : fallback;
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} wants a whole number of at least 1`);
+    return n;
+  };
+  const dir = path.join(config.dataDir, 'production-stack');
+  const stack = await startProductionStack(
+    config,
+    { dir, fresh: args.includes('--fresh'), gateways: count('--gateways', 2), workers: count('--workers', 3) },
+    logger,
+  );
+  console.log(productionBanner(stack, dir));
+  await untilStopSignal();
+  console.log('stopping...');
+  await stack.stop();
+  return 0;
+}
+
 /**
  * Resolves on the first SIGINT or SIGTERM. Ctrl-C reaches this process twice (from the terminal's
  * process group and forwarded by the npm bootstrap), so a repeat within two seconds is ignored; a later
@@ -135,6 +161,9 @@ async function main(argv: string[]): Promise<number> {
       return serve(config, { api: true, worker: false });
     case 'worker':
       return serve(config, { api: false, worker: true });
+    case 'stack':
+      if (sub === 'production') return serveProductionStack(config, argv.slice(2));
+      break;
     case 'migrate':
       return withDb(config, async (db) => {
         const applied = await migrateToLatest(db);

@@ -84,6 +84,15 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
   program.command('api').description('start the API gateway (needs DATABASE_URL and TEMPORAL_ADDRESS)').action(operate);
   program.command('worker').description('start a worker (needs DATABASE_URL and TEMPORAL_ADDRESS)').action(operate);
   program.command('migrate').description('apply database migrations (DATABASE_URL)').action(operate);
+  program
+    .command('stack')
+    .description('other ways to start the whole stack')
+    .command('production')
+    .description('the real Temporal Server on PostgreSQL (built and cached on first use), 2 gateways and 3 workers from the compiled build')
+    .option('--fresh', 'start from empty data')
+    .option('--gateways <n>', 'gateway processes', '2')
+    .option('--workers <n>', 'worker processes', '3')
+    .action(operate);
   const operators = program.command('operators').description('platform operators (the /v1/ops role), straight in PostgreSQL');
   operators.command('grant').description('make a registered user a platform operator').argument('<email>').action(operate);
   operators.command('revoke').description('take the platform operator role away').argument('<email>').action(operate);

@@ -17,6 +17,8 @@ export const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools');
 
 export interface TemporalSettings {
   cli: { pypiPackage: string; version: string; goModule: string; goVersion: string };
+  /** The Temporal Server release the production-shaped stack builds and runs (real-temporal-server.ts). */
+  server: { goModule: string; version: string };
   namespace: string;
   searchAttributes: Record<string, string>;
   dynamicConfig: Record<string, unknown>;
