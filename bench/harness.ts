@@ -283,6 +283,46 @@ export function http(baseUrl: string, method: string, route: string, body?: unkn
   });
 }
 
+/**
+ * Follows a run's event stream (GET /v1/runs/{id}/events) until the gateway ends it, which it does once the
+ * run is terminal; answers the last run status the stream carried. node:http, like `http`, to cost the
+ * machine little on the client's side.
+ */
+export function followRunStream(baseUrl: string, runId: string, token: string, timeoutMs: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${baseUrl}/v1/runs/${runId}/events`,
+      { headers: { authorization: `Bearer ${token}` }, agent: keptAlive },
+      (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          return reject(new Error(`GET /v1/runs/${runId}/events: ${res.statusCode}`));
+        }
+        let status: string | undefined;
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          let cut: number;
+          while ((cut = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            // The snapshot carries the run's status when the stream opens; each run.status event a new one.
+            if (!block.includes('event: run.status') && !block.includes('event: snapshot')) continue;
+            const data = block.split('\n').find((l) => l.startsWith('data:'));
+            status = data ? ((JSON.parse(data.slice(5)) as { status?: string }).status ?? status) : status;
+          }
+        });
+        res.on('error', reject);
+        res.on('end', () => resolve(status));
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`run ${runId}: its stream did not end within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** A user and an API key, created through the gateway like any integrator would. */
 export async function createApiKey(baseUrl: string): Promise<string> {
   const email = `bench-${randomBytes(5).toString('hex')}@example.com`;
@@ -319,6 +359,11 @@ export interface Sides {
   atelierUrl: string;
   apiKey: string;
   watcher: RunWatcher;
+  /**
+   * How the runs target learns a run ended: `watch`, the read model's announcements (RunWatcher); `stream`,
+   * each run's event stream over HTTP until the gateway ends it, as an API client would (BENCH_RUNS_FOLLOW).
+   */
+  follow?: 'watch' | 'stream';
   /** The bench's own small pool (the watch, counters, samplers, the run-creation baseline's inserts use their own). */
   benchDb: Db;
   meter: Meter;

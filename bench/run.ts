@@ -42,6 +42,12 @@ import { measureCreation } from './target-creation';
 import { measureOrders } from './target-orders';
 import { RUNS_TEMPLATE, measureRuns, runsDiagnostics } from './target-runs';
 
+function followFromEnv(): 'watch' | 'stream' {
+  const follow = process.env.BENCH_RUNS_FOLLOW || 'watch';
+  if (follow !== 'watch' && follow !== 'stream') throw new Error('BENCH_RUNS_FOLLOW must be watch or stream');
+  return follow;
+}
+
 const settings = {
   runs: intEnv('BENCH_RUNS', 200, 1),
   concurrency: intEnv('BENCH_CONCURRENCY', 16, 1),
@@ -110,6 +116,7 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
     atelierUrl: atelier.url,
     apiKey: await createApiKey(atelier.url),
     watcher,
+    follow: followFromEnv(),
     benchDb,
     meter: new Meter(infra, settings.diagnostics ? benchDb : undefined, () => watcher.queries + own.queries, [atelier.db, benchDb]),
     own,

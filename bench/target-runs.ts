@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { SEARCH_ATTRIBUTES } from '@atelier/engine/workflows/search-attributes';
 import { type Metered, type PhaseCpu, type PhaseDb, historyShape } from './diagnostics';
-import { type Sides, abba, describe, postRun } from './harness';
+import { type Sides, abba, describe, followRunStream, postRun } from './harness';
 import { type LatencySummary, ratioBand, round1, round3, runBounded, summarize } from './stats';
 
 export const RUNS_TEMPLATE = 'plan-research-report';
@@ -129,6 +129,11 @@ export function atelierRunsPhase(s: Sides, kind: string, n: number, concurrency:
           const t0 = performance.now();
           const id = await postRun(s.atelierUrl, s.apiKey, RUNS_TEMPLATE, { topic: `bench ${tag} ${i}` });
           posts.push(performance.now() - t0);
+          if (s.follow === 'stream') {
+            const status = await followRunStream(s.atelierUrl, id, s.apiKey, s.runTimeoutMs);
+            if (status !== 'completed') throw new Error(`run ${id}: its stream ended at ${status ?? 'no status'}`);
+            return performance.now() - t0;
+          }
           const settled = await s.watcher.completed(id, s.runTimeoutMs);
           return settled.at - t0;
         },
