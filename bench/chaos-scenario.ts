@@ -128,6 +128,11 @@ export interface ChaosReport {
     other5xxDetails: string[];
     /** Requests that got no answer at all (connection refused or reset, timeout). */
     networkErrors: number;
+    /**
+     * Requests sent while PostgreSQL was frozen: how they were answered and the slowest answer, which the
+     * gateway's query bound (ATELIER_DB_QUERY_TIMEOUT_MS, 5 s) should keep to about 5–10 s.
+     */
+    duringFreeze: { requests: number; status503: number; other: number; unanswered: number; slowestMs: number };
   };
   order: { id: string; status: string; counts: Record<string, number>; actualCostUsd: number | null };
   faults: {
@@ -181,6 +186,8 @@ class LoadClient {
   other5xx = 0;
   other5xxDetails: string[] = [];
   networkErrors = 0;
+  /** Every attempt: when it was sent, how long its answer took, its status (null: no answer). */
+  attempts: Array<{ sentAt: number; ms: number; status: number | null }> = [];
 
   constructor(
     private readonly baseUrl: () => string,
@@ -190,6 +197,7 @@ class LoadClient {
   /** One attempt. */
   async send(method: string, p: string, body?: unknown): Promise<{ status: number; body: any; retryAfter: number | null } | undefined> {
     this.requests += 1;
+    const sentAt = Date.now();
     try {
       const res = await fetch(`${this.baseUrl()}${p}`, {
         method,
@@ -205,6 +213,7 @@ class LoadClient {
         // not JSON
       }
       const retryAfter = res.headers.get('retry-after');
+      this.attempts.push({ sentAt, ms: Date.now() - sentAt, status: res.status });
       if (res.status === 503) {
         this.status503 += 1;
         if (retryAfter && /^\d+$/.test(retryAfter)) this.status503WithRetryAfter += 1;
@@ -215,6 +224,7 @@ class LoadClient {
       return { status: res.status, body: parsed, retryAfter: retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null };
     } catch {
       this.networkErrors += 1;
+      this.attempts.push({ sentAt, ms: Date.now() - sentAt, status: null });
       return undefined;
     }
   }
@@ -414,6 +424,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
       }
     })();
     let pgKills = 0;
+    const freezeWindow = { from: 0, to: 0 };
     const pgDone = (async () => {
       // One after the other too: each acts on the server the previous one started again.
       if (o.pgOutageMs > 0) {
@@ -437,12 +448,14 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
       }
       if (o.pgFreezeMs > 0) {
         await at(0.84);
+        freezeWindow.from = Date.now();
         const thaw = await freezePostgres(pgDir);
         log(`PostgreSQL frozen (SIGSTOP) for ${o.pgFreezeMs / 1000} s`);
         try {
           await sleep(o.pgFreezeMs);
         } finally {
           thaw();
+          freezeWindow.to = Date.now();
         }
         log('PostgreSQL thawed (SIGCONT)');
       }
@@ -620,6 +633,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     const pending = await db.selectFrom('engine_commands').select('id').where('done_at', 'is', null).execute();
     const all = [...clients, ...burstClients, orderClient, orderClientFinal];
     const sum = (f: (c: LoadClient) => number) => all.reduce((n, c) => n + f(c), 0);
+    const frozen = all.flatMap((c) => c.attempts).filter((a) => a.sentAt >= freezeWindow.from && a.sentAt < freezeWindow.to);
 
     return {
       runs: {
@@ -648,6 +662,13 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
         other5xx: sum((c) => c.other5xx),
         other5xxDetails: all.flatMap((c) => c.other5xxDetails).slice(0, 20),
         networkErrors: sum((c) => c.networkErrors),
+        duringFreeze: {
+          requests: frozen.length,
+          status503: frozen.filter((a) => a.status === 503).length,
+          other: frozen.filter((a) => a.status !== null && a.status !== 503).length,
+          unanswered: frozen.filter((a) => a.status === null).length,
+          slowestMs: Math.max(0, ...frozen.map((a) => a.ms)),
+        },
       },
       order: {
         id: orderId,

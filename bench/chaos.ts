@@ -23,6 +23,7 @@ async function main(): Promise<number> {
     `runs stuck non-terminal         ${r.runs.stuck}${r.runs.stuck ? `  ${JSON.stringify(r.runs.stuckIds.slice(0, 10))}` : ''}`,
     `final run statuses              ${JSON.stringify(r.runs.statuses)}`,
     `gateway answers ≥ 500           503: ${r.gateway.status503} (${r.gateway.status503WithRetryAfter} with Retry-After); other 5xx: ${r.gateway.other5xx}; no answer: ${r.gateway.networkErrors}; of ${r.gateway.requests} requests`,
+    `while PostgreSQL was frozen     ${r.gateway.duringFreeze.requests} requests: 503 ${r.gateway.duringFreeze.status503}, other answers ${r.gateway.duringFreeze.other}, no answer ${r.gateway.duringFreeze.unanswered}; slowest answer ${s(r.gateway.duringFreeze.slowestMs)}`,
     `order                           ${r.order.status} ${JSON.stringify(r.order.counts)} actual $${r.order.actualCostUsd}`,
     `faults                          worker SIGKILLs ${r.faults.workerKills} (+ ${r.faults.workerSelfExits} exits on its own, ${r.faults.workerExitsWhileRunning} of them after it had come up); gateway SIGKILLs ${r.faults.gatewayKills} (${r.faults.gatewayBurstUnanswered} burst requests unanswered, + ${r.faults.gatewaySelfExits} exits on its own)`,
     `                                Temporal restarts ${r.faults.temporalRestarts}, SIGKILLs ${r.faults.temporalKills}; PostgreSQL stopped ${s(r.faults.pgOutageMs)}, postmaster SIGKILLs ${r.faults.pgKills}, frozen (SIGSTOP) ${s(r.faults.pgFreezeMs)}`,

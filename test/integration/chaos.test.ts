@@ -36,6 +36,8 @@ describe('chaos: worker, gateway, Temporal and PostgreSQL faults under load', ()
       log: process.env.CHAOS_VERBOSE ? (line) => console.log(`[chaos] ${line}`) : () => undefined,
     });
     const summary = JSON.stringify(report, null, 1);
+    if (process.env.CHAOS_VERBOSE)
+      console.log(JSON.stringify({ runs: report.runs, gateway: report.gateway, faults: report.faults, timings: report.timings }));
     expect(report.runs.requested, summary).toBe(26);
     expect(report.runs.acknowledged, summary).toBe(26);
     expect(report.runs.lost, summary).toBe(0);
@@ -47,6 +49,10 @@ describe('chaos: worker, gateway, Temporal and PostgreSQL faults under load', ()
     expect(report.runs.statuses, summary).toEqual({ completed: rows });
     expect(report.gateway.other5xx, summary).toBe(0);
     expect(report.gateway.status503WithRetryAfter, summary).toBe(report.gateway.status503);
+    // While PostgreSQL is frozen the gateway answers, within its query bound (5 s; a connection, then a query, at worst).
+    expect(report.gateway.duringFreeze.unanswered, summary).toBe(0);
+    expect(report.gateway.duringFreeze.slowestMs, summary).toBeLessThan(12_000);
+    if (report.gateway.duringFreeze.requests > 0) expect(report.gateway.duringFreeze.status503, summary).toBeGreaterThan(0);
     expect(report.order.status, summary).toBe('completed');
     expect(report.order.counts.succeeded, summary).toBe(6);
     expect(report.pendingEngineCommands, summary).toBe(0);
