@@ -1,27 +1,26 @@
 /**
  * The chaos scenario, shared by bench/chaos.ts (full size) and test/integration/chaos.test.ts (small):
- * its own PostgreSQL and Temporal dev server (so it can stop them), one gateway in this process and one
- * real `atelier worker` process. While clients create runs and an order runs, the worker is SIGKILLed
- * and restarted, the Temporal server is restarted and PostgreSQL is stopped for a while. Afterwards it
- * waits for everything to drain and reads what the database recorded: runs lost, steps billed twice,
- * runs stuck, the gateway's 5xx, the order's final counts and the time to drain.
+ * its own PostgreSQL and Temporal dev server (so it can stop them), a real `atelier api` gateway process
+ * and a real `atelier worker` process. While clients create runs and an order runs, each fault it is asked
+ * for happens: the worker SIGKILLed and restarted, the gateway SIGKILLed with a burst of requests in flight
+ * and restarted on its port, the Temporal server stopped cleanly and SIGKILLed (each then started again on
+ * its file), PostgreSQL stopped cleanly, its postmaster SIGKILLed (each then started again on its data dir)
+ * and all its processes frozen with SIGSTOP for a while. Afterwards it waits for everything to drain and
+ * reads what the database recorded: runs lost, steps billed twice, runs stuck, the gateway's 5xx, the
+ * order's final counts and the time to drain. How each fault is dealt is in chaos-faults.ts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
-import pino from 'pino';
-import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
 import { freePort } from '@atelier/cli/stack/processes';
 import { ensureTemporalCli } from '@atelier/cli/stack/temporal-cli';
 import { type TemporalDevServer, startTemporalDevServer } from '@atelier/cli/stack/temporal-server';
 import { type Db, type EmbeddedPostgresHandle, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
-import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domain';
-import { LocalStorage } from '@atelier/storage';
+import { isTerminalRunStatus } from '@atelier/domain';
+import { generateSecretsKey } from '@atelier/engine/webhooks/index';
+import { generateFileSigningSecret } from '@atelier/storage/file-urls';
+import { SupervisedAtelier, freezePostgres, killPostgres, prng, sleep } from './chaos-faults';
 
 export interface ChaosOptions {
   /** Runs of plan-research-report created by the load clients. */
@@ -35,11 +34,21 @@ export interface ChaosOptions {
   killPauseMs: number;
   /** A kill waits until the worker has been up at least this long (plus up to as long again, at random). */
   minUptimeMs: number;
-  /** Times the Temporal dev server is stopped and started again (down for temporalDownMs each). */
+  /** Times the gateway process is SIGKILLed with gatewayBurst POST /v1/runs in flight (each time restarted on its port after killPauseMs). */
+  gatewayKills: number;
+  gatewayBurst: number;
+  /** Times the Temporal dev server is stopped cleanly and started again (down for temporalDownMs each). */
   temporalRestarts: number;
+  /** Times the Temporal dev server is SIGKILLed and started again on its file (down for temporalDownMs each). */
+  temporalKills: number;
   temporalDownMs: number;
-  /** How long PostgreSQL is stopped, once (0 skips the outage). */
+  /** How long PostgreSQL is stopped cleanly, once (0 skips the outage). */
   pgOutageMs: number;
+  /** Times the postmaster is SIGKILLed (then, once its backends are gone, started again on its data dir after pgKillDownMs). */
+  pgKills: number;
+  pgKillDownMs: number;
+  /** How long every PostgreSQL process is frozen (SIGSTOP, then SIGCONT), once (0 skips it). */
+  pgFreezeMs: number;
   /** The window over which the load is spread and the faults happen. */
   windowMs: number;
   /** ATELIER_LOCAL_LATENCY_MS of the worker: every local model call takes this long. */
@@ -58,9 +67,15 @@ export const DEFAULT_CHAOS: Omit<ChaosOptions, 'log'> = {
   workerKills: 20,
   killPauseMs: 1_000,
   minUptimeMs: 3_000,
+  gatewayKills: 2,
+  gatewayBurst: 20,
   temporalRestarts: 1,
+  temporalKills: 1,
   temporalDownMs: 5_000,
   pgOutageMs: 60_000,
+  pgKills: 1,
+  pgKillDownMs: 5_000,
+  pgFreezeMs: 30_000,
   windowMs: 360_000,
   latencyMs: 300,
   drainTimeoutMs: 600_000,
@@ -69,6 +84,8 @@ export const DEFAULT_CHAOS: Omit<ChaosOptions, 'log'> = {
 
 export interface ChaosReport {
   runs: {
+    /** POST /v1/runs the clients meant to make: the paced load and the bursts at the gateway kills. */
+    requested: number;
     /** 201 answers to POST /v1/runs. */
     acknowledged: number;
     /** Acknowledged but absent from the database, or never terminal by the deadline. */
@@ -79,7 +96,11 @@ export interface ChaosReport {
     stuckIds: Array<{ id: string; status: string }>;
     /** Final status of every load run and order child. */
     statuses: Record<string, number>;
-    /** Rows the load created beyond what was acknowledged (a request whose answer was lost). */
+    /**
+     * Rows the load created beyond what was acknowledged: a POST whose answer was lost (the gateway killed
+     * after it committed) and that the client sent again. A figure, not a failure, until requests carry an
+     * idempotency key.
+     */
     unacknowledgedRows: number;
   };
   billing: {
@@ -107,9 +128,27 @@ export interface ChaosReport {
     other5xxDetails: string[];
     /** Requests that got no answer at all (connection refused or reset, timeout). */
     networkErrors: number;
+    /**
+     * Requests sent while PostgreSQL was frozen: how they were answered and the slowest answer, which the
+     * gateway's query bound (ATELIER_DB_QUERY_TIMEOUT_MS, 5 s) should keep to about 5–10 s.
+     */
+    duringFreeze: { requests: number; status503: number; other: number; unanswered: number; slowestMs: number };
   };
   order: { id: string; status: string; counts: Record<string, number>; actualCostUsd: number | null };
-  faults: { workerKills: number; workerSelfExits: number; workerExitsWhileRunning: number; temporalRestarts: number; pgOutageMs: number };
+  faults: {
+    workerKills: number;
+    workerSelfExits: number;
+    workerExitsWhileRunning: number;
+    gatewayKills: number;
+    gatewaySelfExits: number;
+    /** Burst requests that got no answer from the killed gateway (sent again afterwards). */
+    gatewayBurstUnanswered: number;
+    temporalRestarts: number;
+    temporalKills: number;
+    pgOutageMs: number;
+    pgKills: number;
+    pgFreezeMs: number;
+  };
   /** Undelivered engine_commands at the end. */
   pendingEngineCommands: number;
   timings: {
@@ -120,20 +159,6 @@ export interface ChaosReport {
     /** From the last run acknowledged until the last run finished. */
     lastRunFinishedAfterLoadMs: number;
     totalMs: number;
-  };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** mulberry32: a small seeded PRNG, so the fault schedule repeats for a given seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -161,6 +186,8 @@ class LoadClient {
   other5xx = 0;
   other5xxDetails: string[] = [];
   networkErrors = 0;
+  /** Every attempt: when it was sent, how long its answer took, its status (null: no answer). */
+  attempts: Array<{ sentAt: number; ms: number; status: number | null }> = [];
 
   constructor(
     private readonly baseUrl: () => string,
@@ -170,6 +197,7 @@ class LoadClient {
   /** One attempt. */
   async send(method: string, p: string, body?: unknown): Promise<{ status: number; body: any; retryAfter: number | null } | undefined> {
     this.requests += 1;
+    const sentAt = Date.now();
     try {
       const res = await fetch(`${this.baseUrl()}${p}`, {
         method,
@@ -185,6 +213,7 @@ class LoadClient {
         // not JSON
       }
       const retryAfter = res.headers.get('retry-after');
+      this.attempts.push({ sentAt, ms: Date.now() - sentAt, status: res.status });
       if (res.status === 503) {
         this.status503 += 1;
         if (retryAfter && /^\d+$/.test(retryAfter)) this.status503WithRetryAfter += 1;
@@ -195,6 +224,7 @@ class LoadClient {
       return { status: res.status, body: parsed, retryAfter: retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null };
     } catch {
       this.networkErrors += 1;
+      this.attempts.push({ sentAt, ms: Date.now() - sentAt, status: null });
       return undefined;
     }
   }
@@ -213,134 +243,27 @@ class LoadClient {
   }
 }
 
-/** The `atelier worker` process, restarted whenever it exits (killed by us or failing on its own), as a supervisor would. */
-class WorkerSupervisor {
-  private child: ChildProcess | undefined;
-  private stopping = false;
-  private killing = false;
-  selfExits = 0;
-  /** Of selfExits, those of a process that had come up (answered its probe) before. */
-  exitsWhileRunning = 0;
-  kills = 0;
-  private readonly logFile: string;
-
-  constructor(
-    private readonly env: NodeJS.ProcessEnv,
-    private readonly probePort: number,
-    scratch: string,
-    private readonly log: (line: string) => void,
-  ) {
-    this.logFile = path.join(scratch, 'worker.log');
-  }
-
-  start(): void {
-    const fd = openSync(this.logFile, 'a');
-    const child = spawn(process.execPath, sourceCliArgs('worker'), {
-      cwd: PROJECT_ROOT,
-      env: this.env,
-      stdio: ['ignore', fd, fd],
-    });
-    closeSync(fd);
-    this.child = child;
-    // Whether this process ever answered its probe: a worker that dies while running differs from one
-    // that cannot start (it needs PostgreSQL and Temporal at start).
-    let up = false;
-    const probe = setInterval(() => {
-      fetch(`http://127.0.0.1:${this.probePort}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(
-        (res) => {
-          if (res.ok && this.child === child) up = true;
-        },
-        () => undefined,
-      );
-    }, 500);
-    child.once('exit', (code, signal) => {
-      clearInterval(probe);
-      if (this.child !== child) return;
-      this.child = undefined;
-      if (this.stopping || this.killing) return;
-      // It failed on its own (it cannot start while PostgreSQL is away): start it again shortly.
-      this.selfExits += 1;
-      if (up) this.exitsWhileRunning += 1;
-      const lines = this.tail(200).split('\n');
-      // The fatal line if the logger wrote one (level 50/60), else the last line naming an error.
-      const why = lines.filter((l) => /"level":(50|60)/.test(l)).slice(-1)[0] ?? lines.filter((l) => /Error/.test(l)).slice(-1)[0] ?? '';
-      this.log(
-        `worker exited on its own (${signal ?? code}) ${up ? 'while running' : 'while starting'}; restarting in 2 s. ${why.slice(0, 300)}`,
-      );
-      setTimeout(() => {
-        if (!this.stopping && !this.child) this.start();
-      }, 2_000);
-    });
-  }
-
-  /** Waits until the worker answers on its probe port (it has connected and is polling). */
-  async waitUp(timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline && !this.stopping) {
-      if (this.child) {
-        try {
-          const res = await fetch(`http://127.0.0.1:${this.probePort}/healthz`, { signal: AbortSignal.timeout(1_000) });
-          if (res.ok) return true;
-        } catch {
-          // not up yet
-        }
-      }
-      await sleep(250);
-    }
-    return false;
-  }
-
-  /** SIGKILL, a pause, a fresh process. */
-  async killAndRestart(pauseMs: number): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    this.killing = true;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGKILL');
-    await exited;
-    this.kills += 1;
-    await sleep(pauseMs);
-    this.killing = false;
-    if (!this.stopping) this.start();
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    const child = this.child;
-    if (!child) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGKILL');
-    await exited;
-  }
-
-  tail(lines = 30): string {
-    try {
-      return readFileSync(this.logFile, 'utf8').split('\n').slice(-lines).join('\n');
-    } catch {
-      return '';
-    }
-  }
-}
-
 /** Runs the whole scenario and returns what the database recorded; everything it started is stopped. */
 export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOptions['log'] }): Promise<ChaosReport> {
   const o: ChaosOptions = { ...DEFAULT_CHAOS, ...options };
   const log = o.log;
   const random = prng(o.seed);
-  try {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
-  } catch {
-    // already installed in this process
-  }
   const scratch = mkdtempSync(path.join(tmpdir(), 'atelier-chaos-'));
   chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as its own user when we are root
   const stops: Array<() => Promise<void>> = [];
   const totalStarted = Date.now();
-  let worker: WorkerSupervisor | undefined;
+  let worker: SupervisedAtelier | undefined;
+  let gateway: SupervisedAtelier | undefined;
   try {
     // --- the stack: Temporal and PostgreSQL of our own, on fixed ports so they come back where they were
     const cliPath = await ensureTemporalCli(log);
-    const [temporalPort, uiPort, pgPort, probePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [temporalPort, uiPort, pgPort, probePort, apiPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const startTemporal = () =>
       startTemporalDevServer({
         cliPath,
@@ -350,7 +273,11 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
         headless: true,
         log: () => undefined,
       });
-    const startPg = () => startEmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: pgPort, database: 'atelier', ephemeral: true });
+    const pgDir = path.join(scratch, 'pg');
+    // PostgreSQL's own durability, not the tests' `ephemeral` (synchronous_commit=off): with that, a commit is
+    // answered before its WAL is flushed, and the postmaster's SIGKILL lost runs the gateway had acknowledged
+    // (5 of 240 in one bench run). A deployment keeps synchronous_commit on; so does `atelier dev`.
+    const startPg = () => startEmbeddedPostgres({ dataDir: pgDir, port: pgPort, database: 'atelier' });
     let temporal: TemporalDevServer | undefined = await startTemporal();
     stops.push(async () => temporal?.stop());
     let pg: EmbeddedPostgresHandle | undefined = await startPg();
@@ -361,54 +288,57 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     await migrateToLatest(db);
     await syncBuiltinWorkflows(db, loadBuiltinWorkflows());
 
-    const logger = pino({ level: process.env.CHAOS_GATEWAY_LOG ?? 'silent' });
     const storageDir = path.join(scratch, 'storage');
-    const connection = await Connection.connect({ address: temporal.address });
-    stops.push(() => connection.close());
-    const events = new RunEventHub(databaseUrl, logger);
-    stops.push(() => events.close());
     const taskQueue = 'chaos';
-    const api: ApiServer = await startApiServer(
-      {
-        db,
-        temporal: new Client({ connection, namespace: 'default' }),
-        taskQueue,
-        logger,
-        models: new ModelRegistry(LOCAL_MODELS),
-        storage: new LocalStorage(storageDir),
-        events,
-      },
-      0,
-      '127.0.0.1',
-    );
-    stops.push(() => api.close());
-
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
     const { OPENAI_API_KEY: _openai, ...inherited } = process.env;
-    worker = new WorkerSupervisor(
+    // What a deployment gives every gateway and worker alike; the gateway refuses to start without the first two.
+    const common: NodeJS.ProcessEnv = {
+      ...inherited,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporal.address,
+      ATELIER_TASK_QUEUE: taskQueue,
+      ATELIER_DATA_DIR: scratch,
+      ATELIER_STORAGE_DIR: storageDir,
+      ATELIER_FILE_SIGNING_SECRET: generateFileSigningSecret(),
+      ATELIER_PUBLIC_URL: apiUrl,
+      ATELIER_SECRETS_KEY: generateSecretsKey(),
+    };
+    worker = new SupervisedAtelier(
+      'worker',
       {
-        ...inherited,
-        DATABASE_URL: databaseUrl,
-        TEMPORAL_ADDRESS: temporal.address,
-        ATELIER_TASK_QUEUE: taskQueue,
+        ...common,
         ATELIER_LOCAL_LATENCY_MS: String(o.latencyMs),
-        ATELIER_STORAGE_DIR: storageDir,
         ATELIER_WORKER_PORT: String(probePort),
         LOG_LEVEL: process.env.CHAOS_WORKER_LOG ?? 'warn',
       },
-      probePort,
+      `http://127.0.0.1:${probePort}/healthz`,
       scratch,
       log,
     );
     const supervisor = worker;
     stops.push(() => supervisor.stop());
-    const workerStarted = Date.now();
+    gateway = new SupervisedAtelier(
+      'api',
+      { ...common, ATELIER_API_HOST: '127.0.0.1', ATELIER_API_PORT: String(apiPort), LOG_LEVEL: process.env.CHAOS_GATEWAY_LOG ?? 'warn' },
+      `${apiUrl}/readyz`,
+      scratch,
+      log,
+    );
+    const api = gateway;
+    stops.push(() => api.stop());
+    const started = Date.now();
     worker.start();
+    gateway.start();
     if (!(await worker.waitUp(120_000))) throw new Error(`the worker did not come up:\n${worker.tail()}`);
-    log(`stack up: Temporal ${temporal.address}, PostgreSQL :${pgPort}, gateway ${api.url}, worker up in ${Date.now() - workerStarted} ms`);
+    if (!(await gateway.waitUp(120_000))) throw new Error(`the gateway did not come up:\n${gateway.tail()}`);
+    log(
+      `stack up: Temporal ${temporal.address}, PostgreSQL :${pgPort}, gateway ${apiUrl}, worker and gateway up in ${Date.now() - started} ms`,
+    );
 
     // --- callers: one for the load, one (another workspace) for the reference runs afterwards
     const register = async (email: string) => {
-      const anon = new LoadClient(() => api.url, '');
+      const anon = new LoadClient(() => apiUrl, '');
       const reg = await anon.until(
         'POST',
         '/v1/auth/register',
@@ -416,7 +346,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
         Date.now() + 30_000,
       );
       if (reg.status !== 201) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
-      const key = await new LoadClient(() => api.url, reg.body.accessToken).until(
+      const key = await new LoadClient(() => apiUrl, reg.body.accessToken).until(
         'POST',
         '/v1/api-keys',
         { name: 'chaos' },
@@ -427,15 +357,15 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     };
     const loadKey = await register('chaos@example.com');
     const referenceKey = await register('reference@example.com');
-    const clients = Array.from({ length: o.clients }, () => new LoadClient(() => api.url, loadKey));
+    const clients = Array.from({ length: o.clients }, () => new LoadClient(() => apiUrl, loadKey));
     const acknowledged: string[] = [];
 
     // --- the load: runs spread over the window, and the order started early
     const loadStarted = Date.now();
     const loadEnd = loadStarted + o.windowMs;
-    const hardDeadline = loadStarted + o.windowMs + o.pgOutageMs + o.drainTimeoutMs;
+    const hardDeadline = loadStarted + o.windowMs + o.pgOutageMs + o.pgFreezeMs + o.pgKills * o.pgKillDownMs + o.drainTimeoutMs;
     let orderId = '';
-    const orderClient = new LoadClient(() => api.url, loadKey);
+    const orderClient = new LoadClient(() => apiUrl, loadKey);
     const orderDone = (async () => {
       const items = Array.from({ length: o.orderChildren }, (_, i) => ({
         topic: `${TOPICS[i % TOPICS.length]}, part ${i}`,
@@ -478,28 +408,92 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
 
     // --- the faults
     const faultsStarted = Date.now();
+    const at = async (fraction: number) => sleep(Math.max(0, faultsStarted + o.windowMs * fraction - Date.now()));
     let temporalRestarts = 0;
+    let temporalKills = 0;
     const temporalDone = (async () => {
-      for (let r = 0; r < o.temporalRestarts; r++) {
-        await sleep(Math.max(0, faultsStarted + o.windowMs * ((r + 1) / (o.temporalRestarts + 1)) * 0.5 - Date.now()));
-        log('stopping Temporal');
-        await temporal!.stop();
+      // One after the other, spread over the window's first half: each needs the server the previous one started.
+      const faults = [...Array<'stop'>(o.temporalRestarts).fill('stop'), ...Array<'kill'>(o.temporalKills).fill('kill')];
+      for (const [f, how] of faults.entries()) {
+        await at((0.5 * (f + 1)) / (faults.length + 1));
+        log(how === 'stop' ? 'stopping Temporal' : 'SIGKILLing Temporal');
+        await (how === 'stop' ? temporal!.stop() : temporal!.kill());
         temporal = undefined;
         await sleep(o.temporalDownMs);
         temporal = await startTemporal();
-        temporalRestarts += 1;
+        if (how === 'stop') temporalRestarts += 1;
+        else temporalKills += 1;
         log('Temporal is back');
       }
     })();
+    let pgKills = 0;
+    const freezeWindow = { from: 0, to: 0 };
     const pgDone = (async () => {
-      if (o.pgOutageMs <= 0) return;
-      await sleep(Math.max(0, faultsStarted + o.windowMs * 0.55 - Date.now()));
-      log(`stopping PostgreSQL for ${o.pgOutageMs / 1000} s`);
-      await pg!.stop();
-      pg = undefined;
-      await sleep(o.pgOutageMs);
-      pg = await startPg();
-      log('PostgreSQL is back');
+      // One after the other too: each acts on the server the previous one started again.
+      if (o.pgOutageMs > 0) {
+        await at(0.55);
+        log(`stopping PostgreSQL for ${o.pgOutageMs / 1000} s`);
+        await pg!.stop();
+        pg = undefined;
+        await sleep(o.pgOutageMs);
+        pg = await startPg();
+        log('PostgreSQL is back');
+      }
+      for (let k = 0; k < o.pgKills; k++) {
+        await at(0.72 + (0.1 * k) / o.pgKills);
+        log('SIGKILLing the postmaster');
+        await killPostgres(pgDir);
+        pg = undefined;
+        await sleep(o.pgKillDownMs);
+        pg = await startPg();
+        pgKills += 1;
+        log('PostgreSQL is back after its crash recovery');
+      }
+      if (o.pgFreezeMs > 0) {
+        await at(0.84);
+        freezeWindow.from = Date.now();
+        const thaw = await freezePostgres(pgDir);
+        log(`PostgreSQL frozen (SIGSTOP) for ${o.pgFreezeMs / 1000} s`);
+        try {
+          await sleep(o.pgFreezeMs);
+        } finally {
+          thaw();
+          freezeWindow.to = Date.now();
+        }
+        log('PostgreSQL thawed (SIGCONT)');
+      }
+    })();
+    let burstRequested = 0;
+    let burstUnanswered = 0;
+    const burstClients: LoadClient[] = [];
+    const gatewayDone = (async () => {
+      for (let k = 0; k < o.gatewayKills; k++) {
+        await at(0.1 + (0.8 * k) / o.gatewayKills);
+        await api.waitUp(180_000);
+        // A burst of creations, and the kill as soon as the first is answered: the others are then on their
+        // way or in the gateway's hands (a fixed delay let an idle gateway answer them all first).
+        let firstAnswered: () => void = () => undefined;
+        const answered = new Promise<void>((resolve) => {
+          firstAnswered = resolve;
+        });
+        const burst = Array.from({ length: o.gatewayBurst }, async (_, b) => {
+          const client = new LoadClient(() => apiUrl, loadKey);
+          burstClients.push(client);
+          const body = { templateId: 'plan-research-report', intake: { topic: TOPICS[b % TOPICS.length] } };
+          const first = await client.send('POST', '/v1/runs', body);
+          if (first) firstAnswered();
+          else burstUnanswered += 1;
+          const res = first && first.status !== 503 ? first : await client.until('POST', '/v1/runs', body, hardDeadline);
+          if (res.status === 201) acknowledged.push(res.body.id);
+          else log(`burst POST /v1/runs answered ${res.status}: ${JSON.stringify(res.body).slice(0, 200)}`);
+        });
+        burstRequested += o.gatewayBurst;
+        await Promise.race([answered, sleep(1_000)]);
+        await api.killAndRestart(o.killPauseMs);
+        log(`gateway killed (${k + 1}/${o.gatewayKills}) with a burst of ${o.gatewayBurst} in flight`);
+        await Promise.all(burst);
+        log(`gateway kill ${k + 1}: ${burstUnanswered} burst requests unanswered so far`);
+      }
     })();
     const killsDone = (async () => {
       const interval = o.windowMs / (o.workerKills + 1);
@@ -513,7 +507,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
         log(`worker killed (${k + 1}/${o.workerKills})`);
       }
     })();
-    const results = await Promise.allSettled([orderDone, loadDone, temporalDone, pgDone, killsDone]);
+    const results = await Promise.allSettled([orderDone, loadDone, temporalDone, pgDone, killsDone, gatewayDone]);
     const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined;
     if (failed) throw failed.reason;
     const loadMs = (results[1] as PromiseFulfilledResult<number>).value;
@@ -601,7 +595,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     const completed = rows.filter((r) => r.status === 'completed');
     const intakes = new Map<string, Record<string, unknown>>();
     for (const r of completed) intakes.set(canonical(r.intake), r.intake as Record<string, unknown>);
-    const referenceClient = new LoadClient(() => api.url, referenceKey);
+    const referenceClient = new LoadClient(() => apiUrl, referenceKey);
     const referenceIds: string[] = [];
     const pendingIntakes = [...intakes.values()];
     await Promise.all(
@@ -643,14 +637,16 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     const billedTwice = new Set([...totalMismatch.map((r) => r.id), ...settledTwice.map(([key]) => key.split(' ')[0]), ...mismatchedIds])
       .size;
 
-    const orderClientFinal = new LoadClient(() => api.url, loadKey);
+    const orderClientFinal = new LoadClient(() => apiUrl, loadKey);
     const orderView = await orderClientFinal.until('GET', `/v1/orders/${orderId}`, undefined, Date.now() + 30_000);
     const pending = await db.selectFrom('engine_commands').select('id').where('done_at', 'is', null).execute();
-    const all = [...clients, orderClient, orderClientFinal];
+    const all = [...clients, ...burstClients, orderClient, orderClientFinal];
     const sum = (f: (c: LoadClient) => number) => all.reduce((n, c) => n + f(c), 0);
+    const frozen = all.flatMap((c) => c.attempts).filter((a) => a.sentAt >= freezeWindow.from && a.sentAt < freezeWindow.to);
 
     return {
       runs: {
+        requested: o.runs + burstRequested,
         acknowledged: acknowledged.length,
         lost: lostIds.length,
         lostIds,
@@ -675,6 +671,13 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
         other5xx: sum((c) => c.other5xx),
         other5xxDetails: all.flatMap((c) => c.other5xxDetails).slice(0, 20),
         networkErrors: sum((c) => c.networkErrors),
+        duringFreeze: {
+          requests: frozen.length,
+          status503: frozen.filter((a) => a.status === 503).length,
+          other: frozen.filter((a) => a.status !== null && a.status !== 503).length,
+          unanswered: frozen.filter((a) => a.status === null).length,
+          slowestMs: Math.max(0, ...frozen.map((a) => a.ms)),
+        },
       },
       order: {
         id: orderId,
@@ -686,8 +689,14 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
         workerKills: supervisor.kills,
         workerSelfExits: supervisor.selfExits,
         workerExitsWhileRunning: supervisor.exitsWhileRunning,
+        gatewayKills: api.kills,
+        gatewaySelfExits: api.selfExits,
+        gatewayBurstUnanswered: burstUnanswered,
         temporalRestarts,
+        temporalKills,
         pgOutageMs: o.pgOutageMs,
+        pgKills,
+        pgFreezeMs: o.pgFreezeMs,
       },
       pendingEngineCommands: pending.length,
       timings: {
@@ -700,6 +709,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     };
   } catch (err) {
     if (worker) log(`worker log tail:\n${worker.tail()}`);
+    if (gateway) log(`gateway log tail:\n${gateway.tail()}`);
     throw err;
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -724,9 +734,15 @@ export function chaosOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Omit<
     workerKills: num('CHAOS_WORKER_KILLS', d.workerKills),
     killPauseMs: num('CHAOS_KILL_PAUSE_MS', d.killPauseMs),
     minUptimeMs: num('CHAOS_MIN_UPTIME_MS', d.minUptimeMs),
+    gatewayKills: num('CHAOS_GATEWAY_KILLS', d.gatewayKills),
+    gatewayBurst: num('CHAOS_GATEWAY_BURST', d.gatewayBurst),
     temporalRestarts: num('CHAOS_TEMPORAL_RESTARTS', d.temporalRestarts),
+    temporalKills: num('CHAOS_TEMPORAL_KILLS', d.temporalKills),
     temporalDownMs: num('CHAOS_TEMPORAL_DOWN_MS', d.temporalDownMs),
     pgOutageMs: num('CHAOS_PG_OUTAGE_MS', d.pgOutageMs),
+    pgKills: num('CHAOS_PG_KILLS', d.pgKills),
+    pgKillDownMs: num('CHAOS_PG_KILL_DOWN_MS', d.pgKillDownMs),
+    pgFreezeMs: num('CHAOS_PG_FREEZE_MS', d.pgFreezeMs),
     windowMs: num('CHAOS_WINDOW_MS', d.windowMs),
     latencyMs: num('CHAOS_LATENCY_MS', d.latencyMs),
     drainTimeoutMs: num('CHAOS_DRAIN_TIMEOUT_MS', d.drainTimeoutMs),

@@ -86,6 +86,22 @@ async function childrenOf(pid: number): Promise<Array<{ pid: number; args: strin
     .map((m) => ({ pid: Number(m[1]), args: m[2]! }));
 }
 
+/** Every process under pid, pid included, deepest first (PostgreSQL's backends under its postmaster, …). */
+async function treeOf(pid: number): Promise<Array<{ pid: number; args: string }>> {
+  const below = await Promise.all((await childrenOf(pid)).map(async (c) => treeOf(c.pid)));
+  const { stdout } = await run('ps', ['-o', 'args=', '-p', String(pid)]).catch(() => ({ stdout: '' }));
+  return [...below.flat(), { pid, args: stdout.trim() }];
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 async function processesUsing(dir: string): Promise<string[]> {
   const { stdout } = await run('ps', ['-eo', 'args']).catch(() => ({ stdout: '' }));
   return stdout.split('\n').filter((l) => l.includes(dir));
@@ -193,6 +209,54 @@ describe('the README stack', () => {
     expect(output).toMatch(/the worker process exited \(SIGKILL\); restarting it in 1 s/);
     expect(output).toContain('the worker process restarted');
   }, 120_000);
+
+  it('survives kill -9 of every process of npm start: started again on the same data, a run cut off completes', async () => {
+    const created = await call('POST', '/v1/runs', apiKey, {
+      templateId: 'plan-research-report',
+      intake: { topic: 'survives a power cut' },
+    });
+    expect(created.status).toBe(201);
+    const deadline = Date.now() + 60_000;
+    // Cut it off mid-work: once a step has started.
+    while ((await call('GET', `/v1/runs/${created.body.id}`, apiKey)).body.status !== 'running') {
+      if (Date.now() > deadline) throw new Error('the run never started');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const tree = await treeOf(stack!.pid!);
+    const names = tree.map((p) => p.args).join('\n');
+    // bootstrap, `atelier dev`, its gateway and worker, the Temporal dev server and PostgreSQL with its backends.
+    expect(names).toMatch(/bootstrap\.mjs dev/);
+    expect(names).toMatch(/main\.ts api/);
+    expect(names).toMatch(/main\.ts worker/);
+    expect(names).toMatch(/temporal server start-dev/);
+    expect(names).toMatch(/postgres -D/);
+    // All at once, as a power cut or the OOM killer on the whole box would: nobody gets to clean up, so
+    // PostgreSQL leaves its postmaster.pid and Temporal its SQLite file mid-write.
+    for (const p of tree) if (alive(p.pid)) process.kill(p.pid, 'SIGKILL');
+    const gone = Date.now() + 30_000;
+    while (tree.some((p) => alive(p.pid))) {
+      if (Date.now() > gone) throw new Error(`still alive after SIGKILL:\n${tree.filter((p) => alive(p.pid)).map((p) => p.args)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    await startStack();
+    const done = Date.now() + 120_000;
+    let status = '';
+    while (Date.now() < done && status !== 'completed') {
+      status = (await call('GET', `/v1/runs/${created.body.id}`, apiKey)).body.status;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe('completed');
+    // Nothing of the first start is left, and what uses the data dir now is the second start's.
+    const killed = new Set(tree.map((p) => p.pid));
+    const now = new Set((await treeOf(stack!.pid!)).map((p) => p.pid));
+    const { stdout } = await run('ps', ['-eo', 'pid=,args=']);
+    const users = stdout
+      .split('\n')
+      .filter((l) => l.includes(dataDir))
+      .map((l) => Number(l.trim().split(/\s+/)[0]));
+    expect(users.filter((pid) => killed.has(pid) || !now.has(pid))).toEqual([]);
+  }, 300_000);
 
   it('stops cleanly on Ctrl-C; the compiled build starts on the same data, Temporal history included', async () => {
     expect(await stopStack()).toBe(0);

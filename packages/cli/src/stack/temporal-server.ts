@@ -9,6 +9,8 @@ export interface TemporalDevServer {
   address: string;
   uiUrl: string;
   stop(): Promise<void>;
+  /** SIGKILL, no clean shutdown: what a crash or an OOM kill does to it (the chaos bench restarts it on the same file). */
+  kill(): Promise<void>;
 }
 
 export interface DevServerOptions {
@@ -67,7 +69,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
     await proc.stop('SIGKILL');
     throw err;
   }
-  return { address, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => proc.stop('SIGTERM', 15_000) };
+  return { address, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => proc.stop('SIGTERM', 15_000), kill: () => proc.stop('SIGKILL') };
 }
 
 const { IndexedValueType } = proto.temporal.api.enums.v1;
