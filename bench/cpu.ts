@@ -58,6 +58,8 @@ function machine(): { busy: number; total: number } {
 function classify(comm: string): string {
   if (comm.startsWith('temporal')) return 'temporal';
   if (comm.startsWith('postgres')) return 'postgres';
+  // Atelier's gateway and worker processes (bench/atelier-processes.ts), and any other Node child.
+  if (comm === 'node' || comm.startsWith('node ')) return 'atelier';
   return 'other';
 }
 
@@ -105,7 +107,7 @@ export function sampleCpu(): CpuSample {
   }
   const children = new Map<number, number[]>();
   for (const [pid, s] of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), pid]);
-  const byComponent: Record<string, number> = { node: stats.get(process.pid)?.cpuMs ?? 0, temporal: 0, postgres: 0, other: 0 };
+  const byComponent: Record<string, number> = { node: stats.get(process.pid)?.cpuMs ?? 0, atelier: 0, temporal: 0, postgres: 0, other: 0 };
   const queue = [...(children.get(process.pid) ?? [])];
   while (queue.length) {
     const pid = queue.pop()!;

@@ -45,9 +45,16 @@ export interface ConnectionStates {
 export function cpuSummary(delta: CpuDelta, units: number, infra: Infra): PhaseCpu {
   const per = (ms: number | undefined) => round1((ms ?? 0) / Math.max(1, units));
   const perUnitMs: Record<string, number> = { node: per(delta.cpuMs.node), temporal: per(delta.cpuMs.temporal) };
+  // Atelier's own processes, when the bench runs it as npm start does (bench/atelier-processes.ts).
+  if (delta.cpuMs.atelier) perUnitMs.atelier = per(delta.cpuMs.atelier);
   if (infra.postgres === 'embedded') perUnitMs.postgres = per(delta.cpuMs.postgres);
   perUnitMs.total = round1(Object.values(perUnitMs).reduce((s, v) => s + v, 0));
-  const ours = (delta.cpuMs.node ?? 0) + (delta.cpuMs.temporal ?? 0) + (delta.cpuMs.postgres ?? 0) + (delta.cpuMs.other ?? 0);
+  const ours =
+    (delta.cpuMs.node ?? 0) +
+    (delta.cpuMs.atelier ?? 0) +
+    (delta.cpuMs.temporal ?? 0) +
+    (delta.cpuMs.postgres ?? 0) +
+    (delta.cpuMs.other ?? 0);
   return {
     perUnitMs,
     nodeThreadsPerUnitMs: {
