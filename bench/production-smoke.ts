@@ -10,6 +10,7 @@
  *                                             (against a running `npm run stack:production`)
  *
  * SMOKE_RUNS (6) runs and an order of SMOKE_ORDER_SIZE (4) first; then SMOKE_BURST (40) runs at once.
+ * SMOKE_WORKERS (3) and SMOKE_GATEWAY_COUNT (2) size the stack it starts.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -95,7 +96,13 @@ async function main() {
     const config = loadConfig();
     const dir = path.join(config.dataDir, 'production-smoke');
     log(`starting the production-shaped stack under ${dir}`);
-    stack = await startProductionStack(config, { dir, fresh: true }, pino({ level: 'warn' }, pino.destination(2)));
+    // SMOKE_WORKERS / SMOKE_GATEWAY_COUNT size the stack (3 and 2): with ATELIER_LOCAL_LATENCY_MS=2000, the burst's
+    // throughput at 1, 2 and 3 workers is the scale-out figure.
+    const sized = {
+      ...(process.env.SMOKE_WORKERS ? { workers: Number(process.env.SMOKE_WORKERS) } : {}),
+      ...(process.env.SMOKE_GATEWAY_COUNT ? { gateways: Number(process.env.SMOKE_GATEWAY_COUNT) } : {}),
+    };
+    stack = await startProductionStack(config, { dir, fresh: true, ...sized }, pino({ level: 'warn' }, pino.destination(2)));
     result.startMs = Date.now() - started;
     result.startPhasesMs = stack.timings;
     result.temporalVersion = stack.temporalVersion;
