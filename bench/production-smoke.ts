@@ -12,7 +12,7 @@
  * SMOKE_RUNS (6) runs and an order of SMOKE_ORDER_SIZE (4) first; then SMOKE_BURST (40) runs at once.
  * SMOKE_WORKERS (3) and SMOKE_GATEWAY_COUNT (2) size the stack it starts.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -92,6 +92,9 @@ async function main() {
   let temporalAddress = process.env.SMOKE_TEMPORAL_ADDRESS ?? '';
   const result: Record<string, unknown> = {};
   if (gateways.length === 0) {
+    // The stack runs the compiled build: compile this checkout first, so it never runs a stale dist/.
+    const built = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs')], { stdio: ['ignore', 2, 2] });
+    if (built.status !== 0) throw new Error('npm run build failed');
     const started = Date.now();
     const config = loadConfig();
     const dir = path.join(config.dataDir, 'production-smoke');
