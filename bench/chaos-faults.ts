@@ -8,6 +8,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
+import { childProcesses, isAlive } from '@atelier/cli/stack/processes';
 
 const run = promisify(execFile);
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -140,23 +141,6 @@ export function postmasterPid(dataDir: string): number {
   return pid;
 }
 
-async function childPids(pid: number): Promise<number[]> {
-  const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(pid)]).catch(() => ({ stdout: '' }));
-  return stdout
-    .split('\n')
-    .map((l) => Number(l.trim()))
-    .filter((n) => Number.isInteger(n) && n > 0);
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * SIGKILLs the postmaster (no shutdown checkpoint: the restart replays the WAL) and waits until its backends
  * have noticed and exited too: a new postmaster refuses to start while the old shared memory is still
@@ -164,10 +148,10 @@ const alive = (pid: number) => {
  */
 export async function killPostgres(dataDir: string, timeoutMs = 60_000): Promise<void> {
   const postmaster = postmasterPid(dataDir);
-  const backends = await childPids(postmaster);
+  const backends = (await childProcesses(postmaster)).map((c) => c.pid);
   process.kill(postmaster, 'SIGKILL');
   const deadline = Date.now() + timeoutMs;
-  while ([postmaster, ...backends].some(alive)) {
+  while ([postmaster, ...backends].some(isAlive)) {
     if (Date.now() > deadline) throw new Error(`PostgreSQL's processes still alive ${timeoutMs} ms after the postmaster's SIGKILL`);
     await sleep(100);
   }
@@ -181,7 +165,7 @@ export async function killPostgres(dataDir: string, timeoutMs = 60_000): Promise
 export async function freezePostgres(dataDir: string): Promise<() => void> {
   const postmaster = postmasterPid(dataDir);
   process.kill(postmaster, 'SIGSTOP');
-  const frozen = [postmaster, ...(await childPids(postmaster))];
+  const frozen = [postmaster, ...(await childProcesses(postmaster)).map((c) => c.pid)];
   for (const pid of frozen.slice(1)) process.kill(pid, 'SIGSTOP');
   return () => {
     for (const pid of frozen) {

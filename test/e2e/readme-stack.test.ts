@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
-import { freePort } from '@atelier/cli/stack/processes';
+import { childProcesses, freePort, isAlive } from '@atelier/cli/stack/processes';
 
 /**
  * Starts the service exactly as the README says (`npm start` runs scripts/bootstrap.mjs dev), on its
@@ -77,30 +77,12 @@ async function stopStack(): Promise<number | null> {
   return exited;
 }
 
-async function childrenOf(pid: number): Promise<Array<{ pid: number; args: string }>> {
-  const { stdout } = await run('ps', ['-o', 'pid=,args=', '--ppid', String(pid)]).catch(() => ({ stdout: '' }));
-  return stdout
-    .split('\n')
-    .map((l) => l.trim().match(/^(\d+)\s+(.*)$/))
-    .filter((m): m is RegExpMatchArray => m !== null)
-    .map((m) => ({ pid: Number(m[1]), args: m[2]! }));
-}
-
 /** Every process under pid, pid included, deepest first (PostgreSQL's backends under its postmaster, …). */
 async function treeOf(pid: number): Promise<Array<{ pid: number; args: string }>> {
-  const below = await Promise.all((await childrenOf(pid)).map(async (c) => treeOf(c.pid)));
+  const below = await Promise.all((await childProcesses(pid)).map(async (c) => treeOf(c.pid)));
   const { stdout } = await run('ps', ['-o', 'args=', '-p', String(pid)]).catch(() => ({ stdout: '' }));
   return [...below.flat(), { pid, args: stdout.trim() }];
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function processesUsing(dir: string): Promise<string[]> {
   const { stdout } = await run('ps', ['-eo', 'args']).catch(() => ({ stdout: '' }));
@@ -139,12 +121,12 @@ describe('the README stack', () => {
   it('runs the gateway and the worker as processes of their own', async () => {
     const pids = output.match(/Processes\s+gateway pid (\d+), worker pid (\d+)/);
     expect(pids).not.toBeNull();
-    const children = await childrenOf(stack!.pid!);
+    const children = await childProcesses(stack!.pid!);
     // npm start's bootstrap runs `atelier dev`, which runs the two; both are its children.
     const dev = children.find((c) => c.args.endsWith(' dev'));
     expect(dev).toBeDefined();
     // Its other children are the embedded Temporal dev server and PostgreSQL.
-    const supervised = (await childrenOf(dev!.pid)).filter((c) => /main\.ts (api|worker)$/.test(c.args));
+    const supervised = (await childProcesses(dev!.pid)).filter((c) => /main\.ts (api|worker)$/.test(c.args));
     expect(supervised.map((c) => c.args.split(' ').at(-1)).sort()).toEqual(['api', 'worker']);
     expect(supervised.map((c) => String(c.pid)).sort()).toEqual([pids![1], pids![2]].sort());
   });
@@ -232,10 +214,10 @@ describe('the README stack', () => {
     expect(names).toMatch(/postgres -D/);
     // All at once, as a power cut or the OOM killer on the whole box would: nobody gets to clean up, so
     // PostgreSQL leaves its postmaster.pid and Temporal its SQLite file mid-write.
-    for (const p of tree) if (alive(p.pid)) process.kill(p.pid, 'SIGKILL');
+    for (const p of tree) if (isAlive(p.pid)) process.kill(p.pid, 'SIGKILL');
     const gone = Date.now() + 30_000;
-    while (tree.some((p) => alive(p.pid))) {
-      if (Date.now() > gone) throw new Error(`still alive after SIGKILL:\n${tree.filter((p) => alive(p.pid)).map((p) => p.args)}`);
+    while (tree.some((p) => isAlive(p.pid))) {
+      if (Date.now() > gone) throw new Error(`still alive after SIGKILL:\n${tree.filter((p) => isAlive(p.pid)).map((p) => p.args)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
 
@@ -263,7 +245,7 @@ describe('the README stack', () => {
     expect(await processesUsing(dataDir)).toEqual([]);
 
     await startStack('compiled');
-    const supervised = await childrenOf(stack!.pid!);
+    const supervised = await childProcesses(stack!.pid!);
     expect(supervised.map((c) => c.args.replace(/^\S+ /, ''))).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^\S*packages\/cli\/dist\/main\.js api$/),

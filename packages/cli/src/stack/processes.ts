@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { promisify } from 'node:util';
 
 export interface ManagedProcess {
   child: ChildProcess;
@@ -53,4 +54,24 @@ export async function waitFor<T>(what: string, attempt: () => Promise<T>, timeou
     }
   }
   throw new Error(`${what} was not ready after ${timeoutMs} ms: ${(lastError as Error)?.message ?? lastError}`);
+}
+
+/** The direct children of a process, with their command lines (`ps`); none when it has gone. */
+export async function childProcesses(pid: number): Promise<Array<{ pid: number; args: string }>> {
+  const { stdout } = await promisify(execFile)('ps', ['-o', 'pid=,args=', '--ppid', String(pid)]).catch(() => ({ stdout: '' }));
+  return stdout
+    .split('\n')
+    .map((l) => l.trim().match(/^(\d+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), args: m[2]! }));
+}
+
+/** Whether a process exists (signal 0 checks without sending anything). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
