@@ -6,11 +6,11 @@
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sourceCliArgs } from '@atelier/cli/stack/paths';
+import { COMPILED_CLI, sourceCliArgs } from '@atelier/cli/stack/paths';
 import { freePort, spawnManaged, waitFor } from '@atelier/cli/stack/processes';
 import { type Db, connectDb } from '@atelier/db';
 import { generateFileSigningSecret } from '@atelier/storage/file-urls';
-import type { Cleanup, Infra } from './infra';
+import { type Cleanup, type Infra, compileCheckout } from './infra';
 
 export interface AtelierOptions {
   namespace: string;
@@ -59,7 +59,11 @@ export async function startAtelierProcesses(cleanup: Cleanup, infra: Infra, opts
     if (dir) mkdirSync(dir, { recursive: true });
     return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${dir}`] : [];
   };
-  const worker = spawnManaged(process.execPath, [...profile('worker'), ...sourceCliArgs('worker')], log('worker'), env);
+  // BENCH_ATELIER_BUILD=compiled runs the compiled build with plain node, as production does (compiled first).
+  const compiled = process.env.BENCH_ATELIER_BUILD === 'compiled';
+  if (compiled) compileCheckout();
+  const cli = (command: string) => (compiled ? [COMPILED_CLI, command] : sourceCliArgs(command));
+  const worker = spawnManaged(process.execPath, [...profile('worker'), ...cli('worker')], log('worker'), env);
   cleanup.add('the Atelier worker process', () => worker.stop('SIGTERM', 20_000));
   const ready = (url: string) => async () => {
     const res = await fetch(`${url}/readyz`);
@@ -67,7 +71,7 @@ export async function startAtelierProcesses(cleanup: Cleanup, infra: Infra, opts
   };
   const exited = (p: typeof worker) => () => p.child.exitCode !== null || p.child.signalCode !== null;
   await waitFor('the Atelier worker', ready(`http://127.0.0.1:${workerPort}`), 120_000, exited(worker));
-  const gateway = spawnManaged(process.execPath, [...profile('gateway'), ...sourceCliArgs('api')], log('gateway'), env);
+  const gateway = spawnManaged(process.execPath, [...profile('gateway'), ...cli('api')], log('gateway'), env);
   cleanup.add('the Atelier gateway process', () => gateway.stop('SIGTERM', 20_000));
   const url = `http://127.0.0.1:${apiPort}`;
   await waitFor('the Atelier gateway', ready(url), 120_000, exited(gateway));

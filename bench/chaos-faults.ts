@@ -7,7 +7,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
+import { COMPILED_CLI, PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
 import { childProcesses, isAlive } from '@atelier/cli/stack/processes';
 
 const run = promisify(execFile);
@@ -46,13 +46,20 @@ export class SupervisedAtelier {
     private readonly probeUrl: string,
     scratch: string,
     private readonly log: (line: string) => void,
+    /** Its name in logs and its log file's (several of a role: `worker-2`); runs the compiled build when `compiled`. */
+    private readonly opts: { name?: string; compiled?: boolean } = {},
   ) {
-    this.logFile = path.join(scratch, `${role}.log`);
+    this.logFile = path.join(scratch, `${opts.name ?? role}.log`);
+  }
+
+  get name(): string {
+    return this.opts.name ?? this.role;
   }
 
   start(): void {
     const fd = openSync(this.logFile, 'a');
-    const child = spawn(process.execPath, sourceCliArgs(this.role), { cwd: PROJECT_ROOT, env: this.env, stdio: ['ignore', fd, fd] });
+    const args = this.opts.compiled ? [COMPILED_CLI, this.role] : sourceCliArgs(this.role);
+    const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: this.env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     this.child = child;
     // Whether this process ever answered its probe: one that dies while running differs from one that
@@ -77,7 +84,7 @@ export class SupervisedAtelier {
       // The fatal line if the logger wrote one (level 50/60), else the last line naming an error.
       const why = lines.filter((l) => /"level":(50|60)/.test(l)).slice(-1)[0] ?? lines.filter((l) => /Error/.test(l)).slice(-1)[0] ?? '';
       this.log(
-        `${this.role} exited on its own (${signal ?? code}) ${up ? 'while running' : 'while starting'}; restarting in 2 s. ${why.slice(0, 300)}`,
+        `${this.name} exited on its own (${signal ?? code}) ${up ? 'while running' : 'while starting'}; restarting in 2 s. ${why.slice(0, 300)}`,
       );
       setTimeout(() => {
         if (!this.stopping && !this.child) this.start();

@@ -1,7 +1,7 @@
 /**
  * The chaos scenario, shared by bench/chaos.ts (full size) and test/integration/chaos.test.ts (small):
- * its own PostgreSQL and Temporal dev server (so it can stop them), a real `atelier api` gateway process
- * and a real `atelier worker` process. While clients create runs and an order runs, each fault it is asked
+ * its own PostgreSQL and Temporal (so it can stop them) and real `atelier api` and `atelier worker`
+ * processes, in `npm start`'s shape or production's (chaos-stack.ts). While clients create runs and an order runs, each fault it is asked
  * for happens: the worker SIGKILLed and restarted, the gateway SIGKILLed with a burst of requests in flight
  * and restarted on its port, the Temporal server stopped cleanly and SIGKILLed (each then started again on
  * its file), PostgreSQL stopped cleanly, its postmaster SIGKILLed (each then started again on its data dir)
@@ -13,16 +13,17 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { freePort } from '@atelier/cli/stack/processes';
-import { ensureTemporalCli } from '@atelier/cli/stack/temporal-cli';
-import { type TemporalDevServer, startTemporalDevServer } from '@atelier/cli/stack/temporal-server';
-import { type Db, type EmbeddedPostgresHandle, connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
+import { type Db, connectDb, migrateToLatest, syncBuiltinWorkflows } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
-import { generateSecretsKey } from '@atelier/engine/webhooks/index';
-import { generateFileSigningSecret } from '@atelier/storage/file-urls';
-import { SupervisedAtelier, freezePostgres, killPostgres, prng, sleep } from './chaos-faults';
+import { type SupervisedAtelier, freezePostgres, prng, sleep } from './chaos-faults';
+import { type ChaosTopology, startChaosStack } from './chaos-stack';
 
 export interface ChaosOptions {
+  /** `dev` (npm start's shape) or `production` (the real Temporal Server on PostgreSQL, several compiled processes); chaos-stack.ts. */
+  topology: ChaosTopology;
+  /** Gateways and workers of the production topology; the faults aim at the first of each. */
+  gateways: number;
+  workers: number;
   /** Runs of plan-research-report created by the load clients. */
   runs: number;
   /** Concurrent load clients. */
@@ -61,6 +62,9 @@ export interface ChaosOptions {
 }
 
 export const DEFAULT_CHAOS: Omit<ChaosOptions, 'log'> = {
+  topology: 'dev',
+  gateways: 2,
+  workers: 3,
   runs: 200,
   clients: 4,
   orderChildren: 50,
@@ -83,6 +87,8 @@ export const DEFAULT_CHAOS: Omit<ChaosOptions, 'log'> = {
 };
 
 export interface ChaosReport {
+  /** What ran: Temporal's kind, the processes. */
+  stack: string;
   runs: {
     /** POST /v1/runs the clients meant to make: the paced load and the bursts at the gateway kills. */
     requested: number;
@@ -148,6 +154,10 @@ export interface ChaosReport {
     pgOutageMs: number;
     pgKills: number;
     pgFreezeMs: number;
+    /** Times the real Temporal Server exited on its own (during a PostgreSQL fault) and was started again. */
+    temporalSelfExits: number;
+    /** Exits on their own of the gateways and workers no fault aimed at. */
+    otherProcessSelfExits: number;
   };
   /** Undelivered engine_commands at the end. */
   pendingEngineCommands: number;
@@ -252,89 +262,31 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
   chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as its own user when we are root
   const stops: Array<() => Promise<void>> = [];
   const totalStarted = Date.now();
-  let worker: SupervisedAtelier | undefined;
-  let gateway: SupervisedAtelier | undefined;
+  let processes: SupervisedAtelier[] = [];
   try {
-    // --- the stack: Temporal and PostgreSQL of our own, on fixed ports so they come back where they were
-    const cliPath = await ensureTemporalCli(log);
-    const [temporalPort, uiPort, pgPort, probePort, apiPort] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-    ];
-    const startTemporal = () =>
-      startTemporalDevServer({
-        cliPath,
-        dbFile: path.join(scratch, 'temporal.db'),
-        port: temporalPort,
-        uiPort,
-        headless: true,
-        log: () => undefined,
-      });
-    const pgDir = path.join(scratch, 'pg');
-    // PostgreSQL's own durability, not the tests' `ephemeral` (synchronous_commit=off): with that, a commit is
-    // answered before its WAL is flushed, and the postmaster's SIGKILL lost runs the gateway had acknowledged
-    // (5 of 240 in one bench run). A deployment keeps synchronous_commit on; so does `atelier dev`.
-    const startPg = () => startEmbeddedPostgres({ dataDir: pgDir, port: pgPort, database: 'atelier' });
-    let temporal: TemporalDevServer | undefined = await startTemporal();
-    stops.push(async () => temporal?.stop());
-    let pg: EmbeddedPostgresHandle | undefined = await startPg();
-    stops.push(async () => pg?.stop());
-    const databaseUrl = pg.url;
-    const db: Db = connectDb({ url: databaseUrl, max: 20, onConnectionError: () => undefined });
+    // --- the stack (chaos-stack.ts): Temporal and PostgreSQL of our own, so it can stop them
+    const started = Date.now();
+    const stack = await startChaosStack({
+      topology: o.topology,
+      gateways: o.gateways,
+      workers: o.workers,
+      latencyMs: o.latencyMs,
+      scratch,
+      log,
+    });
+    stops.push(() => stack.stop());
+    processes = [...stack.workers, ...stack.gateways];
+    const db: Db = connectDb({ url: stack.databaseUrl, max: 20, onConnectionError: () => undefined });
     stops.push(() => db.destroy());
     await migrateToLatest(db);
     await syncBuiltinWorkflows(db, loadBuiltinWorkflows());
-
-    const storageDir = path.join(scratch, 'storage');
-    const taskQueue = 'chaos';
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const { OPENAI_API_KEY: _openai, ...inherited } = process.env;
-    // What a deployment gives every gateway and worker alike; the gateway refuses to start without the first two.
-    const common: NodeJS.ProcessEnv = {
-      ...inherited,
-      DATABASE_URL: databaseUrl,
-      TEMPORAL_ADDRESS: temporal.address,
-      ATELIER_TASK_QUEUE: taskQueue,
-      ATELIER_DATA_DIR: scratch,
-      ATELIER_STORAGE_DIR: storageDir,
-      ATELIER_FILE_SIGNING_SECRET: generateFileSigningSecret(),
-      ATELIER_PUBLIC_URL: apiUrl,
-      ATELIER_SECRETS_KEY: generateSecretsKey(),
-    };
-    worker = new SupervisedAtelier(
-      'worker',
-      {
-        ...common,
-        ATELIER_LOCAL_LATENCY_MS: String(o.latencyMs),
-        ATELIER_WORKER_PORT: String(probePort),
-        LOG_LEVEL: process.env.CHAOS_WORKER_LOG ?? 'warn',
-      },
-      `http://127.0.0.1:${probePort}/healthz`,
-      scratch,
-      log,
-    );
-    const supervisor = worker;
-    stops.push(() => supervisor.stop());
-    gateway = new SupervisedAtelier(
-      'api',
-      { ...common, ATELIER_API_HOST: '127.0.0.1', ATELIER_API_PORT: String(apiPort), LOG_LEVEL: process.env.CHAOS_GATEWAY_LOG ?? 'warn' },
-      `${apiUrl}/readyz`,
-      scratch,
-      log,
-    );
-    const api = gateway;
-    stops.push(() => api.stop());
-    const started = Date.now();
-    worker.start();
-    gateway.start();
-    if (!(await worker.waitUp(120_000))) throw new Error(`the worker did not come up:\n${worker.tail()}`);
-    if (!(await gateway.waitUp(120_000))) throw new Error(`the gateway did not come up:\n${gateway.tail()}`);
-    log(
-      `stack up: Temporal ${temporal.address}, PostgreSQL :${pgPort}, gateway ${apiUrl}, worker and gateway up in ${Date.now() - started} ms`,
-    );
+    // The faults aim at the first worker and the first gateway; any others keep serving.
+    const supervisor = stack.workers[0]!;
+    const api = stack.gateways[0]!;
+    const apiUrl = stack.gatewayUrls[0]!;
+    // Each client keeps to one gateway, spread over all of them as a load balancer would spread connections.
+    const gatewayFor = (i: number) => stack.gatewayUrls[i % stack.gatewayUrls.length]!;
+    log(`stack up in ${Date.now() - started} ms: ${stack.description}; faults aim at ${supervisor.name} and ${api.name}`);
 
     // --- callers: one for the load, one (another workspace) for the reference runs afterwards
     const register = async (email: string) => {
@@ -357,7 +309,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     };
     const loadKey = await register('chaos@example.com');
     const referenceKey = await register('reference@example.com');
-    const clients = Array.from({ length: o.clients }, () => new LoadClient(() => apiUrl, loadKey));
+    const clients = Array.from({ length: o.clients }, (_, i) => new LoadClient(() => gatewayFor(i), loadKey));
     const acknowledged: string[] = [];
 
     // --- the load: runs spread over the window, and the order started early
@@ -365,7 +317,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     const loadEnd = loadStarted + o.windowMs;
     const hardDeadline = loadStarted + o.windowMs + o.pgOutageMs + o.pgFreezeMs + o.pgKills * o.pgKillDownMs + o.drainTimeoutMs;
     let orderId = '';
-    const orderClient = new LoadClient(() => apiUrl, loadKey);
+    const orderClient = new LoadClient(() => gatewayFor(o.clients), loadKey);
     const orderDone = (async () => {
       const items = Array.from({ length: o.orderChildren }, (_, i) => ({
         topic: `${TOPICS[i % TOPICS.length]}, part ${i}`,
@@ -417,10 +369,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
       for (const [f, how] of faults.entries()) {
         await at((0.5 * (f + 1)) / (faults.length + 1));
         log(how === 'stop' ? 'stopping Temporal' : 'SIGKILLing Temporal');
-        await (how === 'stop' ? temporal!.stop() : temporal!.kill());
-        temporal = undefined;
-        await sleep(o.temporalDownMs);
-        temporal = await startTemporal();
+        await stack.bounceTemporal(how, o.temporalDownMs);
         if (how === 'stop') temporalRestarts += 1;
         else temporalKills += 1;
         log('Temporal is back');
@@ -433,26 +382,24 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
       if (o.pgOutageMs > 0) {
         await at(0.55);
         log(`stopping PostgreSQL for ${o.pgOutageMs / 1000} s`);
-        await pg!.stop();
-        pg = undefined;
+        await stack.stopPostgres('stop');
         await sleep(o.pgOutageMs);
-        pg = await startPg();
+        await stack.startPostgres();
         log('PostgreSQL is back');
       }
       for (let k = 0; k < o.pgKills; k++) {
         await at(0.72 + (0.1 * k) / o.pgKills);
         log('SIGKILLing the postmaster');
-        await killPostgres(pgDir);
-        pg = undefined;
+        await stack.stopPostgres('kill');
         await sleep(o.pgKillDownMs);
-        pg = await startPg();
+        await stack.startPostgres();
         pgKills += 1;
         log('PostgreSQL is back after its crash recovery');
       }
       if (o.pgFreezeMs > 0) {
         await at(0.84);
         freezeWindow.from = Date.now();
-        const thaw = await freezePostgres(pgDir);
+        const thaw = await freezePostgres(stack.pgDir);
         log(`PostgreSQL frozen (SIGSTOP) for ${o.pgFreezeMs / 1000} s`);
         try {
           await sleep(o.pgFreezeMs);
@@ -645,6 +592,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
     const frozen = all.flatMap((c) => c.attempts).filter((a) => a.sentAt >= freezeWindow.from && a.sentAt < freezeWindow.to);
 
     return {
+      stack: stack.description,
       runs: {
         requested: o.runs + burstRequested,
         acknowledged: acknowledged.length,
@@ -697,6 +645,8 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
         pgOutageMs: o.pgOutageMs,
         pgKills,
         pgFreezeMs: o.pgFreezeMs,
+        temporalSelfExits: stack.temporalSelfExits(),
+        otherProcessSelfExits: processes.filter((p) => p !== supervisor && p !== api).reduce((n, p) => n + p.selfExits, 0),
       },
       pendingEngineCommands: pending.length,
       timings: {
@@ -708,8 +658,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
       },
     };
   } catch (err) {
-    if (worker) log(`worker log tail:\n${worker.tail()}`);
-    if (gateway) log(`gateway log tail:\n${gateway.tail()}`);
+    for (const p of processes) log(`${p.name} log tail:\n${p.tail()}`);
     throw err;
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -727,7 +676,12 @@ export function chaosOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Omit<
     return n;
   };
   const d = DEFAULT_CHAOS;
+  const topology = env.CHAOS_TOPOLOGY || d.topology;
+  if (topology !== 'dev' && topology !== 'production') throw new Error(`CHAOS_TOPOLOGY must be dev or production (got "${topology}")`);
   return {
+    topology,
+    gateways: Math.max(1, num('CHAOS_GATEWAYS', d.gateways)),
+    workers: Math.max(1, num('CHAOS_WORKERS', d.workers)),
     runs: num('CHAOS_RUNS', d.runs),
     clients: Math.max(1, num('CHAOS_CLIENTS', d.clients)),
     orderChildren: Math.max(1, num('CHAOS_ORDER_CHILDREN', d.orderChildren)),

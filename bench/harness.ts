@@ -24,7 +24,7 @@ import type { Db } from '@atelier/db';
 import { generateFileSigningSecret } from '@atelier/storage/file-urls';
 import { type AtelierOptions, type AtelierProcesses, startAtelierProcesses } from './atelier-processes';
 import type { Meter } from './diagnostics';
-import { Cleanup, type Infra, type Log, describe } from './infra';
+import { Cleanup, type Infra, type Log, type TemporalStore, describe } from './infra';
 import type { RunWatcher } from './run-watcher';
 import { round1 } from './stats';
 
@@ -41,9 +41,9 @@ export function intEnv(name: string, fallback: number, min = 0): number {
   return n;
 }
 
-export function temporalStoreEnv(): 'file' | 'memory' {
+export function temporalStoreEnv(): TemporalStore {
   const store = process.env.BENCH_TEMPORAL_STORE || 'memory';
-  if (store !== 'file' && store !== 'memory') throw new Error('BENCH_TEMPORAL_STORE must be file or memory');
+  if (store !== 'file' && store !== 'memory' && store !== 'server') throw new Error('BENCH_TEMPORAL_STORE must be file, memory or server');
   return store;
 }
 

@@ -1,18 +1,27 @@
 /**
  * What the benchmark stands up, the way the test suite's global setup does: one Temporal dev server
- * (headless; in memory, or with BENCH_TEMPORAL_STORE=file a SQLite file in a temp folder) and one
+ * (headless; in memory, or with BENCH_TEMPORAL_STORE=file a SQLite file in a temp folder; or with
+ * BENCH_TEMPORAL_STORE=server the real Temporal Server, its persistence and SQL visibility on the bench's
+ * PostgreSQL, as the production-shaped stack runs it) and one
  * PostgreSQL (embedded and ephemeral in the same temp folder, or a fresh database on DATABASE_URL), each
  * on a free port. Everything started is registered
  * with a Cleanup so it is stopped in reverse order, on success, on error and on Ctrl-C.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Db, connectDb, startEmbeddedPostgres } from '@atelier/db';
 import { Connection } from '@temporalio/client';
-import { temporalSettings } from '@atelier/cli/stack/paths';
+import { PROJECT_ROOT, temporalSettings } from '@atelier/cli/stack/paths';
 import { freePort, spawnManaged, waitFor } from '@atelier/cli/stack/processes';
+import {
+  ensureTemporalServer,
+  registerNamespace,
+  setUpTemporalSchemas,
+  startRealTemporalServer,
+} from '@atelier/cli/stack/real-temporal-server';
 import { ensureTemporalCli } from '@atelier/cli/stack/temporal-cli';
 import { ensureSearchAttributes, startTemporalDevServer } from '@atelier/cli/stack/temporal-server';
 
@@ -112,26 +121,39 @@ async function startInMemoryTemporal(cliPath: string, cleanup: Cleanup): Promise
   return address;
 }
 
-export async function startInfra(cleanup: Cleanup, log: Log, temporalStore: 'file' | 'memory' = 'file'): Promise<Infra> {
+/**
+ * The real Temporal Server (built into .tools/ on first use) with its two databases on the bench's PostgreSQL
+ * server, the namespace and search attributes registered through the operator API.
+ */
+async function startServerTemporal(cliPath: string, databaseUrl: string, tmpDir: string, cleanup: Cleanup, log: Log): Promise<string> {
+  const release = await ensureTemporalServer(log);
+  const url = new URL(databaseUrl);
+  const pg = {
+    host: url.hostname,
+    port: Number(url.port || 5432),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+  };
+  await setUpTemporalSchemas(release, pg, log);
+  const server = await startRealTemporalServer({ release, pg, dir: path.join(tmpDir, 'temporal-server'), log: () => undefined });
+  cleanup.add(`the Temporal Server ${release.version}`, () => server.stop());
+  await registerNamespace(cliPath, server.address, temporalSettings().namespace);
+  return server.address;
+}
+
+/** Compiles this checkout (`npm run build`), so processes that run dist/ never run a stale build. */
+export function compileCheckout(): void {
+  const built = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs')], { stdio: ['ignore', 2, 2] });
+  if (built.status !== 0) throw new Error('npm run build failed');
+}
+
+export type TemporalStore = 'file' | 'memory' | 'server';
+
+export async function startInfra(cleanup: Cleanup, log: Log, temporalStore: TemporalStore = 'file'): Promise<Infra> {
   const tmpDir = await mkdtemp(path.join(os.tmpdir(), 'atelier-bench-'));
   // As root the embedded PostgreSQL runs as the `postgres` user, which must be able to enter this folder.
   await chmod(tmpDir, 0o755);
   cleanup.add('the temp folder', () => rm(tmpDir, { recursive: true, force: true }));
-
-  const temporal = (async () => {
-    const cliPath = await ensureTemporalCli(log);
-    if (temporalStore === 'memory') return startInMemoryTemporal(cliPath, cleanup);
-    const server = await startTemporalDevServer({
-      cliPath,
-      dbFile: path.join(tmpDir, 'temporal', 'temporal.db'),
-      port: await freePort(),
-      uiPort: await freePort(),
-      headless: true,
-      log: () => undefined,
-    });
-    cleanup.add('the Temporal dev server', () => server.stop());
-    return server.address;
-  })();
 
   const postgres = (async (): Promise<{ url: string; kind: 'embedded' | 'external' }> => {
     const adminUrl = process.env.DATABASE_URL;
@@ -164,6 +186,22 @@ export async function startInfra(cleanup: Cleanup, log: Log, temporalStore: 'fil
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     return { url: url.toString(), kind: 'external' };
+  })();
+
+  const temporal = (async () => {
+    const cliPath = await ensureTemporalCli(log);
+    if (temporalStore === 'memory') return startInMemoryTemporal(cliPath, cleanup);
+    if (temporalStore === 'server') return startServerTemporal(cliPath, (await postgres).url, tmpDir, cleanup, log);
+    const server = await startTemporalDevServer({
+      cliPath,
+      dbFile: path.join(tmpDir, 'temporal', 'temporal.db'),
+      port: await freePort(),
+      uiPort: await freePort(),
+      headless: true,
+      log: () => undefined,
+    });
+    cleanup.add('the Temporal dev server', () => server.stop());
+    return server.address;
   })();
 
   // Start both; if one fails, still wait for the other so that whatever it started is registered and stopped.

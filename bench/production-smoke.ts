@@ -12,7 +12,7 @@
  * SMOKE_RUNS (6) runs and an order of SMOKE_ORDER_SIZE (4) first; then SMOKE_BURST (40) runs at once.
  * SMOKE_WORKERS (3) and SMOKE_GATEWAY_COUNT (2) size the stack it starts.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +21,7 @@ import { loadConfig } from '@atelier/cli/config';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { type ProductionStack, startProductionStack } from '@atelier/cli/stack/production-stack';
 import { ensureTemporalCli } from '@atelier/cli/stack/temporal-cli';
+import { compileCheckout } from './infra';
 
 const run = promisify(execFile);
 const log = (msg: string) => process.stderr.write(`[production-smoke] ${msg}\n`);
@@ -92,9 +93,7 @@ async function main() {
   let temporalAddress = process.env.SMOKE_TEMPORAL_ADDRESS ?? '';
   const result: Record<string, unknown> = {};
   if (gateways.length === 0) {
-    // The stack runs the compiled build: compile this checkout first, so it never runs a stale dist/.
-    const built = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs')], { stdio: ['ignore', 2, 2] });
-    if (built.status !== 0) throw new Error('npm run build failed');
+    compileCheckout();
     const started = Date.now();
     const config = loadConfig();
     const dir = path.join(config.dataDir, 'production-smoke');

@@ -36,3 +36,6 @@ export function temporalSettings(): TemporalSettings {
 export function sourceCliArgs(...args: string[]): string[] {
   return ['--conditions=atelier-source', '--import', 'tsx', path.join(PROJECT_ROOT, 'packages/cli/src/main.ts'), ...args];
 }
+
+/** The compiled `atelier` CLI (`npm run build`), which production processes run with plain node. */
+export const COMPILED_CLI = path.join(PROJECT_ROOT, 'packages', 'cli', 'dist', 'main.js');

@@ -7,7 +7,7 @@ import { connectDb, migrateToLatest, startEmbeddedPostgres, syncBuiltinWorkflows
 import type { AtelierConfig } from '../config.js';
 import { DEV_SUPERVISED_VARIABLE } from './dev-stack.js';
 import { fileSigningSecret } from './file-signing-secret.js';
-import { PROJECT_ROOT } from './paths.js';
+import { COMPILED_CLI } from './paths.js';
 import { freePort, waitFor } from './processes.js';
 import { ensureTemporalServer, registerNamespace, setUpTemporalSchemas, startRealTemporalServer } from './real-temporal-server.js';
 import { resolveSecretsKey } from './secrets-key.js';
@@ -42,8 +42,6 @@ export interface ProductionStack {
   timings: Record<string, number>;
   stop(): Promise<void>;
 }
-
-const COMPILED_CLI = path.join(PROJECT_ROOT, 'packages', 'cli', 'dist', 'main.js');
 
 /**
  * Production's shape on one machine: the real Temporal Server (not the dev server), its persistence and its

@@ -111,7 +111,13 @@ export interface RealTemporalServer {
   address: string;
   metricsUrl: string;
   configFile: string;
+  /** Every port it listens on: give them back to start it again where it was (its membership rows name them). */
+  ports: TemporalServerPorts;
   stop(): Promise<void>;
+  /** SIGKILL, no clean shutdown: what a crash or an OOM kill does to it (the chaos bench starts it again on its ports). */
+  kill(): Promise<void>;
+  /** Settles when the process has exited, whoever stopped it. */
+  exited: Promise<void>;
 }
 
 /** The dev server's `--dynamic-config-value key=value` pairs as the server's dynamic config file, unconstrained. */
@@ -121,7 +127,7 @@ export function dynamicConfigYaml(values: Record<string, unknown>): string {
     .join('');
 }
 
-interface Ports {
+export interface TemporalServerPorts {
   frontend: number;
   frontendHttp: number;
   frontendMembership: number;
@@ -135,7 +141,7 @@ interface Ports {
 }
 
 /** development-postgres12.yaml of the release, on our PostgreSQL and ports, without archival. */
-function serverConfigYaml(pg: SqlDatabase, ports: Ports, dynamicConfigFile: string): string {
+function serverConfigYaml(pg: SqlDatabase, ports: TemporalServerPorts, dynamicConfigFile: string): string {
   const store = (database: string, maxConns: number) => `      sql:
         pluginName: "postgres12"
         databaseName: "${database}"
@@ -212,6 +218,8 @@ export interface RealServerOptions {
   dir: string;
   /** The frontend's port; a free one when unset. */
   port?: number;
+  /** Every port, as a previous start's handle gave them (the frontend's then comes from here too). */
+  ports?: TemporalServerPorts;
   log: (line: string) => void;
 }
 
@@ -243,7 +251,7 @@ export async function startRealTemporalServer(opts: RealServerOptions): Promise<
     taken.add(port);
     return port;
   };
-  const ports: Ports = {
+  const ports: TemporalServerPorts = opts.ports ?? {
     frontend: opts.port ?? (await free()),
     frontendHttp: await free(),
     frontendMembership: await free(),
@@ -285,7 +293,18 @@ export async function startRealTemporalServer(opts: RealServerOptions): Promise<
     await proc.stop('SIGKILL');
     throw new Error(`${(err as Error).message}; its last output:\n${recent.join('\n')}`, { cause: err });
   }
-  return { address, metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics`, configFile, stop: () => proc.stop('SIGTERM', 15_000) };
+  return {
+    address,
+    metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics`,
+    configFile,
+    ports,
+    stop: () => proc.stop('SIGTERM', 15_000),
+    kill: () => proc.stop('SIGKILL'),
+    exited: new Promise<void>((resolve) => {
+      if (exited()) resolve();
+      else proc.child.once('exit', () => resolve());
+    }),
+  };
 }
 
 /**
