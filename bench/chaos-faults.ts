@@ -3,14 +3,12 @@
  * gateway, restarted by a small supervisor), and the embedded PostgreSQL, which can be SIGKILLed or frozen
  * with SIGSTOP. The Temporal dev server's SIGKILL is its handle's kill() (cli/stack/temporal-server.ts).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { COMPILED_CLI, PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
 import { childProcesses, isAlive } from '@atelier/cli/stack/processes';
 
-const run = promisify(execFile);
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** mulberry32: a small seeded PRNG, so the fault schedule repeats for a given seed. */

@@ -97,7 +97,8 @@ switch (mode) {
     const typecheck = spawnSync(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
     if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
     // Formatting and lint rules (biome.json) hold for every source file: a failure names the file and the fix.
-    const style = spawnSync(bin('biome'), ['ci', '.'], { cwd: root, stdio: 'inherit' });
+    // A warning fails too: without --error-on-warnings biome ci passes them, and they pile up unread.
+    const style = spawnSync(bin('biome'), ['ci', '--error-on-warnings', '.'], { cwd: root, stdio: 'inherit' });
     if (style.status !== 0) process.exit(style.status ?? 1);
     const validate = spawnSync(process.execPath, source('packages/cli/src/main.ts', 'workflows', 'validate'), {
       cwd: root,

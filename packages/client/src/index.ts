@@ -5,7 +5,7 @@
  * artifact's files and verifying a signed webhook — the helpers every integration otherwise writes.
  */
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, operations, paths } from './schema.js';
+import type { components, paths } from './schema.js';
 import { type RunEvent, streamRunEvents } from './sse.js';
 import { downloadArtifactFiles as downloadFiles, type DownloadedArtifact } from './download.js';
 

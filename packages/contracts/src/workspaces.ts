@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { LIMITS, Name, Pagination, QueryBoolean, Text } from './common.js';
+import { LIMITS, Name, Pagination, QueryBoolean } from './common.js';
 
 export const ROLE_VALUES = ['owner', 'admin', 'member'] as const;
 export const RoleSchema = z.enum(ROLE_VALUES).openapi('Role');

@@ -91,7 +91,7 @@ export async function leaseDueCommands(db: Executor, limit: number, leaseSeconds
     .sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-const leaseWithRuns = compiledOnce((db: Executor, limit: number, leaseSeconds: number) => {
+const leaseWithRuns = compiledOnce((_db: Executor, limit: number, leaseSeconds: number) => {
   const runColumns = sql.join(RUN_TO_START.map((c) => sql`r.${sql.ref(c)} AS ${sql.id(`${RUN_PREFIX}${c}`)}`));
   return sql<Record<string, unknown>>`
     WITH leased AS (

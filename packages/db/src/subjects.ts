@@ -1,7 +1,6 @@
-import type { Insertable, Selectable, Transaction } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import { actAs } from './actor.js';
 import type { Db, Executor } from './connect.js';
-import type { Database } from './schema.js';
 import type { LikenessConsentEventsTable, LikenessConsentsTable, SubjectsTable } from './schema-characters.js';
 
 /** Subjects (the people characters depict) and their likeness consents. */

@@ -2,7 +2,6 @@ import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/c
 import type { Logger } from 'pino';
 import {
   type Db,
-  type EngineCommand,
   type LeasedCommand,
   type RunToStart,
   cancelPlannedChildren,
@@ -200,7 +199,7 @@ export class EngineDispatcher {
       case 'start_run': {
         const run = leasedRun ?? (await getRunRow(db, id));
         // Cancelled (or otherwise moved on) before it could be handed over: nothing to start.
-        if (!run || run.status !== 'pending') return false;
+        if (run?.status !== 'pending') return false;
         try {
           const start = () =>
             startRunWorkflow(temporal, runWorkflowInputOf(run), {
@@ -232,7 +231,7 @@ export class EngineDispatcher {
       }
       case 'start_order': {
         const order = await getOrder(db, id);
-        if (!order || order.status !== 'running') return false;
+        if (order?.status !== 'running') return false;
         await startOrWakeOrderWorkflow(temporal, id, {
           taskQueue,
           workspaceId: order.workspace_id,
@@ -255,7 +254,7 @@ export class EngineDispatcher {
       }
       case 'deliver_webhook': {
         const message = await getWebhookMessage(db, id);
-        if (!message || message.status !== 'pending') return false;
+        if (message?.status !== 'pending') return false;
         await startWebhookDelivery(temporal, id, { taskQueue, retry: webhookRetrySettings(process.env, this.opts.webhookRetry) });
         return false;
       }

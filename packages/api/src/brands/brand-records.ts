@@ -66,7 +66,7 @@ export function presentBrand(b: BrandRow, activeImportRunId: string | null) {
     activeImportRunId,
     etag: b.etag,
     createdAt: b.created_at.toISOString(),
-    updatedAt: (b.profile_updated_at > b.updated_at ? b.profile_updated_at : b.updated_at).toISOString(),
+    updatedAt: new Date(Math.max(b.profile_updated_at.getTime(), b.updated_at.getTime())).toISOString(),
   };
 }
 

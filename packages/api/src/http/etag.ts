@@ -27,7 +27,7 @@ export function storedEtag(supplied: string): string {
 /** The etag a write must match: the body's `etag`, else `If-Match`; neither → 428 etag_required. */
 export function requiredEtag(c: Context<AppEnv>, bodyEtag: string | undefined | null): string {
   const supplied = bodyEtag ?? c.req.header('if-match');
-  if (!supplied || !supplied.trim()) {
+  if (!supplied?.trim()) {
     throw fail.code('etag_required', { message: 'send the etag you read, in the body (etag) or in If-Match' });
   }
   return storedEtag(supplied);

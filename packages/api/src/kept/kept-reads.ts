@@ -20,7 +20,7 @@ export class KeptReads<V> {
 
   constructor(
     private readonly hub: Pick<RunEventHub, 'watchTables' | 'listen' | 'hearing'>,
-    private readonly tables: readonly string[],
+    tables: readonly string[],
     private readonly read: (key: string) => Promise<V>,
     /** Whether a value read is kept; what is not is read again next time. */
     private readonly keeps: (value: V) => boolean = () => true,

@@ -57,7 +57,7 @@ async function orderVersion(c: Context<AppEnv>, body: Body, workspaceId: string)
   const { workflow, definition, runnable } = await pinnedVersion(c, body.workflowId, { workspaceId, role: 'member' });
   if (body.workflowVersion && body.workflowVersion !== definition.version) {
     const pinned = await getWorkflowVersion(c.get('services').db, workflow.id, body.workflowVersion);
-    if (!pinned || pinned.state !== 'published') throw fail.notFound(`${workflow.id} has no published version ${body.workflowVersion}`);
+    if (pinned?.state !== 'published') throw fail.notFound(`${workflow.id} has no published version ${body.workflowVersion}`);
     return pinned.definition as WorkflowDefinition;
   }
   if (!runnable)

@@ -23,7 +23,7 @@ import {
   WorkspaceMember,
 } from '@atelier/contracts/workspaces';
 import { requireAccountScope, requireWriter, workspaceAccess } from '../access.js';
-import { ApiError, errorResponses, fail, validationHook } from '../errors.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
 import { kept } from '../kept/index.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';

@@ -1,10 +1,5 @@
 /** What the user commands share: exit codes, output, option parsers and the ways a command ends. */
-import { readFile } from 'node:fs/promises';
-import { Command, Option } from 'commander';
-import type { AtelierClient, Order, Run } from '@atelier/client';
-import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
-import { OrderProgress } from './order-progress.js';
-import { describeRunEvent, table } from './format.js';
+import type { AtelierClient } from '@atelier/client';
 
 export const EXIT = { ok: 0, unsuccessful: 1, usage: 2, api: 3 } as const;
 

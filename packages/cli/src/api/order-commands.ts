@@ -1,27 +1,10 @@
 /** `atelier orders …`: plan, start, show, watch (with a progress bar), retry failed children and accept a gap. */
 import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
-import type { AtelierClient, Order, Run } from '@atelier/client';
-import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
+import type { AtelierClient, Order } from '@atelier/client';
 import { OrderProgress } from './order-progress.js';
-import { describeRunEvent, table } from './format.js';
-import {
-  type CommandContext,
-  EXIT,
-  Exit,
-  RUN_SUCCESS,
-  UsageError,
-  apiErrorExit,
-  collect,
-  intakeFrom,
-  money,
-  ok,
-  parseJson,
-  positiveInt,
-  print,
-  printJson,
-  usd,
-} from './cli-kit.js';
+import { table } from './format.js';
+import { type CommandContext, EXIT, UsageError, collect, money, ok, parseJson, positiveInt, print, printJson, usd } from './cli-kit.js';
 
 function orderSummary(order: Order): string {
   const c = order.counts;
@@ -66,7 +49,7 @@ async function watchOrder(client: AtelierClient, orderId: string, json: boolean,
   }
 }
 
-export function registerOrderCommands(program: Command, { act, operate }: CommandContext): void {
+export function registerOrderCommands(program: Command, { act }: CommandContext): void {
   // ---- orders ----
   const orders = program.command('orders').description('plan, start, show, watch, retry and accept gaps of orders (API)');
   orders

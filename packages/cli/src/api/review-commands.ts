@@ -1,29 +1,10 @@
 /** `atelier queue …` and `atelier artifacts …`: the review queue and its decisions, reading and downloading artifacts. */
-import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import { AtelierApiError, type AtelierClient } from '@atelier/client';
-import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
-import { OrderProgress } from './order-progress.js';
-import { describeRunEvent, table } from './format.js';
-import {
-  type CommandContext,
-  EXIT,
-  Exit,
-  RUN_SUCCESS,
-  UsageError,
-  apiErrorExit,
-  collect,
-  intakeFrom,
-  money,
-  ok,
-  parseJson,
-  positiveInt,
-  print,
-  printJson,
-  usd,
-} from './cli-kit.js';
+import { table } from './format.js';
+import { type CommandContext, EXIT, apiErrorExit, ok, parseJson, positiveInt, print, printJson } from './cli-kit.js';
 
-export function registerReviewCommands(program: Command, { act, operate }: CommandContext): void {
+export function registerReviewCommands(program: Command, { act }: CommandContext): void {
   // ---- queue ----
   const queue = program.command('queue').description('the review queue: runs waiting on an approval gate (API)');
   queue

@@ -1,26 +1,20 @@
 /** `atelier runs …`: start, list, show, watch and cancel through the API; finalize, reconcile and reset handed to main.ts. */
-import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
-import type { AtelierClient, Order, Run } from '@atelier/client';
+import type { AtelierClient, Run } from '@atelier/client';
 import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
-import { OrderProgress } from './order-progress.js';
 import { describeRunEvent, table } from './format.js';
 import {
   type CommandContext,
   EXIT,
-  Exit,
   RUN_SUCCESS,
   UsageError,
-  apiErrorExit,
   collect,
   intakeFrom,
   money,
   ok,
-  parseJson,
   positiveInt,
   print,
   printJson,
-  usd,
 } from './cli-kit.js';
 
 function runSummary(run: Run): string[][] {

@@ -1,17 +1,11 @@
 /** `atelier workflows …`: list, show and dry-run through the API; validate the built-in files (main.ts). */
 import { readFile } from 'node:fs/promises';
-import { type Command, Option } from 'commander';
-import type { AtelierClient, Order, Run } from '@atelier/client';
-import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
-import { OrderProgress } from './order-progress.js';
-import { describeRunEvent, table } from './format.js';
+import type { Command } from 'commander';
+import { table } from './format.js';
 import {
   type CommandContext,
   EXIT,
-  Exit,
-  RUN_SUCCESS,
   UsageError,
-  apiErrorExit,
   collect,
   intakeFrom,
   money,
@@ -20,7 +14,6 @@ import {
   positiveInt,
   print,
   printJson,
-  usd,
 } from './cli-kit.js';
 
 export function registerWorkflowCommands(program: Command, { act, operate }: CommandContext): void {

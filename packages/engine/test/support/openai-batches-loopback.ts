@@ -54,7 +54,7 @@ export async function answerBatchApi(
   if (method === 'POST' && path === '/v1/files') {
     const form = request.form;
     const file = form?.get('file');
-    if (!form || form.get('purpose') !== 'batch' || !(file instanceof Blob))
+    if (form?.get('purpose') !== 'batch' || !(file instanceof Blob))
       return openaiError(400, "'purpose' must be 'batch' and 'file' a JSONL upload");
     const id = `file-${randomBytes(12).toString('hex')}`;
     const content = await file.text();
