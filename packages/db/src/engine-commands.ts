@@ -2,7 +2,7 @@ import type { InsertObject, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { compiledOnce } from './compiled-once.js';
 import type { Db, Executor } from './connect.js';
-import type { RunRow } from './runs.js';
+import type { RunRow } from './runs/row.js';
 import type { EngineCommandKind, EngineCommandsTable, EngineSchema } from './schema-engine.js';
 import { activeTraceparent } from './tracing.js';
 

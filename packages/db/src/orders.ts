@@ -3,7 +3,7 @@ import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { emitOrderEvent } from './event-webhooks.js';
 import type { Database, OrdersTable, RunsTable } from './schema.js';
-import type { RunRow } from './runs.js';
+import type { RunRow } from './runs/row.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 

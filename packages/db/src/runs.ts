@@ -2,14 +2,14 @@ import { type RawBuilder, type Transaction, sql } from 'kysely';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { type DeliverableCommand, type LeasedCommand, engineCommandRow } from './engine-commands.js';
-import { artifactUpsert } from './run-moves.js';
+import { artifactUpsert } from './runs/artifact-write.js';
+import type { RunRow, RunStepRow } from './runs/row.js';
 import { announceRunEvent } from './run-announce.js';
 import type { Database, RunsTable } from './schema.js';
 import type { EngineCommandKind } from './schema-engine.js';
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable } from 'kysely';
 
-export type RunRow = Selectable<RunsTable>;
-export type RunStepRow = Selectable<Database['run_steps']>;
+export type { RunRow, RunStepRow } from './runs/row.js';
 
 export { type AnnouncedRunEvent, RUN_EVENTS_CHANNEL, announceRunEvent, parseRunEventAnnouncement } from './run-announce.js';
 
