@@ -76,6 +76,18 @@ export async function getOrder(db: Executor, id: string): Promise<OrderRow | und
   return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Which of `runIds` are children of the order (any attempt, superseded or not). */
+export async function orderChildIdsAmong(db: Executor, orderId: string, runIds: readonly string[]): Promise<string[]> {
+  if (runIds.length === 0) return [];
+  const children = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('parent_order_id', '=', orderId)
+    .where('id', 'in', [...runIds])
+    .execute();
+  return children.map((r) => r.id);
+}
+
 export async function lockOrder(tx: Transaction<Database>, id: string): Promise<OrderRow | undefined> {
   return tx.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
