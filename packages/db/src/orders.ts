@@ -3,7 +3,7 @@ import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { emitOrderEvent } from './event-webhooks.js';
 import type { Database, OrdersTable, RunsTable } from './schema.js';
-import type { RunRow } from './runs/row.js';
+import { IN_FLIGHT_RUN_STATUSES, type RunRow } from './runs/row.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 
@@ -74,6 +74,26 @@ async function insertPlannedChildren(
 
 export async function getOrder(db: Executor, id: string): Promise<OrderRow | undefined> {
   return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Orders by status, each with how many; a status with none has no row. The gateway's gauges read it on scrape. */
+export async function ordersByStatus(db: Executor): Promise<Array<{ status: OrderRow['status']; orders: number }>> {
+  return db
+    .selectFrom('orders')
+    .select(['status', sql<number>`count(*)::int`.as('orders')])
+    .groupBy('status')
+    .execute();
+}
+
+/** Child runs of all orders not settled yet (IN_FLIGHT_RUN_STATUSES), superseded ones included. */
+export async function orderChildrenInFlight(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('runs')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('parent_order_id', 'is not', null)
+    .where('status', 'in', [...IN_FLIGHT_RUN_STATUSES])
+    .executeTakeFirstOrThrow();
+  return row.n;
 }
 
 /** Which of `runIds` are children of the order (any attempt, superseded or not). */

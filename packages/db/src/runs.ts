@@ -3,13 +3,13 @@ import { isTerminalRunStatus } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { type DeliverableCommand, type LeasedCommand, engineCommandRow } from './engine-commands.js';
 import { artifactUpsert } from './runs/artifact-write.js';
-import type { RunRow, RunStepRow } from './runs/row.js';
+import { IN_FLIGHT_RUN_STATUSES, type RunRow, type RunStepRow } from './runs/row.js';
 import { announceRunEvent } from './run-announce.js';
 import type { Database, RunsTable } from './schema.js';
 import type { EngineCommandKind } from './schema-engine.js';
 import type { Insertable } from 'kysely';
 
-export type { RunRow, RunStepRow } from './runs/row.js';
+export { type RunRow, type RunStepRow, IN_FLIGHT_RUN_STATUSES } from './runs/row.js';
 
 export { type AnnouncedRunEvent, RUN_EVENTS_CHANNEL, announceRunEvent, parseRunEventAnnouncement } from './run-announce.js';
 
@@ -225,6 +225,23 @@ export async function moveRunToProject(db: Db, runId: string, projectId: string 
     await tx.updateTable('artifacts').set({ project_id: projectId }).where('run_id', '=', runId).execute();
     return row;
   });
+}
+
+/**
+ * Runs not settled yet, by status (IN_FLIGHT_RUN_STATUSES): how many, and the age in seconds of the
+ * oldest. A status with none has no row. The gateway's gauges read it on scrape.
+ */
+export async function runsInFlightByStatus(db: Executor): Promise<Array<{ status: string; runs: number; oldestAgeSeconds: number }>> {
+  return db
+    .selectFrom('runs')
+    .select([
+      'status',
+      sql<number>`count(*)::int`.as('runs'),
+      sql<number>`extract(epoch from now() - min(created_at))::float8`.as('oldestAgeSeconds'),
+    ])
+    .where('status', 'in', [...IN_FLIGHT_RUN_STATUSES])
+    .groupBy('status')
+    .execute();
 }
 
 export async function listRunDecisions(db: Executor, runIds: string[]) {

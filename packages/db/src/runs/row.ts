@@ -8,3 +8,6 @@ import type { Database, RunsTable } from '../schema.js';
  */
 export type RunRow = Selectable<RunsTable>;
 export type RunStepRow = Selectable<Database['run_steps']>;
+
+/** The statuses of a run not yet settled: waiting to start, waiting its turn in a queue, or running. */
+export const IN_FLIGHT_RUN_STATUSES = ['pending', 'queued', 'running'] as const;
