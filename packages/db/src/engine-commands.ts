@@ -128,6 +128,12 @@ export async function retryEngineCommand(db: Db, id: number, error: string, dela
     .execute();
 }
 
+/** Every command recorded for a run or an order, delivered (`done`) or not, in no particular order. */
+export async function engineCommandsFor(db: Executor, targetId: string): Promise<Array<{ kind: EngineCommandKind; done: boolean }>> {
+  const rows = await db.selectFrom('engine_commands').select(['kind', 'done_at']).where('target_id', '=', targetId).execute();
+  return rows.map((r) => ({ kind: r.kind, done: r.done_at !== null }));
+}
+
 /** Commands not yet delivered, for on-call and for the reconciler (a run waiting on one is not stuck). */
 export async function pendingEngineCommands(db: Db, targetId?: string): Promise<EngineCommand[]> {
   let query = db.selectFrom('engine_commands').selectAll().where('done_at', 'is', null);

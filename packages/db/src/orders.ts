@@ -76,6 +76,25 @@ export async function getOrder(db: Executor, id: string): Promise<OrderRow | und
   return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Running orders that nothing has changed for `idleMs`: the reconciler's candidates, longest idle first,
+ * at most `limit`.
+ */
+export async function idleRunningOrders(
+  db: Executor,
+  idleMs: number,
+  limit: number,
+): Promise<Array<Pick<OrderRow, 'id' | 'status' | 'updated_at'>>> {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'status', 'updated_at'])
+    .where('status', '=', 'running')
+    .where('updated_at', '<', sql<Date>`now() - make_interval(secs => ${idleMs / 1000})`)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
 /** Orders by status, each with how many; a status with none has no row. The gateway's gauges read it on scrape. */
 export async function ordersByStatus(db: Executor): Promise<Array<{ status: OrderRow['status']; orders: number }>> {
   return db
@@ -94,6 +113,19 @@ export async function orderChildrenInFlight(db: Executor): Promise<number> {
     .where('status', 'in', [...IN_FLIGHT_RUN_STATUSES])
     .executeTakeFirstOrThrow();
   return row.n;
+}
+
+/** Whether a current child of the order (one no retry replaced) is not settled yet (IN_FLIGHT_RUN_STATUSES). */
+export async function orderHasChildrenInFlight(db: Executor, orderId: string): Promise<boolean> {
+  const underWay = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('parent_order_id', '=', orderId)
+    .where('superseded_by', 'is', null)
+    .where('status', 'in', [...IN_FLIGHT_RUN_STATUSES])
+    .limit(1)
+    .execute();
+  return underWay.length > 0;
 }
 
 /** Which of `runIds` are children of the order (any attempt, superseded or not). */

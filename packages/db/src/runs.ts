@@ -228,6 +228,25 @@ export async function moveRunToProject(db: Db, runId: string, projectId: string 
 }
 
 /**
+ * Runs not settled yet (IN_FLIGHT_RUN_STATUSES) that nothing has changed for `idleMs`: the reconciler's
+ * candidates, longest idle first, at most `limit`.
+ */
+export async function idleRunsInFlight(
+  db: Executor,
+  idleMs: number,
+  limit: number,
+): Promise<Array<Pick<RunRow, 'id' | 'status' | 'updated_at'>>> {
+  return db
+    .selectFrom('runs')
+    .select(['id', 'status', 'updated_at'])
+    .where('status', 'in', [...IN_FLIGHT_RUN_STATUSES])
+    .where('updated_at', '<', sql<Date>`now() - make_interval(secs => ${idleMs / 1000})`)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
  * Runs not settled yet, by status (IN_FLIGHT_RUN_STATUSES): how many, and the age in seconds of the
  * oldest. A status with none has no row. The gateway's gauges read it on scrape.
  */
