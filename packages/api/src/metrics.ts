@@ -1,6 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { sql } from 'kysely';
-import type { Db } from '@atelier/db';
+import { type Db, IN_FLIGHT_RUN_STATUSES, orderChildrenInFlight, ordersByStatus, runsInFlightByStatus } from '@atelier/db';
 import { registerPoolMetrics } from '@atelier/engine/metrics';
 
 /**
@@ -17,7 +16,6 @@ export interface GatewayMetrics {
 }
 
 const ORDER_STATUSES = ['planned', 'running', 'attention', 'completed', 'failed', 'cancelled'] as const;
-const IN_FLIGHT = ['pending', 'queued', 'running'] as const;
 
 export function createGatewayMetrics(db: Db): GatewayMetrics {
   const registry = new Registry();
@@ -31,15 +29,10 @@ export function createGatewayMetrics(db: Db): GatewayMetrics {
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = await db
-        .selectFrom('orders')
-        .select(['status', sql<number>`count(*)::int`.as('n')])
-        .groupBy('status')
-        .execute()
-        .catch(() => undefined);
+      const rows = await ordersByStatus(db).catch(() => undefined);
       if (!rows) return;
       for (const status of ORDER_STATUSES) this.set({ status }, 0);
-      for (const row of rows) this.set({ status: row.status }, row.n);
+      for (const row of rows) this.set({ status: row.status }, row.orders);
     },
   });
   new Gauge({
@@ -48,26 +41,15 @@ export function createGatewayMetrics(db: Db): GatewayMetrics {
     registers: [registry],
     async collect() {
       this.reset();
-      const row = await db
-        .selectFrom('runs')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('parent_order_id', 'is not', null)
-        .where('status', 'in', [...IN_FLIGHT])
-        .executeTakeFirst()
-        .catch(() => undefined);
-      if (row) this.set(row.n);
+      const children = await orderChildrenInFlight(db).catch(() => undefined);
+      if (children !== undefined) this.set(children);
     },
   });
   // atelier_runs_in_flight and atelier_runs_oldest_in_flight_age_seconds come from one query, shared by
   // both gauges within a scrape (the registry collects its metrics concurrently).
-  let inFlightQuery: Promise<Array<{ status: string; n: number; age: number }> | undefined> | undefined;
+  let inFlightQuery: Promise<Awaited<ReturnType<typeof runsInFlightByStatus>> | undefined> | undefined;
   const runsInFlight = () => {
-    inFlightQuery ??= db
-      .selectFrom('runs')
-      .select(['status', sql<number>`count(*)::int`.as('n'), sql<number>`extract(epoch from now() - min(created_at))::float8`.as('age')])
-      .where('status', 'in', [...IN_FLIGHT])
-      .groupBy('status')
-      .execute()
+    inFlightQuery ??= runsInFlightByStatus(db)
       .catch(() => undefined)
       .finally(() => {
         inFlightQuery = undefined;
@@ -82,7 +64,8 @@ export function createGatewayMetrics(db: Db): GatewayMetrics {
     async collect() {
       this.reset();
       const rows = await runsInFlight();
-      if (rows) for (const status of IN_FLIGHT) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+      if (!rows) return;
+      for (const status of IN_FLIGHT_RUN_STATUSES) this.set({ status }, rows.find((r) => r.status === status)?.runs ?? 0);
     },
   });
   new Gauge({
@@ -93,7 +76,8 @@ export function createGatewayMetrics(db: Db): GatewayMetrics {
     async collect() {
       this.reset();
       const rows = await runsInFlight();
-      if (rows) for (const status of IN_FLIGHT) this.set({ status }, rows.find((r) => r.status === status)?.age ?? 0);
+      if (!rows) return;
+      for (const status of IN_FLIGHT_RUN_STATUSES) this.set({ status }, rows.find((r) => r.status === status)?.oldestAgeSeconds ?? 0);
     },
   });
   return {

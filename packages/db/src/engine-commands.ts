@@ -2,7 +2,7 @@ import type { InsertObject, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { compiledOnce } from './compiled-once.js';
 import type { Db, Executor } from './connect.js';
-import type { RunRow } from './runs.js';
+import type { RunRow } from './runs/row.js';
 import type { EngineCommandKind, EngineCommandsTable, EngineSchema } from './schema-engine.js';
 import { activeTraceparent } from './tracing.js';
 
@@ -126,6 +126,12 @@ export async function retryEngineCommand(db: Db, id: number, error: string, dela
     .set({ last_error: error.slice(0, 2000), next_attempt_at: sql<Date>`now() + make_interval(secs => ${delaySeconds})` })
     .where('id', '=', id)
     .execute();
+}
+
+/** Every command recorded for a run or an order, delivered (`done`) or not, in no particular order. */
+export async function engineCommandsFor(db: Executor, targetId: string): Promise<Array<{ kind: EngineCommandKind; done: boolean }>> {
+  const rows = await db.selectFrom('engine_commands').select(['kind', 'done_at']).where('target_id', '=', targetId).execute();
+  return rows.map((r) => ({ kind: r.kind, done: r.done_at !== null }));
 }
 
 /** Commands not yet delivered, for on-call and for the reconciler (a run waiting on one is not stuck). */

@@ -3,7 +3,8 @@ import { type Selectable, sql } from 'kysely';
 import { WEBHOOK_ALL_EVENTS, type WebhookEventType } from '@atelier/contracts/webhook-endpoints';
 import type { Executor } from './connect.js';
 import { enqueueEngineCommand } from './engine-commands.js';
-import type { OrdersTable, RunsTable } from './schema.js';
+import type { RunRow } from './runs/row.js';
+import type { OrdersTable } from './schema.js';
 
 /**
  * Event webhooks for integrators (docs/webhooks.md): when a run or an order reaches a status an integrator
@@ -15,7 +16,6 @@ import type { OrdersTable, RunsTable } from './schema.js';
  * recorded twice (a writer retried after its commit) is one message: the second insert does nothing.
  */
 
-type RunRow = Selectable<RunsTable>;
 type OrderRow = Selectable<OrdersTable>;
 
 const RUN_EVENTS: Partial<Record<string, WebhookEventType>> = {

@@ -8,7 +8,8 @@ import { PACK_MEMBER_KEY_LENGTH, PACK_MEMBER_PREFIX } from '@atelier/domain/pack
 import type { Executor } from './connect.js';
 import { runEventType } from './event-webhooks.js';
 import { announceRunEvent } from './run-announce.js';
-import { type ArtifactWrite, artifactUpsert, statusEventData, subscribedTo } from './run-moves.js';
+import { statusEventData, subscribedTo } from './run-moves.js';
+import { type ArtifactWrite, artifactUpsert } from './runs/artifact-write.js';
 import { type StepSettlement, type StepStartedAt, insertStartedStep, settledEvent, spendWith } from './run-steps.js';
 import type { RunsTable } from './schema.js';
 

@@ -3,7 +3,7 @@ import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { emitOrderEvent } from './event-webhooks.js';
 import type { Database, OrdersTable, RunsTable } from './schema.js';
-import type { RunRow } from './runs.js';
+import { IN_FLIGHT_RUN_STATUSES, type RunRow } from './runs/row.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 
@@ -74,6 +74,70 @@ async function insertPlannedChildren(
 
 export async function getOrder(db: Executor, id: string): Promise<OrderRow | undefined> {
   return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Running orders that nothing has changed for `idleMs`: the reconciler's candidates, longest idle first,
+ * at most `limit`.
+ */
+export async function idleRunningOrders(
+  db: Executor,
+  idleMs: number,
+  limit: number,
+): Promise<Array<Pick<OrderRow, 'id' | 'status' | 'updated_at'>>> {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'status', 'updated_at'])
+    .where('status', '=', 'running')
+    .where('updated_at', '<', sql<Date>`now() - make_interval(secs => ${idleMs / 1000})`)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Orders by status, each with how many; a status with none has no row. The gateway's gauges read it on scrape. */
+export async function ordersByStatus(db: Executor): Promise<Array<{ status: OrderRow['status']; orders: number }>> {
+  return db
+    .selectFrom('orders')
+    .select(['status', sql<number>`count(*)::int`.as('orders')])
+    .groupBy('status')
+    .execute();
+}
+
+/** Child runs of all orders not settled yet (IN_FLIGHT_RUN_STATUSES), superseded ones included. */
+export async function orderChildrenInFlight(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('runs')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('parent_order_id', 'is not', null)
+    .where('status', 'in', [...IN_FLIGHT_RUN_STATUSES])
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/** Whether a current child of the order (one no retry replaced) is not settled yet (IN_FLIGHT_RUN_STATUSES). */
+export async function orderHasChildrenInFlight(db: Executor, orderId: string): Promise<boolean> {
+  const underWay = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('parent_order_id', '=', orderId)
+    .where('superseded_by', 'is', null)
+    .where('status', 'in', [...IN_FLIGHT_RUN_STATUSES])
+    .limit(1)
+    .execute();
+  return underWay.length > 0;
+}
+
+/** Which of `runIds` are children of the order (any attempt, superseded or not). */
+export async function orderChildIdsAmong(db: Executor, orderId: string, runIds: readonly string[]): Promise<string[]> {
+  if (runIds.length === 0) return [];
+  const children = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('parent_order_id', '=', orderId)
+    .where('id', 'in', [...runIds])
+    .execute();
+  return children.map((r) => r.id);
 }
 
 export async function lockOrder(tx: Transaction<Database>, id: string): Promise<OrderRow | undefined> {

@@ -2,14 +2,14 @@ import { type RawBuilder, type Transaction, sql } from 'kysely';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { type DeliverableCommand, type LeasedCommand, engineCommandRow } from './engine-commands.js';
-import { artifactUpsert } from './run-moves.js';
+import { artifactUpsert } from './runs/artifact-write.js';
+import { IN_FLIGHT_RUN_STATUSES, type RunRow, type RunStepRow } from './runs/row.js';
 import { announceRunEvent } from './run-announce.js';
 import type { Database, RunsTable } from './schema.js';
 import type { EngineCommandKind } from './schema-engine.js';
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable } from 'kysely';
 
-export type RunRow = Selectable<RunsTable>;
-export type RunStepRow = Selectable<Database['run_steps']>;
+export { type RunRow, type RunStepRow, IN_FLIGHT_RUN_STATUSES } from './runs/row.js';
 
 export { type AnnouncedRunEvent, RUN_EVENTS_CHANNEL, announceRunEvent, parseRunEventAnnouncement } from './run-announce.js';
 
@@ -27,6 +27,21 @@ export async function appendRunEvent(tx: Executor, runId: string, type: string, 
     SELECT seq, ${announceRunEvent(runId)} FROM appended`.execute(tx);
   if (!rows[0]) throw new Error(`run ${runId} is not in the database: its event ${type} has nowhere to go`);
   return rows[0].seq;
+}
+
+/** The number of the run's last recorded event; 0 when it has none. */
+export async function lastRunEventSeq(db: Executor, runId: string): Promise<number> {
+  const head = await db
+    .selectFrom('run_events')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('run_id', '=', runId)
+    .executeTakeFirst();
+  return Number(head?.seq ?? 0);
+}
+
+/** The run's recorded events after the one numbered `afterSeq`, in order (what an event stream sends next). */
+export async function runEventsAfter(db: Executor, runId: string, afterSeq: number) {
+  return db.selectFrom('run_events').selectAll().where('run_id', '=', runId).where('seq', '>', afterSeq).orderBy('seq').execute();
 }
 
 export async function lockRun(tx: Transaction<Database>, runId: string): Promise<RunRow | undefined> {
@@ -210,6 +225,42 @@ export async function moveRunToProject(db: Db, runId: string, projectId: string 
     await tx.updateTable('artifacts').set({ project_id: projectId }).where('run_id', '=', runId).execute();
     return row;
   });
+}
+
+/**
+ * Runs not settled yet (IN_FLIGHT_RUN_STATUSES) that nothing has changed for `idleMs`: the reconciler's
+ * candidates, longest idle first, at most `limit`.
+ */
+export async function idleRunsInFlight(
+  db: Executor,
+  idleMs: number,
+  limit: number,
+): Promise<Array<Pick<RunRow, 'id' | 'status' | 'updated_at'>>> {
+  return db
+    .selectFrom('runs')
+    .select(['id', 'status', 'updated_at'])
+    .where('status', 'in', [...IN_FLIGHT_RUN_STATUSES])
+    .where('updated_at', '<', sql<Date>`now() - make_interval(secs => ${idleMs / 1000})`)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Runs not settled yet, by status (IN_FLIGHT_RUN_STATUSES): how many, and the age in seconds of the
+ * oldest. A status with none has no row. The gateway's gauges read it on scrape.
+ */
+export async function runsInFlightByStatus(db: Executor): Promise<Array<{ status: string; runs: number; oldestAgeSeconds: number }>> {
+  return db
+    .selectFrom('runs')
+    .select([
+      'status',
+      sql<number>`count(*)::int`.as('runs'),
+      sql<number>`extract(epoch from now() - min(created_at))::float8`.as('oldestAgeSeconds'),
+    ])
+    .where('status', 'in', [...IN_FLIGHT_RUN_STATUSES])
+    .groupBy('status')
+    .execute();
 }
 
 export async function listRunDecisions(db: Executor, runIds: string[]) {

@@ -8,9 +8,20 @@
  */
 import { Context } from '@temporalio/activity';
 import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowNotFoundError } from '@temporalio/client';
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { type Db, cancelPlannedChildren, getOrder, getRunRow, lockOrder, orderCounts, setOrderStatus } from '@atelier/db';
+import {
+  type Db,
+  cancelPlannedChildren,
+  engineCommandsFor,
+  getOrder,
+  getRunRow,
+  idleRunningOrders,
+  idleRunsInFlight,
+  lockOrder,
+  orderCounts,
+  orderHasChildrenInFlight,
+  setOrderStatus,
+} from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { ENGINE_ERROR } from '@atelier/domain/run-settlement';
 import { settleRunFromRecord } from './settlement.js';
@@ -73,11 +84,6 @@ async function executionOf(temporal: Client, workflowId: string): Promise<Execut
   }
 }
 
-async function commandsFor(db: Db, targetId: string): Promise<Array<{ kind: string; done: boolean }>> {
-  const rows = await db.selectFrom('engine_commands').select(['kind', 'done_at']).where('target_id', '=', targetId).execute();
-  return rows.map((r) => ({ kind: r.kind, done: r.done_at !== null }));
-}
-
 const minutes = (ms: number) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} seconds`);
 
 /**
@@ -98,19 +104,11 @@ export async function reconcileOnce(db: Db, temporal: Client, opts: ReconcileOpt
   const limit = opts.limit ?? 500;
   const dryRun = opts.dryRun === true;
   const settled: ReconcileAction[] = [];
-  const cutoff = sql<Date>`now() - make_interval(secs => ${graceMs / 1000})`;
 
-  const runs = await db
-    .selectFrom('runs')
-    .select(['id', 'status', 'updated_at'])
-    .where('status', 'in', ['pending', 'queued', 'running'])
-    .where('updated_at', '<', cutoff)
-    .orderBy('updated_at')
-    .limit(limit)
-    .execute();
+  const runs = await idleRunsInFlight(db, graceMs, limit);
   const unsettledChildrenOf = new Set<string>();
   for (const candidate of runs) {
-    const commands = await commandsFor(db, candidate.id);
+    const commands = await engineCommandsFor(db, candidate.id);
     const execution = await executionOf(temporal, candidate.id);
     const because = stuckBecause(
       execution,
@@ -143,16 +141,9 @@ export async function reconcileOnce(db: Db, temporal: Client, opts: ReconcileOpt
     if (dryRun && run.parent_order_id) unsettledChildrenOf.add(run.parent_order_id);
   }
 
-  const orders = await db
-    .selectFrom('orders')
-    .select(['id', 'status', 'updated_at'])
-    .where('status', '=', 'running')
-    .where('updated_at', '<', cutoff)
-    .orderBy('updated_at')
-    .limit(limit)
-    .execute();
+  const orders = await idleRunningOrders(db, graceMs, limit);
   for (const candidate of orders) {
-    const commands = await commandsFor(db, candidate.id);
+    const commands = await engineCommandsFor(db, candidate.id);
     const execution = await executionOf(temporal, candidate.id);
     const because = stuckBecause(
       execution,
@@ -165,15 +156,8 @@ export async function reconcileOnce(db: Db, temporal: Client, opts: ReconcileOpt
     if (order?.status !== 'running') continue;
     const counts = await orderCounts(db, order.id);
     // Children still under way (pending, queued or running) settle first, here or in a later pass.
-    const underWay = await db
-      .selectFrom('runs')
-      .select('id')
-      .where('parent_order_id', '=', order.id)
-      .where('superseded_by', 'is', null)
-      .where('status', 'in', ['pending', 'queued', 'running'])
-      .limit(1)
-      .execute();
-    if (underWay.length > 0 && !(dryRun && unsettledChildrenOf.has(order.id))) continue;
+    const underWay = await orderHasChildrenInFlight(db, order.id);
+    if (underWay && !(dryRun && unsettledChildrenOf.has(order.id))) continue;
     const cancelled = commands.some((c) => c.kind === 'cancel_order');
     const to = cancelled ? 'cancelled' : counts.succeeded >= order.target_count ? 'completed' : 'failed';
     const error =

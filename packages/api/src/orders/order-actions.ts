@@ -6,6 +6,7 @@ import {
   markCancelRequested,
   getOrder,
   lockOrder,
+  orderChildIdsAmong,
   orderCounts,
   replanFailedChildren,
   setOrderStatus,
@@ -90,13 +91,8 @@ export async function retryFailed(
   const order = await visibleOrder(c, orderId);
   notFrom(order, ['running', 'attention', 'failed'], 'retried');
   if (req.runIds?.length && !req.all) {
-    const children = await db
-      .selectFrom('runs')
-      .select('id')
-      .where('parent_order_id', '=', order.id)
-      .where('id', 'in', req.runIds)
-      .execute();
-    const unknown = req.runIds.filter((id) => !children.some((r) => r.id === id));
+    const children = new Set(await orderChildIdsAmong(db, order.id, req.runIds));
+    const unknown = req.runIds.filter((id) => !children.has(id));
     if (unknown.length)
       throw fail.validation([
         { type: 'value_error', loc: ['body', 'runIds'], msg: `not children of ${order.id}: ${unknown.join(', ')}`, input: unknown },

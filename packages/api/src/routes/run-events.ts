@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { RunIdParam } from '@atelier/contracts/runs';
-import { type RunOutputDelta, STEP_OUTPUT_DELTA } from '@atelier/db';
+import { type RunOutputDelta, STEP_OUTPUT_DELTA, lastRunEventSeq, runEventsAfter } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { errorResponses, validationHook } from '../errors.js';
 import { runResponse, visibleRun } from '../runs/visible-run.js';
@@ -66,12 +66,7 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     const heartbeatMs = sseHeartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (resumeFrom !== undefined && isTerminalRunStatus(run.status)) {
       // A reconnect after the end that has seen everything: 204 tells an EventSource to stop reconnecting.
-      const head = await db
-        .selectFrom('run_events')
-        .select((eb) => eb.fn.max('seq').as('seq'))
-        .where('run_id', '=', run.id)
-        .executeTakeFirst();
-      if (resumeFrom >= Number(head?.seq ?? 0)) return c.body(null, 204);
+      if (resumeFrom >= (await lastRunEventSeq(db, run.id))) return c.body(null, 204);
     }
 
     return streamSSE(c, async (stream) => {
@@ -102,12 +97,7 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       });
       try {
         const snapshot = await runResponse(c, run.id);
-        const head = await db
-          .selectFrom('run_events')
-          .select((eb) => eb.fn.max('seq').as('seq'))
-          .where('run_id', '=', run.id)
-          .executeTakeFirst();
-        const headSeq = Number(head?.seq ?? 0);
+        const headSeq = await lastRunEventSeq(db, run.id);
         let lastSent = resumeFrom ?? headSeq;
         // Steps whose end was sent (or was in the snapshot): a delta of theirs that comes late is dropped.
         const ended = new Set<number>();
@@ -124,13 +114,7 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
         while (!aborted) {
           const next = queue.shift();
           if (next === 'read') {
-            const fresh = await db
-              .selectFrom('run_events')
-              .selectAll()
-              .where('run_id', '=', run.id)
-              .where('seq', '>', lastSent)
-              .orderBy('seq')
-              .execute();
+            const fresh = await runEventsAfter(db, run.id, lastSent);
             for (const e of fresh) {
               await stream.writeSSE({
                 event: e.type,
