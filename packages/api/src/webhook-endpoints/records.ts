@@ -1,13 +1,12 @@
 import type { Context } from 'hono';
-import { type WebhookDeliveryRow, type WebhookEndpointRow, getWebhookEndpoint, webhookHealthOf } from '@atelier/db';
-import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
-import { fail } from '../errors.js';
-import { presentHealth } from '../publications/records.js';
+import { type WebhookDeliveryRow, type WebhookEndpointRow, webhookEndpointTargets } from '@atelier/db';
+import type { WorkspaceAccess } from '../access.js';
 import type { AppEnv } from '../services.js';
+import { type DeliveryHealth, targetFor } from '../webhook-targets/signed-targets.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-export function presentEndpoint(e: WebhookEndpointRow, health: ReturnType<typeof presentHealth>) {
+export function presentEndpoint(e: WebhookEndpointRow, health: DeliveryHealth) {
   return {
     id: e.id,
     workspaceId: e.workspace_id,
@@ -22,19 +21,13 @@ export function presentEndpoint(e: WebhookEndpointRow, health: ReturnType<typeof
   };
 }
 
-/** Endpoints with their delivery health (one query for the lot). */
-export async function endpointRecords(c: Context<AppEnv>, rows: WebhookEndpointRow[]) {
-  const health = await webhookHealthOf(
-    c.get('services').db,
-    'webhook_endpoint',
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => presentEndpoint(r, presentHealth(health.get(r.id))));
-}
-
-export async function endpointRecord(c: Context<AppEnv>, row: WebhookEndpointRow) {
-  return (await endpointRecords(c, [row]))[0]!;
-}
+/** An endpoint is a signed webhook target (webhook-targets/signed-targets.ts). */
+export const endpointTarget = {
+  kind: 'webhook_endpoint' as const,
+  noun: 'webhook endpoint',
+  store: webhookEndpointTargets,
+  present: presentEndpoint,
+};
 
 /** The stored body is what was sent; shown parsed (it is always JSON this gateway wrote). */
 function payloadOf(body: string): unknown {
@@ -75,10 +68,6 @@ export async function endpointFor(
   id: string,
   write: boolean,
 ): Promise<{ endpoint: WebhookEndpointRow; access: WorkspaceAccess }> {
-  const notFound = `webhook endpoint ${id} not found`;
-  const endpoint = await getWebhookEndpoint(c.get('services').db, id);
-  if (!endpoint) throw fail.notFound(notFound);
-  const access = await resourceAccess(c, endpoint.workspace_id, notFound);
-  if (write) requireWriter(access);
-  return { endpoint, access };
+  const { row, access } = await targetFor(c, endpointTarget, id, write);
+  return { endpoint: row, access };
 }
