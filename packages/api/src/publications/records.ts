@@ -10,35 +10,20 @@ import {
   publicationTargets,
 } from '@atelier/db';
 import type { WebhookAttemptDeps } from '@atelier/engine/webhooks/index';
-import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
+import { requireWriter, resourceAccess } from '../access.js';
 import { type ApiError, fail } from '../errors.js';
 import { egressPolicyOf } from '../http/outbound-url.js';
 import type { AppEnv } from '../services.js';
-import { type DeliveryHealth, secretsKeyOf, targetFor } from '../webhook-targets/signed-targets.js';
+import { presentAttemptOf, secretsKeyOf } from '../webhook-targets/signed-targets.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-export function presentPublication(p: PublicationRow, deliveryHealth: DeliveryHealth) {
-  return {
-    id: p.id,
-    workspaceId: p.workspace_id,
-    slug: p.slug,
-    name: p.name,
-    revalidateUrl: p.revalidate_url,
-    sectionPath: p.section_path,
-    secretRotatedAt: iso(p.secret_rotated_at)!,
-    deliveryHealth,
-    createdAt: iso(p.created_at)!,
-    updatedAt: iso(p.updated_at)!,
-  };
-}
-
-/** A publication is a signed webhook target (webhook-targets/signed-targets.ts). */
+/** A publication is a signed webhook target (webhook-targets/signed-targets.ts); its own fields are these. */
 export const publicationTarget = {
   kind: 'publication' as const,
   noun: 'publication',
   store: publicationTargets,
-  present: presentPublication,
+  fields: (p: PublicationRow) => ({ slug: p.slug, name: p.name, revalidateUrl: p.revalidate_url, sectionPath: p.section_path }),
 };
 
 export function presentDocument(d: PublicationDocumentRow) {
@@ -65,26 +50,8 @@ export function presentAttempt(a: WebhookAttemptListRow) {
     id: String(a.id),
     messageId: a.message_id,
     action: a.event_type,
-    attempt: a.attempt,
-    attemptedAt: iso(a.started_at)!,
-    webhookTimestamp: Number(a.webhook_timestamp),
-    url: a.url,
-    statusCode: a.status_code,
-    outcome: a.outcome,
-    error: a.error,
-    redirectedTo: a.redirected_to,
-    durationMs: a.duration_ms,
+    ...presentAttemptOf(a),
   };
-}
-
-/** A publication the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
-export async function publicationFor(
-  c: Context<AppEnv>,
-  id: string,
-  write: boolean,
-): Promise<{ publication: PublicationRow; access: WorkspaceAccess }> {
-  const { row, access } = await targetFor(c, publicationTarget, id, write);
-  return { publication: row, access };
 }
 
 export async function documentFor(

@@ -38,11 +38,10 @@ import {
   presentArticle,
   presentAttempt,
   presentDocument,
-  publicationFor,
   publicationTarget,
 } from '../publications/records.js';
 import type { AppEnv } from '../services.js';
-import { presentHealth, signedTargetRoutes } from '../webhook-targets/signed-targets.js';
+import { presentHealth, signedTargetRoutes, targetDeliveriesRoute, targetFor } from '../webhook-targets/signed-targets.js';
 
 const newDocumentId = () => `doc-${randomBytes(8).toString('hex')}`;
 
@@ -50,17 +49,16 @@ const newDocumentId = () => `doc-${randomBytes(8).toString('hex')}`;
 const webhookBody = (publication: string, slug: string, action: string, categories: string[]) =>
   JSON.stringify({ publication, slug, action, categories });
 
+const at = { tag: 'publications', path: '/v1/publications', idParam: 'publication_id', idParams: PublicationIdParam };
+
 /** Create, list, read, change and rotate are those of every signed webhook target; the rest is the publication's own. */
 export const publicationRoutes = signedTargetRoutes(publicationTarget, {
-  tag: 'publications',
-  path: '/v1/publications',
-  idParam: 'publication_id',
+  ...at,
   idPrefix: 'pub',
   urlField: 'revalidateUrl',
   one: 'publication',
   many: 'Publications',
   schemas: {
-    idParams: PublicationIdParam,
     createRequest: PublicationCreateRequest,
     withSecret: PublicationWithSecret,
     listQuery: ListPublicationsQuery,
@@ -104,7 +102,7 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
       },
     }),
     async (c) => {
-      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
+      const publication = await targetFor(c, publicationTarget, c.req.valid('param').publication_id, true);
       const deps = attemptDeps(c);
       const message = await enqueueWebhookMessage(
         deps.db,
@@ -132,19 +130,14 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
     },
   )
   .openapi(
-    createRoute({
-      ...secured('publications'),
-      method: 'get',
-      path: '/v1/publications/{publication_id}/deliveries',
+    ...targetDeliveriesRoute(publicationTarget, at, {
       summary: 'Every delivery attempt to this publication (verify included), newest first',
-      request: { params: PublicationIdParam, query: Pagination },
-      responses: { 200: { description: 'Attempts', ...json(DeliveryAttemptList) }, ...errorResponses(401, 403, 404, 422) },
+      description: 'Attempts',
+      query: Pagination,
+      list: DeliveryAttemptList,
+      page: (db, publication, query: z.infer<typeof Pagination>) => listWebhookAttempts(db, 'publication', publication.id, query),
+      present: presentAttempt,
     }),
-    async (c) => {
-      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, false);
-      const page = await listWebhookAttempts(c.get('services').db, 'publication', publication.id, c.req.valid('query'));
-      return c.json({ items: page.items.map(presentAttempt), total: page.total }, 200);
-    },
   )
   .openapi(
     createRoute({
@@ -157,7 +150,7 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
+      const publication = await targetFor(c, publicationTarget, c.req.valid('param').publication_id, true);
       const row = await conflictsAnswered(() =>
         insertPublicationDocument(c.get('services').db, {
           id: newDocumentId(),

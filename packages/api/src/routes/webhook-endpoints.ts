@@ -17,8 +17,10 @@ import {
 import { newWebhookMessageId } from '@atelier/engine/webhooks/index';
 import { errorResponses, fail } from '../errors.js';
 import { json, secured } from '../http/route.js';
-import { endpointFor, endpointTarget, presentDelivery } from '../webhook-endpoints/records.js';
-import { signedTargetRoutes } from '../webhook-targets/signed-targets.js';
+import { endpointTarget, presentDelivery } from '../webhook-endpoints/records.js';
+import { signedTargetRoutes, targetDeliveriesRoute, targetFor } from '../webhook-targets/signed-targets.js';
+
+const at = { tag: 'webhook-endpoints', path: '/v1/webhook-endpoints', idParam: 'endpoint_id', idParams: WebhookEndpointIdParam };
 
 /**
  * Event webhooks for integrators (docs/webhooks.md): a workspace's endpoints and the events they want. Each
@@ -27,15 +29,12 @@ import { signedTargetRoutes } from '../webhook-targets/signed-targets.js';
  * Create, list, read, change and rotate are those of every signed webhook target; the rest is the endpoint's own.
  */
 export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
-  tag: 'webhook-endpoints',
-  path: '/v1/webhook-endpoints',
-  idParam: 'endpoint_id',
+  ...at,
   idPrefix: 'ep',
   urlField: 'url',
   one: 'endpoint',
   many: 'Endpoints',
   schemas: {
-    idParams: WebhookEndpointIdParam,
     createRequest: WebhookEndpointCreateRequest,
     withSecret: WebhookEndpointWithSecret,
     listQuery: ListWebhookEndpointsQuery,
@@ -88,7 +87,7 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
       responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { endpoint } = await endpointFor(c, c.req.valid('param').endpoint_id, true);
+      const endpoint = await targetFor(c, endpointTarget, c.req.valid('param').endpoint_id, true);
       if (!(await deleteWebhookEndpoint(c.get('services').db, endpoint.id)))
         throw fail.notFound(`webhook endpoint ${endpoint.id} not found`);
       return c.body(null, 204);
@@ -107,7 +106,7 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
       },
     }),
     async (c) => {
-      const { endpoint } = await endpointFor(c, c.req.valid('param').endpoint_id, true);
+      const endpoint = await targetFor(c, endpointTarget, c.req.valid('param').endpoint_id, true);
       const services = c.get('services');
       const message = await enqueueWebhookMessage(services.db, {
         id: newWebhookMessageId(),
@@ -127,17 +126,12 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
     },
   )
   .openapi(
-    createRoute({
-      ...secured('webhook-endpoints'),
-      method: 'get',
-      path: '/v1/webhook-endpoints/{endpoint_id}/deliveries',
+    ...targetDeliveriesRoute(endpointTarget, at, {
       summary: 'The messages sent to this endpoint, newest first, each with its payload and every attempt',
-      request: { params: WebhookEndpointIdParam, query: ListWebhookDeliveriesQuery },
-      responses: { 200: { description: 'Deliveries', ...json(WebhookEndpointDeliveryList) }, ...errorResponses(401, 403, 404, 422) },
+      description: 'Deliveries',
+      query: ListWebhookDeliveriesQuery,
+      list: WebhookEndpointDeliveryList,
+      page: (db, endpoint, query: z.infer<typeof ListWebhookDeliveriesQuery>) => listWebhookEndpointDeliveries(db, endpoint.id, query),
+      present: presentDelivery,
     }),
-    async (c) => {
-      const { endpoint } = await endpointFor(c, c.req.valid('param').endpoint_id, false);
-      const page = await listWebhookEndpointDeliveries(c.get('services').db, endpoint.id, c.req.valid('query'));
-      return c.json({ items: page.items.map(presentDelivery), total: page.total }, 200);
-    },
   );

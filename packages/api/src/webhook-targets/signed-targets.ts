@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { OpenAPIHono, createRoute, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { type Executor, type WebhookHealthRow, type WebhookTargetKind, webhookHealthOf } from '@atelier/db';
+import { type Executor, type WebhookAttemptRow, type WebhookHealthRow, type WebhookTargetKind, webhookHealthOf } from '@atelier/db';
 import { formatWebhookSecret, generateWebhookKey, sealTargetKey, secretsKeyFromEnv } from '@atelier/engine/webhooks/index';
 import { type WorkspaceAccess, requireWriter, resourceAccess, workspaceAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
@@ -31,6 +31,21 @@ export function presentHealth(h: WebhookHealthRow | undefined) {
   };
 }
 
+/** One attempt at delivering a message, as every target's delivery listing shows it. */
+export function presentAttemptOf(a: WebhookAttemptRow) {
+  return {
+    attempt: a.attempt,
+    attemptedAt: iso(a.started_at)!,
+    webhookTimestamp: Number(a.webhook_timestamp),
+    url: a.url,
+    statusCode: a.status_code,
+    outcome: a.outcome,
+    error: a.error,
+    redirectedTo: a.redirected_to,
+    durationMs: a.duration_ms,
+  };
+}
+
 /** The deployment's secrets key; a gateway without one cannot create, rotate or verify (503, naming the setting). */
 export function secretsKeyOf(c: Context<AppEnv>): Buffer {
   const key = c.get('services').secretsKey ?? secretsKeyFromEnv(process.env);
@@ -38,10 +53,10 @@ export function secretsKeyOf(c: Context<AppEnv>): Buffer {
   return key;
 }
 
-type TargetRow = { id: string; workspace_id: string };
+type TargetRow = { id: string; workspace_id: string; secret_rotated_at: Date; created_at: Date; updated_at: Date };
 
 /** One kind of signed webhook target: how it is stored, named and shown. */
-export interface SignedTarget<Row extends TargetRow, Insert, Patch, Shown> {
+export interface SignedTarget<Row extends TargetRow, Insert, Patch, Own> {
   /** Its kind in the shared webhook tables and in its secret's seal. */
   kind: WebhookTargetKind;
   /** How a 404 names one (`publication`, `webhook endpoint`). */
@@ -54,53 +69,71 @@ export interface SignedTarget<Row extends TargetRow, Insert, Patch, Shown> {
     update(db: Executor, id: string, patch: Patch): Promise<Row | undefined>;
     replaceSecret(db: Executor, id: string, secretSealed: string): Promise<Row | undefined>;
   };
-  /** Its record in answers, with its delivery health. */
-  present(row: Row, health: DeliveryHealth): Shown;
+  /** Its own fields in its record, which stand between workspaceId and secretRotatedAt. */
+  fields(row: Row): Own;
+}
+
+/** A target's record: id and workspace, its own fields, then its secret's age, its delivery health and its times. */
+export function presentTarget<Row extends TargetRow, Own>(target: SignedTarget<Row, never, never, Own>, row: Row, health: DeliveryHealth) {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    ...target.fields(row),
+    secretRotatedAt: iso(row.secret_rotated_at)!,
+    deliveryHealth: health,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+  };
 }
 
 /** A target the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
 export async function targetFor<Row extends TargetRow>(
   c: Context<AppEnv>,
-  target: SignedTarget<Row, unknown, unknown, unknown>,
+  target: SignedTarget<Row, never, never, unknown>,
   id: string,
   write: boolean,
-): Promise<{ row: Row; access: WorkspaceAccess }> {
+): Promise<Row> {
   const notFound = `${target.noun} ${id} not found`;
   const row = await target.store.get(c.get('services').db, id);
   if (!row) throw fail.notFound(notFound);
   const access = await resourceAccess(c, row.workspace_id, notFound);
   if (write) requireWriter(access);
-  return { row, access };
+  return row;
 }
 
 /** Targets with their delivery health (one query for the lot). */
-export async function targetRecords<Row extends TargetRow, Shown>(
+export async function targetRecords<Row extends TargetRow, Own>(
   c: Context<AppEnv>,
-  target: SignedTarget<Row, unknown, unknown, Shown>,
+  target: SignedTarget<Row, never, never, Own>,
   rows: Row[],
-): Promise<Shown[]> {
+) {
   const health = await webhookHealthOf(
     c.get('services').db,
     target.kind,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => target.present(r, presentHealth(health.get(r.id))));
+  return rows.map((r) => presentTarget(target, r, presentHealth(health.get(r.id))));
 }
 
-export async function targetRecord<Row extends TargetRow, Shown>(
-  c: Context<AppEnv>,
-  target: SignedTarget<Row, unknown, unknown, Shown>,
-  row: Row,
-): Promise<Shown> {
+export async function targetRecord<Row extends TargetRow, Own>(c: Context<AppEnv>, target: SignedTarget<Row, never, never, Own>, row: Row) {
   return (await targetRecords(c, target, [row]))[0]!;
 }
 
-/** What a resource's contract says of the shared operations: its schemas, paths and words. */
-export interface SignedTargetContract<CreateBody, UpdateBody, Insert, Patch> {
+/** Where a resource's operations stand in the contract. */
+export interface TargetPlace {
   tag: string;
   /** The collection's path (`/v1/publications`); one target is at `{path}/{idParam}`. */
   path: string;
   idParam: string;
+  /** The path parameters of one target. */
+  idParams: z.ZodObject;
+}
+
+const onePath = (at: TargetPlace) => `${at.path}/{${at.idParam}}`;
+const idOf = (c: Context<AppEnv>, at: TargetPlace) => (c.req.valid as (target: 'param') => Record<string, string>)('param')[at.idParam]!;
+
+/** What a resource's contract says of the shared operations: its schemas, paths and words. */
+export interface SignedTargetContract<CreateBody, UpdateBody, Insert, Patch> extends TargetPlace {
   /** The id of a new target (`pub-…`, `ep-…`). */
   idPrefix: string;
   /** The body field holding the URL deliveries go to, checked against the egress policy. */
@@ -109,7 +142,6 @@ export interface SignedTargetContract<CreateBody, UpdateBody, Insert, Patch> {
   one: string;
   many: string;
   schemas: {
-    idParams: z.ZodObject;
     createRequest: z.ZodType;
     withSecret: z.ZodType;
     listQuery: z.ZodObject;
@@ -135,13 +167,11 @@ export interface SignedTargetContract<CreateBody, UpdateBody, Insert, Patch> {
  * secret in that response only), list, read, change, rotate the secret. The resource's module chains its
  * own operations onto what this returns.
  */
-export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Shown, CreateBody, UpdateBody>(
-  target: SignedTarget<Row, Insert, Patch, Shown>,
+export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, CreateBody, UpdateBody>(
+  target: SignedTarget<Row, Insert, Patch, Own>,
   contract: SignedTargetContract<CreateBody, UpdateBody, Insert, Patch>,
 ) {
-  const { schemas, summaries, urlField } = contract;
-  const onePath = `${contract.path}/{${contract.idParam}}`;
-  const idOf = (c: Context<AppEnv>) => (c.req.valid as (target: 'param') => Record<string, string>)('param')[contract.idParam]!;
+  const { schemas, summaries, urlField, idParams } = contract;
   const bodyOf = <T>(c: Context<AppEnv>) => (c.req.valid as (target: 'json') => T)('json');
   const urlOf = (body: unknown) => (body as Record<string, string | undefined>)[urlField];
   const write = contract.answerConflicts ?? (<T>(w: () => Promise<T>) => w());
@@ -205,13 +235,13 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Shown, 
       createRoute({
         ...secured(contract.tag),
         method: 'get',
-        path: onePath,
+        path: onePath(contract),
         summary: summaries.get,
-        request: { params: schemas.idParams },
+        request: { params: idParams },
         responses: { 200: { description: `The ${contract.one}`, ...json(schemas.record) }, ...errorResponses(401, 403, 404, 422) },
       }),
       async (c) => {
-        const { row } = await targetFor(c, target, idOf(c), false);
+        const row = await targetFor(c, target, idOf(c, contract), false);
         return c.json(await targetRecord(c, target, row), 200);
       },
     )
@@ -219,14 +249,14 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Shown, 
       createRoute({
         ...secured(contract.tag),
         method: 'patch',
-        path: onePath,
+        path: onePath(contract),
         summary: summaries.update,
-        request: { params: schemas.idParams, body: jsonBody(schemas.updateRequest) },
+        request: { params: idParams, body: jsonBody(schemas.updateRequest) },
         responses: { 200: { description: `The ${contract.one}`, ...json(schemas.record) }, ...errorResponses(401, 403, 404, 422) },
       }),
       async (c) => {
         const body = bodyOf<UpdateBody>(c);
-        const { row } = await targetFor(c, target, idOf(c), true);
+        const row = await targetFor(c, target, idOf(c, contract), true);
         const url = urlOf(body);
         if (url !== undefined) await requireSendableUrl(c, url, ['body', urlField]);
         const updated = await target.store.update(c.get('services').db, row.id, contract.changes(body));
@@ -238,16 +268,16 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Shown, 
       createRoute({
         ...secured(contract.tag),
         method: 'post',
-        path: `${onePath}/rotate-secret`,
+        path: `${onePath(contract)}/rotate-secret`,
         summary: summaries.rotateSecret,
-        request: { params: schemas.idParams },
+        request: { params: idParams },
         responses: {
           200: { description: `The ${contract.one} and its new secret, shown once`, ...json(schemas.withSecret) },
           ...errorResponses(401, 403, 404, 422, 503),
         },
       }),
       async (c) => {
-        const { row } = await targetFor(c, target, idOf(c), true);
+        const row = await targetFor(c, target, idOf(c, contract), true);
         const key = generateWebhookKey();
         const updated = await target.store.replaceSecret(
           c.get('services').db,
@@ -258,4 +288,40 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Shown, 
         return c.json(await withSecret(c, updated, key), 200);
       },
     );
+}
+
+/** What a resource shows of its deliveries: its words and schemas, the page it reads and how one item looks. */
+export interface TargetDeliveries<Row, Query, Item> {
+  summary: string;
+  /** The 200 answer's description. */
+  description: string;
+  query: z.ZodObject;
+  list: z.ZodType;
+  page(db: Executor, row: Row, query: Query): Promise<{ items: Item[]; total: number }>;
+  present(item: Item): unknown;
+}
+
+/**
+ * A target's deliveries, newest first and paged: to be chained by the resource where its contract lists it,
+ * as `.openapi(...targetDeliveriesRoute(…))`.
+ */
+export function targetDeliveriesRoute<Row extends TargetRow, Query, Item>(
+  target: SignedTarget<Row, never, never, unknown>,
+  at: TargetPlace,
+  deliveries: TargetDeliveries<Row, Query, Item>,
+) {
+  const route = createRoute({
+    ...secured(at.tag),
+    method: 'get',
+    path: `${onePath(at)}/deliveries`,
+    summary: deliveries.summary,
+    request: { params: at.idParams, query: deliveries.query },
+    responses: { 200: { description: deliveries.description, ...json(deliveries.list) }, ...errorResponses(401, 403, 404, 422) },
+  });
+  const handler = async (c: Context<AppEnv>) => {
+    const row = await targetFor(c, target, idOf(c, at), false);
+    const page = await deliveries.page(c.get('services').db, row, (c.req.valid as (target: 'query') => Query)('query'));
+    return c.json({ items: page.items.map(deliveries.present), total: page.total }, 200);
+  };
+  return [route, handler] as const;
 }
