@@ -49,6 +49,7 @@ export * from './publications.js';
 export * from './webhooks.js';
 export type * from './schema-webhook-endpoints.js';
 export * from './webhook-endpoints.js';
+export * from './signed-webhook-targets.js';
 export * from './event-webhooks.js';
 export type * from './schema-provider-calls.js';
 export * from './provider-calls.js';

@@ -1,60 +1,24 @@
-import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from './connect.js';
 import type { Executor } from './connect.js';
 import type { DocumentStatus, PublicationDocumentsTable, PublicationsTable, WebhookMessagesTable } from './schema-publications.js';
+import { signedWebhookTargetStore } from './signed-webhook-targets.js';
 import { type WebhookMessageRow, enqueueWebhookMessage } from './webhooks.js';
 
 /** Publications (a consumer site's revalidation webhook configuration) and their documents. */
 export type PublicationRow = Selectable<PublicationsTable>;
 export type PublicationDocumentRow = Selectable<PublicationDocumentsTable>;
 
-export async function insertPublication(db: Executor, row: Insertable<PublicationsTable>): Promise<PublicationRow> {
-  return db.insertInto('publications').values(row).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function getPublication(db: Executor, id: string): Promise<PublicationRow | undefined> {
-  return db.selectFrom('publications').selectAll().where('id', '=', id).executeTakeFirst();
-}
+/** A publication is a signed webhook target (signed-webhook-targets.ts); its own are the slug and the documents. */
+export const publicationTargets = signedWebhookTargetStore('publications', 'publication');
+export const insertPublication = publicationTargets.insert;
+export const getPublication = publicationTargets.get;
+/** A workspace's publications, oldest first. */
+export const listPublications = publicationTargets.list;
+export const updatePublication = publicationTargets.update;
 
 export async function getPublicationBySlug(db: Executor, slug: string): Promise<PublicationRow | undefined> {
   return db.selectFrom('publications').selectAll().where('slug', '=', slug).executeTakeFirst();
-}
-
-export async function listPublications(
-  db: Executor,
-  workspaceId: string,
-  page: { offset: number; limit: number },
-): Promise<{ items: PublicationRow[]; total: number }> {
-  const [items, count] = await Promise.all([
-    db
-      .selectFrom('publications')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    db
-      .selectFrom('publications')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
-}
-
-export async function updatePublication(
-  db: Executor,
-  id: string,
-  patch: Updateable<PublicationsTable>,
-): Promise<PublicationRow | undefined> {
-  return db
-    .updateTable('publications')
-    .set({ ...patch, updated_at: sql<Date>`clock_timestamp()` })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
 }
 
 export async function insertPublicationDocument(db: Executor, row: Insertable<PublicationDocumentsTable>): Promise<PublicationDocumentRow> {

@@ -1,78 +1,23 @@
-import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
-import { type Executor, inTransaction } from './connect.js';
+import type { Selectable } from 'kysely';
+import type { Executor } from './connect.js';
 import type { WebhookMessageStatus } from './schema-publications.js';
 import type { WebhookEndpointsTable } from './schema-webhook-endpoints.js';
+import { signedWebhookTargetStore } from './signed-webhook-targets.js';
 import type { WebhookAttemptRow, WebhookMessageRow } from './webhooks.js';
 
 /** Integrators' event webhook endpoints (docs/webhooks.md); their messages live in the shared webhook tables. */
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 
-export async function insertWebhookEndpoint(db: Executor, row: Insertable<WebhookEndpointsTable>): Promise<WebhookEndpointRow> {
-  return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function getWebhookEndpoint(db: Executor, id: string): Promise<WebhookEndpointRow | undefined> {
-  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
+/** An endpoint is a signed webhook target (signed-webhook-targets.ts); its own are the events and its deliveries. */
+export const webhookEndpointTargets = signedWebhookTargetStore('webhook_endpoints', 'webhook_endpoint');
+export const insertWebhookEndpoint = webhookEndpointTargets.insert;
+export const getWebhookEndpoint = webhookEndpointTargets.get;
 /** A workspace's endpoints, oldest first. */
-export async function listWebhookEndpoints(
-  db: Executor,
-  workspaceId: string,
-  page: { offset: number; limit: number },
-): Promise<{ items: WebhookEndpointRow[]; total: number }> {
-  const [items, count] = await Promise.all([
-    db
-      .selectFrom('webhook_endpoints')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    db
-      .selectFrom('webhook_endpoints')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
-}
-
-export async function countWebhookEndpoints(db: Executor, workspaceId: string): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-export async function updateWebhookEndpoint(
-  db: Executor,
-  id: string,
-  patch: Updateable<WebhookEndpointsTable>,
-): Promise<WebhookEndpointRow | undefined> {
-  return db
-    .updateTable('webhook_endpoints')
-    .set({ ...patch, updated_at: sql<Date>`clock_timestamp()` })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/**
- * Deletes an endpoint with its health row. Its messages stay (listed nowhere, kept for the record); one still
- * being retried finds no target at its next attempt and fails for good, sending nothing.
- */
-export async function deleteWebhookEndpoint(db: Executor, id: string): Promise<boolean> {
-  return inTransaction(db, async (tx) => {
-    const deleted = await tx.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
-    await tx.deleteFrom('webhook_target_health').where('target_kind', '=', 'webhook_endpoint').where('target_id', '=', id).execute();
-    return Number(deleted.numDeletedRows) > 0;
-  });
-}
+export const listWebhookEndpoints = webhookEndpointTargets.list;
+export const countWebhookEndpoints = webhookEndpointTargets.count;
+export const updateWebhookEndpoint = webhookEndpointTargets.update;
+/** Deletes an endpoint with its health row; its messages stay, and one still being retried sends nothing more. */
+export const deleteWebhookEndpoint = webhookEndpointTargets.delete;
 
 export type WebhookDeliveryRow = WebhookMessageRow & { attempt_rows: WebhookAttemptRow[] };
 

@@ -4,58 +4,27 @@ import {
   type PublicationDocumentRow,
   type PublicationRow,
   type WebhookAttemptListRow,
-  type WebhookHealthRow,
   getPublication,
   getPublicationDocument,
   pgErrorCode,
-  webhookHealthOf,
+  publicationTargets,
 } from '@atelier/db';
-import { type WebhookAttemptDeps, secretsKeyFromEnv } from '@atelier/engine/webhooks/index';
-import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
+import type { WebhookAttemptDeps } from '@atelier/engine/webhooks/index';
+import { requireWriter, resourceAccess } from '../access.js';
 import { type ApiError, fail } from '../errors.js';
 import { egressPolicyOf } from '../http/outbound-url.js';
 import type { AppEnv } from '../services.js';
+import { presentAttemptOf, secretsKeyOf } from '../webhook-targets/signed-targets.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-export function presentHealth(h: WebhookHealthRow | undefined) {
-  if (!h) return { status: 'unknown' as const, lastAttemptAt: null, lastStatusCode: null, consecutiveFailures: 0 };
-  return {
-    status: h.last_ok ? ('healthy' as const) : ('failing' as const),
-    lastAttemptAt: iso(h.last_attempt_at),
-    lastStatusCode: h.last_status_code,
-    consecutiveFailures: h.consecutive_failures,
-  };
-}
-
-export function presentPublication(p: PublicationRow, health: WebhookHealthRow | undefined) {
-  return {
-    id: p.id,
-    workspaceId: p.workspace_id,
-    slug: p.slug,
-    name: p.name,
-    revalidateUrl: p.revalidate_url,
-    sectionPath: p.section_path,
-    secretRotatedAt: iso(p.secret_rotated_at)!,
-    deliveryHealth: presentHealth(health),
-    createdAt: iso(p.created_at)!,
-    updatedAt: iso(p.updated_at)!,
-  };
-}
-
-/** Publications with their delivery health (one query for the lot). */
-export async function publicationRecords(c: Context<AppEnv>, rows: PublicationRow[]) {
-  const health = await webhookHealthOf(
-    c.get('services').db,
-    'publication',
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => presentPublication(r, health.get(r.id)));
-}
-
-export async function publicationRecord(c: Context<AppEnv>, row: PublicationRow) {
-  return (await publicationRecords(c, [row]))[0]!;
-}
+/** A publication is a signed webhook target (webhook-targets/signed-targets.ts); its own fields are these. */
+export const publicationTarget = {
+  kind: 'publication' as const,
+  noun: 'publication',
+  store: publicationTargets,
+  fields: (p: PublicationRow) => ({ slug: p.slug, name: p.name, revalidateUrl: p.revalidate_url, sectionPath: p.section_path }),
+};
 
 export function presentDocument(d: PublicationDocumentRow) {
   return {
@@ -81,30 +50,8 @@ export function presentAttempt(a: WebhookAttemptListRow) {
     id: String(a.id),
     messageId: a.message_id,
     action: a.event_type,
-    attempt: a.attempt,
-    attemptedAt: iso(a.started_at)!,
-    webhookTimestamp: Number(a.webhook_timestamp),
-    url: a.url,
-    statusCode: a.status_code,
-    outcome: a.outcome,
-    error: a.error,
-    redirectedTo: a.redirected_to,
-    durationMs: a.duration_ms,
+    ...presentAttemptOf(a),
   };
-}
-
-/** A publication the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
-export async function publicationFor(
-  c: Context<AppEnv>,
-  id: string,
-  write: boolean,
-): Promise<{ publication: PublicationRow; access: WorkspaceAccess }> {
-  const notFound = `publication ${id} not found`;
-  const publication = await getPublication(c.get('services').db, id);
-  if (!publication) throw fail.notFound(notFound);
-  const access = await resourceAccess(c, publication.workspace_id, notFound);
-  if (write) requireWriter(access);
-  return { publication, access };
 }
 
 export async function documentFor(
@@ -120,13 +67,6 @@ export async function documentFor(
   const access = await resourceAccess(c, publication.workspace_id, notFound);
   if (write) requireWriter(access);
   return { document, publication };
-}
-
-/** The deployment's secrets key; a gateway without one cannot create, rotate or verify (503, naming the setting). */
-export function secretsKeyOf(c: Context<AppEnv>): Buffer {
-  const key = c.get('services').secretsKey ?? secretsKeyFromEnv(process.env);
-  if (!key) throw fail.unavailable('webhook signing secrets cannot be sealed: ATELIER_SECRETS_KEY is not set on this gateway', 60);
-  return key;
 }
 
 /** What the gateway's synchronous verify needs to send one attempt. */

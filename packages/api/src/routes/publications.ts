@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { createRoute, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import {
   enqueueWebhookMessage,
   getPublicationBySlug,
-  insertPublication,
   insertPublicationDocument,
-  listPublications,
   listPublishedDocuments,
   listWebhookAttempts,
   moveDocumentWithMessage,
-  updatePublication,
   webhookHealthOf,
 } from '@atelier/db';
 import { Pagination } from '@atelier/contracts/common';
@@ -31,16 +28,8 @@ import {
   PublicationWithSecret,
   VerifyResult,
 } from '@atelier/contracts/publications';
-import {
-  attemptWebhook,
-  formatWebhookSecret,
-  generateWebhookKey,
-  newWebhookMessageId,
-  sealTargetKey,
-} from '@atelier/engine/webhooks/index';
-import { requireWriter, workspaceAccess } from '../access.js';
-import { errorResponses, fail, validationHook } from '../errors.js';
-import { requireSendableUrl } from '../http/outbound-url.js';
+import { attemptWebhook, newWebhookMessageId } from '@atelier/engine/webhooks/index';
+import { errorResponses, fail } from '../errors.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import {
   attemptDeps,
@@ -49,132 +38,56 @@ import {
   presentArticle,
   presentAttempt,
   presentDocument,
-  presentHealth,
-  publicationFor,
-  publicationRecord,
-  publicationRecords,
-  secretsKeyOf,
+  publicationTarget,
 } from '../publications/records.js';
 import type { AppEnv } from '../services.js';
+import { presentHealth, signedTargetRoutes, targetDeliveriesRoute, targetFor } from '../webhook-targets/signed-targets.js';
 
-const newPublicationId = () => `pub-${randomBytes(8).toString('hex')}`;
 const newDocumentId = () => `doc-${randomBytes(8).toString('hex')}`;
 
 /** The revalidation body of the contract: the publication's slug (not a URL), the document's slug, the action, its categories. */
 const webhookBody = (publication: string, slug: string, action: string, categories: string[]) =>
   JSON.stringify({ publication, slug, action, categories });
 
-export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-  .openapi(
-    createRoute({
-      ...secured('publications'),
-      method: 'post',
-      path: '/v1/publications',
-      summary: 'Create a publication (owners and admins); the signing secret is in this response only',
-      request: { body: jsonBody(PublicationCreateRequest) },
-      responses: {
-        201: { description: 'The publication and its secret, shown once', ...json(PublicationWithSecret) },
-        ...errorResponses(401, 403, 404, 409, 422, 503),
-      },
-    }),
-    async (c) => {
-      const body = c.req.valid('json');
-      const access = await workspaceAccess(c, body.workspaceId);
-      requireWriter(access);
-      await requireSendableUrl(c, body.revalidateUrl, ['body', 'revalidateUrl']);
-      const secretsKey = secretsKeyOf(c);
-      const id = newPublicationId();
-      const key = generateWebhookKey();
-      const row = await conflictsAnswered(() =>
-        insertPublication(c.get('services').db, {
-          id,
-          workspace_id: access.workspaceId,
-          slug: body.slug,
-          name: body.name,
-          revalidate_url: body.revalidateUrl,
-          section_path: body.sectionPath,
-          secret_sealed: sealTargetKey(secretsKey, 'publication', id, key),
-          created_by: c.get('principal').userId,
-        }),
-      );
-      return c.json({ ...(await publicationRecord(c, row)), secret: formatWebhookSecret(key) }, 201);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('publications'),
-      method: 'get',
-      path: '/v1/publications',
-      summary: "A workspace's publications with their delivery health (never their secrets)",
-      request: { query: ListPublicationsQuery },
-      responses: { 200: { description: 'Publications', ...json(PublicationList) }, ...errorResponses(401, 403, 404, 422) },
-    }),
-    async (c) => {
-      const q = c.req.valid('query');
-      const access = await workspaceAccess(c, q.workspaceId);
-      const page = await listPublications(c.get('services').db, access.workspaceId, q);
-      return c.json({ items: await publicationRecords(c, page.items), total: page.total }, 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('publications'),
-      method: 'get',
-      path: '/v1/publications/{publication_id}',
-      summary: 'A publication with its delivery health',
-      request: { params: PublicationIdParam },
-      responses: { 200: { description: 'The publication', ...json(Publication) }, ...errorResponses(401, 403, 404, 422) },
-    }),
-    async (c) => {
-      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, false);
-      return c.json(await publicationRecord(c, publication), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('publications'),
-      method: 'patch',
-      path: '/v1/publications/{publication_id}',
-      summary: 'Change the name, revalidateUrl or sectionPath (owners and admins); the slug is a stable id and never changes',
-      request: { params: PublicationIdParam, body: jsonBody(PublicationUpdateRequest) },
-      responses: { 200: { description: 'The publication', ...json(Publication) }, ...errorResponses(401, 403, 404, 422) },
-    }),
-    async (c) => {
-      const body = c.req.valid('json');
-      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
-      if (body.revalidateUrl !== undefined) await requireSendableUrl(c, body.revalidateUrl, ['body', 'revalidateUrl']);
-      const updated = await updatePublication(c.get('services').db, publication.id, {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.revalidateUrl !== undefined ? { revalidate_url: body.revalidateUrl } : {}),
-        ...(body.sectionPath !== undefined ? { section_path: body.sectionPath } : {}),
-      });
-      if (!updated) throw fail.notFound(`publication ${publication.id} not found`);
-      return c.json(await publicationRecord(c, updated), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('publications'),
-      method: 'post',
-      path: '/v1/publications/{publication_id}/rotate-secret',
-      summary: 'Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once',
-      request: { params: PublicationIdParam },
-      responses: {
-        200: { description: 'The publication and its new secret, shown once', ...json(PublicationWithSecret) },
-        ...errorResponses(401, 403, 404, 422, 503),
-      },
-    }),
-    async (c) => {
-      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
-      const key = generateWebhookKey();
-      const updated = await updatePublication(c.get('services').db, publication.id, {
-        secret_sealed: sealTargetKey(secretsKeyOf(c), 'publication', publication.id, key),
-        secret_rotated_at: new Date(),
-      });
-      if (!updated) throw fail.notFound(`publication ${publication.id} not found`);
-      return c.json({ ...(await publicationRecord(c, updated)), secret: formatWebhookSecret(key) }, 200);
-    },
-  )
+const at = { tag: 'publications', path: '/v1/publications', idParam: 'publication_id', idParams: PublicationIdParam };
+
+/** Create, list, read, change and rotate are those of every signed webhook target; the rest is the publication's own. */
+export const publicationRoutes = signedTargetRoutes(publicationTarget, {
+  ...at,
+  idPrefix: 'pub',
+  urlField: 'revalidateUrl',
+  one: 'publication',
+  many: 'Publications',
+  schemas: {
+    createRequest: PublicationCreateRequest,
+    withSecret: PublicationWithSecret,
+    listQuery: ListPublicationsQuery,
+    list: PublicationList,
+    record: Publication,
+    updateRequest: PublicationUpdateRequest,
+  },
+  summaries: {
+    create: 'Create a publication (owners and admins); the signing secret is in this response only',
+    list: "A workspace's publications with their delivery health (never their secrets)",
+    get: 'A publication with its delivery health',
+    update: 'Change the name, revalidateUrl or sectionPath (owners and admins); the slug is a stable id and never changes',
+    rotateSecret:
+      'Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once',
+  },
+  createErrors: [401, 403, 404, 409, 422, 503],
+  columns: (body: z.infer<typeof PublicationCreateRequest>) => ({
+    slug: body.slug,
+    name: body.name,
+    revalidate_url: body.revalidateUrl,
+    section_path: body.sectionPath,
+  }),
+  changes: (body: z.infer<typeof PublicationUpdateRequest>) => ({
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.revalidateUrl !== undefined ? { revalidate_url: body.revalidateUrl } : {}),
+    ...(body.sectionPath !== undefined ? { section_path: body.sectionPath } : {}),
+  }),
+  answerConflicts: conflictsAnswered,
+})
   .openapi(
     createRoute({
       ...secured('publications'),
@@ -189,7 +102,7 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
       },
     }),
     async (c) => {
-      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
+      const publication = await targetFor(c, publicationTarget, c.req.valid('param').publication_id, true);
       const deps = attemptDeps(c);
       const message = await enqueueWebhookMessage(
         deps.db,
@@ -217,19 +130,14 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
     },
   )
   .openapi(
-    createRoute({
-      ...secured('publications'),
-      method: 'get',
-      path: '/v1/publications/{publication_id}/deliveries',
+    ...targetDeliveriesRoute(publicationTarget, at, {
       summary: 'Every delivery attempt to this publication (verify included), newest first',
-      request: { params: PublicationIdParam, query: Pagination },
-      responses: { 200: { description: 'Attempts', ...json(DeliveryAttemptList) }, ...errorResponses(401, 403, 404, 422) },
+      description: 'Attempts',
+      query: Pagination,
+      list: DeliveryAttemptList,
+      page: (db, publication, query: z.infer<typeof Pagination>) => listWebhookAttempts(db, 'publication', publication.id, query),
+      present: presentAttempt,
     }),
-    async (c) => {
-      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, false);
-      const page = await listWebhookAttempts(c.get('services').db, 'publication', publication.id, c.req.valid('query'));
-      return c.json({ items: page.items.map(presentAttempt), total: page.total }, 200);
-    },
   )
   .openapi(
     createRoute({
@@ -242,7 +150,7 @@ export const publicationRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validati
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const { publication } = await publicationFor(c, c.req.valid('param').publication_id, true);
+      const publication = await targetFor(c, publicationTarget, c.req.valid('param').publication_id, true);
       const row = await conflictsAnswered(() =>
         insertPublicationDocument(c.get('services').db, {
           id: newDocumentId(),
