@@ -29,16 +29,6 @@ export async function appendRunEvent(tx: Executor, runId: string, type: string, 
   return rows[0].seq;
 }
 
-/** The number of the run's last recorded event; 0 when it has none. */
-export async function lastRunEventSeq(db: Executor, runId: string): Promise<number> {
-  const head = await db
-    .selectFrom('run_events')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('run_id', '=', runId)
-    .executeTakeFirst();
-  return Number(head?.seq ?? 0);
-}
-
 /** The run's recorded events after the one numbered `afterSeq`, in order (what an event stream sends next). */
 export async function runEventsAfter(db: Executor, runId: string, afterSeq: number) {
   return db.selectFrom('run_events').selectAll().where('run_id', '=', runId).where('seq', '>', afterSeq).orderBy('seq').execute();

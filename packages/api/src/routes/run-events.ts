@@ -1,10 +1,10 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { RunIdParam } from '@atelier/contracts/runs';
-import { type RunOutputDelta, STEP_OUTPUT_DELTA, lastRunEventSeq, runEventsAfter } from '@atelier/db';
+import { type RunOutputDelta, STEP_OUTPUT_DELTA, runEventsAfter } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { errorResponses, validationHook } from '../errors.js';
-import { runResponse, visibleRun } from '../runs/visible-run.js';
+import { runSnapshot, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { secured } from '../http/route.js';
 
@@ -61,101 +61,107 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
   }),
   async (c) => {
     const { db, events, sseHeartbeatMs } = c.get('services');
-    const { run } = await visibleRun(c, c.req.valid('param').run_id);
+    const runId = c.req.valid('param').run_id;
     const resumeFrom = resumePoint(c.req.header('last-event-id'), c.req.valid('query').lastEventId);
     const heartbeatMs = sseHeartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-    if (resumeFrom !== undefined && isTerminalRunStatus(run.status)) {
-      // A reconnect after the end that has seen everything: 204 tells an EventSource to stop reconnecting.
-      if (resumeFrom >= (await lastRunEventSeq(db, run.id))) return c.body(null, 204);
-    }
-
-    return streamSSE(c, async (stream) => {
-      let wake: (() => void) | undefined;
-      let aborted = false;
-      // What woke the stream, in the order it came: recorded events to read, or a live delta to pass on.
-      // A delta is written in its place, so a step's pieces come after its start and before its end.
-      const queue: Array<RunOutputDelta | 'read'> = ['read'];
-      let queuedDeltas = 0;
-      // Subscribe before reading, so a transition between the read and the subscription still wakes us.
-      const unsubscribe = await events.subscribe(
-        run.id,
-        () => {
-          if (queue.at(-1) !== 'read') queue.push('read');
-          wake?.();
-        },
-        (delta) => {
-          // A client reading slower than the model writes loses pieces (seq shows the gap), never the step's end.
-          if (queuedDeltas >= MAX_QUEUED_DELTAS) return;
-          queuedDeltas++;
-          queue.push(delta);
-          wake?.();
-        },
-      );
-      stream.onAbort(() => {
-        aborted = true;
+    let wake: (() => void) | undefined;
+    // What woke the stream, in the order it came: recorded events to read, or a live delta to pass on.
+    // A delta is written in its place, so a step's pieces come after its start and before its end.
+    const queue: Array<RunOutputDelta | 'read'> = ['read'];
+    let queuedDeltas = 0;
+    // Subscribe before the run is read, so a transition committed after the read still wakes the stream.
+    const unsubscribe = await events.subscribe(
+      runId,
+      () => {
+        if (queue.at(-1) !== 'read') queue.push('read');
         wake?.();
-      });
-      try {
-        const snapshot = await runResponse(c, run.id);
-        const headSeq = await lastRunEventSeq(db, run.id);
-        let lastSent = resumeFrom ?? headSeq;
-        // Steps whose end was sent (or was in the snapshot): a delta of theirs that comes late is dropped.
-        const ended = new Set<number>();
-        snapshot.runSteps.forEach((step, index) => {
-          if (step.status !== 'pending') ended.add(index);
+      },
+      (delta) => {
+        // A client reading slower than the model writes loses pieces (seq shows the gap), never the step's end.
+        if (queuedDeltas >= MAX_QUEUED_DELTAS) return;
+        queuedDeltas++;
+        queue.push(delta);
+        wake?.();
+      },
+    );
+    let streaming = false;
+    try {
+      const { run } = await visibleRun(c, runId);
+      // The run's row carries the number of its last event, written by the statement that recorded it: the
+      // snapshot (this row, then its steps, read after it) shows at least every event up to that number.
+      const headSeq = run.event_seq;
+      // A reconnect after the end that has seen everything: 204 tells an EventSource to stop reconnecting.
+      if (resumeFrom !== undefined && isTerminalRunStatus(run.status) && resumeFrom >= headSeq) return c.body(null, 204);
+      streaming = true;
+      return streamSSE(c, async (stream) => {
+        let aborted = false;
+        stream.onAbort(() => {
+          aborted = true;
+          wake?.();
         });
-        await stream.writeSSE({
-          event: 'snapshot',
-          data: JSON.stringify(snapshot),
-          ...(resumeFrom === undefined ? { id: String(headSeq) } : {}),
-        });
-        if (isTerminalRunStatus(snapshot.status) && lastSent >= headSeq) return;
-
-        while (!aborted) {
-          const next = queue.shift();
-          if (next === 'read') {
-            const fresh = await runEventsAfter(db, run.id, lastSent);
-            for (const e of fresh) {
-              await stream.writeSSE({
-                event: e.type,
-                id: String(e.seq),
-                data: JSON.stringify({ runId: run.id, ...(e.data as object), at: e.created_at.toISOString() }),
-              });
-              lastSent = e.seq;
-              const { status, stepIndex } = e.data as { status?: string; stepIndex?: number };
-              if (typeof stepIndex === 'number') {
-                if (e.type === 'step.started') ended.delete(stepIndex);
-                else if (e.type.startsWith('step.')) ended.add(stepIndex);
-              }
-              if (e.type === 'run.status' && status && isTerminalRunStatus(status)) return;
-            }
-            continue;
-          }
-          if (next) {
-            queuedDeltas--;
-            if (!ended.has(next.stepIndex)) {
-              const { runId, stepIndex, stepId, attempt, answer, seq, text, at } = next;
-              // No id: a delta is not recorded, so Last-Event-ID stays at the last recorded event.
-              await stream.writeSSE({
-                event: STEP_OUTPUT_DELTA,
-                data: JSON.stringify({ runId, stepIndex, stepId, attempt, answer, seq, text, at }),
-              });
-            }
-            continue;
-          }
-          const beat = await new Promise<boolean>((resolve) => {
-            const timer = setTimeout(() => resolve(true), heartbeatMs);
-            wake = () => {
-              clearTimeout(timer);
-              resolve(false);
-            };
+        try {
+          const snapshot = await runSnapshot(db, run);
+          let lastSent = resumeFrom ?? headSeq;
+          // Steps whose end was sent (or was in the snapshot): a delta of theirs that comes late is dropped.
+          const ended = new Set<number>();
+          snapshot.runSteps.forEach((step, index) => {
+            if (step.status !== 'pending') ended.add(index);
           });
-          wake = undefined;
-          if (beat && !aborted) await stream.write(': heartbeat\n\n');
+          await stream.writeSSE({
+            event: 'snapshot',
+            data: JSON.stringify(snapshot),
+            ...(resumeFrom === undefined ? { id: String(headSeq) } : {}),
+          });
+          if (isTerminalRunStatus(snapshot.status) && lastSent >= headSeq) return;
+
+          while (!aborted) {
+            const next = queue.shift();
+            if (next === 'read') {
+              const fresh = await runEventsAfter(db, run.id, lastSent);
+              for (const e of fresh) {
+                await stream.writeSSE({
+                  event: e.type,
+                  id: String(e.seq),
+                  data: JSON.stringify({ runId: run.id, ...(e.data as object), at: e.created_at.toISOString() }),
+                });
+                lastSent = e.seq;
+                const { status, stepIndex } = e.data as { status?: string; stepIndex?: number };
+                if (typeof stepIndex === 'number') {
+                  if (e.type === 'step.started') ended.delete(stepIndex);
+                  else if (e.type.startsWith('step.')) ended.add(stepIndex);
+                }
+                if (e.type === 'run.status' && status && isTerminalRunStatus(status)) return;
+              }
+              continue;
+            }
+            if (next) {
+              queuedDeltas--;
+              if (!ended.has(next.stepIndex)) {
+                const { runId, stepIndex, stepId, attempt, answer, seq, text, at } = next;
+                // No id: a delta is not recorded, so Last-Event-ID stays at the last recorded event.
+                await stream.writeSSE({
+                  event: STEP_OUTPUT_DELTA,
+                  data: JSON.stringify({ runId, stepIndex, stepId, attempt, answer, seq, text, at }),
+                });
+              }
+              continue;
+            }
+            const beat = await new Promise<boolean>((resolve) => {
+              const timer = setTimeout(() => resolve(true), heartbeatMs);
+              wake = () => {
+                clearTimeout(timer);
+                resolve(false);
+              };
+            });
+            wake = undefined;
+            if (beat && !aborted) await stream.write(': heartbeat\n\n');
+          }
+        } finally {
+          unsubscribe();
         }
-      } finally {
-        unsubscribe();
-      }
-    });
+      });
+    } finally {
+      if (!streaming) unsubscribe();
+    }
   },
 );

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { getRunRow, getRunSteps, listRunDecisions, providerSpendByStep } from '@atelier/db';
+import { type Db, type RunRow, getRunRow, getRunSteps, listRunDecisions, providerSpendByStep } from '@atelier/db';
 import { resourceAccess } from '../access.js';
 import { fail } from '../errors.js';
 import { presentRun } from '../presenters/run.js';
@@ -18,10 +18,15 @@ export async function runResponse(c: Context<AppEnv>, runId: string) {
   const { db } = c.get('services');
   const run = await getRunRow(db, runId);
   if (!run) throw fail.notFound(`run ${runId} not found`);
+  return runSnapshot(db, run);
+}
+
+/** The run as the contract shows it from a row already read: its steps, decisions and spend are read after it. */
+export async function runSnapshot(db: Db, run: RunRow) {
   const [steps, decisions, spend] = await Promise.all([
-    getRunSteps(db, runId),
-    listRunDecisions(db, [runId]),
-    providerSpendByStep(db, runId),
+    getRunSteps(db, run.id),
+    listRunDecisions(db, [run.id]),
+    providerSpendByStep(db, run.id),
   ]);
   return presentRun(run, steps, decisions, spend);
 }
