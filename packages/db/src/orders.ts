@@ -3,6 +3,7 @@ import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { emitOrderEvent } from './event-webhooks.js';
 import type { Database, OrdersTable, RunsTable } from './schema.js';
+import { appendRunEvents } from './runs/events.js';
 import { IN_FLIGHT_RUN_STATUSES, type RunRow } from './runs/row.js';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -281,13 +282,11 @@ export async function replanFailedChildren(
         parent_order_id: orderId,
         order_dedupe_key: run.order_dedupe_key,
         execution_mode: run.execution_mode,
-        event_seq: 1,
+        event_seq: 0,
       })
       .execute();
-    await tx
-      .insertInto('run_events')
-      .values({ run_id: id, seq: 1, type: 'run.status', data: JSON.stringify({ status: 'planned', retryOf: run.id }) })
-      .execute();
+    // Its first event (numbered 1), not announced: the retry has never announced its planned children.
+    await appendRunEvents(tx, id, [{ type: 'run.status', data: { status: 'planned', retryOf: run.id } }], { announce: false });
     fresh.push(id);
   }
   return fresh;
