@@ -7,10 +7,12 @@ import { announceRunEvent } from '../run-announce.js';
  * so the column list, the numbering and the announcement are written once.
  *
  * Numbering: a run's events are numbered 1, 2, 3... by the run's `event_seq`, the number of its last event.
- * A statement that appends events advances `event_seq` by as many as it appends, in its CTE named `run`
- * (which takes the row lock that orders concurrent appenders), and the events take the numbers up to the
- * new value, in the order listed. Each appended event is announced on RUN_EVENTS_CHANNEL (announceRunEvent)
- * by the same statement, so a listener hears of it when the transaction commits.
+ * A statement that appends events advances `event_seq` by as many as it appends, in a CTE (`run` unless
+ * named otherwise) that returns the run rows and takes the row lock that orders concurrent appenders, and
+ * the events take the numbers up to the new value, in the order listed. Each appended event is announced on
+ * RUN_EVENTS_CHANNEL (announceRunEvent) by the same statement, so a listener hears of it when the
+ * transaction commits; the events of an order's children before they start (planned, claimed) are the
+ * exception, appended unannounced as they always were.
  *
  * appendRunEvents is the statement on its own; a statement that appends events along with other writes
  * (a step's start, a run's move) puts appendedEvents among its CTEs and selects announceAppended from it.
@@ -36,35 +38,37 @@ const dataOf = (data: unknown) => (isExpression(data) ? data : sql`${JSON.string
  * An event's number: the run's new `event_seq` less the events appended after it (those with a `when`
  * counted only when it holds), so the numbers run up to `event_seq` without gaps.
  */
-function seqOf(events: readonly AppendedEvent[], index: number): RawBuilder<number> {
+function seqOf(eventSeq: RawBuilder<number>, events: readonly AppendedEvent[], index: number): RawBuilder<number> {
   const later = events.slice(index + 1);
   const always = later.filter((e) => !e.when).length;
   const sometimes = later.flatMap((e) => (e.when ? [sql`(${e.when})::int`] : []));
-  if (sometimes.length === 0) return always === 0 ? sql`run.event_seq` : sql`run.event_seq - ${sql.lit(always)}`;
-  return sql`run.event_seq - (${sql.join([...(always ? [sql.lit(always)] : []), ...sometimes], sql` + `)})`;
+  if (sometimes.length === 0) return always === 0 ? eventSeq : sql`${eventSeq} - ${sql.lit(always)}`;
+  return sql`${eventSeq} - (${sql.join([...(always ? [sql.lit(always)] : []), ...sometimes], sql` + `)})`;
 }
 
 /**
  * The CTE `appended` of a statement that appends run events: for each row of the statement's CTE `run`
- * (whose `event_seq` it advanced by the number of events appended), the events in order, numbered up to
- * that `event_seq`. `runId` is the run's id, or the column of `run` that holds it when the statement appends
- * events of several runs; `alsoFrom` names CTEs the events' data reads besides `run`. It returns
+ * (or `opts.runs`), whose `event_seq` it advanced by the number of events appended, the events in order,
+ * numbered up to that `event_seq`. `runId` is the run's id, or the column that holds it when the statement
+ * appends events of several runs; `alsoFrom` names CTEs the events' data reads besides the runs'. It returns
  * `run_id, seq, type, data`, what announceAppended reads.
  */
 export function appendedEvents(
   runId: string | RawBuilder<unknown>,
   events: readonly AppendedEvent[],
-  opts: { alsoFrom?: RawBuilder<unknown> } = {},
+  opts: { runs?: string; alsoFrom?: RawBuilder<unknown> } = {},
 ): RawBuilder<unknown> {
   if (events.length === 0) throw new Error('appendedEvents: no events to append');
-  const from = sql`run${opts.alsoFrom ? sql` CROSS JOIN ${opts.alsoFrom}` : sql``}`;
+  const runs = opts.runs ?? 'run';
+  const eventSeq = sql.ref<number>(`${runs}.event_seq`);
+  const from = sql`${sql.table(runs)}${opts.alsoFrom ? sql` CROSS JOIN ${opts.alsoFrom}` : sql``}`;
   const [only] = events;
   const select =
     events.length === 1 && only
-      ? sql`SELECT ${runId}, ${seqOf(events, 0)}, ${only.type}, ${dataOf(only.data)} FROM ${from}${only.when ? sql` WHERE ${only.when}` : sql``}`
+      ? sql`SELECT ${runId}, ${seqOf(eventSeq, events, 0)}, ${only.type}, ${dataOf(only.data)} FROM ${from}${only.when ? sql` WHERE ${only.when}` : sql``}`
       : sql`SELECT ${runId}, e.seq, e.type, e.data
       FROM ${from} CROSS JOIN LATERAL (VALUES ${sql.join(
-        events.map((e, i) => sql`(${seqOf(events, i)}, ${e.type}, ${dataOf(e.data)}, ${e.when ?? sql`true`})`),
+        events.map((e, i) => sql`(${seqOf(eventSeq, events, i)}, ${e.type}, ${dataOf(e.data)}, ${e.when ?? sql`true`})`),
       )}) AS e(seq, type, data, wanted)
       WHERE e.wanted`;
   return sql`appended AS (
@@ -79,8 +83,7 @@ export const announceAppended: RawBuilder<unknown> = announceRunEvent(sql.ref('a
 /**
  * Appends events to the run's ordered log and announces them, in one statement: they take the next numbers
  * from the run's `event_seq`, whose increment's row lock orders concurrent appenders. Returns their numbers,
- * in order. `announce: false` appends without announcing (a run planned inside a transaction that nobody
- * can be listening for yet).
+ * in order. `announce: false` appends without announcing: an order's child before it starts.
  */
 export async function appendRunEvents(
   tx: Executor,
