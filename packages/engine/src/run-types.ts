@@ -109,18 +109,11 @@ export interface ExecuteStepInput {
 }
 
 /**
- * What the run workflow sends the executeStep activity: the step whole (runs started with the definition
- * whole), or named with the definition's hash, from which the worker reads the full step (prompt,
- * jsonSchema, params) out of its cache of definitions instead of the history carrying them: by its id, name
- * and kind (shape 4), or by its id alone with the artifact by its id (`artifactId`, shape 5).
+ * What the run workflow sends the executeStep activity: the step by its id and the run's artifact by its
+ * id, with the definition's hash, from which the worker reads the full step (prompt, jsonSchema, params)
+ * and the artifact's schema out of its cache of definitions instead of the history carrying them.
  */
-export type StepCall = Omit<ExecuteStepInput, 'step' | 'artifact'> & StepReference;
-
-/** How a StepCall names its step and the run's artifact (workflows/definition-ref.ts). */
-export type StepReference =
-  | { step: Step; artifact: ExecuteStepInput['artifact'] }
-  | { step: StepIdentity; definitionHash: string; artifact: ExecuteStepInput['artifact'] }
-  | { step: Pick<Step, 'id'>; definitionHash: string; artifactId: string };
+export type StepCall = Omit<ExecuteStepInput, 'step' | 'artifact'> & { step: Pick<Step, 'id'>; definitionHash: string; artifactId: string };
 
 export interface StepResult {
   output: unknown;
