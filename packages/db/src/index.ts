@@ -32,6 +32,7 @@ export * from './engine-commands.js';
 export * from './run-handover.js';
 export {
   TABLE_CHANGES_CHANNEL,
+  ANNOUNCED_DATA_MAX_BYTES,
   STEP_OUTPUT_DELTA,
   DELTA_TEXT_MAX_CHARS,
   DELTA_PAYLOAD_MAX_BYTES,

@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { RunIdParam } from '@atelier/contracts/runs';
-import { type RunOutputDelta, STEP_OUTPUT_DELTA, runEventsAfter } from '@atelier/db';
+import { type AnnouncedRunEvent, type RunOutputDelta, STEP_OUTPUT_DELTA, runEventsAfter } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { errorResponses, validationHook } from '../errors.js';
 import { runSnapshot, visibleRun } from '../runs/visible-run.js';
@@ -65,15 +65,17 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     const resumeFrom = resumePoint(c.req.header('last-event-id'), c.req.valid('query').lastEventId);
     const heartbeatMs = sseHeartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     let wake: (() => void) | undefined;
-    // What woke the stream, in the order it came: recorded events to read, or a live delta to pass on.
+    // What woke the stream, in the order it came: a recorded event as announced (sent from the announcement
+    // when it carries its data and is the next one), recorded events to read, or a live delta to pass on.
     // A delta is written in its place, so a step's pieces come after its start and before its end.
-    const queue: Array<RunOutputDelta | 'read'> = ['read'];
+    const queue: Array<AnnouncedRunEvent | RunOutputDelta | 'read'> = ['read'];
     let queuedDeltas = 0;
     // Subscribe before the run is read, so a transition committed after the read still wakes the stream.
     const unsubscribe = await events.subscribe(
       runId,
-      () => {
-        if (queue.at(-1) !== 'read') queue.push('read');
+      (event) => {
+        if (event?.data !== undefined) queue.push(event);
+        else if (queue.at(-1) !== 'read') queue.push('read');
         wake?.();
       },
       (delta) => {
@@ -114,27 +116,47 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
           });
           if (isTerminalRunStatus(snapshot.status) && lastSent >= headSeq) return;
 
+          // Writes one recorded event; true once the run has ended (the stream then ends).
+          const send = async (e: { seq: number; type: string; data: { status?: string; stepIndex?: number }; at: string }) => {
+            await stream.writeSSE({ event: e.type, id: String(e.seq), data: JSON.stringify({ runId: run.id, ...e.data, at: e.at }) });
+            lastSent = e.seq;
+            const { status, stepIndex } = e.data;
+            if (typeof stepIndex === 'number') {
+              if (e.type === 'step.started') ended.delete(stepIndex);
+              else if (e.type.startsWith('step.')) ended.add(stepIndex);
+            }
+            return e.type === 'run.status' && !!status && isTerminalRunStatus(status);
+          };
+          const read = async () => {
+            for (const e of await runEventsAfter(db, run.id, lastSent)) {
+              if (await send({ seq: e.seq, type: e.type, data: e.data as object, at: e.created_at.toISOString() })) return true;
+            }
+            return false;
+          };
+
           while (!aborted) {
             const next = queue.shift();
             if (next === 'read') {
-              const fresh = await runEventsAfter(db, run.id, lastSent);
-              for (const e of fresh) {
-                await stream.writeSSE({
-                  event: e.type,
-                  id: String(e.seq),
-                  data: JSON.stringify({ runId: run.id, ...(e.data as object), at: e.created_at.toISOString() }),
-                });
-                lastSent = e.seq;
-                const { status, stepIndex } = e.data as { status?: string; stepIndex?: number };
-                if (typeof stepIndex === 'number') {
-                  if (e.type === 'step.started') ended.delete(stepIndex);
-                  else if (e.type.startsWith('step.')) ended.add(stepIndex);
-                }
-                if (e.type === 'run.status' && status && isTerminalRunStatus(status)) return;
-              }
+              if (await read()) return;
               continue;
             }
-            if (next) {
+            if (next && 'data' in next && next.data !== undefined) {
+              // Announcements of one run come in the order its events were numbered; one already sent (by a
+              // read) is skipped, and a gap (an event announced without its data) is filled by a read.
+              if (next.seq <= lastSent) continue;
+              const done =
+                next.seq === lastSent + 1
+                  ? await send({
+                      seq: next.seq,
+                      type: next.type ?? '',
+                      data: JSON.parse(next.data),
+                      at: new Date(next.at ?? 0).toISOString(),
+                    })
+                  : await read();
+              if (done) return;
+              continue;
+            }
+            if (next && 'text' in next) {
               queuedDeltas--;
               if (!ended.has(next.stepIndex)) {
                 const { runId, stepIndex, stepId, attempt, answer, seq, text, at } = next;

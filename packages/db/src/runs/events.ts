@@ -51,7 +51,7 @@ function seqOf(eventSeq: RawBuilder<number>, events: readonly AppendedEvent[], i
  * (or `opts.runs`), whose `event_seq` it advanced by the number of events appended, the events in order,
  * numbered up to that `event_seq`. `runId` is the run's id, or the column that holds it when the statement
  * appends events of several runs; `alsoFrom` names CTEs the events' data reads besides the runs'. It returns
- * `run_id, seq, type, data`, what announceAppended reads.
+ * `run_id, seq, type, data, created_at`, what announceAppended reads.
  */
 export function appendedEvents(
   runId: string | RawBuilder<unknown>,
@@ -74,7 +74,7 @@ export function appendedEvents(
   return sql`appended AS (
       INSERT INTO run_events (run_id, seq, type, data)
       ${select}
-      RETURNING run_id, seq, type, data)`;
+      RETURNING run_id, seq, type, data, created_at)`;
 }
 
 /** The announcement of each row of `appended` (appendedEvents): select it from `appended`. */
