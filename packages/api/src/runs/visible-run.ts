@@ -21,8 +21,17 @@ export async function runResponse(c: Context<AppEnv>, runId: string) {
   return runSnapshot(db, run);
 }
 
-/** The run as the contract shows it from a row already read: its steps, decisions and spend are read after it. */
+/** Statuses of a run waiting for its first step. */
+const WAITING: readonly string[] = ['planned', 'pending', 'queued'];
+
+/**
+ * The run as the contract shows it from a row already read: its steps, decisions and spend are read after it.
+ * A run still waiting whose first step never began (every statement that writes a step's row sets the run's
+ * `started_at`) has none of them, so nothing is read: a client that follows a run it just created gets its
+ * snapshot from the one row.
+ */
 export async function runSnapshot(db: Db, run: RunRow) {
+  if (run.started_at === null && WAITING.includes(run.status)) return presentRun(run, [], [], new Map());
   const [steps, decisions, spend] = await Promise.all([
     getRunSteps(db, run.id),
     listRunDecisions(db, [run.id]),
