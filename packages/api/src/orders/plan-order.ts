@@ -4,9 +4,11 @@ import type { CreateOrderRequest } from '@atelier/contracts/orders';
 import { LIMITS } from '@atelier/contracts/common';
 import type { IntakeField, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import {
+  type IdempotencyKey,
   type OrderRow,
   type PlannedChild,
   getArtifact,
+  idempotentCreations,
   getProjectInWorkspace,
   getWorkflowVersion,
   insertOrderWithChildren,
@@ -28,6 +30,7 @@ import { randomBytes } from 'node:crypto';
 import { workspaceAccess } from '../access.js';
 import { underBudgets } from '../budgets/enforce.js';
 import { fail } from '../errors.js';
+import { createdOnce } from '../http/idempotency.js';
 import { refuseUnusableCharacter } from '../runs/character-gate.js';
 import { applyOverrides, pinnedVersion } from '../runs/create-run.js';
 import { resolveSuppliedArtifacts } from '../runs/supplied-artifacts.js';
@@ -66,11 +69,20 @@ async function orderVersion(c: Context<AppEnv>, body: Body, workspaceId: string)
 }
 
 /**
+ * POST /v1/orders with an `Idempotency-Key`: the order is planned once per workspace and key within the
+ * key's window; a retry with the same body gets that order back (`replayed`), another body is refused.
+ */
+export async function planOrderOnce(c: Context<AppEnv>, body: Body, key: IdempotencyKey): Promise<{ row: OrderRow; replayed: boolean }> {
+  const access = await workspaceAccess(c, body.workspaceId);
+  return createdOnce(idempotentCreations('orders'), c.get('services').db, access.workspaceId, key, () => planOrder(c, body, key));
+}
+
+/**
  * POST /v1/orders: resolves the variations, validates every merged intake, collapses duplicates by
  * orderDedupeKey, prices the order and records it with its children as planned runs, all in one
  * transaction under the budgets. Nothing runs and nothing is spent.
  */
-export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRow> {
+export async function planOrder(c: Context<AppEnv>, body: Body, idempotency?: IdempotencyKey): Promise<OrderRow> {
   const services = c.get('services');
   const { db, models } = services;
   const principal = c.get('principal');
@@ -225,6 +237,7 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
           created_by: principal.userId,
           created_via: principal.via,
           api_key_id: principal.apiKeyId ?? null,
+          ...(idempotency ? { idempotency_key: idempotency.key, idempotency_hash: idempotency.hash } : {}),
         },
         {
           workspace_id: access.workspaceId,

@@ -5,7 +5,9 @@ import type { CreateRunRequest } from '@atelier/contracts/runs';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import {
   type Executor,
+  type IdempotencyKey,
   type RunRow,
+  idempotentCreations,
   getNewestVersion,
   getProjectInWorkspace,
   insertRun,
@@ -25,6 +27,7 @@ import type { AppEnv } from '../services.js';
 import { refuseUnusableCharacter } from './character-gate.js';
 import { resolveSuppliedArtifacts } from './supplied-artifacts.js';
 import { underBudgetsOrAlone } from '../budgets/enforce.js';
+import { createdOnce } from '../http/idempotency.js';
 import { kept } from '../kept/index.js';
 
 type Body = z.infer<typeof CreateRunRequest>;
@@ -80,6 +83,8 @@ export async function createRun(
   body: Body,
   /** Written in the run's own transaction (e.g. a brand import's record); throwing undoes the run. */
   alsoRecord?: (tx: Executor, run: RunRow) => Promise<void>,
+  /** The request's `Idempotency-Key`, recorded with the run (createRunOnce). */
+  idempotency?: IdempotencyKey,
 ): Promise<RunRow> {
   const services = c.get('services');
   const { db, models } = services;
@@ -126,6 +131,7 @@ export async function createRun(
       inputs: supplied.inputs,
       sourceArtifactIds: supplied.artifactIds,
       priority: body.priority ?? null,
+      ...(idempotency ? { idempotency } : {}),
     },
     models,
   );
@@ -173,6 +179,16 @@ export async function createRun(
   if (recorded.command) dispatcher?.handOver?.(recorded.command);
   else dispatcher?.wake();
   return run;
+}
+
+/**
+ * POST /v1/runs with an `Idempotency-Key`: the run is created once per workspace and key within the key's
+ * window; a retry with the same body gets that run back (`replayed`), another body is refused.
+ */
+export async function createRunOnce(c: Context<AppEnv>, body: Body, key: IdempotencyKey): Promise<{ row: RunRow; replayed: boolean }> {
+  const access = await workspaceAccess(c, body.workspaceId);
+  const { db } = c.get('services');
+  return createdOnce(idempotentCreations('runs'), db, access.workspaceId, key, () => createRun(c, body, undefined, key));
 }
 
 /** The run with its `start_run`: due for any dispatcher, or `leased` to this gateway's, which is handed it. */
