@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { type Db, poolStats } from '@atelier/db';
 import { builtinWorkflowIds } from '@atelier/catalog';
+import { type GateType, gateTypes, settledVerdict } from '@atelier/domain/gate-types';
 import type { SettleRunInput } from './run-types.js';
 
 /**
@@ -165,12 +166,19 @@ export function observeSettlement(
 ): void {
   if (!metrics) return;
   metrics.runsSettled.inc({ template: templateLabel(run.template_id), status: written });
-  const gates = (run.definition as { gates?: Array<{ id: string; type: string }> } | null)?.gates ?? [];
-  if (input.errorCode === 'budget_gate_exceeded') metrics.gateVerdicts.inc({ gate_type: 'budget', verdict: 'fail' });
-  else if ((written === 'completed' || written === 'review') && gates.some((g) => g.type === 'budget'))
-    metrics.gateVerdicts.inc({ gate_type: 'budget', verdict: 'pass' });
+  const gates = (run.definition as { gates?: Array<{ id: string; type: GateType }> } | null)?.gates ?? [];
   const reviewGate = input.review ? gates.find((g) => g.id === input.review?.gateId) : undefined;
-  if (input.status === 'review' && reviewGate?.type === 'approval') metrics.gateVerdicts.inc({ gate_type: 'approval', verdict: 'held' });
+  for (const type of gateTypes()) {
+    const verdict = settledVerdict(type, {
+      requested: input.status,
+      written,
+      errorCode: input.errorCode,
+      present: gates.some((g) => g.type === type),
+      holding: reviewGate?.type === type,
+    });
+    if (verdict) metrics.gateVerdicts.inc({ gate_type: type, verdict });
+  }
+  // The QA hold is no gate of the definition: a completion the settlement turned into a review.
   if (input.status === 'completed' && written === 'review') metrics.gateVerdicts.inc({ gate_type: 'qa', verdict: 'held' });
 }
 

@@ -5,7 +5,7 @@
  */
 import { CancellationScope, condition, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Gate } from '@atelier/contracts/workflow-definition';
-import { approvalHold, budgetStop, gateOf, isJudgedGate } from '@atelier/domain/gates';
+import { gateHold, gateOf, gateStop, isJudgedGate } from '@atelier/domain/gates';
 import { sliceContext } from '@atelier/domain/run-context';
 import type { PlannedStep } from '@atelier/domain/run-plan';
 import type { RunActivities } from '../activities/definitions.js';
@@ -93,10 +93,12 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
         if (emitting) await emitting;
         continue;
       }
-      const overBudget = budgetStop(gate, plan.budgetPolicy.perRunCapUsd, run.spentUsd);
-      if (overBudget) throw new RunStop({ status: 'failed', ...overBudget });
+      // What the gate's type does once its step is done (GATE_TYPE_RULES): a verdict that stops the run
+      // (a budget over its cap), then, the gate passed, a hold that ends it in review (an approval).
+      const stop = gateStop(gate, { capUsd: plan.budgetPolicy.perRunCapUsd, spentUsd: run.spentUsd });
+      if (stop) throw new RunStop({ status: 'failed', ...stop });
       run.passedGates.add(gate.id);
-      const hold = approvalHold(gate);
+      const hold = gateHold(gate);
       if (hold) return await run.settle({ status: 'review', artifact: run.artifactOf(output), review: hold, ...run.source() });
       const emitting = emitIfEarly(run, step, index, output);
       if (emitting) await emitting;
