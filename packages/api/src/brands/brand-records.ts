@@ -6,6 +6,7 @@ import { BrandProfile } from '@atelier/contracts/brands';
 import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
 import { fail } from '../errors.js';
 import type { AppEnv } from '../services.js';
+import { callerOf } from '../http/caller.js';
 
 export type Profile = z.infer<typeof BrandProfile>;
 
@@ -22,7 +23,7 @@ export async function brandFor(
 ): Promise<{ brand: BrandRow; access: WorkspaceAccess }> {
   const brand = await getBrand(c.get('services').db, projectId);
   if (!brand) throw brandNotFound(projectId);
-  const access = await resourceAccess(c, brand.workspace_id, `brand ${projectId} not found`);
+  const access = await resourceAccess(callerOf(c), brand.workspace_id, `brand ${projectId} not found`);
   if (write) requireWriter(access);
   return { brand, access };
 }

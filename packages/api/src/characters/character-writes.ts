@@ -19,6 +19,7 @@ import { expectEtag, newEtag } from '../http/etag.js';
 import { json, writeWithEtag } from '../http/route.js';
 import { presentCharacter } from '../presenters/character.js';
 import type { AppEnv } from '../services.js';
+import { callerOf } from '../http/caller.js';
 
 /** The answer of the character endpoints that return the character itself. */
 export const WithEtag = { description: 'The character; its new etag is in the ETag header and the etag field', ...json(Character) };
@@ -32,7 +33,7 @@ export async function characterFor(
 ): Promise<CharacterRow> {
   const character = await getCharacter(c.get('services').db, id);
   if (!character) throw fail.notFound(notFound);
-  const access = await resourceAccess(c, character.workspace_id, notFound);
+  const access = await resourceAccess(callerOf(c), character.workspace_id, notFound);
   if (write) requireWriter(access);
   return character;
 }

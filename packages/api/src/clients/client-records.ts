@@ -8,6 +8,7 @@ import { type ApiError, fail } from '../errors.js';
 import { PG, pgErrorCode } from '@atelier/db';
 import { presentClient, rollupOf } from '../presenters/client.js';
 import type { AppEnv } from '../services.js';
+import { callerOf } from '../http/caller.js';
 
 /** What the client endpoints share: access, full records with this month's rollup, and billing columns. */
 export const seesMoney = (access: WorkspaceAccess) => access.role === 'owner' || access.role === 'admin';
@@ -15,7 +16,7 @@ export const seesMoney = (access: WorkspaceAccess) => access.role === 'owner' ||
 export async function clientFor(c: Context<AppEnv>, id: string, write: boolean): Promise<{ client: ClientRow; access: WorkspaceAccess }> {
   const client = await getClient(c.get('services').db, id);
   if (!client) throw fail.notFound(`client ${id} not found`);
-  const access = await resourceAccess(c, client.workspace_id, `client ${id} not found`);
+  const access = await resourceAccess(callerOf(c), client.workspace_id, `client ${id} not found`);
   if (write) requireWriter(access);
   return { client, access };
 }

@@ -16,12 +16,13 @@ import { resourceAccess } from '../access.js';
 import { underBudgets } from '../budgets/enforce.js';
 import { fail } from '../errors.js';
 import type { AppEnv } from '../services.js';
+import { callerOf } from '../http/caller.js';
 
 /** An order the caller may see, with their access; 404 otherwise. */
 export async function visibleOrder(c: Context<AppEnv>, orderId: string): Promise<OrderRow> {
   const order = await getOrder(c.get('services').db, orderId);
   if (!order) throw fail.notFound(`order ${orderId} not found`);
-  await resourceAccess(c, order.workspace_id, `order ${orderId} not found`);
+  await resourceAccess(callerOf(c), order.workspace_id, `order ${orderId} not found`);
   return order;
 }
 
@@ -56,7 +57,7 @@ async function underOrderBudgets(
           orderId: order.id,
         };
   return underBudgets(
-    c,
+    callerOf(c),
     {
       workspaceId: order.workspace_id,
       projectId: order.project_id,
@@ -113,7 +114,7 @@ export async function retryFailed(
           orderId: order.id,
         };
   const fresh = await underBudgets(
-    c,
+    callerOf(c),
     {
       workspaceId: order.workspace_id,
       projectId: order.project_id,

@@ -32,6 +32,7 @@ import { refuseUnusableCharacter } from '../runs/character-gate.js';
 import { applyOverrides, pinnedVersion } from '../runs/create-run.js';
 import { resolveSuppliedArtifacts } from '../runs/supplied-artifacts.js';
 import type { AppEnv } from '../services.js';
+import { callerOf } from '../http/caller.js';
 
 type Body = z.infer<typeof CreateOrderRequest>;
 
@@ -54,7 +55,7 @@ function csvCoercer(fields: readonly IntakeField[]) {
 }
 
 async function orderVersion(c: Context<AppEnv>, body: Body, workspaceId: string): Promise<WorkflowDefinition> {
-  const { workflow, definition, runnable } = await pinnedVersion(c, body.workflowId, { workspaceId, role: 'member' });
+  const { workflow, definition, runnable } = await pinnedVersion(callerOf(c), body.workflowId, { workspaceId, role: 'member' });
   if (body.workflowVersion && body.workflowVersion !== definition.version) {
     const pinned = await getWorkflowVersion(c.get('services').db, workflow.id, body.workflowVersion);
     if (pinned?.state !== 'published') throw fail.notFound(`${workflow.id} has no published version ${body.workflowVersion}`);
@@ -74,7 +75,7 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
   const services = c.get('services');
   const { db, models } = services;
   const principal = c.get('principal');
-  const access = await workspaceAccess(c, body.workspaceId);
+  const access = await workspaceAccess(callerOf(c), body.workspaceId);
   const projectId = body.projectId ?? null;
   if (projectId && !(await getProjectInWorkspace(db, access.workspaceId, projectId))) throw fail.notFound(`project ${projectId} not found`);
   // A pack links artifacts of one workspace: the plan artifact must be one the caller's workspace holds.
@@ -85,7 +86,7 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
     });
   }
   const definition = await orderVersion(c, body, access.workspaceId);
-  const bindings = applyOverrides(c, definition, body.providerOverrides);
+  const bindings = applyOverrides(callerOf(c), definition, body.providerOverrides);
   const fields = definition.intakeSchema.fields;
   const known = new Set(fields.map((f) => f.name));
 
@@ -189,7 +190,7 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
   const orderId = `order-${randomBytes(8).toString('hex')}`;
   const enforcementMode = body.budgetEnforcementMode ?? 'hard_stop';
   return underBudgets(
-    c,
+    callerOf(c),
     {
       workspaceId: access.workspaceId,
       projectId,

@@ -15,6 +15,7 @@ import { type ApiError, fail } from '../errors.js';
 import { egressPolicyOf } from '../http/outbound-url.js';
 import type { AppEnv } from '../services.js';
 import { presentAttemptOf, secretsKeyOf } from '../webhook-targets/signed-targets.js';
+import { callerOf } from '../http/caller.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -64,7 +65,7 @@ export async function documentFor(
   const document = await getPublicationDocument(db, id);
   const publication = document ? await getPublication(db, document.publication_id) : undefined;
   if (!document || !publication) throw fail.notFound(notFound);
-  const access = await resourceAccess(c, publication.workspace_id, notFound);
+  const access = await resourceAccess(callerOf(c), publication.workspace_id, notFound);
   if (write) requireWriter(access);
   return { document, publication };
 }

@@ -5,6 +5,7 @@ import { QueueDecisionEntry, type QueueDecisionRequest } from '@atelier/contract
 import { ApiError, fail, issueEntries } from '../errors.js';
 import { visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
+import { callerOf } from '../http/caller.js';
 
 type Refusal = Extract<DecisionOutcome, { ok: false }>['refusal'];
 
@@ -33,7 +34,7 @@ export function refusalError(refusal: Refusal): ApiError {
  */
 export async function decideOne(c: Context<AppEnv>, runId: string, body: z.infer<typeof QueueDecisionRequest>): Promise<string> {
   const principal = c.get('principal');
-  const { run } = await visibleRun(c, runId);
+  const { run } = await visibleRun(callerOf(c), runId);
   const outcome = await decideRun(c.get('services').db, {
     runId: run.id,
     decision: body.decision,

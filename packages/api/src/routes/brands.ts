@@ -40,6 +40,7 @@ import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
 import { presentRun } from '../presenters/run.js';
 import { createRun } from '../runs/create-run.js';
 import type { AppEnv } from '../services.js';
+import { callerOf } from '../http/caller.js';
 
 export const BRAND_IMPORT_WORKFLOW = 'compose-brand-profile';
 
@@ -57,7 +58,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const access = await workspaceAccess(c, body.workspaceId);
+      const access = await workspaceAccess(callerOf(c), body.workspaceId);
       requireWriter(access);
       const profile: Profile = BrandProfile.parse({ ...body.profile, name: body.profile.name ?? body.name });
       await checkLogo(c, access.workspaceId, profile);
@@ -84,7 +85,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await workspaceAccess(c, q.workspaceId);
+      const access = await workspaceAccess(callerOf(c), q.workspaceId);
       const page = await listBrands(c.get('services').db, {
         workspaceId: access.workspaceId,
         includeArchived: q.includeArchived ?? false,
@@ -169,7 +170,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       if (body.notes !== undefined) intake.notes = body.notes;
       try {
         const run = await createRun(
-          c,
+          callerOf(c),
           { templateId: BRAND_IMPORT_WORKFLOW, workspaceId: brand.workspace_id, projectId: brand.id, intake },
           (tx, run) => recordBrandImport(tx, { runId: run.id, projectId: brand.id, createdBy: principal.userId }),
         );

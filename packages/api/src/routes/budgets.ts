@@ -9,6 +9,7 @@ import { errorResponses, fail, validationHook } from '../errors.js';
 import { presentBudget } from '../presenters/budget.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const BudgetIdParam = z.object({
   budget_id: z
@@ -21,7 +22,7 @@ const budgetBody = { ...json(Budget) };
 async function visibleBudget(c: Context<AppEnv>, budgetId: string) {
   const budget = await getBudget(c.get('services').db, budgetId);
   if (!budget) throw fail.notFound(`budget ${budgetId} not found`);
-  const access = await resourceAccess(c, budget.workspace_id, `budget ${budgetId} not found`);
+  const access = await resourceAccess(callerOf(c), budget.workspace_id, `budget ${budgetId} not found`);
   return { budget, access };
 }
 
@@ -38,7 +39,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     async (c) => {
       const body = c.req.valid('json');
       const { db } = c.get('services');
-      const access = await workspaceAccess(c, body.workspaceId);
+      const access = await workspaceAccess(callerOf(c), body.workspaceId);
       requireWriter(access);
       if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId)))
         throw fail.notFound(`project ${body.projectId} not found`);
@@ -69,7 +70,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     async (c) => {
       const q = c.req.valid('query');
       const { db } = c.get('services');
-      const access = await workspaceAccess(c, q.workspaceId);
+      const access = await workspaceAccess(callerOf(c), q.workspaceId);
       const page = await listBudgets(db, access.workspaceId, q);
       const items = await Promise.all(page.items.map(async (b) => presentBudget(b, await budgetSpend(db, b))));
       return c.json({ items, total: page.total }, 200);

@@ -27,6 +27,7 @@ import { errorResponses, fail, validationHook } from '../errors.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
 import type { AppEnv } from '../services.js';
+import { callerOf } from '../http/caller.js';
 
 export const newCampaignId = (): string => `campaign-${randomBytes(8).toString('hex')}`;
 
@@ -60,7 +61,7 @@ export async function campaignFor(
 ): Promise<{ campaign: CampaignRow; access: WorkspaceAccess }> {
   const campaign = await getCampaign(c.get('services').db, id);
   if (!campaign) throw campaignNotFound(id);
-  const access = await resourceAccess(c, campaign.workspace_id, `campaign ${id} not found`);
+  const access = await resourceAccess(callerOf(c), campaign.workspace_id, `campaign ${id} not found`);
   if (write) requireWriter(access);
   return { campaign, access };
 }

@@ -18,6 +18,7 @@ import { action } from '../http/action-paths.js';
 import { newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 /**
  * The character itself: list, create, read, edit, archive and the gate for a planned use. Its references
@@ -37,7 +38,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     async (c) => {
       const q = c.req.valid('query');
       const { db } = c.get('services');
-      const access = await listAccess(c, q);
+      const access = await listAccess(callerOf(c), q);
       const page = await listCharacters(db, {
         workspaceId: access.workspaceId,
         projectId: q.projectId,
@@ -62,7 +63,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       const { db } = c.get('services');
       const project = await getProject(db, body.projectId);
       if (!project) throw fail.notFound(`project ${body.projectId} not found`);
-      const access = await resourceAccess(c, project.workspace_id, `project ${body.projectId} not found`);
+      const access = await resourceAccess(callerOf(c), project.workspace_id, `project ${body.projectId} not found`);
       requireWriter(access);
       const fingerprint = requestFingerprint(body);
       const { character, created } = await createCharacterOnce(db, {

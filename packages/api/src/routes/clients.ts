@@ -19,6 +19,7 @@ import { newEtag, requiredEtag, sendEtag } from '../http/etag.js';
 import { presentClientEvent } from '../presenters/client.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const WithEtag = { description: 'The client; its etag is in the ETag header and the etag field', ...json(Client) };
 
@@ -42,7 +43,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       const { db } = c.get('services');
       const filter = { workspaceId: access.workspaceId, status: q.status, includeArchived: q.includeArchived ?? false };
       const page = await listClients(db, { ...filter, offset: q.offset, limit: q.limit });
@@ -64,7 +65,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       requireWriter(access);
       const fingerprint = requestFingerprint(body);
       const { client, created } = await conflictsAnswered(() =>

@@ -20,6 +20,7 @@ import { type BatchResult, decideEntry, decideOne } from '../queue/decide.js';
 import { runResponse } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 function presentQueueItem(r: QueueRow) {
   return {
@@ -60,7 +61,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await listAccess(c, q);
+      const access = await listAccess(callerOf(c), q);
       const page = await listQueue(c.get('services').db, { ...q, workspaceId: access.workspaceId });
       return c.json({ items: page.items.map(presentQueueItem), total: page.total }, 200);
     },
@@ -76,7 +77,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await listAccess(c, q);
+      const access = await listAccess(callerOf(c), q);
       return c.json({ count: await countQueue(c.get('services').db, { ...q, workspaceId: access.workspaceId }) }, 200);
     },
   )
@@ -101,7 +102,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     async (c) => {
       const runId = c.req.valid('param').run_id;
       await decideOne(c, runId, c.req.valid('json'));
-      return c.json(await runResponse(c, runId), 200);
+      return c.json(await runResponse(callerOf(c), runId), 200);
     },
   )
   .openapi(

@@ -7,6 +7,7 @@ import { errorResponses, validationHook } from '../errors.js';
 import { runResponse, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
 /** Live deltas a stream holds for a slow client before it drops the next ones. */
@@ -60,8 +61,9 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     },
   }),
   async (c) => {
+    const caller = callerOf(c);
     const { db, events, sseHeartbeatMs } = c.get('services');
-    const { run } = await visibleRun(c, c.req.valid('param').run_id);
+    const { run } = await visibleRun(caller, c.req.valid('param').run_id);
     const resumeFrom = resumePoint(c.req.header('last-event-id'), c.req.valid('query').lastEventId);
     const heartbeatMs = sseHeartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (resumeFrom !== undefined && isTerminalRunStatus(run.status)) {
@@ -96,7 +98,7 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
         wake?.();
       });
       try {
-        const snapshot = await runResponse(c, run.id);
+        const snapshot = await runResponse(caller, run.id);
         const headSeq = await lastRunEventSeq(db, run.id);
         let lastSent = resumeFrom ?? headSeq;
         // Steps whose end was sent (or was in the snapshot): a delta of theirs that comes late is dropped.

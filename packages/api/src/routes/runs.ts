@@ -9,6 +9,7 @@ import { createRun } from '../runs/create-run.js';
 import { runResponse, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const runBody = { ...json(Run) };
 
@@ -29,7 +30,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       responses: { 201: { description: 'The run, pending', ...runBody }, ...errorResponses(400, 401, 402, 403, 404, 422) },
     }),
     async (c) => {
-      const run = await createRun(c, c.req.valid('json'));
+      const run = await createRun(callerOf(c), c.req.valid('json'));
       return c.json(presentRun(run, []), 201);
     },
   )
@@ -45,7 +46,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
     async (c) => {
       const q = c.req.valid('query');
       const { db } = c.get('services');
-      const access = await listAccess(c, q);
+      const access = await listAccess(callerOf(c), q);
       const page = await listRuns(db, { ...q, workspaceId: access.workspaceId });
       const steps = groupBy(page.steps, (s) => s.run_id);
       const decisions = groupBy(
@@ -69,7 +70,8 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       responses: { 200: { description: 'The run', ...runBody }, ...errorResponses(401, 403, 404) },
     }),
     async (c) => {
-      const { run } = await visibleRun(c, c.req.valid('param').run_id);
-      return c.json(await runResponse(c, run.id), 200);
+      const caller = callerOf(c);
+      const { run } = await visibleRun(caller, c.req.valid('param').run_id);
+      return c.json(await runResponse(caller, run.id), 200);
     },
   );

@@ -35,11 +35,12 @@ import { expectEtag, newEtag, optionalEtag, requiredEtag, sendEtag } from '../ht
 import { presentConsent, presentConsentEvent, presentSubject } from '../presenters/character.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 async function subjectFor(c: Context<AppEnv>, id: string, write: boolean) {
   const subject = await getSubject(c.get('services').db, id);
   if (!subject) throw fail.notFound(`subject ${id} not found`);
-  const access = await resourceAccess(c, subject.workspace_id, `subject ${id} not found`);
+  const access = await resourceAccess(callerOf(c), subject.workspace_id, `subject ${id} not found`);
   if (write) requireWriter(access);
   return subject;
 }
@@ -47,7 +48,7 @@ async function subjectFor(c: Context<AppEnv>, id: string, write: boolean) {
 async function consentFor(c: Context<AppEnv>, id: string, write: boolean) {
   const consent = await getConsent(c.get('services').db, id);
   if (!consent) throw fail.notFound(`consent ${id} not found`);
-  const access = await resourceAccess(c, consent.workspace_id, `consent ${id} not found`);
+  const access = await resourceAccess(callerOf(c), consent.workspace_id, `consent ${id} not found`);
   if (write) requireWriter(access);
   return consent;
 }
@@ -112,7 +113,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       const page = await listSubjects(c.get('services').db, {
         workspaceId: access.workspaceId,
         includeErased: q.includeErased ?? false,
@@ -133,7 +134,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       requireWriter(access);
       const subject = await createSubject(c.get('services').db, {
         id: newUuid(),

@@ -19,6 +19,7 @@ import { kept } from '../kept/index.js';
 import { requireAccountScope } from '../access.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const userBody = { ...json(User) };
 
@@ -98,7 +99,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401, 403, 409, 422, 429) },
     }),
     async (c) => {
-      requireAccountScope(c);
+      requireAccountScope(callerOf(c));
       const body = c.req.valid('json');
       const { db } = c.get('services');
       const principal = c.get('principal');
@@ -144,7 +145,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       responses: { 200: { description: 'The user, showing the pending request', ...userBody }, ...errorResponses(401, 403, 422) },
     }),
     async (c) => {
-      requireAccountScope(c);
+      requireAccountScope(callerOf(c));
       const { db } = c.get('services');
       const body = c.req.valid('json');
       const user = await requestAccountDeletion(db, c.get('principal').userId, body.reason || null);
@@ -163,7 +164,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       responses: { 200: { description: 'The user, with no deletion request', ...userBody }, ...errorResponses(401, 403, 409) },
     }),
     async (c) => {
-      requireAccountScope(c);
+      requireAccountScope(callerOf(c));
       const { db } = c.get('services');
       const result = await withdrawAccountDeletion(db, c.get('principal').userId);
       if (result.outcome === 'no_request')

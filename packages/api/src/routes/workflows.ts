@@ -33,6 +33,7 @@ import {
   workflowResponse,
 } from '../workflows/authoring.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const workflowBody = json(Workflow);
 
@@ -54,7 +55,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     }),
     async (c) => {
       const body = c.req.valid('json') as Record<string, unknown> & { workspaceId?: string };
-      const access = await workspaceAccess(c, body.workspaceId);
+      const access = await workspaceAccess(callerOf(c), body.workspaceId);
       const previousVersion = await refusePublished(c, access.workspaceId, body.id, body.version);
       return c.json(dryRunDraft(body, { models: c.get('services').models, previousVersion }), 200);
     },
@@ -73,7 +74,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     async (c) => {
       const body = c.req.valid('json');
       const { models } = c.get('services');
-      const access = await workspaceAccess(c);
+      const access = await workspaceAccess(callerOf(c));
       await refusePublished(c, access.workspaceId, body.id, body.version);
       const errors: string[] = [];
       const steps = body.runtimeSteps.flatMap((raw, index) => {
@@ -119,7 +120,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await workspaceAccess(c, q.workspaceId);
+      const access = await workspaceAccess(callerOf(c), q.workspaceId);
       const page = await listWorkspaceWorkflows(c.get('services').db, access.workspaceId, q);
       return c.json({ items: page.items.map(presentWorkflowSummary), total: page.total }, 200);
     },

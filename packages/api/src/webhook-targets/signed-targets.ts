@@ -8,6 +8,7 @@ import { errorResponses, fail, validationHook } from '../errors.js';
 import { requireSendableUrl } from '../http/outbound-url.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import type { AppEnv } from '../services.js';
+import { callerOf } from '../http/caller.js';
 
 /**
  * Signed webhook targets: a workspace's URL with a signing secret sealed at rest (shown once, at creation
@@ -96,7 +97,7 @@ export async function targetFor<Row extends TargetRow>(
   const notFound = `${target.noun} ${id} not found`;
   const row = await target.store.get(c.get('services').db, id);
   if (!row) throw fail.notFound(notFound);
-  const access = await resourceAccess(c, row.workspace_id, notFound);
+  const access = await resourceAccess(callerOf(c), row.workspace_id, notFound);
   if (write) requireWriter(access);
   return row;
 }
@@ -196,7 +197,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
       }),
       async (c) => {
         const body = bodyOf<CreateBody & { workspaceId?: string }>(c);
-        const access = await workspaceAccess(c, body.workspaceId);
+        const access = await workspaceAccess(callerOf(c), body.workspaceId);
         requireWriter(access);
         await requireSendableUrl(c, urlOf(body)!, ['body', urlField]);
         await contract.checkCreate?.(c, access, body);
@@ -226,7 +227,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
       }),
       async (c) => {
         const q = (c.req.valid as (target: 'query') => { workspaceId?: string; offset: number; limit: number })('query');
-        const access = await workspaceAccess(c, q.workspaceId);
+        const access = await workspaceAccess(callerOf(c), q.workspaceId);
         const page = await target.store.list(c.get('services').db, access.workspaceId, q);
         return c.json({ items: await targetRecords(c, target, page.items), total: page.total }, 200);
       },

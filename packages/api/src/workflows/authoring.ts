@@ -15,6 +15,7 @@ import { type WorkspaceAccess, requireWriter, resourceAccess, workspaceAccess } 
 import { fail } from '../errors.js';
 import type { AppEnv } from '../services.js';
 import { kept } from '../kept/index.js';
+import { callerOf } from '../http/caller.js';
 
 /** The contract's refusal of a definition: every broken rule at once, as sentences. */
 export const workflowInvalid = (errors: string[]) => fail.invalid('workflow_invalid', { errors });
@@ -76,7 +77,7 @@ export async function visibleWorkflow(c: Context<AppEnv>, id: string): Promise<{
   const workflow = await getWorkflow(c.get('services').db, id);
   if (!workflow) throw fail.notFound(`workflow ${id} not found`);
   if (workflow.workspace_id === null) return { workflow, access: null };
-  return { workflow, access: await resourceAccess(c, workflow.workspace_id, `workflow ${id} not found`) };
+  return { workflow, access: await resourceAccess(callerOf(c), workflow.workspace_id, `workflow ${id} not found`) };
 }
 
 /** A workflow the caller may change: their workspace's own, and they are an owner or admin there. */
@@ -93,7 +94,7 @@ async function ownedWorkflow(c: Context<AppEnv>, id: string) {
  */
 export async function authorWorkflow(c: Context<AppEnv>, body: z.infer<typeof AuthorWorkflowRequest>) {
   const { db, models } = c.get('services');
-  const access = await workspaceAccess(c, body.workspaceId);
+  const access = await workspaceAccess(callerOf(c), body.workspaceId);
   requireWriter(access);
   const raw = body.definition;
   const id = typeof raw.id === 'string' && raw.id.length > 0 ? raw.id : null;
