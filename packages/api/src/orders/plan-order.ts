@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import type { CreateOrderRequest } from '@atelier/contracts/orders';
 import { LIMITS } from '@atelier/contracts/common';
@@ -31,8 +30,7 @@ import { fail } from '../errors.js';
 import { refuseUnusableCharacter } from '../runs/character-gate.js';
 import { applyOverrides, pinnedVersion } from '../runs/create-run.js';
 import { resolveSuppliedArtifacts } from '../runs/supplied-artifacts.js';
-import type { AppEnv } from '../services.js';
-import { callerOf } from '../http/caller.js';
+import type { Caller } from '../caller.js';
 
 type Body = z.infer<typeof CreateOrderRequest>;
 
@@ -54,10 +52,10 @@ function csvCoercer(fields: readonly IntakeField[]) {
   };
 }
 
-async function orderVersion(c: Context<AppEnv>, body: Body, workspaceId: string): Promise<WorkflowDefinition> {
-  const { workflow, definition, runnable } = await pinnedVersion(callerOf(c), body.workflowId, { workspaceId, role: 'member' });
+async function orderVersion(caller: Caller, body: Body, workspaceId: string): Promise<WorkflowDefinition> {
+  const { workflow, definition, runnable } = await pinnedVersion(caller, body.workflowId, { workspaceId, role: 'member' });
   if (body.workflowVersion && body.workflowVersion !== definition.version) {
-    const pinned = await getWorkflowVersion(c.get('services').db, workflow.id, body.workflowVersion);
+    const pinned = await getWorkflowVersion(caller.services.db, workflow.id, body.workflowVersion);
     if (pinned?.state !== 'published') throw fail.notFound(`${workflow.id} has no published version ${body.workflowVersion}`);
     return pinned.definition as WorkflowDefinition;
   }
@@ -71,11 +69,10 @@ async function orderVersion(c: Context<AppEnv>, body: Body, workspaceId: string)
  * orderDedupeKey, prices the order and records it with its children as planned runs, all in one
  * transaction under the budgets. Nothing runs and nothing is spent.
  */
-export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRow> {
-  const services = c.get('services');
-  const { db, models } = services;
-  const principal = c.get('principal');
-  const access = await workspaceAccess(callerOf(c), body.workspaceId);
+export async function planOrder(caller: Caller, body: Body): Promise<OrderRow> {
+  const { principal } = caller;
+  const { db, models } = caller.services;
+  const access = await workspaceAccess(caller, body.workspaceId);
   const projectId = body.projectId ?? null;
   if (projectId && !(await getProjectInWorkspace(db, access.workspaceId, projectId))) throw fail.notFound(`project ${projectId} not found`);
   // A pack links artifacts of one workspace: the plan artifact must be one the caller's workspace holds.
@@ -85,8 +82,8 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
       message: `artifact ${body.planArtifactId} not found in this workspace`,
     });
   }
-  const definition = await orderVersion(c, body, access.workspaceId);
-  const bindings = applyOverrides(callerOf(c), definition, body.providerOverrides);
+  const definition = await orderVersion(caller, body, access.workspaceId);
+  const bindings = applyOverrides(caller, definition, body.providerOverrides);
   const fields = definition.intakeSchema.fields;
   const known = new Set(fields.map((f) => f.name));
 
@@ -190,7 +187,7 @@ export async function planOrder(c: Context<AppEnv>, body: Body): Promise<OrderRo
   const orderId = `order-${randomBytes(8).toString('hex')}`;
   const enforcementMode = body.budgetEnforcementMode ?? 'hard_stop';
   return underBudgets(
-    callerOf(c),
+    caller,
     {
       workspaceId: access.workspaceId,
       projectId,

@@ -8,6 +8,7 @@ import { planOrder } from '../orders/plan-order.js';
 import { presentOrder } from '../presenters/order.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const orderBody = { ...json(Order) };
 
@@ -28,7 +29,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       responses: { 201: { description: 'The planned order', ...orderBody }, ...errorResponses(400, 401, 402, 403, 404, 422) },
     }),
     async (c) => {
-      const order = await planOrder(c, c.req.valid('json'));
+      const order = await planOrder(callerOf(c), c.req.valid('json'));
       return c.json(await orderResponse(c, order.id), 201);
     },
   )
@@ -42,7 +43,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       responses: { 200: { description: 'The order', ...orderBody }, ...errorResponses(401, 403, 404) },
     }),
     async (c) => {
-      const order = await visibleOrder(c, c.req.valid('param').order_id);
+      const order = await visibleOrder(callerOf(c), c.req.valid('param').order_id);
       return c.json(await orderResponse(c, order.id), 200);
     },
   )
@@ -57,7 +58,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const { order_id: orderId } = c.req.valid('param');
-      await startOrder(c, orderId);
+      await startOrder(callerOf(c), orderId);
       return c.json(await orderResponse(c, orderId), 200);
     },
   )
@@ -78,7 +79,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const { order_id: orderId } = c.req.valid('param');
-      const retried = await retryFailed(c, orderId, c.req.valid('json'));
+      const retried = await retryFailed(callerOf(c), orderId, c.req.valid('json'));
       return c.json({ order: await orderResponse(c, orderId), retried }, 200);
     },
   )
@@ -93,7 +94,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const { order_id: orderId } = c.req.valid('param');
-      await acceptGap(c, orderId, c.req.valid('json').reason);
+      await acceptGap(callerOf(c), orderId, c.req.valid('json').reason);
       return c.json(await orderResponse(c, orderId), 200);
     },
   )
@@ -108,7 +109,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const { order_id: orderId } = c.req.valid('param');
-      await cancelOrder(c, orderId);
+      await cancelOrder(callerOf(c), orderId);
       return c.json(await orderResponse(c, orderId), 200);
     },
   );
