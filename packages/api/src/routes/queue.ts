@@ -100,9 +100,10 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const runId = c.req.valid('param').run_id;
-      await decideOne(c, runId, c.req.valid('json'));
-      return c.json(await runResponse(callerOf(c), runId), 200);
+      await decideOne(caller, runId, c.req.valid('json'));
+      return c.json(await runResponse(caller, runId), 200);
     },
   )
   .openapi(
@@ -122,9 +123,10 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const results: BatchResult[] = [];
       // One at a time: two entries on the same run settle in the order sent (the second is refused).
-      for (const [index, entry] of c.req.valid('json').decisions.entries()) results.push(await decideEntry(c, entry, index));
+      for (const [index, entry] of c.req.valid('json').decisions.entries()) results.push(await decideEntry(caller, entry, index));
       const succeeded = results.filter((r) => r.ok).length;
       return c.json({ results, succeeded, failed: results.length - succeeded }, 200);
     },
