@@ -14,6 +14,7 @@ import { AccountDeletionRequest, User, UserUpdateRequest } from '@atelier/contra
 import { hashPassword, verifyPassword } from '../auth/secrets.js';
 import { judgePassword } from '../auth/password-strength.js';
 import { passwordUnderThrottle } from '../auth/throttled-sign-in.js';
+import { requestAddress } from '../http/client-address.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { kept } from '../kept/index.js';
 import { requireAccountScope } from '../access.js';
@@ -57,7 +58,11 @@ async function requireCurrentPassword(c: Context<AppEnv>, user: UserRow, current
       },
     ]);
   }
-  if (!(await passwordUnderThrottle(c, user.email, () => verifyPassword(user.password_hash, currentPassword)))) {
+  if (
+    !(await passwordUnderThrottle(c.get('services'), { email: user.email, address: requestAddress(c) }, () =>
+      verifyPassword(user.password_hash, currentPassword),
+    ))
+  ) {
     throw fail.validation([
       { type: 'password_incorrect', loc: ['body', 'currentPassword'], msg: 'The current password is not correct', input: null },
     ]);
