@@ -11,16 +11,11 @@ import {
   updateCharacter,
 } from '@atelier/db';
 import { newUuid, utcDay } from '@atelier/domain';
-import { Character } from '@atelier/contracts/characters';
 import { requireWriter, resourceAccess } from '../access.js';
 import { type ErrorCode, fail } from '../errors.js';
 import { expectEtag, guardedWrite, newEtag } from '../http/etag.js';
-import { json } from '../http/route.js';
 import { presentCharacter } from '../presenters/character.js';
 import type { Caller } from '../caller.js';
-
-/** The answer of the character endpoints that return the character itself. */
-export const WithEtag = { description: 'The character; its new etag is in the ETag header and the etag field', ...json(Character) };
 
 /** What the character endpoints share: access, the full record, etag checks and freezing a version. */
 export async function visibleCharacter(

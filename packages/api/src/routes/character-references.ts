@@ -2,12 +2,13 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { addCharacterReference, getArtifact, removeCharacterReference } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
 import { CharacterIdParam, ReferenceCreateRequest, ReferenceParams } from '@atelier/contracts/characters';
-import { WithEtag, visibleCharacter, characterRecord, touchCharacter } from '../characters/character-writes.js';
+import { visibleCharacter, characterRecord, touchCharacter } from '../characters/character-writes.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { expectEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import type { AppEnv } from '../services.js';
 import { jsonBody, secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
+import { WithEtag } from './characters.js';
 
 /** A character's draft references: adding or removing one gives the character a new etag. */
 export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })

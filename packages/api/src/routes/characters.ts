@@ -12,13 +12,16 @@ import {
   ListCharactersQuery,
 } from '@atelier/contracts/characters';
 import { listAccess, requireWriter, resourceAccess } from '../access.js';
-import { WithEtag, visibleCharacter, characterRecord, currentCharacterRecord } from '../characters/character-writes.js';
+import { visibleCharacter, characterRecord, currentCharacterRecord } from '../characters/character-writes.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { action } from '../http/action-paths.js';
 import { newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
+
+/** The answer of the character endpoints that return the character itself. */
+export const WithEtag = { description: 'The character; its new etag is in the ETag header and the etag field', ...json(Character) };
 
 /**
  * The character itself: list, create, read, edit, archive and the gate for a planned use. Its references
