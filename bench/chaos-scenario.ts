@@ -104,8 +104,8 @@ export interface ChaosReport {
     statuses: Record<string, number>;
     /**
      * Rows the load created beyond what was acknowledged: a POST whose answer was lost (the gateway killed
-     * after it committed) and that the client sent again. A figure, not a failure, until requests carry an
-     * idempotency key.
+     * after it committed) and that the client sent again as a new run. Every load request carries an
+     * Idempotency-Key, so its retry gets the run the first one created: any such row is a failure.
      */
     unacknowledgedRows: number;
   };
@@ -205,13 +205,22 @@ class LoadClient {
   ) {}
 
   /** One attempt. */
-  async send(method: string, p: string, body?: unknown): Promise<{ status: number; body: any; retryAfter: number | null } | undefined> {
+  async send(
+    method: string,
+    p: string,
+    body?: unknown,
+    idempotencyKey?: string,
+  ): Promise<{ status: number; body: any; retryAfter: number | null } | undefined> {
     this.requests += 1;
     const sentAt = Date.now();
     try {
       const res = await fetch(`${this.baseUrl()}${p}`, {
         method,
-        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(30_000),
       });
@@ -240,12 +249,12 @@ class LoadClient {
   }
 
   /**
-   * Sends until an answer other than 503 arrives (or the deadline). A lost connection is retried too:
-   * for a POST that may create a second row, which the report counts as unacknowledged rows.
+   * Sends until an answer other than 503 arrives (or the deadline). A lost connection is retried too: a POST
+   * that may have committed is sent again under the same Idempotency-Key, so it creates nothing twice.
    */
-  async until(method: string, p: string, body: unknown, deadline: number): Promise<{ status: number; body: any }> {
+  async until(method: string, p: string, body: unknown, deadline: number, idempotencyKey?: string): Promise<{ status: number; body: any }> {
     for (;;) {
-      const res = await this.send(method, p, body);
+      const res = await this.send(method, p, body, idempotencyKey);
       if (res && res.status !== 503) return res;
       if (Date.now() > deadline) throw new Error(`${method} ${p}: still ${res ? res.status : 'no answer'} at the deadline`);
       await sleep(res?.retryAfter != null ? Math.min(res.retryAfter, 5) * 1000 : 1_000);
@@ -328,6 +337,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
         '/v1/orders',
         { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items } } },
         hardDeadline,
+        'chaos-order',
       );
       if (planned.status !== 201) throw new Error(`order: ${planned.status} ${JSON.stringify(planned.body).slice(0, 300)}`);
       orderId = planned.body.id;
@@ -349,6 +359,7 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
             '/v1/runs',
             { templateId: 'plan-research-report', intake: { topic: TOPICS[i % TOPICS.length] } },
             hardDeadline,
+            `chaos-run-${i}`,
           );
           if (res.status === 201) acknowledged.push(res.body.id);
           else log(`POST /v1/runs answered ${res.status}: ${JSON.stringify(res.body).slice(0, 200)}`);
@@ -427,10 +438,11 @@ export async function runChaos(options: Partial<ChaosOptions> & { log: ChaosOpti
           const client = new LoadClient(() => apiUrl, loadKey);
           burstClients.push(client);
           const body = { templateId: 'plan-research-report', intake: { topic: TOPICS[b % TOPICS.length] } };
-          const first = await client.send('POST', '/v1/runs', body);
+          const key = `chaos-burst-${k}-${b}`;
+          const first = await client.send('POST', '/v1/runs', body, key);
           if (first) firstAnswered();
           else burstUnanswered += 1;
-          const res = first && first.status !== 503 ? first : await client.until('POST', '/v1/runs', body, hardDeadline);
+          const res = first && first.status !== 503 ? first : await client.until('POST', '/v1/runs', body, hardDeadline, key);
           if (res.status === 201) acknowledged.push(res.body.id);
           else log(`burst POST /v1/runs answered ${res.status}: ${JSON.stringify(res.body).slice(0, 200)}`);
         });

@@ -1,7 +1,7 @@
 /**
  * Chaos bench: runs, an order and faults at once (see bench/chaos-scenario.ts and the Chaos section of
  * bench/README.md). Progress goes to stderr; the figures are printed as a table and, last, as one JSON
- * line. Exits 1 when a run was lost, a step billed twice or a run left stuck.
+ * line. Exits 1 when a run was lost, a step billed twice, a run left stuck or a retried POST created a second run.
  *
  *   npm run bench -- chaos          (CHAOS_* environment variables change the sizes)
  */
@@ -19,7 +19,7 @@ async function main(): Promise<number> {
     `runs lost                       ${r.runs.lost}${r.runs.lost ? `  ${r.runs.lostIds.slice(0, 10).join(', ')}` : ''}`,
     `steps billed twice              ${r.billing.billedTwice}  (runs: cost ≠ sum of steps ${r.billing.runTotalMismatch}; steps settled twice ${r.billing.stepsSettledTwice}; cost ≠ undisturbed run ${r.billing.referenceMismatch} of ${r.billing.comparedWithReference} compared)`,
     `steps re-executed               ${r.billing.stepsReexecuted}  (attempts > 1: work cut off by a kill and done again; free on the local provider)`,
-    `extra runs (unanswered POSTs)   ${r.runs.unacknowledgedRows}  (rows beyond the acknowledged: a POST that committed but whose answer was lost, sent again; no idempotency key yet)`,
+    `extra runs (unanswered POSTs)   ${r.runs.unacknowledgedRows}  (rows beyond the acknowledged: a POST that committed but whose answer was lost, sent again; each carries an Idempotency-Key, so 0)`,
     `runs stuck non-terminal         ${r.runs.stuck}${r.runs.stuck ? `  ${JSON.stringify(r.runs.stuckIds.slice(0, 10))}` : ''}`,
     `final run statuses              ${JSON.stringify(r.runs.statuses)}`,
     `gateway answers ≥ 500           503: ${r.gateway.status503} (${r.gateway.status503WithRetryAfter} with Retry-After); other 5xx: ${r.gateway.other5xx}; no answer: ${r.gateway.networkErrors}; of ${r.gateway.requests} requests`,
@@ -34,7 +34,7 @@ async function main(): Promise<number> {
   if (r.billing.details.length) lines.push(`billing details:\n  ${r.billing.details.slice(0, 20).join('\n  ')}`);
   console.log(lines.join('\n'));
   console.log(JSON.stringify({ bench: 'chaos', options, ...r }));
-  return r.runs.lost > 0 || r.billing.billedTwice > 0 || r.runs.stuck > 0 ? 1 : 0;
+  return r.runs.lost > 0 || r.billing.billedTwice > 0 || r.runs.stuck > 0 || r.runs.unacknowledgedRows > 0 ? 1 : 0;
 }
 
 main().then(

@@ -132,7 +132,11 @@ describe('metrics', () => {
     // Routes are templates: the polling of each run is counted under /v1/runs/:run_id, no id is a label.
     expect(g('atelier_http_requests_total', { route: '/v1/runs/:run_id', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(3);
     expect(gateway.text).not.toMatch(/route="[^"]*run-[0-9a-f]{8}/);
-    expect(value(gateway.samples, 'atelier_db_pool_connections', { state: 'max' })).toBe(10);
+    expect(value(gateway.samples, 'atelier_db_pool_max_connections', {})).toBe(10);
+    expect(gateway.samples.some((s) => s.name === 'atelier_db_pool_connections' && s.labels.state === 'max')).toBe(false);
+    // Node's and the process's own metrics, as every Node service exports them.
+    expect(value(gateway.samples, 'process_cpu_seconds_total', {})).toBeGreaterThan(0);
+    expect(value(gateway.samples, 'nodejs_heap_size_used_bytes', {})).toBeGreaterThan(0);
     expect(value(gateway.samples, 'atelier_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
     expect(value(gateway.samples, 'atelier_runs_in_flight')).toBe(0);
     expect(
@@ -175,7 +179,8 @@ describe('metrics', () => {
     expect(w('atelier_gate_verdicts_total', { gate_type: 'safety', verdict: 'fail' })).toBe(1);
     expect(w('atelier_gate_verdicts_total', { gate_type: 'safety', verdict: 'pass' })).toBe(0);
     expect(w('atelier_gate_verdicts_total', { gate_type: 'budget' })).toBe(0);
-    expect(value(workerAfter.samples, 'atelier_db_pool_connections', { state: 'max' })).toBe(10);
+    expect(value(workerAfter.samples, 'atelier_db_pool_max_connections', {})).toBe(10);
+    expect(value(workerAfter.samples, 'process_resident_memory_bytes', {})).toBeGreaterThan(0);
     // Declared for the webhook delivery activity, with no deliveries yet.
     expect(workerAfter.text).toContain('# TYPE atelier_webhook_deliveries_total counter');
     // The Temporal SDK's own worker metrics, from its local endpoint, on the same scrape.

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  ANNOUNCED_DATA_MAX_BYTES,
+  type AnnouncedRunEvent,
   appendRunEvent,
   createBudget,
   emitArtifact,
@@ -161,9 +163,9 @@ describe('run event numbers', () => {
     ]);
   });
 
-  it('are announced with their number and type, and a status event with its status, so a listener can wait for one kind', async () => {
+  it('are announced with their number, type, status, time and data as recorded, so a stream need not read them back', async () => {
     const runId = await queuedRun();
-    const heard: Array<{ seq: number }> = [];
+    const heard: AnnouncedRunEvent[] = [];
     const unsubscribe = await h.events.subscribe(runId, (event) => {
       if (event) heard.push(event);
     });
@@ -171,16 +173,39 @@ describe('run event numbers', () => {
       await startStep(h.db, { runId, stepIndex: 0, stepId: 'step-1', name: 'Outline the report', kind: 'llm' });
       await settleStep(h.db, { runId, stepIndex: 0, status: 'completed', output: { title: 'Rivers' }, costActualUsd: 0 });
       await moveRunStatus(h.db, runId, 'completed');
-      await vi.waitFor(() => expect(heard).toHaveLength(4));
+      await vi.waitFor(() => expect(heard).toHaveLength(4), { timeout: 10_000 });
     } finally {
       unsubscribe();
     }
-    expect(heard.sort((a, b) => a.seq - b.seq)).toEqual([
+    heard.sort((a, b) => a.seq - b.seq);
+    expect(heard.map(({ data: _d, at: _a, ...named }) => named)).toEqual([
       { runId, seq: 2, type: 'run.status', status: 'running' },
       { runId, seq: 3, type: 'step.started' },
       { runId, seq: 4, type: 'step.completed' },
       { runId, seq: 5, type: 'run.status', status: 'completed' },
     ]);
+    // What the stream sends from an announcement is what it would send from the row: same data, same time.
+    const rows = await h.db.selectFrom('run_events').selectAll().where('run_id', '=', runId).where('seq', '>=', 2).orderBy('seq').execute();
+    expect(heard.map((e) => ({ data: JSON.parse(e.data!), at: new Date(e.at!).toISOString() }))).toEqual(
+      rows.map((r) => ({ data: r.data, at: r.created_at.toISOString() })),
+    );
+  });
+
+  it('are announced without their data when it is too large for a notification, to be read from the table', async () => {
+    const runId = await queuedRun();
+    const heard: AnnouncedRunEvent[] = [];
+    const unsubscribe = await h.events.subscribe(runId, (event) => {
+      if (event) heard.push(event);
+    });
+    try {
+      await appendRunEvent(h.db, runId, 'test.large', { text: 'x'.repeat(ANNOUNCED_DATA_MAX_BYTES) });
+      await appendRunEvent(h.db, runId, 'test.small', { text: 'x'.repeat(ANNOUNCED_DATA_MAX_BYTES - 20) });
+      await vi.waitFor(() => expect(heard).toHaveLength(2), { timeout: 10_000 });
+    } finally {
+      unsubscribe();
+    }
+    expect(heard[0]).toEqual({ runId, seq: 2, type: 'test.large' });
+    expect(JSON.parse(heard[1]!.data!)).toEqual({ text: 'x'.repeat(ANNOUNCED_DATA_MAX_BYTES - 20) });
   });
 
   it('record a run with its start command in one guarded statement only while no budget applies', async () => {

@@ -125,6 +125,7 @@ describe('the run event stream', () => {
     });
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
+    expect(h.events.subscriberCount).toBe(0);
     const earlier = await fetch(`${h.url}/v1/runs/${runId}/events`, {
       headers: { authorization: `Bearer ${user.token}`, 'last-event-id': String(Number(last) - 1) },
     });
@@ -175,5 +176,9 @@ describe('the run event stream', () => {
     const res = await fetch(`${h.url}/v1/runs/${runId}/events`, { headers: { authorization: `Bearer ${other.token}` } });
     expect(res.status).toBe(404);
     expect((await fetch(`${h.url}/v1/runs/${runId}/events`)).status).toBe(401);
+    const missing = await fetch(`${h.url}/v1/runs/run-0000000000000000/events`, { headers: { authorization: `Bearer ${user.token}` } });
+    expect(missing.status).toBe(404);
+    // The stream subscribes before it reads the run: a refused request leaves no subscription behind.
+    expect(h.events.subscriberCount).toBe(0);
   });
 });

@@ -104,7 +104,7 @@ describe('a run workflow that fails outside a step', () => {
     const finalize = await h.request('POST', `/v1/runs/${runId}/finalize`, { token: user.token });
     expect(finalize.status).toBe(409);
 
-    // Its history (the settle-every-failure path, patch marker included) joins the replayed histories.
+    // Its history (a failure outside a step, settled by the workflow) joins the replayed histories.
     const file = path.join(PROJECT_ROOT, 'test', 'histories', 'run-failed-sub-workflow-intake.json');
     if (!existsSync(file) || process.env.UPDATE_HISTORIES === '1') {
       await writeFile(file, `${historyToJSON(await h.temporal.workflow.getHandle(runId).fetchHistory())}\n`);

@@ -135,7 +135,7 @@ describe('the on-call queries of docs/operations.md, through the temporal CLI', 
       if (!q) throw new Error(`docs/operations.md lists no query for "${question}" (it lists: ${[...queries.keys()].join('; ')})`);
       return fill(q, values);
     };
-    expect([...queries.keys()]).toHaveLength(7);
+    expect([...queries.keys()]).toHaveLength(9);
 
     const worker = await h.startWorker();
     const completed = await startRun({ topic: 'a finished run' });
@@ -183,11 +183,17 @@ describe('the on-call queries of docs/operations.md, through the temporal CLI', 
     await expectListed(query('Orders by status', { 'order-status': 'completed' }), ours, [done]);
     await expectListed(query('Runs of a workspace', { 'workspace-id': user.workspaceId }), ours, runs);
     await expectListed(query('Lost runs: execution closed, run never settled'), ours, []);
+    // Before a release drops a shape: what is still open from before a time, and what recorded a patch
+    // (new runs record none).
+    const openBefore = 'Open runs and orders started before a time (Retiring a workflow shape)';
+    await expectListed(query(openBefore, { time: cutoff }), ours, [stuck]);
+    await expectListed(query('Open executions that recorded a patch (Retiring a workflow shape)', { 'patch-id': 'one-marker' }), ours, []);
 
     // The stuck run's execution is terminated by hand: open no more, never settled.
     await h.temporal.workflow.getHandle(stuck).terminate('on-call query test');
     await expectListed(query('Stuck runs: started before a time, execution open, run not settled', { time: cutoff }), ours, []);
     await expectListed(query('Lost runs: execution closed, run never settled'), ours, [stuck]);
+    await expectListed(query(openBefore, { time: cutoff }), ours, []);
 
     // The orders' histories (with their OrderStatus upserts) are replayed by replay.test.ts; recorded when
     // missing, or again with UPDATE_HISTORIES=1 (like replay.test.ts's own), under the shape new orders

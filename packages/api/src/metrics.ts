@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { type Db, IN_FLIGHT_RUN_STATUSES, orderChildrenInFlight, ordersByStatus, runsInFlightByStatus } from '@atelier/db';
-import { registerPoolMetrics } from '@atelier/engine/metrics';
+import { registerPoolMetrics, registerProcessMetrics } from '@atelier/engine/metrics';
 
 /**
  * Prometheus metrics of a gateway, on a Registry of its own (never prom-client's global one), so
@@ -19,6 +19,7 @@ const ORDER_STATUSES = ['planned', 'running', 'attention', 'completed', 'failed'
 
 export function createGatewayMetrics(db: Db): GatewayMetrics {
   const registry = new Registry();
+  registerProcessMetrics(registry);
   registerPoolMetrics(registry, db);
   // Gauges read from PostgreSQL when scraped, one query each. A query that fails (the database is
   // away) leaves the gauge empty for that scrape rather than failing the whole scrape.

@@ -21,6 +21,7 @@ export type Order = Schemas['Order'];
 export type OrderStatus = Order['status'];
 export type Artifact = Schemas['Artifact'];
 export type BudgetRefusal = Schemas['BudgetRefusal'];
+export type IntakeInvalid = Schemas['IntakeInvalid'];
 
 /** The statuses a run never leaves (the engine's TERMINAL_RUN_STATUSES): `review` waits on a person, not on the engine. */
 export const TERMINAL_RUN_STATUSES = [
@@ -54,6 +55,15 @@ export class AtelierApiError extends Error {
 export function isBudgetRefusal(error: unknown): error is BudgetRefusal {
   const detail = (error as { detail?: unknown } | null | undefined)?.detail;
   return typeof detail === 'object' && detail !== null && (detail as { code?: unknown }).code === 'budget_exceeded';
+}
+
+/**
+ * True when an error body is an intake refusal (422 `intake_invalid`), narrowing it to the IntakeInvalid schema:
+ * `detail.fields` says what is wrong with each field, in plain language (for an order, `detail.variations` names the children refused).
+ */
+export function isIntakeInvalid(error: unknown): error is IntakeInvalid {
+  const detail = (error as { detail?: unknown } | null | undefined)?.detail;
+  return typeof detail === 'object' && detail !== null && (detail as { code?: unknown }).code === 'intake_invalid';
 }
 
 export interface AtelierClientOptions {

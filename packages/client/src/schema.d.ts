@@ -175,7 +175,10 @@ export interface paths {
         /** Runs of a workspace, newest first */
         get: operations["listRuns"];
         put?: never;
-        /** Start a run of a workflow; returns at once with status pending */
+        /**
+         * Start a run of a workflow; returns at once with status pending
+         * @description Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same key, same body, same workspace) within 24 hours creates nothing and answers the run the first request created, as it now stands, with the header Idempotent-Replayed: true; the same key with another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one run.
+         */
         post: operations["createRun"];
         delete?: never;
         options?: never;
@@ -328,7 +331,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Plan an order: children are created as planned runs with an estimate; nothing runs or is spent */
+        /**
+         * Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
+         * @description Without an Idempotency-Key each call creates a new order. With one, a retry of the same request (same key, same body, same workspace) within 24 hours creates nothing and answers the order the first request created, as it now stands, with the header Idempotent-Replayed: true; the same key with another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one order.
+         */
         post: operations["createOrder"];
         delete?: never;
         options?: never;
@@ -1823,7 +1829,7 @@ export interface components {
         CodedError: {
             detail: {
                 /** @enum {string} */
-                code: "invalid_provider_override" | "character_batch_unsupported" | "workspace_bound_key" | "account_scope_required" | "operator_required" | "session_required" | "approval_blocked" | "campaign_not_draft" | "character_archived" | "client_conflict" | "contact_exists" | "document_slug_taken" | "email_taken" | "gate_mismatch" | "import_active" | "import_not_finished" | "invalid_transition" | "last_owner" | "member_exists" | "project_has_characters" | "publication_slug_taken" | "request_id_reused" | "subject_erased" | "version_frozen" | "workflow_id_taken" | "workflow_published" | "artifact_not_found" | "brand_not_published" | "client_not_found" | "hold_patch_invalid" | "hold_value_invalid" | "import_failed" | "input_refused" | "invalid_successor" | "proposal_invalid" | "proposal_not_for_brand" | "no_references" | "subject_required" | "subject_changed" | "subject_not_found" | "subject_not_allowed" | "webhook_verify_failed";
+                code: "invalid_provider_override" | "character_batch_unsupported" | "workspace_bound_key" | "account_scope_required" | "operator_required" | "session_required" | "approval_blocked" | "campaign_not_draft" | "character_archived" | "client_conflict" | "contact_exists" | "document_slug_taken" | "email_taken" | "gate_mismatch" | "import_active" | "import_not_finished" | "invalid_transition" | "last_owner" | "member_exists" | "project_has_characters" | "publication_slug_taken" | "request_id_reused" | "subject_erased" | "version_frozen" | "workflow_id_taken" | "workflow_published" | "artifact_not_found" | "brand_not_published" | "client_not_found" | "hold_patch_invalid" | "hold_value_invalid" | "idempotency_key_reused" | "import_failed" | "input_refused" | "invalid_successor" | "proposal_invalid" | "proposal_not_for_brand" | "no_references" | "subject_required" | "subject_changed" | "subject_not_found" | "subject_not_allowed" | "webhook_verify_failed";
                 message?: string;
             } & {
                 [key: string]: unknown;
@@ -4355,7 +4361,10 @@ export interface operations {
     createRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: within 24 hours, a request with the same key and body in the same workspace gets what the first created (201, Idempotent-Replayed: true); another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4365,9 +4374,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The run, pending */
+            /** @description The run, pending; or, replayed, the run an earlier request with the same Idempotency-Key created, as it now stands */
             201: {
                 headers: {
+                    /** @description Present when this answer is what an earlier request with the same Idempotency-Key created */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5079,7 +5090,10 @@ export interface operations {
     createOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: within 24 hours, a request with the same key and body in the same workspace gets what the first created (201, Idempotent-Replayed: true); another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5089,9 +5103,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The planned order */
+            /** @description The planned order; or, replayed, the order an earlier request with the same Idempotency-Key planned, as it now stands */
             201: {
                 headers: {
+                    /** @description Present when this answer is what an earlier request with the same Idempotency-Key created */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   client_not_found: 422,
   hold_patch_invalid: 422,
   hold_value_invalid: 422,
+  idempotency_key_reused: 422,
   import_failed: 422,
   input_refused: 422,
   invalid_successor: 422,

@@ -64,12 +64,16 @@ export const OrderCounts = z
   })
   .openapi('OrderCounts');
 
+/** An order's statuses: planned, then running; attention when children failed; then settled. */
+export const ORDER_STATUSES = ['planned', 'running', 'attention', 'completed', 'failed', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
 export const Order = z
   .object({
     id: z.string(),
     workflowId: z.string(),
     workflowVersion: z.string(),
-    status: z.enum(['planned', 'running', 'attention', 'completed', 'failed', 'cancelled']),
+    status: z.enum(ORDER_STATUSES),
     executionMode: z.enum(['standard', 'batch']),
     targetCount: z.number().int(),
     counts: OrderCounts,

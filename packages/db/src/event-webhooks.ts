@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type Selectable, sql } from 'kysely';
+import { ORDER_STATUSES, type OrderStatus } from '@atelier/contracts/orders';
 import { WEBHOOK_ALL_EVENTS, type WebhookEventType } from '@atelier/contracts/webhook-endpoints';
+import { type RunStatus, isRunStatus } from '@atelier/domain/run-status';
 import type { Executor } from './connect.js';
 import { enqueueEngineCommand } from './engine-commands.js';
 import type { RunRow } from './runs/row.js';
@@ -18,25 +20,28 @@ import type { OrdersTable } from './schema.js';
 
 type OrderRow = Selectable<OrdersTable>;
 
-const RUN_EVENTS: Partial<Record<string, WebhookEventType>> = {
+// Keyed by the status unions, so a status the contract drops (or misspelt here) is a compile error.
+const RUN_EVENTS: Partial<Record<RunStatus, WebhookEventType>> = {
   completed: 'run.completed',
   failed: 'run.failed',
   review: 'run.review',
   cancelled: 'run.cancelled',
 };
 
-const ORDER_EVENTS: Partial<Record<string, WebhookEventType>> = {
+const ORDER_EVENTS: Partial<Record<OrderStatus, WebhookEventType>> = {
   completed: 'order.completed',
   attention: 'order.attention',
   failed: 'order.failed',
   cancelled: 'order.cancelled',
 };
 
+const isOrderStatus = (status: string): status is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(status);
+
 /** The event a run's new status announces, if any. */
-export const runEventType = (status: string): WebhookEventType | undefined => RUN_EVENTS[status];
+export const runEventType = (status: string): WebhookEventType | undefined => (isRunStatus(status) ? RUN_EVENTS[status] : undefined);
 
 /** The event an order's new status announces, if any. */
-export const orderEventType = (status: string): WebhookEventType | undefined => ORDER_EVENTS[status];
+export const orderEventType = (status: string): WebhookEventType | undefined => (isOrderStatus(status) ? ORDER_EVENTS[status] : undefined);
 
 /**
  * The `webhook-id` of one event at one endpoint: `msg_` + 32 hex of SHA-256 over both. Stable: the same event

@@ -19,6 +19,7 @@ export * from './projects.js';
 export * from './queue.js';
 export * from './budgets.js';
 export * from './orders.js';
+export * from './idempotency.js';
 export * from './costs.js';
 export type * from './schema-clients.js';
 export type * from './schema-characters.js';
@@ -32,6 +33,7 @@ export * from './engine-commands.js';
 export * from './run-handover.js';
 export {
   TABLE_CHANGES_CHANNEL,
+  ANNOUNCED_DATA_MAX_BYTES,
   STEP_OUTPUT_DELTA,
   DELTA_TEXT_MAX_CHARS,
   DELTA_PAYLOAD_MAX_BYTES,

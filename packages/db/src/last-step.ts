@@ -7,9 +7,9 @@ import { isTerminalRunStatus, roundUsd } from '@atelier/domain';
 import { PACK_MEMBER_KEY_LENGTH, PACK_MEMBER_PREFIX } from '@atelier/domain/pack-membership';
 import type { Executor } from './connect.js';
 import { runEventType } from './event-webhooks.js';
-import { announceRunEvent } from './run-announce.js';
 import { statusEventData, subscribedTo } from './run-moves.js';
 import { type ArtifactWrite, artifactUpsert } from './runs/artifact-write.js';
+import { announceAppended, appendedEvents } from './runs/events.js';
 import { type StepSettlement, type StepStartedAt, insertStartedStep, settledEvent, spendWith } from './run-steps.js';
 import type { RunsTable } from './schema.js';
 
@@ -65,6 +65,13 @@ export async function settleRunWithStep(
     pack_member_id: sql`ok.pack_member_id`,
   };
   const fields = Object.entries(run.fields).filter(([, value]) => value !== undefined);
+  const events = [
+    { type: 'run.status', data: { status: 'running' }, when: sql<boolean>`run.was <> 'running'` },
+    { type: 'step.started', data: { stepIndex: s.stepIndex, ...identity } },
+    { type: `step.${s.status}`, data: { ...settledEvent(s, costUsd), ...identity } },
+    { type: 'artifact.created', data: { artifactId: run.artifact.id }, when: sql<boolean>`EXISTS (SELECT 1 FROM written WHERE inserted)` },
+    { type: 'run.status', data: statusEventData(run.to, run.fields) },
+  ];
   const { rows } = await sql<RunSettledRow & { announced: unknown }>`
     WITH locked AS (
       SELECT status, workspace_id, project_id, template_id, template_name, parent_order_id, order_dedupe_key,
@@ -91,19 +98,8 @@ export async function settleRunWithStep(
       FROM ok WHERE runs.id = ${runId}
       RETURNING runs.event_seq, runs.status, runs.template_id, runs.definition->'gates' AS gates, ok.status AS was),
     ${insertStartedStep(s, start, costUsd)},
-    appended AS (
-      INSERT INTO run_events (run_id, seq, type, data)
-      SELECT ${runId}, run.event_seq - count(*) OVER () + row_number() OVER (ORDER BY e.ord), e.type, e.data
-      FROM run CROSS JOIN LATERAL (VALUES
-        (1, 'run.status', '{"status":"running"}'::jsonb, run.was <> 'running'),
-        (2, 'step.started', ${JSON.stringify({ stepIndex: s.stepIndex, ...identity })}::jsonb, true),
-        (3, ${`step.${s.status}`}, ${JSON.stringify({ ...settledEvent(s, costUsd), ...identity })}::jsonb, true),
-        (4, 'artifact.created', ${JSON.stringify({ artifactId: run.artifact.id })}::jsonb,
-          EXISTS (SELECT 1 FROM written WHERE inserted)),
-        (5, 'run.status', ${JSON.stringify(statusEventData(run.to, run.fields))}::jsonb, true)) AS e(ord, type, data, wanted)
-      WHERE e.wanted
-      RETURNING seq, type, data)
-    SELECT ${announceRunEvent(runId)} AS announced, run.status, run.template_id, run.gates
+    ${appendedEvents(runId, events)}
+    SELECT ${announceAppended} AS announced, run.status, run.template_id, run.gates
     FROM appended, run ORDER BY appended.seq`.execute(db);
   if (!rows[0]) return undefined;
   const { announced: _, ...row } = rows[0];

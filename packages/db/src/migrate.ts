@@ -26,6 +26,7 @@ import * as providerJobs from './migrations/0020-provider-jobs.js';
 import * as unpricedCalls from './migrations/0021-unpriced-calls.js';
 import * as stepFallbacks from './migrations/0022-step-fallbacks.js';
 import * as providerBatches from './migrations/0023-provider-batches.js';
+import * as idempotencyKeys from './migrations/0024-idempotency-keys.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -57,6 +58,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0021-unpriced-calls': unpricedCalls,
   '0022-step-fallbacks': stepFallbacks,
   '0023-provider-batches': providerBatches,
+  '0024-idempotency-keys': idempotencyKeys,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -3,6 +3,7 @@ import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { emitOrderEvent } from './event-webhooks.js';
 import type { Database, OrdersTable, RunsTable } from './schema.js';
+import { appendRunEvents, appendedEvents } from './runs/events.js';
 import { IN_FLIGHT_RUN_STATUSES, type RunRow } from './runs/row.js';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -50,8 +51,10 @@ async function insertPlannedChildren(
     // Run ids are short (run- plus 8 hex); one that collides with an existing run is drawn again.
     let pending = children.slice(i, i + CHUNK);
     while (pending.length > 0) {
+      // Each child inserted (event_seq 1) with its first event; not announced, as no child's planned event is.
+      const planned = appendedEvents(sql.ref('run.id'), [{ type: 'run.status', data: { status: 'planned' } }]);
       const inserted = await sql<{ id: string }>`
-        insert into runs (id, workspace_id, project_id, template_id, template_name, workflow_version, spec_version_hash, status,
+        WITH run AS (insert into runs (id, workspace_id, project_id, template_id, template_name, workflow_version, spec_version_hash, status,
           intake, definition, bindings, created_via, api_key_id, api_key_name, created_by, estimated_usd, parent_order_id,
           order_dedupe_key, execution_mode, inputs, source_artifact_ids, event_seq)
         select c.id, ${shared.workspace_id}, ${shared.project_id ?? null}, ${shared.template_id}, ${shared.template_name}, ${shared.workflow_version},
@@ -62,11 +65,10 @@ async function insertPlannedChildren(
           ${pending.map((c) => specHash(c.intake))}::text[], ${pending.map((c) => JSON.stringify(c.inputs))}::jsonb[], ${pending.map((c) => JSON.stringify(c.sourceArtifactIds))}::jsonb[])
           as c(id, intake, dedupe, spec, inputs, sources)
         on conflict (id) do nothing
-        returning id`.execute(tx);
+        returning id, event_seq),
+        ${planned}
+        SELECT id FROM run`.execute(tx);
       const done = new Set(inserted.rows.map((r) => r.id));
-      await sql`
-        insert into run_events (run_id, seq, type, data)
-        select id, 1, 'run.status', '{"status":"planned"}'::jsonb from unnest(${[...done]}::text[]) as id`.execute(tx);
       pending = pending.filter((c) => !done.has(c.id)).map((c) => ({ ...c, id: newRunId() }));
     }
   }
@@ -212,9 +214,7 @@ export async function claimPlannedChildren(db: Db, orderId: string, limit: numbe
         order by created_at, id limit ${limit} for update skip locked)
         and not exists (select 1 from runs where parent_order_id = ${orderId} and order_claim = ${claimId})
       returning *),
-    appended AS (
-      insert into run_events (run_id, seq, type, data)
-      select id, event_seq, 'run.status', '{"status":"pending"}'::jsonb from claimed)
+    ${appendedEvents(sql.ref('claimed.id'), [{ type: 'run.status', data: { status: 'pending' } }], { runs: 'claimed' })}
     SELECT * FROM (SELECT * FROM earlier UNION ALL SELECT * FROM claimed) AS handed ORDER BY created_at, id`.execute(db);
   return claimed.rows;
 }
@@ -281,13 +281,11 @@ export async function replanFailedChildren(
         parent_order_id: orderId,
         order_dedupe_key: run.order_dedupe_key,
         execution_mode: run.execution_mode,
-        event_seq: 1,
+        event_seq: 0,
       })
       .execute();
-    await tx
-      .insertInto('run_events')
-      .values({ run_id: id, seq: 1, type: 'run.status', data: JSON.stringify({ status: 'planned', retryOf: run.id }) })
-      .execute();
+    // Its first event (numbered 1), unannounced as every planned child's (insertPlannedChildren).
+    await appendRunEvents(tx, id, [{ type: 'run.status', data: { status: 'planned', retryOf: run.id } }], { announce: false });
     fresh.push(id);
   }
   return fresh;

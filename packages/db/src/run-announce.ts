@@ -7,32 +7,66 @@ export const RUN_EVENTS_CHANNEL = 'atelier_run_events';
 export const TABLE_CHANGES_CHANNEL = 'atelier_table_changes';
 
 /**
- * The NOTIFY that wakes event streams for a run event: `<run id>:<seq>:<type>`, and for a status event
- * `:<status>` after it, from the `seq`, `type` and `data` the appending statement returns. A listener that
- * waits for one kind of event (a status, or a terminal one) skips the read for the others. `runId` is the
- * run's id, or the column that holds it when one statement appends events of several runs.
+ * A recorded event's data travels in its announcement up to this many bytes of JSON: then an event stream
+ * sends it without reading it back. NOTIFY refuses payloads of 8000 bytes or more, and the header (run id,
+ * number, type, status, time) takes well under 200.
  */
-export const announceRunEvent = (runId: string | RawBuilder<unknown>) =>
-  sql`pg_notify(${RUN_EVENTS_CHANNEL}, ${runId}::text || ':' || seq::text || ':' || type
-    || CASE WHEN type = 'run.status' THEN ':' || (data->>'status') ELSE '' END)`;
+export const ANNOUNCED_DATA_MAX_BYTES = 7_600;
+
+/**
+ * The NOTIFY that wakes event streams for a run event, from `runId` and the `seq`, `type`, `data` and
+ * `created_at` of the appending statement's rows (the CTE `rows`): `<run id>:<seq>:<type>:<status>:<at>:<data>`, where
+ * `status` is a `run.status` event's new status (empty for other types), `at` the event's `created_at` in
+ * epoch milliseconds, and `data` its JSON. An event whose data is over ANNOUNCED_DATA_MAX_BYTES (a long
+ * step output) is announced without the last two fields, `<run id>:<seq>:<type>:<status>`, and a stream
+ * reads it from the table. A listener that waits for one kind of event skips the read for the others.
+ * Announcements made before the data was added end after the type or the status; readers of those ignore
+ * what follows the status.
+ */
+export const announceRunEvent = (runId: string | RawBuilder<unknown>, rows = 'appended') => {
+  const column = (name: string) => sql.ref(`${rows}.${name}`);
+  return sql`pg_notify(${RUN_EVENTS_CHANNEL}, ${runId}::text || ':' || ${column('seq')}::text || ':' || ${column('type')} || ':'
+    || CASE WHEN ${column('type')} = 'run.status' THEN coalesce(${column('data')}->>'status', '') ELSE '' END
+    || CASE WHEN octet_length(${column('data')}::text) <= ${sql.lit(ANNOUNCED_DATA_MAX_BYTES)}
+      THEN ':' || floor(extract(epoch FROM ${column('created_at')}) * 1000)::bigint::text || ':' || ${column('data')}::text ELSE '' END)`;
+};
 
 /**
  * A run event as its NOTIFY names it; `type` is absent from announcements made before it was added, and
- * `status` (a `run.status` event's new status) from those made before that.
+ * `status` (a `run.status` event's new status) from those made before that. `at` (epoch milliseconds) and
+ * `data` (the event's data as JSON text, parsed only by who needs it) come with an event small enough.
  */
 export interface AnnouncedRunEvent {
   runId: string;
   seq: number;
   type?: string;
   status?: string;
+  at?: number;
+  data?: string;
 }
 
 export function parseRunEventAnnouncement(payload: string): AnnouncedRunEvent | undefined {
   // A live delta (notifyRunDelta) is no recorded event.
   if (payload.startsWith('{')) return undefined;
-  const [runId, seq, type, status] = payload.split(':');
+  // The first five fields hold no colon; the data, last, may.
+  const fields: string[] = [];
+  let from = 0;
+  while (fields.length < 5) {
+    const colon = payload.indexOf(':', from);
+    if (colon < 0) break;
+    fields.push(payload.slice(from, colon));
+    from = colon + 1;
+  }
+  const rest = payload.slice(from);
+  const [runId, seq, type, status, at] = fields.length === 5 ? fields : [...fields, rest];
   if (!runId || !seq) return undefined;
-  return { runId, seq: Number(seq), ...(type ? { type } : {}), ...(status ? { status } : {}) };
+  return {
+    runId,
+    seq: Number(seq),
+    ...(type ? { type } : {}),
+    ...(status ? { status } : {}),
+    ...(fields.length === 5 && at ? { at: Number(at), data: rest } : {}),
+  };
 }
 
 /** The event type of a step's partial output: live only, never a row of run_events. */

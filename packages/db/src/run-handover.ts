@@ -3,7 +3,8 @@ import { RUN_STATUSES, isForwardMove } from '@atelier/domain';
 import { compiledOnce } from './compiled-once.js';
 import type { Db, Executor } from './connect.js';
 import { emitRunEvent, runEventType } from './event-webhooks.js';
-import { type RunRow, announceRunEvent } from './runs.js';
+import type { RunRow } from './runs.js';
+import { announceAppended, appendedEvents } from './runs/events.js';
 
 /** The statuses a run may move to `queued` from (forward moves only, as moveRunStatus judges them). */
 const QUEUEABLE = RUN_STATUSES.filter((status) => isForwardMove(status, 'queued'));
@@ -72,11 +73,8 @@ const handOver = compiledOnce((ex: Executor, runIds: string[], commandIds: numbe
   return sql<QueuedRun & { announced: unknown }>`
     WITH done AS (${done}),
     run AS (${move}),
-    appended AS (
-      INSERT INTO run_events (run_id, seq, type, data)
-      SELECT id, event_seq, 'run.status', ${JSON.stringify({ status: 'queued' })}::jsonb FROM run
-      RETURNING run_id, seq, type, data)
-    SELECT run.*, ${announceRunEvent(sql.ref('appended.run_id'))} AS announced
+    ${appendedEvents(sql.ref('run.id'), [{ type: 'run.status', data: { status: 'queued' } }])}
+    SELECT run.*, ${announceAppended} AS announced
     FROM run JOIN appended ON appended.run_id = run.id`;
 });
 

@@ -3,7 +3,7 @@ import { RUN_STATUSES, TERMINAL_RUN_STATUSES, isForwardMove, isTerminalRunStatus
 import { WEBHOOK_ALL_EVENTS } from '@atelier/contracts/webhook-endpoints';
 import { type Executor, inTransaction } from './connect.js';
 import { emitRunEvent, runEventType } from './event-webhooks.js';
-import { announceRunEvent } from './run-announce.js';
+import { announceAppended, appendedEvents } from './runs/events.js';
 import type { RunRow } from './runs/row.js';
 import { artifactUpsert } from './runs/artifact-write.js';
 import type { Database, RunsTable } from './schema.js';
@@ -55,7 +55,12 @@ interface Move {
 async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; subscribed: boolean }> {
   const { runId, to, fields, artifact } = m;
   const subscribed = m.unlessSubscribedTo ? subscribedTo(m.unlessSubscribedTo) : sql`false`;
-  const event = statusEventData(to, fields);
+  const events = [
+    ...(artifact
+      ? [{ type: 'artifact.created', data: { artifactId: artifact.id }, when: sql<boolean>`EXISTS (SELECT 1 FROM written WHERE inserted)` }]
+      : []),
+    { type: 'run.status', data: statusEventData(to, fields) },
+  ];
   const update = db
     .updateTable('runs')
     .set({
@@ -78,17 +83,8 @@ async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; sub
       ${m.unlessCancelRequested ? sql`AND locked.cancel_requested_at IS NULL` : sql``}),
     ${artifact ? sql`written AS (${artifactUpsert(artifact, sql`FROM ok`)}),` : sql``}
     run AS (${update}),
-    appended AS (
-      ${
-        artifact
-          ? sql`INSERT INTO run_events (run_id, seq, type, data)
-        SELECT id, event_seq - 1, 'artifact.created', ${JSON.stringify({ artifactId: artifact.id })}::jsonb
-        FROM run WHERE EXISTS (SELECT 1 FROM written WHERE inserted)
-        UNION ALL `
-          : sql`INSERT INTO run_events (run_id, seq, type, data) `
-      }SELECT id, event_seq, 'run.status', ${JSON.stringify(event)}::jsonb FROM run
-      RETURNING seq, type, data),
-    announced AS (SELECT ${announceRunEvent(runId)} FROM appended)
+    ${appendedEvents(runId, events)},
+    announced AS (SELECT ${announceAppended} FROM appended)
     SELECT run.*, subscribed.yes AS was_subscribed, (SELECT count(*) FROM announced) AS announced
     FROM subscribed LEFT JOIN run ON true`.execute(db);
   const result = rows[0];

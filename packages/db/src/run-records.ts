@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Priority } from '@atelier/contracts/priorities';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import type { IdempotencyKey } from './idempotency.js';
 import type { RunsTable } from './schema.js';
 import { type Bindings, type ModelRegistry, estimateSteps, primaryModel, specVersionHash } from '@atelier/domain';
 
@@ -22,6 +23,8 @@ export interface NewRun {
   sourceArtifactIds?: Record<string, string>;
   /** Absent or null: normal. */
   priority?: Priority | null;
+  /** The request's `Idempotency-Key`, when it named one. */
+  idempotency?: IdempotencyKey;
 }
 
 /**
@@ -55,5 +58,6 @@ export function newRunRow(r: NewRun, models: ModelRegistry): Insertable<RunsTabl
     inputs: JSON.stringify(r.inputs ?? {}),
     source_artifact_ids: JSON.stringify(r.sourceArtifactIds ?? {}),
     ...(r.priority ? { priority: r.priority } : {}),
+    ...(r.idempotency ? { idempotency_key: r.idempotency.key, idempotency_hash: r.idempotency.hash } : {}),
   };
 }

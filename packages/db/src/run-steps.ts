@@ -6,7 +6,7 @@ import { type Transaction, sql } from 'kysely';
 import { roundUsd } from '@atelier/domain';
 import { type Executor, inTransaction } from './connect.js';
 import { moveRunStatus } from './run-moves.js';
-import { announceRunEvent } from './run-announce.js';
+import { announceAppended, appendedEvents } from './runs/events.js';
 import { type ProviderCallRecord, insertProviderCalls } from './provider-calls.js';
 import { type RunRow, type RunStepRow, appendRunEvent } from './runs.js';
 import type { Database } from './schema.js';
@@ -43,7 +43,10 @@ export async function startStep(db: Executor, s: StepStart): Promise<RunStepRow>
  * before or a run in any other status: startStepAgain handles those.
  */
 async function startFreshStep(db: Executor, s: StepStart): Promise<RunStepRow | undefined> {
-  const event = JSON.stringify({ stepIndex: s.stepIndex, stepId: s.stepId, name: s.name, kind: s.kind });
+  const events = [
+    { type: 'run.status', data: { status: 'running' }, when: sql<boolean>`run.was <> 'running'` },
+    { type: 'step.started', data: { stepIndex: s.stepIndex, stepId: s.stepId, name: s.name, kind: s.kind } },
+  ];
   const { rows } = await sql<RunStepRow & { announced: unknown }>`
     WITH locked AS (SELECT status FROM runs WHERE id = ${s.runId} FOR UPDATE),
     run AS (
@@ -58,15 +61,8 @@ async function startFreshStep(db: Executor, s: StepStart): Promise<RunStepRow | 
       INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at)
       SELECT ${s.runId}, ${s.stepIndex}, ${s.stepId}, ${s.name}, ${s.kind}, 'pending', now() FROM run
       RETURNING *),
-    appended AS (
-      INSERT INTO run_events (run_id, seq, type, data)
-      SELECT ${s.runId}, e.seq, e.type, e.data
-      FROM run CROSS JOIN LATERAL (VALUES
-        (run.event_seq - 1, 'run.status', '{"status":"running"}'::jsonb, run.was <> 'running'),
-        (run.event_seq, 'step.started', ${event}::jsonb, true)) AS e(seq, type, data, wanted)
-      WHERE e.wanted
-      RETURNING seq, type, data)
-    SELECT step.*, ${announceRunEvent(s.runId)} AS announced FROM step, appended ORDER BY seq`.execute(db);
+    ${appendedEvents(s.runId, events)}
+    SELECT step.*, ${announceAppended} AS announced FROM step, appended ORDER BY appended.seq`.execute(db);
   if (!rows[0]) return undefined;
   const { announced: _, ...row } = rows[0];
   return row;
@@ -171,7 +167,10 @@ export const spendWith = (s: StepSettlement, costUsd: number) =>
 async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: boolean): Promise<object | undefined> {
   const costUsd = roundUsd(s.costActualUsd ?? 0);
   // Step events name the step (id, name, kind, added from its row), not only its position.
-  const event = JSON.stringify(settledEvent(s, costUsd));
+  const event = {
+    type: `step.${s.status}`,
+    data: sql`${JSON.stringify(settledEvent(s, costUsd))}::jsonb || jsonb_build_object('stepId', step.step_id, 'name', step.name, 'kind', step.kind)`,
+  };
   const { rows } = await sql<{ announced: unknown }>`
     WITH locked AS (SELECT id FROM runs WHERE id = ${s.runId} FOR UPDATE),
     step AS (
@@ -189,13 +188,8 @@ async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: b
       FROM step WHERE runs.id = ${s.runId}
       RETURNING ${returnRun ? sql`runs.*` : sql`event_seq`}),
     calls AS (${insertProviderCalls(s.providerCalls ?? [])}),
-    appended AS (
-      INSERT INTO run_events (run_id, seq, type, data)
-      SELECT ${s.runId}, event_seq, ${`step.${s.status}`},
-        ${event}::jsonb || jsonb_build_object('stepId', step_id, 'name', name, 'kind', kind)
-      FROM run, step
-      RETURNING seq, type, data)
-    SELECT ${announceRunEvent(s.runId)} AS announced${returnRun ? sql`, run.*` : sql``}
+    ${appendedEvents(s.runId, [event], { alsoFrom: sql`step` })}
+    SELECT ${announceAppended} AS announced${returnRun ? sql`, run.*` : sql``}
     FROM appended${returnRun ? sql`, run` : sql``}`.execute(db);
   if (rows[0]) {
     const { announced: _, ...row } = rows[0];
@@ -259,8 +253,11 @@ export async function settleStartedStep(
   const { start } = s;
   const costUsd = roundUsd(s.costActualUsd ?? 0);
   const identity = { stepId: start.stepId, name: start.name, kind: start.kind };
-  const startedEvent = JSON.stringify({ stepIndex: s.stepIndex, ...identity });
-  const settled = JSON.stringify({ ...settledEvent(s, costUsd), ...identity });
+  const events = [
+    { type: 'run.status', data: { status: 'running' }, when: sql<boolean>`run.was <> 'running'` },
+    { type: 'step.started', data: { stepIndex: s.stepIndex, ...identity } },
+    { type: `step.${s.status}`, data: { ...settledEvent(s, costUsd), ...identity } },
+  ];
   const { rows } = await sql<RunRow & { was: string; announced: unknown }>`
     WITH locked AS (SELECT status FROM runs WHERE id = ${s.runId} FOR UPDATE),
     run AS (
@@ -273,16 +270,8 @@ export async function settleStartedStep(
         AND NOT EXISTS (SELECT 1 FROM run_steps WHERE run_id = ${s.runId} AND step_index = ${s.stepIndex})
       RETURNING ${returnRun ? sql`runs.*` : sql`runs.event_seq`}, locked.status AS was),
     ${insertStartedStep(s, start, costUsd)},
-    appended AS (
-      INSERT INTO run_events (run_id, seq, type, data)
-      SELECT ${s.runId}, e.seq, e.type, e.data
-      FROM run CROSS JOIN LATERAL (VALUES
-        (run.event_seq - 2, 'run.status', '{"status":"running"}'::jsonb, run.was <> 'running'),
-        (run.event_seq - 1, 'step.started', ${startedEvent}::jsonb, true),
-        (run.event_seq, ${`step.${s.status}`}, ${settled}::jsonb, true)) AS e(seq, type, data, wanted)
-      WHERE e.wanted
-      RETURNING seq, type, data)
-    SELECT ${announceRunEvent(s.runId)} AS announced${returnRun ? sql`, run.*` : sql``}
+    ${appendedEvents(s.runId, events)}
+    SELECT ${announceAppended} AS announced${returnRun ? sql`, run.*` : sql``}
     FROM appended${returnRun ? sql`, run` : sql``} ORDER BY appended.seq`.execute(db);
   if (!rows[0]) return undefined;
   if (!returnRun) return true;

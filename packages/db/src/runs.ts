@@ -4,7 +4,7 @@ import { type Db, type Executor, inTransaction } from './connect.js';
 import { type DeliverableCommand, type LeasedCommand, engineCommandRow } from './engine-commands.js';
 import { artifactUpsert } from './runs/artifact-write.js';
 import { IN_FLIGHT_RUN_STATUSES, type RunRow, type RunStepRow } from './runs/row.js';
-import { announceRunEvent } from './run-announce.js';
+import { announceAppended, appendRunEvents, appendedEvents } from './runs/events.js';
 import type { Database, RunsTable } from './schema.js';
 import type { EngineCommandKind } from './schema-engine.js';
 import type { Insertable } from 'kysely';
@@ -12,31 +12,15 @@ import type { Insertable } from 'kysely';
 export { type RunRow, type RunStepRow, IN_FLIGHT_RUN_STATUSES } from './runs/row.js';
 
 export { type AnnouncedRunEvent, RUN_EVENTS_CHANNEL, announceRunEvent, parseRunEventAnnouncement } from './run-announce.js';
+export { type RunEvent, appendRunEvents } from './runs/events.js';
 
 /**
- * Appends an event to the run's ordered log and announces it, in one statement: the event takes the next
- * number from the run's `event_seq`, and that increment's row lock orders concurrent appenders.
+ * Appends an event to the run's ordered log and announces it, in one statement (appendRunEvents, of one
+ * event): the event takes the next number from the run's `event_seq`. Returns its number.
  */
 export async function appendRunEvent(tx: Executor, runId: string, type: string, data: unknown): Promise<number> {
-  const { rows } = await sql<{ seq: number }>`
-    WITH run AS (UPDATE runs SET event_seq = event_seq + 1 WHERE id = ${runId} RETURNING event_seq),
-    appended AS (
-      INSERT INTO run_events (run_id, seq, type, data)
-      SELECT ${runId}, event_seq, ${type}, ${JSON.stringify(data)}::jsonb FROM run
-      RETURNING seq, type, data)
-    SELECT seq, ${announceRunEvent(runId)} FROM appended`.execute(tx);
-  if (!rows[0]) throw new Error(`run ${runId} is not in the database: its event ${type} has nowhere to go`);
-  return rows[0].seq;
-}
-
-/** The number of the run's last recorded event; 0 when it has none. */
-export async function lastRunEventSeq(db: Executor, runId: string): Promise<number> {
-  const head = await db
-    .selectFrom('run_events')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('run_id', '=', runId)
-    .executeTakeFirst();
-  return Number(head?.seq ?? 0);
+  const [seq] = await appendRunEvents(tx, runId, [{ type, data }]);
+  return seq!;
 }
 
 /** The run's recorded events after the one numbered `afterSeq`, in order (what an event stream sends next). */
@@ -99,13 +83,12 @@ async function insertRunWith(
     : db.insertInto('runs').values(values).returningAll();
   const recorded =
     command && commandFor(db, command.kind, run.id, command.leased).returning(['id', 'kind', 'target_id', 'attempts', 'traceparent']);
+  // The run is inserted with event_seq 1: its first event, numbered 1, is appended with it.
+  const first = { type: 'run.status', data: sql`jsonb_build_object('status', run.status)` };
   const { rows } = await sql<RunRow & { announced: unknown; command: DeliverableCommand | null }>`
     WITH run AS (${insert}),
-    appended AS (
-      INSERT INTO run_events (run_id, seq, type, data)
-      SELECT id, 1, 'run.status', jsonb_build_object('status', status) FROM run
-      RETURNING seq, type, data)${recorded ? sql`, command AS (${recorded})` : sql``}
-    SELECT run.*, ${announceRunEvent(run.id)} AS announced,
+    ${appendedEvents(sql.ref('run.id'), [first])}${recorded ? sql`, command AS (${recorded})` : sql``}
+    SELECT run.*, ${announceAppended} AS announced,
       ${recorded ? sql`(SELECT row_to_json(command) FROM command)` : sql`NULL`} AS command
     FROM run, appended`.execute(db);
   if (!rows[0]) return undefined;
@@ -191,11 +174,8 @@ export async function writeArtifact(tx: Executor, runId: string, artifact: Inser
   await sql`
     WITH written AS (${artifactUpsert(artifact)}),
     run AS (UPDATE runs SET event_seq = event_seq + 1 FROM written WHERE runs.id = ${runId} AND written.inserted RETURNING event_seq),
-    appended AS (
-      INSERT INTO run_events (run_id, seq, type, data)
-      SELECT ${runId}, event_seq, 'artifact.created', ${JSON.stringify({ artifactId: artifact.id })}::jsonb FROM run
-      RETURNING seq, type, data)
-    SELECT ${announceRunEvent(runId)} AS announced FROM appended`.execute(tx);
+    ${appendedEvents(runId, [{ type: 'artifact.created', data: { artifactId: artifact.id } }])}
+    SELECT ${announceAppended} AS announced FROM appended`.execute(tx);
 }
 
 /** Ships an artifact mid-run (emitsArtifact) so partial work survives a later failure. */

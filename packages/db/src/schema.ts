@@ -172,6 +172,9 @@ export interface RunsTable {
   queued_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
+  /** The `Idempotency-Key` it was created under, until the key's window ends (idempotency.ts). */
+  idempotency_key: string | null;
+  idempotency_hash: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -264,6 +267,8 @@ export interface OrdersTable {
   created_by: string | null;
   created_via: string;
   api_key_id: string | null;
+  idempotency_key: string | null;
+  idempotency_hash: string | null;
   created_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;

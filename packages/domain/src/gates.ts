@@ -1,30 +1,13 @@
 /**
- * Every rule about gates, in one pure module that workflow code, activities, the definition checks and
- * settlement all import: which gates are judged by a classifier in the step's activity, the unlock order,
- * the budget verdict, the approval hold and the definition rules. Pure: no I/O, safe in workflow code.
+ * The rules every gate shares, in one pure module that workflow code, activities, the definition checks and
+ * settlement all import: the unlock order, the rejection, the hold a definition's record implies and the
+ * definition rules. What differs by gate type is its entry in GATE_TYPE_RULES (gate-types.ts), read here
+ * and re-exported. Pure: no I/O, safe in workflow code.
  */
-import type { Gate, Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import type { Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import { type GateLike, type GateStop, gateHold, gateTypes, isJudgedGate, lastStepOnly } from './gate-types.js';
 
-type GateLike = Pick<Gate, 'id' | 'type' | 'name'> & Partial<Pick<Gate, 'unlocks' | 'holdFields'>>;
-
-/** What an approval gate (or the QA hold) leaves on a run in review: the gate and the fields it holds. */
-export interface ReviewHold {
-  gateId: string;
-  gateName: string;
-  holdFields: unknown[] | null;
-}
-
-/** How a gate stops a run: the run's error code, its message and the details a client shows. */
-export interface GateStop {
-  errorCode: 'gate_locked' | 'gate_rejected' | 'budget_gate_exceeded';
-  error: string;
-  failureDetails?: Record<string, unknown>;
-}
-
-/** Quality and safety gates are judged by the bound classifier on the output of the step they sit on. */
-export type JudgedGate = Gate & { type: 'quality' | 'safety' };
-export const isJudgedGate = (gate: Pick<Gate, 'type'> | undefined): gate is JudgedGate =>
-  gate?.type === 'quality' || gate?.type === 'safety';
+export * from './gate-types.js';
 
 /** The gate a step names, if any. */
 export function gateOf<G extends GateLike>(gates: readonly G[], step: Pick<Step, 'gateId'>): G | undefined {
@@ -50,26 +33,18 @@ export function rejectionStop(gate: GateLike, verdict: string, reasons: readonly
   };
 }
 
-/** A budget gate compares the run's spend so far with the per-run cap; over it, the run stops. */
-export function budgetStop(gate: GateLike, capUsd: number | undefined, spentUsd: number): GateStop | undefined {
-  if (gate.type !== 'budget' || capUsd === undefined || spentUsd <= capUsd) return undefined;
-  const verdict = `spent ${spentUsd.toFixed(6)} USD, over the per-run cap of ${capUsd} USD`;
-  return {
-    errorCode: 'budget_gate_exceeded',
-    error: `${gate.name} stopped the run: ${verdict}`,
-    failureDetails: { gateId: gate.id, gateType: 'budget', verdict, reasons: ['per_run_cap_exceeded'], capUsd, spentUsd },
-  };
+/** The index of the step whose gate holds the run for review (the last step of a valid definition), or -1. */
+export function holdingStepIndex(def: { runtimeSteps: ReadonlyArray<Pick<Step, 'gateId'>>; gates: readonly GateLike[] }): number {
+  return def.runtimeSteps.findIndex((s) => {
+    const gate = gateOf(def.gates, s);
+    return gate !== undefined && gateHold(gate) !== undefined;
+  });
 }
 
-/** An approval gate ends the run in review, holding its fields for the reviewer. */
-export function approvalHold(gate: GateLike): ReviewHold | undefined {
-  if (gate.type !== 'approval') return undefined;
-  return { gateId: gate.id, gateName: gate.name, holdFields: (gate.holdFields as unknown[] | undefined) ?? null };
-}
-
-/** The index of the step an approval gate judges (always the last step of a valid definition), or -1. */
-export function approvalStepIndex(def: { runtimeSteps: ReadonlyArray<Pick<Step, 'gateId'>>; gates: readonly GateLike[] }): number {
-  return def.runtimeSteps.findIndex((s) => gateOf(def.gates, s)?.type === 'approval');
+/** The sentence naming the gate types a classifier judges: `quality and safety`. */
+function judgedTypesSentence(): string {
+  const judged = gateTypes().filter((type) => isJudgedGate({ type }));
+  return judged.length > 1 ? `${judged.slice(0, -1).join(', ')} and ${judged.at(-1)}` : judged.join('');
 }
 
 /** The gate rules a definition must pass before publishing, as plain-language sentences. */
@@ -86,7 +61,7 @@ export function gateRuleErrors(def: Pick<WorkflowDefinition, 'gates' | 'runtimeS
     }
   }
   if (def.runtimeSteps.some((s) => isJudgedGate(gateOf(def.gates, s))) && !def.providers.classifier) {
-    errors.push('quality and safety gates need a classifier: bind the role "classifier" in providers');
+    errors.push(`${judgedTypesSentence()} gates need a classifier: bind the role "classifier" in providers`);
   }
   const last = def.runtimeSteps.length - 1;
   def.runtimeSteps.forEach((step, index) => {
@@ -101,9 +76,8 @@ export function gateRuleErrors(def: Pick<WorkflowDefinition, 'gates' | 'runtimeS
         `${label}: the ${gate.type} gate "${gate.id}" would never be judged because ${why}; put the gate on a step this workflow executes`,
       );
     }
-    if (gate?.type === 'approval' && index !== last) {
-      errors.push(`${label}: an approval gate ends the run in review, so it must judge the last step`);
-    }
+    const lastOnly = gate ? lastStepOnly(gate) : null;
+    if (lastOnly && index !== last) errors.push(`${label}: ${lastOnly}`);
   });
   const position = new Map(def.runtimeSteps.map((s, i) => [s.gateId, i] as const));
   for (const gate of def.gates) {

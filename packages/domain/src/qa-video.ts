@@ -1,4 +1,4 @@
-import type { QaCheck } from './qa.js';
+import type { QaCheck } from './qa-check.js';
 
 /**
  * QA of video artifacts (clip, film-cut), judged on what the media pipeline measured with ffprobe:

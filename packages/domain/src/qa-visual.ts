@@ -1,4 +1,4 @@
-import type { QaCheck } from './qa.js';
+import type { QaCheck } from './qa-check.js';
 
 /**
  * QA of visual artifacts (illustration, product-shot, cutout), judged on what the content records — the

@@ -1,18 +1,14 @@
+import type { QaCheck, QaRule } from './qa-check.js';
 import { VIDEO_QA_RULES } from './qa-video.js';
 import { VISUAL_QA_RULES } from './qa-visual.js';
 
+export type { QaCheck, QaRule } from './qa-check.js';
+
 /**
  * QA checks judged on an artifact's content before it is stored. A check is `{ id, label, status,
- * detail }`; the record's status is `passed` when every check passes, `failed` when one fails and
- * `pending_review` while any is still pending.
+ * detail }` (qa-check.ts); the record's status is `passed` when every check passes, `failed` when one
+ * fails and `pending_review` while any is still pending.
  */
-export interface QaCheck {
-  id: string;
-  label: string;
-  status: 'pass' | 'fail' | 'pending';
-  detail: string;
-}
-
 export interface QaRecord {
   status: 'passed' | 'failed' | 'pending_review';
   checks: QaCheck[];
@@ -50,8 +46,6 @@ export function researchQaChecks(content: Record<string, unknown>): QaCheck[] {
     check('has-sources', 'Report cites sources', sources.length > 0, `${sources.length} sources`),
   ];
 }
-
-export type QaRule = (content: Record<string, unknown>) => QaCheck[];
 
 /**
  * The QA rules of each artifact type, in one place. Media types keep their rules in their own modules

@@ -4,7 +4,7 @@
  * whichever of them settles it. Pure: no I/O, safe to import from workflow code.
  */
 import type { Gate, Step } from '@atelier/contracts/workflow-definition';
-import { type ReviewHold, approvalHold, approvalStepIndex, gateOf } from './gates.js';
+import { type ReviewHold, gateHold, gateOf, holdingStepIndex } from './gates.js';
 import { type QaRecord, qaForContent } from './qa.js';
 
 export type { ReviewHold };
@@ -71,9 +71,9 @@ export function decisionFromRecord(facts: SettlementFacts): RunDecision {
   const byIndex = new Map(facts.steps.map((s) => [s.stepIndex, s] as const));
   const done = runtimeSteps.filter((_, i) => ['completed', 'skipped'].includes(byIndex.get(i)?.status ?? 'pending')).length;
   if (runtimeSteps.length > 0 && done === runtimeSteps.length) {
-    const approvalIndex = approvalStepIndex(facts.definition);
-    const hold = approvalIndex >= 0 ? approvalHold(gateOf(gates, runtimeSteps[approvalIndex]!)!) : undefined;
-    if (hold) return { status: 'review', artifact: { content: byIndex.get(approvalIndex)?.output }, review: hold };
+    const holdIndex = holdingStepIndex(facts.definition);
+    const hold = holdIndex >= 0 ? gateHold(gateOf(gates, runtimeSteps[holdIndex]!)!) : undefined;
+    if (hold) return { status: 'review', artifact: { content: byIndex.get(holdIndex)?.output }, review: hold };
     return { status: 'completed', artifact: { content: byIndex.get(runtimeSteps.length - 1)?.output } };
   }
   const failedIndex = runtimeSteps.findIndex((_, i) => byIndex.get(i)?.status === 'failed');

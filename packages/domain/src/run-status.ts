@@ -3,6 +3,9 @@ import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
 export const RUN_STATUSES = RUN_STATUS_VALUES;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
+/** Whether a status read from a row (a string) is one of the run statuses. */
+export const isRunStatus = (status: string): status is RunStatus => (RUN_STATUSES as readonly string[]).includes(status);
+
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'review', 'failed', 'cancelled', 'rejected', 'changes_requested'];
 
 export function isTerminalRunStatus(status: string): boolean {

@@ -1,6 +1,7 @@
 import { STEP_KIND_TRAITS, type StepKindTraits } from '@atelier/contracts/step-kinds';
 import type { Gate, Step, StepKind } from '@atelier/contracts/workflow-definition';
 import { type Bindings, primaryModel } from './bindings.js';
+import { verdictReadsAsked } from './gate-types.js';
 import type { StepReads } from './run-context.js';
 
 /** Whether steps of this kind call a model bound to a role (llm, image, agent). */
@@ -26,7 +27,7 @@ export function requiredFieldsProblem(step: Step): string | undefined {
   return satisfied ? undefined : requires.message;
 }
 
-/** What a step reads of the run context, by its kind's traits; a safety gate on it reads the whole intake too. */
+/** What a step reads of the run context, by its kind's traits; a gate whose verdict reads what was asked (safety) reads the whole intake too. */
 export function stepReads(step: Step, gate?: Pick<Gate, 'type'>): StepReads {
   const reads: StepKindTraits['reads'] = STEP_KIND_TRAITS[step.kind].reads;
   const declaresInput = step.params !== undefined || step.inputPath !== undefined;
@@ -35,6 +36,6 @@ export function stepReads(step: Step, gate?: Pick<Gate, 'type'>): StepReads {
     params: step.params,
     inputPath: step.inputPath,
     whole: reads === 'whole' || (reads === 'declaredInput' && !declaresInput),
-    wholeIntake: gate?.type === 'safety',
+    wholeIntake: verdictReadsAsked(gate),
   };
 }

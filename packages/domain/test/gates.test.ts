@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { STEP_KINDS, STEP_KIND_TRAITS, type Gate, type Step } from '@atelier/contracts/workflow-definition';
+import { GATE_TYPES, STEP_KINDS, STEP_KIND_TRAITS, type Gate, type Step } from '@atelier/contracts/workflow-definition';
 import {
-  approvalHold,
-  approvalStepIndex,
-  budgetStop,
+  GATE_TYPE_RULES,
+  gateHold,
   gateOf,
+  gateRuleErrors,
+  gateStop,
+  gatesIncludeQa,
+  holdingStepIndex,
   isJudgedGate,
+  settledVerdict,
+  verdictReadsAsked,
   kindNeedsRole,
   lockedStop,
   lockingGates,
@@ -50,10 +55,10 @@ describe('gates', () => {
   });
 
   it('stops a run over its per-run cap at a budget gate, and only there', () => {
-    expect(budgetStop(gates[3]!, 0.01, 0.01)).toBeUndefined();
-    expect(budgetStop(gates[3]!, undefined, 5)).toBeUndefined();
-    expect(budgetStop(gates[0]!, 0.01, 5)).toBeUndefined();
-    const stop = budgetStop(gates[3]!, 0.01, 0.02);
+    expect(gateStop(gates[3]!, { capUsd: 0.01, spentUsd: 0.01 })).toBeUndefined();
+    expect(gateStop(gates[3]!, { capUsd: undefined, spentUsd: 5 })).toBeUndefined();
+    for (const other of gates.slice(0, 3)) expect(gateStop(other, { capUsd: 0.01, spentUsd: 5 })).toBeUndefined();
+    const stop = gateStop(gates[3]!, { capUsd: 0.01, spentUsd: 0.02 });
     expect(stop?.errorCode).toBe('budget_gate_exceeded');
     expect(stop?.failureDetails).toMatchObject({
       gateId: 'b',
@@ -65,10 +70,10 @@ describe('gates', () => {
   });
 
   it('holds an approval gate’s fields for review', () => {
-    expect(approvalHold(gates[2]!)).toEqual({ gateId: 'a', gateName: 'a gate', holdFields: [{ name: 'sku', type: 'string' }] });
-    expect(approvalHold(gates[0]!)).toBeUndefined();
-    expect(approvalStepIndex({ gates, runtimeSteps: [step('x'), step('y', { gateId: 'a' })] })).toBe(1);
-    expect(approvalStepIndex({ gates, runtimeSteps: [step('x')] })).toBe(-1);
+    expect(gateHold(gates[2]!)).toEqual({ gateId: 'a', gateName: 'a gate', holdFields: [{ name: 'sku', type: 'string' }] });
+    for (const other of [gates[0]!, gates[1]!, gates[3]!]) expect(gateHold(other)).toBeUndefined();
+    expect(holdingStepIndex({ gates, runtimeSteps: [step('x', { gateId: 'b' }), step('y', { gateId: 'a' })] })).toBe(1);
+    expect(holdingStepIndex({ gates, runtimeSteps: [step('x')] })).toBe(-1);
   });
 
   it('describes a rejection with the verdict and reasons', () => {
@@ -77,6 +82,48 @@ describe('gates', () => {
       error: 's gate rejected the work: unsafe',
       failureDetails: { gateId: 's', gateType: 'safety', verdict: 'unsafe', reasons: ['violence'] },
     });
+  });
+});
+
+describe('gate types', () => {
+  const gates = [gate('q', 'quality'), gate('s', 'safety'), gate('a', 'approval'), gate('b', 'budget')];
+  const facts = { requested: 'completed', written: 'completed', errorCode: undefined, present: false, holding: false };
+
+  it('has rules for every gate type of the contract', () => {
+    expect(Object.keys(GATE_TYPE_RULES).sort()).toEqual([...GATE_TYPES].sort());
+  });
+
+  it('reads what was asked in a safety verdict only', () => {
+    expect(gates.filter(verdictReadsAsked).map((g) => g.id)).toEqual(['s']);
+    expect(verdictReadsAsked(undefined)).toBe(false);
+  });
+
+  it('reports the verdicts the workflow reached when the run settles', () => {
+    expect(settledVerdict('budget', { ...facts, requested: 'failed', written: 'failed', errorCode: 'budget_gate_exceeded' })).toBe('fail');
+    expect(settledVerdict('budget', { ...facts, present: true })).toBe('pass');
+    expect(settledVerdict('budget', { ...facts, written: 'failed', present: true })).toBeUndefined();
+    expect(settledVerdict('budget', facts)).toBeUndefined();
+    expect(settledVerdict('approval', { ...facts, requested: 'review', written: 'review', present: true, holding: true })).toBe('held');
+    expect(settledVerdict('approval', { ...facts, present: true })).toBeUndefined();
+    expect(settledVerdict('quality', { ...facts, present: true })).toBeUndefined();
+  });
+
+  it('presents QA as included with a quality or safety gate', () => {
+    expect(gatesIncludeQa([gates[0]!])).toBe(true);
+    expect(gatesIncludeQa([gates[1]!, gates[2]!])).toBe(true);
+    expect(gatesIncludeQa([gates[2]!, gates[3]!])).toBe(false);
+  });
+
+  it('puts an approval gate on the last step and asks a classifier for judged gates', () => {
+    const def = {
+      gates: [gates[0]!, gates[2]!],
+      runtimeSteps: [step('x', { gateId: 'a' }), step('y', { gateId: 'q' })],
+      providers: {},
+    } as unknown as Parameters<typeof gateRuleErrors>[0];
+    expect(gateRuleErrors(def)).toEqual([
+      'quality and safety gates need a classifier: bind the role "classifier" in providers',
+      'step 1 ("x"): an approval gate ends the run in review, so it must judge the last step',
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { type Db, poolStats } from '@atelier/db';
 import { builtinWorkflowIds } from '@atelier/catalog';
+import { type GateType, gateTypes, settledVerdict } from '@atelier/domain/gate-types';
 import type { SettleRunInput } from './run-types.js';
 
 /**
@@ -23,19 +24,41 @@ export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8
 /** Seconds; a step is a model call, a tool or an agent loop, so the buckets reach ten minutes. */
 const STEP_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
-/** `atelier_db_pool_connections{state}`: the pool behind `db` (total, idle, waiting, max), read on scrape. */
-export function registerPoolMetrics(registry: Registry, db: Db): Gauge<'state'> {
-  return new Gauge({
+/**
+ * The process's PostgreSQL pool, read on scrape: `atelier_db_pool_connections{state}` counts connections and
+ * queries now (total open, idle, waiting for a connection), so the states of one moment add up;
+ * `atelier_db_pool_max_connections` is the pool's size, a setting, apart so a sum over states never counts it.
+ */
+export function registerPoolMetrics(registry: Registry, db: Db): void {
+  new Gauge({
     name: 'atelier_db_pool_connections',
-    help: 'PostgreSQL pool of this process: connections open (total), idle, queries waiting for a connection, and the pool size (max)',
+    help: 'PostgreSQL pool of this process now: connections open (total), of them idle, and queries waiting for a connection',
     labelNames: ['state'],
     registers: [registry],
     collect() {
       const stats = poolStats(db);
       if (!stats) return;
-      for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, stats[state]);
+      for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, stats[state]);
     },
   });
+  new Gauge({
+    name: 'atelier_db_pool_max_connections',
+    help: 'Size of the PostgreSQL pool of this process (the most connections it opens)',
+    registers: [registry],
+    collect() {
+      const stats = poolStats(db);
+      if (stats) this.set(stats.max);
+    },
+  });
+}
+
+/**
+ * Node's and the process's own metrics (`process_cpu_seconds_total`, `process_resident_memory_bytes`,
+ * `nodejs_eventloop_lag_seconds`, `nodejs_heap_size_used_bytes`, GC durations...), prom-client's defaults,
+ * on a process's registry: the gateway's and each worker's.
+ */
+export function registerProcessMetrics(registry: Registry): void {
+  collectDefaultMetrics({ register: registry });
 }
 
 export interface WorkerMetrics {
@@ -67,6 +90,7 @@ export interface WorkerMetrics {
 
 export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
   const registry = new Registry();
+  registerProcessMetrics(registry);
   if (opts.db) registerPoolMetrics(registry, opts.db);
   return {
     registry,
@@ -165,12 +189,19 @@ export function observeSettlement(
 ): void {
   if (!metrics) return;
   metrics.runsSettled.inc({ template: templateLabel(run.template_id), status: written });
-  const gates = (run.definition as { gates?: Array<{ id: string; type: string }> } | null)?.gates ?? [];
-  if (input.errorCode === 'budget_gate_exceeded') metrics.gateVerdicts.inc({ gate_type: 'budget', verdict: 'fail' });
-  else if ((written === 'completed' || written === 'review') && gates.some((g) => g.type === 'budget'))
-    metrics.gateVerdicts.inc({ gate_type: 'budget', verdict: 'pass' });
+  const gates = (run.definition as { gates?: Array<{ id: string; type: GateType }> } | null)?.gates ?? [];
   const reviewGate = input.review ? gates.find((g) => g.id === input.review?.gateId) : undefined;
-  if (input.status === 'review' && reviewGate?.type === 'approval') metrics.gateVerdicts.inc({ gate_type: 'approval', verdict: 'held' });
+  for (const type of gateTypes()) {
+    const verdict = settledVerdict(type, {
+      requested: input.status,
+      written,
+      errorCode: input.errorCode,
+      present: gates.some((g) => g.type === type),
+      holding: reviewGate?.type === type,
+    });
+    if (verdict) metrics.gateVerdicts.inc({ gate_type: type, verdict });
+  }
+  // The QA hold is no gate of the definition: a completion the settlement turned into a review.
   if (input.status === 'completed' && written === 'review') metrics.gateVerdicts.inc({ gate_type: 'qa', verdict: 'held' });
 }
 

@@ -25,7 +25,10 @@ import {
 import { isTerminalRunStatus } from '@atelier/domain';
 import { ENGINE_ERROR } from '@atelier/domain/run-settlement';
 import { settleRunFromRecord } from './settlement.js';
+import type { ReconcileAction, ReconcileInput, ReconcileReport, ReconcilerActivities } from './reconcile-types.js';
 import { reconcileWorkflow } from './workflows/reconcile-workflow.js';
+
+export type { ReconcileAction, ReconcileInput, ReconcileReport, ReconcilerActivities } from './reconcile-types.js';
 
 export interface ReconcileOptions {
   /** A run or order with no Temporal execution is settled once it has not moved for this long. */
@@ -37,23 +40,6 @@ export interface ReconcileOptions {
   /** At most this many runs and this many orders looked at per pass. */
   limit?: number;
   logger?: Logger;
-}
-
-export interface ReconcileAction {
-  kind: 'run' | 'order';
-  id: string;
-  from: string;
-  to: string;
-  /** Why it was settled: the execution's state in Temporal. */
-  reason: string;
-  errorCode: string | null;
-  error: string | null;
-}
-
-export interface ReconcileReport {
-  dryRun: boolean;
-  examined: { runs: number; orders: number };
-  settled: ReconcileAction[];
 }
 
 /** The reconciler's settings: ATELIER_RECONCILE_EVERY_MINUTES (5; 0 turns the schedule off), ATELIER_RECONCILE_STALE_MINUTES (10). */
@@ -189,15 +175,13 @@ export async function reconcileOnce(db: Db, temporal: Client, opts: ReconcileOpt
 }
 
 /** The reconciler's activity, for the scheduled reconcile workflow; Temporal comes from the worker's own client. */
-export function createReconcilerActivities(db: Db, logger?: Logger) {
+export function createReconcilerActivities(db: Db, logger?: Logger): ReconcilerActivities {
   return {
-    async reconcileStuck(input: { staleAfterMs: number; graceMs?: number }): Promise<ReconcileReport> {
+    async reconcileStuck(input: ReconcileInput): Promise<ReconcileReport> {
       return reconcileOnce(db, Context.current().client, { ...input, logger });
     },
   };
 }
-
-export type ReconcilerActivities = ReturnType<typeof createReconcilerActivities>;
 
 export const reconcilerScheduleId = (taskQueue: string) => `atelier-reconciler-${taskQueue}`;
 

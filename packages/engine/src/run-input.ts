@@ -2,7 +2,7 @@ import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition'
 import type { RunToStart } from '@atelier/db';
 import { definitionHash } from '@atelier/domain/hashing';
 import { runPlanOf } from '@atelier/domain/run-plan';
-import type { PlannedRunInput, RunShape, RunStart } from './run-types.js';
+import type { RunShape, RunStart, RunWorkflowInput } from './run-types.js';
 
 /** The id of a supplied research report among a run's inputs, which its artifact names as its source. */
 function suppliedReport(inputs: unknown): string | null {
@@ -13,8 +13,9 @@ function suppliedReport(inputs: unknown): string | null {
 }
 
 /**
- * The workflow shape new runs take (RunStart.shape): carried in their input, so the run workflow records no
- * patch marker and no `TemporalChangeVersion` upsert to choose it.
+ * The workflow shape new runs take (RunWorkflowInput.shape): carried in their input, so the run workflow
+ * records no patch marker and no `TemporalChangeVersion` upsert to choose it. Changing it is a release that
+ * starts a new shape; dropping an old one follows docs/operations.md, Retiring a workflow shape.
  */
 export const RUN_SHAPE: RunShape = 5;
 
@@ -24,12 +25,12 @@ export const RUN_SHAPE: RunShape = 5;
  * shape the run takes (RUN_SHAPE). Every input the engine starts a run with is made here: the dispatcher's,
  * an order's children's and a parent run's children's.
  */
-export function plannedRunInput(start: RunStart, definition: WorkflowDefinition): PlannedRunInput {
+export function plannedRunInput(start: RunStart, definition: WorkflowDefinition): RunWorkflowInput {
   return { ...start, shape: RUN_SHAPE, plan: runPlanOf(definition), definitionHash: definitionHash(definition) };
 }
 
 /** What the run workflow starts from, read off the run as it was recorded at creation. */
-export function runWorkflowInputOf(run: RunToStart): PlannedRunInput {
+export function runWorkflowInputOf(run: RunToStart): RunWorkflowInput {
   return plannedRunInput(
     {
       runId: run.id,

@@ -2,51 +2,35 @@
  * Types shared by the run workflow and its activities. Type-only: deterministic workflow code imports
  * this file with `import type`, so nothing here may be a value.
  */
-import type { Gate, Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import type { Gate, Step } from '@atelier/contracts/workflow-definition';
 import type { Bindings } from '@atelier/domain/bindings';
 import type { RunContext } from '@atelier/domain/run-context';
 import type { RunPlan } from '@atelier/domain/run-plan';
 
 /**
- * What a run workflow starts from. Runs are started with the definition by reference (`plan` and
- * `definitionHash`); runs started before that carry the frozen `definition` whole, and their recorded
- * histories replay with it, so the workflow accepts both and tells them apart by the input's shape.
+ * What a run workflow starts from: the run, the shape it takes (RUN_SHAPE, run-input.ts) and its definition
+ * by reference, the plan and the definition's content hash. Inputs of retired shapes (the definition whole,
+ * no shape, shapes 1-4) are no longer read: docs/operations.md, Retiring a workflow shape.
  */
-export type RunWorkflowInput = RunStart & ({ plan: RunPlan; definitionHash: string } | { definition: WorkflowDefinition });
-
-/** A run workflow input with the definition by reference: what the engine starts runs with now. */
-export type PlannedRunInput = Extract<RunWorkflowInput, { plan: RunPlan }>;
+export type RunWorkflowInput = RunStart & { shape: RunShape; plan: RunPlan; definitionHash: string };
 
 /**
- * The workflow shapes a run input can name (RunStart.shape). 1: named (each step's activity named after the
- * step, the execution ending Failed or Canceled as the run does), lean bookkeeping (no markRunRunning) and
- * settling every failure: what ONE_MARKER_PATCH marks in histories recorded before the input named it.
- * 2: shape 1, and a last step that no gate follows settles the run in its own activity (ExecuteStepInput.
- * settleRun) instead of a settlement local activity after it: one local activity and its marker fewer per run.
- * 3: shape 2, and the `RunStatus` search attribute is written once, when the run settles, instead of also when
- * it begins (`running`): each upsert is a history event and a visibility write (measured at about 8% of a
- * run's throughput), and the read model already says whether a step has begun.
- * 4: shape 3, and step outputs by reference (domain/output-refs.ts): an output only later steps read stays
- * out of the history; its activity returns none and the activities that read it fetch it
- * (ExecuteStepInput.outputRefs).
- * 5: shape 4, and each step is sent only what the workflow alone knows: the step by its id, the run's
- * artifact by its id, and the execution mode only when it is `batch`. The worker reads the rest (the
- * step's name and kind, the artifact's schema) from the definition it already fetches by hash
- * (activities/definitions.ts). Every byte of an activity's input is written into the history and decoded
- * again by the server, core and the worker: about 0.65 KB of a plan-research-report run's 3.5 KB.
+ * The workflow shape a run input names (RunWorkflowInput.shape), the only one the run workflow still takes.
+ * Each shape was the one before and one change, numbered as they came (git log -S'RunShape'); 5 is all of:
+ * each step's activity named after the step (id `<n>-<step id>`, summary `<n> · <name> (<kind>)`) and the
+ * execution ending Failed or Canceled as the run does; no markRunRunning (the first step's start marks the run
+ * running); every failure settling the run; a last step that no gate follows settling the run in its own
+ * activity (ExecuteStepInput.settleRun); `RunStatus` written once, when the run settles; outputs only later
+ * steps read kept by the worker (domain/output-refs.ts, ExecuteStepInput.outputRefs); and each step sent only
+ * what the workflow alone knows: the step by its id, the artifact by its id, the execution mode only when it
+ * is `batch` (the worker reads the rest from the definition it fetches by hash, activities/definitions.ts).
+ * The shape is in the execution's first history event, so choosing by it is deterministic and records no
+ * patch marker (each would be a history event plus a `TemporalChangeVersion` upsert on every run).
+ * A new shape adds a number here and branches on it; the oldest go as docs/operations.md says.
  */
-export type RunShape = 1 | 2 | 3 | 4 | 5;
+export type RunShape = 5;
 
 export interface RunStart {
-  /**
-   * The shape the run workflow takes, chosen by whoever builds the input (run-input.ts) instead of asked of a
-   * patch marker. Why: each patched() call on a new execution records a marker (a history event) plus an
-   * upsert of the `TemporalChangeVersion` search attribute (another event and a visibility write), on every
-   * run. The input is recorded in the execution's first history event, so deciding from it is as
-   * deterministic as a marker and costs nothing. Absent in inputs from before it: the workflow then asks its
-   * patches as it always did, so the histories of those runs replay unchanged.
-   */
-  shape?: RunShape;
   runId: string;
   workspaceId: string;
   intake: Record<string, unknown>;
@@ -125,18 +109,11 @@ export interface ExecuteStepInput {
 }
 
 /**
- * What the run workflow sends the executeStep activity: the step whole (runs started with the definition
- * whole), or named with the definition's hash, from which the worker reads the full step (prompt,
- * jsonSchema, params) out of its cache of definitions instead of the history carrying them: by its id, name
- * and kind (shape 4), or by its id alone with the artifact by its id (`artifactId`, shape 5).
+ * What the run workflow sends the executeStep activity: the step by its id and the run's artifact by its
+ * id, with the definition's hash, from which the worker reads the full step (prompt, jsonSchema, params)
+ * and the artifact's schema out of its cache of definitions instead of the history carrying them.
  */
-export type StepCall = Omit<ExecuteStepInput, 'step' | 'artifact'> & StepReference;
-
-/** How a StepCall names its step and the run's artifact (workflows/definition-ref.ts). */
-export type StepReference =
-  | { step: Step; artifact: ExecuteStepInput['artifact'] }
-  | { step: StepIdentity; definitionHash: string; artifact: ExecuteStepInput['artifact'] }
-  | { step: Pick<Step, 'id'>; definitionHash: string; artifactId: string };
+export type StepCall = Omit<ExecuteStepInput, 'step' | 'artifact'> & { step: Pick<Step, 'id'>; definitionHash: string; artifactId: string };
 
 export interface StepResult {
   output: unknown;

@@ -60,11 +60,11 @@ describe('the worker’s cache of definitions', () => {
   const call = (definition: WorkflowDefinition, runId: string, stepIndex = 0) => ({
     runId,
     stepIndex,
-    step: { id: definition.runtimeSteps[stepIndex]!.id, name: 'n', kind: 'llm' as const },
+    step: { id: definition.runtimeSteps[stepIndex]!.id },
     definitionHash: definitionHash(definition),
     context: { intake: {}, inputs: {}, steps: {} },
     bindings: {},
-    artifact: { id: 'a', artifactClass: 'research', artifactType: 'x' },
+    artifactId: 'artifact-5',
   });
 
   it('reads a definition once per hash, keeps the most recently used, and answers with the full step', async () => {
@@ -84,33 +84,26 @@ describe('the worker’s cache of definitions', () => {
     expect(cache.size).toBe(2);
   });
 
-  it('passes a whole step through, and refuses a step the definition does not have there', async () => {
+  it('refuses a step the definition does not have there', async () => {
     const cache = new DefinitionCache(async () => definitions[0]);
-    const whole = definitions[0]!.runtimeSteps[0]!;
-    const { definitionHash: _, ...withoutHash } = call(definitions[0]!, 'run-0');
-    expect(await cache.stepOf({ ...withoutHash, step: whole })).toBe(whole);
     await expect(cache.stepOf({ ...call(definitions[0]!, 'run-0'), stepIndex: 1 })).rejects.toMatchObject({ type: 'step_invalid' });
     await expect(new DefinitionCache(async () => undefined).stepOf(call(definitions[0]!, 'run-9'))).rejects.toMatchObject({
       type: 'run_missing',
     });
   });
 
-  it('makes a shape-5 call whole: the step from its id, the artifact from its id and the definition’s schema', async () => {
+  it('makes a call whole: the step from its id, the artifact from its id and the definition’s schema', async () => {
     const definition = byId('plan-research-report');
     const received: ExecuteStepInput[] = [];
     const execute = withFullStep(new DefinitionCache(async () => definition), async (input) => {
       received.push(input);
       return { output: null, costUsd: 0 };
     });
-    const { artifact: _, step: __, ...rest } = call(definition, 'run-5', 2);
-    await execute({ ...rest, step: { id: definition.runtimeSteps[2]!.id }, artifactId: 'artifact-5' });
+    await execute(call(definition, 'run-5', 2));
     expect(received[0]!.step).toBe(definition.runtimeSteps[2]);
-    // What the run workflow sends whole in shapes before 5 ({ id, ...plan.artifactSchema }), and nothing of the reference.
+    // The artifact as the activity works with it, and nothing of the reference.
     expect(received[0]!.artifact).toEqual({ id: 'artifact-5', ...definition.artifactSchema });
     expect(received[0]).not.toHaveProperty('artifactId');
     expect(received[0]).not.toHaveProperty('definitionHash');
-    // A call that carries the artifact whole keeps it as sent.
-    await execute(call(definition, 'run-5', 2));
-    expect(received[1]!.artifact).toEqual({ id: 'a', artifactClass: 'research', artifactType: 'x' });
   });
 });

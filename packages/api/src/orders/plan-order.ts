@@ -3,9 +3,11 @@ import type { CreateOrderRequest } from '@atelier/contracts/orders';
 import { LIMITS } from '@atelier/contracts/common';
 import type { IntakeField, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import {
+  type IdempotencyKey,
   type OrderRow,
   type PlannedChild,
   getArtifact,
+  idempotentCreations,
   getProjectInWorkspace,
   getWorkflowVersion,
   insertOrderWithChildren,
@@ -27,6 +29,7 @@ import { randomBytes } from 'node:crypto';
 import { workspaceAccess } from '../access.js';
 import { underBudgets } from '../budgets/enforce.js';
 import { fail } from '../errors.js';
+import { createdOnce } from '../http/idempotency.js';
 import { refuseUnusableCharacter } from '../runs/character-gate.js';
 import { applyOverrides, pinnedVersion } from '../runs/create-run.js';
 import { resolveSuppliedArtifacts } from '../runs/supplied-artifacts.js';
@@ -65,11 +68,20 @@ async function orderVersion(caller: Caller, body: Body, workspaceId: string): Pr
 }
 
 /**
+ * POST /v1/orders with an `Idempotency-Key`: the order is planned once per workspace and key within the
+ * key's window; a retry with the same body gets that order back (`replayed`), another body is refused.
+ */
+export async function planOrderOnce(caller: Caller, body: Body, key: IdempotencyKey): Promise<{ row: OrderRow; replayed: boolean }> {
+  const access = await workspaceAccess(caller, body.workspaceId);
+  return createdOnce(idempotentCreations('orders'), caller.services.db, access.workspaceId, key, () => planOrder(caller, body, key));
+}
+
+/**
  * POST /v1/orders: resolves the variations, validates every merged intake, collapses duplicates by
  * orderDedupeKey, prices the order and records it with its children as planned runs, all in one
  * transaction under the budgets. Nothing runs and nothing is spent.
  */
-export async function planOrder(caller: Caller, body: Body): Promise<OrderRow> {
+export async function planOrder(caller: Caller, body: Body, idempotency?: IdempotencyKey): Promise<OrderRow> {
   const { principal } = caller;
   const { db, models } = caller.services;
   const access = await workspaceAccess(caller, body.workspaceId);
@@ -223,6 +235,7 @@ export async function planOrder(caller: Caller, body: Body): Promise<OrderRow> {
           created_by: principal.userId,
           created_via: principal.via,
           api_key_id: principal.apiKeyId ?? null,
+          ...(idempotency ? { idempotency_key: idempotency.key, idempotency_hash: idempotency.hash } : {}),
         },
         {
           workspace_id: access.workspaceId,

@@ -1,4 +1,5 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import { gatesIncludeQa } from '@atelier/domain/gate-types';
 import type { WorkflowRow } from '@atelier/db';
 
 /** The public face of a workflow: what to provide and what comes back. Prompts and bindings never appear. */
@@ -13,7 +14,7 @@ export function presentCatalogSummary(workflow: WorkflowRow, def: WorkflowDefini
     status: workflow.status,
     supersededById: workflow.superseded_by_id,
     roughDurationSeconds: def.estimatedDurationSeconds ?? null,
-    qaIncluded: def.gates.some((g) => g.type === 'quality' || g.type === 'safety') || def.artifactSchema.artifactType === 'research-report',
+    qaIncluded: gatesIncludeQa(def.gates) || def.artifactSchema.artifactType === 'research-report',
     provided: def.intakeSchema.fields.map((f) => ({
       name: f.name,
       type: f.type,

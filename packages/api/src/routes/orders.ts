@@ -4,9 +4,10 @@ import { AcceptGapRequest, CreateOrderRequest, Order, OrderIdParam, RetryFailedR
 import type { Context } from 'hono';
 import { errorResponses, validationHook } from '../errors.js';
 import { acceptGap, cancelOrder, retryFailed, startOrder, visibleOrder } from '../orders/order-actions.js';
-import { planOrder } from '../orders/plan-order.js';
+import { planOrder, planOrderOnce } from '../orders/plan-order.js';
 import { presentOrder } from '../presenters/order.js';
 import type { AppEnv } from '../services.js';
+import { IDEMPOTENCY_DESCRIPTION, IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
@@ -25,12 +26,25 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/orders',
       summary: 'Plan an order: children are created as planned runs with an estimate; nothing runs or is spent',
-      request: { body: jsonBody(CreateOrderRequest) },
-      responses: { 201: { description: 'The planned order', ...orderBody }, ...errorResponses(400, 401, 402, 403, 404, 422) },
+      description: IDEMPOTENCY_DESCRIPTION('order'),
+      request: { body: jsonBody(CreateOrderRequest), headers: IdempotencyHeaders },
+      responses: {
+        201: {
+          description:
+            'The planned order; or, replayed, the order an earlier request with the same Idempotency-Key planned, as it now stands',
+          headers: ReplayedHeaders,
+          ...orderBody,
+        },
+        ...errorResponses(400, 401, 402, 403, 404, 422),
+      },
     }),
     async (c) => {
-      const order = await planOrder(callerOf(c), c.req.valid('json'));
-      return c.json(await orderResponse(c, order.id), 201);
+      const caller = callerOf(c);
+      const body = c.req.valid('json');
+      const key = idempotencyKeyOf(c, body);
+      const { row, replayed } = key ? await planOrderOnce(caller, body, key) : { row: await planOrder(caller, body), replayed: false };
+      if (replayed) c.header(REPLAYED_HEADER, 'true');
+      return c.json(await orderResponse(c, row.id), 201);
     },
   )
   .openapi(

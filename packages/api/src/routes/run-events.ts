@@ -1,10 +1,10 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { RunIdParam } from '@atelier/contracts/runs';
-import { type RunOutputDelta, STEP_OUTPUT_DELTA, lastRunEventSeq, runEventsAfter } from '@atelier/db';
+import { type AnnouncedRunEvent, type RunOutputDelta, STEP_OUTPUT_DELTA, runEventsAfter } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
 import { errorResponses, validationHook } from '../errors.js';
-import { runResponse, visibleRun } from '../runs/visible-run.js';
+import { runSnapshot, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
@@ -61,103 +61,130 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     },
   }),
   async (c) => {
-    const caller = callerOf(c);
     const { db, events, sseHeartbeatMs } = c.get('services');
-    const { run } = await visibleRun(caller, c.req.valid('param').run_id);
+    const runId = c.req.valid('param').run_id;
     const resumeFrom = resumePoint(c.req.header('last-event-id'), c.req.valid('query').lastEventId);
     const heartbeatMs = sseHeartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-    if (resumeFrom !== undefined && isTerminalRunStatus(run.status)) {
-      // A reconnect after the end that has seen everything: 204 tells an EventSource to stop reconnecting.
-      if (resumeFrom >= (await lastRunEventSeq(db, run.id))) return c.body(null, 204);
-    }
-
-    return streamSSE(c, async (stream) => {
-      let wake: (() => void) | undefined;
-      let aborted = false;
-      // What woke the stream, in the order it came: recorded events to read, or a live delta to pass on.
-      // A delta is written in its place, so a step's pieces come after its start and before its end.
-      const queue: Array<RunOutputDelta | 'read'> = ['read'];
-      let queuedDeltas = 0;
-      // Subscribe before reading, so a transition between the read and the subscription still wakes us.
-      const unsubscribe = await events.subscribe(
-        run.id,
-        () => {
-          if (queue.at(-1) !== 'read') queue.push('read');
-          wake?.();
-        },
-        (delta) => {
-          // A client reading slower than the model writes loses pieces (seq shows the gap), never the step's end.
-          if (queuedDeltas >= MAX_QUEUED_DELTAS) return;
-          queuedDeltas++;
-          queue.push(delta);
-          wake?.();
-        },
-      );
-      stream.onAbort(() => {
-        aborted = true;
+    let wake: (() => void) | undefined;
+    // What woke the stream, in the order it came: a recorded event as announced (sent from the announcement
+    // when it carries its data and is the next one), recorded events to read, or a live delta to pass on.
+    // A delta is written in its place, so a step's pieces come after its start and before its end.
+    const queue: Array<AnnouncedRunEvent | RunOutputDelta | 'read'> = ['read'];
+    let queuedDeltas = 0;
+    // Subscribe before the run is read, so a transition committed after the read still wakes the stream.
+    const unsubscribe = await events.subscribe(
+      runId,
+      (event) => {
+        if (event?.data !== undefined) queue.push(event);
+        else if (queue.at(-1) !== 'read') queue.push('read');
         wake?.();
-      });
-      try {
-        const snapshot = await runResponse(caller, run.id);
-        const headSeq = await lastRunEventSeq(db, run.id);
-        let lastSent = resumeFrom ?? headSeq;
-        // Steps whose end was sent (or was in the snapshot): a delta of theirs that comes late is dropped.
-        const ended = new Set<number>();
-        snapshot.runSteps.forEach((step, index) => {
-          if (step.status !== 'pending') ended.add(index);
+      },
+      (delta) => {
+        // A client reading slower than the model writes loses pieces (seq shows the gap), never the step's end.
+        if (queuedDeltas >= MAX_QUEUED_DELTAS) return;
+        queuedDeltas++;
+        queue.push(delta);
+        wake?.();
+      },
+    );
+    let streaming = false;
+    try {
+      const { run } = await visibleRun(callerOf(c), runId);
+      // The run's row carries the number of its last event, written by the statement that recorded it: the
+      // snapshot (this row, then its steps, read after it) shows at least every event up to that number.
+      const headSeq = run.event_seq;
+      // A reconnect after the end that has seen everything: 204 tells an EventSource to stop reconnecting.
+      if (resumeFrom !== undefined && isTerminalRunStatus(run.status) && resumeFrom >= headSeq) return c.body(null, 204);
+      streaming = true;
+      return streamSSE(c, async (stream) => {
+        let aborted = false;
+        stream.onAbort(() => {
+          aborted = true;
+          wake?.();
         });
-        await stream.writeSSE({
-          event: 'snapshot',
-          data: JSON.stringify(snapshot),
-          ...(resumeFrom === undefined ? { id: String(headSeq) } : {}),
-        });
-        if (isTerminalRunStatus(snapshot.status) && lastSent >= headSeq) return;
-
-        while (!aborted) {
-          const next = queue.shift();
-          if (next === 'read') {
-            const fresh = await runEventsAfter(db, run.id, lastSent);
-            for (const e of fresh) {
-              await stream.writeSSE({
-                event: e.type,
-                id: String(e.seq),
-                data: JSON.stringify({ runId: run.id, ...(e.data as object), at: e.created_at.toISOString() }),
-              });
-              lastSent = e.seq;
-              const { status, stepIndex } = e.data as { status?: string; stepIndex?: number };
-              if (typeof stepIndex === 'number') {
-                if (e.type === 'step.started') ended.delete(stepIndex);
-                else if (e.type.startsWith('step.')) ended.add(stepIndex);
-              }
-              if (e.type === 'run.status' && status && isTerminalRunStatus(status)) return;
-            }
-            continue;
-          }
-          if (next) {
-            queuedDeltas--;
-            if (!ended.has(next.stepIndex)) {
-              const { runId, stepIndex, stepId, attempt, answer, seq, text, at } = next;
-              // No id: a delta is not recorded, so Last-Event-ID stays at the last recorded event.
-              await stream.writeSSE({
-                event: STEP_OUTPUT_DELTA,
-                data: JSON.stringify({ runId, stepIndex, stepId, attempt, answer, seq, text, at }),
-              });
-            }
-            continue;
-          }
-          const beat = await new Promise<boolean>((resolve) => {
-            const timer = setTimeout(() => resolve(true), heartbeatMs);
-            wake = () => {
-              clearTimeout(timer);
-              resolve(false);
-            };
+        try {
+          const snapshot = await runSnapshot(db, run);
+          let lastSent = resumeFrom ?? headSeq;
+          // Steps whose end was sent (or was in the snapshot): a delta of theirs that comes late is dropped.
+          const ended = new Set<number>();
+          snapshot.runSteps.forEach((step, index) => {
+            if (step.status !== 'pending') ended.add(index);
           });
-          wake = undefined;
-          if (beat && !aborted) await stream.write(': heartbeat\n\n');
+          await stream.writeSSE({
+            event: 'snapshot',
+            data: JSON.stringify(snapshot),
+            ...(resumeFrom === undefined ? { id: String(headSeq) } : {}),
+          });
+          if (isTerminalRunStatus(snapshot.status) && lastSent >= headSeq) return;
+
+          // Writes one recorded event; true once the run has ended (the stream then ends).
+          const send = async (e: { seq: number; type: string; data: { status?: string; stepIndex?: number }; at: string }) => {
+            await stream.writeSSE({ event: e.type, id: String(e.seq), data: JSON.stringify({ runId: run.id, ...e.data, at: e.at }) });
+            lastSent = e.seq;
+            const { status, stepIndex } = e.data;
+            if (typeof stepIndex === 'number') {
+              if (e.type === 'step.started') ended.delete(stepIndex);
+              else if (e.type.startsWith('step.')) ended.add(stepIndex);
+            }
+            return e.type === 'run.status' && !!status && isTerminalRunStatus(status);
+          };
+          const read = async () => {
+            for (const e of await runEventsAfter(db, run.id, lastSent)) {
+              if (await send({ seq: e.seq, type: e.type, data: e.data as object, at: e.created_at.toISOString() })) return true;
+            }
+            return false;
+          };
+
+          while (!aborted) {
+            const next = queue.shift();
+            if (next === 'read') {
+              if (await read()) return;
+              continue;
+            }
+            if (next && 'data' in next && next.data !== undefined) {
+              // Announcements of one run come in the order its events were numbered; one already sent (by a
+              // read) is skipped, and a gap (an event announced without its data) is filled by a read.
+              if (next.seq <= lastSent) continue;
+              const done =
+                next.seq === lastSent + 1
+                  ? await send({
+                      seq: next.seq,
+                      type: next.type ?? '',
+                      data: JSON.parse(next.data),
+                      at: new Date(next.at ?? 0).toISOString(),
+                    })
+                  : await read();
+              if (done) return;
+              continue;
+            }
+            if (next && 'text' in next) {
+              queuedDeltas--;
+              if (!ended.has(next.stepIndex)) {
+                const { runId, stepIndex, stepId, attempt, answer, seq, text, at } = next;
+                // No id: a delta is not recorded, so Last-Event-ID stays at the last recorded event.
+                await stream.writeSSE({
+                  event: STEP_OUTPUT_DELTA,
+                  data: JSON.stringify({ runId, stepIndex, stepId, attempt, answer, seq, text, at }),
+                });
+              }
+              continue;
+            }
+            const beat = await new Promise<boolean>((resolve) => {
+              const timer = setTimeout(() => resolve(true), heartbeatMs);
+              wake = () => {
+                clearTimeout(timer);
+                resolve(false);
+              };
+            });
+            wake = undefined;
+            if (beat && !aborted) await stream.write(': heartbeat\n\n');
+          }
+        } finally {
+          unsubscribe();
         }
-      } finally {
-        unsubscribe();
-      }
-    });
+      });
+    } finally {
+      if (!streaming) unsubscribe();
+    }
   },
 );

@@ -5,9 +5,10 @@ import { CreateRunRequest, ListRunsQuery, Run, RunIdParam } from '@atelier/contr
 import { listAccess } from '../access.js';
 import { errorResponses, validationHook } from '../errors.js';
 import { presentRun } from '../presenters/run.js';
-import { createRun } from '../runs/create-run.js';
+import { createRun, createRunOnce } from '../runs/create-run.js';
 import { runResponse, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
+import { IDEMPOTENCY_DESCRIPTION, IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
@@ -26,12 +27,26 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       method: 'post',
       path: '/v1/runs',
       summary: 'Start a run of a workflow; returns at once with status pending',
-      request: { body: jsonBody(CreateRunRequest) },
-      responses: { 201: { description: 'The run, pending', ...runBody }, ...errorResponses(400, 401, 402, 403, 404, 422) },
+      description: IDEMPOTENCY_DESCRIPTION('run'),
+      request: { body: jsonBody(CreateRunRequest), headers: IdempotencyHeaders },
+      responses: {
+        201: {
+          description: 'The run, pending; or, replayed, the run an earlier request with the same Idempotency-Key created, as it now stands',
+          headers: ReplayedHeaders,
+          ...runBody,
+        },
+        ...errorResponses(400, 401, 402, 403, 404, 422),
+      },
     }),
     async (c) => {
-      const run = await createRun(callerOf(c), c.req.valid('json'));
-      return c.json(presentRun(run, []), 201);
+      const caller = callerOf(c);
+      const body = c.req.valid('json');
+      const key = idempotencyKeyOf(c, body);
+      if (!key) return c.json(presentRun(await createRun(caller, body), []), 201);
+      const { row, replayed } = await createRunOnce(caller, body, key);
+      if (!replayed) return c.json(presentRun(row, []), 201);
+      c.header(REPLAYED_HEADER, 'true');
+      return c.json(await runResponse(caller, row.id), 201);
     },
   )
   .openapi(

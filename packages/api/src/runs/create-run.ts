@@ -4,7 +4,9 @@ import type { CreateRunRequest } from '@atelier/contracts/runs';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import {
   type Executor,
+  type IdempotencyKey,
   type RunRow,
+  idempotentCreations,
   getNewestVersion,
   getProjectInWorkspace,
   insertRun,
@@ -24,6 +26,7 @@ import type { Caller } from '../caller.js';
 import { refuseUnusableCharacter } from './character-gate.js';
 import { resolveSuppliedArtifacts } from './supplied-artifacts.js';
 import { underBudgetsOrAlone } from '../budgets/enforce.js';
+import { createdOnce } from '../http/idempotency.js';
 import { kept } from '../kept/index.js';
 
 type Body = z.infer<typeof CreateRunRequest>;
@@ -79,6 +82,8 @@ export async function createRun(
   body: Body,
   /** Written in the run's own transaction (e.g. a brand import's record); throwing undoes the run. */
   alsoRecord?: (tx: Executor, run: RunRow) => Promise<void>,
+  /** The request's `Idempotency-Key`, recorded with the run (createRunOnce). */
+  idempotency?: IdempotencyKey,
 ): Promise<RunRow> {
   const { services, principal } = caller;
   const { db, models } = services;
@@ -124,6 +129,7 @@ export async function createRun(
       inputs: supplied.inputs,
       sourceArtifactIds: supplied.artifactIds,
       priority: body.priority ?? null,
+      ...(idempotency ? { idempotency } : {}),
     },
     models,
   );
@@ -171,6 +177,17 @@ export async function createRun(
   if (recorded.command) dispatcher?.handOver?.(recorded.command);
   else dispatcher?.wake();
   return run;
+}
+
+/**
+ * POST /v1/runs with an `Idempotency-Key`: the run is created once per workspace and key within the key's
+ * window; a retry with the same body gets that run back (`replayed`), another body is refused.
+ */
+export async function createRunOnce(caller: Caller, body: Body, key: IdempotencyKey): Promise<{ row: RunRow; replayed: boolean }> {
+  const access = await workspaceAccess(caller, body.workspaceId);
+  return createdOnce(idempotentCreations('runs'), caller.services.db, access.workspaceId, key, () =>
+    createRun(caller, body, undefined, key),
+  );
 }
 
 /** The run with its `start_run`: due for any dispatcher, or `leased` to this gateway's, which is handed it. */

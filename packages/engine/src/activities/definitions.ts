@@ -49,18 +49,14 @@ export class DefinitionCache {
     return definition;
   }
 
-  /**
-   * The run's artifact as a call names it by id (shape 5): with its definition's artifact schema, as the
-   * run workflow makes it (`{ id, ...plan.artifactSchema }`) for calls that carry it whole.
-   */
+  /** The run's artifact as a call names it by id, with its definition's artifact schema. */
   async artifactOf(call: { runId: string; definitionHash: string; artifactId: string }): Promise<ExecuteStepInput['artifact']> {
     const definition = await this.definition(call.definitionHash, call.runId);
     return { id: call.artifactId, ...definition.artifactSchema };
   }
 
-  /** The full step a call names: the call's own step when it carries it whole, else the cached definition's. */
+  /** The full step a call names, from the cached definition. */
   async stepOf(call: StepCall): Promise<Step> {
-    if (!('definitionHash' in call)) return call.step;
     const definition = await this.definition(call.definitionHash, call.runId);
     const step = definition.runtimeSteps[call.stepIndex];
     if (!step || step.id !== call.step.id)
@@ -73,17 +69,17 @@ export class DefinitionCache {
 }
 
 /**
- * executeStep as the run workflow calls it: the step by reference, and the artifact by its id (shape 5), are
- * made whole before the activity runs it.
+ * executeStep as the run workflow calls it: the step and the artifact by their ids are made whole before the
+ * activity runs it.
  */
 export function withFullStep(
   definitions: DefinitionCache,
   executeStep: (input: ExecuteStepInput) => Promise<StepResult>,
 ): (call: StepCall) => Promise<StepResult> {
   return async (call) => {
-    const { definitionHash: _hash, artifactId: _id, ...input } = call as StepCall & { definitionHash?: string; artifactId?: string };
+    const { definitionHash: _hash, artifactId: _id, ...input } = call;
     const step = await definitions.stepOf(call);
-    const artifact = 'artifact' in call ? call.artifact : await definitions.artifactOf(call);
+    const artifact = await definitions.artifactOf(call);
     return executeStep({ ...input, step, artifact });
   };
 }

@@ -1,15 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import {
-  type Db,
-  type RunRow,
-  checkCharacterUse,
-  emitArtifact,
-  getRunRow,
-  moveRunStatus,
-  providerSpendByStep,
-  settleStep,
-  startStep,
-} from '@atelier/db';
+import { type Db, type RunRow, checkCharacterUse, emitArtifact, getRunRow, providerSpendByStep, settleStep, startStep } from '@atelier/db';
 import { type CharacterVerdict, isTerminalRunStatus, runCharacterUse, utcDay } from '@atelier/domain';
 import { decideRunSettlement } from '@atelier/domain/run-settlement';
 import { artifactRow } from '../artifacts.js';
@@ -83,10 +73,6 @@ export function createRunActivities(deps: ActivityDeps) {
   };
 
   const activities = {
-    async markRunRunning(input: { runId: string }): Promise<void> {
-      await moveRunStatus(db, input.runId, 'running');
-    },
-
     /** The character gate again, as the gateway judged it, for a run about to start after waiting. */
     async recheckCharacter(input: { runId: string }): Promise<CharacterVerdict> {
       const run = await runOrThrow(db, input.runId);

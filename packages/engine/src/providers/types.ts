@@ -1,4 +1,4 @@
-import type { ModelEntry } from '@atelier/domain';
+import type { JudgedGateType, ModelEntry } from '@atelier/domain';
 import type { SettingsSource } from './settings.js';
 
 /**
@@ -109,7 +109,8 @@ export interface VideoProvider {
   generate(req: VideoRequest): Promise<GeneratedVideo>;
 }
 
-export type ClassifierPolicy = 'safety' | 'quality';
+/** A classifier judges the gate types whose verdict is reached in the step (GATE_TYPE_RULES), by their policy. */
+export type ClassifierPolicy = JudgedGateType;
 
 export interface ClassifyRequest extends ThrottledRequest {
   model: ModelEntry;

@@ -22,7 +22,6 @@ import {
 } from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders.js';
 import type { OrderWorkflowInput, RunWorkflowInput, SettleOrderInput } from '../run-types.js';
-import { templateIdOf } from './definition-ref.js';
 import { cancelRunSignal, runWorkflow } from './run-workflow.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 
@@ -35,6 +34,15 @@ export const CHILDREN_PER_EXECUTION = 400;
  */
 function childrenPerExecution(input: OrderWorkflowInput): number {
   return input.shape === 3 ? Math.max(CHILDREN_PER_EXECUTION, 2 * input.concurrency) : CHILDREN_PER_EXECUTION;
+}
+
+/**
+ * A claimed child's template (its `TemplateId`). Orders' shapes are not retired with runs' (docs/operations.md,
+ * Retiring a workflow shape): histories of orders recorded before the definition went by reference claimed
+ * children carrying the definition whole, and still replay.
+ */
+function templateIdOf(child: RunWorkflowInput | { definition: { id: string } }): string {
+  return 'plan' in child ? child.plan.id : child.definition.id;
 }
 
 const { claimOrderChildren } = proxyActivities<OrderActivities>({
@@ -50,10 +58,10 @@ export const cancelOrderSignal = defineSignal('cancel');
 /** Sent after retry-failed planned fresh children while this execution is still running. */
 export const wakeOrderSignal = defineSignal('wake');
 
-/** Marks the cancel that also requests Temporal cancellation of the children in flight (TEMPORAL_OUTCOME_PATCH). */
+/** Marks the cancel that also requests Temporal cancellation of the children in flight, which end Canceled (run-failures.ts, closeAs). */
 export const CANCEL_CHILDREN_PATCH = 'cancel-children-through-temporal';
 
-/** Guards the path that settles the order on an unexpected failure (see SETTLE_EVERY_FAILURE_PATCH). */
+/** Guards the path that settles the order on an unexpected failure, as a run is (RunProgress.settleFailure). */
 export const SETTLE_ORDER_FAILURE_PATCH = 'settle-order-failure';
 /**
  * Guards the `OrderStatus` search attribute upserts: histories recorded before them (no marker) replay

@@ -3,13 +3,13 @@
  * pass of the reconciler as an activity. Its result lists what the pass settled.
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { ReconcileReport, ReconcilerActivities } from '../reconciler.js';
+import type { ReconcileInput, ReconcileReport, ReconcilerActivities } from '../reconcile-types.js';
 
 const { reconcileStuck } = proxyActivities<ReconcilerActivities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '5 seconds', maximumInterval: '1 minute', maximumAttempts: 3 },
 });
 
-export async function reconcileWorkflow(input: { staleAfterMs: number; graceMs?: number }): Promise<ReconcileReport> {
+export async function reconcileWorkflow(input: ReconcileInput): Promise<ReconcileReport> {
   return reconcileStuck(input);
 }

@@ -12,7 +12,6 @@ import {
   defineUpdate,
   getExternalWorkflowHandle,
   isCancellation,
-  patched,
   proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
@@ -25,19 +24,15 @@ import type { RunContext } from '@atelier/domain/run-context';
 import type { PlannedStep, RunPlan } from '@atelier/domain/run-plan';
 import type { RunActivities } from '../activities/definitions.js';
 import type { RunOutcome, RunWorkflowInput, SettleRunInput, StepResult } from '../run-types.js';
-import { planOf } from './definition-ref.js';
 import { RunStop, describeEngineFailure } from './run-failures.js';
-import { type RunShapeFlags, SETTLE_EVERY_FAILURE_PATCH, runShapeOf } from './run-shape.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 import { PROVIDER_JOB_ENDED_SIGNAL } from './signal-names.js';
 
 // Bookkeeping writes are short database transactions: local activities keep them off the task queue.
-export const { markRunRunning, settleRun, skipStep, settleChildStep, emitArtifact, recheckCharacter } = proxyLocalActivities<RunActivities>(
-  {
-    startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['run_missing'] },
-  },
-);
+export const { settleRun, skipStep, settleChildStep, emitArtifact, recheckCharacter } = proxyLocalActivities<RunActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['run_missing'] },
+});
 
 export const cancelRunSignal = defineSignal('cancel');
 /** The gateway's word that a provider announced the end of a job (a verified completion webhook). */
@@ -47,18 +42,27 @@ export const runStateQuery = defineQuery<{ status: string; stepIndex: number; st
 export const finalizeRunUpdate = defineUpdate<RunOutcome>('finalize');
 
 export type Settlement = Omit<SettleRunInput, 'runId'>;
-type LocalCall<A extends unknown[], R> = ((...args: A) => Promise<R>) & {
-  executeWithOptions(options: { summary?: string }, args: A): Promise<R>;
-};
+type LocalCall<A, R> = { executeWithOptions(options: { summary: string }, args: [A]): Promise<R> };
+
+/** A bookkeeping local activity, with the summary the Web UI's timeline shows for it. */
+export function book<A, R>(call: LocalCall<A, R>, summary: string, arg: A): Promise<R> {
+  return call.executeWithOptions({ summary }, [arg]);
+}
+
+/** `2 · Outline (llm)`: how a step reads in the Web UI's timeline. */
+export function stepLabel(step: PlannedStep, index: number): string {
+  return `${index + 1} · ${step.name} (${step.kind})`;
+}
 
 /** What the workflow knows of its run as it goes, the handlers that read or change it, and how it settles. */
 export class RunProgress {
-  /** What the workflow interprets: the input's plan, or one made from the definition it carries whole. */
+  /** What the workflow interprets: the plan of the run's frozen definition. */
   readonly plan: RunPlan;
-  readonly artifact: RunPlan['artifactSchema'] & { id: string };
+  /** The run's artifact, named as the run starts; steps store their files under it. */
+  readonly artifactId: string;
   readonly context: RunContext;
   readonly passedGates = new Set<string>();
-  /** Steps whose outputs the worker holds instead of the history (shape 4), in step order. */
+  /** Steps whose outputs the worker holds instead of the history (holdsOutput), in step order. */
   readonly heldOutputs: string[] = [];
   readonly state = { status: 'queued', stepIndex: 0, stepsDone: 0, cancelRequested: false };
   spentUsd = 0;
@@ -68,8 +72,6 @@ export class RunProgress {
   /** The step under way (begun, not yet done), for a failure that interrupts it. */
   current: number | undefined;
   outcome: RunOutcome | undefined;
-  /** The shape this execution takes (run-shape.ts), decided once as it starts. */
-  readonly shape: RunShapeFlags;
   /** The status the last step settled the run with. */
   settledByStep: RunOutcome['status'] | undefined;
   cancelledByTemporal = false;
@@ -77,9 +79,8 @@ export class RunProgress {
   readonly endedJobs = new Set<string>();
 
   constructor(readonly input: RunWorkflowInput) {
-    this.shape = runShapeOf(input);
-    this.plan = planOf(input);
-    this.artifact = { id: `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`, ...this.plan.artifactSchema };
+    this.plan = input.plan;
+    this.artifactId = `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`;
     this.context = { intake: input.intake, inputs: input.inputs, steps: {} };
     this.sourceReportArtifactId = input.sourceReportArtifactId ?? null;
     const stepCount = this.plan.runtimeSteps.length;
@@ -125,24 +126,6 @@ export class RunProgress {
         .catch(() => undefined);
   }
 
-  /** `2 · Outline (llm)`: how a step reads in the Web UI's timeline. */
-  label(step: PlannedStep, index: number): string {
-    return `${index + 1} · ${step.name} (${step.kind})`;
-  }
-
-  /** A step's activity: its id names the step, its summary says what it is. */
-  stepOptions(step: PlannedStep, index: number, what: 'step' | 'child'): { activityId: string; summary: string } {
-    const id = `${index + 1}-${step.id}`;
-    return what === 'step'
-      ? { activityId: id, summary: this.label(step, index) }
-      : { activityId: `${id}-prepare-child`, summary: `${this.label(step, index)}: prepare the child run` };
-  }
-
-  /** A bookkeeping local activity, with a summary in the named shape. */
-  book<A, R>(call: LocalCall<[A], R>, summary: string, arg: A): Promise<R> {
-    return this.shape.named ? call.executeWithOptions({ summary }, [arg]) : call(arg);
-  }
-
   /** What an executeStep result tells the run: its spend, and a settlement (or a cancel) its last step found. */
   took(result: StepResult): unknown {
     this.spentUsd += result.costUsd;
@@ -151,15 +134,9 @@ export class RunProgress {
     return result.output;
   }
 
-  setStatus(next: string): void {
-    this.state.status = next;
-    upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: next }]);
-  }
-
-  /** The run is past its consent check; Temporal is told only in shapes before 3 (RunShape). */
+  /** The run is past its consent check. Only the state query says so: `RunStatus` is written as the run settles. */
   markRunning(): void {
-    if (this.shape.showsRunning) this.setStatus('running');
-    else this.state.status = 'running';
+    this.state.status = 'running';
   }
 
   begin(index: number): void {
@@ -167,9 +144,9 @@ export class RunProgress {
     this.current = index;
   }
 
-  /** Shape 4: the step's output stays with the worker, since only later steps read it (domain/output-refs.ts). */
+  /** The step's output stays with the worker when only later steps read it (domain/output-refs.ts). */
   holdsOutput(index: number): boolean {
-    return this.shape.outputsByReference && !workflowReadsOutput(this.plan, index);
+    return !workflowReadsOutput(this.plan, index);
   }
 
   /** The held outputs a step reads, named for its activity to fetch. */
@@ -193,38 +170,24 @@ export class RunProgress {
     if (locking.length > 0) throw new RunStop({ status: 'failed', ...lockedStop(gate, locking), failedStepIndex: index });
   }
 
-  /**
-   * `emitsArtifact` ships the artifact (draft) before later steps run, so it survives their failure. Not
-   * async, and undefined when there is nothing to ship: the SDK captures a stack for every promise a
-   * workflow makes (an async call, an await), and most steps ship nothing.
-   */
-  emitIfEarly(step: PlannedStep, index: number, output: unknown): Promise<void> | undefined {
-    if (!step.emitsArtifact || index >= this.plan.runtimeSteps.length - 1) return undefined;
-    return this.book(emitArtifact, `${this.label(step, index)}: ship the artifact early`, {
-      runId: this.input.runId,
-      artifact: this.artifactOf(output),
-    });
-  }
-
   artifactOf(content: unknown): { id: string; content: unknown } {
-    return { id: this.artifact.id, content };
+    return { id: this.artifactId, content };
   }
 
   source(): { sourceReportArtifactId: string | null } {
     return { sourceReportArtifactId: this.sourceReportArtifactId };
   }
 
+  /** settleRun writes the settlement, or finds the run already settled (a cancel first): the status it reports stands. */
   async settle(result: Settlement): Promise<RunOutcome> {
-    // Histories recorded before settleRun reported the written status replay with no result.
-    const written = (await this.book(settleRun, `Settle the run ${result.status}`, { runId: this.input.runId, ...result })) as
-      | { status: SettleRunInput['status'] }
-      | undefined;
-    return this.finish(written?.status ?? result.status, result.artifact?.id, result);
+    const written = await book(settleRun, `Settle the run ${result.status}`, { runId: this.input.runId, ...result });
+    return this.finish(written.status, result.artifact?.id, result);
   }
 
   /** The run as settled (by settleRun, or by its last step): shown in Temporal and returned. */
   finish(status: RunOutcome['status'], artifactId: string | undefined, failure: Pick<Settlement, 'errorCode' | 'error'> = {}): RunOutcome {
-    this.setStatus(status);
+    this.state.status = status;
+    upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.RunStatus, value: status }]);
     this.outcome = {
       runId: this.input.runId,
       status,
@@ -239,7 +202,6 @@ export class RunProgress {
   /** Any failure still settles the run before the execution closes; if even that fails, the reconciler does. */
   async settleFailure(err: unknown): Promise<RunOutcome> {
     if (err instanceof RunStop) return this.settle(err.result);
-    if (!this.shape.oneMarker && !patched(SETTLE_EVERY_FAILURE_PATCH)) throw err;
     const interrupted = this.current;
     // A Temporal cancellation settles too, hence outside the cancelled scope.
     return CancellationScope.nonCancellable(() =>

@@ -5,14 +5,22 @@
  */
 import { CancellationScope, condition, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Gate } from '@atelier/contracts/workflow-definition';
-import { approvalHold, budgetStop, gateOf, isJudgedGate } from '@atelier/domain/gates';
+import { gateHold, gateOf, gateStop, isJudgedGate } from '@atelier/domain/gates';
 import { sliceContext } from '@atelier/domain/run-context';
 import type { PlannedStep } from '@atelier/domain/run-plan';
 import type { RunActivities } from '../activities/definitions.js';
 import type { RunOutcome, RunWorkflowInput, StepResult } from '../run-types.js';
-import { stepForActivity, stepForBookkeeping, templateIdOf } from './definition-ref.js';
 import { NON_RETRYABLE, RunStop, childOutcome, closeAs, describeStepFailure } from './run-failures.js';
-import { RunProgress, type Settlement, markRunRunning, recheckCharacter, settleChildStep, skipStep } from './run-progress.js';
+import {
+  RunProgress,
+  type Settlement,
+  book,
+  emitArtifact,
+  recheckCharacter,
+  settleChildStep,
+  skipStep,
+  stepLabel,
+} from './run-progress.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 
 export { cancelRunSignal, finalizeRunUpdate, providerJobEndedSignal, runStateQuery } from './run-progress.js';
@@ -29,11 +37,11 @@ const { executeStep, prepareChildRun, cancelProviderJobs } = proxyActivities<Run
  * The contract's story of a run: it may be cancelled before it starts; a character's consent is judged
  * again; then each step runs in order (supplied, a sub-workflow, or an activity), its gate is judged,
  * an approval gate holds the run for review; and the run settles `completed` with its artifact. Any
- * failure on the way settles it too, before the execution closes.
+ * failure on the way settles it too, before the execution closes, and the execution closes as the run
+ * ended (closeAs). The input names the shape the run takes (RunShape, run-types.ts); there is one.
  */
 export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> {
   const run = new RunProgress(input);
-  if (!run.shape.named) return interpret(run);
   // A Temporal cancellation (the gateway's cancel, an order's or a parent's) stops the run at its next
   // step boundary, as the cancel signal does: the step in flight finishes and stays billed.
   CancellationScope.current().cancelRequested.catch(() => run.cancelFromTemporal());
@@ -51,8 +59,7 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
       const consentRefused = await recheckConsent(run, characterId);
       if (consentRefused) return await run.settle(consentRefused);
     }
-    // In the lean shape the first step's start moves the run to running, in the same transaction.
-    if (!run.shape.lean) await run.book(markRunRunning, 'Mark the run running', { runId: input.runId });
+    // The first step's start moves the run to running in the read model, in the same transaction.
     run.markRunning();
 
     for (const [index, step] of plan.runtimeSteps.entries()) {
@@ -80,18 +87,20 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
         output = run.took(result);
       }
       run.done(step, index, output, held);
-      if (run.settledByStep) return run.finish(run.settledByStep, run.artifact.id);
+      if (run.settledByStep) return run.finish(run.settledByStep, run.artifactId);
       if (!gate) {
-        const emitting = run.emitIfEarly(step, index, output);
+        const emitting = emitIfEarly(run, step, index, output);
         if (emitting) await emitting;
         continue;
       }
-      const overBudget = budgetStop(gate, plan.budgetPolicy.perRunCapUsd, run.spentUsd);
-      if (overBudget) throw new RunStop({ status: 'failed', ...overBudget });
+      // What the gate's type does once its step is done (GATE_TYPE_RULES): a verdict that stops the run
+      // (a budget over its cap), then, the gate passed, a hold that ends it in review (an approval).
+      const stop = gateStop(gate, { capUsd: plan.budgetPolicy.perRunCapUsd, spentUsd: run.spentUsd });
+      if (stop) throw new RunStop({ status: 'failed', ...stop });
       run.passedGates.add(gate.id);
-      const hold = approvalHold(gate);
+      const hold = gateHold(gate);
       if (hold) return await run.settle({ status: 'review', artifact: run.artifactOf(output), review: hold, ...run.source() });
-      const emitting = run.emitIfEarly(step, index, output);
+      const emitting = emitIfEarly(run, step, index, output);
       if (emitting) await emitting;
     }
     if (run.cancelRequested) return await run.settle({ status: 'cancelled' });
@@ -103,7 +112,7 @@ async function interpret(run: RunProgress): Promise<RunOutcome> {
 
 /** Consent can be withdrawn while a run waits for a worker: the character gate is judged again first. */
 async function recheckConsent(run: RunProgress, characterId: string): Promise<Settlement | undefined> {
-  const verdict = await run.book(recheckCharacter, 'Recheck the character’s consent', { runId: run.input.runId });
+  const verdict = await book(recheckCharacter, 'Recheck the character’s consent', { runId: run.input.runId });
   if (verdict.usable) return undefined;
   return {
     status: 'failed',
@@ -116,13 +125,29 @@ async function recheckConsent(run: RunProgress, characterId: string): Promise<Se
 /** A step the intake supplies: recorded as skipped, its output the supplied content. */
 async function skipSupplied(run: RunProgress, step: PlannedStep, index: number, supplied: unknown): Promise<unknown> {
   const { input } = run;
-  await run.book(skipStep, `${run.label(step, index)}: supplied`, {
-    runId: input.runId,
-    stepIndex: index,
-    step: stepForBookkeeping(input, index),
-    output: supplied,
-  });
+  await book(skipStep, `${stepLabel(step, index)}: supplied`, { runId: input.runId, stepIndex: index, step, output: supplied });
   return supplied;
+}
+
+/**
+ * `emitsArtifact` ships the artifact (draft) before later steps run, so it survives their failure. Not
+ * async, and undefined when there is nothing to ship: the SDK captures a stack for every promise a
+ * workflow makes (an async call, an await), and most steps ship nothing.
+ */
+function emitIfEarly(run: RunProgress, step: PlannedStep, index: number, output: unknown): Promise<void> | undefined {
+  if (!step.emitsArtifact || index >= run.plan.runtimeSteps.length - 1) return undefined;
+  return book(emitArtifact, `${stepLabel(step, index)}: ship the artifact early`, {
+    runId: run.input.runId,
+    artifact: run.artifactOf(output),
+  });
+}
+
+/** A step's activity: its id names the step (`2-outline`), its summary says what it is. */
+function stepOptions(step: PlannedStep, index: number, what: 'step' | 'child'): { activityId: string; summary: string } {
+  const id = `${index + 1}-${step.id}`;
+  return what === 'step'
+    ? { activityId: id, summary: stepLabel(step, index) }
+    : { activityId: `${id}-prepare-child`, summary: `${stepLabel(step, index)}: prepare the child run` };
 }
 
 /**
@@ -139,29 +164,30 @@ function executeStepOf(
   waited = 0,
 ): Promise<StepResult> {
   const { input } = run;
-  const lean = run.shape.leanStepInputs;
   const stepInput = {
     runId: input.runId,
     stepIndex: index,
-    // The step by reference: its prompt, jsonSchema and params stay out of the history (definition-ref.ts).
-    ...stepForActivity(input, index, run.artifact, lean),
+    // Only what the workflow alone knows: the step by its id and the artifact by its id; the worker reads the
+    // step's prompt, jsonSchema and params and the artifact's schema from the definition, by its hash.
+    step: { id: step.id },
+    definitionHash: input.definitionHash,
+    artifactId: run.artifactId,
     // Only what the step reads travels in its activity input (and so in the history), not the whole context;
-    // outputs the worker holds are named, not sent (shape 4).
+    // outputs the worker holds are named, not sent.
     context: sliceContext(step.reads, run.context),
     ...run.outputRefsOf(step),
     ...(held ? { returnOutput: false } : {}),
     bindings: input.bindings,
     gate: isJudgedGate(gate) ? gate : undefined,
-    // Shape 5: the default mode goes unsaid.
-    ...(lean && input.executionMode !== 'batch' ? {} : { executionMode: input.executionMode }),
-    // Nothing is left to decide after a last step without a gate: it settles the run itself (shape 2).
-    ...(run.shape.settlesWithLastStep && !gate && index === run.plan.runtimeSteps.length - 1
-      ? { settleRun: { artifactId: run.artifact.id, sourceReportArtifactId: run.sourceReportArtifactId } }
+    // The default mode goes unsaid.
+    ...(input.executionMode === 'batch' ? { executionMode: input.executionMode } : {}),
+    // Nothing is left to decide after a last step without a gate: it settles the run itself.
+    ...(!gate && index === run.plan.runtimeSteps.length - 1
+      ? { settleRun: { artifactId: run.artifactId, sourceReportArtifactId: run.sourceReportArtifactId } }
       : {}),
     ...(waited > 0 ? { resumesJob: true as const } : {}),
   };
-  if (!run.shape.named) return executeStep(stepInput);
-  const options = run.stepOptions(step, index, 'step');
+  const options = stepOptions(step, index, 'step');
   return executeStep.executeWithOptions(waited > 0 ? { ...options, activityId: `${options.activityId}-${waited}` } : options, [stepInput]);
 }
 
@@ -201,17 +227,15 @@ async function untilJobEnds(
 async function runChild(run: RunProgress, step: PlannedStep, index: number): Promise<unknown> {
   const { runId, workspaceId } = run.input;
   const childRunId = `run-${uuid4().replace(/-/g, '').slice(0, 8)}`;
-  const prepare = { parentRunId: runId, childRunId, stepIndex: index, step: stepForBookkeeping(run.input, index), context: run.context };
-  const childInput = run.shape.named
-    ? await prepareChildRun.executeWithOptions(run.stepOptions(step, index, 'child'), [prepare])
-    : await prepareChildRun(prepare);
+  const prepare = { parentRunId: runId, childRunId, stepIndex: index, step, context: run.context };
+  const childInput = await prepareChildRun.executeWithOptions(stepOptions(step, index, 'child'), [prepare]);
   run.activeChild = childRunId;
   const started = executeChild(runWorkflow, {
     workflowId: childRunId,
     args: [childInput],
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.WorkspaceId, value: workspaceId },
-      { key: SEARCH_ATTRIBUTES.TemplateId, value: templateIdOf(childInput) },
+      { key: SEARCH_ATTRIBUTES.TemplateId, value: childInput.plan.id },
       { key: SEARCH_ATTRIBUTES.RunStatus, value: 'queued' },
     ],
   });
@@ -221,13 +245,13 @@ async function runChild(run: RunProgress, step: PlannedStep, index: number): Pro
     throw new RunStop({
       status: 'failed',
       errorCode: 'sub_workflow_failed',
-      error: `sub-workflow ${templateIdOf(childInput)} (run ${childRunId}) ended ${child.status}${child.error ? `: ${child.error}` : ''}`,
+      error: `sub-workflow ${childInput.plan.id} (run ${childRunId}) ended ${child.status}${child.error ? `: ${child.error}` : ''}`,
       failureDetails: { childRunId, childStatus: child.status, childErrorCode: child.errorCode ?? null },
       failedStepIndex: index,
     });
   }
   if (child.artifactType === 'research-report' && child.artifactId) run.sourceReportArtifactId = child.artifactId;
-  const settled = await run.book(settleChildStep, `${run.label(step, index)}: settle from the child run`, {
+  const settled = await book(settleChildStep, `${stepLabel(step, index)}: settle from the child run`, {
     runId,
     stepIndex: index,
     childRunId,

@@ -112,12 +112,11 @@ class TracedOutbound extends OpenTelemetryOutboundInterceptor {
 
 function identityOf(workflowType: string, input: unknown): Attributes | undefined {
   if (workflowType === 'runWorkflow') {
-    // Either shape of the input: the plan (the definition by reference) or, from before, the definition whole.
-    const run = input as Partial<RunStart & { plan: { id?: string }; definition: { id?: string } }> | undefined;
+    const run = input as Partial<RunStart & { plan: { id?: string } }> | undefined;
     const attributes: Attributes = {};
     if (run?.runId) attributes['atelier.run_id'] = run.runId;
     if (run?.workspaceId) attributes['atelier.workspace_id'] = run.workspaceId;
-    const templateId = run?.plan?.id ?? run?.definition?.id;
+    const templateId = run?.plan?.id;
     if (templateId) attributes['atelier.template_id'] = templateId;
     return attributes;
   }

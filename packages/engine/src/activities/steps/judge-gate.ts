@@ -1,10 +1,10 @@
-import { type JudgedGate, type StepFallback, rejectionStop, renderTemplate } from '@atelier/domain';
+import { type JudgedGate, type StepFallback, rejectionStop, renderTemplate, verdictReadsAsked } from '@atelier/domain';
 import type { ExecuteStepInput } from '../../run-types.js';
 import { withFallbacks } from './fallbacks.js';
 import { StepFailure, type StepExecution, type ExecutorDeps, invalid } from './shared.js';
 
 /**
- * Judges a quality or safety gate on the step's output with the bound classifier, in the step's own
+ * Judges a gate a classifier judges (isJudgedGate: quality, safety) on the step's output with the bound classifier, in the step's own
  * activity. Returns the verdict's cost; a rejection is a StepFailure carrying the step's cost and the
  * classifier's, so both are billed before the run fails.
  */
@@ -15,11 +15,10 @@ export async function judgeGate(
   deps: ExecutorDeps,
   signal: AbortSignal,
 ): Promise<{ costUsd: number; fallbacks?: StepFallback[] }> {
-  // A safety verdict reads what was asked as well as what was made; quality reads the output alone.
-  const subject =
-    gate.type === 'safety'
-      ? `${JSON.stringify(input.context.intake)}\n${input.step.prompt ? renderTemplate(input.step.prompt, input.context) : ''}\n`
-      : '';
+  // Some verdicts read what was asked as well as what was made (safety); others the output alone (GATE_TYPE_RULES).
+  const subject = verdictReadsAsked(gate)
+    ? `${JSON.stringify(input.context.intake)}\n${input.step.prompt ? renderTemplate(input.step.prompt, input.context) : ''}\n`
+    : '';
   const text = `${subject}${JSON.stringify(result.output)}`;
   const judged = await withFallbacks(
     input,
