@@ -3,6 +3,7 @@ import type { Db } from './connect.js';
 import type { Executor } from './connect.js';
 import type { DocumentStatus, PublicationDocumentsTable, PublicationsTable, WebhookMessagesTable } from './schema-publications.js';
 import { type WebhookMessageRow, enqueueWebhookMessage } from './webhooks.js';
+import { pageOf } from './paging.js';
 
 /** Publications (a consumer site's revalidation webhook configuration) and their documents. */
 export type PublicationRow = Selectable<PublicationsTable>;
@@ -25,23 +26,8 @@ export async function listPublications(
   workspaceId: string,
   page: { offset: number; limit: number },
 ): Promise<{ items: PublicationRow[]; total: number }> {
-  const [items, count] = await Promise.all([
-    db
-      .selectFrom('publications')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    db
-      .selectFrom('publications')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  const base = db.selectFrom('publications').where('workspace_id', '=', workspaceId);
+  return pageOf(base, (qb) => qb.selectAll(), ['created_at', 'id'], page);
 }
 
 export async function updatePublication(
@@ -72,11 +58,7 @@ export async function listPublishedDocuments(
   page: { offset: number; limit: number },
 ): Promise<{ items: PublicationDocumentRow[]; total: number }> {
   const base = db.selectFrom('publication_documents').where('publication_id', '=', publicationId).where('status', '=', 'published');
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('published_at', 'desc').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['published_at', 'desc'], 'id'], page);
 }
 
 /**
