@@ -1,7 +1,6 @@
-import type { Context } from 'hono';
 import { type Role, defaultWorkspaceId, getMembership, getOrder, getProject } from '@atelier/db';
 import { fail } from './errors.js';
-import type { AppEnv } from './services.js';
+import type { Caller } from './caller.js';
 
 export interface WorkspaceAccess {
   workspaceId: string;
@@ -12,10 +11,10 @@ export interface WorkspaceAccess {
  * The caller's role in a workspace. Their home workspace's (the key's, else their default) was read with
  * their credential in the same request; any other is read now.
  */
-async function roleIn(c: Context<AppEnv>, workspaceId: string): Promise<Role | undefined> {
-  const principal = c.get('principal');
+async function roleIn(caller: Caller, workspaceId: string): Promise<Role | undefined> {
+  const principal = caller.principal;
   if (principal.home && principal.home.workspaceId === workspaceId) return principal.home.role ?? undefined;
-  return getMembership(c.get('services').db, workspaceId, principal.userId);
+  return getMembership(caller.services.db, workspaceId, principal.userId);
 }
 
 /**
@@ -23,24 +22,24 @@ async function roleIn(c: Context<AppEnv>, workspaceId: string): Promise<Role | u
  * and the caller's role there. A workspace-bound key naming another workspace is 403; a workspace the
  * caller is not a member of is reported as not found.
  */
-export async function workspaceAccess(c: Context<AppEnv>, workspaceId?: string | null): Promise<WorkspaceAccess> {
-  const { db } = c.get('services');
-  const principal = c.get('principal');
+export async function workspaceAccess(caller: Caller, workspaceId?: string | null): Promise<WorkspaceAccess> {
+  const { db } = caller.services;
+  const principal = caller.principal;
   const bound = principal.keyWorkspaceId ?? null;
   if (workspaceId && bound && workspaceId !== bound) {
     throw fail.forbidden('this API key is bound to another workspace');
   }
   const target = workspaceId ?? bound ?? (principal.home ? principal.home.workspaceId : await defaultWorkspaceId(db, principal.userId));
   if (!target) throw fail.notFound('workspace not found');
-  const role = await roleIn(c, target);
+  const role = await roleIn(caller, target);
   if (!role) throw fail.notFound(`workspace ${target} not found`);
   return { workspaceId: target, role };
 }
 
 /** Access to an existing resource that lives in `workspaceId`: 404 to outsiders, 403 to a key bound elsewhere. */
-export async function resourceAccess(c: Context<AppEnv>, workspaceId: string, notFoundMessage: string): Promise<WorkspaceAccess> {
-  const principal = c.get('principal');
-  const role = await roleIn(c, workspaceId);
+export async function resourceAccess(caller: Caller, workspaceId: string, notFoundMessage: string): Promise<WorkspaceAccess> {
+  const principal = caller.principal;
+  const role = await roleIn(caller, workspaceId);
   if (!role) throw fail.notFound(notFoundMessage);
   if (principal.keyWorkspaceId && principal.keyWorkspaceId !== workspaceId) {
     throw fail.forbidden('this API key is bound to another workspace');
@@ -56,8 +55,8 @@ export function requireWriter(access: WorkspaceAccess): void {
  * Account-level actions (the account's keys, the user record, new workspaces) need a session or an
  * unbound key: a key bound to one workspace acts only inside it.
  */
-export function requireAccountScope(c: Context<AppEnv>): void {
-  if (c.get('principal').keyWorkspaceId) {
+export function requireAccountScope(caller: Caller): void {
+  if (caller.principal.keyWorkspaceId) {
     throw fail.code('account_scope_required', {
       message: 'this API key is bound to one workspace; account-level actions need a session or an unbound key',
     });
@@ -76,8 +75,8 @@ export interface ListScope {
  * filter names, else the key's or the caller's default. A project or order outside the caller's reach
  * (or outside the named workspace) is reported as not found, in the same words as a random id.
  */
-export async function listAccess(c: Context<AppEnv>, scope: ListScope): Promise<WorkspaceAccess> {
-  const { db } = c.get('services');
+export async function listAccess(caller: Caller, scope: ListScope): Promise<WorkspaceAccess> {
+  const { db } = caller.services;
   const implied: Array<{ workspaceId: string | undefined; notFound: string }> = [];
   if (scope.projectId)
     implied.push({ workspaceId: (await getProject(db, scope.projectId))?.workspace_id, notFound: `project ${scope.projectId} not found` });
@@ -89,8 +88,8 @@ export async function listAccess(c: Context<AppEnv>, scope: ListScope): Promise<
   let workspaceId = scope.workspaceId ?? undefined;
   for (const { workspaceId: owner, notFound } of implied) {
     if (!owner || (workspaceId && owner !== workspaceId)) throw fail.notFound(notFound);
-    if (!(await roleIn(c, owner))) throw fail.notFound(notFound);
+    if (!(await roleIn(caller, owner))) throw fail.notFound(notFound);
     workspaceId = owner;
   }
-  return workspaceAccess(c, workspaceId);
+  return workspaceAccess(caller, workspaceId);
 }

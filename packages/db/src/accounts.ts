@@ -5,6 +5,7 @@ import type { Db, Executor } from './connect.js';
 import type { ApiKeysTable, UsersTable } from './schema.js';
 import { isUniqueViolation } from './errors.js';
 import type { HomeMembership } from './workspaces.js';
+import { pageOf } from './paging.js';
 
 export type UserRow = Selectable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -264,11 +265,7 @@ export async function listApiKeys(
 ): Promise<{ items: ApiKeyRow[]; total: number }> {
   let base = db.selectFrom('api_keys').where('user_id', '=', scope.userId).where('revoked_at', 'is', null);
   if (scope.onlyWorkspaceId) base = base.where('workspace_id', '=', scope.onlyWorkspaceId);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], page);
 }
 
 export async function getApiKey(db: Db, scope: KeyScope, id: string): Promise<ApiKeyRow | undefined> {

@@ -4,6 +4,7 @@ import type { Db } from './connect.js';
 import type { Executor } from './connect.js';
 import type { Database } from './schema.js';
 import type { BrandProfilesTable, BrandSnapshotsTable } from './schema-brands.js';
+import { pageOf } from './paging.js';
 
 /** A brand: its project row and its profile row, read together. */
 export interface BrandRow {
@@ -24,25 +25,30 @@ export interface BrandRow {
 export type BrandSnapshotRow = Selectable<BrandSnapshotsTable>;
 export type BrandProfileRow = Selectable<BrandProfilesTable>;
 
+/** Brand projects joined to their profiles, with nothing selected yet. */
+function brandsFrom(db: Executor) {
+  return db.selectFrom('projects as p').innerJoin('brand_profiles as b', 'b.project_id', 'p.id').where('p.kind', '=', 'brand');
+}
+
+function brandColumns(brands: ReturnType<typeof brandsFrom>) {
+  return brands.select([
+    'p.id',
+    'p.workspace_id',
+    'p.name',
+    'p.description',
+    'p.client_id',
+    'p.archived',
+    'p.created_at',
+    'p.updated_at',
+    'b.profile',
+    'b.current_snapshot_id',
+    'b.etag',
+    'b.updated_at as profile_updated_at',
+  ]);
+}
+
 function brandQuery(db: Executor) {
-  return db
-    .selectFrom('projects as p')
-    .innerJoin('brand_profiles as b', 'b.project_id', 'p.id')
-    .select([
-      'p.id',
-      'p.workspace_id',
-      'p.name',
-      'p.description',
-      'p.client_id',
-      'p.archived',
-      'p.created_at',
-      'p.updated_at',
-      'b.profile',
-      'b.current_snapshot_id',
-      'b.etag',
-      'b.updated_at as profile_updated_at',
-    ])
-    .where('p.kind', '=', 'brand');
+  return brandColumns(brandsFrom(db));
 }
 
 export interface NewBrand {
@@ -83,20 +89,10 @@ export interface BrandListQuery {
 
 /** Brands of a workspace, newest first; archived ones only when asked for. */
 export async function listBrands(db: Db, q: BrandListQuery): Promise<{ items: BrandRow[]; total: number }> {
-  let base = brandQuery(db).where('p.workspace_id', '=', q.workspaceId);
+  let base = brandsFrom(db).where('p.workspace_id', '=', q.workspaceId);
   if (!q.includeArchived) base = base.where('p.archived', '=', false);
-  const [items, count] = await Promise.all([
-    base.orderBy('p.created_at', 'desc').orderBy('p.id').offset(q.offset).limit(q.limit).execute(),
-    db
-      .selectFrom('projects as p')
-      .innerJoin('brand_profiles as b', 'b.project_id', 'p.id')
-      .where('p.workspace_id', '=', q.workspaceId)
-      .where('p.kind', '=', 'brand')
-      .$if(!q.includeArchived, (qb) => qb.where('p.archived', '=', false))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: items as BrandRow[], total: Number(count.n) };
+  const { items, total } = await pageOf(base, brandColumns, [['p.created_at', 'desc'], 'p.id'], q);
+  return { items: items as BrandRow[], total };
 }
 
 /** Locks the brand's profile row until the transaction ends (publish, confirm and import serialise on it). */
@@ -226,11 +222,7 @@ export async function listBrandSnapshots(
   page: { offset: number; limit: number },
 ): Promise<{ items: BrandSnapshotRow[]; total: number }> {
   const base = db.selectFrom('brand_snapshots').where('project_id', '=', projectId);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], page);
 }
 
 /** The run ids of the active (not yet ended) imports of these brands, by brand. */

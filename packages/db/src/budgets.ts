@@ -1,6 +1,7 @@
 import { type Insertable, type RawBuilder, type Selectable, type Transaction, sql } from 'kysely';
 import { TERMINAL_RUN_STATUSES, periodStart } from '@atelier/domain';
 import type { Db, Executor } from './connect.js';
+import { pageOf } from './paging.js';
 import type { BudgetsTable, Database } from './schema.js';
 
 export type BudgetRow = Selectable<BudgetsTable>;
@@ -15,11 +16,7 @@ export async function getBudget(db: Db, id: string): Promise<BudgetRow | undefin
 
 export async function listBudgets(db: Db, workspaceId: string, page: { offset: number; limit: number }) {
   const base = db.selectFrom('budgets').where('workspace_id', '=', workspaceId);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), ['created_at', 'id'], page);
 }
 
 export async function updateBudget(db: Db, id: string, patch: Partial<Insertable<BudgetsTable>>): Promise<BudgetRow | undefined> {
@@ -104,11 +101,7 @@ export async function recordRefusal(
 
 export async function listRefusals(db: Db, budgetId: string, page: { offset: number; limit: number }) {
   const base = db.selectFrom('budget_refusals').where('budget_id', '=', budgetId);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc']], page);
 }
 
 /**

@@ -10,6 +10,7 @@ import type {
   OpsNotificationsTable,
   OpsTasksTable,
 } from './schema-brands.js';
+import { pageOf } from './paging.js';
 
 export type CampaignRow = Selectable<CampaignsTable>;
 export type CampaignRequestEntryRow = Selectable<CampaignRequestEntriesTable>;
@@ -60,11 +61,7 @@ export async function listCampaigns(db: Db, q: CampaignListQuery): Promise<{ ite
   let base = db.selectFrom('campaigns').where('project_id', '=', q.projectId);
   if (q.status) base = base.where('status', '=', q.status);
   if (!q.includeArchived) base = base.where('archived', '=', false);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(q.offset).limit(q.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], q);
 }
 
 /** Edits a draft campaign; undefined when it is no longer a draft (or the etag, when given, is stale). */
@@ -252,18 +249,12 @@ export async function listOpsTasks(
 ): Promise<{ items: OpsTaskRow[]; total: number }> {
   let base = db.selectFrom('ops_tasks as t').innerJoin('campaigns as c', 'c.id', 't.campaign_id');
   if (q.status) base = base.where('t.status', '=', q.status);
-  const [items, count] = await Promise.all([
-    base
-      .selectAll('t')
-      .select(['c.name as campaign_name', 'c.project_id', 'c.request_state'])
-      .orderBy('t.created_at', 'desc')
-      .orderBy('t.id')
-      .offset(q.offset)
-      .limit(q.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(
+    base,
+    (qb) => qb.selectAll('t').select(['c.name as campaign_name', 'c.project_id', 'c.request_state']),
+    [['t.created_at', 'desc'], 't.id'],
+    q,
+  );
 }
 
 export async function listOpsNotifications(
@@ -271,9 +262,5 @@ export async function listOpsNotifications(
   q: { offset: number; limit: number },
 ): Promise<{ items: OpsNotificationRow[]; total: number }> {
   const base = db.selectFrom('ops_notifications');
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(q.offset).limit(q.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], q);
 }

@@ -8,6 +8,7 @@ import type {
   CharactersTable,
   FrozenReference,
 } from './schema-characters.js';
+import { pageOf } from './paging.js';
 
 /** Characters: the draft (name, persona, references), frozen versions and their provider copies. */
 export type CharacterRow = Selectable<CharactersTable>;
@@ -50,11 +51,7 @@ export async function listCharacters(
   let base = db.selectFrom('characters').where('workspace_id', '=', f.workspaceId);
   if (f.projectId) base = base.where('project_id', '=', f.projectId);
   if (!f.includeArchived) base = base.where('archived_at', 'is', null);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(f.offset).limit(f.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], f);
 }
 
 /** Changes the draft only when the stored etag is still `expectedEtag` (undefined otherwise). */

@@ -2,6 +2,7 @@ import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
 import { actAs } from './actor.js';
 import type { Db } from './connect.js';
 import type { ClientContactsTable, ClientEventsTable, ClientsTable } from './schema-clients.js';
+import { pageOf } from './paging.js';
 
 /** Clients, their contacts, status history and the month's rollup over their projects. */
 export type ClientRow = Selectable<ClientsTable>;
@@ -56,11 +57,7 @@ function clientFilter(db: Db, f: Omit<ClientListQuery, 'offset' | 'limit'>) {
 
 export async function listClients(db: Db, f: ClientListQuery) {
   const base = clientFilter(db, f);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('name').orderBy('id').offset(f.offset).limit(f.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), ['name', 'id'], f);
 }
 
 /** Every client matching the filter that counts towards totals (leads and past clients do not). */
@@ -129,20 +126,12 @@ export async function clientMonths(db: Db, clientIds: string[], periodStart: str
 
 export async function listClientEvents(db: Db, clientId: string, page: { offset: number; limit: number }) {
   const base = db.selectFrom('client_events').where('client_id', '=', clientId);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['id', 'desc']], page);
 }
 
 export async function listClientContacts(db: Db, clientId: string, page: { offset: number; limit: number }) {
   const base = db.selectFrom('client_contacts').where('client_id', '=', clientId);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), ['created_at', 'id'], page);
 }
 
 export async function createClientContact(db: Db, row: Insertable<ClientContactsTable>): Promise<ClientContactRow> {

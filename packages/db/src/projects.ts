@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from './connect.js';
 import type { ProjectsTable } from './schema.js';
+import { pageOf } from './paging.js';
 
 export type ProjectRow = Selectable<ProjectsTable>;
 
@@ -29,11 +30,7 @@ export async function listProjects(db: Db, q: ProjectListQuery): Promise<{ items
   if (!q.includeArchived) base = base.where('archived', '=', false);
   if (q.clientId === null) base = base.where('client_id', 'is', null);
   else if (q.clientId !== undefined) base = base.where('client_id', '=', q.clientId);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(q.offset).limit(q.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], q);
 }
 
 export interface NewProject {

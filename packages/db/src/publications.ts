@@ -3,6 +3,7 @@ import type { Db } from './connect.js';
 import type { Executor } from './connect.js';
 import type { DocumentStatus, PublicationDocumentsTable, PublicationsTable, WebhookMessagesTable } from './schema-publications.js';
 import { signedWebhookTargetStore } from './signed-webhook-targets.js';
+import { pageOf } from './paging.js';
 import { type WebhookMessageRow, enqueueWebhookMessage } from './webhooks.js';
 
 /** Publications (a consumer site's revalidation webhook configuration) and their documents. */
@@ -36,11 +37,7 @@ export async function listPublishedDocuments(
   page: { offset: number; limit: number },
 ): Promise<{ items: PublicationDocumentRow[]; total: number }> {
   const base = db.selectFrom('publication_documents').where('publication_id', '=', publicationId).where('status', '=', 'published');
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('published_at', 'desc').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['published_at', 'desc'], 'id'], page);
 }
 
 /**

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { type DecisionRequest, type ReviewRefusal, judgeDecision, newUuid } from '@atelier/domain';
 import type { Db } from './connect.js';
 import { type RunRow, appendRunEvent, lockRun } from './runs.js';
+import { countOf, pageOf } from './paging.js';
 
 /**
  * The review queue: a live view over runs waiting in `review` (never a copy), and the one transaction
@@ -53,9 +54,10 @@ export async function listQueue(
   f: QueueFilters & { offset: number; limit: number },
 ): Promise<{ items: QueueRow[]; total: number }> {
   const enteredReview = sql<Date>`coalesce(runs.finished_at, runs.updated_at)`;
-  const [items, total] = await Promise.all([
-    queueBase(db, f)
-      .select([
+  const { items, total } = await pageOf(
+    queueBase(db, f),
+    (qb) =>
+      qb.select([
         'runs.id as run_id',
         'runs.workspace_id',
         'runs.project_id',
@@ -71,23 +73,15 @@ export async function listQueue(
         'runs.queued_at',
         'runs.created_at',
         enteredReview.as('entered_review_at'),
-      ])
-      .orderBy(enteredReview)
-      .orderBy('runs.queued_at')
-      .orderBy('runs.id')
-      .offset(f.offset)
-      .limit(f.limit)
-      .execute(),
-    countQueue(db, f),
-  ]);
+      ]),
+    [enteredReview, 'runs.queued_at', 'runs.id'],
+    f,
+  );
   return { items: items as QueueRow[], total };
 }
 
 export async function countQueue(db: Db, f: QueueFilters): Promise<number> {
-  const row = await queueBase(db, f)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countOf(queueBase(db, f));
 }
 
 export interface DecisionInput extends DecisionRequest {

@@ -8,6 +8,7 @@ import { announceAppended, appendRunEvents, appendedEvents } from './runs/events
 import type { Database, RunsTable } from './schema.js';
 import type { EngineCommandKind } from './schema-engine.js';
 import type { Insertable } from 'kysely';
+import { pageOf } from './paging.js';
 
 export { type RunRow, type RunStepRow, IN_FLIGHT_RUN_STATUSES } from './runs/row.js';
 
@@ -143,10 +144,15 @@ export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]
   if (f.parentOrderId) q = q.where('parent_order_id', '=', f.parentOrderId);
   if (f.workerId) q = q.where('worker_id', '=', f.workerId);
   if (!f.includeArchived) q = q.where('archived', '=', false);
-  const [items, count] = await Promise.all([
-    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(f.offset).limit(f.limit).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { items, total } = await pageOf(
+    q,
+    (qb) => qb.selectAll(),
+    [
+      ['created_at', 'desc'],
+      ['id', 'desc'],
+    ],
+    f,
+  );
   const steps = items.length
     ? await db
         .selectFrom('run_steps')
@@ -159,7 +165,7 @@ export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]
         .orderBy('step_index')
         .execute()
     : [];
-  return { items, steps, total: Number(count.n) };
+  return { items, steps, total };
 }
 
 export async function getArtifact(db: Db, id: string) {

@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, type Selectable, type Updateable, sql } f
 import { type Executor, inTransaction } from './connect.js';
 import type { PublicationsTable, WebhookTargetKind } from './schema-publications.js';
 import type { WebhookEndpointsTable } from './schema-webhook-endpoints.js';
+import { countOf, pageOf } from './paging.js';
 
 /**
  * Signed webhook targets: a workspace's URL with a signing secret sealed at rest, delivered to through the
@@ -64,22 +65,9 @@ export function signedWebhookTargetStore<Name extends keyof SignedWebhookTargetT
   const store: SignedWebhookTargetStore<TargetColumns> = {
     insert: (db, row) => on(db).insertInto(target).values(row).returningAll().executeTakeFirstOrThrow(),
     get: (db, id) => on(db).selectFrom(target).selectAll().where('id', '=', id).executeTakeFirst(),
-    list: async (db, workspaceId, page) => {
-      const [items, count] = await Promise.all([
-        on(db)
-          .selectFrom(target)
-          .selectAll()
-          .where('workspace_id', '=', workspaceId)
-          .orderBy('created_at')
-          .orderBy('id')
-          .offset(page.offset)
-          .limit(page.limit)
-          .execute(),
-        countOf(db, workspaceId),
-      ]);
-      return { items, total: count };
-    },
-    count: (db, workspaceId) => countOf(db, workspaceId),
+    list: (db, workspaceId, page) =>
+      pageOf(on(db).selectFrom(target).where('workspace_id', '=', workspaceId), (qb) => qb.selectAll(), ['created_at', 'id'], page),
+    count: (db, workspaceId) => countOf(on(db).selectFrom(target).where('workspace_id', '=', workspaceId)),
     update,
     replaceSecret: (db, id, secretSealed) => update(db, id, { secret_sealed: secretSealed, secret_rotated_at: new Date() }),
     delete: (db, id) =>
@@ -89,13 +77,5 @@ export function signedWebhookTargetStore<Name extends keyof SignedWebhookTargetT
         return Number(deleted.numDeletedRows) > 0;
       }),
   };
-  async function countOf(db: Executor, workspaceId: string): Promise<number> {
-    const row = await on(db)
-      .selectFrom(target)
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
   return store as unknown as SignedWebhookTargetStore<SignedWebhookTargetTables[Name]>;
 }

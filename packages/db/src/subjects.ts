@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import { actAs } from './actor.js';
 import type { Db, Executor } from './connect.js';
 import type { LikenessConsentEventsTable, LikenessConsentsTable, SubjectsTable } from './schema-characters.js';
+import { pageOf } from './paging.js';
 
 /** Subjects (the people characters depict) and their likeness consents. */
 export type SubjectRow = Selectable<SubjectsTable>;
@@ -19,11 +20,7 @@ export async function getSubject(db: Executor, id: string): Promise<SubjectRow |
 export async function listSubjects(db: Db, f: { workspaceId: string; includeErased: boolean; offset: number; limit: number }) {
   let base = db.selectFrom('subjects').where('workspace_id', '=', f.workspaceId);
   if (!f.includeErased) base = base.where('erased_at', 'is', null);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(f.offset).limit(f.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], f);
 }
 
 /** Applies `patch` only when the stored etag is still `expectedEtag`; undefined means it was not. */
@@ -124,9 +121,5 @@ export async function moveConsent(
 
 export async function listConsentEvents(db: Db, consentId: string, page: { offset: number; limit: number }) {
   const base = db.selectFrom('likeness_consent_events').where('consent_id', '=', consentId);
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), [['id', 'desc']], page);
 }

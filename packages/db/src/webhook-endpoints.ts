@@ -3,6 +3,7 @@ import type { Executor } from './connect.js';
 import type { WebhookMessageStatus } from './schema-publications.js';
 import type { WebhookEndpointsTable } from './schema-webhook-endpoints.js';
 import { signedWebhookTargetStore } from './signed-webhook-targets.js';
+import { pageOf } from './paging.js';
 import type { WebhookAttemptRow, WebhookMessageRow } from './webhooks.js';
 
 /** Integrators' event webhook endpoints (docs/webhooks.md); their messages live in the shared webhook tables. */
@@ -29,10 +30,15 @@ export async function listWebhookEndpointDeliveries(
 ): Promise<{ items: WebhookDeliveryRow[]; total: number }> {
   let base = db.selectFrom('webhook_messages').where('target_kind', '=', 'webhook_endpoint').where('target_id', '=', endpointId);
   if (page.status) base = base.where('status', '=', page.status);
-  const [messages, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { items: messages, total } = await pageOf(
+    base,
+    (qb) => qb.selectAll(),
+    [
+      ['created_at', 'desc'],
+      ['id', 'desc'],
+    ],
+    page,
+  );
   const attempts =
     messages.length === 0
       ? []
@@ -48,5 +54,5 @@ export async function listWebhookEndpointDeliveries(
           .execute();
   const byMessage = new Map<string, WebhookAttemptRow[]>();
   for (const a of attempts) byMessage.set(a.message_id, [...(byMessage.get(a.message_id) ?? []), a]);
-  return { items: messages.map((m) => ({ ...m, attempt_rows: byMessage.get(m.id) ?? [] })), total: Number(count.n) };
+  return { items: messages.map((m) => ({ ...m, attempt_rows: byMessage.get(m.id) ?? [] })), total };
 }

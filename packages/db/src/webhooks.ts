@@ -9,6 +9,7 @@ import type {
   WebhookTargetHealthTable,
   WebhookTargetKind,
 } from './schema-publications.js';
+import { pageOf } from './paging.js';
 
 /**
  * The generic outbound webhook records, shared by every kind of target (publications today, integrator
@@ -129,26 +130,14 @@ export async function listWebhookAttempts(
   targetId: string,
   page: { offset: number; limit: number },
 ): Promise<{ items: WebhookAttemptListRow[]; total: number }> {
-  const [items, count] = await Promise.all([
-    db
-      .selectFrom('webhook_attempts as a')
-      .innerJoin('webhook_messages as m', 'm.id', 'a.message_id')
-      .selectAll('a')
-      .select('m.event_type')
-      .where('a.target_kind', '=', kind)
-      .where('a.target_id', '=', targetId)
-      .orderBy('a.id', 'desc')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    db
-      .selectFrom('webhook_attempts')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('target_kind', '=', kind)
-      .where('target_id', '=', targetId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  // The count reads the attempts alone: each has its message (message_id is NOT NULL and cascades), so the join adds columns only.
+  const base = db.selectFrom('webhook_attempts as a').where('a.target_kind', '=', kind).where('a.target_id', '=', targetId);
+  return pageOf(
+    base,
+    (qb) => qb.innerJoin('webhook_messages as m', 'm.id', 'a.message_id').selectAll('a').select('m.event_type'),
+    [['a.id', 'desc']],
+    page,
+  );
 }
 
 /** Health rows of the named targets of one kind, by target id (a target never attempted has none). */

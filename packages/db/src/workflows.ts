@@ -3,6 +3,7 @@ import { compareVersions, sha256Hex, canonicalJson } from '@atelier/domain';
 import { compiledOnce } from './compiled-once.js';
 import type { Db, Executor } from './connect.js';
 import type { WorkflowVersionsTable, WorkflowsTable } from './schema.js';
+import { pageOf } from './paging.js';
 
 export type WorkflowRow = Selectable<WorkflowsTable>;
 export type WorkflowVersionRow = Selectable<WorkflowVersionsTable>;
@@ -175,11 +176,7 @@ export async function listWorkspaceWorkflows(
     .where((eb) =>
       eb.or([eb('workspace_id', '=', workspaceId), eb.and([eb('workspace_id', 'is', null), eb('visibility', '!=', 'draft')])]),
     );
-  const [items, count] = await Promise.all([
-    base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll(), ['id'], page);
 }
 
 /** Every version of a workflow, newest first by version order. */

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from './connect.js';
 import type { MembershipsTable, UsersTable, WorkspacesTable } from './schema.js';
+import { pageOf } from './paging.js';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 export type Role = Selectable<MembershipsTable>['role'];
@@ -72,11 +73,7 @@ export async function listWorkspacesForUser(
 ): Promise<{ items: WorkspaceWithRole[]; total: number }> {
   let base = db.selectFrom('memberships as m').innerJoin('workspaces as w', 'w.id', 'm.workspace_id').where('m.user_id', '=', userId);
   if (page.onlyWorkspaceId) base = base.where('w.id', '=', page.onlyWorkspaceId);
-  const [items, count] = await Promise.all([
-    base.selectAll('w').select('m.role').orderBy('m.created_at').orderBy('w.id').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll('w').select('m.role'), ['m.created_at', 'w.id'], page);
 }
 
 export type MemberRow = Pick<Selectable<UsersTable>, 'email' | 'name'> & { user_id: string; role: Role; created_at: Date };
@@ -86,11 +83,7 @@ const memberColumns = ['m.user_id', 'm.role', 'm.created_at', 'u.email', 'u.name
 /** Members of a workspace with their user's email and name, in the order they joined. */
 export async function listMembers(db: Db, workspaceId: string, page: Page): Promise<{ items: MemberRow[]; total: number }> {
   const base = db.selectFrom('memberships as m').innerJoin('users as u', 'u.id', 'm.user_id').where('m.workspace_id', '=', workspaceId);
-  const [items, count] = await Promise.all([
-    base.select(memberColumns).orderBy('m.created_at').orderBy('m.user_id').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.select(memberColumns), ['m.created_at', 'm.user_id'], page);
 }
 
 export async function getMember(db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> {

@@ -1,11 +1,10 @@
-import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import { type BrandRow, type BrandSnapshotRow, activeImportsOf, getArtifact, getBrand } from '@atelier/db';
 import { canonicalJson, sha256Hex } from '@atelier/domain';
 import { BrandProfile } from '@atelier/contracts/brands';
 import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
 import { fail } from '../errors.js';
-import type { AppEnv } from '../services.js';
+import type { Caller } from '../caller.js';
 
 export type Profile = z.infer<typeof BrandProfile>;
 
@@ -15,14 +14,14 @@ const brandNotFound = (id: string) => fail.notFound(`brand ${id} not found`);
  * The brand with this project id and the caller's access to it: 404 for a random id, a project that is
  * not a brand, or a brand of a workspace the caller is not in; with `write`, members get 403 admin_required.
  */
-export async function brandFor(
-  c: Context<AppEnv>,
+export async function visibleBrand(
+  caller: Caller,
   projectId: string,
   write: boolean,
 ): Promise<{ brand: BrandRow; access: WorkspaceAccess }> {
-  const brand = await getBrand(c.get('services').db, projectId);
+  const brand = await getBrand(caller.services.db, projectId);
   if (!brand) throw brandNotFound(projectId);
-  const access = await resourceAccess(c, brand.workspace_id, `brand ${projectId} not found`);
+  const access = await resourceAccess(caller, brand.workspace_id, `brand ${projectId} not found`);
   if (write) requireWriter(access);
   return { brand, access };
 }
@@ -39,10 +38,10 @@ export function storedProfile(raw: unknown): Profile {
 export const profileHash = (profile: Profile): string => `sha256:${sha256Hex(canonicalJson(profile))}`;
 
 /** A logo must be an artifact of the brand's own workspace. */
-export async function checkLogo(c: Context<AppEnv>, workspaceId: string, profile: Profile): Promise<void> {
+export async function checkLogo(caller: Caller, workspaceId: string, profile: Profile): Promise<void> {
   const id = profile.visual.logoArtifactId;
   if (!id) return;
-  const artifact = await getArtifact(c.get('services').db, id);
+  const artifact = await getArtifact(caller.services.db, id);
   if (!artifact || artifact.workspace_id !== workspaceId) {
     throw fail.code('artifact_not_found', {
       field: 'visual.logoArtifactId',
@@ -70,16 +69,16 @@ export function presentBrand(b: BrandRow, activeImportRunId: string | null) {
   };
 }
 
-export async function brandRecords(c: Context<AppEnv>, brands: BrandRow[]) {
+export async function brandRecords(caller: Caller, brands: BrandRow[]) {
   const active = await activeImportsOf(
-    c.get('services').db,
+    caller.services.db,
     brands.map((b) => b.id),
   );
   return brands.map((b) => presentBrand(b, active.get(b.id) ?? null));
 }
 
-export async function brandRecord(c: Context<AppEnv>, brand: BrandRow) {
-  return (await brandRecords(c, [brand]))[0]!;
+export async function brandRecord(caller: Caller, brand: BrandRow) {
+  return (await brandRecords(caller, [brand]))[0]!;
 }
 
 export function presentSnapshot(s: BrandSnapshotRow, currentSnapshotId: string | null) {

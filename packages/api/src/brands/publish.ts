@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Context } from 'hono';
 import {
   type BrandRow,
   type BrandSnapshotRow,
@@ -12,7 +11,7 @@ import {
 } from '@atelier/db';
 import { newArtifactId } from '@atelier/domain';
 import { DEFAULT_EGRESS_POLICY, EgressRefused, egressFetch } from '@atelier/egress';
-import type { AppEnv } from '../services.js';
+import type { Caller } from '../caller.js';
 import { type Profile, profileHash, storedProfile } from './brand-records.js';
 
 /** A font file is small: more than this is refused, and the fetch gives up after FONT_TIMEOUT_MS. */
@@ -44,14 +43,14 @@ function fontExtension(url: string, contentType: string | null): string {
  * outcome. Never throws: a font that cannot be fetched is recorded as failed and publishing goes on.
  * A file this brand already captured from the same url is reused rather than fetched again.
  */
-export async function captureFont(c: Context<AppEnv>, brandId: string, profile: Profile): Promise<FontCapture> {
-  const { db, storage, logger } = c.get('services');
+export async function captureFont(caller: Caller, brandId: string, profile: Profile): Promise<FontCapture> {
+  const { db, storage, logger } = caller.services;
   const font = profile.visual.fonts.find((f) => f.url);
   if (!font?.url) return { family: profile.visual.fonts[0]?.family ?? null, url: null, status: 'skipped' };
   const base = { family: font.family, url: font.url };
   const earlier = await findCapturedFont(db, brandId, font.family, font.url);
   if (earlier) return earlier as unknown as FontCapture;
-  const configured = c.get('services').egress ?? DEFAULT_EGRESS_POLICY;
+  const configured = caller.services.egress ?? DEFAULT_EGRESS_POLICY;
   const policy = {
     ...configured,
     maxBytes: Math.min(configured.maxBytes, FONT_MAX_BYTES),
@@ -83,8 +82,8 @@ export async function captureFont(c: Context<AppEnv>, brandId: string, profile: 
  * again); otherwise a new immutable knowledge artifact (brand-profile) and its snapshot, which becomes
  * the brand's current one. Concurrent publishes serialise on the brand's profile row.
  */
-export async function publishBrand(c: Context<AppEnv>, brand: BrandRow): Promise<BrandSnapshotRow> {
-  const { db } = c.get('services');
+export async function publishBrand(caller: Caller, brand: BrandRow): Promise<BrandSnapshotRow> {
+  const { db } = caller.services;
   const profile = storedProfile(brand.profile);
   const contentHash = profileHash(profile);
   if (brand.current_snapshot_id) {
@@ -100,7 +99,7 @@ export async function publishBrand(c: Context<AppEnv>, brand: BrandRow): Promise
     return same;
   }
   // The network is reached outside any transaction; the lock below is held only for the writes.
-  const fontCapture = await captureFont(c, brand.id, profile);
+  const fontCapture = await captureFont(caller, brand.id, profile);
   return db.transaction().execute(async (tx) => {
     await lockBrandProfile(tx, brand.id);
     const raced = await findBrandSnapshotByHash(tx, brand.id, contentHash);
@@ -140,7 +139,7 @@ export async function publishBrand(c: Context<AppEnv>, brand: BrandRow): Promise
         content_hash: contentHash,
         profile: JSON.stringify(profile),
         font_capture: JSON.stringify(fontCapture),
-        created_by: c.get('principal').userId,
+        created_by: caller.principal.userId,
       },
     );
   });

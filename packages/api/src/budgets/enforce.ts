@@ -1,9 +1,8 @@
-import type { Context } from 'hono';
 import type { RawBuilder, Transaction } from 'kysely';
 import { type Database, budgetSpend, lockApplicableBudgets, noBudgetApplies, recordRefusal } from '@atelier/db';
 import { type EnforcementMode, judgeBudget, newUuid } from '@atelier/domain';
 import { ApiError } from '../errors.js';
-import type { AppEnv } from '../services.js';
+import type { Caller } from '../caller.js';
 
 export interface BudgetRequest {
   workspaceId: string;
@@ -24,16 +23,16 @@ export interface BudgetRequest {
  * request is judged under the budgets' locks by underBudgets, as any other.
  */
 export async function underBudgetsOrAlone<T>(
-  c: Context<AppEnv>,
+  caller: Caller,
   req: BudgetRequest,
   writeAlone: ((onlyIf: RawBuilder<boolean>) => Promise<T | undefined>) | undefined,
   write: (tx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
   if (writeAlone && !req.orderCap) {
-    const written = await writeAlone(noBudgetApplies(c.get('services').db, req.workspaceId, req.projectId));
+    const written = await writeAlone(noBudgetApplies(caller.services.db, req.workspaceId, req.projectId));
     if (written !== undefined) return written;
   }
-  return underBudgets(c, req, write);
+  return underBudgets(caller, req, write);
 }
 
 /**
@@ -42,13 +41,9 @@ export async function underBudgetsOrAlone<T>(
  * already includes each other's writes, so a hard_stop budget is never overspent. A refusal is recorded
  * (queryable per budget) and answered with 402 and the contract's body; nothing else is written.
  */
-export async function underBudgets<T>(
-  c: Context<AppEnv>,
-  req: BudgetRequest,
-  write: (tx: Transaction<Database>) => Promise<T>,
-): Promise<T> {
-  const { db } = c.get('services');
-  const principal = c.get('principal');
+export async function underBudgets<T>(caller: Caller, req: BudgetRequest, write: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const { db } = caller.services;
+  const { principal } = caller;
   const outcome = await db.transaction().execute(async (tx) => {
     const refuse = async (budgetId: string | null, detail: Record<string, unknown>) => {
       await recordRefusal(tx, {
@@ -102,7 +97,7 @@ export async function underBudgets<T>(
         );
       }
       if (judged.overLimit)
-        c.get('logger').warn(
+        caller.logger.warn(
           { budgetId: budget.id, spendUsd: judged.spendUsd, estimateUsd: judged.estimateUsd },
           'notify_only budget passed its limit',
         );
@@ -110,7 +105,7 @@ export async function underBudgets<T>(
     return { result: await write(tx) } as const;
   });
   if ('refusal' in outcome) {
-    c.get('metrics')?.budgetRefusals.inc({ reason: String(outcome.refusal.reason ?? 'unknown'), scope: String(outcome.refusal.scope) });
+    caller.metrics?.budgetRefusals.inc({ reason: String(outcome.refusal.reason ?? 'unknown'), scope: String(outcome.refusal.scope) });
     throw new ApiError(402, outcome.refusal);
   }
   return outcome.result;

@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import {
   type CharacterRow,
   bindingsOfVersions,
@@ -12,34 +11,29 @@ import {
   updateCharacter,
 } from '@atelier/db';
 import { newUuid, utcDay } from '@atelier/domain';
-import { Character } from '@atelier/contracts/characters';
 import { requireWriter, resourceAccess } from '../access.js';
 import { type ErrorCode, fail } from '../errors.js';
-import { expectEtag, newEtag } from '../http/etag.js';
-import { json, writeWithEtag } from '../http/route.js';
+import { expectEtag, guardedWrite, newEtag } from '../http/etag.js';
 import { presentCharacter } from '../presenters/character.js';
-import type { AppEnv } from '../services.js';
-
-/** The answer of the character endpoints that return the character itself. */
-export const WithEtag = { description: 'The character; its new etag is in the ETag header and the etag field', ...json(Character) };
+import type { Caller } from '../caller.js';
 
 /** What the character endpoints share: access, the full record, etag checks and freezing a version. */
-export async function characterFor(
-  c: Context<AppEnv>,
+export async function visibleCharacter(
+  caller: Caller,
   id: string,
   write: boolean,
   notFound = `character ${id} not found`,
 ): Promise<CharacterRow> {
-  const character = await getCharacter(c.get('services').db, id);
+  const character = await getCharacter(caller.services.db, id);
   if (!character) throw fail.notFound(notFound);
-  const access = await resourceAccess(c, character.workspace_id, notFound);
+  const access = await resourceAccess(caller, character.workspace_id, notFound);
   if (write) requireWriter(access);
   return character;
 }
 
 /** The character as GET answers it: references, latest version with its provider copies, usable today. */
-export async function characterRecord(c: Context<AppEnv>, character: CharacterRow) {
-  const { db } = c.get('services');
+export async function characterRecord(caller: Caller, character: CharacterRow) {
+  const { db } = caller.services;
   const [references, versions, usableToday] = await Promise.all([
     characterReferences(db, character.id),
     characterVersions(db, character.id),
@@ -51,19 +45,18 @@ export async function characterRecord(c: Context<AppEnv>, character: CharacterRo
 }
 
 /** The character as it now stands, re-read: what a 409 etag_mismatch carries. */
-export async function currentCharacterRecord(c: Context<AppEnv>, id: string) {
-  return characterRecord(c, (await getCharacter(c.get('services').db, id))!);
+export async function currentCharacterRecord(caller: Caller, id: string) {
+  return characterRecord(caller, (await getCharacter(caller.services.db, id))!);
 }
 
 /**
- * Gives the character a new etag (its references, versions or copies changed) and sends it in the ETag
- * header; 409 when `expected` is stale.
+ * Gives the character a new etag (its references, versions or copies changed); 409 when `expected` is
+ * stale. The route sends the new etag.
  */
-export function touchCharacter(c: Context<AppEnv>, character: CharacterRow, expected: string | undefined): Promise<CharacterRow> {
-  return writeWithEtag(
-    c,
-    () => updateCharacter(c.get('services').db, character.id, expected, { etag: newEtag() }),
-    () => currentCharacterRecord(c, character.id),
+export function touchCharacter(caller: Caller, character: CharacterRow, expected: string | undefined): Promise<CharacterRow> {
+  return guardedWrite(
+    () => updateCharacter(caller.services.db, character.id, expected, { etag: newEtag() }),
+    () => currentCharacterRecord(caller, character.id),
   );
 }
 
@@ -74,15 +67,15 @@ const notReady = (code: ErrorCode, message: string) => fail.code(code, { message
  * later version depicts the same person; the character row is locked so concurrent freezes number in turn.
  */
 export async function freezeVersion(
-  c: Context<AppEnv>,
+  caller: Caller,
   characterId: string,
   body: { subjectId?: string; note?: string },
   expected: string | undefined,
 ) {
-  const { db } = c.get('services');
+  const { db } = caller.services;
   return db.transaction().execute(async (tx) => {
     const character = (await lockCharacter(tx, characterId))!;
-    await expectEtag(expected, character, (current) => characterRecord(c, current));
+    await expectEtag(expected, character, (current) => characterRecord(caller, current));
     if (character.archived_at) throw fail.code('character_archived', { message: 'an archived character cannot be frozen' });
     const references = await characterReferences(tx, characterId);
     if (references.length === 0) throw notReady('no_references', 'add at least one reference before freezing a version');
@@ -112,7 +105,7 @@ export async function freezeVersion(
       references: references.map((r) => ({ id: r.id, role: r.role, artifactId: r.artifact_id })),
       subject_id: subjectId,
       note: body.note ?? null,
-      created_by: c.get('principal').userId,
+      created_by: caller.principal.userId,
     });
     const touched = (await updateCharacter(tx, characterId, undefined, { etag: newEtag() }))!;
     return { version, character: touched };

@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import { type ClientRow, clientMonths, clientProjects, getClient } from '@atelier/db';
 import { monthStart } from '@atelier/domain';
 import type { Updateable } from 'kysely';
@@ -7,21 +6,22 @@ import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.j
 import { type ApiError, fail } from '../errors.js';
 import { PG, pgErrorCode } from '@atelier/db';
 import { presentClient, rollupOf } from '../presenters/client.js';
-import type { AppEnv } from '../services.js';
+import type { Caller } from '../caller.js';
 
 /** What the client endpoints share: access, full records with this month's rollup, and billing columns. */
 export const seesMoney = (access: WorkspaceAccess) => access.role === 'owner' || access.role === 'admin';
 
-export async function clientFor(c: Context<AppEnv>, id: string, write: boolean): Promise<{ client: ClientRow; access: WorkspaceAccess }> {
-  const client = await getClient(c.get('services').db, id);
+/** The client and the caller's access: 404 outside the caller's workspaces; with `write`, members get 403 admin_required. */
+export async function visibleClient(caller: Caller, id: string, write: boolean): Promise<{ client: ClientRow; access: WorkspaceAccess }> {
+  const client = await getClient(caller.services.db, id);
   if (!client) throw fail.notFound(`client ${id} not found`);
-  const access = await resourceAccess(c, client.workspace_id, `client ${id} not found`);
+  const access = await resourceAccess(caller, client.workspace_id, `client ${id} not found`);
   if (write) requireWriter(access);
   return { client, access };
 }
 
-export async function clientRecords(c: Context<AppEnv>, clients: ClientRow[], access: WorkspaceAccess, now = new Date()) {
-  const { db } = c.get('services');
+export async function clientRecords(caller: Caller, clients: ClientRow[], access: WorkspaceAccess, now = new Date()) {
+  const { db } = caller.services;
   const periodStart = monthStart(now);
   const ids = clients.map((cl) => cl.id);
   const [projects, months] = await Promise.all([clientProjects(db, ids), clientMonths(db, ids, periodStart)]);
@@ -35,15 +35,15 @@ export async function clientRecords(c: Context<AppEnv>, clients: ClientRow[], ac
   );
 }
 
-export async function clientRecord(c: Context<AppEnv>, client: ClientRow, access: WorkspaceAccess) {
-  return (await clientRecords(c, [client], access))[0]!;
+export async function clientRecord(caller: Caller, client: ClientRow, access: WorkspaceAccess) {
+  return (await clientRecords(caller, [client], access))[0]!;
 }
 
 /** Totals over the clients that count (active and paused); money null for members. */
-export async function clientTotals(c: Context<AppEnv>, clients: ClientRow[], access: WorkspaceAccess, now = new Date()) {
+export async function clientTotals(caller: Caller, clients: ClientRow[], access: WorkspaceAccess, now = new Date()) {
   const periodStart = monthStart(now);
   const months = await clientMonths(
-    c.get('services').db,
+    caller.services.db,
     clients.map((cl) => cl.id),
     periodStart,
   );

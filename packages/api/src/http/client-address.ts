@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
+import type { AppEnv } from '../services.js';
 
 /**
  * How many proxies the deployment puts in front of its gateways (ATELIER_TRUSTED_PROXY_HOPS, 0 when
@@ -36,6 +37,9 @@ export function clientAddress(c: Context, hops: number): string {
     return 'unknown';
   }
 }
+
+/** The address of a request's client, behind as many proxies as the gateway trusts (ATELIER_TRUSTED_PROXY_HOPS). */
+export const requestAddress = (c: Context<AppEnv>): string => clientAddress(c, c.get('services').trustedProxyHops ?? 0);
 
 /** One key per client: IPv4 as it is (also when mapped into IPv6), IPv6 cut to its /64. */
 export function addressKey(address: string): string {

@@ -51,6 +51,20 @@ export async function expectEtag<R extends { etag: string }>(
   if (expected !== undefined && expected !== row.etag) throw etagMismatch(await present(row));
 }
 
+/**
+ * The etag-guarded write of an editable record, without the response: `write` is an UPDATE … WHERE etag =
+ * expected that returns no row when the etag is stale; then 409 with the record as it now stands
+ * (`current`). Services call it; the route sends the row's new etag (sendEtag, or writeWithEtag does both).
+ */
+export async function guardedWrite<R extends { etag: string }>(
+  write: () => Promise<R | undefined | null>,
+  current: () => unknown,
+): Promise<R> {
+  const row = await write();
+  if (!row) throw etagMismatch(await current());
+  return row;
+}
+
 /** The record changed since the caller read it: 409 with the record as it now stands. */
 export const etagMismatch = (current: unknown): ApiError =>
   fail.code('etag_mismatch', { message: 'the record changed since you read it', current });

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { authenticate } from '../middleware/authenticate.js';
 import type { AppEnv } from '../services.js';
-import { etagMismatch, sendEtag } from './etag.js';
+import { guardedWrite, sendEtag } from './etag.js';
 
 /** The parts every secured operation shares: the bearer middleware, its security requirement and its tag. */
 export const secured = (tag: string) => ({ middleware: authenticate, security: [{ bearer: [] }], tags: [tag] });
@@ -22,8 +22,7 @@ export async function writeWithEtag<R extends { etag: string }>(
   write: () => Promise<R | undefined | null>,
   current: () => unknown,
 ): Promise<R> {
-  const row = await write();
-  if (!row) throw etagMismatch(await current());
+  const row = await guardedWrite(write, current);
   sendEtag(c, row.etag);
   return row;
 }

@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import {
   type OrderRow,
   cancelPlannedChildren,
@@ -15,13 +14,13 @@ import type { EnforcementMode } from '@atelier/domain';
 import { resourceAccess } from '../access.js';
 import { underBudgets } from '../budgets/enforce.js';
 import { fail } from '../errors.js';
-import type { AppEnv } from '../services.js';
+import type { Caller } from '../caller.js';
 
 /** An order the caller may see, with their access; 404 otherwise. */
-export async function visibleOrder(c: Context<AppEnv>, orderId: string): Promise<OrderRow> {
-  const order = await getOrder(c.get('services').db, orderId);
+export async function visibleOrder(caller: Caller, orderId: string): Promise<OrderRow> {
+  const order = await getOrder(caller.services.db, orderId);
   if (!order) throw fail.notFound(`order ${orderId} not found`);
-  await resourceAccess(c, order.workspace_id, `order ${orderId} not found`);
+  await resourceAccess(caller, order.workspace_id, `order ${orderId} not found`);
   return order;
 }
 
@@ -31,8 +30,8 @@ const notFrom = (order: OrderRow, allowed: OrderRow['status'][], action: string)
 };
 
 /** What planned children would add to spend, and what the order itself has spent so far. */
-async function reservation(c: Context<AppEnv>, order: OrderRow) {
-  const { db } = c.get('services');
+async function reservation(caller: Caller, order: OrderRow) {
+  const { db } = caller.services;
   const counts = await orderCounts(db, order.id);
   const perChild = counts.planned > 0 ? Number(order.estimated_cost_usd) / Math.max(1, order.planned_count) : 0;
   return { estimate: perChild * counts.planned, perChild, spent: counts.actualCostUsd };
@@ -40,12 +39,12 @@ async function reservation(c: Context<AppEnv>, order: OrderRow) {
 
 /** Budgets are re-checked against current spend; the status moves in the same transaction that holds them. */
 async function underOrderBudgets(
-  c: Context<AppEnv>,
+  caller: Caller,
   order: OrderRow,
   attempted: 'order.start' | 'order.retry',
   move: Parameters<typeof underBudgets>[2],
 ) {
-  const { estimate, perChild, spent } = await reservation(c, order);
+  const { estimate, perChild, spent } = await reservation(caller, order);
   const cap =
     order.budget_limit_usd === null
       ? undefined
@@ -56,7 +55,7 @@ async function underOrderBudgets(
           orderId: order.id,
         };
   return underBudgets(
-    c,
+    caller,
     {
       workspaceId: order.workspace_id,
       projectId: order.project_id,
@@ -69,26 +68,26 @@ async function underOrderBudgets(
   );
 }
 
-export async function startOrder(c: Context<AppEnv>, orderId: string): Promise<void> {
-  const order = await visibleOrder(c, orderId);
+export async function startOrder(caller: Caller, orderId: string): Promise<void> {
+  const order = await visibleOrder(caller, orderId);
   notFrom(order, ['planned'], 'started');
-  await underOrderBudgets(c, order, 'order.start', async (tx) => {
+  await underOrderBudgets(caller, order, 'order.start', async (tx) => {
     const locked = await lockOrder(tx, order.id);
     if (locked?.status !== 'planned')
       throw fail.invalidTransition(`order ${order.id} is already ${locked?.status}`, { status: locked?.status });
     await setOrderStatus(tx, order.id, 'running', { started_at: new Date() });
     await enqueueEngineCommand(tx, 'start_order', order.id);
   });
-  c.get('services').dispatcher?.wake();
+  caller.services.dispatcher?.wake();
 }
 
 export async function retryFailed(
-  c: Context<AppEnv>,
+  caller: Caller,
   orderId: string,
   req: { all?: boolean; runIds?: string[]; includeDeterministic?: boolean },
 ): Promise<string[]> {
-  const { db } = c.get('services');
-  const order = await visibleOrder(c, orderId);
+  const { db } = caller.services;
+  const order = await visibleOrder(caller, orderId);
   notFrom(order, ['running', 'attention', 'failed'], 'retried');
   if (req.runIds?.length && !req.all) {
     const children = new Set(await orderChildIdsAmong(db, order.id, req.runIds));
@@ -113,7 +112,7 @@ export async function retryFailed(
           orderId: order.id,
         };
   const fresh = await underBudgets(
-    c,
+    caller,
     {
       workspaceId: order.workspace_id,
       projectId: order.project_id,
@@ -135,29 +134,26 @@ export async function retryFailed(
       return ids;
     },
   );
-  if (fresh.length > 0) c.get('services').dispatcher?.wake();
+  if (fresh.length > 0) caller.services.dispatcher?.wake();
   return fresh;
 }
 
-export async function acceptGap(c: Context<AppEnv>, orderId: string, reason: string): Promise<void> {
-  const order = await visibleOrder(c, orderId);
+export async function acceptGap(caller: Caller, orderId: string, reason: string): Promise<void> {
+  const order = await visibleOrder(caller, orderId);
   notFrom(order, ['attention'], 'settled short');
-  await c
-    .get('services')
-    .db.transaction()
-    .execute(async (tx) => {
-      await cancelPlannedChildren(tx, order.id);
-      await setOrderStatus(tx, order.id, 'completed', { accept_gap_reason: reason });
-    });
+  await caller.services.db.transaction().execute(async (tx) => {
+    await cancelPlannedChildren(tx, order.id);
+    await setOrderStatus(tx, order.id, 'completed', { accept_gap_reason: reason });
+  });
 }
 
 /**
  * A running order is asked to stop through the engine (its children in flight stop at a step boundary);
  * one with nothing in flight is settled here at once.
  */
-export async function cancelOrder(c: Context<AppEnv>, orderId: string): Promise<void> {
-  const { db } = c.get('services');
-  const order = await visibleOrder(c, orderId);
+export async function cancelOrder(caller: Caller, orderId: string): Promise<void> {
+  const { db } = caller.services;
+  const order = await visibleOrder(caller, orderId);
   notFrom(order, ['planned', 'running', 'attention'], 'cancelled');
   const viaEngine = await db.transaction().execute(async (tx) => {
     const locked = await lockOrder(tx, order.id);
@@ -173,5 +169,5 @@ export async function cancelOrder(c: Context<AppEnv>, orderId: string): Promise<
     await setOrderStatus(tx, order.id, 'cancelled');
     return false;
   });
-  if (viaEngine) c.get('services').dispatcher?.wake();
+  if (viaEngine) caller.services.dispatcher?.wake();
 }

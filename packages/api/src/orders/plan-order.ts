@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import type { CreateOrderRequest } from '@atelier/contracts/orders';
 import { LIMITS } from '@atelier/contracts/common';
@@ -34,7 +33,7 @@ import { createdOnce } from '../http/idempotency.js';
 import { refuseUnusableCharacter } from '../runs/character-gate.js';
 import { applyOverrides, pinnedVersion } from '../runs/create-run.js';
 import { resolveSuppliedArtifacts } from '../runs/supplied-artifacts.js';
-import type { AppEnv } from '../services.js';
+import type { Caller } from '../caller.js';
 
 type Body = z.infer<typeof CreateOrderRequest>;
 
@@ -56,10 +55,10 @@ function csvCoercer(fields: readonly IntakeField[]) {
   };
 }
 
-async function orderVersion(c: Context<AppEnv>, body: Body, workspaceId: string): Promise<WorkflowDefinition> {
-  const { workflow, definition, runnable } = await pinnedVersion(c, body.workflowId, { workspaceId, role: 'member' });
+async function orderVersion(caller: Caller, body: Body, workspaceId: string): Promise<WorkflowDefinition> {
+  const { workflow, definition, runnable } = await pinnedVersion(caller, body.workflowId, { workspaceId, role: 'member' });
   if (body.workflowVersion && body.workflowVersion !== definition.version) {
-    const pinned = await getWorkflowVersion(c.get('services').db, workflow.id, body.workflowVersion);
+    const pinned = await getWorkflowVersion(caller.services.db, workflow.id, body.workflowVersion);
     if (pinned?.state !== 'published') throw fail.notFound(`${workflow.id} has no published version ${body.workflowVersion}`);
     return pinned.definition as WorkflowDefinition;
   }
@@ -72,9 +71,9 @@ async function orderVersion(c: Context<AppEnv>, body: Body, workspaceId: string)
  * POST /v1/orders with an `Idempotency-Key`: the order is planned once per workspace and key within the
  * key's window; a retry with the same body gets that order back (`replayed`), another body is refused.
  */
-export async function planOrderOnce(c: Context<AppEnv>, body: Body, key: IdempotencyKey): Promise<{ row: OrderRow; replayed: boolean }> {
-  const access = await workspaceAccess(c, body.workspaceId);
-  return createdOnce(idempotentCreations('orders'), c.get('services').db, access.workspaceId, key, () => planOrder(c, body, key));
+export async function planOrderOnce(caller: Caller, body: Body, key: IdempotencyKey): Promise<{ row: OrderRow; replayed: boolean }> {
+  const access = await workspaceAccess(caller, body.workspaceId);
+  return createdOnce(idempotentCreations('orders'), caller.services.db, access.workspaceId, key, () => planOrder(caller, body, key));
 }
 
 /**
@@ -82,11 +81,10 @@ export async function planOrderOnce(c: Context<AppEnv>, body: Body, key: Idempot
  * orderDedupeKey, prices the order and records it with its children as planned runs, all in one
  * transaction under the budgets. Nothing runs and nothing is spent.
  */
-export async function planOrder(c: Context<AppEnv>, body: Body, idempotency?: IdempotencyKey): Promise<OrderRow> {
-  const services = c.get('services');
-  const { db, models } = services;
-  const principal = c.get('principal');
-  const access = await workspaceAccess(c, body.workspaceId);
+export async function planOrder(caller: Caller, body: Body, idempotency?: IdempotencyKey): Promise<OrderRow> {
+  const { principal } = caller;
+  const { db, models } = caller.services;
+  const access = await workspaceAccess(caller, body.workspaceId);
   const projectId = body.projectId ?? null;
   if (projectId && !(await getProjectInWorkspace(db, access.workspaceId, projectId))) throw fail.notFound(`project ${projectId} not found`);
   // A pack links artifacts of one workspace: the plan artifact must be one the caller's workspace holds.
@@ -96,8 +94,8 @@ export async function planOrder(c: Context<AppEnv>, body: Body, idempotency?: Id
       message: `artifact ${body.planArtifactId} not found in this workspace`,
     });
   }
-  const definition = await orderVersion(c, body, access.workspaceId);
-  const bindings = applyOverrides(c, definition, body.providerOverrides);
+  const definition = await orderVersion(caller, body, access.workspaceId);
+  const bindings = applyOverrides(caller, definition, body.providerOverrides);
   const fields = definition.intakeSchema.fields;
   const known = new Set(fields.map((f) => f.name));
 
@@ -201,7 +199,7 @@ export async function planOrder(c: Context<AppEnv>, body: Body, idempotency?: Id
   const orderId = `order-${randomBytes(8).toString('hex')}`;
   const enforcementMode = body.budgetEnforcementMode ?? 'hard_stop';
   return underBudgets(
-    c,
+    caller,
     {
       workspaceId: access.workspaceId,
       projectId,

@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import {
   PG,
   type PublicationDocumentRow,
@@ -13,7 +12,7 @@ import type { WebhookAttemptDeps } from '@atelier/engine/webhooks/index';
 import { requireWriter, resourceAccess } from '../access.js';
 import { type ApiError, fail } from '../errors.js';
 import { egressPolicyOf } from '../http/outbound-url.js';
-import type { AppEnv } from '../services.js';
+import type { Caller } from '../caller.js';
 import { presentAttemptOf, secretsKeyOf } from '../webhook-targets/signed-targets.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -54,25 +53,26 @@ export function presentAttempt(a: WebhookAttemptListRow) {
   };
 }
 
-export async function documentFor(
-  c: Context<AppEnv>,
+/** A document the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
+export async function visibleDocument(
+  caller: Caller,
   id: string,
   write: boolean,
 ): Promise<{ document: PublicationDocumentRow; publication: PublicationRow }> {
   const notFound = `document ${id} not found`;
-  const { db } = c.get('services');
+  const { db } = caller.services;
   const document = await getPublicationDocument(db, id);
   const publication = document ? await getPublication(db, document.publication_id) : undefined;
   if (!document || !publication) throw fail.notFound(notFound);
-  const access = await resourceAccess(c, publication.workspace_id, notFound);
+  const access = await resourceAccess(caller, publication.workspace_id, notFound);
   if (write) requireWriter(access);
   return { document, publication };
 }
 
 /** What the gateway's synchronous verify needs to send one attempt. */
-export function attemptDeps(c: Context<AppEnv>): WebhookAttemptDeps {
-  const services = c.get('services');
-  return { db: services.db, egress: egressPolicyOf(c), secretsKey: secretsKeyOf(c) };
+export function attemptDeps(caller: Caller): WebhookAttemptDeps {
+  const services = caller.services;
+  return { db: services.db, egress: egressPolicyOf(caller), secretsKey: secretsKeyOf(caller) };
 }
 
 /** Unique-slug refusals as the contract's 409s; anything else is not ours to answer. */

@@ -1,10 +1,9 @@
-import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import { type DecisionOutcome, decideRun } from '@atelier/db';
 import { QueueDecisionEntry, type QueueDecisionRequest } from '@atelier/contracts/queue';
 import { ApiError, fail, issueEntries } from '../errors.js';
 import { visibleRun } from '../runs/visible-run.js';
-import type { AppEnv } from '../services.js';
+import type { Caller } from '../caller.js';
 
 type Refusal = Extract<DecisionOutcome, { ok: false }>['refusal'];
 
@@ -31,10 +30,10 @@ export function refusalError(refusal: Refusal): ApiError {
  * bound to another workspace); any member of its workspace may decide. Throws the ApiError the single
  * endpoint answers with; returns the run's new status.
  */
-export async function decideOne(c: Context<AppEnv>, runId: string, body: z.infer<typeof QueueDecisionRequest>): Promise<string> {
-  const principal = c.get('principal');
-  const { run } = await visibleRun(c, runId);
-  const outcome = await decideRun(c.get('services').db, {
+export async function decideOne(caller: Caller, runId: string, body: z.infer<typeof QueueDecisionRequest>): Promise<string> {
+  const { principal } = caller;
+  const { run } = await visibleRun(caller, runId);
+  const outcome = await decideRun(caller.services.db, {
     runId: run.id,
     decision: body.decision,
     note: body.note ?? null,
@@ -55,7 +54,7 @@ export type BatchResult =
  * One entry of a batch, validated and applied on its own: a malformed entry gets the 422 validation
  * detail (loc under body.decisions[index]), a refused one the detail the single endpoint would give.
  */
-export async function decideEntry(c: Context<AppEnv>, entry: unknown, index: number): Promise<BatchResult> {
+export async function decideEntry(caller: Caller, entry: unknown, index: number): Promise<BatchResult> {
   const raw = entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>) : {};
   const runId = typeof raw.runId === 'string' ? raw.runId : null;
   const parsed = QueueDecisionEntry.safeParse(entry);
@@ -64,7 +63,7 @@ export async function decideEntry(c: Context<AppEnv>, entry: unknown, index: num
     return { runId, ok: false, statusCode: 422, detail: issueEntries(parsed.error, entry, ['body', 'decisions', index]) };
   }
   try {
-    const status = await decideOne(c, parsed.data.runId, parsed.data);
+    const status = await decideOne(caller, parsed.data.runId, parsed.data);
     return { runId, ok: true, status };
   } catch (err) {
     if (err instanceof ApiError) return { runId, ok: false, statusCode: err.status, detail: err.detail };

@@ -10,6 +10,7 @@ import { errorResponses, fail, validationHook } from '../errors.js';
 import { kept } from '../kept/index.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const present = (k: ApiKeyRow) => ({
   id: k.id,
@@ -48,7 +49,9 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       const body = c.req.valid('json');
       const principal = c.get('principal');
       // A key can be bound only to a workspace the caller can reach (and never widen a bound key).
-      const workspaceId = body.workspaceId ? (await workspaceAccess(c, body.workspaceId)).workspaceId : (principal.keyWorkspaceId ?? null);
+      const workspaceId = body.workspaceId
+        ? (await workspaceAccess(callerOf(c), body.workspaceId)).workspaceId
+        : (principal.keyWorkspaceId ?? null);
       const secret = newApiKeySecret();
       const key = await createApiKey(c.get('services').db, {
         id: newUuid(),

@@ -7,6 +7,7 @@ import { presentArtifact } from '../presenters/artifact.js';
 import { fileLinks } from './files.js';
 import type { AppEnv } from '../services.js';
 import { json, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
   createRoute({
@@ -28,7 +29,7 @@ export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     const { artifact_id: artifactId } = c.req.valid('param');
     const artifact = await getArtifact(c.get('services').db, artifactId);
     if (!artifact) throw fail.notFound(`artifact ${artifactId} not found`);
-    await resourceAccess(c, artifact.workspace_id, `artifact ${artifactId} not found`);
+    await resourceAccess(callerOf(c), artifact.workspace_id, `artifact ${artifactId} not found`);
     return c.json(await presentArtifact(artifact, fileLinks(c)), 200);
   },
 );

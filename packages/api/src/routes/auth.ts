@@ -6,6 +6,7 @@ import { hashPassword, verifyPassword } from '../auth/secrets.js';
 import { openSession, refreshSession } from '../auth/sessions.js';
 import { judgePassword } from '../auth/password-strength.js';
 import { passwordUnderThrottle } from '../auth/throttled-sign-in.js';
+import { requestAddress } from '../http/client-address.js';
 import { ApiError, errorResponses, fail, validationHook } from '../errors.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
@@ -65,7 +66,9 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       const user = await findUserByEmail(db, body.email);
       decoyHash ??= hashPassword('decoy-password-for-timing');
       const stored = user?.password_hash ?? (await decoyHash);
-      const right = await passwordUnderThrottle(c, body.email, () => verifyPassword(stored, body.password));
+      const right = await passwordUnderThrottle(c.get('services'), { email: body.email, address: requestAddress(c) }, () =>
+        verifyPassword(stored, body.password),
+      );
       if (!user || !right) throw new ApiError(401, 'wrong email or password');
       return c.json(await openSession(db, user), 200);
     },

@@ -32,7 +32,15 @@ import {
 } from '@atelier/contracts/brands';
 import { Run } from '@atelier/contracts/runs';
 import { requireWriter, workspaceAccess } from '../access.js';
-import { type Profile, brandFor, brandRecord, brandRecords, checkLogo, presentSnapshot, storedProfile } from '../brands/brand-records.js';
+import {
+  type Profile,
+  visibleBrand,
+  brandRecord,
+  brandRecords,
+  checkLogo,
+  presentSnapshot,
+  storedProfile,
+} from '../brands/brand-records.js';
 import { publishBrand } from '../brands/publish.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
@@ -40,6 +48,7 @@ import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
 import { presentRun } from '../presenters/run.js';
 import { createRun } from '../runs/create-run.js';
 import type { AppEnv } from '../services.js';
+import { callerOf } from '../http/caller.js';
 
 export const BRAND_IMPORT_WORKFLOW = 'compose-brand-profile';
 
@@ -56,11 +65,12 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json');
-      const access = await workspaceAccess(c, body.workspaceId);
+      const access = await workspaceAccess(caller, body.workspaceId);
       requireWriter(access);
       const profile: Profile = BrandProfile.parse({ ...body.profile, name: body.profile.name ?? body.name });
-      await checkLogo(c, access.workspaceId, profile);
+      await checkLogo(caller, access.workspaceId, profile);
       const brand = await createBrand(c.get('services').db, {
         id: newUuid(),
         workspaceId: access.workspaceId,
@@ -70,7 +80,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
         etag: newEtag(),
       });
       sendEtag(c, brand.etag);
-      return c.json(await brandRecord(c, brand), 201);
+      return c.json(await brandRecord(caller, brand), 201);
     },
   )
   .openapi(
@@ -83,15 +93,16 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       responses: { 200: { description: 'Brands', ...json(listOf(Brand, 'BrandList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const q = c.req.valid('query');
-      const access = await workspaceAccess(c, q.workspaceId);
+      const access = await workspaceAccess(caller, q.workspaceId);
       const page = await listBrands(c.get('services').db, {
         workspaceId: access.workspaceId,
         includeArchived: q.includeArchived ?? false,
         offset: q.offset,
         limit: q.limit,
       });
-      return c.json({ items: await brandRecords(c, page.items), total: page.total }, 200);
+      return c.json({ items: await brandRecords(caller, page.items), total: page.total }, 200);
     },
   )
   .openapi(
@@ -104,9 +115,10 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { brand } = await brandFor(c, c.req.valid('param').project_id, false);
+      const caller = callerOf(c);
+      const { brand } = await visibleBrand(caller, c.req.valid('param').project_id, false);
       sendEtag(c, brand.etag);
-      return c.json(await brandRecord(c, brand), 200);
+      return c.json(await brandRecord(caller, brand), 200);
     },
   )
   .openapi(
@@ -121,8 +133,9 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const { etag: bodyEtag, ...patch } = c.req.valid('json');
-      const { brand, access } = await brandFor(c, c.req.valid('param').project_id, true);
+      const { brand, access } = await visibleBrand(caller, c.req.valid('param').project_id, true);
       const expected = optionalEtag(c, bodyEtag);
       const current = storedProfile(brand.profile);
       const next = BrandProfile.parse({
@@ -133,14 +146,14 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
         voice: { ...current.voice, ...(patch.voice ?? {}) },
         visual: { ...current.visual, ...(patch.visual ?? {}) },
       });
-      await checkLogo(c, access.workspaceId, next);
+      await checkLogo(caller, access.workspaceId, next);
       const { db } = c.get('services');
       await writeWithEtag(
         c,
         () => writeBrandProfile(db, brand.id, next, newEtag(), expected),
-        async () => brandRecord(c, (await getBrand(db, brand.id))!),
+        async () => brandRecord(caller, (await getBrand(db, brand.id))!),
       );
-      return c.json(await brandRecord(c, (await getBrand(db, brand.id))!), 200);
+      return c.json(await brandRecord(caller, (await getBrand(db, brand.id))!), 200);
     },
   )
   .openapi(
@@ -155,8 +168,9 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       responses: { 201: { description: 'The import run, pending', ...json(Run) }, ...errorResponses(400, 401, 402, 403, 404, 409, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json');
-      const { brand } = await brandFor(c, c.req.valid('param').project_id, true);
+      const { brand } = await visibleBrand(caller, c.req.valid('param').project_id, true);
       const { db } = c.get('services');
       const principal = c.get('principal');
       const importActive = (runId: string | null, status: string | null) =>
@@ -169,7 +183,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       if (body.notes !== undefined) intake.notes = body.notes;
       try {
         const run = await createRun(
-          c,
+          caller,
           { templateId: BRAND_IMPORT_WORKFLOW, workspaceId: brand.workspace_id, projectId: brand.id, intake },
           (tx, run) => recordBrandImport(tx, { runId: run.id, projectId: brand.id, createdBy: principal.userId }),
         );
@@ -196,8 +210,9 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json');
-      const { brand, access } = await brandFor(c, c.req.valid('param').project_id, true);
+      const { brand, access } = await visibleBrand(caller, c.req.valid('param').project_id, true);
       const { db } = c.get('services');
       const imp = await getBrandImport(db, body.runId);
       if (!imp || imp.project_id !== brand.id) {
@@ -238,7 +253,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
           (next as Record<string, unknown>)[field] = proposal[field];
         }
       }
-      await checkLogo(c, access.workspaceId, next);
+      await checkLogo(caller, access.workspaceId, next);
       await db.transaction().execute(async (tx) => {
         await lockBrandProfile(tx, brand.id);
         await writeBrandProfile(tx, brand.id, next, newEtag());
@@ -246,7 +261,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       });
       const fresh = (await getBrand(db, brand.id))!;
       sendEtag(c, fresh.etag);
-      return c.json(await brandRecord(c, fresh), 200);
+      return c.json(await brandRecord(caller, fresh), 200);
     },
   )
   .openapi(
@@ -261,8 +276,9 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       responses: { 200: { description: 'The current snapshot', ...json(BrandSnapshot) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { brand } = await brandFor(c, c.req.valid('param').project_id, true);
-      const snapshot = await publishBrand(c, brand);
+      const caller = callerOf(c);
+      const { brand } = await visibleBrand(caller, c.req.valid('param').project_id, true);
+      const snapshot = await publishBrand(caller, brand);
       return c.json(presentSnapshot(snapshot, snapshot.id), 200);
     },
   )
@@ -279,7 +295,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       },
     }),
     async (c) => {
-      const { brand } = await brandFor(c, c.req.valid('param').project_id, false);
+      const { brand } = await visibleBrand(callerOf(c), c.req.valid('param').project_id, false);
       const page = await listBrandSnapshots(c.get('services').db, brand.id, c.req.valid('query'));
       return c.json({ items: page.items.map((s) => presentSnapshot(s, brand.current_snapshot_id)), total: page.total }, 200);
     },

@@ -3,12 +3,13 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { budgetSpend, createBudget, getBudget, getProjectInWorkspace, listBudgets, listRefusals, updateBudget } from '@atelier/db';
 import { Pagination, listOf } from '@atelier/contracts/common';
 import { Budget, BudgetRefusal, CreateBudgetRequest, PatchBudgetRequest } from '@atelier/contracts/orders';
-import type { Context } from 'hono';
 import { requireWriter, resourceAccess, workspaceAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { presentBudget } from '../presenters/budget.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
+import type { Caller } from '../caller.js';
 
 const BudgetIdParam = z.object({
   budget_id: z
@@ -18,10 +19,11 @@ const BudgetIdParam = z.object({
 });
 const budgetBody = { ...json(Budget) };
 
-async function visibleBudget(c: Context<AppEnv>, budgetId: string) {
-  const budget = await getBudget(c.get('services').db, budgetId);
+/** A budget the caller may see, with their access; 404 otherwise. */
+async function visibleBudget(caller: Caller, budgetId: string) {
+  const budget = await getBudget(caller.services.db, budgetId);
   if (!budget) throw fail.notFound(`budget ${budgetId} not found`);
-  const access = await resourceAccess(c, budget.workspace_id, `budget ${budgetId} not found`);
+  const access = await resourceAccess(caller, budget.workspace_id, `budget ${budgetId} not found`);
   return { budget, access };
 }
 
@@ -38,7 +40,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     async (c) => {
       const body = c.req.valid('json');
       const { db } = c.get('services');
-      const access = await workspaceAccess(c, body.workspaceId);
+      const access = await workspaceAccess(callerOf(c), body.workspaceId);
       requireWriter(access);
       if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId)))
         throw fail.notFound(`project ${body.projectId} not found`);
@@ -69,7 +71,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     async (c) => {
       const q = c.req.valid('query');
       const { db } = c.get('services');
-      const access = await workspaceAccess(c, q.workspaceId);
+      const access = await workspaceAccess(callerOf(c), q.workspaceId);
       const page = await listBudgets(db, access.workspaceId, q);
       const items = await Promise.all(page.items.map(async (b) => presentBudget(b, await budgetSpend(db, b))));
       return c.json({ items, total: page.total }, 200);
@@ -85,7 +87,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       responses: { 200: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404) },
     }),
     async (c) => {
-      const { budget } = await visibleBudget(c, c.req.valid('param').budget_id);
+      const { budget } = await visibleBudget(callerOf(c), c.req.valid('param').budget_id);
       return c.json(presentBudget(budget, await budgetSpend(c.get('services').db, budget)), 200);
     },
   )
@@ -99,7 +101,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       responses: { 200: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { budget, access } = await visibleBudget(c, c.req.valid('param').budget_id);
+      const { budget, access } = await visibleBudget(callerOf(c), c.req.valid('param').budget_id);
       requireWriter(access);
       const p = c.req.valid('json');
       const mode = p.enforcementMode ?? budget.enforcement_mode;
@@ -133,7 +135,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       },
     }),
     async (c) => {
-      const { budget } = await visibleBudget(c, c.req.valid('param').budget_id);
+      const { budget } = await visibleBudget(callerOf(c), c.req.valid('param').budget_id);
       const page = await listRefusals(c.get('services').db, budget.id, c.req.valid('query'));
       const items = page.items.map((r) => ({
         id: r.id,

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Context } from 'hono';
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import {
   type CampaignRow,
@@ -22,11 +21,13 @@ import {
   ManagedRequestStatus,
 } from '@atelier/contracts/campaigns';
 import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
-import { brandFor } from '../brands/brand-records.js';
+import { visibleBrand } from '../brands/brand-records.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
 import type { AppEnv } from '../services.js';
+import { callerOf } from '../http/caller.js';
+import type { Caller } from '../caller.js';
 
 export const newCampaignId = (): string => `campaign-${randomBytes(8).toString('hex')}`;
 
@@ -53,14 +54,14 @@ export function presentCampaign(r: CampaignRow) {
 const campaignNotFound = (id: string) => fail.notFound(`campaign ${id} not found`);
 
 /** The campaign and the caller's access: 404 outside the caller's workspaces; members read, owners and admins write. */
-export async function campaignFor(
-  c: Context<AppEnv>,
+export async function visibleCampaign(
+  caller: Caller,
   id: string,
   write: boolean,
 ): Promise<{ campaign: CampaignRow; access: WorkspaceAccess }> {
-  const campaign = await getCampaign(c.get('services').db, id);
+  const campaign = await getCampaign(caller.services.db, id);
   if (!campaign) throw campaignNotFound(id);
-  const access = await resourceAccess(c, campaign.workspace_id, `campaign ${id} not found`);
+  const access = await resourceAccess(caller, campaign.workspace_id, `campaign ${id} not found`);
   if (write) requireWriter(access);
   return { campaign, access };
 }
@@ -87,7 +88,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const { brand } = await brandFor(c, body.projectId, true);
+      const { brand } = await visibleBrand(callerOf(c), body.projectId, true);
       if (!brand.current_snapshot_id) {
         throw fail.code('brand_not_published', {
           projectId: brand.id,
@@ -119,7 +120,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const { brand } = await brandFor(c, q.projectId, false);
+      const { brand } = await visibleBrand(callerOf(c), q.projectId, false);
       const page = await listCampaigns(c.get('services').db, {
         projectId: brand.id,
         status: q.status,
@@ -140,7 +141,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { campaign } = await campaignFor(c, c.req.valid('param').campaign_id, false);
+      const { campaign } = await visibleCampaign(callerOf(c), c.req.valid('param').campaign_id, false);
       sendEtag(c, campaign.etag);
       return c.json(presentCampaign(campaign), 200);
     },
@@ -158,7 +159,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     }),
     async (c) => {
       const { etag: bodyEtag, ...patch } = c.req.valid('json');
-      const { campaign } = await campaignFor(c, c.req.valid('param').campaign_id, true);
+      const { campaign } = await visibleCampaign(callerOf(c), c.req.valid('param').campaign_id, true);
       if (campaign.status !== 'draft') throw notDraft(campaign);
       const expected = optionalEtag(c, bodyEtag);
       const brief = patch.brief ? { ...(campaign.brief as Brief), ...patch.brief } : undefined;
@@ -188,7 +189,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
-      const { campaign } = await campaignFor(c, c.req.valid('param').campaign_id, true);
+      const { campaign } = await visibleCampaign(callerOf(c), c.req.valid('param').campaign_id, true);
       if (campaign.archived && campaign.status === 'draft') {
         throw fail.invalidTransition('an archived campaign cannot be submitted', { state: campaign.status, archived: true });
       }
@@ -215,7 +216,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       responses: { 200: { description: 'The managed request', ...json(ManagedRequestStatus) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { campaign } = await campaignFor(c, c.req.valid('param').campaign_id, false);
+      const { campaign } = await visibleCampaign(callerOf(c), c.req.valid('param').campaign_id, false);
       const entries = await listCampaignRequestEntries(c.get('services').db, campaign.id, 'campaign');
       const notes = entries
         .filter((e) => e.note !== null)
@@ -247,7 +248,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { campaign } = await campaignFor(c, c.req.valid('param').campaign_id, true);
+      const { campaign } = await visibleCampaign(callerOf(c), c.req.valid('param').campaign_id, true);
       const archived = (await archiveCampaign(c.get('services').db, campaign.id))!;
       sendEtag(c, archived.etag);
       return c.json(presentCampaign(archived), 200);

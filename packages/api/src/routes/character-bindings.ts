@@ -1,12 +1,13 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { getCharacterBinding, updateCharacterBinding } from '@atelier/db';
 import { BindingIdParam, BindingUpdateRequest, CharacterBinding } from '@atelier/contracts/characters';
-import { characterFor, touchCharacter } from '../characters/character-writes.js';
+import { visibleCharacter, touchCharacter } from '../characters/character-writes.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import { presentBinding } from '../presenters/character.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 /** A provider copy of a character version, addressed on its own: its consent status, or disabling it. */
 export const characterBindingRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
@@ -19,11 +20,12 @@ export const characterBindingRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
     responses: { 200: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 409, 422) },
   }),
   async (c) => {
+    const caller = callerOf(c);
     const body = c.req.valid('json');
     const { db } = c.get('services');
     const binding = await getCharacterBinding(db, c.req.valid('param').binding_id);
     if (!binding) throw fail.notFound(`binding ${c.req.valid('param').binding_id} not found`);
-    const character = await characterFor(c, binding.character_id, true, `binding ${binding.id} not found`);
+    const character = await visibleCharacter(caller, binding.character_id, true, `binding ${binding.id} not found`);
     if (body.providerConsentStatus === 'not_required' && !binding.photo_based) {
       throw fail.validation([
         {
@@ -44,8 +46,8 @@ export const characterBindingRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
         }),
       () => presentBinding(binding, binding.character_id, binding.version_number),
     );
-    await touchCharacter(c, character, undefined);
-    sendEtag(c, updated.etag); // the answer is the copy: its etag replaces the character's
+    await touchCharacter(caller, character, undefined);
+    sendEtag(c, updated.etag); // the answer is the copy: its etag, not the character's
     return c.json(presentBinding(updated, binding.character_id, binding.version_number), 200);
   },
 );

@@ -2,11 +2,13 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { addCharacterReference, getArtifact, removeCharacterReference } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
 import { CharacterIdParam, ReferenceCreateRequest, ReferenceParams } from '@atelier/contracts/characters';
-import { WithEtag, characterFor, characterRecord, touchCharacter } from '../characters/character-writes.js';
+import { visibleCharacter, characterRecord, touchCharacter } from '../characters/character-writes.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
-import { expectEtag, optionalEtag } from '../http/etag.js';
+import { expectEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import type { AppEnv } from '../services.js';
 import { jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
+import { WithEtag } from './characters.js';
 
 /** A character's draft references: adding or removing one gives the character a new etag. */
 export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -20,14 +22,15 @@ export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: v
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json');
-      const character = await characterFor(c, c.req.valid('param').character_id, true);
+      const character = await visibleCharacter(caller, c.req.valid('param').character_id, true);
       const { db } = c.get('services');
       const artifact = await getArtifact(db, body.artifactId);
       if (!artifact || artifact.workspace_id !== character.workspace_id) {
         throw fail.code('artifact_not_found', { message: `artifact ${body.artifactId} not found in this workspace` });
       }
-      await expectEtag(optionalEtag(c, body.etag), character, (current) => characterRecord(c, current));
+      await expectEtag(optionalEtag(c, body.etag), character, (current) => characterRecord(caller, current));
       await addCharacterReference(db, {
         id: newUuid(),
         character_id: character.id,
@@ -35,8 +38,9 @@ export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: v
         role: body.role,
         artifact_id: artifact.id,
       });
-      const touched = await touchCharacter(c, character, undefined);
-      return c.json(await characterRecord(c, touched), 201);
+      const touched = await touchCharacter(caller, character, undefined);
+      sendEtag(c, touched.etag);
+      return c.json(await characterRecord(caller, touched), 201);
     },
   )
   .openapi(
@@ -49,12 +53,14 @@ export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: v
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const { character_id, item_id } = c.req.valid('param');
-      const character = await characterFor(c, character_id, true);
-      await expectEtag(optionalEtag(c, undefined), character, (current) => characterRecord(c, current));
+      const character = await visibleCharacter(caller, character_id, true);
+      await expectEtag(optionalEtag(c, undefined), character, (current) => characterRecord(caller, current));
       if (!(await removeCharacterReference(c.get('services').db, character.id, item_id)))
         throw fail.notFound(`reference ${item_id} not found`);
-      const touched = await touchCharacter(c, character, undefined);
-      return c.json(await characterRecord(c, touched), 200);
+      const touched = await touchCharacter(caller, character, undefined);
+      sendEtag(c, touched.etag);
+      return c.json(await characterRecord(caller, touched), 200);
     },
   );

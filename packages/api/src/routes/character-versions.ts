@@ -10,13 +10,14 @@ import {
   VersionCreateRequest,
   VersionParams,
 } from '@atelier/contracts/characters';
-import { characterFor, freezeVersion, touchCharacter } from '../characters/character-writes.js';
+import { visibleCharacter, freezeVersion, touchCharacter } from '../characters/character-writes.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { action } from '../http/action-paths.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import { presentBinding, presentVersion } from '../presenters/character.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 /** A character's frozen versions: freeze, list, retire, and record a provider copy of a version. */
 export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -30,9 +31,10 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       responses: { 201: { description: 'The frozen version', ...json(CharacterVersion) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json') ?? {};
-      const character = await characterFor(c, c.req.valid('param').character_id, true);
-      const frozen = await freezeVersion(c, character.id, body, optionalEtag(c, undefined));
+      const character = await visibleCharacter(caller, c.req.valid('param').character_id, true);
+      const frozen = await freezeVersion(caller, character.id, body, optionalEtag(c, undefined));
       sendEtag(c, frozen.character.etag);
       return c.json(presentVersion(frozen.version, []), 201);
     },
@@ -50,7 +52,7 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       },
     }),
     async (c) => {
-      const character = await characterFor(c, c.req.valid('param').character_id, false);
+      const character = await visibleCharacter(callerOf(c), c.req.valid('param').character_id, false);
       const { db } = c.get('services');
       const versions = await characterVersions(db, character.id);
       const bindings = await bindingsOfVersions(
@@ -70,13 +72,14 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       responses: { 200: { description: 'The retired version', ...json(CharacterVersion) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const { character_id, number } = c.req.valid('param');
-      const character = await characterFor(c, character_id, true);
+      const character = await visibleCharacter(caller, character_id, true);
       const { db } = c.get('services');
       const version = await getCharacterVersion(db, character.id, number);
       if (!version) throw fail.notFound(`version ${number} of character ${character.id} not found`);
       const retired = (await retireCharacterVersion(db, version.id, 'retired')) ?? version;
-      await touchCharacter(c, character, undefined);
+      sendEtag(c, (await touchCharacter(caller, character, undefined)).etag);
       return c.json(presentVersion(retired, await bindingsOfVersions(db, [version.id])), 200);
     },
   )
@@ -90,9 +93,10 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       responses: { 201: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const { character_id, number } = c.req.valid('param');
       const body = c.req.valid('json');
-      const character = await characterFor(c, character_id, true);
+      const character = await visibleCharacter(caller, character_id, true);
       const { db } = c.get('services');
       const version = await getCharacterVersion(db, character.id, number);
       if (!version) throw fail.notFound(`version ${number} of character ${character.id} not found`);
@@ -107,8 +111,8 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
         provider_consent_status: body.providerConsentStatus,
         etag: newEtag(),
       });
-      await touchCharacter(c, character, undefined);
-      sendEtag(c, binding.etag); // the answer is the copy: its etag replaces the character's
+      await touchCharacter(caller, character, undefined);
+      sendEtag(c, binding.etag); // the answer is the copy: its etag, not the character's
       return c.json(presentBinding(binding, character.id, version.number), 201);
     },
   );

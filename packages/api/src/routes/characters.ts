@@ -12,12 +12,16 @@ import {
   ListCharactersQuery,
 } from '@atelier/contracts/characters';
 import { listAccess, requireWriter, resourceAccess } from '../access.js';
-import { WithEtag, characterFor, characterRecord, currentCharacterRecord } from '../characters/character-writes.js';
+import { visibleCharacter, characterRecord, currentCharacterRecord } from '../characters/character-writes.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { action } from '../http/action-paths.js';
 import { newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
+
+/** The answer of the character endpoints that return the character itself. */
+export const WithEtag = { description: 'The character; its new etag is in the ETag header and the etag field', ...json(Character) };
 
 /**
  * The character itself: list, create, read, edit, archive and the gate for a planned use. Its references
@@ -35,9 +39,10 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       responses: { 200: { description: 'Characters', ...json(listOf(Character, 'CharacterList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const q = c.req.valid('query');
       const { db } = c.get('services');
-      const access = await listAccess(c, q);
+      const access = await listAccess(caller, q);
       const page = await listCharacters(db, {
         workspaceId: access.workspaceId,
         projectId: q.projectId,
@@ -45,7 +50,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
         offset: q.offset,
         limit: q.limit,
       });
-      return c.json({ items: await Promise.all(page.items.map((ch) => characterRecord(c, ch))), total: page.total }, 200);
+      return c.json({ items: await Promise.all(page.items.map((ch) => characterRecord(caller, ch))), total: page.total }, 200);
     },
   )
   .openapi(
@@ -58,11 +63,12 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json');
       const { db } = c.get('services');
       const project = await getProject(db, body.projectId);
       if (!project) throw fail.notFound(`project ${body.projectId} not found`);
-      const access = await resourceAccess(c, project.workspace_id, `project ${body.projectId} not found`);
+      const access = await resourceAccess(caller, project.workspace_id, `project ${body.projectId} not found`);
       requireWriter(access);
       const fingerprint = requestFingerprint(body);
       const { character, created } = await createCharacterOnce(db, {
@@ -86,7 +92,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       }
       // A retry answers as the first request did, with the character as it now stands.
       sendEtag(c, character.etag);
-      return c.json(await characterRecord(c, character), 201);
+      return c.json(await characterRecord(caller, character), 201);
     },
   )
   .openapi(
@@ -99,9 +105,10 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const character = await characterFor(c, c.req.valid('param').character_id, false);
+      const caller = callerOf(c);
+      const character = await visibleCharacter(caller, c.req.valid('param').character_id, false);
       sendEtag(c, character.etag);
-      return c.json(await characterRecord(c, character), 200);
+      return c.json(await characterRecord(caller, character), 200);
     },
   )
   .openapi(
@@ -114,8 +121,9 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422, 428) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json');
-      const character = await characterFor(c, c.req.valid('param').character_id, true);
+      const character = await visibleCharacter(caller, c.req.valid('param').character_id, true);
       const expected = requiredEtag(c, body.etag);
       const updated = await writeWithEtag(
         c,
@@ -125,9 +133,9 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
             ...(body.persona !== undefined ? { persona: JSON.stringify(body.persona) } : {}),
             etag: newEtag(),
           }),
-        () => currentCharacterRecord(c, character.id),
+        () => currentCharacterRecord(caller, character.id),
       );
-      return c.json(await characterRecord(c, updated), 200);
+      return c.json(await characterRecord(caller, updated), 200);
     },
   )
   .openapi(
@@ -140,11 +148,12 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
-      const character = await characterFor(c, c.req.valid('param').character_id, true);
+      const caller = callerOf(c);
+      const character = await visibleCharacter(caller, c.req.valid('param').character_id, true);
       const expected = optionalEtag(c, undefined);
       if (character.archived_at && expected === undefined) {
         sendEtag(c, character.etag);
-        return c.json(await characterRecord(c, character), 200);
+        return c.json(await characterRecord(caller, character), 200);
       }
       const archived = await writeWithEtag(
         c,
@@ -153,9 +162,9 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
             archived_at: character.archived_at ?? new Date(),
             etag: newEtag(),
           }),
-        () => currentCharacterRecord(c, character.id),
+        () => currentCharacterRecord(caller, character.id),
       );
-      return c.json(await characterRecord(c, archived), 200);
+      return c.json(await characterRecord(caller, archived), 200);
     },
   )
   .openapi(
@@ -172,7 +181,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const character = await characterFor(c, c.req.valid('param').character_id, false);
+      const character = await visibleCharacter(callerOf(c), c.req.valid('param').character_id, false);
       const verdict = await checkCharacterUse(c.get('services').db, {
         workspaceId: character.workspace_id,
         characterId: character.id,

@@ -3,11 +3,12 @@ import { PG, createClientContact, deleteClientContact, listClientContacts, pgErr
 import { newUuid } from '@atelier/domain';
 import { Pagination, listOf } from '@atelier/contracts/common';
 import { ClientIdParam, Contact, ContactCreateRequest, ContactParams, ContactUpdateRequest } from '@atelier/contracts/clients';
-import { clientFor } from '../clients/client-records.js';
+import { visibleClient } from '../clients/client-records.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { presentContact } from '../presenters/client.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const contactExists = (err: unknown) =>
   pgErrorCode(err) === PG.uniqueViolation
@@ -26,7 +27,7 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
       responses: { 200: { description: 'Contacts', ...json(listOf(Contact, 'ClientContactList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { client } = await clientFor(c, c.req.valid('param').client_id, false);
+      const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, false);
       const page = await listClientContacts(c.get('services').db, client.id, c.req.valid('query'));
       return c.json({ items: page.items.map(presentContact), total: page.total }, 200);
     },
@@ -42,7 +43,7 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const { client } = await clientFor(c, c.req.valid('param').client_id, true);
+      const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, true);
       const contact = await createClientContact(c.get('services').db, {
         id: newUuid(),
         client_id: client.id,
@@ -69,7 +70,7 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
     async (c) => {
       const body = c.req.valid('json');
       const { contact_id } = c.req.valid('param');
-      const { client } = await clientFor(c, c.req.valid('param').client_id, true);
+      const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, true);
       const contact = await updateClientContact(c.get('services').db, client.id, contact_id, {
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(body.email !== undefined ? { email: body.email } : {}),
@@ -93,7 +94,7 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
     }),
     async (c) => {
       const { contact_id } = c.req.valid('param');
-      const { client } = await clientFor(c, c.req.valid('param').client_id, true);
+      const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, true);
       if (!(await deleteClientContact(c.get('services').db, client.id, contact_id))) throw fail.notFound(`contact ${contact_id} not found`);
       return c.body(null, 204);
     },

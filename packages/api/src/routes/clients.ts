@@ -13,12 +13,13 @@ import {
 } from '@atelier/contracts/clients';
 import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
 import { requireWriter, workspaceAccess } from '../access.js';
-import { billingColumns, clientConflict, clientFor, clientRecord, clientRecords, clientTotals } from '../clients/client-records.js';
+import { billingColumns, clientConflict, visibleClient, clientRecord, clientRecords, clientTotals } from '../clients/client-records.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { newEtag, requiredEtag, sendEtag } from '../http/etag.js';
 import { presentClientEvent } from '../presenters/client.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const WithEtag = { description: 'The client; its etag is in the ETag header and the etag field', ...json(Client) };
 
@@ -41,14 +42,15 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       responses: { 200: { description: 'Clients', ...json(ClientList) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const q = c.req.valid('query');
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(caller, c.req.valid('param').workspace_id);
       const { db } = c.get('services');
       const filter = { workspaceId: access.workspaceId, status: q.status, includeArchived: q.includeArchived ?? false };
       const page = await listClients(db, { ...filter, offset: q.offset, limit: q.limit });
       const [items, totals] = await Promise.all([
-        clientRecords(c, page.items, access),
-        clientTotals(c, await clientsInTotals(db, filter), access),
+        clientRecords(caller, page.items, access),
+        clientTotals(caller, await clientsInTotals(db, filter), access),
       ]);
       return c.json({ items, total: page.total, totals }, 200);
     },
@@ -63,8 +65,9 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json');
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(caller, c.req.valid('param').workspace_id);
       requireWriter(access);
       const fingerprint = requestFingerprint(body);
       const { client, created } = await conflictsAnswered(() =>
@@ -96,7 +99,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
         });
       }
       sendEtag(c, client.etag);
-      return c.json(await clientRecord(c, client, access), 201);
+      return c.json(await clientRecord(caller, client, access), 201);
     },
   )
   .openapi(
@@ -109,9 +112,10 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { client, access } = await clientFor(c, c.req.valid('param').client_id, false);
+      const caller = callerOf(c);
+      const { client, access } = await visibleClient(caller, c.req.valid('param').client_id, false);
       sendEtag(c, client.etag);
-      return c.json(await clientRecord(c, client, access), 200);
+      return c.json(await clientRecord(caller, client, access), 200);
     },
   )
   .openapi(
@@ -124,8 +128,9 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422, 428) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json');
-      const { client, access } = await clientFor(c, c.req.valid('param').client_id, true);
+      const { client, access } = await visibleClient(caller, c.req.valid('param').client_id, true);
       const expected = requiredEtag(c, body.etag);
       const { db } = c.get('services');
       const updated = await writeWithEtag(
@@ -149,9 +154,9 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
               c.get('principal').userId,
             ),
           ),
-        async () => clientRecord(c, (await getClient(db, client.id))!, access),
+        async () => clientRecord(caller, (await getClient(db, client.id))!, access),
       );
-      return c.json(await clientRecord(c, updated, access), 200);
+      return c.json(await clientRecord(caller, updated, access), 200);
     },
   )
   .openapi(
@@ -164,7 +169,8 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { client, access } = await clientFor(c, c.req.valid('param').client_id, true);
+      const caller = callerOf(c);
+      const { client, access } = await visibleClient(caller, c.req.valid('param').client_id, true);
       const archived = client.archived_at
         ? client
         : (await updateClient(
@@ -175,7 +181,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
             c.get('principal').userId,
           ))!;
       sendEtag(c, archived.etag);
-      return c.json(await clientRecord(c, archived, access), 200);
+      return c.json(await clientRecord(caller, archived, access), 200);
     },
   )
   .openapi(
@@ -188,7 +194,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       responses: { 200: { description: 'Events', ...json(listOf(ClientEvent, 'ClientEventList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const { client } = await clientFor(c, c.req.valid('param').client_id, false);
+      const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, false);
       const page = await listClientEvents(c.get('services').db, client.id, c.req.valid('query'));
       return c.json({ items: page.items.map(presentClientEvent), total: page.total }, 200);
     },

@@ -6,6 +6,7 @@ import { listAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import type { AppEnv } from '../services.js';
 import { json, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const toDate = (value: string | undefined) => (value ? new Date(value) : undefined);
 
@@ -21,7 +22,7 @@ export const costRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
   async (c) => {
     const q = c.req.valid('query');
     const { db } = c.get('services');
-    const access = await listAccess(c, q);
+    const access = await listAccess(callerOf(c), q);
     if (q.projectId && !(await getProjectInWorkspace(db, access.workspaceId, q.projectId)))
       throw fail.notFound(`project ${q.projectId} not found`);
     const [from, to] = [toDate(q.from), toDate(q.to)];

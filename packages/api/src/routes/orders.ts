@@ -9,6 +9,7 @@ import { presentOrder } from '../presenters/order.js';
 import type { AppEnv } from '../services.js';
 import { IDEMPOTENCY_DESCRIPTION, IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const orderBody = { ...json(Order) };
 
@@ -38,9 +39,10 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json');
       const key = idempotencyKeyOf(c, body);
-      const { row, replayed } = key ? await planOrderOnce(c, body, key) : { row: await planOrder(c, body), replayed: false };
+      const { row, replayed } = key ? await planOrderOnce(caller, body, key) : { row: await planOrder(caller, body), replayed: false };
       if (replayed) c.header(REPLAYED_HEADER, 'true');
       return c.json(await orderResponse(c, row.id), 201);
     },
@@ -55,7 +57,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       responses: { 200: { description: 'The order', ...orderBody }, ...errorResponses(401, 403, 404) },
     }),
     async (c) => {
-      const order = await visibleOrder(c, c.req.valid('param').order_id);
+      const order = await visibleOrder(callerOf(c), c.req.valid('param').order_id);
       return c.json(await orderResponse(c, order.id), 200);
     },
   )
@@ -70,7 +72,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const { order_id: orderId } = c.req.valid('param');
-      await startOrder(c, orderId);
+      await startOrder(callerOf(c), orderId);
       return c.json(await orderResponse(c, orderId), 200);
     },
   )
@@ -91,7 +93,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const { order_id: orderId } = c.req.valid('param');
-      const retried = await retryFailed(c, orderId, c.req.valid('json'));
+      const retried = await retryFailed(callerOf(c), orderId, c.req.valid('json'));
       return c.json({ order: await orderResponse(c, orderId), retried }, 200);
     },
   )
@@ -106,7 +108,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const { order_id: orderId } = c.req.valid('param');
-      await acceptGap(c, orderId, c.req.valid('json').reason);
+      await acceptGap(callerOf(c), orderId, c.req.valid('json').reason);
       return c.json(await orderResponse(c, orderId), 200);
     },
   )
@@ -121,7 +123,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const { order_id: orderId } = c.req.valid('param');
-      await cancelOrder(c, orderId);
+      await cancelOrder(callerOf(c), orderId);
       return c.json(await orderResponse(c, orderId), 200);
     },
   );

@@ -24,6 +24,7 @@ import { errorResponses, fail, validationHook } from '../errors.js';
 import { PG, refusedBy } from '@atelier/db';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const present = (p: ProjectRow) => ({
   id: p.id,
@@ -51,7 +52,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       const page = await listProjects(c.get('services').db, {
         workspaceId: access.workspaceId,
         includeArchived: q.includeArchived ?? false,
@@ -73,7 +74,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       requireWriter(access);
       const project = await createProject(c.get('services').db, {
         id: newUuid(),
@@ -96,7 +97,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const { workspace_id, project_id } = c.req.valid('param');
-      const access = await workspaceAccess(c, workspace_id);
+      const access = await workspaceAccess(callerOf(c), workspace_id);
       const project = await getProjectInWorkspace(c.get('services').db, access.workspaceId, project_id);
       if (!project) throw projectNotFound(project_id);
       return c.json(present(project), 200);
@@ -114,7 +115,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     async (c) => {
       const { workspace_id, project_id } = c.req.valid('param');
       const body = c.req.valid('json');
-      const access = await workspaceAccess(c, workspace_id);
+      const access = await workspaceAccess(callerOf(c), workspace_id);
       requireWriter(access);
       const { db } = c.get('services');
       if (!(await getProjectInWorkspace(db, access.workspaceId, project_id))) throw projectNotFound(project_id);
@@ -145,7 +146,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const { workspace_id, project_id } = c.req.valid('param');
-      const access = await workspaceAccess(c, workspace_id);
+      const access = await workspaceAccess(callerOf(c), workspace_id);
       requireWriter(access);
       const { db } = c.get('services');
       const refuse = () => fail.code('project_has_characters', { message: 'this project has characters; archive it instead' });

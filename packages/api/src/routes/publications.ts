@@ -34,14 +34,16 @@ import { json, jsonBody, secured } from '../http/route.js';
 import {
   attemptDeps,
   conflictsAnswered,
-  documentFor,
+  visibleDocument,
   presentArticle,
   presentAttempt,
   presentDocument,
   publicationTarget,
 } from '../publications/records.js';
 import type { AppEnv } from '../services.js';
-import { presentHealth, signedTargetRoutes, targetDeliveriesRoute, targetFor } from '../webhook-targets/signed-targets.js';
+import { presentHealth, visibleTarget } from '../webhook-targets/signed-targets.js';
+import { signedTargetRoutes, targetDeliveriesRoute } from './signed-target-routes.js';
+import { callerOf } from '../http/caller.js';
 
 const newDocumentId = () => `doc-${randomBytes(8).toString('hex')}`;
 
@@ -102,8 +104,9 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
       },
     }),
     async (c) => {
-      const publication = await targetFor(c, publicationTarget, c.req.valid('param').publication_id, true);
-      const deps = attemptDeps(c);
+      const caller = callerOf(c);
+      const publication = await visibleTarget(caller, publicationTarget, c.req.valid('param').publication_id, true);
+      const deps = attemptDeps(caller);
       const message = await enqueueWebhookMessage(
         deps.db,
         {
@@ -150,7 +153,7 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const publication = await targetFor(c, publicationTarget, c.req.valid('param').publication_id, true);
+      const publication = await visibleTarget(callerOf(c), publicationTarget, c.req.valid('param').publication_id, true);
       const row = await conflictsAnswered(() =>
         insertPublicationDocument(c.get('services').db, {
           id: newDocumentId(),
@@ -214,7 +217,7 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
   );
 
 async function transition(c: Context<AppEnv>, documentId: string, action: 'publish' | 'unpublish') {
-  const { document, publication } = await documentFor(c, documentId, true);
+  const { document, publication } = await visibleDocument(callerOf(c), documentId, true);
   const moved = await moveDocumentWithMessage(
     c.get('services').db,
     document.id,

@@ -20,6 +20,7 @@ import { type BatchResult, decideEntry, decideOne } from '../queue/decide.js';
 import { runResponse } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 function presentQueueItem(r: QueueRow) {
   return {
@@ -60,7 +61,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await listAccess(c, q);
+      const access = await listAccess(callerOf(c), q);
       const page = await listQueue(c.get('services').db, { ...q, workspaceId: access.workspaceId });
       return c.json({ items: page.items.map(presentQueueItem), total: page.total }, 200);
     },
@@ -76,7 +77,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await listAccess(c, q);
+      const access = await listAccess(callerOf(c), q);
       return c.json({ count: await countQueue(c.get('services').db, { ...q, workspaceId: access.workspaceId }) }, 200);
     },
   )
@@ -99,9 +100,10 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const runId = c.req.valid('param').run_id;
-      await decideOne(c, runId, c.req.valid('json'));
-      return c.json(await runResponse(c, runId), 200);
+      await decideOne(caller, runId, c.req.valid('json'));
+      return c.json(await runResponse(caller, runId), 200);
     },
   )
   .openapi(
@@ -121,9 +123,10 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const results: BatchResult[] = [];
       // One at a time: two entries on the same run settle in the order sent (the second is refused).
-      for (const [index, entry] of c.req.valid('json').decisions.entries()) results.push(await decideEntry(c, entry, index));
+      for (const [index, entry] of c.req.valid('json').decisions.entries()) results.push(await decideEntry(caller, entry, index));
       const succeeded = results.filter((r) => r.ok).length;
       return c.json({ results, succeeded, failed: results.length - succeeded }, 200);
     },

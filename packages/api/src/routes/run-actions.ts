@@ -8,6 +8,7 @@ import { errorResponses, fail, validationHook } from '../errors.js';
 import { runResponse, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 /** The engine refuses an operation because of the run's state: the contract's 409 invalid_transition. */
 async function asConflict(operation: () => Promise<unknown>): Promise<void> {
@@ -35,11 +36,12 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const { db, dispatcher } = c.get('services');
-      const { run } = await visibleRun(c, c.req.valid('param').run_id);
+      const { run } = await visibleRun(caller, c.req.valid('param').run_id);
       await asConflict(() => requestRunCancel(db, run.id));
       dispatcher?.wake();
-      return c.json(await runResponse(c, run.id), 200);
+      return c.json(await runResponse(caller, run.id), 200);
     },
   )
   .openapi(
@@ -52,10 +54,11 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       responses: { 200: { description: 'The finalized run', ...runBody }, ...errorResponses(401, 403, 404, 409) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const { db, temporal } = c.get('services');
-      const { run } = await visibleRun(c, c.req.valid('param').run_id);
+      const { run } = await visibleRun(caller, c.req.valid('param').run_id);
       await asConflict(() => finalizeRun(db, temporal, run.id));
-      return c.json(await runResponse(c, run.id), 200);
+      return c.json(await runResponse(caller, run.id), 200);
     },
   )
   .openapi(
@@ -68,11 +71,12 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       responses: { 200: { description: 'The archived run', ...runBody }, ...errorResponses(401, 403, 404, 409) },
     }),
     async (c) => {
-      const { run } = await visibleRun(c, c.req.valid('param').run_id);
+      const caller = callerOf(c);
+      const { run } = await visibleRun(caller, c.req.valid('param').run_id);
       if (!isTerminalRunStatus(run.status))
         throw fail.invalidTransition(`only terminal runs can be archived; run ${run.id} is ${run.status}`, { status: run.status });
       await archiveRun(c.get('services').db, run.id);
-      return c.json(await runResponse(c, run.id), 200);
+      return c.json(await runResponse(caller, run.id), 200);
     },
   )
   .openapi(
@@ -85,12 +89,13 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       responses: { 200: { description: 'The moved run', ...runBody }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const { db } = c.get('services');
-      const { run } = await visibleRun(c, c.req.valid('param').run_id);
+      const { run } = await visibleRun(caller, c.req.valid('param').run_id);
       const { projectId } = c.req.valid('json');
       if (projectId && !(await getProjectInWorkspace(db, run.workspace_id, projectId)))
         throw fail.notFound(`project ${projectId} not found`);
       await moveRunToProject(db, run.id, projectId);
-      return c.json(await runResponse(c, run.id), 200);
+      return c.json(await runResponse(caller, run.id), 200);
     },
   );

@@ -7,6 +7,7 @@ import { errorResponses, validationHook } from '../errors.js';
 import { runSnapshot, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
 /** Live deltas a stream holds for a slow client before it drops the next ones. */
@@ -88,7 +89,7 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     );
     let streaming = false;
     try {
-      const { run } = await visibleRun(c, runId);
+      const { run } = await visibleRun(callerOf(c), runId);
       // The run's row carries the number of its last event, written by the statement that recorded it: the
       // snapshot (this row, then its steps, read after it) shows at least every event up to that number.
       const headSeq = run.event_seq;

@@ -10,6 +10,7 @@ import { runResponse, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { IDEMPOTENCY_DESCRIPTION, IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const runBody = { ...json(Run) };
 
@@ -38,13 +39,14 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json');
       const key = idempotencyKeyOf(c, body);
-      if (!key) return c.json(presentRun(await createRun(c, body), []), 201);
-      const { row, replayed } = await createRunOnce(c, body, key);
+      if (!key) return c.json(presentRun(await createRun(caller, body), []), 201);
+      const { row, replayed } = await createRunOnce(caller, body, key);
       if (!replayed) return c.json(presentRun(row, []), 201);
       c.header(REPLAYED_HEADER, 'true');
-      return c.json(await runResponse(c, row.id), 201);
+      return c.json(await runResponse(caller, row.id), 201);
     },
   )
   .openapi(
@@ -59,7 +61,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
     async (c) => {
       const q = c.req.valid('query');
       const { db } = c.get('services');
-      const access = await listAccess(c, q);
+      const access = await listAccess(callerOf(c), q);
       const page = await listRuns(db, { ...q, workspaceId: access.workspaceId });
       const steps = groupBy(page.steps, (s) => s.run_id);
       const decisions = groupBy(
@@ -83,7 +85,8 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       responses: { 200: { description: 'The run', ...runBody }, ...errorResponses(401, 403, 404) },
     }),
     async (c) => {
-      const { run } = await visibleRun(c, c.req.valid('param').run_id);
-      return c.json(await runResponse(c, run.id), 200);
+      const caller = callerOf(c);
+      const { run } = await visibleRun(caller, c.req.valid('param').run_id);
+      return c.json(await runResponse(caller, run.id), 200);
     },
   );

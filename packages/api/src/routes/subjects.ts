@@ -35,19 +35,23 @@ import { expectEtag, newEtag, optionalEtag, requiredEtag, sendEtag } from '../ht
 import { presentConsent, presentConsentEvent, presentSubject } from '../presenters/character.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
+import type { Caller } from '../caller.js';
 
-async function subjectFor(c: Context<AppEnv>, id: string, write: boolean) {
-  const subject = await getSubject(c.get('services').db, id);
+/** A subject the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
+async function visibleSubject(caller: Caller, id: string, write: boolean) {
+  const subject = await getSubject(caller.services.db, id);
   if (!subject) throw fail.notFound(`subject ${id} not found`);
-  const access = await resourceAccess(c, subject.workspace_id, `subject ${id} not found`);
+  const access = await resourceAccess(caller, subject.workspace_id, `subject ${id} not found`);
   if (write) requireWriter(access);
   return subject;
 }
 
-async function consentFor(c: Context<AppEnv>, id: string, write: boolean) {
-  const consent = await getConsent(c.get('services').db, id);
+/** A consent the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
+async function visibleConsent(caller: Caller, id: string, write: boolean) {
+  const consent = await getConsent(caller.services.db, id);
   if (!consent) throw fail.notFound(`consent ${id} not found`);
-  const access = await resourceAccess(c, consent.workspace_id, `consent ${id} not found`);
+  const access = await resourceAccess(caller, consent.workspace_id, `consent ${id} not found`);
   if (write) requireWriter(access);
   return consent;
 }
@@ -69,7 +73,7 @@ async function answerConsentMove(
   consentId: string,
   body: { etag?: string; reason?: string } | undefined,
 ) {
-  const consent = await consentFor(c, consentId, true);
+  const consent = await visibleConsent(callerOf(c), consentId, true);
   // A revoke is never refused for a stale etag: withdrawing consent must always get through.
   const expectedEtag = move === 'revoke' ? undefined : optionalEtag(c, body?.etag);
   await expectEtag(expectedEtag, consent, presentConsent);
@@ -112,7 +116,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       const page = await listSubjects(c.get('services').db, {
         workspaceId: access.workspaceId,
         includeErased: q.includeErased ?? false,
@@ -133,7 +137,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       requireWriter(access);
       const subject = await createSubject(c.get('services').db, {
         id: newUuid(),
@@ -160,7 +164,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       responses: { 200: { description: 'The subject', ...json(SubjectWithConsents) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const subject = await subjectFor(c, c.req.valid('param').subject_id, false);
+      const subject = await visibleSubject(callerOf(c), c.req.valid('param').subject_id, false);
       const consents = await listSubjectConsents(c.get('services').db, subject.id);
       sendEtag(c, subject.etag);
       return c.json({ ...presentSubject(subject), consents: consents.map(presentConsent) }, 200);
@@ -177,7 +181,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const subject = await subjectFor(c, c.req.valid('param').subject_id, true);
+      const subject = await visibleSubject(callerOf(c), c.req.valid('param').subject_id, true);
       const expected = requiredEtag(c, body.etag);
       if (subject.erased_at) throw fail.code('subject_erased', { message: 'an erased subject cannot be edited' });
       const updated = await writeWithEtag(
@@ -205,7 +209,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       responses: { 200: { description: 'The erased subject', ...json(Subject) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const subject = await subjectFor(c, c.req.valid('param').subject_id, true);
+      const subject = await visibleSubject(callerOf(c), c.req.valid('param').subject_id, true);
       const erased = await eraseSubject(c.get('services').db, subject.id, c.get('principal').userId, newEtag());
       sendEtag(c, erased.etag);
       return c.json(presentSubject(erased), 200);
@@ -222,7 +226,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const subject = await subjectFor(c, c.req.valid('param').subject_id, true);
+      const subject = await visibleSubject(callerOf(c), c.req.valid('param').subject_id, true);
       if (body.endsOn < body.startsOn) {
         throw fail.validation([{ type: 'value_error', loc: ['body', 'endsOn'], msg: 'endsOn is before startsOn', input: body.endsOn }]);
       }
@@ -280,7 +284,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       },
     }),
     async (c) => {
-      const consent = await consentFor(c, c.req.valid('param').consent_id, false);
+      const consent = await visibleConsent(callerOf(c), c.req.valid('param').consent_id, false);
       const page = await listConsentEvents(c.get('services').db, consent.id, c.req.valid('query'));
       return c.json({ items: page.items.map(presentConsentEvent), total: page.total }, 200);
     },

@@ -14,11 +14,13 @@ import { AccountDeletionRequest, User, UserUpdateRequest } from '@atelier/contra
 import { hashPassword, verifyPassword } from '../auth/secrets.js';
 import { judgePassword } from '../auth/password-strength.js';
 import { passwordUnderThrottle } from '../auth/throttled-sign-in.js';
+import { requestAddress } from '../http/client-address.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { kept } from '../kept/index.js';
 import { requireAccountScope } from '../access.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const userBody = { ...json(User) };
 
@@ -56,7 +58,11 @@ async function requireCurrentPassword(c: Context<AppEnv>, user: UserRow, current
       },
     ]);
   }
-  if (!(await passwordUnderThrottle(c, user.email, () => verifyPassword(user.password_hash, currentPassword)))) {
+  if (
+    !(await passwordUnderThrottle(c.get('services'), { email: user.email, address: requestAddress(c) }, () =>
+      verifyPassword(user.password_hash, currentPassword),
+    ))
+  ) {
     throw fail.validation([
       { type: 'password_incorrect', loc: ['body', 'currentPassword'], msg: 'The current password is not correct', input: null },
     ]);
@@ -98,7 +104,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401, 403, 409, 422, 429) },
     }),
     async (c) => {
-      requireAccountScope(c);
+      requireAccountScope(callerOf(c));
       const body = c.req.valid('json');
       const { db } = c.get('services');
       const principal = c.get('principal');
@@ -144,7 +150,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       responses: { 200: { description: 'The user, showing the pending request', ...userBody }, ...errorResponses(401, 403, 422) },
     }),
     async (c) => {
-      requireAccountScope(c);
+      requireAccountScope(callerOf(c));
       const { db } = c.get('services');
       const body = c.req.valid('json');
       const user = await requestAccountDeletion(db, c.get('principal').userId, body.reason || null);
@@ -163,7 +169,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       responses: { 200: { description: 'The user, with no deletion request', ...userBody }, ...errorResponses(401, 403, 409) },
     }),
     async (c) => {
-      requireAccountScope(c);
+      requireAccountScope(callerOf(c));
       const { db } = c.get('services');
       const result = await withdrawAccountDeletion(db, c.get('principal').userId);
       if (result.outcome === 'no_request')

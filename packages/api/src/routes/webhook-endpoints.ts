@@ -18,7 +18,9 @@ import { newWebhookMessageId } from '@atelier/engine/webhooks/index';
 import { errorResponses, fail } from '../errors.js';
 import { json, secured } from '../http/route.js';
 import { endpointTarget, presentDelivery } from '../webhook-endpoints/records.js';
-import { signedTargetRoutes, targetDeliveriesRoute, targetFor } from '../webhook-targets/signed-targets.js';
+import { visibleTarget } from '../webhook-targets/signed-targets.js';
+import { signedTargetRoutes, targetDeliveriesRoute } from './signed-target-routes.js';
+import { callerOf } from '../http/caller.js';
 
 const at = { tag: 'webhook-endpoints', path: '/v1/webhook-endpoints', idParam: 'endpoint_id', idParams: WebhookEndpointIdParam };
 
@@ -52,8 +54,8 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
       'Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once, retries of earlier messages included',
   },
   createErrors: [401, 403, 404, 422, 503],
-  checkCreate: async (c, access) => {
-    if ((await countWebhookEndpoints(c.get('services').db, access.workspaceId)) >= MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE) {
+  checkCreate: async (caller, access) => {
+    if ((await countWebhookEndpoints(caller.services.db, access.workspaceId)) >= MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE) {
       throw fail.validation([
         {
           type: 'too_many_endpoints',
@@ -87,7 +89,7 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
       responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const endpoint = await targetFor(c, endpointTarget, c.req.valid('param').endpoint_id, true);
+      const endpoint = await visibleTarget(callerOf(c), endpointTarget, c.req.valid('param').endpoint_id, true);
       if (!(await deleteWebhookEndpoint(c.get('services').db, endpoint.id)))
         throw fail.notFound(`webhook endpoint ${endpoint.id} not found`);
       return c.body(null, 204);
@@ -106,7 +108,7 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
       },
     }),
     async (c) => {
-      const endpoint = await targetFor(c, endpointTarget, c.req.valid('param').endpoint_id, true);
+      const endpoint = await visibleTarget(callerOf(c), endpointTarget, c.req.valid('param').endpoint_id, true);
       const services = c.get('services');
       const message = await enqueueWebhookMessage(services.db, {
         id: newWebhookMessageId(),

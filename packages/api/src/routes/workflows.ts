@@ -33,6 +33,7 @@ import {
   workflowResponse,
 } from '../workflows/authoring.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const workflowBody = json(Workflow);
 
@@ -53,9 +54,10 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json') as Record<string, unknown> & { workspaceId?: string };
-      const access = await workspaceAccess(c, body.workspaceId);
-      const previousVersion = await refusePublished(c, access.workspaceId, body.id, body.version);
+      const access = await workspaceAccess(caller, body.workspaceId);
+      const previousVersion = await refusePublished(caller, access.workspaceId, body.id, body.version);
       return c.json(dryRunDraft(body, { models: c.get('services').models, previousVersion }), 200);
     },
   )
@@ -71,10 +73,11 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       responses: { 200: { description: 'The estimate', ...json(EstimateResponse) }, ...errorResponses(401, 409, 422) },
     }),
     async (c) => {
+      const caller = callerOf(c);
       const body = c.req.valid('json');
       const { models } = c.get('services');
-      const access = await workspaceAccess(c);
-      await refusePublished(c, access.workspaceId, body.id, body.version);
+      const access = await workspaceAccess(caller);
+      await refusePublished(caller, access.workspaceId, body.id, body.version);
       const errors: string[] = [];
       const steps = body.runtimeSteps.flatMap((raw, index) => {
         const parsed = Step.safeParse(raw);
@@ -101,7 +104,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       },
     }),
     async (c) => {
-      const { created, workflow } = await authorWorkflow(c, c.req.valid('json'));
+      const { created, workflow } = await authorWorkflow(callerOf(c), c.req.valid('json'));
       return created ? c.json(workflow, 201) : c.json(workflow, 200);
     },
   )
@@ -119,7 +122,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const access = await workspaceAccess(c, q.workspaceId);
+      const access = await workspaceAccess(callerOf(c), q.workspaceId);
       const page = await listWorkspaceWorkflows(c.get('services').db, access.workspaceId, q);
       return c.json({ items: page.items.map(presentWorkflowSummary), total: page.total }, 200);
     },
@@ -134,8 +137,9 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       responses: { 200: { description: 'The workflow', ...workflowBody }, ...errorResponses(401, 403, 404) },
     }),
     async (c) => {
-      const { workflow } = await visibleWorkflow(c, c.req.valid('param').id);
-      return c.json(await workflowResponse(c, workflow.id), 200);
+      const caller = callerOf(c);
+      const { workflow } = await visibleWorkflow(caller, c.req.valid('param').id);
+      return c.json(await workflowResponse(caller, workflow.id), 200);
     },
   )
   .openapi(
@@ -151,7 +155,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       },
     }),
     async (c) => {
-      const { workflow } = await visibleWorkflow(c, c.req.valid('param').id);
+      const { workflow } = await visibleWorkflow(callerOf(c), c.req.valid('param').id);
       const { offset, limit } = c.req.valid('query');
       const versions = await listWorkflowVersions(c.get('services').db, workflow.id);
       return c.json({ items: versions.slice(offset, offset + limit).map(presentWorkflowVersion), total: versions.length }, 200);
@@ -166,7 +170,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       request: { params: WorkflowIdParam, body: jsonBody(PublishWorkflowRequest) },
       responses: { 200: { description: 'The workflow', ...workflowBody }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
-    async (c) => c.json(await publishWorkflow(c, c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await publishWorkflow(callerOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(
     createRoute({
@@ -177,5 +181,5 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       request: { params: WorkflowIdParam, body: jsonBody(DeprecateWorkflowRequest) },
       responses: { 200: { description: 'The workflow', ...workflowBody }, ...errorResponses(401, 403, 404, 422) },
     }),
-    async (c) => c.json(await deprecate(c, c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await deprecate(callerOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );

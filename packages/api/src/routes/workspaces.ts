@@ -27,6 +27,7 @@ import { errorResponses, fail, validationHook } from '../errors.js';
 import { kept } from '../kept/index.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
+import { callerOf } from '../http/caller.js';
 
 const presentWorkspace = (w: WorkspaceWithRole) => ({
   id: w.id,
@@ -91,7 +92,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     }),
     async (c) => {
       const principal = c.get('principal');
-      requireAccountScope(c);
+      requireAccountScope(callerOf(c));
       const workspace = await createWorkspace(c.get('services').db, {
         id: newUuid(),
         name: c.req.valid('json').name,
@@ -110,7 +111,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       responses: { 200: { description: 'The workspace', ...json(Workspace) }, ...errorResponses(401, 403, 404, 422) },
     }),
     async (c) => {
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       const workspace = await getWorkspace(c.get('services').db, access.workspaceId);
       if (!workspace) throw fail.notFound(`workspace ${access.workspaceId} not found`);
       return c.json(presentWorkspace({ ...workspace, role: access.role }), 200);
@@ -129,7 +130,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       },
     }),
     async (c) => {
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       const page = await listMembers(c.get('services').db, access.workspaceId, c.req.valid('query'));
       return c.json({ items: page.items.map(presentMember), total: page.total }, 200);
     },
@@ -146,7 +147,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     async (c) => {
       const { db } = c.get('services');
       const body = c.req.valid('json');
-      const access = await workspaceAccess(c, c.req.valid('param').workspace_id);
+      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       requireWriter(access);
       if (body.role === 'owner' && access.role !== 'owner') throw ownerRoleRefused();
       const user = await findUserByEmail(db, body.email);
@@ -168,7 +169,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     }),
     async (c) => {
       const { workspace_id, user_id } = c.req.valid('param');
-      const access = await workspaceAccess(c, workspace_id);
+      const access = await workspaceAccess(callerOf(c), workspace_id);
       requireWriter(access);
       const result = await changeMembership(c.get('services').db, {
         workspaceId: access.workspaceId,
@@ -193,7 +194,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     }),
     async (c) => {
       const { workspace_id, user_id } = c.req.valid('param');
-      const access = await workspaceAccess(c, workspace_id);
+      const access = await workspaceAccess(callerOf(c), workspace_id);
       const leaving = user_id === c.get('principal').userId;
       if (!leaving) requireWriter(access);
       const result = await changeMembership(c.get('services').db, {

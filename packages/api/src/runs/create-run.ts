@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import type { Insertable, RawBuilder } from 'kysely';
 import type { z } from '@hono/zod-openapi';
 import type { CreateRunRequest } from '@atelier/contracts/runs';
@@ -23,7 +22,7 @@ import { templateLabel } from '@atelier/engine/metrics';
 import { nameRunOnSpan } from '@atelier/engine/tracing';
 import { type WorkspaceAccess, workspaceAccess } from '../access.js';
 import { fail } from '../errors.js';
-import type { AppEnv } from '../services.js';
+import type { Caller } from '../caller.js';
 import { refuseUnusableCharacter } from './character-gate.js';
 import { resolveSuppliedArtifacts } from './supplied-artifacts.js';
 import { underBudgetsOrAlone } from '../budgets/enforce.js';
@@ -36,8 +35,8 @@ type Body = z.infer<typeof CreateRunRequest>;
  * The version a new run pins: the live (newest published) one; for a workflow never published, its
  * newest draft, which is recorded but not executed.
  */
-export async function pinnedVersion(c: Context<AppEnv>, templateId: string, access: WorkspaceAccess) {
-  const services = c.get('services');
+export async function pinnedVersion(caller: Caller, templateId: string, access: WorkspaceAccess) {
+  const { services } = caller;
   const { db } = services;
   // The workflow and its live version, kept in memory while the catalog does not change: every run creation reads it.
   const found = await kept(services).workflows.get(templateId);
@@ -59,8 +58,8 @@ export async function pinnedVersion(c: Context<AppEnv>, templateId: string, acce
 }
 
 /** The definition's bindings with the caller's overrides applied: each a model id or an ordered list (primary, then fallbacks). */
-export function applyOverrides(c: Context<AppEnv>, definition: WorkflowDefinition, overrides: Bindings | undefined) {
-  const { models } = c.get('services');
+export function applyOverrides(caller: Caller, definition: WorkflowDefinition, overrides: Bindings | undefined) {
+  const { models } = caller.services;
   const bindings: Record<string, ModelBinding> = { ...definition.providers };
   for (const [role, modelId] of Object.entries(overrides ?? {})) {
     if (!(role in definition.providers)) {
@@ -79,28 +78,27 @@ export function applyOverrides(c: Context<AppEnv>, definition: WorkflowDefinitio
  * one transaction and never waits on Temporal, which may even be down.
  */
 export async function createRun(
-  c: Context<AppEnv>,
+  caller: Caller,
   body: Body,
   /** Written in the run's own transaction (e.g. a brand import's record); throwing undoes the run. */
   alsoRecord?: (tx: Executor, run: RunRow) => Promise<void>,
   /** The request's `Idempotency-Key`, recorded with the run (createRunOnce). */
   idempotency?: IdempotencyKey,
 ): Promise<RunRow> {
-  const services = c.get('services');
+  const { services, principal } = caller;
   const { db, models } = services;
-  const principal = c.get('principal');
-  const access = await workspaceAccess(c, body.workspaceId);
+  const access = await workspaceAccess(caller, body.workspaceId);
   const tooLarge = intakeSizeProblems(measureIntake(body.intake));
   if (tooLarge.length > 0) throw fail.intakeInvalid(tooLarge);
   if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId))) {
     throw fail.notFound(`project ${body.projectId} not found`);
   }
-  const { workflow, definition, runnable } = await pinnedVersion(c, body.templateId, access);
-  const bindings = applyOverrides(c, definition, body.providers);
+  const { workflow, definition, runnable } = await pinnedVersion(caller, body.templateId, access);
+  const bindings = applyOverrides(caller, definition, body.providers);
 
   const resolution = resolveIntake(definition.intakeSchema.fields, body.intake);
   if (resolution.unknownKeys.length > 0) {
-    c.get('logger').warn({ templateId: workflow.id, unknownKeys: resolution.unknownKeys }, 'unknown intake keys ignored');
+    caller.logger.warn({ templateId: workflow.id, unknownKeys: resolution.unknownKeys }, 'unknown intake keys ignored');
   }
   if (!resolution.ok) throw fail.intakeInvalid(resolution.errors);
   const supplied = await resolveSuppliedArtifacts(db, access.workspaceId, definition.intakeSchema.fields, resolution.intake);
@@ -148,7 +146,7 @@ export async function createRun(
         return { run: inserted };
       })
     : await underBudgetsOrAlone(
-        c,
+        caller,
         {
           workspaceId: access.workspaceId,
           projectId: body.projectId ?? null,
@@ -166,7 +164,7 @@ export async function createRun(
         },
       );
   const { run } = recorded;
-  c.get('metrics')?.runsCreated.inc({ template: templateLabel(workflow.id, workflow.workspace_id === null) });
+  caller.metrics?.runsCreated.inc({ template: templateLabel(workflow.id, workflow.workspace_id === null) });
   if (notExecuted) {
     const recorded = await moveRunStatus(db, runId, 'failed', {
       error: notExecuted,
@@ -185,10 +183,11 @@ export async function createRun(
  * POST /v1/runs with an `Idempotency-Key`: the run is created once per workspace and key within the key's
  * window; a retry with the same body gets that run back (`replayed`), another body is refused.
  */
-export async function createRunOnce(c: Context<AppEnv>, body: Body, key: IdempotencyKey): Promise<{ row: RunRow; replayed: boolean }> {
-  const access = await workspaceAccess(c, body.workspaceId);
-  const { db } = c.get('services');
-  return createdOnce(idempotentCreations('runs'), db, access.workspaceId, key, () => createRun(c, body, undefined, key));
+export async function createRunOnce(caller: Caller, body: Body, key: IdempotencyKey): Promise<{ row: RunRow; replayed: boolean }> {
+  const access = await workspaceAccess(caller, body.workspaceId);
+  return createdOnce(idempotentCreations('runs'), caller.services.db, access.workspaceId, key, () =>
+    createRun(caller, body, undefined, key),
+  );
 }
 
 /** The run with its `start_run`: due for any dispatcher, or `leased` to this gateway's, which is handed it. */

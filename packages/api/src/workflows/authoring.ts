@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import type { AuthorWorkflowRequest, DeprecateWorkflowRequest, PublishWorkflowRequest } from '@atelier/contracts/workflows';
 import {
@@ -13,7 +12,7 @@ import {
 import { checkDefinition, compareVersions } from '@atelier/domain';
 import { type WorkspaceAccess, requireWriter, resourceAccess, workspaceAccess } from '../access.js';
 import { fail } from '../errors.js';
-import type { AppEnv } from '../services.js';
+import type { Caller } from '../caller.js';
 import { kept } from '../kept/index.js';
 
 /** The contract's refusal of a definition: every broken rule at once, as sentences. */
@@ -51,8 +50,8 @@ const newestPublished = (versions: readonly WorkflowVersionRow[]) =>
   versions.filter((v) => v.state === 'published').sort((a, b) => compareVersions(b.version, a.version))[0];
 
 /** The workflow with its versions and the full definition of its live version (else its newest draft). */
-export async function workflowResponse(c: Context<AppEnv>, id: string) {
-  const { db } = c.get('services');
+export async function workflowResponse(caller: Caller, id: string) {
+  const { db } = caller.services;
   const workflow = await getWorkflow(db, id);
   if (!workflow) throw fail.notFound(`workflow ${id} not found`);
   const versions = await listWorkflowVersions(db, id);
@@ -72,16 +71,16 @@ export async function workflowResponse(c: Context<AppEnv>, id: string) {
  * A workflow the caller may read: built-ins to anyone signed in (access is then null), a workspace's
  * own workflows to its members; anything else is not found.
  */
-export async function visibleWorkflow(c: Context<AppEnv>, id: string): Promise<{ workflow: WorkflowRow; access: WorkspaceAccess | null }> {
-  const workflow = await getWorkflow(c.get('services').db, id);
+export async function visibleWorkflow(caller: Caller, id: string): Promise<{ workflow: WorkflowRow; access: WorkspaceAccess | null }> {
+  const workflow = await getWorkflow(caller.services.db, id);
   if (!workflow) throw fail.notFound(`workflow ${id} not found`);
   if (workflow.workspace_id === null) return { workflow, access: null };
-  return { workflow, access: await resourceAccess(c, workflow.workspace_id, `workflow ${id} not found`) };
+  return { workflow, access: await resourceAccess(caller, workflow.workspace_id, `workflow ${id} not found`) };
 }
 
 /** A workflow the caller may change: their workspace's own, and they are an owner or admin there. */
-async function ownedWorkflow(c: Context<AppEnv>, id: string) {
-  const { workflow, access } = await visibleWorkflow(c, id);
+async function ownedWorkflow(caller: Caller, id: string) {
+  const { workflow, access } = await visibleWorkflow(caller, id);
   if (!access) throw fail.forbidden(`${id} is a built-in workflow; only the platform changes it`);
   requireWriter(access);
   return { workflow, access };
@@ -91,9 +90,9 @@ async function ownedWorkflow(c: Context<AppEnv>, id: string) {
  * POST /v1/workflows: creates the workflow with a draft, or replaces its draft. Published versions are
  * frozen (409 version_frozen) and ids belong to one workflow forever (409 workflow_id_taken).
  */
-export async function authorWorkflow(c: Context<AppEnv>, body: z.infer<typeof AuthorWorkflowRequest>) {
-  const { db, models } = c.get('services');
-  const access = await workspaceAccess(c, body.workspaceId);
+export async function authorWorkflow(caller: Caller, body: z.infer<typeof AuthorWorkflowRequest>) {
+  const { db, models } = caller.services;
+  const access = await workspaceAccess(caller, body.workspaceId);
   requireWriter(access);
   const raw = body.definition;
   const id = typeof raw.id === 'string' && raw.id.length > 0 ? raw.id : null;
@@ -115,14 +114,14 @@ export async function authorWorkflow(c: Context<AppEnv>, body: z.infer<typeof Au
     if (!check.definition) throw workflowInvalid(check.errors);
     return { name: check.definition.name, version: check.definition.version, definition: check.definition };
   });
-  kept(c.get('services')).workflows.forget();
-  return { created, workflow: await workflowResponse(c, id) };
+  kept(caller.services).workflows.forget();
+  return { created, workflow: await workflowResponse(caller, id) };
 }
 
 /** POST /v1/workflows/{id}/publish: the draft becomes the frozen, live version; the workflow becomes internal. */
-export async function publishWorkflow(c: Context<AppEnv>, id: string, body: z.infer<typeof PublishWorkflowRequest>) {
-  const { db, models } = c.get('services');
-  await ownedWorkflow(c, id);
+export async function publishWorkflow(caller: Caller, id: string, body: z.infer<typeof PublishWorkflowRequest>) {
+  const { db, models } = caller.services;
+  await ownedWorkflow(caller, id);
   if (body.visibility !== 'internal') {
     throw fail.validation([
       {
@@ -145,14 +144,14 @@ export async function publishWorkflow(c: Context<AppEnv>, id: string, body: z.in
     const check = checkDefinition(target.definition, { models, previousVersion: newestPublished(versions)?.version });
     if (check.errors.length > 0) throw workflowInvalid(check.errors);
   });
-  kept(c.get('services')).workflows.forget();
-  return workflowResponse(c, id);
+  kept(caller.services).workflows.forget();
+  return workflowResponse(caller, id);
 }
 
 /** POST /v1/workflows/{id}/deprecate: new runs are refused with 400 template_deprecated naming the successor. */
-export async function deprecate(c: Context<AppEnv>, id: string, body: z.infer<typeof DeprecateWorkflowRequest>) {
-  const { db } = c.get('services');
-  const { workflow } = await ownedWorkflow(c, id);
+export async function deprecate(caller: Caller, id: string, body: z.infer<typeof DeprecateWorkflowRequest>) {
+  const { db } = caller.services;
+  const { workflow } = await ownedWorkflow(caller, id);
   const successor = await getWorkflow(db, body.supersededById);
   const visible = successor && (successor.workspace_id === null || successor.workspace_id === workflow.workspace_id);
   if (!visible || successor.id === id) {
@@ -162,8 +161,8 @@ export async function deprecate(c: Context<AppEnv>, id: string, body: z.infer<ty
     });
   }
   await deprecateWorkflow(db, id, successor.id);
-  kept(c.get('services')).workflows.forget();
-  return workflowResponse(c, id);
+  kept(caller.services).workflows.forget();
+  return workflowResponse(caller, id);
 }
 
 /**
@@ -171,9 +170,9 @@ export async function deprecate(c: Context<AppEnv>, id: string, body: z.infer<ty
  * workspace's published versions, is refused with 409 workflow_published. Otherwise answers the newest
  * published version of the workspace's workflow of that id, which a new draft must sort after.
  */
-export async function refusePublished(c: Context<AppEnv>, workspaceId: string, id: unknown, version: unknown): Promise<string | undefined> {
+export async function refusePublished(caller: Caller, workspaceId: string, id: unknown, version: unknown): Promise<string | undefined> {
   if (typeof id !== 'string' || !id) return undefined;
-  const { db } = c.get('services');
+  const { db } = caller.services;
   const workflow = await getWorkflow(db, id);
   if (!workflow || (workflow.workspace_id !== null && workflow.workspace_id !== workspaceId)) return undefined;
   const versions = await listWorkflowVersions(db, id);

@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto';
+import { OpenAPIHono, createRoute, type z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Executor } from '@atelier/db';
+import { formatWebhookSecret, generateWebhookKey, sealTargetKey } from '@atelier/engine/webhooks/index';
+import { type WorkspaceAccess, requireWriter, workspaceAccess } from '../access.js';
+import type { Caller } from '../caller.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
+import { callerOf } from '../http/caller.js';
+import { requireSendableUrl } from '../http/outbound-url.js';
+import { json, jsonBody, secured } from '../http/route.js';
+import type { AppEnv } from '../services.js';
+import {
+  type SignedTarget,
+  type TargetRow,
+  secretsKeyOf,
+  targetRecord,
+  targetRecords,
+  visibleTarget,
+} from '../webhook-targets/signed-targets.js';
+
+/**
+ * The operations every signed webhook target shares (webhook-targets/signed-targets.ts): create, list,
+ * read, change, rotate the secret, and its deliveries. Each resource's own module declares only what
+ * differs: its contract's schemas and words, its columns, and its own operations (documents and verify,
+ * events and test sends).
+ */
+
+/** Where a resource's operations stand in the contract. */
+export interface TargetPlace {
+  tag: string;
+  /** The collection's path (`/v1/publications`); one target is at `{path}/{idParam}`. */
+  path: string;
+  idParam: string;
+  /** The path parameters of one target. */
+  idParams: z.ZodObject;
+}
+
+const onePath = (at: TargetPlace) => `${at.path}/{${at.idParam}}`;
+const idOf = (c: Context<AppEnv>, at: TargetPlace) => (c.req.valid as (target: 'param') => Record<string, string>)('param')[at.idParam]!;
+
+/** What a resource's contract says of the shared operations: its schemas, paths and words. */
+export interface SignedTargetContract<CreateBody, UpdateBody, Insert, Patch> extends TargetPlace {
+  /** The id of a new target (`pub-…`, `ep-…`). */
+  idPrefix: string;
+  /** The body field holding the URL deliveries go to, checked against the egress policy. */
+  urlField: string;
+  /** How descriptions name one target and several (`publication`, `Publications`). */
+  one: string;
+  many: string;
+  schemas: {
+    createRequest: z.ZodType;
+    withSecret: z.ZodType;
+    listQuery: z.ZodObject;
+    list: z.ZodType;
+    record: z.ZodType;
+    updateRequest: z.ZodType;
+  };
+  summaries: { create: string; list: string; get: string; update: string; rotateSecret: string };
+  /** The create operation's error statuses. */
+  createErrors: number[];
+  /** Refusals a create checks after the URL and before the secret (a per-workspace limit). */
+  checkCreate?: (caller: Caller, access: WorkspaceAccess, body: CreateBody) => Promise<void>;
+  /** The insert's own columns, between workspace_id and secret_sealed. */
+  columns(body: CreateBody): Omit<Insert, 'id' | 'workspace_id' | 'secret_sealed' | 'created_by'>;
+  /** The columns a change sets (only those the body names). */
+  changes(body: UpdateBody): Patch;
+  /** Runs a write and answers its conflicts (unique slugs) as the contract says. */
+  answerConflicts?: <T>(write: () => Promise<T>) => Promise<T>;
+}
+
+/**
+ * The shared operations of a signed webhook target, in the order the contract lists them: create (the
+ * secret in that response only), list, read, change, rotate the secret. The resource's module chains its
+ * own operations onto what this returns.
+ */
+export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, CreateBody, UpdateBody>(
+  target: SignedTarget<Row, Insert, Patch, Own>,
+  contract: SignedTargetContract<CreateBody, UpdateBody, Insert, Patch>,
+) {
+  const { schemas, summaries, urlField, idParams } = contract;
+  const bodyOf = <T>(c: Context<AppEnv>) => (c.req.valid as (target: 'json') => T)('json');
+  const urlOf = (body: unknown) => (body as Record<string, string | undefined>)[urlField];
+  const write = contract.answerConflicts ?? (<T>(w: () => Promise<T>) => w());
+  const notFound = (id: string) => fail.notFound(`${target.noun} ${id} not found`);
+  const withSecret = async (caller: Caller, row: Row, key: Buffer) => ({
+    ...(await targetRecord(caller, target, row)),
+    secret: formatWebhookSecret(key),
+  });
+
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+    .openapi(
+      createRoute({
+        ...secured(contract.tag),
+        method: 'post',
+        path: contract.path,
+        summary: summaries.create,
+        request: { body: jsonBody(schemas.createRequest) },
+        responses: {
+          201: { description: `The ${contract.one} and its secret, shown once`, ...json(schemas.withSecret) },
+          ...errorResponses(...contract.createErrors),
+        },
+      }),
+      async (c) => {
+        const caller = callerOf(c);
+        const body = bodyOf<CreateBody & { workspaceId?: string }>(c);
+        const access = await workspaceAccess(caller, body.workspaceId);
+        requireWriter(access);
+        await requireSendableUrl(caller, urlOf(body)!, ['body', urlField]);
+        await contract.checkCreate?.(caller, access, body);
+        const secretsKey = secretsKeyOf(caller);
+        const id = `${contract.idPrefix}-${randomBytes(8).toString('hex')}`;
+        const key = generateWebhookKey();
+        const row = await write(() =>
+          target.store.insert(c.get('services').db, {
+            id,
+            workspace_id: access.workspaceId,
+            ...contract.columns(body),
+            secret_sealed: sealTargetKey(secretsKey, target.kind, id, key),
+            created_by: c.get('principal').userId,
+          } as Insert),
+        );
+        return c.json(await withSecret(caller, row, key), 201);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...secured(contract.tag),
+        method: 'get',
+        path: contract.path,
+        summary: summaries.list,
+        request: { query: schemas.listQuery },
+        responses: { 200: { description: contract.many, ...json(schemas.list) }, ...errorResponses(401, 403, 404, 422) },
+      }),
+      async (c) => {
+        const caller = callerOf(c);
+        const q = (c.req.valid as (target: 'query') => { workspaceId?: string; offset: number; limit: number })('query');
+        const access = await workspaceAccess(caller, q.workspaceId);
+        const page = await target.store.list(c.get('services').db, access.workspaceId, q);
+        return c.json({ items: await targetRecords(caller, target, page.items), total: page.total }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...secured(contract.tag),
+        method: 'get',
+        path: onePath(contract),
+        summary: summaries.get,
+        request: { params: idParams },
+        responses: { 200: { description: `The ${contract.one}`, ...json(schemas.record) }, ...errorResponses(401, 403, 404, 422) },
+      }),
+      async (c) => {
+        const caller = callerOf(c);
+        const row = await visibleTarget(caller, target, idOf(c, contract), false);
+        return c.json(await targetRecord(caller, target, row), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...secured(contract.tag),
+        method: 'patch',
+        path: onePath(contract),
+        summary: summaries.update,
+        request: { params: idParams, body: jsonBody(schemas.updateRequest) },
+        responses: { 200: { description: `The ${contract.one}`, ...json(schemas.record) }, ...errorResponses(401, 403, 404, 422) },
+      }),
+      async (c) => {
+        const caller = callerOf(c);
+        const body = bodyOf<UpdateBody>(c);
+        const row = await visibleTarget(caller, target, idOf(c, contract), true);
+        const url = urlOf(body);
+        if (url !== undefined) await requireSendableUrl(caller, url, ['body', urlField]);
+        const updated = await target.store.update(c.get('services').db, row.id, contract.changes(body));
+        if (!updated) throw notFound(row.id);
+        return c.json(await targetRecord(caller, target, updated), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...secured(contract.tag),
+        method: 'post',
+        path: `${onePath(contract)}/rotate-secret`,
+        summary: summaries.rotateSecret,
+        request: { params: idParams },
+        responses: {
+          200: { description: `The ${contract.one} and its new secret, shown once`, ...json(schemas.withSecret) },
+          ...errorResponses(401, 403, 404, 422, 503),
+        },
+      }),
+      async (c) => {
+        const caller = callerOf(c);
+        const row = await visibleTarget(caller, target, idOf(c, contract), true);
+        const key = generateWebhookKey();
+        const updated = await target.store.replaceSecret(
+          c.get('services').db,
+          row.id,
+          sealTargetKey(secretsKeyOf(caller), target.kind, row.id, key),
+        );
+        if (!updated) throw notFound(row.id);
+        return c.json(await withSecret(caller, updated, key), 200);
+      },
+    );
+}
+
+/** What a resource shows of its deliveries: its words and schemas, the page it reads and how one item looks. */
+export interface TargetDeliveries<Row, Query, Item> {
+  summary: string;
+  /** The 200 answer's description. */
+  description: string;
+  query: z.ZodObject;
+  list: z.ZodType;
+  page(db: Executor, row: Row, query: Query): Promise<{ items: Item[]; total: number }>;
+  present(item: Item): unknown;
+}
+
+/**
+ * A target's deliveries, newest first and paged: to be chained by the resource where its contract lists it,
+ * as `.openapi(...targetDeliveriesRoute(…))`.
+ */
+export function targetDeliveriesRoute<Row extends TargetRow, Query, Item>(
+  target: SignedTarget<Row, never, never, unknown>,
+  at: TargetPlace,
+  deliveries: TargetDeliveries<Row, Query, Item>,
+) {
+  const route = createRoute({
+    ...secured(at.tag),
+    method: 'get',
+    path: `${onePath(at)}/deliveries`,
+    summary: deliveries.summary,
+    request: { params: at.idParams, query: deliveries.query },
+    responses: { 200: { description: deliveries.description, ...json(deliveries.list) }, ...errorResponses(401, 403, 404, 422) },
+  });
+  const handler = async (c: Context<AppEnv>) => {
+    const row = await visibleTarget(callerOf(c), target, idOf(c, at), false);
+    const page = await deliveries.page(c.get('services').db, row, (c.req.valid as (target: 'query') => Query)('query'));
+    return c.json({ items: page.items.map(deliveries.present), total: page.total }, 200);
+  };
+  return [route, handler] as const;
+}
