@@ -74,7 +74,6 @@ export const usd = (flag: string) => (value: string) => {
 };
 
 export const RUN_SUCCESS = new Set(['completed', 'review']);
-export const money = (n: number | null | undefined) => (n === null || n === undefined ? '-' : `$${n.toFixed(4)}`);
 
 /** What every group of commands is registered with. */
 export interface CommandContext {

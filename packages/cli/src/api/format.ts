@@ -1,5 +1,21 @@
 import type { RunEvent } from '@atelier/client';
 
+/**
+ * A USD amount as every command prints it: cents and up to four decimals from a cent up ($5.00,
+ * $0.05, $1.2345), and two significant digits below a cent, so a local model's $0.000042 does not
+ * print as $0.0000. '-' when there is no amount.
+ */
+export function money(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '-';
+  const sign = n < 0 ? '-' : '';
+  const abs = Math.abs(n);
+  if (abs === 0) return '$0.00';
+  if (abs >= 0.01) return `${sign}$${abs.toFixed(4).replace(/(\.\d\d\d*?)0+$/, '$1')}`;
+  if (abs < 1e-12) return `${sign}~$0.00`;
+  const decimals = Math.min(12, 1 - Math.floor(Math.log10(abs)));
+  return `${sign}$${abs.toFixed(decimals).replace(/0+$/, '')}`;
+}
+
 /** Left-aligned columns separated by two spaces; an optional header row. */
 export function table(rows: string[][], headers?: string[]): string {
   const all = headers ? [headers, ...rows] : rows;
@@ -50,7 +66,7 @@ export function describeRunEvent(e: RunEvent): string | undefined {
   }
   const d = e.data as Record<string, unknown>;
   const step = `step ${typeof d.stepIndex === 'number' ? d.stepIndex + 1 : '?'} ${d.stepId ?? ''}${d.name && d.name !== d.stepId ? ` "${d.name}"` : ''}${d.kind ? ` (${d.kind})` : ''}`;
-  const cost = typeof d.costActualUsd === 'number' ? ` $${d.costActualUsd.toFixed(4)}` : '';
+  const cost = typeof d.costActualUsd === 'number' ? ` ${money(d.costActualUsd)}` : '';
   switch (e.event) {
     case 'step.started':
       return `${time(d.at)} ${step} started`;

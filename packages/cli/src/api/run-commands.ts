@@ -2,20 +2,8 @@
 import { type Command, Option } from 'commander';
 import type { AtelierClient, Run } from '@atelier/client';
 import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
-import { describeRunEvent, table } from './format.js';
-import {
-  type CommandContext,
-  EXIT,
-  RUN_SUCCESS,
-  UsageError,
-  collect,
-  intakeFrom,
-  money,
-  ok,
-  positiveInt,
-  print,
-  printJson,
-} from './cli-kit.js';
+import { describeRunEvent, money, table } from './format.js';
+import { type CommandContext, EXIT, RUN_SUCCESS, UsageError, collect, intakeFrom, ok, positiveInt, print, printJson } from './cli-kit.js';
 
 function runSummary(run: Run): string[][] {
   return [

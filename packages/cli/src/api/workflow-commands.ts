@@ -1,20 +1,8 @@
 /** `atelier workflows …`: list, show and dry-run through the API; validate the built-in files (main.ts). */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { table } from './format.js';
-import {
-  type CommandContext,
-  EXIT,
-  UsageError,
-  collect,
-  intakeFrom,
-  money,
-  ok,
-  parseJson,
-  positiveInt,
-  print,
-  printJson,
-} from './cli-kit.js';
+import { money, table } from './format.js';
+import { type CommandContext, EXIT, UsageError, collect, intakeFrom, ok, parseJson, positiveInt, print, printJson } from './cli-kit.js';
 
 export function registerWorkflowCommands(program: Command, { act, operate }: CommandContext): void {
   // ---- workflows ----
