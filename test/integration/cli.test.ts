@@ -187,18 +187,45 @@ describe('atelier CLI against the API', () => {
     expect(JSON.parse(shown.stdout).counts.succeeded).toBe(3);
   });
 
-  it('an API error exits 3 with the error body on stderr', async () => {
+  it('an API error exits 3 with a sentence on stderr (the raw body with --json)', async () => {
     const missing = await atelier(['runs', 'show', 'run-00000000']);
     expect(missing.code).toBe(3);
     expect(missing.stdout).toBe('');
-    expect(missing.stderr).toContain('GET /v1/runs/run-00000000 answered 404');
-    expect(missing.stderr).toContain('"detail"');
+    expect(missing.stderr).toMatch(/^error: Not found: .*run-00000000.*\.$/m);
+    expect(missing.stderr).toContain('(GET /v1/runs/run-00000000 answered 404; --json prints the error body)');
+    expect(missing.stderr).not.toContain('"detail"');
+    const raw = await atelier(['runs', 'show', 'run-00000000', '--json']);
+    expect(raw.code).toBe(3);
+    expect(raw.stdout).toBe('');
+    expect(typeof JSON.parse(raw.stderr).detail).toBe('string');
+
     const invalid = await atelier(['runs', 'start', 'plan-research-report', '--intake', '{"nope":1}']);
     expect(invalid.code).toBe(3);
+    expect(invalid.stderr).toMatch(/^error: The intake is not valid:\n {2}- .*topic/m);
     expect(invalid.stderr).toContain('answered 422');
+    const invalidJson = await atelier(['runs', 'start', 'plan-research-report', '--intake', '{"nope":1}', '--json']);
+    expect(JSON.parse(invalidJson.stderr).detail).toMatchObject({ code: 'intake_invalid', fields: [expect.stringContaining('topic')] });
+
     const badKey = await atelier(['runs', 'list'], { ATELIER_API_KEY: 'atl_not_a_key' });
     expect(badKey.code).toBe(3);
+    expect(badKey.stderr).toMatch(/^error: Not signed in: .*atelier init/m);
     expect(badKey.stderr).toContain('answered 401');
+
+    // A workspace budget smaller than any run: 402, said in dollars.
+    const poor = await registerUser(h, 'Poor');
+    const budget = await h.request('POST', '/v1/budgets', {
+      token: poor.token,
+      body: { workspaceId: poor.workspaceId, scope: 'workspace', period: 'month', limitUsd: 0.00001, enforcementMode: 'hard_stop' },
+    });
+    expect(budget.status, JSON.stringify(budget.body)).toBe(201);
+    const refused = await atelier(['runs', 'start', 'plan-research-report', '--set', 'topic=gold'], {
+      ATELIER_API_KEY: await createApiKey(h, poor),
+    });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(
+      /^error: Budget exceeded: \$0\.00001 left of \$0\.00001 in the workspace budget \(spent \$0\.00\), and this is estimated at \$0\.\d+; the limit is a hard stop\./m,
+    );
+    expect(refused.stderr).toContain('answered 402');
   });
 
   it('login saves the URL and key with mode 0600 and later commands use them', async () => {

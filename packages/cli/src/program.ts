@@ -11,6 +11,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { AtelierApiError, type AtelierClient, createAtelierClient } from '@atelier/client';
 import { type CommandContext, EXIT, Exit, type GlobalFlags, type OperatorMain, UsageError, ok, print } from './api/cli-kit.js';
 import { DEFAULT_URL, credentialsPath, resolveCredentials, saveCredentials } from './api/credentials.js';
+import { ApiFailure, apiErrorText } from './api/errors.js';
 import { registerOrderCommands } from './api/order-commands.js';
 import { registerReviewCommands } from './api/review-commands.js';
 import { registerRunCommands } from './api/run-commands.js';
@@ -18,7 +19,17 @@ import { registerWorkflowCommands } from './api/workflow-commands.js';
 
 export { EXIT } from './api/cli-kit.js';
 
-export function buildProgram(argv: string[], operator: OperatorMain, setCode: (code: number) => void): Command {
+/** What runCli learns from the command that ran: whether it asked for --json (its errors then print raw). */
+export interface RunState {
+  json: boolean;
+}
+
+export function buildProgram(
+  argv: string[],
+  operator: OperatorMain,
+  setCode: (code: number) => void,
+  state: RunState = { json: false },
+): Command {
   const program = new Command('atelier');
   program
     .description(
@@ -48,6 +59,7 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     <A extends unknown[]>(fn: (client: AtelierClient, ...args: A) => Promise<number | undefined>) =>
     async (...args: unknown[]) => {
       const cmd = args.at(-1) as Command;
+      state.json = Boolean(cmd.opts().json);
       setCode((await fn(await clientFor(cmd), ...(args.slice(0, -1) as A))) ?? EXIT.ok);
     };
   /** Hands an operator command to main.ts as the original argv. */
@@ -103,9 +115,15 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
 /** Runs the command line; resolves with the process exit code. */
 export async function runCli(argv: string[], operator: OperatorMain): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(argv, operator, (c) => {
-    code = c;
-  });
+  const state: RunState = { json: false };
+  const program = buildProgram(
+    argv,
+    operator,
+    (c) => {
+      code = c;
+    },
+    state,
+  );
   if (argv.length === 0) {
     program.outputHelp();
     return EXIT.ok;
@@ -122,8 +140,9 @@ export async function runCli(argv: string[], operator: OperatorMain): Promise<nu
       process.stderr.write(`error: ${err.message}\n`);
       return EXIT.usage;
     }
-    if (err instanceof AtelierApiError) {
-      process.stderr.write(`error: ${err.method} ${err.path} answered ${err.status}\n${JSON.stringify(err.body, null, 2)}\n`);
+    if (err instanceof ApiFailure || err instanceof AtelierApiError) {
+      const failure = err instanceof ApiFailure ? err : new ApiFailure(err.status, err.body, `${err.method} ${err.path}`);
+      process.stderr.write(`${apiErrorText(failure, state.json)}\n`);
       return EXIT.api;
     }
     const cause = (err as { cause?: { code?: string } }).cause;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiFailure, apiErrorText, describeApiError, retryAfterSeconds } from '../src/api/errors.js';
 import { money } from '../src/api/format.js';
 
 describe('money: one formatter for every cost the CLI prints', () => {
@@ -17,5 +18,70 @@ describe('money: one formatter for every cost the CLI prints', () => {
     [undefined, '-'],
   ])('%s prints %s', (n, printed) => {
     expect(money(n)).toBe(printed);
+  });
+});
+
+describe('API errors as sentences (the contract’s { detail } bodies)', () => {
+  it('a budget refusal says what is left of the limit and the estimate', () => {
+    const body = {
+      detail: {
+        code: 'budget_exceeded',
+        reason: 'hard_stop',
+        budgetId: 'budget-1',
+        scope: 'workspace',
+        enforcementMode: 'hard_stop',
+        limitUsd: 0.05,
+        spendUsd: 0.04,
+        runEstimateUsd: 0.02,
+        remainingUsd: 0.01,
+      },
+    };
+    const text = describeApiError(402, body);
+    expect(text).toMatch(
+      /^Budget exceeded: \$0\.01 left of \$0\.05 in the workspace budget \(spent \$0\.04\), and this is estimated at \$0\.02/,
+    );
+    expect(text).toContain('budget-1');
+  });
+
+  it('an invalid intake lists each field; request validation lists each issue with where it is', () => {
+    const intake = describeApiError(422, {
+      detail: { error: 'intake_invalid', code: 'intake_invalid', fields: ['topic is required', 'depth must be one of brief, standard'] },
+    });
+    expect(intake).toContain('The intake is not valid:\n  - topic is required\n  - depth must be one of brief, standard');
+    const request = describeApiError(422, { detail: [{ type: 'missing', loc: ['body', 'templateId'], msg: 'Required' }] });
+    expect(request).toBe('The request is not valid:\n  - body.templateId: Required');
+  });
+
+  it('not found, forbidden, conflict and a deprecated workflow read as sentences', () => {
+    expect(describeApiError(404, { detail: 'run run-00000000 not found' })).toBe('Not found: run run-00000000 not found.');
+    expect(describeApiError(403, { detail: { code: 'workspace_bound_key', message: 'this key is bound to another workspace' } })).toBe(
+      'Forbidden: this key is bound to another workspace (workspace_bound_key).',
+    );
+    expect(describeApiError(409, { detail: { code: 'invalid_transition', message: 'a revoked consent cannot resume' } })).toBe(
+      'Conflict: a revoked consent cannot resume (invalid_transition).',
+    );
+    expect(
+      describeApiError(400, { detail: { code: 'template_deprecated', templateId: 'old-flow', supersededBy: 'new-flow', message: 'm' } }),
+    ).toMatch(/^Workflow old-flow is deprecated; use new-flow instead\./);
+    expect(describeApiError(401, { detail: 'invalid API key' })).toMatch(/^Not signed in: invalid API key\. .*atelier init/);
+  });
+
+  it('rate limited and unavailable say when to retry (Retry-After, or retryAfterSeconds in the body)', () => {
+    expect(describeApiError(429, { detail: { code: 'login_throttled', message: 'slow down', retryAfterSeconds: 8 } })).toBe(
+      'Too many failed sign-ins: slow down. Retry after 8 seconds.',
+    );
+    expect(describeApiError(503, { detail: 'the database is unavailable' }, 5)).toBe(
+      'Service unavailable: the database is unavailable. Retry after 5 seconds.',
+    );
+    expect(retryAfterSeconds(new Headers({ 'retry-after': '12' }))).toBe(12);
+    expect(retryAfterSeconds(new Headers())).toBeUndefined();
+  });
+
+  it('with --json the raw body is printed, nothing else', () => {
+    const failure = new ApiFailure(404, { detail: 'no such run' }, 'GET /v1/runs/x');
+    expect(JSON.parse(apiErrorText(failure, true))).toEqual({ detail: 'no such run' });
+    expect(apiErrorText(failure, false)).toBe(
+      'error: Not found: no such run.\n  (GET /v1/runs/x answered 404; --json prints the error body)',
+    );
   });
 });

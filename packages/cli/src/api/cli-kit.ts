@@ -1,5 +1,6 @@
 /** What the user commands share: exit codes, output, option parsers and the ways a command ends. */
 import type { AtelierClient } from '@atelier/client';
+import { ApiFailure, retryAfterSeconds } from './errors.js';
 
 export const EXIT = { ok: 0, unsuccessful: 1, usage: 2, api: 3 } as const;
 
@@ -23,15 +24,15 @@ export interface GlobalFlags {
 export const print = (line: string) => process.stdout.write(`${line}\n`);
 export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
 
-export function apiErrorExit(status: number, body: unknown, what: string): never {
-  process.stderr.write(`error: ${what} answered ${status}\n${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}\n`);
-  throw new Exit(EXIT.api);
+/** Ends the command with an API error: runCli prints it as a sentence (errors.ts), or its raw body with --json, and exits 3. */
+export function apiErrorExit(status: number, body: unknown, what: string, headers?: Headers): never {
+  throw new ApiFailure(status, body, what, retryAfterSeconds(headers));
 }
 
-/** The data of an openapi-fetch result, or exit 3 with the error body on stderr. */
+/** The data of an openapi-fetch result, or exit 3 with the error on stderr. */
 export function ok<T>(result: { data?: T; error?: unknown; response: Response }, what: string): T {
   if (result.data !== undefined && result.response.ok) return result.data;
-  return apiErrorExit(result.response.status, result.error ?? null, what);
+  return apiErrorExit(result.response.status, result.error ?? null, what, result.response.headers);
 }
 
 export function parseJson(flag: string, text: string): unknown {
