@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,18 +55,19 @@ interface Result {
   stderr: string;
 }
 
-function atelier(args: string[], env: Record<string, string> = {}): Promise<Result> {
+function atelier(args: string[], env: Record<string, string> = {}, input?: string): Promise<Result> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, sourceCliArgs(...args), {
       cwd: PROJECT_ROOT,
       // HOME points at an empty directory: no saved login of the machine's user leaks in.
       env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '', ATELIER_URL: h.url, ATELIER_API_KEY: apiKey, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (input !== undefined) child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout?.on('data', (d) => (stdout += d));
+    child.stderr?.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -89,7 +90,7 @@ describe('atelier CLI against the API', () => {
   it('--help lists the user and operator commands; a subcommand has its own help; bad usage exits 2', async () => {
     const help = await atelier(['--help']);
     expect(help.code).toBe(0);
-    for (const command of ['login', 'runs', 'orders', 'queue', 'artifacts', 'workflows', 'dev', 'worker', 'migrate', 'operators'])
+    for (const command of ['init', 'login', 'runs', 'orders', 'queue', 'artifacts', 'workflows', 'dev', 'worker', 'migrate', 'operators'])
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     const runsHelp = await atelier(['runs', '--help']);
     expect(runsHelp.code).toBe(0);
@@ -233,11 +234,71 @@ describe('atelier CLI against the API', () => {
     expect(login.code, login.stderr).toBe(0);
     const file = path.join(home, '.config', 'atelier', 'credentials.json');
     expect(login.stdout).toContain(file);
-    const { stat, readFile } = await import('node:fs/promises');
+    const { stat } = await import('node:fs/promises');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ url: h.url, apiKey });
     const listed = await atelier(['workflows', 'list', '--json'], { ATELIER_URL: '', ATELIER_API_KEY: '' });
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout).items.map((w: { id: string }) => w.id)).toContain('plan-research-report');
+  });
+
+  it('init registers, creates an API key and saves the login; run again it signs in instead', async () => {
+    const newHome = await mkdtemp(path.join(tmpdir(), 'atelier-cli-init-'));
+    const email = `init-${Date.now()}@example.com`;
+    const fresh = { HOME: newHome, ATELIER_URL: h.url, ATELIER_API_KEY: '' };
+    try {
+      const first = await atelier(
+        ['init', '--email', email, '--password-stdin', '--name', 'New Person'],
+        fresh,
+        'correct horse battery staple\n',
+      );
+      expect(first.code, first.stderr).toBe(0);
+      const file = path.join(newHome, '.config', 'atelier', 'credentials.json');
+      expect(first.stdout).toContain(`registered ${email} (New Person) at ${h.url}`);
+      expect(first.stdout).toMatch(/created API key "atelier CLI on [^"]+": atl_\S+/);
+      expect(first.stdout).toContain('its secret is shown this once');
+      expect(first.stdout).toContain(`saved the login (URL and key) to ${file} (mode 0600)`);
+      const saved = JSON.parse(await readFile(file, 'utf8'));
+      expect(saved).toEqual({ url: h.url, apiKey: expect.stringMatching(/^atl_/) });
+      expect(first.stdout).toContain(saved.apiKey);
+      // The saved login is enough for the next command: no flags, no environment.
+      const listed = await atelier(['runs', 'list', '--json'], { ...fresh, ATELIER_URL: '' });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout)).toMatchObject({ items: [], total: 0 });
+
+      // The account exists: init signs in (password from the environment) and saves a new key.
+      const again = await atelier(['init', '--email', email, '--json'], { ...fresh, ATELIER_PASSWORD: 'correct horse battery staple' });
+      expect(again.code, again.stderr).toBe(0);
+      const answer = JSON.parse(again.stdout);
+      expect(answer).toMatchObject({ registered: false, url: h.url, user: { email, name: 'New Person' }, savedTo: file });
+      expect(answer.apiKey.secret).not.toBe(saved.apiKey);
+      expect(JSON.parse(await readFile(file, 'utf8')).apiKey).toBe(answer.apiKey.secret);
+
+      const wrong = await atelier(['init', '--email', email, '--password', 'not the password at all'], fresh);
+      expect(wrong.code).toBe(3);
+      expect(wrong.stderr).toContain(`an account with ${email} exists and this is not its password`);
+      const noEmail = await atelier(['init', '--password', 'whatever whatever'], fresh);
+      expect(noEmail.code).toBe(2);
+      expect(noEmail.stderr).toContain('init needs --email');
+    } finally {
+      await rm(newHome, { recursive: true, force: true });
+    }
+  });
+
+  it('login --api-key without --url saves the gateway `atelier dev` serves (ATELIER_API_PORT, default 8080)', async () => {
+    const port = new URL(h.url).port;
+    const login = await atelier(['login', '--api-key', apiKey], { ATELIER_URL: '', ATELIER_API_KEY: '', ATELIER_API_PORT: port });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain(`at http://127.0.0.1:${port}`);
+    const file = path.join(home, '.config', 'atelier', 'credentials.json');
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ url: `http://127.0.0.1:${port}`, apiKey });
+    const unverified = await atelier(['login', '--api-key', 'atl_later', '--no-verify'], {
+      ATELIER_URL: '',
+      ATELIER_API_KEY: '',
+      ATELIER_API_PORT: '',
+      PORT: '',
+    });
+    expect(unverified.code, unverified.stderr).toBe(0);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ url: 'http://127.0.0.1:8080', apiKey: 'atl_later' });
   });
 });
