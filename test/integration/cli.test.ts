@@ -137,6 +137,49 @@ describe('atelier CLI against the API', () => {
     expect(JSON.parse(listed.stdout).items.map((r: { id: string }) => r.id)).toContain(run.id);
   });
 
+  it('workflows show lists the intake fields: name, type, required, options, default and description', async () => {
+    const shown = await atelier(['workflows', 'show', 'plan-research-report']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^Intake \(give each with --set name=value/m);
+    expect(shown.stdout).toMatch(/^field\s+type\s+required\s+notes$/m);
+    expect(shown.stdout).toMatch(/^topic\s+string\s+yes\s+What the report is about/m);
+    expect(shown.stdout).toMatch(/^depth\s+enum\s+no\s+one of brief, standard, deep; default "standard"; How thorough/m);
+  });
+
+  it('a watched run that stops in review says how to decide it; queue list shows what the hold needs; queue approve decides', async () => {
+    const watched = await atelier(['runs', 'start', 'generate-product-shot', '--set', 'product=a brass teapot', '--watch']);
+    expect(watched.code, watched.stderr).toBe(0);
+    const runId = /^run (run-[0-9a-f]{8}) /m.exec(watched.stdout)?.[1];
+    expect(runId, watched.stdout).toBeDefined();
+    expect(watched.stdout).toContain(`run ${runId} ended review`);
+    expect(watched.stdout).toMatch(
+      new RegExp(
+        `^run ${runId} waits in review at the gate "Client approval" \\(client-approval\\) with artifact artifact-\\S+; it needs usage \\(one of web, print, social, internal\\)\\.$`,
+        'm',
+      ),
+    );
+    expect(watched.stdout).toContain(`  atelier queue approve ${runId} --set 'usage=<web|print|social|internal>'`);
+    expect(watched.stdout).toContain(`  atelier queue reject ${runId} --note '<why>'`);
+
+    const listed = await atelier(['queue', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const block = listed.stdout.slice(listed.stdout.indexOf(runId!));
+    expect(block).toMatch(/^ {2}gate\s+Client approval \(client-approval\)$/m);
+    expect(block).toMatch(/^ {2}needs\s+usage \(one of web, print, social, internal\)$/m);
+    expect(block).toMatch(/^ {2}intake\s+product=a brass teapot/m);
+    expect(block).toMatch(new RegExp(`^ {2}decide\\s+atelier queue approve ${runId} --set`, 'm'));
+
+    const shown = await atelier(['runs', 'show', runId!]);
+    expect(shown.stdout).toContain(`atelier queue approve ${runId}`);
+
+    const approved = await atelier(['queue', 'approve', runId!, '--set', 'usage=web', '--note', 'fine']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toContain(`run ${runId} approved: it is completed`);
+    const again = await atelier(['queue', 'reject', runId!]);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toMatch(/^error: Conflict: .*\(invalid_transition\)\.$/m);
+  });
+
   it('runs watch exits 1 when the run fails (a code step that raises)', async () => {
     const started = await atelier(['runs', 'start', 'cli-maybe', '--intake', '{"topic":"owls","fail":true}', '--json']);
     expect(started.code, started.stderr).toBe(0);

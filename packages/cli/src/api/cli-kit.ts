@@ -45,9 +45,14 @@ export function parseJson(flag: string, text: string): unknown {
 
 /** `--intake '{"topic":"x"}'` plus any `--set key=value` (values parsed as JSON when they parse). */
 export function intakeFrom(opts: { intake?: string; set?: string[] }): Record<string, unknown> {
-  const intake = opts.intake ? parseJson('--intake', opts.intake) : {};
-  if (typeof intake !== 'object' || intake === null || Array.isArray(intake)) throw new UsageError('--intake must be a JSON object');
-  for (const pair of opts.set ?? []) {
+  return objectFrom('--intake', opts.intake, opts.set);
+}
+
+/** A JSON object flag (`--intake`, `--patch`) with `--set key=value` pairs over it. */
+export function objectFrom(flag: string, json: string | undefined, sets: string[] | undefined): Record<string, unknown> {
+  const object = json ? parseJson(flag, json) : {};
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new UsageError(`${flag} must be a JSON object`);
+  for (const pair of sets ?? []) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UsageError(`--set expects key=value (got "${pair}")`);
     const raw = pair.slice(eq + 1);
@@ -57,9 +62,9 @@ export function intakeFrom(opts: { intake?: string; set?: string[] }): Record<st
     } catch {
       // a plain string
     }
-    (intake as Record<string, unknown>)[pair.slice(0, eq)] = value;
+    (object as Record<string, unknown>)[pair.slice(0, eq)] = value;
   }
-  return intake as Record<string, unknown>;
+  return object as Record<string, unknown>;
 }
 
 export const collect = (value: string, previous: string[] = []) => [...previous, value];

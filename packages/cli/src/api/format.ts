@@ -87,3 +87,62 @@ export function describeRunEvent(e: RunEvent): string | undefined {
       return `${time(d.at)} ${e.event} ${JSON.stringify(d)}`;
   }
 }
+
+/** A field an approval must supply (a typed hold's holdFields entry). */
+export interface HoldField {
+  name: string;
+  type: string;
+  options?: unknown[];
+}
+
+const asHoldFields = (fields: unknown): HoldField[] =>
+  Array.isArray(fields) ? fields.filter((f): f is HoldField => typeof (f as HoldField | null)?.name === 'string') : [];
+
+/** What a hold asks for, in words: `usage (one of web, print, social, internal)`. */
+export function holdNeeds(fields: unknown): string {
+  const held = asHoldFields(fields);
+  if (held.length === 0) return 'a decision (no fields to fill in)';
+  return held.map((f) => `${f.name} (${f.type === 'enum' && f.options?.length ? `one of ${f.options.join(', ')}` : f.type})`).join('; ');
+}
+
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The commands that decide a run in review: approve (with a --set per held field), reject, request changes. */
+export function decideCommands(runId: string, holdFields: unknown): string[] {
+  const sets = asHoldFields(holdFields).map((f) => {
+    const value =
+      f.type === 'enum' && f.options?.length ? `<${f.options.join('|')}>` : f.type === 'boolean' ? '<true|false>' : `<${f.type}>`;
+    return ` --set ${shellQuote(`${f.name}=${value}`)}`;
+  });
+  return [
+    `atelier queue approve ${runId}${sets.join('')}`,
+    `atelier queue reject ${runId} --note '<why>'`,
+    `atelier queue request-changes ${runId} --note '<what to change>'`,
+  ];
+}
+
+/** A run's intake in one line: `topic=tides, depth=brief`, cut at `max` characters. */
+export function intakeSummary(intake: Record<string, unknown> | null | undefined, max = 100): string {
+  const text = Object.entries(intake ?? {})
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
+  if (text === '') return '-';
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The intake fields of a workflow definition (intakeSchema.fields) as table rows. */
+export function intakeFieldRows(definition: Record<string, unknown>): string[][] {
+  const schema = definition.intakeSchema as { fields?: unknown } | undefined;
+  const fields = Array.isArray(schema?.fields) ? (schema.fields as Array<Record<string, unknown>>) : [];
+  return fields.map((f) => {
+    const options = Array.isArray(f.options) ? `one of ${f.options.map((o) => String(o)).join(', ')}` : '';
+    const kind =
+      f.type === 'artifactReference' && (f.artifactClass || f.artifactType)
+        ? `artifactReference (${[f.artifactClass, f.artifactType].filter(Boolean).join('/')})`
+        : String(f.type ?? '-');
+    const notes = [options, f.default !== undefined ? `default ${JSON.stringify(f.default)}` : '', String(f.description ?? '')]
+      .filter((n) => n !== '')
+      .join('; ');
+    return [String(f.name ?? '?'), kind, f.required ? 'yes' : 'no', notes];
+  });
+}
