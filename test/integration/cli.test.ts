@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncBuiltinWorkflows } from '@atelier/db';
 import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
-import { type Harness, type TestUser, createApiKey, registerUser, startHarness } from '../support/harness';
+import { type Harness, type TestUser, createApiKey, registerUser, startHarness, waitForRun } from '../support/harness';
 
 /** The real `atelier` command, as a child process, against a harness gateway with an API key. */
 let h: Harness;
@@ -178,6 +178,28 @@ describe('atelier CLI against the API', () => {
     const again = await atelier(['queue', 'reject', runId!]);
     expect(again.code).toBe(3);
     expect(again.stderr).toMatch(/^error: Conflict: .*\(invalid_transition\)\.$/m);
+  });
+
+  it('artifacts download writes a research report as report.md beside artifact.json', async () => {
+    const started = await atelier(['runs', 'start', 'plan-research-report', '--set', 'topic=estuaries', '--set', 'depth=brief', '--json']);
+    const run = JSON.parse(started.stdout);
+    const finished = await waitForRun(h, user.token, run.id);
+    expect(finished.status).toBe('completed');
+    const dir = await mkdtemp(path.join(tmpdir(), 'atelier-cli-download-'));
+    try {
+      const downloaded = await atelier(['artifacts', 'download', finished.artifactId, '--dir', dir]);
+      expect(downloaded.code, downloaded.stderr).toBe(0);
+      expect(downloaded.stdout).toContain(`wrote ${path.join(dir, 'artifact.json')}`);
+      expect(downloaded.stdout).toMatch(new RegExp(`^wrote ${path.join(dir, 'report.md')} \\(\\d+ bytes\\)$`, 'm'));
+      const artifact = JSON.parse(await readFile(path.join(dir, 'artifact.json'), 'utf8'));
+      const report = await readFile(path.join(dir, 'report.md'), 'utf8');
+      expect(report.startsWith(`# ${artifact.content.title}\n\n${artifact.content.summary}\n\n## `)).toBe(true);
+      for (const section of artifact.content.sections) expect(report).toContain(`## ${section.heading}\n\n${section.body}`);
+      const json = await atelier(['artifacts', 'download', finished.artifactId, '--dir', dir, '--json']);
+      expect(JSON.parse(json.stdout)).toMatchObject({ reportPath: path.join(dir, 'report.md'), files: [] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('runs watch exits 1 when the run fails (a code step that raises)', async () => {

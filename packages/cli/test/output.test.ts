@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiFailure, apiErrorText, describeApiError, retryAfterSeconds } from '../src/api/errors.js';
-import { money } from '../src/api/format.js';
+import { money, researchReportMarkdown } from '../src/api/format.js';
 
 describe('money: one formatter for every cost the CLI prints', () => {
   it.each([
@@ -83,5 +83,24 @@ describe('API errors as sentences (the contract’s { detail } bodies)', () => {
     expect(apiErrorText(failure, false)).toBe(
       'error: Not found: no such run.\n  (GET /v1/runs/x answered 404; --json prints the error body)',
     );
+  });
+});
+
+describe('a research report as Markdown (artifacts download writes it as report.md)', () => {
+  it('has the title, the summary, a heading per section and the sources', () => {
+    const md = researchReportMarkdown({
+      type: 'research-report',
+      title: 'Tides',
+      summary: 'The moon pulls.',
+      sections: [
+        { heading: 'Causes', body: 'Gravity.' },
+        { heading: 'Effects', body: 'Wet sand.' },
+      ],
+      sources: ['https://example.com/tides', ''],
+    });
+    expect(md).toBe(
+      '# Tides\n\nThe moon pulls.\n\n## Causes\n\nGravity.\n\n## Effects\n\nWet sand.\n\n## Sources\n\n- https://example.com/tides\n',
+    );
+    expect(researchReportMarkdown({ type: 'image', url: 'x' })).toBeUndefined();
   });
 });

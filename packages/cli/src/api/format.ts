@@ -146,3 +146,19 @@ export function intakeFieldRows(definition: Record<string, unknown>): string[][]
     return [String(f.name ?? '?'), kind, f.required ? 'yes' : 'no', notes];
   });
 }
+
+/**
+ * A research report's content (type research-report: title, summary, sections of heading and body,
+ * sources) as Markdown; undefined for any other content.
+ */
+export function researchReportMarkdown(content: Record<string, unknown>): string | undefined {
+  if (content.type !== 'research-report') return undefined;
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const sections = Array.isArray(content.sections) ? (content.sections as Array<Record<string, unknown>>) : [];
+  const sources = Array.isArray(content.sources) ? content.sources.map(text).filter((s) => s !== '') : [];
+  const parts = [`# ${text(content.title) || 'Research report'}`];
+  if (text(content.summary)) parts.push(text(content.summary));
+  for (const s of sections) parts.push(`## ${text(s?.heading) || 'Untitled section'}`, ...(text(s?.body) ? [text(s.body)] : []));
+  if (sources.length) parts.push('## Sources', sources.map((s) => `- ${s}`).join('\n'));
+  return `${parts.join('\n\n')}\n`;
+}

@@ -1,7 +1,9 @@
 /** `atelier queue …` and `atelier artifacts …`: the review queue and its decisions, reading and downloading artifacts. */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { AtelierApiError, type AtelierClient, type Run } from '@atelier/client';
-import { decideCommands, holdNeeds, intakeSummary, table } from './format.js';
+import { decideCommands, holdNeeds, intakeSummary, researchReportMarkdown, table } from './format.js';
 import { type CommandContext, EXIT, apiErrorExit, collect, objectFrom, ok, positiveInt, print, printJson } from './cli-kit.js';
 
 type Decision = 'approve' | 'reject' | 'request_changes';
@@ -170,7 +172,7 @@ export function registerReviewCommands(program: Command, { act }: CommandContext
     );
   artifacts
     .command('download')
-    .description('write artifact.json and the artifact’s files into a directory')
+    .description('write artifact.json and the artifact’s files into a directory; a research report also as report.md')
     .argument('<artifact>', 'artifact id')
     .option('--dir <dir>', 'target directory (default ./<artifact id>)')
     .option('--json', 'print what was written as JSON')
@@ -183,10 +185,16 @@ export function registerReviewCommands(program: Command, { act }: CommandContext
           if (err instanceof AtelierApiError) apiErrorExit(err.status, err.body, `${err.method} ${err.path}`);
           throw err;
         }
-        if (opts.json) printJson({ metadataPath: result.metadataPath, files: result.files });
-        else
-          for (const f of [{ path: result.metadataPath, bytes: -1 }, ...result.files])
-            print(`wrote ${f.path}${f.bytes >= 0 ? ` (${f.bytes} bytes)` : ''}`);
+        // A research report is text: its content, as Markdown beside artifact.json, is the readable copy.
+        const markdown = researchReportMarkdown(result.artifact.content);
+        const reportPath = markdown === undefined ? undefined : path.join(path.dirname(result.metadataPath), 'report.md');
+        if (reportPath && markdown !== undefined) await writeFile(reportPath, markdown);
+        if (opts.json) printJson({ metadataPath: result.metadataPath, files: result.files, ...(reportPath ? { reportPath } : {}) });
+        else {
+          print(`wrote ${result.metadataPath}`);
+          if (reportPath && markdown !== undefined) print(`wrote ${reportPath} (${Buffer.byteLength(markdown)} bytes)`);
+          for (const f of result.files) print(`wrote ${f.path} (${f.bytes} bytes)`);
+        }
         return EXIT.ok;
       }),
     );
