@@ -86,7 +86,9 @@ afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
 });
 
-describe('atelier CLI against the API', () => {
+// Every command is a process of its own that compiles the CLI through tsx: a few seconds each, many more on a
+// busy machine, so the tests that run several outlast the suite's 60 s default.
+describe('atelier CLI against the API', { timeout: 180_000 }, () => {
   it('--help lists the user and operator commands; a subcommand has its own help; bad usage exits 2', async () => {
     const help = await atelier(['--help']);
     expect(help.code).toBe(0);
@@ -341,7 +343,14 @@ describe('atelier CLI against the API', () => {
 
       const wrong = await atelier(['init', '--email', email, '--password', 'not the password at all'], fresh);
       expect(wrong.code).toBe(3);
-      expect(wrong.stderr).toContain(`an account with ${email} exists and this is not its password`);
+      expect(wrong.stderr).toContain(
+        `error: an account with ${email} exists and this is not its password\n  (POST /v1/auth/login answered 401)`,
+      );
+      const weak = await atelier(['init', '--email', `weak-${email}`, '--password', 'short'], fresh);
+      expect(weak.code).toBe(3);
+      expect(weak.stderr).toMatch(/^error: The request is not valid:\n {2}- body\.password: /m);
+      const weakJson = await atelier(['init', '--email', `weak-${email}`, '--password', 'short', '--json'], fresh);
+      expect(JSON.parse(weakJson.stderr).detail).toContainEqual(expect.objectContaining({ loc: ['body', 'password'] }));
       const noEmail = await atelier(['init', '--password', 'whatever whatever'], fresh);
       expect(noEmail.code).toBe(2);
       expect(noEmail.stderr).toContain('init needs --email');

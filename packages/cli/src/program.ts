@@ -67,7 +67,7 @@ export function buildProgram(
   const operate = async () => setCode(await operator(argv));
 
   // ---- init, login ----
-  registerAccountCommands(program, setCode);
+  registerAccountCommands(program, setCode, state);
 
   const ctx: CommandContext = { act, operate };
   registerRunCommands(program, ctx);

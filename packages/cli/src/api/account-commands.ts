@@ -7,9 +7,8 @@ import { hostname } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { createAtelierClient } from '@atelier/client';
-import { type GlobalFlags, UsageError, ok, print, printJson } from './cli-kit.js';
+import { EXIT, Exit, type GlobalFlags, UsageError, ok, print, printJson } from './cli-kit.js';
 import { credentialsPath, defaultUrl, saveCredentials } from './credentials.js';
-import { ApiFailure } from './errors.js';
 
 const home = (file: string) => (process.env.HOME ? file.replace(process.env.HOME, '~') : file);
 
@@ -69,7 +68,7 @@ interface InitOptions extends GlobalFlags {
   json?: boolean;
 }
 
-export function registerAccountCommands(program: Command, setCode: (code: number) => void): void {
+export function registerAccountCommands(program: Command, setCode: (code: number) => void, state: { json: boolean }): void {
   program
     .command('init')
     .description(
@@ -88,6 +87,7 @@ export function registerAccountCommands(program: Command, setCode: (code: number
     )
     .action(async (_opts: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<InitOptions>();
+      state.json = Boolean(opts.json);
       const url = gatewayUrl(opts);
       const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY) && !opts.passwordStdin;
       const email = opts.email || process.env.ATELIER_EMAIL || (interactive ? await ask('Email: ') : '');
@@ -100,24 +100,30 @@ export function registerAccountCommands(program: Command, setCode: (code: number
       if (!password)
         throw new UsageError('init needs a password: --password, --password-stdin or ATELIER_PASSWORD when it cannot ask at a terminal');
 
+      const suggested = email.split('@')[0] || email;
+      const name = opts.name || (interactive ? (await ask(`Your name, for a new account [${suggested}]: `)) || suggested : suggested);
+
       // No key yet: the auth endpoints take none.
       const anonymous = createAtelierClient({ baseUrl: url, apiKey: 'none' });
       let registered = true;
-      let name = opts.name;
-      const attempt = await anonymous.POST('/v1/auth/register', {
-        body: { email, password, name: name || email.split('@')[0] || email },
-      });
+      const attempt = await anonymous.POST('/v1/auth/register', { body: { email, password, name } });
       let session = attempt.data;
       if (!session) {
         const code = (attempt.error as { detail?: { code?: string } } | undefined)?.detail?.code;
         if (attempt.response.status !== 409 || code !== 'email_taken') ok(attempt, 'POST /v1/auth/register');
         registered = false;
         const signIn = await anonymous.POST('/v1/auth/login', { body: { email, password } });
-        if (signIn.response.status === 401)
-          throw new ApiFailure(401, { detail: `an account with ${email} exists and this is not its password` }, 'POST /v1/auth/login');
+        if (signIn.response.status === 401) {
+          // The email is registered and this password is not its password: nothing about API keys to suggest.
+          process.stderr.write(
+            opts.json
+              ? `${JSON.stringify(signIn.error ?? null, null, 2)}\n`
+              : `error: an account with ${email} exists and this is not its password\n  (POST /v1/auth/login answered 401)\n`,
+          );
+          throw new Exit(EXIT.api);
+        }
         session = ok(signIn, 'POST /v1/auth/login');
       }
-      name = session.user.name;
 
       const signedIn = createAtelierClient({ baseUrl: url, apiKey: session.accessToken });
       const keyName = opts.keyName || `atelier CLI on ${hostname()}`.slice(0, 200);
@@ -133,7 +139,11 @@ export function registerAccountCommands(program: Command, setCode: (code: number
           savedTo: file,
         });
       } else {
-        print(registered ? `registered ${email} (${name}) at ${url}` : `signed in as ${email} at ${url} (the account already existed)`);
+        print(
+          registered
+            ? `registered ${email} (${session.user.name}) at ${url}`
+            : `signed in as ${email} at ${url} (the account already existed)`,
+        );
         print(`created API key "${key.name}": ${key.secret}`);
         print('  its secret is shown this once: the gateway keeps only a hash of it and cannot show it again');
         print(`saved the login (URL and key) to ${file} (mode 0600); atelier commands use it from now on`);
