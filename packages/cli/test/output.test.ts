@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gatewayOrigin, resolveCredentials } from '../src/api/credentials.js';
 import { ApiFailure, apiErrorText, describeApiError, retryAfterSeconds } from '../src/api/errors.js';
 import { money, researchReportMarkdown } from '../src/api/format.js';
 
@@ -102,5 +103,21 @@ describe('a research report as Markdown (artifacts download writes it as report.
       '# Tides\n\nThe moon pulls.\n\n## Causes\n\nGravity.\n\n## Effects\n\nWet sand.\n\n## Sources\n\n- https://example.com/tides\n',
     );
     expect(researchReportMarkdown({ type: 'image', url: 'x' })).toBeUndefined();
+  });
+});
+
+describe('the gateway a command goes to', () => {
+  it('is the URL without a trailing slash or /v1 (the API line `atelier dev` prints works as --url)', async () => {
+    expect(gatewayOrigin('http://127.0.0.1:8080/v1')).toBe('http://127.0.0.1:8080');
+    expect(gatewayOrigin('http://127.0.0.1:8080/v1/')).toBe('http://127.0.0.1:8080');
+    expect(gatewayOrigin('https://example.com/atelier/')).toBe('https://example.com/atelier');
+  });
+
+  it('defaults to the gateway `atelier dev` serves: its ATELIER_API_PORT, else 8080', async () => {
+    const none = { HOME: '/nonexistent', XDG_CONFIG_HOME: '' };
+    expect((await resolveCredentials({}, none)).url).toBe('http://127.0.0.1:8080');
+    expect((await resolveCredentials({}, { ...none, ATELIER_API_PORT: '9090' })).url).toBe('http://127.0.0.1:9090');
+    expect((await resolveCredentials({}, { ...none, ATELIER_API_PORT: '0' })).url).toBe('http://127.0.0.1:8080');
+    expect((await resolveCredentials({ url: 'http://h:1/v1' }, none)).url).toBe('http://h:1');
   });
 });

@@ -8,12 +8,12 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { createAtelierClient } from '@atelier/client';
 import { EXIT, Exit, type GlobalFlags, UsageError, ok, print, printJson } from './cli-kit.js';
-import { credentialsPath, defaultUrl, saveCredentials } from './credentials.js';
+import { credentialsPath, defaultUrl, gatewayOrigin, saveCredentials } from './credentials.js';
 
 const home = (file: string) => (process.env.HOME ? file.replace(process.env.HOME, '~') : file);
 
 /** The gateway a login is for: --url, else ATELIER_URL, else the one `atelier dev` prints. */
-const gatewayUrl = (flags: GlobalFlags) => (flags.url || process.env.ATELIER_URL || defaultUrl()).replace(/\/+$/, '');
+const gatewayUrl = (flags: GlobalFlags) => gatewayOrigin(flags.url || process.env.ATELIER_URL || defaultUrl());
 
 /** Asks on the terminal; `hidden` echoes nothing (a password). */
 async function ask(question: string, hidden = false): Promise<string> {

@@ -37,6 +37,9 @@ export async function saveCredentials(credentials: SavedCredentials, env: NodeJS
   return file;
 }
 
+/** A gateway URL as requests are made on it: no trailing slash, and no /v1 (each path has it; `atelier dev` prints the API with it). */
+export const gatewayOrigin = (url: string) => url.replace(/\/+$/, '').replace(/\/v1$/, '');
+
 /** The gateway and key a command uses: its flags, else ATELIER_URL / ATELIER_API_KEY, else the saved login. */
 export async function resolveCredentials(
   flags: { url?: string; apiKey?: string },
@@ -45,5 +48,5 @@ export async function resolveCredentials(
   const saved = await readSavedCredentials(env);
   const url = flags.url || env.ATELIER_URL || saved.url || defaultUrl(env);
   const apiKey = flags.apiKey || env.ATELIER_API_KEY || saved.apiKey;
-  return { url: url.replace(/\/+$/, ''), ...(apiKey ? { apiKey } : {}) };
+  return { url: gatewayOrigin(url), ...(apiKey ? { apiKey } : {}) };
 }
