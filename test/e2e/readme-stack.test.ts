@@ -131,6 +131,28 @@ describe('the README stack', () => {
     expect(supervised.map((c) => String(c.pid)).sort()).toEqual([pids![1], pids![2]].sort());
   });
 
+  it("takes a new user from nothing to a finished run with the README's two first-step commands", async () => {
+    // npm start names them (with --url here: the test's gateway is not on the default port 8080).
+    expect(output).toContain(`npm run atelier -- init --url ${base()}\n  npm run atelier -- runs start plan-research-report`);
+    // The README's commands as written: no ATELIER_URL, so the CLI finds the gateway `npm start` serves by itself
+    // (ATELIER_API_PORT, as the stack was started with).
+    const home = mkdtempSync(path.join(tmpdir(), 'atelier-e2e-home-'));
+    const e = { ...(await env()), HOME: home, XDG_CONFIG_HOME: '', ATELIER_URL: '', ATELIER_API_KEY: '' };
+    const npm = (extra: NodeJS.ProcessEnv, ...args: string[]) =>
+      run('npm', ['run', '-s', 'atelier', '--', ...args], { cwd: PROJECT_ROOT, env: { ...e, ...extra } });
+    try {
+      // No terminal to ask at: init takes the email and password from the environment.
+      const init = await npm({ ATELIER_EMAIL: 'first-steps@example.com', ATELIER_PASSWORD: 'amber lantern orchard tide' }, 'init');
+      expect(init.stdout).toContain(`registered first-steps@example.com (first-steps) at http://127.0.0.1:${ports.api}`);
+      expect(init.stdout).toContain('its secret is shown this once');
+      const watched = await npm({}, 'runs', 'start', 'plan-research-report', '--set', 'topic=urban beekeeping', '--watch');
+      expect(watched.stdout).toMatch(/step 3 \S+ .*completed \$/);
+      expect(watched.stdout).toMatch(/^run run-[0-9a-f]{8} ended completed \(artifact artifact-\S+\)$/m);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('lets a user register, make an API key, run plan-research-report to completion and read the artifact', async () => {
     const reg = await call('POST', '/v1/auth/register', undefined, { email: 'e2e@example.com', password: 'a-long-password!', name: 'E2E' });
     expect(reg.status).toBe(201);

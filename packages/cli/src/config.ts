@@ -57,12 +57,29 @@ const storageDriver = (value: string | undefined): 'local' | 'gcs' => {
   return driver;
 };
 
+/** The API port `atelier dev` listens on (ATELIER_API_PORT, else PORT, else 8080). */
+const apiPortOf = (env: NodeJS.ProcessEnv) => int(env.ATELIER_API_PORT ?? env.PORT, 8080, 'ATELIER_API_PORT');
+
+/**
+ * The gateway URL `atelier dev` prints (its API line, without /v1): where user commands go when neither
+ * --url, ATELIER_URL nor a saved login names one. An unreadable or random (0) port falls back to 8080.
+ */
+export function defaultApiUrl(env: NodeJS.ProcessEnv = process.env): string {
+  let port = 8080;
+  try {
+    port = apiPortOf(env) || 8080;
+  } catch {
+    // a bad ATELIER_API_PORT is `atelier dev`'s to report
+  }
+  return `http://127.0.0.1:${port}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AtelierConfig {
   const temporalPort = int(env.TEMPORAL_PORT, 7233, 'TEMPORAL_PORT');
   const dataDir = path.resolve(env.ATELIER_DATA_DIR ?? path.join(PROJECT_ROOT, '.data'));
   return {
     dataDir,
-    apiPort: int(env.ATELIER_API_PORT ?? env.PORT, 8080, 'ATELIER_API_PORT'),
+    apiPort: apiPortOf(env),
     apiHost: env.ATELIER_API_HOST ?? '0.0.0.0',
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalPort,

@@ -9,8 +9,10 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { AtelierApiError, type AtelierClient, createAtelierClient } from '@atelier/client';
-import { type CommandContext, EXIT, Exit, type GlobalFlags, type OperatorMain, UsageError, ok, print } from './api/cli-kit.js';
-import { DEFAULT_URL, credentialsPath, resolveCredentials, saveCredentials } from './api/credentials.js';
+import { type CommandContext, EXIT, Exit, type GlobalFlags, type OperatorMain, UsageError } from './api/cli-kit.js';
+import { registerAccountCommands } from './api/account-commands.js';
+import { defaultUrl, resolveCredentials } from './api/credentials.js';
+import { ApiFailure, apiErrorText } from './api/errors.js';
 import { registerOrderCommands } from './api/order-commands.js';
 import { registerReviewCommands } from './api/review-commands.js';
 import { registerRunCommands } from './api/run-commands.js';
@@ -18,13 +20,23 @@ import { registerWorkflowCommands } from './api/workflow-commands.js';
 
 export { EXIT } from './api/cli-kit.js';
 
-export function buildProgram(argv: string[], operator: OperatorMain, setCode: (code: number) => void): Command {
+/** What runCli learns from the command that ran: whether it asked for --json (its errors then print raw). */
+export interface RunState {
+  json: boolean;
+}
+
+export function buildProgram(
+  argv: string[],
+  operator: OperatorMain,
+  setCode: (code: number) => void,
+  state: RunState = { json: false },
+): Command {
   const program = new Command('atelier');
   program
     .description(
       'Atelier: durable workflow engine for AI content production.\nUser commands talk to the HTTP API with an API key (flags, ATELIER_URL/ATELIER_API_KEY, or `atelier login`);\noperator commands need Temporal and PostgreSQL (see docs/operations.md).',
     )
-    .addOption(new Option('--url <url>', `gateway URL (env ATELIER_URL, else the saved login, else ${DEFAULT_URL})`))
+    .addOption(new Option('--url <url>', `gateway URL (env ATELIER_URL, else the saved login, else ${defaultUrl()})`))
     .addOption(new Option('--api-key <key>', 'API key (env ATELIER_API_KEY, else the saved login)'))
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
@@ -39,7 +51,7 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     const creds = await resolveCredentials(flags);
     if (!creds.apiKey)
       throw new UsageError(
-        `no API key: pass --api-key, set ATELIER_API_KEY, or run \`atelier login --url ${creds.url} --api-key atl_...\``,
+        `no API key: run \`atelier init\` (registers or signs in and saves a key), pass --api-key, set ATELIER_API_KEY, or run \`atelier login --api-key atl_...\``,
       );
     return createAtelierClient({ baseUrl: creds.url, apiKey: creds.apiKey });
   };
@@ -48,30 +60,14 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
     <A extends unknown[]>(fn: (client: AtelierClient, ...args: A) => Promise<number | undefined>) =>
     async (...args: unknown[]) => {
       const cmd = args.at(-1) as Command;
+      state.json = Boolean(cmd.opts().json);
       setCode((await fn(await clientFor(cmd), ...(args.slice(0, -1) as A))) ?? EXIT.ok);
     };
   /** Hands an operator command to main.ts as the original argv. */
   const operate = async () => setCode(await operator(argv));
 
-  // ---- login ----
-  program
-    .command('login')
-    .description(`save a gateway URL and API key to ${credentialsPath().replace(process.env.HOME ?? '\0', '~')} (mode 0600)`)
-    .usage('--url <url> --api-key <key> [--no-verify]')
-    .option('--no-verify', 'save without checking the key against the gateway')
-    .addHelpText('after', '\nBoth --url (e.g. http://127.0.0.1:8080) and --api-key (an atl_ key from POST /v1/api-keys) are required.')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const opts = cmd.optsWithGlobals<GlobalFlags & { verify: boolean }>();
-      if (!opts.url || !opts.apiKey) throw new UsageError('login needs --url and --api-key');
-      const url = opts.url.replace(/\/+$/, '');
-      if (opts.verify) {
-        const me = await createAtelierClient({ baseUrl: url, apiKey: opts.apiKey }).GET('/v1/users/me');
-        const user = ok(me, 'GET /v1/users/me');
-        print(`authenticated as ${user.email}`);
-      }
-      print(`saved to ${await saveCredentials({ url, apiKey: opts.apiKey })}`);
-      setCode(EXIT.ok);
-    });
+  // ---- init, login ----
+  registerAccountCommands(program, setCode, state);
 
   const ctx: CommandContext = { act, operate };
   registerRunCommands(program, ctx);
@@ -103,9 +99,15 @@ export function buildProgram(argv: string[], operator: OperatorMain, setCode: (c
 /** Runs the command line; resolves with the process exit code. */
 export async function runCli(argv: string[], operator: OperatorMain): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(argv, operator, (c) => {
-    code = c;
-  });
+  const state: RunState = { json: false };
+  const program = buildProgram(
+    argv,
+    operator,
+    (c) => {
+      code = c;
+    },
+    state,
+  );
   if (argv.length === 0) {
     program.outputHelp();
     return EXIT.ok;
@@ -122,8 +124,9 @@ export async function runCli(argv: string[], operator: OperatorMain): Promise<nu
       process.stderr.write(`error: ${err.message}\n`);
       return EXIT.usage;
     }
-    if (err instanceof AtelierApiError) {
-      process.stderr.write(`error: ${err.method} ${err.path} answered ${err.status}\n${JSON.stringify(err.body, null, 2)}\n`);
+    if (err instanceof ApiFailure || err instanceof AtelierApiError) {
+      const failure = err instanceof ApiFailure ? err : new ApiFailure(err.status, err.body, `${err.method} ${err.path}`);
+      process.stderr.write(`${apiErrorText(failure, state.json)}\n`);
       return EXIT.api;
     }
     const cause = (err as { cause?: { code?: string } }).cause;

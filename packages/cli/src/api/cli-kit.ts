@@ -1,5 +1,6 @@
 /** What the user commands share: exit codes, output, option parsers and the ways a command ends. */
 import type { AtelierClient } from '@atelier/client';
+import { ApiFailure, retryAfterSeconds } from './errors.js';
 
 export const EXIT = { ok: 0, unsuccessful: 1, usage: 2, api: 3 } as const;
 
@@ -23,15 +24,15 @@ export interface GlobalFlags {
 export const print = (line: string) => process.stdout.write(`${line}\n`);
 export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
 
-export function apiErrorExit(status: number, body: unknown, what: string): never {
-  process.stderr.write(`error: ${what} answered ${status}\n${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}\n`);
-  throw new Exit(EXIT.api);
+/** Ends the command with an API error: runCli prints it as a sentence (errors.ts), or its raw body with --json, and exits 3. */
+export function apiErrorExit(status: number, body: unknown, what: string, headers?: Headers): never {
+  throw new ApiFailure(status, body, what, retryAfterSeconds(headers));
 }
 
-/** The data of an openapi-fetch result, or exit 3 with the error body on stderr. */
+/** The data of an openapi-fetch result, or exit 3 with the error on stderr. */
 export function ok<T>(result: { data?: T; error?: unknown; response: Response }, what: string): T {
   if (result.data !== undefined && result.response.ok) return result.data;
-  return apiErrorExit(result.response.status, result.error ?? null, what);
+  return apiErrorExit(result.response.status, result.error ?? null, what, result.response.headers);
 }
 
 export function parseJson(flag: string, text: string): unknown {
@@ -44,9 +45,14 @@ export function parseJson(flag: string, text: string): unknown {
 
 /** `--intake '{"topic":"x"}'` plus any `--set key=value` (values parsed as JSON when they parse). */
 export function intakeFrom(opts: { intake?: string; set?: string[] }): Record<string, unknown> {
-  const intake = opts.intake ? parseJson('--intake', opts.intake) : {};
-  if (typeof intake !== 'object' || intake === null || Array.isArray(intake)) throw new UsageError('--intake must be a JSON object');
-  for (const pair of opts.set ?? []) {
+  return objectFrom('--intake', opts.intake, opts.set);
+}
+
+/** A JSON object flag (`--intake`, `--patch`) with `--set key=value` pairs over it. */
+export function objectFrom(flag: string, json: string | undefined, sets: string[] | undefined): Record<string, unknown> {
+  const object = json ? parseJson(flag, json) : {};
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new UsageError(`${flag} must be a JSON object`);
+  for (const pair of sets ?? []) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UsageError(`--set expects key=value (got "${pair}")`);
     const raw = pair.slice(eq + 1);
@@ -56,9 +62,9 @@ export function intakeFrom(opts: { intake?: string; set?: string[] }): Record<st
     } catch {
       // a plain string
     }
-    (intake as Record<string, unknown>)[pair.slice(0, eq)] = value;
+    (object as Record<string, unknown>)[pair.slice(0, eq)] = value;
   }
-  return intake as Record<string, unknown>;
+  return object as Record<string, unknown>;
 }
 
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -74,7 +80,6 @@ export const usd = (flag: string) => (value: string) => {
 };
 
 export const RUN_SUCCESS = new Set(['completed', 'review']);
-export const money = (n: number | null | undefined) => (n === null || n === undefined ? '-' : `$${n.toFixed(4)}`);
 
 /** What every group of commands is registered with. */
 export interface CommandContext {

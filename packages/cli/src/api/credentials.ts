@@ -1,6 +1,7 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { defaultApiUrl } from '../config.js';
 
 /** Where `atelier login` keeps the gateway URL and API key (mode 0600). */
 export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -8,7 +9,8 @@ export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, 'atelier', 'credentials.json');
 }
 
-export const DEFAULT_URL = 'http://127.0.0.1:8080';
+/** The gateway of `atelier dev` on this machine (its port from ATELIER_API_PORT, default 8080). */
+export const defaultUrl = (env: NodeJS.ProcessEnv = process.env) => defaultApiUrl(env);
 
 export interface SavedCredentials {
   url: string;
@@ -35,13 +37,16 @@ export async function saveCredentials(credentials: SavedCredentials, env: NodeJS
   return file;
 }
 
+/** A gateway URL as requests are made on it: no trailing slash, and no /v1 (each path has it; `atelier dev` prints the API with it). */
+export const gatewayOrigin = (url: string) => url.replace(/\/+$/, '').replace(/\/v1$/, '');
+
 /** The gateway and key a command uses: its flags, else ATELIER_URL / ATELIER_API_KEY, else the saved login. */
 export async function resolveCredentials(
   flags: { url?: string; apiKey?: string },
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ url: string; apiKey?: string }> {
   const saved = await readSavedCredentials(env);
-  const url = flags.url || env.ATELIER_URL || saved.url || DEFAULT_URL;
+  const url = flags.url || env.ATELIER_URL || saved.url || defaultUrl(env);
   const apiKey = flags.apiKey || env.ATELIER_API_KEY || saved.apiKey;
-  return { url: url.replace(/\/+$/, ''), ...(apiKey ? { apiKey } : {}) };
+  return { url: gatewayOrigin(url), ...(apiKey ? { apiKey } : {}) };
 }

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import type { AtelierClient, Order } from '@atelier/client';
 import { OrderProgress } from './order-progress.js';
-import { table } from './format.js';
-import { type CommandContext, EXIT, UsageError, collect, money, ok, parseJson, positiveInt, print, printJson, usd } from './cli-kit.js';
+import { money, table } from './format.js';
+import { type CommandContext, EXIT, UsageError, collect, ok, parseJson, positiveInt, print, printJson, usd } from './cli-kit.js';
 
 function orderSummary(order: Order): string {
   const c = order.counts;

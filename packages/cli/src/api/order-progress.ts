@@ -1,7 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { Order } from '@atelier/client';
-
-const money = (n: number) => `$${n.toFixed(2)}`;
+import { money } from './format.js';
 
 /**
  * The progress of an order: settled (succeeded + failed + cancelled) of targetCount, with running,

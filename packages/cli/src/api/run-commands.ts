@@ -2,20 +2,8 @@
 import { type Command, Option } from 'commander';
 import type { AtelierClient, Run } from '@atelier/client';
 import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
-import { describeRunEvent, table } from './format.js';
-import {
-  type CommandContext,
-  EXIT,
-  RUN_SUCCESS,
-  UsageError,
-  collect,
-  intakeFrom,
-  money,
-  ok,
-  positiveInt,
-  print,
-  printJson,
-} from './cli-kit.js';
+import { decideCommands, describeRunEvent, holdNeeds, money, table } from './format.js';
+import { type CommandContext, EXIT, RUN_SUCCESS, UsageError, collect, intakeFrom, ok, positiveInt, print, printJson } from './cli-kit.js';
 
 function runSummary(run: Run): string[][] {
   return [
@@ -29,6 +17,17 @@ function runSummary(run: Run): string[][] {
     ...(run.error ? [['error', `${run.errorCode ? `${run.errorCode}: ` : ''}${run.error}`]] : []),
     ...(run.parentOrderId ? [['order', run.parentOrderId]] : []),
   ];
+}
+
+/** For a run in review: the gate it waits on, what the hold needs and the commands that decide it. */
+function reviewHint(run: Run): string {
+  const gate = run.reviewGate;
+  const at = gate ? ` at the gate "${gate.name}" (${gate.id})` : '';
+  return [
+    `run ${run.id} waits in review${at}${run.artifactId ? ` with artifact ${run.artifactId}` : ''}; it needs ${holdNeeds(gate?.holdFields)}.`,
+    'Decide it with one of:',
+    ...decideCommands(run.id, gate?.holdFields).map((c) => `  ${c}`),
+  ].join('\n');
 }
 
 function printRun(run: Run) {
@@ -51,6 +50,7 @@ function printRun(run: Run) {
       ),
     );
   }
+  if (run.status === 'review') print(`\n${reviewHint(run)}`);
 }
 
 /** Follows a run's event stream, printing each step as it happens; 0 when it completed (or waits in review), 1 otherwise. */
@@ -66,8 +66,10 @@ async function watchRun(client: AtelierClient, runId: string, json: boolean): Pr
     },
   });
   if (json) print(JSON.stringify({ event: 'end', data: run }));
-  else
+  else {
     print(`run ${run.id} ended ${run.status}${run.error ? `: ${run.error}` : ''}${run.artifactId ? ` (artifact ${run.artifactId})` : ''}`);
+    if (run.status === 'review') print(reviewHint(run));
+  }
   return RUN_SUCCESS.has(run.status) ? EXIT.ok : EXIT.unsuccessful;
 }
 

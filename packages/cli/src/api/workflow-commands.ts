@@ -1,20 +1,8 @@
 /** `atelier workflows …`: list, show and dry-run through the API; validate the built-in files (main.ts). */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { table } from './format.js';
-import {
-  type CommandContext,
-  EXIT,
-  UsageError,
-  collect,
-  intakeFrom,
-  money,
-  ok,
-  parseJson,
-  positiveInt,
-  print,
-  printJson,
-} from './cli-kit.js';
+import { intakeFieldRows, money, table } from './format.js';
+import { type CommandContext, EXIT, UsageError, collect, intakeFrom, ok, parseJson, positiveInt, print, printJson } from './cli-kit.js';
 
 export function registerWorkflowCommands(program: Command, { act, operate }: CommandContext): void {
   // ---- workflows ----
@@ -53,7 +41,7 @@ export function registerWorkflowCommands(program: Command, { act, operate }: Com
     );
   workflows
     .command('show')
-    .description('a workflow with its versions and definition (GET /v1/workflows/{id})')
+    .description('a workflow: its versions, the intake fields it asks for and its steps (GET /v1/workflows/{id})')
     .argument('<workflow>', 'workflow id')
     .option('--json', 'print the workflow as JSON')
     .action(
@@ -70,6 +58,12 @@ export function registerWorkflowCommands(program: Command, { act, operate }: Com
               ['status', w.status],
               ['shown', w.definitionVersion],
             ]),
+          );
+          const fields = intakeFieldRows(w.definition);
+          print(
+            fields.length
+              ? `\nIntake (give each with --set name=value, or all as --intake '{...}'):\n${table(fields, ['field', 'type', 'required', 'notes'])}`
+              : '\nIntake: no fields',
           );
           const steps = (w.definition as { runtimeSteps?: Array<{ id?: string; name?: string; kind?: string }> }).runtimeSteps ?? [];
           if (steps.length)

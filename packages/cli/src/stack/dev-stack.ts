@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AtelierConfig } from '../config.js';
+import { type AtelierConfig, defaultApiUrl } from '../config.js';
 import { fileSigningSecret } from './file-signing-secret.js';
 import { freePort, waitFor } from './processes.js';
 import { resolveSecretsKey } from './secrets-key.js';
@@ -91,6 +91,8 @@ export async function startDevStack(config: AtelierConfig, logger: Logger): Prom
 export function devBanner(stack: DevStack, config: AtelierConfig): string {
   const register = `curl -s -X POST ${stack.apiUrl}/v1/auth/register -H 'content-type: application/json' -d '{"email":"you@example.com","password":"a-long-password","name":"You"}'`;
   const [worker, gateway] = stack.processes;
+  // The CLI finds this gateway by itself on the default port (defaultApiUrl); on another it needs --url once.
+  const url = stack.apiUrl === defaultApiUrl({}) ? '' : ` --url ${stack.apiUrl}`;
   return [
     '',
     'Atelier is running.',
@@ -103,7 +105,8 @@ export function devBanner(stack: DevStack, config: AtelierConfig): string {
     stack.egressAllowsPrivate
       ? '  Egress         dev mode: fetches of caller-named URLs may reach loopback and private addresses (ATELIER_EGRESS_ALLOW_PRIVATE=false to deny)'
       : '',
-    `\nFirst token (the response's accessToken; then create an API key with POST /v1/api-keys):\n  ${register}`,
+    `\nFirst steps, in another terminal (init registers you, makes an API key and saves it):\n  npm run atelier -- init${url}\n  npm run atelier -- runs start plan-research-report --set topic="urban beekeeping" --watch`,
+    `Or over HTTP (the response's accessToken; then create an API key with POST /v1/api-keys):\n  ${register}`,
     '\nCtrl-C stops everything.',
     '',
   ]
