@@ -50,10 +50,10 @@ export const cancelOrderSignal = defineSignal('cancel');
 export const wakeOrderSignal = defineSignal('wake');
 
 /*
- * Deprecated patches: every execution records their markers where it meets them (the previous release's, by
- * patched(), and ours), so they stay, as deprecatePatch, until no execution that recorded one can be open;
- * the branches of histories without them (orders of retired shapes) are gone (docs/operations.md, Retiring a
- * workflow shape).
+ * Deprecated patches: every execution records their markers where it meets them, the previous release's by
+ * patched(), so they stay, as deprecatePatch, until no order started before this release can be open (core
+ * fails a plain marker no call matches, and ignores a deprecated one); the branches for histories without
+ * them (orders of retired shapes) are gone (docs/operations.md, Retiring a workflow shape).
  */
 /** Marks the cancel that also requests Temporal cancellation of the children in flight, which end Canceled (run-failures.ts, closeAs). */
 export const CANCEL_CHILDREN_PATCH = 'cancel-children-through-temporal';
