@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -7,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
-import { enqueueWebhookMessage, eventMessageId, runEventKey, syncBuiltinWorkflows } from '@atelier/db';
-import { webhookRetrySettings, webhookTaskQueue } from '@atelier/engine/webhooks/index';
+import { eventMessageId, runEventKey, syncBuiltinWorkflows } from '@atelier/db';
+import { webhookTaskQueue } from '@atelier/engine/webhooks/index';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun, executionClosed } from '../support/harness';
 
 /**
@@ -96,10 +95,9 @@ function patchEvents(history: { events?: Array<any> | null }) {
 }
 
 /**
- * The shape webhook delivery histories are recorded in now (`own-queue`: the delivery and its attempts on the
- * webhook task queue, the input saying so). Earlier: `run-queue`, the delivery and its attempts on the run
- * queue; `run-queue-patched`, a delivery started on the run queue by an older gateway, its attempts sent to the
- * webhook queue under the `webhook-queue` patch.
+ * The shape webhook delivery histories are recorded in (`own-queue`: the delivery and its attempts on the
+ * webhook task queue, the input saying so), the only one left: `run-queue` (the delivery and its attempts on
+ * the run queue) and `run-queue-patched` (the `webhook-queue` patch) were retired with their histories.
  */
 const WEBHOOK_SHAPE = 'own-queue';
 
@@ -303,36 +301,9 @@ describe('the run workflow stays deterministic', () => {
         };
       };
       const own = webhookTaskQueue(h.taskQueue);
+      expect(await queues(eventMessageId(key, ok))).toEqual({ started: own, scheduled: [own], markers: 0 });
       expect(await queues(eventMessageId(key, gone))).toEqual({ started: own, scheduled: [own, own], markers: 0 });
 
-      // A delivery started on the run queue, as a gateway from before the webhook queue starts it: its attempts
-      // go to the webhook queue, under the patch marker.
-      const message = await h.db
-        .selectFrom('webhook_messages')
-        .selectAll()
-        .where('id', '=', eventMessageId(key, ok))
-        .executeTakeFirstOrThrow();
-      const old = await enqueueWebhookMessage(
-        h.db,
-        {
-          id: `msg_${randomBytes(16).toString('hex')}`,
-          target_kind: message.target_kind,
-          target_id: message.target_id,
-          workspace_id: message.workspace_id,
-          event_type: message.event_type,
-          body: message.body,
-          created_at: new Date(),
-        },
-        false,
-      );
-      await h.temporal.workflow.start('webhookDeliveryWorkflow', {
-        workflowId: old.id,
-        taskQueue: h.taskQueue,
-        args: [{ messageId: old.id, retry: webhookRetrySettings({}) }],
-      });
-      expect((await executionClosed(h, old.id)).outcome.status).toBe('delivered');
-      expect(await queues(old.id)).toEqual({ started: h.taskQueue, scheduled: [own], markers: 2 });
-      await record('webhook-delivery-delivered', old.id, 'run-queue-patched');
       for (const id of [ok, gone]) await h.request('DELETE', `/v1/webhook-endpoints/${id}`, { token: user.token });
     } finally {
       server.close();

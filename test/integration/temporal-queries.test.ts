@@ -196,13 +196,14 @@ describe('the on-call queries of docs/operations.md, through the temporal CLI', 
     await expectListed(query(openBefore, { time: cutoff }), ours, []);
 
     // The orders' histories (with their OrderStatus upserts) are replayed by replay.test.ts; recorded when
-    // missing, or again with UPDATE_HISTORIES=1 (like replay.test.ts's own), under the shape new orders
-    // take (`per-concurrency`: OrderWorkflowInput.shape 3); the earlier shapes' files stay and are replayed too.
+    // missing, or again with UPDATE_HISTORIES=1 (like replay.test.ts's own), as new orders record them
+    // (OrderWorkflowInput.shape 3, its patches deprecated: `deprecated-markers`). `*.per-concurrency.json`,
+    // the same shape with the markers patched() records, are b05201b's orders and stay beside them.
     for (const [name, id] of [
       ['order-completed', done],
       ['order-attention', short],
     ] as const) {
-      const file = path.join(PROJECT_ROOT, 'test', 'histories', `${name}.per-concurrency.json`);
+      const file = path.join(PROJECT_ROOT, 'test', 'histories', `${name}.deprecated-markers.json`);
       if (!existsSync(file) || process.env.UPDATE_HISTORIES === '1')
         await writeFile(file, `${historyToJSON(await h.temporal.workflow.getHandle(id).fetchHistory())}\n`);
     }

@@ -201,9 +201,7 @@ export async function orderCounts(db: Executor, orderId: string): Promise<OrderC
  * retry of one that committed (its worker died before Temporal heard of it) gets the same children back,
  * still pending, and claims none besides; otherwise those would stay pending with nothing to start them.
  */
-export async function claimPlannedChildren(db: Db, orderId: string, limit: number, claim?: string): Promise<RunRow[]> {
-  // Without a claim id nothing matches `earlier` (NULL equals nothing), and every call claims anew.
-  const claimId = claim ?? null;
+export async function claimPlannedChildren(db: Db, orderId: string, limit: number, claimId: string): Promise<RunRow[]> {
   const claimed = await sql<RunRow>`
     WITH earlier AS (
       select * from runs where parent_order_id = ${orderId} and order_claim = ${claimId} and status = 'pending'),

@@ -48,16 +48,19 @@ export interface OrderWorkflowInput {
   orderId: string;
   /** How many child runs may be in flight at once. */
   concurrency: number;
-  /**
-   * The order workflow's shape, chosen by who starts it (client.ts) as a run's is. 1: children are claimed
-   * ahead, a batch as large as the concurrency at a time, instead of one claim (an activity and a database
-   * round trip) per child started. 2: shape 1, the next batch claimed as soon as one is used up, while its
-   * children run, instead of when a slot frees up. 3: shape 2, an execution starting at least twice the
-   * concurrency in children before it continues as new (not 400 whatever the concurrency), so a concurrency
-   * above 400 is honoured. Absent in inputs from before them: one claim per free slot, as recorded.
-   */
-  shape?: 1 | 2 | 3;
+  /** The order workflow's shape (OrderShape), chosen by who starts it (client.ts) as a run's is. */
+  shape: OrderShape;
 }
+
+/**
+ * The order workflow's shape, the only one it still takes; each was the one before and one change. 3 is all
+ * of: children claimed ahead, a batch as large as the concurrency at a time, instead of one claim (an activity
+ * and a database round trip) per child started; the next batch claimed as soon as one is used up, while its
+ * children run, instead of when a slot frees up; an execution starting at least twice the concurrency in
+ * children before it continues as new (not 400 whatever the concurrency), so a concurrency above 400 is
+ * honoured. Inputs without a shape and shapes 1-2 were retired (docs/operations.md, Retiring a workflow shape).
+ */
+export type OrderShape = 3;
 
 export interface OrderProgress {
   targetCount: number;

@@ -167,8 +167,7 @@ type Traced = Pick<WorkerOptions, 'interceptors' | 'sinks'> | undefined;
 const cacheSize = (n: number | undefined) => (n === undefined ? {} : { maxCachedWorkflows: n });
 
 /**
- * The webhook queue's worker: delivery workflows started there (startWebhookDelivery) and their attempts,
- * and the attempts of deliveries started on the run queue by an older gateway (webhook-delivery-workflow.ts).
+ * The webhook queue's worker: delivery workflows started there (startWebhookDelivery) and their attempts.
  */
 async function createWebhookWorker(
   opts: RunWorkerOptions,
@@ -238,8 +237,6 @@ async function createWorker(
         prepareChildRun: withRetryBudget(activities.prepareChildRun),
         ...createOrderActivities(opts.db),
         ...createReconcilerActivities(opts.db, opts.logger.child({ component: 'reconciler' })),
-        // Deliveries started on this queue before it had a webhook queue beside it send their attempts here.
-        ...webhookActivities(opts),
       },
       tuner: slotTuner(
         opts.maxConcurrentActivities ?? workerSlotsFromEnv(process.env).activities,

@@ -24,7 +24,7 @@ export function createOrderActivities(db: Db) {
      * Claims the next planned children (planned → pending) and returns their run workflow inputs. A retry
      * of the same `claim` returns what its first attempt claimed, if that attempt committed.
      */
-    async claimOrderChildren(input: { orderId: string; limit: number; claim?: string }): Promise<RunWorkflowInput[]> {
+    async claimOrderChildren(input: { orderId: string; limit: number; claim: string }): Promise<RunWorkflowInput[]> {
       const rows = await claimPlannedChildren(db, input.orderId, input.limit, input.claim);
       return rows.map(runWorkflowInputOf);
     },

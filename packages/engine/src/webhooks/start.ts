@@ -7,7 +7,7 @@ import { type WebhookDeliveryInput, type WebhookRetrySettings, webhookTaskQueue 
  * Starts the one delivery workflow of a message (workflow id = message id) on the webhook task queue beside
  * the run queue `taskQueue`, served by the webhook worker of each worker process. Idempotent: a second start,
  * even after the first finished, is refused by Temporal and ignored here, so a message is delivered once
- * however often the outbox hands it over. Deliveries started on the run queue before stay there.
+ * however often the outbox hands it over.
  */
 export async function startWebhookDelivery(
   client: Client,

@@ -30,9 +30,10 @@ export interface WebhookDeliveryInput {
   retry: WebhookRetrySettings;
   /**
    * Started on the webhook task queue (webhookTaskQueue): its activities run on the workflow's own queue.
-   * Absent in deliveries started on the run queue, before it had a webhook queue beside it.
+   * Every delivery says so; those started on the run queue without it were retired (docs/operations.md,
+   * Retiring a workflow shape).
    */
-  ownQueue?: true;
+  ownQueue: true;
 }
 
 export interface WebhookDeliveryResult {

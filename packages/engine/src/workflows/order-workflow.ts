@@ -10,10 +10,10 @@ import {
   condition,
   continueAsNew,
   defineSignal,
+  deprecatePatch,
   executeChild,
   getExternalWorkflowHandle,
   isCancellation,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -25,24 +25,15 @@ import type { OrderWorkflowInput, RunWorkflowInput, SettleOrderInput } from '../
 import { cancelRunSignal, runWorkflow } from './run-workflow.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 
-/** Children started by one execution before it continues as new. */
+/** Children started by one execution before it continues as new, at the least. */
 export const CHILDREN_PER_EXECUTION = 400;
 
 /**
- * Shape 3: at least twice the concurrency, so an order allowed more than 400 children at once has them (at
- * 1,000, its largest, an execution's history holds 2,000 children: a few MB, under Temporal's limits).
+ * At least twice the concurrency, so an order allowed more than 400 children at once has them (at 1,000, its
+ * largest, an execution's history holds 2,000 children: a few MB, under Temporal's limits).
  */
 function childrenPerExecution(input: OrderWorkflowInput): number {
-  return input.shape === 3 ? Math.max(CHILDREN_PER_EXECUTION, 2 * input.concurrency) : CHILDREN_PER_EXECUTION;
-}
-
-/**
- * A claimed child's template (its `TemplateId`). Orders' shapes are not retired with runs' (docs/operations.md,
- * Retiring a workflow shape): histories of orders recorded before the definition went by reference claimed
- * children carrying the definition whole, and still replay.
- */
-function templateIdOf(child: RunWorkflowInput | { definition: { id: string } }): string {
-  return 'plan' in child ? child.plan.id : child.definition.id;
+  return Math.max(CHILDREN_PER_EXECUTION, 2 * input.concurrency);
 }
 
 const { claimOrderChildren } = proxyActivities<OrderActivities>({
@@ -58,15 +49,17 @@ export const cancelOrderSignal = defineSignal('cancel');
 /** Sent after retry-failed planned fresh children while this execution is still running. */
 export const wakeOrderSignal = defineSignal('wake');
 
+/*
+ * Deprecated patches: every execution records their markers where it meets them, the previous release's by
+ * patched(), so they stay, as deprecatePatch, until no order started before this release can be open (core
+ * fails a plain marker no call matches, and ignores a deprecated one); the branches for histories without
+ * them (orders of retired shapes) are gone (docs/operations.md, Retiring a workflow shape).
+ */
 /** Marks the cancel that also requests Temporal cancellation of the children in flight, which end Canceled (run-failures.ts, closeAs). */
 export const CANCEL_CHILDREN_PATCH = 'cancel-children-through-temporal';
-
-/** Guards the path that settles the order on an unexpected failure, as a run is (RunProgress.settleFailure). */
+/** Marks the path that settles the order on an unexpected failure, as a run is (RunProgress.settleFailure). */
 export const SETTLE_ORDER_FAILURE_PATCH = 'settle-order-failure';
-/**
- * Guards the `OrderStatus` search attribute upserts: histories recorded before them (no marker) replay
- * without them (test/histories/order-*-before-status-attribute.json).
- */
+/** Marks the `OrderStatus` search attribute upserts, once per execution (the first). */
 export const ORDER_STATUS_ATTRIBUTE_PATCH = 'order-status-attribute';
 
 /**
@@ -76,7 +69,8 @@ export const ORDER_STATUS_ATTRIBUTE_PATCH = 'order-status-attribute';
  * reconciler) cannot reach a closed execution's attributes.
  */
 function showOrderStatus(status: string): void {
-  if (patched(ORDER_STATUS_ATTRIBUTE_PATCH)) upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.OrderStatus, value: status }]);
+  deprecatePatch(ORDER_STATUS_ATTRIBUTE_PATCH);
+  upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.OrderStatus, value: status }]);
 }
 
 /** Settles the order through the activity and shows the status it wrote (or found already settled). */
@@ -89,12 +83,10 @@ async function settle(input: SettleOrderInput): Promise<{ status: string }> {
 export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderId: string; status: string }> {
   const { orderId } = input;
   const inFlight = new Set<string>();
-  // Shape 1 claims children ahead, a batch as large as the concurrency, so most children start without a
-  // claim (an activity, a database round trip) of their own; those claimed and never started are cancelled
-  // with the order's settlement. Shape 2 claims the next batch as soon as one is used up, while its
-  // children run, so a slot that frees up never waits for a claim.
-  const claimAhead = input.shape === 1;
-  const prefetch = input.shape === 2 || input.shape === 3;
+  // Children are claimed ahead, a batch as large as the concurrency, so most children start without a claim
+  // (an activity, a database round trip) of their own; those claimed and never started are cancelled with the
+  // order's settlement. The next batch is claimed as soon as one is used up, while its children run, so a
+  // slot that frees up never waits for a claim.
   const perExecution = childrenPerExecution(input);
   const ready: RunWorkflowInput[] = [];
   const unstarted = () => {
@@ -107,7 +99,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
   let cancelRequested = false;
   let changed = false;
   let exhausted = false;
-  /** Shape 2: a claim under way, how it failed, and wakes since it began (it may have missed their children). */
+  /** A claim under way, how it failed, and wakes since it began (it may have missed their children). */
   let claiming = false;
   let claimFailure: unknown;
   let wakes = 0;
@@ -130,14 +122,41 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
       });
   };
 
+  let succeeded = 0;
+  let started = 0;
+  const start = (child: RunWorkflowInput) => {
+    started += 1;
+    inFlight.add(child.runId);
+    void executeChild(runWorkflow, {
+      workflowId: child.runId,
+      args: [child],
+      typedSearchAttributes: [
+        { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },
+        { key: SEARCH_ATTRIBUTES.WorkspaceId, value: child.workspaceId },
+        { key: SEARCH_ATTRIBUTES.TemplateId, value: child.plan.id },
+        { key: SEARCH_ATTRIBUTES.RunStatus, value: 'pending' },
+      ],
+    })
+      .then(
+        (outcome) => {
+          if (outcome.status === 'completed' || outcome.status === 'review') succeeded += 1;
+        },
+        () => undefined, // a child that errored has recorded its own failure
+      )
+      .finally(() => {
+        inFlight.delete(child.runId);
+        changed = true;
+      });
+  };
+
   setHandler(cancelOrderSignal, () => {
     cancelRequested = true;
     // Children stop at their next step boundary; the cancellation request lets their executions end Canceled.
-    const requestCancel = patched(CANCEL_CHILDREN_PATCH);
+    deprecatePatch(CANCEL_CHILDREN_PATCH);
     for (const child of inFlight) {
       const handle = getExternalWorkflowHandle(child);
       void handle.signal(cancelRunSignal).catch(() => undefined);
-      if (requestCancel) void handle.cancel().catch(() => undefined);
+      void handle.cancel().catch(() => undefined);
     }
   });
   setHandler(wakeOrderSignal, () => {
@@ -150,9 +169,8 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
     const progress = await orderProgress({ orderId });
     showOrderStatus(progress.status);
     if (progress.status === 'cancelled') return { orderId, status: 'cancelled' };
-    let succeeded = progress.succeeded;
+    succeeded = progress.succeeded;
     let targetReached = succeeded >= progress.targetCount;
-    let started = 0;
 
     for (;;) {
       changed = false;
@@ -160,48 +178,11 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
         await condition(() => inFlight.size === 0 && !claiming);
         return { orderId, ...(await settle({ orderId, status: 'cancelled', ...unstarted() })) };
       }
-      while (!targetReached && !exhausted && inFlight.size < input.concurrency && started < perExecution) {
-        // Shape 2 claims below, once, whether the loop ran out of children or of free slots.
-        if (ready.length === 0 && prefetch) break;
-        if (ready.length === 0) {
-          const batch = await claimOrderChildren({
-            orderId,
-            claim: nextClaim(),
-            limit: Math.min(claimAhead ? input.concurrency : input.concurrency - inFlight.size, perExecution - started),
-          });
-          if (batch.length === 0) {
-            exhausted = true;
-            break;
-          }
-          ready.push(...batch);
-        }
-        while (ready.length > 0 && inFlight.size < input.concurrency) {
-          const child = ready.shift()!;
-          started += 1;
-          inFlight.add(child.runId);
-          void executeChild(runWorkflow, {
-            workflowId: child.runId,
-            args: [child],
-            typedSearchAttributes: [
-              { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },
-              { key: SEARCH_ATTRIBUTES.WorkspaceId, value: child.workspaceId },
-              { key: SEARCH_ATTRIBUTES.TemplateId, value: templateIdOf(child) },
-              { key: SEARCH_ATTRIBUTES.RunStatus, value: 'pending' },
-            ],
-          })
-            .then(
-              (outcome) => {
-                if (outcome.status === 'completed' || outcome.status === 'review') succeeded += 1;
-              },
-              () => undefined, // a child that errored has recorded its own failure
-            )
-            .finally(() => {
-              inFlight.delete(child.runId);
-              changed = true;
-            });
-        }
-      }
-      if (prefetch && ready.length === 0 && !claiming && !exhausted && !targetReached && started < perExecution)
+      // Claimed children start while slots are free (a batch never holds more than the execution may start);
+      // once the target is reached, those left are cancelled with the settlement.
+      while (!targetReached && ready.length > 0 && inFlight.size < input.concurrency) start(ready.shift()!);
+      // The next batch is claimed once this one is used up, whether the loop ran out of children or of slots.
+      if (ready.length === 0 && !claiming && !exhausted && !targetReached && started < perExecution)
         claim(Math.min(input.concurrency, perExecution - started));
       if (claimFailure !== undefined) throw claimFailure;
       if (!targetReached && succeeded >= progress.targetCount) {
@@ -218,7 +199,8 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
       await condition(() => changed || cancelRequested);
     }
   } catch (err) {
-    if (err instanceof ContinueAsNew || !patched(SETTLE_ORDER_FAILURE_PATCH)) throw err;
+    if (err instanceof ContinueAsNew) throw err;
+    deprecatePatch(SETTLE_ORDER_FAILURE_PATCH);
     // Any other failure settles the order before the execution closes: children in flight finish and
     // settle themselves first, then the order is failed with the reason (the reconciler is the backstop).
     return CancellationScope.nonCancellable(async () => {

@@ -5,39 +5,16 @@
  * (another 4xx, a redirect) or the last attempt. The webhook-id is the message id on every attempt.
  *
  * Deliveries run on the webhook task queue (webhookTaskQueue), whose worker has slots of its own, so an
- * integrator that hangs never holds a slot a run step needs.
+ * integrator that hangs never holds a slot a run step needs; their activities run on the workflow's own queue.
+ * That is the one shape left (`ownQueue` in the input): deliveries started on the run queue, with or without
+ * the `webhook-queue` patch, were retired (docs/operations.md, Retiring a workflow shape).
  */
-import { ActivityFailure, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import {
-  WEBHOOK_FINAL,
-  type WebhookActivities,
-  type WebhookDeliveryInput,
-  type WebhookDeliveryResult,
-  webhookTaskQueue,
-} from '../webhooks/types.js';
-
-/**
- * Marks a delivery started on the run task queue (by a gateway from before the webhook queue) that sends its
- * activities to the webhook queue beside it. One recorded without it (before the webhook queue) replays with
- * its activities on the run queue, where they were scheduled; the run worker still runs them.
- */
-export const WEBHOOK_QUEUE_PATCH = 'webhook-queue';
-
-/**
- * The queue of the delivery's activities; undefined for the workflow's own. A delivery started on the webhook
- * queue says so in its input (`ownQueue`) and asks no patch, so it records no marker; the input is in the
- * history, so deciding from it is deterministic.
- */
-function activityQueue(input: WebhookDeliveryInput): string | undefined {
-  if (input.ownQueue) return undefined;
-  return patched(WEBHOOK_QUEUE_PATCH) ? webhookTaskQueue(workflowInfo().taskQueue) : undefined;
-}
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { WEBHOOK_FINAL, type WebhookActivities, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../webhooks/types.js';
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const { messageId, retry } = input;
-  const queue = activityQueue(input);
   const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
-    ...(queue ? { taskQueue: queue } : {}),
     startToCloseTimeout: retry.attemptTimeoutMs,
     retry: {
       initialInterval: retry.initialIntervalMs,
@@ -48,7 +25,6 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     },
   });
   const { settleWebhookMessage } = proxyActivities<WebhookActivities>({
-    ...(queue ? { taskQueue: queue } : {}),
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
   });
