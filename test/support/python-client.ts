@@ -70,7 +70,7 @@ export async function readTree(dir: string): Promise<Map<string, string>> {
     if (!entry.isFile()) continue;
     const full = path.join(entry.parentPath, entry.name);
     const rel = path.relative(dir, full);
-    if (rel.split(path.sep).includes('__pycache__')) continue;
+    if (rel.split(path.sep).some((part) => part === '__pycache__' || part === '.pytest_cache' || part === '.ruff_cache')) continue;
     files.set(rel.split(path.sep).join('/'), await readFile(full, 'utf8'));
   }
   return files;
