@@ -2275,28 +2275,43 @@ export interface components {
             /** @description Children of this order running at once, at most (default: the deployment's setting) */
             maxConcurrency?: number;
         };
-        VariationSpec: {
-            /** @enum {string} */
+        VariationSpec: components["schemas"]["VariationSpecList"] | components["schemas"]["VariationSpecMatrix"] | components["schemas"]["VariationSpecCsv"];
+        VariationSpecList: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             resolver: "list";
-            params: {
-                items: {
-                    [key: string]: unknown;
-                }[];
-            };
-        } | {
-            /** @enum {string} */
+            params: components["schemas"]["VariationSpecListParams"];
+        };
+        VariationSpecListParams: {
+            items: {
+                [key: string]: unknown;
+            }[];
+        };
+        VariationSpecMatrix: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             resolver: "matrix";
-            params: {
-                axes: {
-                    [key: string]: unknown[];
-                };
+            params: components["schemas"]["VariationSpecMatrixParams"];
+        };
+        VariationSpecMatrixParams: {
+            axes: {
+                [key: string]: unknown[];
             };
-        } | {
-            /** @enum {string} */
+        };
+        VariationSpecCsv: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             resolver: "csv";
-            params: {
-                csv: string;
-            };
+            params: components["schemas"]["VariationSpecCsvParams"];
+        };
+        VariationSpecCsvParams: {
+            csv: string;
         };
         RetryFailedRequest: {
             all?: boolean;
@@ -2506,7 +2521,8 @@ export interface components {
             artifactId: string | null;
             artifactTitle: string | null;
             artifactStatus: string | null;
-            qa: components["schemas"]["QaRecord"];
+            /** @description The artifact's QA record; approval needs every check at pass */
+            qa: components["schemas"]["QaRecord"] | null;
             /** @description Fields an approval must supply in its patch, exactly */
             holdFields: {
                 name: string;
@@ -2519,17 +2535,17 @@ export interface components {
             /** @description When the run reached review; the queue is ordered by it, oldest first */
             enteredReviewAt: string;
         };
-        /** @description The artifact's QA record; approval needs every check at pass */
         QaRecord: {
             status: string;
-            checks: {
-                id: string;
-                label: string;
-                /** @enum {string} */
-                status: "pass" | "fail" | "pending";
-                detail: string;
-            }[];
-        } | null;
+            checks: components["schemas"]["QaCheck"][];
+        };
+        QaCheck: {
+            id: string;
+            label: string;
+            /** @enum {string} */
+            status: "pass" | "fail" | "pending";
+            detail: string;
+        };
         QueueCount: {
             count: number;
         };
@@ -2719,15 +2735,16 @@ export interface components {
             email: string | null;
             publicRole: string | null;
             unionStatus: string | null;
-            attestations: {
-                adult: boolean;
-                notPolitical: boolean;
-            };
+            attestations: components["schemas"]["SubjectAttestationsRecord"];
             erased: boolean;
             erasedAt: string | null;
             etag: string;
             createdAt: string;
             updatedAt: string;
+        };
+        SubjectAttestationsRecord: {
+            adult: boolean;
+            notPolitical: boolean;
         };
         SubjectCreateRequest: {
             displayName: string;
@@ -2841,7 +2858,7 @@ export interface components {
             format: "synthetic" | "likeness";
             persona: components["schemas"]["Persona"];
             references: components["schemas"]["CharacterReference"][];
-            latestVersion: components["schemas"]["CharacterVersion"];
+            latestVersion: components["schemas"]["CharacterVersion"] | null;
             /** @description The gate for an image use today, naming no provider */
             usableToday: {
                 usable: boolean;
@@ -2885,7 +2902,7 @@ export interface components {
             createdAt: string;
             /** @description Provider copies of this version */
             bindings: components["schemas"]["CharacterBinding"][];
-        } | null;
+        };
         CharacterBinding: {
             /** Format: uuid */
             id: string;
@@ -2994,7 +3011,8 @@ export interface components {
             /** @enum {string} */
             status: "lead" | "active" | "paused" | "past";
             statusNote: string | null;
-            billing: components["schemas"]["ClientBilling"];
+            /** @description Owners and admins only */
+            billing: components["schemas"]["ClientBilling"] | null;
             renewsOn: string | null;
             /** @description Owners and admins only */
             paymentCustomerId: string | null;
@@ -3012,7 +3030,6 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
-        /** @description Owners and admins only */
         ClientBilling: {
             /** @description Raised on every billing change */
             version: number;
@@ -3024,7 +3041,7 @@ export interface components {
             period: "month" | "quarter" | "year" | "one_off";
             scope: string[];
             renewsOn: string | null;
-        } | null;
+        };
         ClientRollup: {
             periodStart: string;
             /** @description Owners and admins only */

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Etag, Id, LIMITS, Label, Name, Pagination, QueryBoolean, RequestId } from './common.js';
+import { CalendarDay, Etag, Id, LIMITS, Label, Name, Pagination, QueryBoolean, RequestId, orNull } from './common.js';
 
 /** `char-<hex>` (the contract's form); characters created before it keep their UUID ids. */
 export const CharacterId = z
@@ -141,7 +141,7 @@ export const Character = z
     format: z.enum(CHARACTER_FORMATS),
     persona: Persona,
     references: z.array(CharacterReference),
-    latestVersion: CharacterVersion.nullable(),
+    latestVersion: orNull(CharacterVersion),
     usableToday: z
       .object({ usable: z.boolean(), reasons: z.array(z.string()), version: z.number().int().nullable() })
       .describe('The gate for an image use today, naming no provider'),

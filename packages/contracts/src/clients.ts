@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Email, Etag, LIMITS, Name, Pagination, QueryBoolean, RequestId, Text } from './common.js';
+import { CalendarDay, Email, Etag, LIMITS, Name, Pagination, QueryBoolean, RequestId, Text, orNull } from './common.js';
 
 /** Clients, their billing, rollups, status history and contacts. Money fields are null for members. */
 export const CLIENT_STATUSES = ['lead', 'active', 'paused', 'past'] as const;
@@ -58,7 +58,7 @@ export const Client = z
     slug: z.string(),
     status: z.enum(CLIENT_STATUSES),
     statusNote: z.string().nullable(),
-    billing: Billing.nullable().describe('Owners and admins only'),
+    billing: orNull(Billing).describe('Owners and admins only'),
     renewsOn: z.string().nullable(),
     paymentCustomerId: z.string().nullable().describe('Owners and admins only'),
     notes: z.string().nullable(),

@@ -141,6 +141,16 @@ export const QueryBoolean = z
 
 export const Uuid = z.string().uuid();
 
+/**
+ * A named schema or null. `X.nullable()` on a schema registered with `.openapi('X')` makes the generator widen the
+ * component X itself to `type: [object, null]` (wrong wherever X is never null, and an inline object inside a union
+ * that openapi-python-client cannot name); `anyOf: [{ $ref: X }, { type: 'null' }]` says the same thing about the
+ * value and keeps X an object. Same parsing, same TypeScript type (`X | null`).
+ */
+export function orNull<T extends z.ZodTypeAny>(schema: T) {
+  return z.union([schema, z.null()]);
+}
+
 export function listOf<T extends z.ZodTypeAny>(item: T, name: string) {
   return z.object({ items: z.array(item), total: z.number().int() }).openapi(name);
 }

@@ -6,20 +6,33 @@ const Money = Usd;
 
 export const ENFORCEMENT_MODE_VALUES = ['hard_stop', 'allow_overage', 'allow_one_more', 'notify_only'] as const;
 
-export const VariationSpec = z
-  .discriminatedUnion('resolver', [
-    z.object({
-      resolver: z.literal('list'),
-      params: z.object({ items: z.array(Intake).min(1, 'must list at least one variation').max(LIMITS.variations) }),
-    }),
-    z.object({
-      resolver: z.literal('matrix'),
-      params: z.object({
+// Each resolver and its params are named components: generators (openapi-python-client) cannot name inline objects inside a oneOf.
+export const VariationSpecList = z
+  .object({
+    resolver: z.literal('list'),
+    params: z
+      .object({ items: z.array(Intake).min(1, 'must list at least one variation').max(LIMITS.variations) })
+      .openapi('VariationSpecListParams'),
+  })
+  .openapi('VariationSpecList');
+
+export const VariationSpecMatrix = z
+  .object({
+    resolver: z.literal('matrix'),
+    params: z
+      .object({
         axes: z.record(z.string().max(LIMITS.id), z.array(z.unknown()).min(1, 'each axis needs at least one value').max(LIMITS.variations)),
-      }),
-    }),
-    z.object({ resolver: z.literal('csv'), params: z.object({ csv: z.string().min(1).max(LIMITS.csv) }) }),
-  ])
+      })
+      .openapi('VariationSpecMatrixParams'),
+  })
+  .openapi('VariationSpecMatrix');
+
+export const VariationSpecCsv = z
+  .object({ resolver: z.literal('csv'), params: z.object({ csv: z.string().min(1).max(LIMITS.csv) }).openapi('VariationSpecCsvParams') })
+  .openapi('VariationSpecCsv');
+
+export const VariationSpec = z
+  .discriminatedUnion('resolver', [VariationSpecList, VariationSpecMatrix, VariationSpecCsv])
   .openapi('VariationSpec');
 
 export const CreateOrderRequest = z

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, LIMITS, Pagination, Text } from './common.js';
+import { Id, LIMITS, Pagination, Text, orNull } from './common.js';
 import { HoldField } from './workflow-definition.js';
 
 export const REVIEW_DECISION_VALUES = ['approve', 'reject', 'request_changes'] as const;
@@ -12,12 +12,11 @@ export const QueueFilters = z.object({
 
 export const ListQueueQuery = Pagination.extend(QueueFilters.shape);
 
-export const QaRecord = z
-  .object({
-    status: z.string(),
-    checks: z.array(z.object({ id: z.string(), label: z.string(), status: z.enum(['pass', 'fail', 'pending']), detail: z.string() })),
-  })
-  .openapi('QaRecord');
+export const QaCheck = z
+  .object({ id: z.string(), label: z.string(), status: z.enum(['pass', 'fail', 'pending']), detail: z.string() })
+  .openapi('QaCheck');
+
+export const QaRecord = z.object({ status: z.string(), checks: z.array(QaCheck) }).openapi('QaRecord');
 
 export const QueueItem = z
   .object({
@@ -32,7 +31,7 @@ export const QueueItem = z
     artifactId: z.string().nullable(),
     artifactTitle: z.string().nullable(),
     artifactStatus: z.string().nullable(),
-    qa: QaRecord.nullable().describe("The artifact's QA record; approval needs every check at pass"),
+    qa: orNull(QaRecord).describe("The artifact's QA record; approval needs every check at pass"),
     holdFields: z.array(HoldField).describe('Fields an approval must supply in its patch, exactly'),
     queuedAt: z.string(),
     createdAt: z.string(),

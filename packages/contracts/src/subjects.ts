@@ -94,6 +94,9 @@ export const ConsentEvent = z
   })
   .openapi('LikenessConsentEvent');
 
+/** The attestations as recorded (the request's SubjectAttestations only accepts true). */
+export const SubjectAttestationsRecord = z.object({ adult: z.boolean(), notPolitical: z.boolean() }).openapi('SubjectAttestationsRecord');
+
 export const Subject = z
   .object({
     id: z.string().uuid(),
@@ -102,7 +105,7 @@ export const Subject = z
     email: z.string().nullable(),
     publicRole: z.string().nullable(),
     unionStatus: z.string().nullable(),
-    attestations: z.object({ adult: z.boolean(), notPolitical: z.boolean() }),
+    attestations: SubjectAttestationsRecord,
     erased: z.boolean(),
     erasedAt: z.string().nullable(),
     etag: z.string(),

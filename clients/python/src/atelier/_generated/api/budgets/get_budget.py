@@ -1,0 +1,216 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.admin_required import AdminRequired
+from ...models.budget import Budget
+from ...models.coded_error import CodedError
+from ...models.message_error import MessageError
+from ...models.request_validation_error import RequestValidationError
+from ...types import Response
+
+
+def _get_kwargs(
+    budget_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/budgets/{budget_id}".format(
+            budget_id=quote(str(budget_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> AdminRequired | CodedError | MessageError | Budget | RequestValidationError | None:
+    if response.status_code == 200:
+        response_200 = Budget.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = MessageError.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+
+        def _parse_response_403(
+            data: object,
+        ) -> AdminRequired | CodedError | MessageError:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_403_type_0 = AdminRequired.from_dict(data)
+
+                return response_403_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_403_type_1 = CodedError.from_dict(data)
+
+                return response_403_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_403_type_2 = MessageError.from_dict(data)
+
+            return response_403_type_2
+
+        response_403 = _parse_response_403(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = MessageError.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = RequestValidationError.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = MessageError.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    AdminRequired | CodedError | MessageError | Budget | RequestValidationError
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    budget_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[
+    AdminRequired | CodedError | MessageError | Budget | RequestValidationError
+]:
+    """A budget with its current spend
+
+    Args:
+        budget_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AdminRequired | CodedError | MessageError | Budget | MessageError | RequestValidationError]
+    """
+
+    kwargs = _get_kwargs(
+        budget_id=budget_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    budget_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> AdminRequired | CodedError | MessageError | Budget | RequestValidationError | None:
+    """A budget with its current spend
+
+    Args:
+        budget_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AdminRequired | CodedError | MessageError | Budget | MessageError | RequestValidationError
+    """
+
+    return sync_detailed(
+        budget_id=budget_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    budget_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[
+    AdminRequired | CodedError | MessageError | Budget | RequestValidationError
+]:
+    """A budget with its current spend
+
+    Args:
+        budget_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AdminRequired | CodedError | MessageError | Budget | MessageError | RequestValidationError]
+    """
+
+    kwargs = _get_kwargs(
+        budget_id=budget_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    budget_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> AdminRequired | CodedError | MessageError | Budget | RequestValidationError | None:
+    """A budget with its current spend
+
+    Args:
+        budget_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AdminRequired | CodedError | MessageError | Budget | MessageError | RequestValidationError
+    """
+
+    return (
+        await asyncio_detailed(
+            budget_id=budget_id,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.artifact_qa_checks_item_status import ArtifactQaChecksItemStatus
+
+T = TypeVar("T", bound="ArtifactQaChecksItem")
+
+
+@_attrs_define
+class ArtifactQaChecksItem:
+    """
+    Attributes:
+        id (str):
+        label (str):
+        status (ArtifactQaChecksItemStatus):
+        detail (str):
+    """
+
+    id: str
+    label: str
+    status: ArtifactQaChecksItemStatus
+    detail: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        label = self.label
+
+        status = self.status.value
+
+        detail = self.detail
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "label": label,
+                "status": status,
+                "detail": detail,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        label = d.pop("label")
+
+        status = ArtifactQaChecksItemStatus(d.pop("status"))
+
+        detail = d.pop("detail")
+
+        artifact_qa_checks_item = cls(
+            id=id,
+            label=label,
+            status=status,
+            detail=detail,
+        )
+
+        artifact_qa_checks_item.additional_properties = d
+        return artifact_qa_checks_item
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class ArtifactQaChecksItemStatus(StrEnum):
+    FAIL = "fail"
+    PASS = "pass"
+    PENDING = "pending"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class CampaignStatus(StrEnum):
+    DRAFT = "draft"
+    PRODUCING = "producing"
+    SUBMITTED = "submitted"
+
+    def __str__(self) -> str:
+        return str(self.value)

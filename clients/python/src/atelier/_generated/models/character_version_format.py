@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class CharacterVersionFormat(StrEnum):
+    LIKENESS = "likeness"
+    SYNTHETIC = "synthetic"
+
+    def __str__(self) -> str:
+        return str(self.value)

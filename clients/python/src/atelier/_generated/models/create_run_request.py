@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.create_run_request_priority import CreateRunRequestPriority
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.create_run_request_intake import CreateRunRequestIntake
+    from ..models.create_run_request_providers import CreateRunRequestProviders
+
+
+T = TypeVar("T", bound="CreateRunRequest")
+
+
+@_attrs_define
+class CreateRunRequest:
+    """
+    Attributes:
+        template_id (str):
+        intake (CreateRunRequestIntake): Each string in it (a key or a value, at any depth) at most 65,536 characters,
+            the whole at most 262,144 bytes as JSON; beyond, 422 intake_invalid
+        workspace_id (UUID | Unset):
+        project_id (None | Unset | UUID):
+        providers (CreateRunRequestProviders | Unset): Role to model-registry id, or to an ordered list of ids (primary
+            first, then fallbacks), for this run only
+        priority (CreateRunRequestPriority | Unset): How soon the run is served when workers are busy (default normal).
+            A run goes ahead of order children of the same priority; within one priority each workspace gets its share of
+            the workers
+    """
+
+    template_id: str
+    intake: CreateRunRequestIntake
+    workspace_id: UUID | Unset = UNSET
+    project_id: None | Unset | UUID = UNSET
+    providers: CreateRunRequestProviders | Unset = UNSET
+    priority: CreateRunRequestPriority | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        template_id = self.template_id
+
+        intake = self.intake.to_dict()
+
+        workspace_id: str | Unset = UNSET
+        if not isinstance(self.workspace_id, Unset):
+            workspace_id = str(self.workspace_id)
+
+        project_id: None | str | Unset
+        if isinstance(self.project_id, Unset):
+            project_id = UNSET
+        elif isinstance(self.project_id, UUID):
+            project_id = str(self.project_id)
+        else:
+            project_id = self.project_id
+
+        providers: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.providers, Unset):
+            providers = self.providers.to_dict()
+
+        priority: str | Unset = UNSET
+        if not isinstance(self.priority, Unset):
+            priority = self.priority.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "templateId": template_id,
+                "intake": intake,
+            }
+        )
+        if workspace_id is not UNSET:
+            field_dict["workspaceId"] = workspace_id
+        if project_id is not UNSET:
+            field_dict["projectId"] = project_id
+        if providers is not UNSET:
+            field_dict["providers"] = providers
+        if priority is not UNSET:
+            field_dict["priority"] = priority
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.create_run_request_intake import CreateRunRequestIntake
+        from ..models.create_run_request_providers import CreateRunRequestProviders
+
+        d = dict(src_dict)
+        template_id = d.pop("templateId")
+
+        intake = CreateRunRequestIntake.from_dict(d.pop("intake"))
+
+        _workspace_id = d.pop("workspaceId", UNSET)
+        workspace_id: UUID | Unset
+        if isinstance(_workspace_id, Unset):
+            workspace_id = UNSET
+        else:
+            workspace_id = UUID(_workspace_id)
+
+        def _parse_project_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                project_id_type_0 = UUID(data)
+
+                return project_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        project_id = _parse_project_id(d.pop("projectId", UNSET))
+
+        _providers = d.pop("providers", UNSET)
+        providers: CreateRunRequestProviders | Unset
+        if isinstance(_providers, Unset):
+            providers = UNSET
+        else:
+            providers = CreateRunRequestProviders.from_dict(_providers)
+
+        _priority = d.pop("priority", UNSET)
+        priority: CreateRunRequestPriority | Unset
+        if isinstance(_priority, Unset):
+            priority = UNSET
+        else:
+            priority = CreateRunRequestPriority(_priority)
+
+        create_run_request = cls(
+            template_id=template_id,
+            intake=intake,
+            workspace_id=workspace_id,
+            project_id=project_id,
+            providers=providers,
+            priority=priority,
+        )
+
+        create_run_request.additional_properties = d
+        return create_run_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

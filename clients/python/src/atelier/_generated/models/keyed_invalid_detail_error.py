@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class KeyedInvalidDetailError(StrEnum):
+    VARIATIONS_INVALID = "variations_invalid"
+    WORKFLOW_NOT_RUNNABLE = "workflow_not_runnable"
+
+    def __str__(self) -> str:
+        return str(self.value)

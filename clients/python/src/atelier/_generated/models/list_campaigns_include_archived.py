@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class ListCampaignsIncludeArchived(StrEnum):
+    FALSE = "false"
+    TRUE = "true"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class OpsRequestEntryVisibility(StrEnum):
+    CAMPAIGN = "campaign"
+    INTERNAL = "internal"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class QueueDecisionRequestDecision(StrEnum):
+    APPROVE = "approve"
+    REJECT = "reject"
+    REQUEST_CHANGES = "request_changes"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,205 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.run_step_status import RunStepStatus
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.step_fallback import StepFallback
+
+
+T = TypeVar("T", bound="RunStep")
+
+
+@_attrs_define
+class RunStep:
+    """
+    Attributes:
+        id (str): The definition step id
+        name (str):
+        kind (str):
+        status (RunStepStatus):
+        provider (None | str):
+        model (None | str):
+        duration_ms (int | None):
+        cost_actual_usd (float):
+        error (None | str | Unset):
+        attempts (int | Unset): Times the step was started: more than 1 when a worker died mid-step and it ran again
+        fallbacks (list[StepFallback] | Unset): Models of the role binding skipped before the one that ran (provider and
+            model), in the order tried; only when any was
+        provider_spend_usd (float | Unset): What the providers charged for this step, every attempt included;
+            costActualUsd is what is billed, once. On reads of one run
+    """
+
+    id: str
+    name: str
+    kind: str
+    status: RunStepStatus
+    provider: None | str
+    model: None | str
+    duration_ms: int | None
+    cost_actual_usd: float
+    error: None | str | Unset = UNSET
+    attempts: int | Unset = UNSET
+    fallbacks: list[StepFallback] | Unset = UNSET
+    provider_spend_usd: float | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        name = self.name
+
+        kind = self.kind
+
+        status = self.status.value
+
+        provider: None | str
+        provider = self.provider
+
+        model: None | str
+        model = self.model
+
+        duration_ms: int | None
+        duration_ms = self.duration_ms
+
+        cost_actual_usd = self.cost_actual_usd
+
+        error: None | str | Unset
+        if isinstance(self.error, Unset):
+            error = UNSET
+        else:
+            error = self.error
+
+        attempts = self.attempts
+
+        fallbacks: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.fallbacks, Unset):
+            fallbacks = []
+            for fallbacks_item_data in self.fallbacks:
+                fallbacks_item = fallbacks_item_data.to_dict()
+                fallbacks.append(fallbacks_item)
+
+        provider_spend_usd = self.provider_spend_usd
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "name": name,
+                "kind": kind,
+                "status": status,
+                "provider": provider,
+                "model": model,
+                "durationMs": duration_ms,
+                "costActualUsd": cost_actual_usd,
+            }
+        )
+        if error is not UNSET:
+            field_dict["error"] = error
+        if attempts is not UNSET:
+            field_dict["attempts"] = attempts
+        if fallbacks is not UNSET:
+            field_dict["fallbacks"] = fallbacks
+        if provider_spend_usd is not UNSET:
+            field_dict["providerSpendUsd"] = provider_spend_usd
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.step_fallback import StepFallback
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        name = d.pop("name")
+
+        kind = d.pop("kind")
+
+        status = RunStepStatus(d.pop("status"))
+
+        def _parse_provider(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        provider = _parse_provider(d.pop("provider"))
+
+        def _parse_model(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        model = _parse_model(d.pop("model"))
+
+        def _parse_duration_ms(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        duration_ms = _parse_duration_ms(d.pop("durationMs"))
+
+        cost_actual_usd = d.pop("costActualUsd")
+
+        def _parse_error(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        error = _parse_error(d.pop("error", UNSET))
+
+        attempts = d.pop("attempts", UNSET)
+
+        _fallbacks = d.pop("fallbacks", UNSET)
+        fallbacks: list[StepFallback] | Unset = UNSET
+        if _fallbacks is not UNSET:
+            fallbacks = []
+            for fallbacks_item_data in _fallbacks:
+                fallbacks_item = StepFallback.from_dict(fallbacks_item_data)
+
+                fallbacks.append(fallbacks_item)
+
+        provider_spend_usd = d.pop("providerSpendUsd", UNSET)
+
+        run_step = cls(
+            id=id,
+            name=name,
+            kind=kind,
+            status=status,
+            provider=provider,
+            model=model,
+            duration_ms=duration_ms,
+            cost_actual_usd=cost_actual_usd,
+            error=error,
+            attempts=attempts,
+            fallbacks=fallbacks,
+            provider_spend_usd=provider_spend_usd,
+        )
+
+        run_step.additional_properties = d
+        return run_step
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

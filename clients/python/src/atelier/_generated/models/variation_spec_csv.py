@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.variation_spec_csv_resolver import VariationSpecCsvResolver
+
+if TYPE_CHECKING:
+    from ..models.variation_spec_csv_params import VariationSpecCsvParams
+
+
+T = TypeVar("T", bound="VariationSpecCsv")
+
+
+@_attrs_define
+class VariationSpecCsv:
+    """
+    Attributes:
+        resolver (VariationSpecCsvResolver):
+        params (VariationSpecCsvParams):
+    """
+
+    resolver: VariationSpecCsvResolver
+    params: VariationSpecCsvParams
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        resolver = self.resolver.value
+
+        params = self.params.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "resolver": resolver,
+                "params": params,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.variation_spec_csv_params import VariationSpecCsvParams
+
+        d = dict(src_dict)
+        resolver = VariationSpecCsvResolver(d.pop("resolver"))
+
+        params = VariationSpecCsvParams.from_dict(d.pop("params"))
+
+        variation_spec_csv = cls(
+            resolver=resolver,
+            params=params,
+        )
+
+        variation_spec_csv.additional_properties = d
+        return variation_spec_csv
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class WorkflowVersionVisibilityType3Type1(StrEnum):
+    DRAFT = "draft"
+    INTERNAL = "internal"
+    PUBLIC = "public"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,288 @@
+"""The synchronous client, :class:`Atelier`."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import closing
+from pathlib import Path
+from typing import Any, Self
+
+import httpx
+
+from . import _base
+from ._generated.client import AuthenticatedClient
+from ._generated.models import Artifact, Order, Run, RunList
+from .errors import AtelierError
+from .events import SETTLED_ORDER_STATUSES, TERMINAL_RUN_STATUSES, RunEvent, SSEDecoder
+
+__all__ = ["Atelier"]
+
+
+class Atelier:
+    """A client of the Atelier API.
+
+    Args:
+        base_url: The gateway's origin, e.g. ``https://atelier.example.com`` (each path carries ``/v1``).
+        api_key: An API key (``atl_...``) or a session access token, sent as ``Authorization: Bearer``.
+        timeout: Seconds (or an ``httpx.Timeout``) for each ordinary request; 30 s by default.
+        headers: Extra headers on every request.
+        http_client: An ``httpx.Client`` of your own (proxies, transports, tests); its base URL and
+            authorization are set from ``base_url`` and ``api_key``.
+
+    Every method returns the generated model of the answer (``atelier.models.Run``, ``Order``, ...) and
+    raises an :class:`atelier.AtelierError` subclass for a non-2xx answer. Use it as a context manager, or
+    call :meth:`close`.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float | httpx.Timeout = _base.DEFAULT_TIMEOUT,
+        headers: Mapping[str, str] | None = None,
+        http_client: httpx.Client | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._api_key = api_key
+        self._http = http_client or httpx.Client(timeout=timeout)
+        self._http.base_url = httpx.URL(self.base_url)
+        self._http.headers.update(_base.client_headers(api_key, headers))
+        self._files = httpx.Client(timeout=timeout, follow_redirects=True, headers={"user-agent": _base.USER_AGENT})
+
+    # --- plumbing -----------------------------------------------------------------------------
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+        self._files.close()
+
+    def _send(self, call: _base.Call) -> Any:
+        response = self._http.request(call.method, call.path, json=call.json, params=call.params, headers=call.headers)
+        return _base.decode(response, call.parse)
+
+    def request(self, method: str, path: str, *, json: Any = None, params: Mapping[str, Any] | None = None) -> Any:
+        """Any endpoint of the API (``/v1/...``): its decoded JSON, or a typed error. For what has no method here."""
+        return self._send(_base.Call(method.upper(), path, json=_base.body_of(json), params=params))
+
+    @property
+    def raw(self) -> AuthenticatedClient:
+        """The generated low-level client, for the functions of ``atelier.api`` (every operation of the API)."""
+        return AuthenticatedClient(base_url=self.base_url, token=self._api_key)
+
+    # --- runs ---------------------------------------------------------------------------------
+
+    def create_run(
+        self,
+        template_id: str,
+        intake: Mapping[str, Any],
+        *,
+        project_id: str | None = None,
+        workspace_id: str | None = None,
+        providers: Mapping[str, Any] | None = None,
+        priority: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Run:
+        """POST /v1/runs: starts a workflow (``template_id``) on an intake; the run comes back ``pending``.
+
+        Raises :class:`IntakeInvalid` (422) when the intake does not fit, :class:`BudgetExceeded` (402) when a budget refuses it.
+        """
+        return self._send(
+            _base.create_run(
+                template_id,
+                intake,
+                project_id=project_id,
+                workspace_id=workspace_id,
+                providers=providers,
+                priority=priority,
+                idempotency_key=idempotency_key,
+            )
+        )
+
+    def get_run(self, run_id: str) -> Run:
+        """GET /v1/runs/{run_id}."""
+        return self._send(_base.get_run(run_id))
+
+    def list_runs(
+        self,
+        *,
+        status: str | None = None,
+        project_id: str | None = None,
+        workspace_id: str | None = None,
+        parent_order_id: str | None = None,
+        include_archived: bool | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> RunList:
+        """GET /v1/runs: one page (``items``, ``total``), newest first."""
+        return self._send(
+            _base.list_runs(
+                status=status,
+                project_id=project_id,
+                workspace_id=workspace_id,
+                parent_order_id=parent_order_id,
+                include_archived=include_archived,
+                limit=limit,
+                offset=offset,
+            )
+        )
+
+    def cancel_run(self, run_id: str) -> Run:
+        """POST /v1/runs/{run_id}/cancel: the run settles as ``cancelled`` at its next step boundary."""
+        return self._send(_base.cancel_run(run_id))
+
+    def decide_review(
+        self,
+        run_id: str,
+        decision: str,
+        *,
+        note: str | None = None,
+        patch: Mapping[str, Any] | None = None,
+        gate_id: str | None = None,
+    ) -> Run:
+        """POST /v1/queue/{run_id}/decision: ``approve``, ``reject`` or ``request_changes`` a run waiting in review.
+
+        ``patch`` releases a typed hold on approval (exactly the fields the hold declared); ``gate_id``, when given,
+        must be the gate the run waits on.
+        """
+        return self._send(_base.decide_review(run_id, decision, note=note, patch=patch, gate_id=gate_id))
+
+    def stream_run_events(self, run_id: str, *, last_event_id: str | None = None) -> Iterator[RunEvent]:
+        """One connection to GET /v1/runs/{run_id}/events: yields its events until the server ends it.
+
+        Pass the last ``id`` seen as ``last_event_id`` to resume after it. A broken connection raises
+        ``httpx.TransportError``; :meth:`wait_for_run` reconnects for you.
+        """
+        with self._http.stream(
+            "GET",
+            f"/v1/runs/{_base.seg(run_id)}/events",
+            headers=_base.events_headers(last_event_id),
+            timeout=_base.STREAM_TIMEOUT,
+        ) as response:
+            if response.status_code == 204:  # resumed after the end: nothing more
+                return
+            if response.status_code >= 400:
+                response.read()
+                _base.decode(response, lambda d: d)
+            decoder = SSEDecoder()
+            for line in response.iter_lines():
+                event = decoder.feed(line)
+                if event is not None:
+                    yield event
+
+    def wait_for_run(
+        self,
+        run_id: str,
+        *,
+        timeout: float = 600.0,
+        on_event: Callable[[RunEvent], None] | None = None,
+    ) -> Run:
+        """Follows the run's event stream until it reaches a terminal status, and returns the run.
+
+        Terminal: ``completed``, ``review`` (waiting on a person), ``failed``, ``cancelled``, ``rejected``,
+        ``changes_requested``. A stream that breaks or ends early is reopened with ``Last-Event-ID`` (so no
+        event is seen twice or missed), after a short, growing pause. ``on_event`` gets every event.
+
+        Raises:
+            AtelierError: the API refused (e.g. :class:`NotFound` for an unknown run).
+            TimeoutError: the run was not over within ``timeout`` seconds.
+        """
+        deadline = time.monotonic() + timeout
+        last_event_id: str | None = None
+        failures = 0
+        while True:
+            try:
+                with closing(self.stream_run_events(run_id, last_event_id=last_event_id)) as events:
+                    for event in events:
+                        if event.id is not None:
+                            last_event_id = event.id
+                        if on_event is not None:
+                            on_event(event)
+                        if event.is_terminal or time.monotonic() > deadline:
+                            break
+                failures = 0
+            except AtelierError:
+                raise
+            except (httpx.TransportError, httpx.StreamError):
+                failures += 1
+            run = self.get_run(run_id)
+            if run.status in TERMINAL_RUN_STATUSES:
+                return run
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"run {run_id} did not end within {timeout} s (last status {run.status})")
+            time.sleep(_base.backoff(failures))
+
+    # --- orders -------------------------------------------------------------------------------
+
+    def create_order(self, workflow_id: str, variation_spec: Any, **options: Any) -> Order:
+        """POST /v1/orders: many runs of one workflow, planned (``status`` ``planned``) until :meth:`start_order`.
+
+        ``variation_spec`` is a dict (or a ``models.VariationSpecList`` / ``Matrix`` / ``Csv``), e.g.
+        ``{"resolver": "list", "params": {"items": [{"topic": "owls"}, {"topic": "larks"}]}}``. Options, in
+        snake case: ``intake_base``, ``target_count``, ``budget_limit_usd``, ``budget_enforcement_mode``,
+        ``project_id``, ``workspace_id``, ``workflow_version``, ``execution_mode``, ``priority``,
+        ``max_concurrency``, ``provider_overrides``, ``plan_artifact_id``, ``order_dedupe_key``.
+        """
+        return self._send(_base.create_order(workflow_id, variation_spec, options))
+
+    def start_order(self, order_id: str) -> Order:
+        """POST /v1/orders/{order_id}/start. Raises :class:`BudgetExceeded` when a budget refuses it."""
+        return self._send(_base.start_order(order_id))
+
+    def get_order(self, order_id: str) -> Order:
+        """GET /v1/orders/{order_id}: its status, counts and costs."""
+        return self._send(_base.get_order(order_id))
+
+    def follow_order(
+        self,
+        order_id: str,
+        *,
+        poll_interval: float = 1.0,
+        timeout: float | None = None,
+        on_progress: Callable[[Order], None] | None = None,
+    ) -> Order:
+        """Reads the order every ``poll_interval`` seconds until it settles (``completed``, ``attention``,
+        ``failed``, ``cancelled``) and returns it; ``on_progress`` gets each read. Raises ``TimeoutError``
+        after ``timeout`` seconds (no limit by default)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            order = self.get_order(order_id)
+            if on_progress is not None:
+                on_progress(order)
+            if order.status in SETTLED_ORDER_STATUSES:
+                return order
+            if deadline is not None and time.monotonic() >= deadline:
+                raise TimeoutError(f"order {order_id} did not settle within {timeout} s (last status {order.status})")
+            time.sleep(poll_interval)
+
+    # --- artifacts ----------------------------------------------------------------------------
+
+    def get_artifact(self, artifact_id: str) -> Artifact:
+        """GET /v1/artifacts/{artifact_id}."""
+        return self._send(_base.get_artifact(artifact_id))
+
+    def download_artifact(self, artifact_id: str, dest: str | Path, *, field: str = "url") -> Path:
+        """Downloads the artifact's file (``content.url``; ``field="rawUrl"`` for the file before processing).
+
+        ``dest`` is the file to write, or a directory to write it into under its storage name. The file URL is
+        signed (a capability), so no credential goes with it; redirects (to cloud storage) are followed.
+        Returns the path written. Raises ``ValueError`` for an artifact without a file (a text artifact).
+        """
+        url, name = _base.artifact_file(self.get_artifact(artifact_id), field)
+        target = _base.download_target(dest, name)
+        partial = target.with_name(target.name + ".part")
+        with self._files.stream("GET", url) as response:
+            if response.status_code >= 400:
+                response.read()
+                _base.decode(response, lambda d: d)
+            with partial.open("wb") as out:
+                for chunk in response.iter_bytes():
+                    out.write(chunk)
+        partial.replace(target)
+        return target
