@@ -4,7 +4,7 @@ import { IDEMPOTENCY_WINDOW_HOURS, type IdempotencyKey, type IdempotentCreation,
 import { canonicalJson, sha256Hex } from '@atelier/domain';
 import { fail } from '../errors.js';
 
-/** Printable ASCII without spaces, as Stripe and the IETF draft allow, up to 255 characters. */
+/** Printable ASCII without spaces, up to 255 characters (what a header carries safely; Stripe caps keys at 255 too). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
