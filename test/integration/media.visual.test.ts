@@ -204,12 +204,9 @@ describe('generate-illustration', () => {
     );
     let diff = 0;
     for (let i = 0; i < a!.length; i++) diff += Math.abs(a![i]! - b![i]!);
+    // Pixel by pixel, not by average colour: each run seeds its shapes and palette with its own id, so two
+    // different pictures can happen to share an average (a channel-mean check failed once for that reason).
     expect(diff / a!.length).toBeGreaterThan(12);
-    const [sa, sb] = await Promise.all(
-      [opaqueRun, other].map(async (r) => sharp(await h.storage.get((await artifactOf(r)).content.storageKey)).stats()),
-    );
-    const meanGap = sa!.channels.slice(0, 3).reduce((sum, ch, i) => sum + Math.abs(ch.mean - sb!.channels[i]!.mean), 0);
-    expect(meanGap).toBeGreaterThan(3);
   });
 
   it('gives content.url that downloads the processed bytes through the gateway, ranges included', async () => {
