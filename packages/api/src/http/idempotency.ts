@@ -39,14 +39,16 @@ export async function createdOnce<Row>(
 ): Promise<{ row: Row; replayed: boolean }> {
   const earlier = await creations.find(db, workspaceId, key.key);
   if (earlier) return replay(earlier, key);
-  await creations.releaseExpired(db, workspaceId, key.key);
   try {
     return { row: await create(), replayed: false };
   } catch (err) {
     if (!creations.isTaken(err)) throw err;
     const first = await creations.find(db, workspaceId, key.key);
-    if (!first) throw err;
-    return replay(first, key);
+    if (first) return replay(first, key);
+    // The key is held by a creation older than the window: free it and create, once. Only this rare
+    // path pays for the release, not every request under a key.
+    await creations.releaseExpired(db, workspaceId, key.key);
+    return { row: await create(), replayed: false };
   }
 }
 
