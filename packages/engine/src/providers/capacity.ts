@@ -121,9 +121,12 @@ class FleetCapacity {
     const rated = limited.flatMap(({ key, limit }) => (limit.requests ? [{ key, spacingMs: spacingMs(limit.requests) }] : []));
     if (rated.length === 0) return;
     for (;;) {
+      const asked = performance.now();
       const { waitMs } = await reserveProviderSlot(db, rated);
-      // The database answered how far ahead the slot is from its clock; counted from the answer's arrival here.
-      const target = performance.now() + waitMs;
+      // The database answered how far ahead the slot is by its clock, at some moment between the question and
+      // the answer being read here. Counting from the question is the earliest the slot can be, so a call
+      // whose answer was read late (a busy event loop) is judged late by at least as much as it really is.
+      const target = asked + waitMs;
       await this.wait(provider, 'limit', waitMs, signal);
       if (!mustRequeue(performance.now() - target)) return;
     }
