@@ -1,19 +1,14 @@
 /**
- * What a run workflow knows of its run as it goes (RunProgress): its plan, context and state, the handlers
- * that read or change it (cancel, state, finalize), the bookkeeping local activities it books, and how it
- * settles. run-workflow.ts tells the run's story with it. Imports stay limited to the Temporal workflow SDK
+ * What a run workflow knows of its run as it goes (RunProgress): its plan, context and state, the bookkeeping
+ * local activities it books, and how it settles. The handlers that read or change it from outside are in
+ * run-handlers.ts. run-workflow.ts tells the run's story with it. Imports stay limited to the Temporal workflow SDK
  * and pure modules.
  */
 import {
   CancellationScope,
-  condition,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
   getExternalWorkflowHandle,
   isCancellation,
   proxyLocalActivities,
-  setHandler,
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
@@ -26,20 +21,12 @@ import type { RunActivities } from '../activities/definitions.js';
 import type { RunOutcome, RunWorkflowInput, SettleRunInput, StepResult } from '../run-types.js';
 import { RunStop, describeEngineFailure } from './run-failures.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
-import { PROVIDER_JOB_ENDED_SIGNAL } from './signal-names.js';
 
 // Bookkeeping writes are short database transactions: local activities keep them off the task queue.
 export const { settleRun, skipStep, settleChildStep, emitArtifact, recheckCharacter } = proxyLocalActivities<RunActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['run_missing'] },
 });
-
-export const cancelRunSignal = defineSignal('cancel');
-/** The gateway's word that a provider announced the end of a job (a verified completion webhook). */
-export const providerJobEndedSignal = defineSignal<[{ jobId: string }]>(PROVIDER_JOB_ENDED_SIGNAL);
-export const runStateQuery = defineQuery<{ status: string; stepIndex: number; stepsDone: number; cancelRequested: boolean }>('state');
-/** Completes a run whose steps are all done; waits for the workflow's own settlement and returns it. */
-export const finalizeRunUpdate = defineUpdate<RunOutcome>('finalize');
 
 export type Settlement = Omit<SettleRunInput, 'runId'>;
 type LocalCall<A, R> = { executeWithOptions(options: { summary: string }, args: [A]): Promise<R> };
@@ -54,7 +41,7 @@ export function stepLabel(step: PlannedStep, index: number): string {
   return `${index + 1} · ${step.name} (${step.kind})`;
 }
 
-/** What the workflow knows of its run as it goes, the handlers that read or change it, and how it settles. */
+/** What the workflow knows of its run as it goes, and how it settles. */
 export class RunProgress {
   /** What the workflow interprets: the plan of the run's frozen definition. */
   readonly plan: RunPlan;
@@ -83,34 +70,6 @@ export class RunProgress {
     this.artifactId = `artifact-${uuid4().replace(/-/g, '').slice(0, 16)}`;
     this.context = { intake: input.intake, inputs: input.inputs, steps: {} };
     this.sourceReportArtifactId = input.sourceReportArtifactId ?? null;
-    const stepCount = this.plan.runtimeSteps.length;
-    setHandler(cancelRunSignal, () => {
-      this.state.cancelRequested = true;
-      // A running sub-workflow stops at its own next boundary too.
-      if (this.activeChild)
-        void getExternalWorkflowHandle(this.activeChild)
-          .signal(cancelRunSignal)
-          .catch(() => undefined);
-    });
-    setHandler(providerJobEndedSignal, ({ jobId }) => {
-      this.endedJobs.add(jobId);
-    });
-    setHandler(runStateQuery, () => ({ ...this.state }));
-    setHandler(
-      finalizeRunUpdate,
-      async () => {
-        await condition(() => this.outcome !== undefined);
-        return this.outcome!;
-      },
-      {
-        validator: () => {
-          if (this.state.stepsDone < stepCount)
-            throw new Error(
-              `run ${input.runId} has ${stepCount - this.state.stepsDone} steps still to run; only finished runs can be finalized`,
-            );
-        },
-      },
-    );
   }
 
   get cancelRequested(): boolean {

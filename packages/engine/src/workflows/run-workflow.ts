@@ -10,6 +10,7 @@ import { sliceContext } from '@atelier/domain/run-context';
 import type { PlannedStep } from '@atelier/domain/run-plan';
 import type { RunActivities } from '../activities/definitions.js';
 import type { RunOutcome, RunWorkflowInput, StepResult } from '../run-types.js';
+import { handleRunRequests } from './run-handlers.js';
 import { NON_RETRYABLE, RunStop, childOutcome, closeAs, describeStepFailure } from './run-failures.js';
 import {
   RunProgress,
@@ -23,7 +24,7 @@ import {
 } from './run-progress.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 
-export { cancelRunSignal, finalizeRunUpdate, providerJobEndedSignal, runStateQuery } from './run-progress.js';
+export { cancelRunSignal, finalizeRunUpdate, providerJobEndedSignal, runStateQuery } from './run-handlers.js';
 
 const { executeStep, prepareChildRun, cancelProviderJobs } = proxyActivities<RunActivities>({
   startToCloseTimeout: '15 minutes',
@@ -42,6 +43,7 @@ const { executeStep, prepareChildRun, cancelProviderJobs } = proxyActivities<Run
  */
 export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> {
   const run = new RunProgress(input);
+  handleRunRequests(run);
   // A Temporal cancellation (the gateway's cancel, an order's or a parent's) stops the run at its next
   // step boundary, as the cancel signal does: the step in flight finishes and stays billed.
   CancellationScope.current().cancelRequested.catch(() => run.cancelFromTemporal());
