@@ -1,5 +1,5 @@
 import { type Role, defaultWorkspaceId, getMembership, getOrder, getProject } from '@atelier/db';
-import { fail } from './errors.js';
+import { type NotFoundNoun, fail } from './errors.js';
 import type { Caller } from './caller.js';
 
 export interface WorkspaceAccess {
@@ -30,17 +30,17 @@ export async function workspaceAccess(caller: Caller, workspaceId?: string | nul
     throw fail.forbidden('this API key is bound to another workspace');
   }
   const target = workspaceId ?? bound ?? (principal.home ? principal.home.workspaceId : await defaultWorkspaceId(db, principal.userId));
-  if (!target) throw fail.notFound('workspace not found');
+  if (!target) throw fail.notFound('workspace');
   const role = await roleIn(caller, target);
-  if (!role) throw fail.notFound(`workspace ${target} not found`);
+  if (!role) throw fail.notFound('workspace', target);
   return { workspaceId: target, role };
 }
 
 /** Access to an existing resource that lives in `workspaceId`: 404 to outsiders, 403 to a key bound elsewhere. */
-export async function resourceAccess(caller: Caller, workspaceId: string, notFoundMessage: string): Promise<WorkspaceAccess> {
+export async function resourceAccess(caller: Caller, workspaceId: string, noun: NotFoundNoun, id: string): Promise<WorkspaceAccess> {
   const principal = caller.principal;
   const role = await roleIn(caller, workspaceId);
-  if (!role) throw fail.notFound(notFoundMessage);
+  if (!role) throw fail.notFound(noun, id);
   if (principal.keyWorkspaceId && principal.keyWorkspaceId !== workspaceId) {
     throw fail.forbidden('this API key is bound to another workspace');
   }
@@ -77,18 +77,15 @@ export interface ListScope {
  */
 export async function listAccess(caller: Caller, scope: ListScope): Promise<WorkspaceAccess> {
   const { db } = caller.services;
-  const implied: Array<{ workspaceId: string | undefined; notFound: string }> = [];
+  const implied: Array<{ workspaceId: string | undefined; noun: NotFoundNoun; id: string }> = [];
   if (scope.projectId)
-    implied.push({ workspaceId: (await getProject(db, scope.projectId))?.workspace_id, notFound: `project ${scope.projectId} not found` });
+    implied.push({ workspaceId: (await getProject(db, scope.projectId))?.workspace_id, noun: 'project', id: scope.projectId });
   if (scope.parentOrderId)
-    implied.push({
-      workspaceId: (await getOrder(db, scope.parentOrderId))?.workspace_id,
-      notFound: `order ${scope.parentOrderId} not found`,
-    });
+    implied.push({ workspaceId: (await getOrder(db, scope.parentOrderId))?.workspace_id, noun: 'order', id: scope.parentOrderId });
   let workspaceId = scope.workspaceId ?? undefined;
-  for (const { workspaceId: owner, notFound } of implied) {
-    if (!owner || (workspaceId && owner !== workspaceId)) throw fail.notFound(notFound);
-    if (!(await roleIn(caller, owner))) throw fail.notFound(notFound);
+  for (const { workspaceId: owner, noun, id } of implied) {
+    if (!owner || (workspaceId && owner !== workspaceId)) throw fail.notFound(noun, id);
+    if (!(await roleIn(caller, owner))) throw fail.notFound(noun, id);
     workspaceId = owner;
   }
   return workspaceAccess(caller, workspaceId);

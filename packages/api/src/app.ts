@@ -5,7 +5,7 @@ import { mountConsole } from './console/index.js';
 import { gatewayReadiness } from './readiness.js';
 import { routedPath } from './http/action-paths.js';
 import { publishedDocument } from './http/openapi-document.js';
-import { renderError, validationHook } from './errors.js';
+import { fail, renderError, validationHook } from './errors.js';
 import { bodySizeLimit, inputGuard } from './middleware/input-guard.js';
 import { requestContext } from './middleware/request-context.js';
 import { traceRequests } from './middleware/tracing.js';
@@ -128,7 +128,7 @@ export function createApp(given: AppServices) {
     if (!readiness.ready) c.header('Retry-After', '5');
     return c.json(readiness, readiness.ready ? 200 : 503);
   });
-  app.notFound((c) => c.json({ detail: `no route for ${c.req.method} ${c.req.path}` }, 404));
+  app.notFound((c) => renderError(fail.noRoute(c.req.method, c.req.path), c));
   app.onError(renderError);
   return app;
 }

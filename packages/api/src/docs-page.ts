@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Hono } from 'hono';
+import { fail } from './errors.js';
 
 /**
  * The API reference at /docs: Swagger UI served from the swagger-ui-dist package, so the page works
@@ -30,7 +31,7 @@ export function mountDocs(app: Hono<any>): void {
   app.get('/docs/assets/:file', async (c) => {
     const file = c.req.param('file');
     const type = ASSETS[file];
-    if (!type) return c.json({ detail: 'not found' }, 404);
+    if (!type) throw fail.noRoute(c.req.method, c.req.path);
     const body = await readFile(path.join(assetsDir, file));
     return c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400' });
   });

@@ -35,10 +35,55 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 /** 422 bodies the contract keys by `error` rather than `code`. */
 export type InvalidKind = 'intake_invalid' | 'workflow_invalid' | 'workflow_not_runnable' | 'variations_invalid';
 
+/**
+ * What a 404 can say is missing: the contract's resources, by the nouns its paths and messages use. Every
+ * 404 reads `<noun> <id> not found`, so a client (or a person) reads them all the same way.
+ */
+export const NOT_FOUND_NOUNS = [
+  'API key',
+  'artifact',
+  'binding',
+  'brand',
+  'budget',
+  'campaign',
+  'character',
+  'client',
+  'consent',
+  'contact',
+  'document',
+  'draft version',
+  'file',
+  'member',
+  'order',
+  'project',
+  'provider webhook',
+  'publication',
+  'published version',
+  'reference',
+  'run',
+  'subject',
+  'user',
+  'version',
+  'webhook endpoint',
+  'workflow',
+  'workspace',
+] as const;
+export type NotFoundNoun = (typeof NOT_FOUND_NOUNS)[number];
+
 export const fail = {
-  notFound: (what: string) => new ApiError(404, what),
+  /** `id` names which one (`3 of character c_1` for a character's version); `hint` says what exists instead. */
+  notFound: (noun: NotFoundNoun, id?: string | number, hint?: string) =>
+    new ApiError(404, `${noun}${id === undefined ? '' : ` ${id}`} not found${hint ? `; ${hint}` : ''}`),
+  /** The path names no route (or a route this caller may not know of, such as /v1/ops to non-operators). */
+  noRoute: (method: string, path: string) => new ApiError(404, `no route for ${method} ${path}`),
   unauthorized: (message = 'missing or invalid credentials') => new ApiError(401, message, { 'WWW-Authenticate': 'Bearer' }),
-  forbidden: (message: string) => new ApiError(403, message),
+  /** A signature that does not verify: 401 without a bearer challenge, since no bearer credential would help. */
+  badSignature: (message: string) => new ApiError(401, message),
+  forbidden: (message: string, headers: Record<string, string> = {}) => new ApiError(403, message, headers),
+  /** The refusal of a budget as the contract shapes it (budgets/enforce.ts). */
+  budgetRefused: (refusal: Record<string, unknown>) => new ApiError(402, refusal),
+  unsupportedMediaType: (message: string) => new ApiError(415, message),
+  bodyTooLarge: (maxBytes: number) => new ApiError(413, `the request body is larger than ${maxBytes} bytes`),
   adminRequired: () => fail.code('admin_required', { message: 'only owners and admins can change this' }),
   /** The refusal `code`, answered with the status the code carries. */
   code: (code: ErrorCode, extra: Record<string, unknown> = {}) => new ApiError(ERROR_CODES[code], { code, ...extra }),

@@ -93,7 +93,7 @@ export interface DecisionInput extends DecisionRequest {
 
 export type DecisionOutcome =
   | { ok: true; run: RunRow; decisionId: string }
-  | { ok: false; refusal: ReviewRefusal | { kind: 'not_found'; message: string } };
+  | { ok: false; refusal: ReviewRefusal | { kind: 'not_found'; runId: string } };
 
 /**
  * Settles one decision in one transaction. The run row is locked first, so of two decisions racing on
@@ -105,7 +105,7 @@ export type DecisionOutcome =
 export async function decideRun(db: Db, input: DecisionInput): Promise<DecisionOutcome> {
   return db.transaction().execute(async (tx) => {
     const run = await lockRun(tx, input.runId);
-    if (!run) return { ok: false, refusal: { kind: 'not_found', message: `run ${input.runId} not found` } };
+    if (!run) return { ok: false, refusal: { kind: 'not_found', runId: input.runId } };
     const artifact = run.artifact_id
       ? await tx.selectFrom('artifacts').select(['id', 'content', 'qa']).where('id', '=', run.artifact_id).forUpdate().executeTakeFirst()
       : undefined;

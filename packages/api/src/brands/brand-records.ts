@@ -8,7 +8,7 @@ import type { Caller } from '../caller.js';
 
 export type Profile = z.infer<typeof BrandProfile>;
 
-const brandNotFound = (id: string) => fail.notFound(`brand ${id} not found`);
+const brandNotFound = (id: string) => fail.notFound('brand', id);
 
 /**
  * The brand with this project id and the caller's access to it: 404 for a random id, a project that is
@@ -21,7 +21,7 @@ export async function visibleBrand(
 ): Promise<{ brand: BrandRow; access: WorkspaceAccess }> {
   const brand = await getBrand(caller.services.db, projectId);
   if (!brand) throw brandNotFound(projectId);
-  const access = await resourceAccess(caller, brand.workspace_id, `brand ${projectId} not found`);
+  const access = await resourceAccess(caller, brand.workspace_id, 'brand', projectId);
   if (write) requireWriter(access);
   return { brand, access };
 }

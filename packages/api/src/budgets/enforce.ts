@@ -1,7 +1,7 @@
 import type { RawBuilder, Transaction } from 'kysely';
 import { type Database, budgetSpend, lockApplicableBudgets, noBudgetApplies, recordRefusal } from '@atelier/db';
 import { type EnforcementMode, judgeBudget, newUuid } from '@atelier/domain';
-import { ApiError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { Caller } from '../caller.js';
 
 export interface BudgetRequest {
@@ -106,7 +106,7 @@ export async function underBudgets<T>(caller: Caller, req: BudgetRequest, write:
   });
   if ('refusal' in outcome) {
     caller.metrics?.budgetRefusals.inc({ reason: String(outcome.refusal.reason ?? 'unknown'), scope: String(outcome.refusal.scope) });
-    throw new ApiError(402, outcome.refusal);
+    throw fail.budgetRefused(outcome.refusal);
   }
   return outcome.result;
 }

@@ -12,7 +12,7 @@ import {
 } from '@atelier/db';
 import { newUuid, utcDay } from '@atelier/domain';
 import { requireWriter, resourceAccess } from '../access.js';
-import { type ErrorCode, fail } from '../errors.js';
+import { type ErrorCode, type NotFoundNoun, fail } from '../errors.js';
 import { expectEtag, guardedWrite, newEtag } from '../http/etag.js';
 import { presentCharacter } from '../presenters/character.js';
 import type { Caller } from '../caller.js';
@@ -22,11 +22,12 @@ export async function visibleCharacter(
   caller: Caller,
   id: string,
   write: boolean,
-  notFound = `character ${id} not found`,
+  /** What a 404 names: the character, or what the caller asked for through it (a binding). */
+  missing: { noun: NotFoundNoun; id: string } = { noun: 'character', id },
 ): Promise<CharacterRow> {
   const character = await getCharacter(caller.services.db, id);
-  if (!character) throw fail.notFound(notFound);
-  const access = await resourceAccess(caller, character.workspace_id, notFound);
+  if (!character) throw fail.notFound(missing.noun, missing.id);
+  const access = await resourceAccess(caller, character.workspace_id, missing.noun, missing.id);
   if (write) requireWriter(access);
   return character;
 }

@@ -14,8 +14,8 @@ export const seesMoney = (access: WorkspaceAccess) => access.role === 'owner' ||
 /** The client and the caller's access: 404 outside the caller's workspaces; with `write`, members get 403 admin_required. */
 export async function visibleClient(caller: Caller, id: string, write: boolean): Promise<{ client: ClientRow; access: WorkspaceAccess }> {
   const client = await getClient(caller.services.db, id);
-  if (!client) throw fail.notFound(`client ${id} not found`);
-  const access = await resourceAccess(caller, client.workspace_id, `client ${id} not found`);
+  if (!client) throw fail.notFound('client', id);
+  const access = await resourceAccess(caller, client.workspace_id, 'client', id);
   if (write) requireWriter(access);
   return { client, access };
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { ApiError, type ValidationEntry } from '../errors.js';
+import { type ValidationEntry, fail, renderError } from '../errors.js';
 import type { AppEnv } from '../services.js';
 
 /**
@@ -20,7 +20,7 @@ export const INPUT_LIMITS = {
 export const bodySizeLimit = (maxBytes: number = INPUT_LIMITS.maxBodyBytes) =>
   bodyLimit({
     maxSize: maxBytes,
-    onError: (c) => c.json({ detail: `the request body is larger than ${maxBytes} bytes` }, 413),
+    onError: (c) => renderError(fail.bodyTooLarge(maxBytes), c),
   });
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
@@ -92,21 +92,20 @@ export function findUnstorable(value: unknown, at: Array<string | number> = []):
   return undefined;
 }
 
-const refuse = (status: 415 | 422, detail: unknown) => new ApiError(status, detail);
-
 function checkPathAndQuery(c: Context<AppEnv>): void {
   const url = new URL(c.req.url);
   let path: string;
   try {
     path = decodeURIComponent(url.pathname);
   } catch {
-    throw new ApiError(404, `no route for ${c.req.method} ${url.pathname}`);
+    throw fail.noRoute(c.req.method, url.pathname);
   }
   // A path naming text no record can have names nothing: not found, as for any unknown id.
-  if (unstorableText(path)) throw new ApiError(404, 'not found');
+  if (unstorableText(path)) throw fail.noRoute(c.req.method, url.pathname);
   for (const [name, value] of url.searchParams) {
     const why = unstorableText(name) ?? unstorableText(value);
-    if (why) throw refuse(422, [{ type: 'string_unstorable', loc: ['query', unstorableText(name) ? '?' : name], msg: why, input: null }]);
+    if (why)
+      throw fail.validation([{ type: 'string_unstorable', loc: ['query', unstorableText(name) ? '?' : name], msg: why, input: null }]);
   }
 }
 
@@ -122,11 +121,11 @@ export const inputGuard = (maxDepth: number = INPUT_LIMITS.maxJsonDepth) =>
     if (!c.req.raw.body || !contentType || !JSON_TYPE.test(contentType)) return next();
     const charset = charsetOf(contentType);
     if (charset && charset !== 'utf-8' && charset !== 'utf8') {
-      throw refuse(415, `JSON bodies are read as UTF-8 only; charset=${charset.slice(0, 40)} is not accepted`);
+      throw fail.unsupportedMediaType(`JSON bodies are read as UTF-8 only; charset=${charset.slice(0, 40)} is not accepted`);
     }
     const text = await c.req.text();
     if (jsonDepth(text, maxDepth) > maxDepth) {
-      throw refuse(422, [{ type: 'json_too_deep', loc: ['body'], msg: `JSON nested deeper than ${maxDepth} levels`, input: null }]);
+      throw fail.validation([{ type: 'json_too_deep', loc: ['body'], msg: `JSON nested deeper than ${maxDepth} levels`, input: null }]);
     }
     let parsed: unknown;
     try {
@@ -135,7 +134,7 @@ export const inputGuard = (maxDepth: number = INPUT_LIMITS.maxJsonDepth) =>
       return next();
     }
     const bad = findUnstorable(parsed, ['body']);
-    if (bad) throw refuse(422, [bad]);
+    if (bad) throw fail.validation([bad]);
     c.req.bodyCache.json = Promise.resolve(parsed);
     return next();
   });

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { fail } from '../errors.js';
 
 /**
  * Guards an operator's endpoint on the public port (the gateway's /metrics): it answers only a request
@@ -11,8 +12,7 @@ export function operatorOnly(token: string | undefined): MiddlewareHandler {
   const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
   return async function operatorOnlyGuard(c, next) {
     const given = Buffer.from(c.req.header('authorization') ?? '');
-    if (!expected || given.length !== expected.length || !timingSafeEqual(given, expected))
-      return c.json({ detail: `no route for ${c.req.method} ${c.req.path}` }, 404);
+    if (!expected || given.length !== expected.length || !timingSafeEqual(given, expected)) throw fail.noRoute(c.req.method, c.req.path);
     await next();
   };
 }

@@ -19,8 +19,8 @@ import type { Caller } from '../caller.js';
 /** An order the caller may see, with their access; 404 otherwise. */
 export async function visibleOrder(caller: Caller, orderId: string): Promise<OrderRow> {
   const order = await getOrder(caller.services.db, orderId);
-  if (!order) throw fail.notFound(`order ${orderId} not found`);
-  await resourceAccess(caller, order.workspace_id, `order ${orderId} not found`);
+  if (!order) throw fail.notFound('order', orderId);
+  await resourceAccess(caller, order.workspace_id, 'order', orderId);
   return order;
 }
 

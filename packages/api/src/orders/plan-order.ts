@@ -59,7 +59,7 @@ async function orderVersion(caller: Caller, body: Body, workspaceId: string): Pr
   const { workflow, definition, runnable } = await pinnedVersion(caller, body.workflowId, { workspaceId, role: 'member' });
   if (body.workflowVersion && body.workflowVersion !== definition.version) {
     const pinned = await getWorkflowVersion(caller.services.db, workflow.id, body.workflowVersion);
-    if (pinned?.state !== 'published') throw fail.notFound(`${workflow.id} has no published version ${body.workflowVersion}`);
+    if (pinned?.state !== 'published') throw fail.notFound('published version', `${body.workflowVersion} of workflow ${workflow.id}`);
     return pinned.definition as WorkflowDefinition;
   }
   if (!runnable)
@@ -86,7 +86,7 @@ export async function planOrder(caller: Caller, body: Body, idempotency?: Idempo
   const { db, models } = caller.services;
   const access = await workspaceAccess(caller, body.workspaceId);
   const projectId = body.projectId ?? null;
-  if (projectId && !(await getProjectInWorkspace(db, access.workspaceId, projectId))) throw fail.notFound(`project ${projectId} not found`);
+  if (projectId && !(await getProjectInWorkspace(db, access.workspaceId, projectId))) throw fail.notFound('project', projectId);
   // A pack links artifacts of one workspace: the plan artifact must be one the caller's workspace holds.
   if (body.planArtifactId && (await getArtifact(db, body.planArtifactId))?.workspace_id !== access.workspaceId) {
     throw fail.code('artifact_not_found', {

@@ -20,7 +20,7 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 /** A publication is a signed webhook target (webhook-targets/signed-targets.ts); its own fields are these. */
 export const publicationTarget = {
   kind: 'publication' as const,
-  noun: 'publication',
+  noun: 'publication' as const,
   store: publicationTargets,
   fields: (p: PublicationRow) => ({ slug: p.slug, name: p.name, revalidateUrl: p.revalidate_url, sectionPath: p.section_path }),
 };
@@ -59,12 +59,11 @@ export async function visibleDocument(
   id: string,
   write: boolean,
 ): Promise<{ document: PublicationDocumentRow; publication: PublicationRow }> {
-  const notFound = `document ${id} not found`;
   const { db } = caller.services;
   const document = await getPublicationDocument(db, id);
   const publication = document ? await getPublication(db, document.publication_id) : undefined;
-  if (!document || !publication) throw fail.notFound(notFound);
-  const access = await resourceAccess(caller, publication.workspace_id, notFound);
+  if (!document || !publication) throw fail.notFound('document', id);
+  const access = await resourceAccess(caller, publication.workspace_id, 'document', id);
   if (write) requireWriter(access);
   return { document, publication };
 }

@@ -11,7 +11,7 @@ type Refusal = Extract<DecisionOutcome, { ok: false }>['refusal'];
 export function refusalError(refusal: Refusal): ApiError {
   switch (refusal.kind) {
     case 'not_found':
-      return fail.notFound(refusal.message);
+      return fail.notFound('run', refusal.runId);
     case 'invalid_transition':
       return fail.invalidTransition(refusal.message, { status: refusal.status });
     case 'gate_mismatch':

@@ -89,7 +89,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     }),
     async (c) => {
       const key = await getApiKey(c.get('services').db, keyScope(c), c.req.valid('param').key_id);
-      if (!key) throw fail.notFound('API key not found');
+      if (!key) throw fail.notFound('API key');
       return c.json(present(key), 200);
     },
   )
@@ -106,7 +106,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       const { key_id } = c.req.valid('param');
       const key = await revokeApiKey(c.get('services').db, keyScope(c), key_id);
       kept(c.get('services')).apiKeys.forget();
-      if (!key) throw fail.notFound('API key not found');
+      if (!key) throw fail.notFound('API key');
       return c.json(present(key), 200);
     },
   );

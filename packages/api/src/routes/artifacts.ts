@@ -28,8 +28,8 @@ export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
   async (c) => {
     const { artifact_id: artifactId } = c.req.valid('param');
     const artifact = await getArtifact(c.get('services').db, artifactId);
-    if (!artifact) throw fail.notFound(`artifact ${artifactId} not found`);
-    await resourceAccess(callerOf(c), artifact.workspace_id, `artifact ${artifactId} not found`);
+    if (!artifact) throw fail.notFound('artifact', artifactId);
+    await resourceAccess(callerOf(c), artifact.workspace_id, 'artifact', artifactId);
     return c.json(await presentArtifact(artifact, fileLinks(c)), 200);
   },
 );

@@ -69,7 +69,7 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       const right = await passwordUnderThrottle(c.get('services'), { email: body.email, address: requestAddress(c) }, () =>
         verifyPassword(stored, body.password),
       );
-      if (!user || !right) throw new ApiError(401, 'wrong email or password');
+      if (!user || !right) throw fail.unauthorized('wrong email or password');
       return c.json(await openSession(db, user), 200);
     },
   )

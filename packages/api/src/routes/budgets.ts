@@ -22,8 +22,8 @@ const budgetBody = { ...json(Budget) };
 /** A budget the caller may see, with their access; 404 otherwise. */
 async function visibleBudget(caller: Caller, budgetId: string) {
   const budget = await getBudget(caller.services.db, budgetId);
-  if (!budget) throw fail.notFound(`budget ${budgetId} not found`);
-  const access = await resourceAccess(caller, budget.workspace_id, `budget ${budgetId} not found`);
+  if (!budget) throw fail.notFound('budget', budgetId);
+  const access = await resourceAccess(caller, budget.workspace_id, 'budget', budgetId);
   return { budget, access };
 }
 
@@ -43,7 +43,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       const access = await workspaceAccess(callerOf(c), body.workspaceId);
       requireWriter(access);
       if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId)))
-        throw fail.notFound(`project ${body.projectId} not found`);
+        throw fail.notFound('project', body.projectId);
       const budget = await createBudget(db, {
         id: `budget-${randomBytes(8).toString('hex')}`,
         workspace_id: access.workspaceId,

@@ -51,7 +51,7 @@ export function presentCampaign(r: CampaignRow) {
   };
 }
 
-const campaignNotFound = (id: string) => fail.notFound(`campaign ${id} not found`);
+const campaignNotFound = (id: string) => fail.notFound('campaign', id);
 
 /** The campaign and the caller's access: 404 outside the caller's workspaces; members read, owners and admins write. */
 export async function visibleCampaign(
@@ -61,7 +61,7 @@ export async function visibleCampaign(
 ): Promise<{ campaign: CampaignRow; access: WorkspaceAccess }> {
   const campaign = await getCampaign(caller.services.db, id);
   if (!campaign) throw campaignNotFound(id);
-  const access = await resourceAccess(caller, campaign.workspace_id, `campaign ${id} not found`);
+  const access = await resourceAccess(caller, campaign.workspace_id, 'campaign', id);
   if (write) requireWriter(access);
   return { campaign, access };
 }

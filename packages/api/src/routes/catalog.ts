@@ -44,7 +44,7 @@ export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     async (c) => {
       const { id } = c.req.valid('param');
       const found = (await listPublicWorkflows(c.get('services').db)).find((w) => w.id === id);
-      if (!found) throw fail.notFound(`workflow ${id} not found`);
+      if (!found) throw fail.notFound('workflow', id);
       return c.json(presentCatalogWorkflow(found, found.definition as WorkflowDefinition), 200);
     },
   )

@@ -24,8 +24,8 @@ export const characterBindingRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
     const body = c.req.valid('json');
     const { db } = c.get('services');
     const binding = await getCharacterBinding(db, c.req.valid('param').binding_id);
-    if (!binding) throw fail.notFound(`binding ${c.req.valid('param').binding_id} not found`);
-    const character = await visibleCharacter(caller, binding.character_id, true, `binding ${binding.id} not found`);
+    if (!binding) throw fail.notFound('binding', c.req.valid('param').binding_id);
+    const character = await visibleCharacter(caller, binding.character_id, true, { noun: 'binding', id: binding.id });
     if (body.providerConsentStatus === 'not_required' && !binding.photo_based) {
       throw fail.validation([
         {

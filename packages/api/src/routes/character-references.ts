@@ -57,8 +57,7 @@ export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: v
       const { character_id, item_id } = c.req.valid('param');
       const character = await visibleCharacter(caller, character_id, true);
       await expectEtag(optionalEtag(c, undefined), character, (current) => characterRecord(caller, current));
-      if (!(await removeCharacterReference(c.get('services').db, character.id, item_id)))
-        throw fail.notFound(`reference ${item_id} not found`);
+      if (!(await removeCharacterReference(c.get('services').db, character.id, item_id))) throw fail.notFound('reference', item_id);
       const touched = await touchCharacter(caller, character, undefined);
       sendEtag(c, touched.etag);
       return c.json(await characterRecord(caller, touched), 200);

@@ -77,7 +77,7 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       const character = await visibleCharacter(caller, character_id, true);
       const { db } = c.get('services');
       const version = await getCharacterVersion(db, character.id, number);
-      if (!version) throw fail.notFound(`version ${number} of character ${character.id} not found`);
+      if (!version) throw fail.notFound('version', `${number} of character ${character.id}`);
       const retired = (await retireCharacterVersion(db, version.id, 'retired')) ?? version;
       sendEtag(c, (await touchCharacter(caller, character, undefined)).etag);
       return c.json(presentVersion(retired, await bindingsOfVersions(db, [version.id])), 200);
@@ -99,7 +99,7 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       const character = await visibleCharacter(caller, character_id, true);
       const { db } = c.get('services');
       const version = await getCharacterVersion(db, character.id, number);
-      if (!version) throw fail.notFound(`version ${number} of character ${character.id} not found`);
+      if (!version) throw fail.notFound('version', `${number} of character ${character.id}`);
       const binding = await createCharacterBinding(db, {
         id: newUuid(),
         workspace_id: character.workspace_id,

@@ -67,8 +67,8 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       const body = c.req.valid('json');
       const { db } = c.get('services');
       const project = await getProject(db, body.projectId);
-      if (!project) throw fail.notFound(`project ${body.projectId} not found`);
-      const access = await resourceAccess(caller, project.workspace_id, `project ${body.projectId} not found`);
+      if (!project) throw fail.notFound('project', body.projectId);
+      const access = await resourceAccess(caller, project.workspace_id, 'project', body.projectId);
       requireWriter(access);
       const fingerprint = requestFingerprint(body);
       const { character, created } = await createCharacterOnce(db, {

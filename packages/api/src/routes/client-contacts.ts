@@ -79,7 +79,7 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
       }).catch((err) => {
         throw contactExists(err);
       });
-      if (!contact) throw fail.notFound(`contact ${contact_id} not found`);
+      if (!contact) throw fail.notFound('contact', contact_id);
       return c.json(presentContact(contact), 200);
     },
   )
@@ -95,7 +95,7 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
     async (c) => {
       const { contact_id } = c.req.valid('param');
       const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, true);
-      if (!(await deleteClientContact(c.get('services').db, client.id, contact_id))) throw fail.notFound(`contact ${contact_id} not found`);
+      if (!(await deleteClientContact(c.get('services').db, client.id, contact_id))) throw fail.notFound('contact', contact_id);
       return c.body(null, 204);
     },
   );

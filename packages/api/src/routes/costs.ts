@@ -23,8 +23,7 @@ export const costRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
     const q = c.req.valid('query');
     const { db } = c.get('services');
     const access = await listAccess(callerOf(c), q);
-    if (q.projectId && !(await getProjectInWorkspace(db, access.workspaceId, q.projectId)))
-      throw fail.notFound(`project ${q.projectId} not found`);
+    if (q.projectId && !(await getProjectInWorkspace(db, access.workspaceId, q.projectId))) throw fail.notFound('project', q.projectId);
     const [from, to] = [toDate(q.from), toDate(q.to)];
     if (from && to && from >= to)
       throw fail.validation([{ type: 'value_error', loc: ['query', 'to'], msg: 'to must be after from', input: q.to }]);

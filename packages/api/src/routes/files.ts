@@ -3,7 +3,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { type StoredObject, isStreamable } from '@atelier/storage';
 import { type FileUrlSigning, verifyFileSignature } from '@atelier/storage/file-urls';
-import { validationHook } from '../errors.js';
+import { fail, validationHook } from '../errors.js';
 import type { AppEnv } from '../services.js';
 
 /**
@@ -92,7 +92,9 @@ async function serveFile(c: Context<AppEnv>): Promise<Response> {
   const method = c.req.method;
   if (method !== 'GET' && method !== 'HEAD') return c.body(null, 405, { Allow: 'GET, HEAD' });
   const key = keyOf(c);
-  const notFound = () => c.json({ detail: 'file not found' }, 404);
+  const notFound = () => {
+    throw fail.notFound('file');
+  };
   if (!key) return notFound();
   const { storage, fileUrls } = c.get('services');
   if (!fileUrls) return notFound();
@@ -107,7 +109,7 @@ async function serveFile(c: Context<AppEnv>): Promise<Response> {
   );
   if (!access.ok) {
     if (access.reason === 'expired')
-      return c.json({ detail: 'file URL expired: read the artifact again for a fresh content.url' }, 403, { 'Cache-Control': 'no-store' });
+      throw fail.forbidden('file URL expired: read the artifact again for a fresh content.url', { 'Cache-Control': 'no-store' });
     return notFound();
   }
 

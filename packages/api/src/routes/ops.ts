@@ -120,7 +120,7 @@ export const opsRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
         { to: body.state, note: body.note, visibility: body.noteVisibility, actorId: c.get('principal').userId },
         (from, to) => REQUEST_MOVES[from].includes(to),
       );
-      if (!result) throw fail.notFound(`campaign ${id} not found`);
+      if (!result) throw fail.notFound('campaign', id);
       if ('refused' in result) {
         const state = result.refused.request_state;
         throw fail.invalidTransition(

@@ -38,7 +38,7 @@ const present = (p: ProjectRow) => ({
   updatedAt: p.updated_at.toISOString(),
 });
 
-const projectNotFound = (id: string) => fail.notFound(`project ${id} not found`);
+const projectNotFound = (id: string) => fail.notFound('project', id);
 
 export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(

@@ -3,6 +3,7 @@ import { findProviderJob } from '@atelier/db';
 import { signalProviderJobEnded } from '@atelier/engine/client';
 import { bodySizeLimit } from '../middleware/input-guard.js';
 import type { AppEnv } from '../services.js';
+import { fail } from '../errors.js';
 
 /**
  * Completion webhooks of providers that run jobs (Replicate, fal.ai...): each delivery is verified by that
@@ -16,10 +17,10 @@ providerWebhookRoutes.post('/hooks/providers/:provider', bodySizeLimit(), async 
   const services = c.get('services');
   const provider = c.req.param('provider');
   const webhooks = services.providerWebhooks?.(provider);
-  if (!webhooks) return c.json({ detail: `provider ${provider} sends no webhooks here` }, 404);
+  if (!webhooks) throw fail.notFound('provider webhook', provider);
   const body = await c.req.text();
   const jobId = await webhooks.verify({ headers: c.req.raw.headers, body }).catch(() => undefined);
-  if (!jobId) return c.json({ detail: 'the delivery is not signed by the provider' }, 401);
+  if (!jobId) throw fail.badSignature('the delivery is not signed by the provider');
   const job = await findProviderJob(services.db, provider, jobId);
   // A genuine delivery about a job that is not ours, or whose run has ended, is acknowledged: nothing waits for it.
   if (!job) return c.body(null, 204);
@@ -27,7 +28,7 @@ providerWebhookRoutes.post('/hooks/providers/:provider', bodySizeLimit(), async 
     await signalProviderJobEnded(services.temporal, job.run_id, jobId);
   } catch (err) {
     c.get('logger').warn({ err, provider, runId: job.run_id }, 'a provider webhook could not reach its run; the run polls');
-    return c.json({ detail: 'the run could not be told now; deliver again' }, 503);
+    throw fail.unavailable('the run could not be told now; deliver again');
   }
   return c.body(null, 204);
 });

@@ -210,7 +210,7 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
       const { slug } = c.req.valid('param');
       const { db } = c.get('services');
       const publication = await getPublicationBySlug(db, slug);
-      if (!publication) throw fail.notFound(`publication ${slug} not found`);
+      if (!publication) throw fail.notFound('publication', slug);
       const page = await listPublishedDocuments(db, publication.id, c.req.valid('query'));
       return c.json({ items: page.items.map(presentArticle), total: page.total }, 200);
     },

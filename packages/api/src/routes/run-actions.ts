@@ -93,8 +93,7 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       const { db } = c.get('services');
       const { run } = await visibleRun(caller, c.req.valid('param').run_id);
       const { projectId } = c.req.valid('json');
-      if (projectId && !(await getProjectInWorkspace(db, run.workspace_id, projectId)))
-        throw fail.notFound(`project ${projectId} not found`);
+      if (projectId && !(await getProjectInWorkspace(db, run.workspace_id, projectId))) throw fail.notFound('project', projectId);
       await moveRunToProject(db, run.id, projectId);
       return c.json(await runResponse(caller, run.id), 200);
     },

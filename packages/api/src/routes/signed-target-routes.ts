@@ -82,7 +82,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
   const bodyOf = <T>(c: Context<AppEnv>) => (c.req.valid as (target: 'json') => T)('json');
   const urlOf = (body: unknown) => (body as Record<string, string | undefined>)[urlField];
   const write = contract.answerConflicts ?? (<T>(w: () => Promise<T>) => w());
-  const notFound = (id: string) => fail.notFound(`${target.noun} ${id} not found`);
+  const notFound = (id: string) => fail.notFound(target.noun, id);
   const withSecret = async (caller: Caller, row: Row, key: Buffer) => ({
     ...(await targetRecord(caller, target, row)),
     secret: formatWebhookSecret(key),

@@ -41,8 +41,8 @@ import type { Caller } from '../caller.js';
 /** A subject the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
 async function visibleSubject(caller: Caller, id: string, write: boolean) {
   const subject = await getSubject(caller.services.db, id);
-  if (!subject) throw fail.notFound(`subject ${id} not found`);
-  const access = await resourceAccess(caller, subject.workspace_id, `subject ${id} not found`);
+  if (!subject) throw fail.notFound('subject', id);
+  const access = await resourceAccess(caller, subject.workspace_id, 'subject', id);
   if (write) requireWriter(access);
   return subject;
 }
@@ -50,8 +50,8 @@ async function visibleSubject(caller: Caller, id: string, write: boolean) {
 /** A consent the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
 async function visibleConsent(caller: Caller, id: string, write: boolean) {
   const consent = await getConsent(caller.services.db, id);
-  if (!consent) throw fail.notFound(`consent ${id} not found`);
-  const access = await resourceAccess(caller, consent.workspace_id, `consent ${id} not found`);
+  if (!consent) throw fail.notFound('consent', id);
+  const access = await resourceAccess(caller, consent.workspace_id, 'consent', id);
   if (write) requireWriter(access);
   return consent;
 }

@@ -90,8 +90,7 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
     }),
     async (c) => {
       const endpoint = await visibleTarget(callerOf(c), endpointTarget, c.req.valid('param').endpoint_id, true);
-      if (!(await deleteWebhookEndpoint(c.get('services').db, endpoint.id)))
-        throw fail.notFound(`webhook endpoint ${endpoint.id} not found`);
+      if (!(await deleteWebhookEndpoint(c.get('services').db, endpoint.id))) throw fail.notFound('webhook endpoint', endpoint.id);
       return c.body(null, 204);
     },
   )

@@ -58,7 +58,7 @@ function settled(result: MembershipChange): MemberRow | null {
   if (result.outcome === 'ok') return result.member;
   if (result.outcome === 'owner_protected') throw ownerRoleRefused();
   if (result.outcome === 'last_owner') throw fail.code('last_owner', { message: 'a workspace must keep at least one owner' });
-  throw fail.notFound('member not found');
+  throw fail.notFound('member');
 }
 
 export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -113,7 +113,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     async (c) => {
       const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       const workspace = await getWorkspace(c.get('services').db, access.workspaceId);
-      if (!workspace) throw fail.notFound(`workspace ${access.workspaceId} not found`);
+      if (!workspace) throw fail.notFound('workspace', access.workspaceId);
       return c.json(presentWorkspace({ ...workspace, role: access.role }), 200);
     },
   )
@@ -151,7 +151,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       requireWriter(access);
       if (body.role === 'owner' && access.role !== 'owner') throw ownerRoleRefused();
       const user = await findUserByEmail(db, body.email);
-      if (!user) throw fail.notFound('user not found');
+      if (!user) throw fail.notFound('user');
       const member = await addMember(db, access.workspaceId, user.id, body.role);
       kept(c.get('services')).apiKeys.forget();
       if (!member) throw fail.code('member_exists', { message: 'this user is already a member of the workspace' });
@@ -179,7 +179,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       });
       kept(c.get('services')).apiKeys.forget();
       const member = settled(result);
-      if (!member) throw fail.notFound('member not found');
+      if (!member) throw fail.notFound('member');
       return c.json(presentMember(member), 200);
     },
   )

@@ -41,7 +41,7 @@ export async function pinnedVersion(caller: Caller, templateId: string, access: 
   // The workflow and its live version, kept in memory while the catalog does not change: every run creation reads it.
   const found = await kept(services).workflows.get(templateId);
   if (!found || (found.workflow.workspace_id !== null && found.workflow.workspace_id !== access.workspaceId)) {
-    throw fail.notFound(`workflow ${templateId} not found`);
+    throw fail.notFound('workflow', templateId);
   }
   const { workflow, live } = found;
   if (workflow.status === 'deprecated') {
@@ -52,7 +52,7 @@ export async function pinnedVersion(caller: Caller, templateId: string, access: 
     });
   }
   const version = workflow.live_version ? live : await getNewestVersion(db, workflow.id, 'draft');
-  if (!version) throw fail.notFound(`workflow ${templateId} not found`);
+  if (!version) throw fail.notFound('workflow', templateId);
   const runnable = version.state === 'published' && workflow.visibility !== 'draft';
   return { workflow, definition: version.definition as WorkflowDefinition, runnable };
 }
@@ -91,7 +91,7 @@ export async function createRun(
   const tooLarge = intakeSizeProblems(measureIntake(body.intake));
   if (tooLarge.length > 0) throw fail.intakeInvalid(tooLarge);
   if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId))) {
-    throw fail.notFound(`project ${body.projectId} not found`);
+    throw fail.notFound('project', body.projectId);
   }
   const { workflow, definition, runnable } = await pinnedVersion(caller, body.templateId, access);
   const bindings = applyOverrides(caller, definition, body.providers);

@@ -7,8 +7,8 @@ import type { Caller } from '../caller.js';
 /** Loads a run the caller may see, with their role in its workspace; 404 otherwise. */
 export async function visibleRun(caller: Caller, runId: string) {
   const run = await getRunRow(caller.services.db, runId);
-  if (!run) throw fail.notFound(`run ${runId} not found`);
-  const access = await resourceAccess(caller, run.workspace_id, `run ${runId} not found`);
+  if (!run) throw fail.notFound('run', runId);
+  const access = await resourceAccess(caller, run.workspace_id, 'run', runId);
   return { run, access };
 }
 
@@ -16,7 +16,7 @@ export async function visibleRun(caller: Caller, runId: string) {
 export async function runResponse(caller: Caller, runId: string) {
   const { db } = caller.services;
   const run = await getRunRow(db, runId);
-  if (!run) throw fail.notFound(`run ${runId} not found`);
+  if (!run) throw fail.notFound('run', runId);
   return runSnapshot(db, run);
 }
 

@@ -6,7 +6,7 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 /** An endpoint is a signed webhook target (webhook-targets/signed-targets.ts); its own fields are these. */
 export const endpointTarget = {
   kind: 'webhook_endpoint' as const,
-  noun: 'webhook endpoint',
+  noun: 'webhook endpoint' as const,
   store: webhookEndpointTargets,
   fields: (e: WebhookEndpointRow) => ({ url: e.url, description: e.description, events: e.events, enabled: e.enabled }),
 };

@@ -2,7 +2,7 @@ import { type Executor, type WebhookAttemptRow, type WebhookHealthRow, type Webh
 import { secretsKeyFromEnv } from '@atelier/engine/webhooks/index';
 import { requireWriter, resourceAccess } from '../access.js';
 import type { Caller } from '../caller.js';
-import { fail } from '../errors.js';
+import { type NotFoundNoun, fail } from '../errors.js';
 
 /**
  * Signed webhook targets: a workspace's URL with a signing secret sealed at rest (shown once, at creation
@@ -55,7 +55,7 @@ export interface SignedTarget<Row extends TargetRow, Insert, Patch, Own> {
   /** Its kind in the shared webhook tables and in its secret's seal. */
   kind: WebhookTargetKind;
   /** How a 404 names one (`publication`, `webhook endpoint`). */
-  noun: string;
+  noun: NotFoundNoun;
   /** Its queries (db signed-webhook-targets). */
   store: {
     insert(db: Executor, row: Insert): Promise<Row>;
@@ -88,10 +88,9 @@ export async function visibleTarget<Row extends TargetRow>(
   id: string,
   write: boolean,
 ): Promise<Row> {
-  const notFound = `${target.noun} ${id} not found`;
   const row = await target.store.get(caller.services.db, id);
-  if (!row) throw fail.notFound(notFound);
-  const access = await resourceAccess(caller, row.workspace_id, notFound);
+  if (!row) throw fail.notFound(target.noun, id);
+  const access = await resourceAccess(caller, row.workspace_id, target.noun, id);
   if (write) requireWriter(access);
   return row;
 }

@@ -53,11 +53,11 @@ const newestPublished = (versions: readonly WorkflowVersionRow[]) =>
 export async function workflowResponse(caller: Caller, id: string) {
   const { db } = caller.services;
   const workflow = await getWorkflow(db, id);
-  if (!workflow) throw fail.notFound(`workflow ${id} not found`);
+  if (!workflow) throw fail.notFound('workflow', id);
   const versions = await listWorkflowVersions(db, id);
   const draft = versions.find((v) => v.state === 'draft');
   const shown = versions.find((v) => v.version === workflow.live_version) ?? draft ?? versions[0];
-  if (!shown) throw fail.notFound(`workflow ${id} not found`);
+  if (!shown) throw fail.notFound('workflow', id);
   return {
     ...presentWorkflowSummary(workflow),
     draftVersion: draft?.version ?? null,
@@ -73,9 +73,9 @@ export async function workflowResponse(caller: Caller, id: string) {
  */
 export async function visibleWorkflow(caller: Caller, id: string): Promise<{ workflow: WorkflowRow; access: WorkspaceAccess | null }> {
   const workflow = await getWorkflow(caller.services.db, id);
-  if (!workflow) throw fail.notFound(`workflow ${id} not found`);
+  if (!workflow) throw fail.notFound('workflow', id);
   if (workflow.workspace_id === null) return { workflow, access: null };
-  return { workflow, access: await resourceAccess(caller, workflow.workspace_id, `workflow ${id} not found`) };
+  return { workflow, access: await resourceAccess(caller, workflow.workspace_id, 'workflow', id) };
 }
 
 /** A workflow the caller may change: their workspace's own, and they are an owner or admin there. */
@@ -139,7 +139,7 @@ export async function publishWorkflow(caller: Caller, id: string, body: z.infer<
     }
     if (!target) {
       const draft = versions.find((v) => v.state === 'draft');
-      throw fail.notFound(`workflow ${id} has no draft version ${body.version}${draft ? `; its draft is ${draft.version}` : ''}`);
+      throw fail.notFound('draft version', `${body.version} of workflow ${id}`, draft ? `its draft is ${draft.version}` : undefined);
     }
     const check = checkDefinition(target.definition, { models, previousVersion: newestPublished(versions)?.version });
     if (check.errors.length > 0) throw workflowInvalid(check.errors);
