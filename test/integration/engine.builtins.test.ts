@@ -95,7 +95,7 @@ describe('compose-article', () => {
     const run = await finished('compose-article', { topic: 'community composting' });
     expect(run.status).toBe('completed');
     const research = run.runSteps[1];
-    expect(research).toMatchObject({ kind: 'subWorkflow', status: 'completed', costActualUsd: 0 });
+    expect(research).toMatchObject({ kind: 'subWorkflow', status: 'completed' });
     const children = await h.db.selectFrom('runs').selectAll().where('parent_run_id', '=', run.id).execute();
     expect(children).toHaveLength(1);
     const child = children[0]!;
@@ -103,6 +103,10 @@ describe('compose-article', () => {
     expect(child.intake).toEqual({ topic: 'community composting', depth: 'standard' });
     const childRun = await h.request('GET', `/v1/runs/${child.id}`, { token: user.token });
     expect(childRun.body.parentRunId).toBe(run.id);
+    // The step shows what the child spent, billed on the child: the parent's total has it, its own spend not.
+    expect(research.costActualUsd).toBeGreaterThan(0);
+    expect(research.costActualUsd).toBe(childRun.body.totalCosts.actualUsd);
+    expect(run.totalCosts.actualUsd).toBeCloseTo(run.totalCosts.ownActualUsd + research.costActualUsd, 6);
     const artifact = await h.request('GET', `/v1/artifacts/${run.artifactId}`, { token: user.token });
     expect(artifact.body).toMatchObject({ artifactClass: 'knowledge', artifactType: 'article', sourceReportArtifactId: child.artifact_id });
     expect(artifact.body.content.body.length).toBeGreaterThanOrEqual(3);

@@ -2062,7 +2062,10 @@ export interface components {
         };
         TotalCosts: {
             estimatedUsd: number;
+            /** @description The run's total: its own spend and its sub-workflow children's (theirs in full, their children's included) */
             actualUsd: number;
+            /** @description What the run's own steps spent, its children's left out: each child bills its own, so a sum across runs (GET /v1/costs, budgets) adds this */
+            ownActualUsd: number;
             currency: string;
             status: string;
         };
@@ -2076,6 +2079,7 @@ export interface components {
             provider: string | null;
             model: string | null;
             durationMs: number | null;
+            /** @description What the step cost. A subWorkflow step's is its child run's total (totalCosts.actualUsd), billed on the child run, not on this one */
             costActualUsd: number;
             error?: string | null;
             /** @description Times the step was started: more than 1 when a worker died mid-step and it ran again */

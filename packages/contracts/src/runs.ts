@@ -47,7 +47,11 @@ export const RunStep = z
     provider: z.string().nullable(),
     model: z.string().nullable(),
     durationMs: z.number().int().nullable(),
-    costActualUsd: z.number(),
+    costActualUsd: z
+      .number()
+      .describe(
+        "What the step cost. A subWorkflow step's is its child run's total (totalCosts.actualUsd), billed on the child run, not on this one",
+      ),
     error: z.string().nullable().optional(),
     attempts: z.number().int().optional().describe('Times the step was started: more than 1 when a worker died mid-step and it ran again'),
     fallbacks: z
@@ -76,7 +80,19 @@ export const RunDecision = z
   .openapi('RunDecision');
 
 export const TotalCosts = z
-  .object({ estimatedUsd: z.number(), actualUsd: z.number(), currency: z.string(), status: z.string() })
+  .object({
+    estimatedUsd: z.number(),
+    actualUsd: z
+      .number()
+      .describe("The run's total: its own spend and its sub-workflow children's (theirs in full, their children's included)"),
+    ownActualUsd: z
+      .number()
+      .describe(
+        "What the run's own steps spent, its children's left out: each child bills its own, so a sum across runs (GET /v1/costs, budgets) adds this",
+      ),
+    currency: z.string(),
+    status: z.string(),
+  })
   .openapi('TotalCosts');
 
 export const Run = z

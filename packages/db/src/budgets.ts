@@ -58,7 +58,9 @@ export function noBudgetApplies(ex: Executor, workspaceId: string, projectId: st
 
 /**
  * A budget's spend: the actual cost of settled runs plus the estimate (or actual, when higher) of runs
- * not yet settled. Children of an order that has not started are only a plan and do not count.
+ * not yet settled. Children of an order that has not started are only a plan and do not count. Each run
+ * adds its own spend (actual_usd), not its total: a sub-workflow child is one of the runs summed, so its
+ * spend added again through its parent (subworkflow_actual_usd) would count it twice.
  */
 export async function budgetSpend(tx: Transaction<Database> | Db, budget: BudgetRow, now = new Date()): Promise<number> {
   const since = periodStart(budget.period, now);
@@ -108,6 +110,7 @@ export async function listRefusals(db: Db, budgetId: string, page: { offset: num
  * What a run's spend is held to while it runs: the lowest per-run cap that applies to it (its definition's
  * budgetPolicy.perRunCapUsd, and the perRunCapUsd of every budget of its workspace or project that enforces
  * one) and what its settled steps have spent. The engine checks a step's fallback to another model against it.
+ * The spend is the run's own: a sub-workflow child is a run held to its own cap.
  */
 export async function runSpendCap(db: Executor, runId: string): Promise<{ capUsd?: number; spentUsd: number }> {
   const run = await db

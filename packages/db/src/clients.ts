@@ -100,7 +100,10 @@ export interface ClientMonth {
   made: number;
 }
 
-/** The month's figures of each client, from the runs and artifacts of its projects. */
+/**
+ * The month's figures of each client, from the runs and artifacts of its projects. The cost adds each run's
+ * own spend: a sub-workflow child is in its parent's project and summed itself, so it is counted once.
+ */
 export async function clientMonths(db: Db, clientIds: string[], periodStart: string): Promise<Map<string, ClientMonth>> {
   const months = new Map<string, ClientMonth>(clientIds.map((id) => [id, { costUsd: 0, waitingOnYou: 0, made: 0 }]));
   if (clientIds.length === 0) return months;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from './connect.js';
+import { runTotalUsd } from '@atelier/domain';
+import type { Db, Executor } from './connect.js';
 
 export type CostGrouping = 'day' | 'workflow' | 'project' | 'provider' | 'model';
 
@@ -21,7 +22,9 @@ export interface CostLine {
 /**
  * Spend grouped by day, workflow or project (from runs), or by provider or model (from the steps that
  * called them). Children of orders not yet started are a plan, not spend, and are left out; estimates
- * exist per run, so provider and model lines carry only actual cost.
+ * exist per run, so provider and model lines carry only actual cost. Each run adds its own spend
+ * (actual_usd, cost_actual_usd), never its sub-workflow children's (subworkflow_actual_usd): a child is a
+ * run of its own here, so its dollars are counted once, on it.
  */
 export async function costLines(db: Db, f: CostFilter): Promise<CostLine[]> {
   const where = sql`r.workspace_id = ${f.workspaceId} and r.status <> 'planned'
@@ -48,4 +51,14 @@ export async function costLines(db: Db, f: CostFilter): Promise<CostLine[]> {
     from runs r where ${where}
     group by 1 order by 1 nulls first`.execute(db);
   return rows.rows.map((r) => ({ key: r.key, actualUsd: Number(r.actual), estimatedUsd: Number(r.estimated), runs: Number(r.runs) }));
+}
+
+/**
+ * A run's total spend, its own and its sub-workflow children's, as the subWorkflow step of its parent shows
+ * it; 0 for a run not recorded. Read when the step settles, after the child has settled, so a read of the
+ * parent needs no walk down its tree.
+ */
+export async function runTotalSpend(db: Executor, runId: string): Promise<number> {
+  const run = await db.selectFrom('runs').select(['actual_usd', 'subworkflow_actual_usd']).where('id', '=', runId).executeTakeFirst();
+  return run ? runTotalUsd(Number(run.actual_usd), Number(run.subworkflow_actual_usd)) : 0;
 }

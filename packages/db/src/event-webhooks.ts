@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Selectable, sql } from 'kysely';
 import { ORDER_STATUSES, type OrderStatus } from '@atelier/contracts/orders';
 import { WEBHOOK_ALL_EVENTS, type WebhookEventType } from '@atelier/contracts/webhook-endpoints';
+import { runTotalUsd } from '@atelier/domain/money';
 import { type RunStatus, isRunStatus } from '@atelier/domain/run-status';
 import type { Executor } from './connect.js';
 import { enqueueEngineCommand } from './engine-commands.js';
@@ -88,7 +89,13 @@ export function runEventData(run: RunRow): Record<string, unknown> {
     errorCode: run.error_code,
     error: run.error,
     reviewGate: run.review_gate_id ? { id: run.review_gate_id, name: run.review_gate_name ?? run.review_gate_id } : null,
-    totalCosts: { estimatedUsd: Number(run.estimated_usd ?? 0), actualUsd: Number(run.actual_usd ?? 0), currency: run.currency },
+    // As GET /v1/runs/{id} shows them: the total with the sub-workflow children's spend, and the run's own.
+    totalCosts: {
+      estimatedUsd: Number(run.estimated_usd ?? 0),
+      actualUsd: runTotalUsd(Number(run.actual_usd ?? 0), Number(run.subworkflow_actual_usd ?? 0)),
+      ownActualUsd: Number(run.actual_usd ?? 0),
+      currency: run.currency,
+    },
     createdAt: iso(run.created_at),
     finishedAt: iso(run.finished_at),
     url: `/v1/runs/${run.id}`,

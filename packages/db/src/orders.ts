@@ -177,7 +177,8 @@ export interface OrderCounts {
 /**
  * Counts and cost of an order from its children, the source of truth: `succeeded` counts children with
  * an artifact (completed, or in review); failed children replaced by a retry are not counted again, but
- * their cost is — spend stays billed.
+ * their cost is — spend stays billed. A child's cost is its total, its sub-workflow runs' included: those
+ * are not children of the order (no parent_order_id), so each of their dollars is counted once, here.
  */
 export async function orderCounts(db: Executor, orderId: string): Promise<OrderCounts> {
   const deterministic = sql.join(DETERMINISTIC_ERROR_CODES.map((c) => sql.lit(c)));
@@ -189,7 +190,7 @@ export async function orderCounts(db: Executor, orderId: string): Promise<OrderC
       count(*) filter (where superseded_by is null and status in ('failed', 'rejected', 'changes_requested')) as failed,
       count(*) filter (where superseded_by is null and status = 'failed' and error_code in (${deterministic})) as "failedDeterministic",
       count(*) filter (where superseded_by is null and status = 'cancelled') as cancelled,
-      coalesce(sum(actual_usd), 0) as "actualCostUsd"
+      coalesce(sum(actual_usd + subworkflow_actual_usd), 0) as "actualCostUsd"
     from runs where parent_order_id = ${orderId}`.execute(db);
   const r = row.rows[0]!;
   return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])) as unknown as OrderCounts;

@@ -3,7 +3,7 @@
  * the provider calls it made, each one statement in the common case.
  */
 import { type Transaction, sql } from 'kysely';
-import { roundUsd } from '@atelier/domain';
+import { roundUsd, runTotalUsd } from '@atelier/domain';
 import { type Executor, inTransaction } from './connect.js';
 import { moveRunStatus } from './run-moves.js';
 import { announceAppended, appendedEvents } from './runs/events.js';
@@ -11,11 +11,15 @@ import { type ProviderCallRecord, insertProviderCalls } from './provider-calls.j
 import { type RunRow, type RunStepRow, appendRunEvent } from './runs.js';
 import type { Database } from './schema.js';
 
-/** Recomputes the run's actual cost as the sum of its steps: retries overwrite a step, never add to it. */
+/**
+ * Recomputes the run's actual cost as the sum of its steps (retries overwrite a step, never add to it), and
+ * its sub-workflow children's spend the same way, apart: actual_usd stays the run's own.
+ */
 async function refreshActualCost(tx: Executor, runId: string): Promise<void> {
   await sql`
-    update runs set actual_usd = coalesce((select sum(cost_actual_usd) from run_steps where run_id = ${runId}), 0),
+    update runs set actual_usd = coalesce(spent.own, 0), subworkflow_actual_usd = coalesce(spent.children, 0),
       cost_status = 'provider_reported', updated_at = now()
+    from (select sum(cost_actual_usd) as own, sum(subworkflow_actual_usd) as children from run_steps where run_id = ${runId}) spent
     where id = ${runId}`.execute(tx);
 }
 
@@ -129,6 +133,11 @@ export interface StepSettlement {
   providerCalls?: ProviderCallRecord[];
   /** Models of a role binding skipped before the one that ran (`{ role, model, reason, error }`); absent or empty: none. */
   fallbacks?: readonly object[];
+  /**
+   * A subWorkflow step's child run's total spend. Kept apart from costActualUsd (what this run is billed,
+   * which the child's spend is not: the child is billed for it) and only by settleStep.
+   */
+  subWorkflowUsd?: number;
 }
 
 /** A settlement's fallbacks as the column holds them: null when there were none. */
@@ -153,7 +162,10 @@ export async function settleStepReturningRun(db: Executor, s: StepSettlement): P
   return row && 'id' in row ? (row as RunRow) : undefined;
 }
 
-/** A settlement's event data, without the step's id, name and kind (each statement adds them). */
+/**
+ * A settlement's event data, without the step's id, name and kind (each statement adds them). Its
+ * costActualUsd is the step's cost as GET /v1/runs/{id} shows it: a subWorkflow step's is its child's total.
+ */
 export const settledEvent = (s: StepSettlement, costUsd: number) => ({
   stepIndex: s.stepIndex,
   costActualUsd: costUsd,
@@ -164,18 +176,23 @@ export const settledEvent = (s: StepSettlement, costUsd: number) => ({
 export const spendWith = (s: StepSettlement, costUsd: number) =>
   sql`coalesce((SELECT sum(cost_actual_usd) FROM run_steps WHERE run_id = ${s.runId} AND step_index <> ${s.stepIndex}), 0) + ${costUsd}`;
 
+/** The run's sub-workflow spend with this step settled: as its own spend, the sum of its steps. */
+const subWorkflowSpendWith = (s: StepSettlement, childUsd: number) =>
+  sql`coalesce((SELECT sum(subworkflow_actual_usd) FROM run_steps WHERE run_id = ${s.runId} AND step_index <> ${s.stepIndex}), 0) + ${childUsd}`;
+
 async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: boolean): Promise<object | undefined> {
   const costUsd = roundUsd(s.costActualUsd ?? 0);
+  const childUsd = roundUsd(s.subWorkflowUsd ?? 0);
   // Step events name the step (id, name, kind, added from its row), not only its position.
   const event = {
     type: `step.${s.status}`,
-    data: sql`${JSON.stringify(settledEvent(s, costUsd))}::jsonb || jsonb_build_object('stepId', step.step_id, 'name', step.name, 'kind', step.kind)`,
+    data: sql`${JSON.stringify(settledEvent(s, runTotalUsd(costUsd, childUsd)))}::jsonb || jsonb_build_object('stepId', step.step_id, 'name', step.name, 'kind', step.kind)`,
   };
   const { rows } = await sql<{ announced: unknown }>`
     WITH locked AS (SELECT id FROM runs WHERE id = ${s.runId} FOR UPDATE),
     step AS (
       UPDATE run_steps SET status = ${s.status}, provider = ${s.provider ?? null}, model = ${s.model ?? null},
-        duration_ms = ${s.durationMs ?? null}, cost_actual_usd = ${costUsd},
+        duration_ms = ${s.durationMs ?? null}, cost_actual_usd = ${costUsd}, subworkflow_actual_usd = ${childUsd},
         output = ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb,
         error = ${s.error ?? null}, error_code = ${s.errorCode ?? null}, finished_at = now(),
         fallbacks = ${fallbacksJson(s)}::jsonb
@@ -184,6 +201,7 @@ async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: b
       RETURNING step_id, name, kind),
     run AS (
       UPDATE runs SET actual_usd = ${spendWith(s, costUsd)},
+        ${s.subWorkflowUsd === undefined ? sql`` : sql`subworkflow_actual_usd = ${subWorkflowSpendWith(s, childUsd)},`}
         cost_status = 'provider_reported', updated_at = now(), event_seq = event_seq + 1
       FROM step WHERE runs.id = ${s.runId}
       RETURNING ${returnRun ? sql`runs.*` : sql`event_seq`}),

@@ -146,7 +146,13 @@ export interface RunsTable {
   api_key_name: string | null;
   created_by: string | null;
   estimated_usd: Numeric;
+  /** The run's own spend: the sum of its steps' cost_actual_usd; what every sum across runs adds. */
   actual_usd: Numeric;
+  /**
+   * What its sub-workflow children spent, each child's own plus its children's (migration 0027): shown in the
+   * run's total, never added across runs, where each child's own spend is counted on the child.
+   */
+  subworkflow_actual_usd: Numeric;
   currency: Generated<string>;
   cost_status: Generated<string>;
   error: string | null;
@@ -189,7 +195,10 @@ export interface RunStepsTable {
   provider: string | null;
   model: string | null;
   duration_ms: number | null;
+  /** What the run is billed for this step; 0 for a subWorkflow step, whose child is billed instead. */
   cost_actual_usd: Numeric;
+  /** A subWorkflow step's child run's total spend, as it settled; 0 for every other step. */
+  subworkflow_actual_usd: Numeric;
   output: NullableJson;
   error: string | null;
   error_code: string | null;

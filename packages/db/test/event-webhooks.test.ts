@@ -30,6 +30,7 @@ const run = {
   review_gate_name: null,
   estimated_usd: '0.040000',
   actual_usd: '0.012000',
+  subworkflow_actual_usd: '0.030000',
   currency: 'USD',
   intake: { topic: 'secret plans' },
   created_at: at,
@@ -123,7 +124,8 @@ describe('payload', () => {
         errorCode: 'gate_rejected',
         error: 'Safety check rejected the work',
         reviewGate: null,
-        totalCosts: { estimatedUsd: 0.04, actualUsd: 0.012, currency: 'USD' },
+        // The total with its sub-workflow children's spend, and its own beside it.
+        totalCosts: { estimatedUsd: 0.04, actualUsd: 0.042, ownActualUsd: 0.012, currency: 'USD' },
         createdAt: '2026-11-24T09:00:00.000Z',
         finishedAt: '2026-11-24T09:00:00.000Z',
         url: '/v1/runs/run-0123abcd',

@@ -11,3 +11,12 @@ export function sumUsd(values: Iterable<number | null | undefined>): number {
   for (const v of values) total += v ?? 0;
   return roundUsd(total);
 }
+
+/**
+ * A run's total spend: what its own steps spent plus what its sub-workflow children spent (each child's
+ * total, so a grandchild's spend arrives through its parent). Shown on the run; sums across runs add each
+ * run's own spend instead, so a child's dollar, already on the child run, is counted once.
+ */
+export function runTotalUsd(ownUsd: number, subWorkflowUsd: number): number {
+  return roundUsd(ownUsd + subWorkflowUsd);
+}

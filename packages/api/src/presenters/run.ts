@@ -1,4 +1,4 @@
-import type { RunStatus, StepFallback } from '@atelier/domain';
+import { type RunStatus, type StepFallback, runTotalUsd } from '@atelier/domain';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import type { Database, RunRow, RunStepRow } from '@atelier/db';
 import type { Selectable } from 'kysely';
@@ -36,9 +36,11 @@ export function presentRun(run: RunRow, steps: RunStepRow[], decisions: Decision
     queuedAt: run.queued_at.toISOString(),
     createdAt: run.created_at.toISOString(),
     finishedAt: iso(run.finished_at),
+    // actual_usd is the run's own spend (what sums across runs add); its total adds its children's.
     totalCosts: {
       estimatedUsd: num(run.estimated_usd),
-      actualUsd: num(run.actual_usd),
+      actualUsd: runTotalUsd(num(run.actual_usd), num(run.subworkflow_actual_usd)),
+      ownActualUsd: num(run.actual_usd),
       currency: run.currency,
       status: run.cost_status,
     },
@@ -52,7 +54,7 @@ export function presentRun(run: RunRow, steps: RunStepRow[], decisions: Decision
         provider: row?.provider ?? null,
         model: row?.model ?? null,
         durationMs: row?.duration_ms ?? null,
-        costActualUsd: num(row?.cost_actual_usd ?? 0),
+        costActualUsd: runTotalUsd(num(row?.cost_actual_usd ?? 0), num(row?.subworkflow_actual_usd ?? 0)),
         error: row?.error ?? null,
         ...(row ? { attempts: row.attempts } : {}),
         ...(Array.isArray(row?.fallbacks) && row.fallbacks.length > 0 ? { fallbacks: row.fallbacks as StepFallback[] } : {}),

@@ -1,6 +1,16 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import { ApplicationFailure } from '@temporalio/common';
-import { type Db, getArtifact, getRunRow, getWorkflowVersion, insertRun, newRunRow, settleStep, startStep } from '@atelier/db';
+import {
+  type Db,
+  getArtifact,
+  getRunRow,
+  getWorkflowVersion,
+  insertRun,
+  newRunRow,
+  runTotalSpend,
+  settleStep,
+  startStep,
+} from '@atelier/db';
 import { type Bindings, type ModelRegistry, readPath, resolveIntake } from '@atelier/domain';
 import { plannedRunInput } from '../run-input.js';
 import type { PrepareChildInput, RunWorkflowInput, SettleChildStepInput, StepResult } from '../run-types.js';
@@ -114,8 +124,17 @@ export function createChildRunActivities(deps: ActivityDeps) {
         artifactId: input.artifactId ?? null,
         ...((artifact?.content as object) ?? {}),
       };
-      // The child's spend is billed on the child run; the parent's step carries none, so totals never count it twice.
-      await settleStep(db, { runId: input.runId, stepIndex: input.stepIndex, status: 'completed', output, costActualUsd: 0 });
+      // The child's spend is billed on the child run: the parent's step shows it (subWorkflowUsd, rolled into
+      // the parent's total) but bills none of it (costActualUsd 0), so sums across runs count it once.
+      const subWorkflowUsd = await runTotalSpend(db, input.childRunId);
+      await settleStep(db, {
+        runId: input.runId,
+        stepIndex: input.stepIndex,
+        status: 'completed',
+        output,
+        costActualUsd: 0,
+        subWorkflowUsd,
+      });
       return { output, costUsd: 0 };
     },
   };

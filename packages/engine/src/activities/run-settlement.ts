@@ -1,5 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { type Db, type RunRow, checkCharacterUse, emitArtifact, getRunRow, providerSpendByStep, settleStep, startStep } from '@atelier/db';
+import {
+  type Db,
+  type RunRow,
+  checkCharacterUse,
+  emitArtifact,
+  getRunRow,
+  providerSpendByStep,
+  runTotalSpend,
+  settleStep,
+  startStep,
+} from '@atelier/db';
 import { type CharacterVerdict, isTerminalRunStatus, runCharacterUse, utcDay } from '@atelier/domain';
 import { decideRunSettlement } from '@atelier/domain/run-settlement';
 import { artifactRow } from '../artifacts.js';
@@ -40,6 +50,8 @@ export function createRunActivities(deps: ActivityDeps) {
       // A step that gave up after its attempts (transient_failure) still cost what its calls were charged:
       // a failed run carries the cost of provider calls already made (a step settled before keeps its own).
       const spent = (await providerSpendByStep(db, input.runId)).get(input.failedStepIndex) ?? 0;
+      // A child that failed still spent: its subWorkflow step shows it, as a completed child's does.
+      const childRunId = step?.kind === 'subWorkflow' ? input.failureDetails?.childRunId : undefined;
       await settleStep(db, {
         runId: input.runId,
         stepIndex: input.failedStepIndex,
@@ -47,6 +59,7 @@ export function createRunActivities(deps: ActivityDeps) {
         error: input.error ?? 'step failed',
         errorCode: input.errorCode ?? null,
         costActualUsd: spent,
+        ...(typeof childRunId === 'string' ? { subWorkflowUsd: await runTotalSpend(db, childRunId) } : {}),
       });
     }
     const settlement = decideRunSettlement({

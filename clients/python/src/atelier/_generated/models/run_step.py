@@ -27,7 +27,8 @@ class RunStep:
         provider (None | str):
         model (None | str):
         duration_ms (int | None):
-        cost_actual_usd (float):
+        cost_actual_usd (float): What the step cost. A subWorkflow step's is its child run's total
+            (totalCosts.actualUsd), billed on the child run, not on this one
         error (None | str | Unset):
         attempts (int | Unset): Times the step was started: more than 1 when a worker died mid-step and it ran again
         fallbacks (list[StepFallback] | Unset): Models of the role binding skipped before the one that ran (provider and

@@ -14,13 +14,17 @@ class TotalCosts:
     """
     Attributes:
         estimated_usd (float):
-        actual_usd (float):
+        actual_usd (float): The run's total: its own spend and its sub-workflow children's (theirs in full, their
+            children's included)
+        own_actual_usd (float): What the run's own steps spent, its children's left out: each child bills its own, so a
+            sum across runs (GET /v1/costs, budgets) adds this
         currency (str):
         status (str):
     """
 
     estimated_usd: float
     actual_usd: float
+    own_actual_usd: float
     currency: str
     status: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -29,6 +33,8 @@ class TotalCosts:
         estimated_usd = self.estimated_usd
 
         actual_usd = self.actual_usd
+
+        own_actual_usd = self.own_actual_usd
 
         currency = self.currency
 
@@ -40,6 +46,7 @@ class TotalCosts:
             {
                 "estimatedUsd": estimated_usd,
                 "actualUsd": actual_usd,
+                "ownActualUsd": own_actual_usd,
                 "currency": currency,
                 "status": status,
             }
@@ -54,6 +61,8 @@ class TotalCosts:
 
         actual_usd = d.pop("actualUsd")
 
+        own_actual_usd = d.pop("ownActualUsd")
+
         currency = d.pop("currency")
 
         status = d.pop("status")
@@ -61,6 +70,7 @@ class TotalCosts:
         total_costs = cls(
             estimated_usd=estimated_usd,
             actual_usd=actual_usd,
+            own_actual_usd=own_actual_usd,
             currency=currency,
             status=status,
         )
