@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { type ApiKeyRow, createApiKey, getApiKey, listApiKeys, revokeApiKey } from '@atelier/db';
+import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
 import { ApiKey, CreateApiKeyRequest, CreatedApiKey } from '@atelier/contracts/auth';
 import { Pagination, listOf } from '@atelier/contracts/common';
@@ -11,16 +11,7 @@ import { kept } from '../kept/index.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
-
-const present = (k: ApiKeyRow) => ({
-  id: k.id,
-  name: k.name,
-  prefix: k.prefix,
-  workspaceId: k.workspace_id,
-  createdAt: k.created_at.toISOString(),
-  lastUsedAt: k.last_used_at?.toISOString() ?? null,
-  revokedAt: k.revoked_at?.toISOString() ?? null,
-});
+import { presentApiKey } from '../presenters/api-key.js';
 
 const KeyIdParam = z.object({
   key_id: z
@@ -61,7 +52,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
         prefix: secret.slice(0, 10),
         secretHash: tokenHash(secret),
       });
-      return c.json({ ...present(key), secret }, 201);
+      return c.json({ ...presentApiKey(key), secret }, 201);
     },
   )
   .openapi(
@@ -75,7 +66,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     }),
     async (c) => {
       const page = await listApiKeys(c.get('services').db, keyScope(c), c.req.valid('query'));
-      return c.json({ items: page.items.map(present), total: page.total }, 200);
+      return c.json({ items: page.items.map(presentApiKey), total: page.total }, 200);
     },
   )
   .openapi(
@@ -90,7 +81,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     async (c) => {
       const key = await getApiKey(c.get('services').db, keyScope(c), c.req.valid('param').key_id);
       if (!key) throw fail.notFound('API key');
-      return c.json(present(key), 200);
+      return c.json(presentApiKey(key), 200);
     },
   )
   .openapi(
@@ -107,6 +98,6 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       const key = await revokeApiKey(c.get('services').db, keyScope(c), key_id);
       kept(c.get('services')).apiKeys.forget();
       if (!key) throw fail.notFound('API key');
-      return c.json(present(key), 200);
+      return c.json(presentApiKey(key), 200);
     },
   );

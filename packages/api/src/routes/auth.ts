@@ -7,7 +7,7 @@ import { openSession, refreshSession } from '../auth/sessions.js';
 import { judgePassword } from '../auth/password-strength.js';
 import { passwordUnderThrottle } from '../auth/throttled-sign-in.js';
 import { requestAddress } from '../http/client-address.js';
-import { ApiError, errorResponses, fail, validationHook } from '../errors.js';
+import { errorResponses, fail, validationHook } from '../errors.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
 

@@ -28,28 +28,11 @@ import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
 import type { AppEnv } from '../services.js';
 import { callerOf } from '../http/caller.js';
 import type { Caller } from '../caller.js';
+import { presentCampaign } from '../presenters/campaign.js';
 
 export const newCampaignId = (): string => `campaign-${randomBytes(8).toString('hex')}`;
 
 type Brief = { objective: string; deliverables: string[]; deadline: string | null; notes: string };
-
-export function presentCampaign(r: CampaignRow) {
-  return {
-    id: r.id,
-    workspaceId: r.workspace_id,
-    projectId: r.project_id,
-    name: r.name,
-    brief: r.brief as Brief,
-    status: r.status,
-    brandSnapshotId: r.brand_snapshot_id,
-    requestState: r.request_state,
-    archived: r.archived,
-    etag: r.etag,
-    submittedAt: r.submitted_at ? r.submitted_at.toISOString() : null,
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
-  };
-}
 
 const campaignNotFound = (id: string) => fail.notFound('campaign', id);
 

@@ -20,7 +20,7 @@ import {
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import type { AppEnv } from '../services.js';
-import { presentCampaign } from './campaigns.js';
+import { presentCampaign } from '../presenters/campaign.js';
 
 /**
  * Moves of the managed request an operator may make. closed is final. Going back is allowed where work

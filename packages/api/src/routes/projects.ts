@@ -1,6 +1,5 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import {
-  type ProjectRow,
   createProject,
   deleteProject,
   getClient,
@@ -25,18 +24,7 @@ import { PG, refusedBy } from '@atelier/db';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
-
-const present = (p: ProjectRow) => ({
-  id: p.id,
-  workspaceId: p.workspace_id,
-  name: p.name,
-  kind: p.kind as 'project' | 'brand',
-  description: p.description,
-  clientId: p.client_id,
-  archived: p.archived,
-  createdAt: p.created_at.toISOString(),
-  updatedAt: p.updated_at.toISOString(),
-});
+import { presentProject } from '../presenters/project.js';
 
 const projectNotFound = (id: string) => fail.notFound('project', id);
 
@@ -60,7 +48,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
         offset: q.offset,
         limit: q.limit,
       });
-      return c.json({ items: page.items.map(present), total: page.total }, 200);
+      return c.json({ items: page.items.map(presentProject), total: page.total }, 200);
     },
   )
   .openapi(
@@ -83,7 +71,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
         kind: body.kind,
         description: body.description ?? null,
       });
-      return c.json(present(project), 201);
+      return c.json(presentProject(project), 201);
     },
   )
   .openapi(
@@ -100,7 +88,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       const access = await workspaceAccess(callerOf(c), workspace_id);
       const project = await getProjectInWorkspace(c.get('services').db, access.workspaceId, project_id);
       if (!project) throw projectNotFound(project_id);
-      return c.json(present(project), 200);
+      return c.json(presentProject(project), 200);
     },
   )
   .openapi(
@@ -131,7 +119,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
         clientNotFound,
       );
       if (!project) throw projectNotFound(project_id);
-      return c.json(present(project), 200);
+      return c.json(presentProject(project), 200);
     },
   )
   .openapi(

@@ -1,6 +1,5 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import { type QueueRow, countQueue, listQueue } from '@atelier/db';
-import { holdFieldsOf } from '@atelier/domain';
+import { countQueue, listQueue } from '@atelier/db';
 import { listOf } from '@atelier/contracts/common';
 import {
   ListQueueQuery,
@@ -21,31 +20,7 @@ import { runResponse } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
-
-function presentQueueItem(r: QueueRow) {
-  return {
-    runId: r.run_id,
-    templateId: r.template_id,
-    templateName: r.template_name,
-    workspaceId: r.workspace_id,
-    projectId: r.project_id,
-    gateId: r.review_gate_id,
-    gateName: r.review_gate_name ?? r.review_gate_id,
-    status: 'review' as const,
-    artifactId: r.artifact_id,
-    artifactTitle: r.artifact_title,
-    artifactStatus: r.artifact_status,
-    qa:
-      (r.qa as {
-        status: string;
-        checks: Array<{ id: string; label: string; status: 'pass' | 'fail' | 'pending'; detail: string }>;
-      } | null) ?? null,
-    holdFields: holdFieldsOf(r.hold_fields),
-    queuedAt: r.queued_at.toISOString(),
-    createdAt: r.created_at.toISOString(),
-    enteredReviewAt: new Date(r.entered_review_at).toISOString(),
-  };
-}
+import { presentQueueItem } from '../presenters/queue-item.js';
 
 /** The review queue (service spec "Review queue"): runs waiting on an approval gate, and the decisions on them. */
 export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })

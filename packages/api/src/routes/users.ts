@@ -1,15 +1,6 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import {
-  type Db,
-  type UserRow,
-  defaultWorkspaceId,
-  getUser,
-  requestAccountDeletion,
-  revokeOtherSessions,
-  updateUser,
-  withdrawAccountDeletion,
-} from '@atelier/db';
+import { type UserRow, getUser, requestAccountDeletion, revokeOtherSessions, updateUser, withdrawAccountDeletion } from '@atelier/db';
 import { AccountDeletionRequest, User, UserUpdateRequest } from '@atelier/contracts/users';
 import { hashPassword, verifyPassword } from '../auth/secrets.js';
 import { judgePassword } from '../auth/password-strength.js';
@@ -21,27 +12,9 @@ import { requireAccountScope } from '../access.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
+import { presentUser } from '../presenters/user.js';
 
 const userBody = { ...json(User) };
-
-async function present(db: Db, u: UserRow) {
-  return {
-    id: u.id,
-    email: u.email,
-    name: u.name,
-    defaultWorkspaceId: (await defaultWorkspaceId(db, u.id)) ?? null,
-    createdAt: u.created_at.toISOString(),
-    updatedAt: u.updated_at.toISOString(),
-    deletion:
-      u.deletion_status && u.deletion_requested_at
-        ? {
-            status: u.deletion_status as 'pending' | 'approved',
-            requestedAt: u.deletion_requested_at.toISOString(),
-            reason: u.deletion_reason,
-          }
-        : null,
-  };
-}
 
 /**
  * The current password, checked under the sign-in throttle: a stolen session must not become a way to
@@ -85,7 +58,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       const { db } = c.get('services');
       const user = await getUser(db, c.get('principal').userId);
       if (!user) throw gone();
-      return c.json(await present(db, user), 200);
+      return c.json(await presentUser(db, user), 200);
     },
   )
   .openapi(
@@ -134,7 +107,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       }
       // A new password signs out every other session (the caller's stays); API keys are credentials the user revokes explicitly.
       if (passwordHash) await revokeOtherSessions(db, user.id, principal.sessionId);
-      return c.json(await present(db, result.user), 200);
+      return c.json(await presentUser(db, result.user), 200);
     },
   )
   .openapi(
@@ -156,7 +129,7 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       const user = await requestAccountDeletion(db, c.get('principal').userId, body.reason || null);
       kept(c.get('services')).apiKeys.forget();
       if (!user) throw gone();
-      return c.json(await present(db, user), 200);
+      return c.json(await presentUser(db, user), 200);
     },
   )
   .openapi(
@@ -180,6 +153,6 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
         });
       }
       if (result.outcome === 'not_found') throw gone();
-      return c.json(await present(db, result.user), 200);
+      return c.json(await presentUser(db, result.user), 200);
     },
   );

@@ -2,7 +2,6 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import {
   type MemberRow,
   type MembershipChange,
-  type WorkspaceWithRole,
   addMember,
   changeMembership,
   createWorkspace,
@@ -28,22 +27,7 @@ import { kept } from '../kept/index.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
-
-const presentWorkspace = (w: WorkspaceWithRole) => ({
-  id: w.id,
-  name: w.name,
-  personal: w.personal,
-  role: w.role,
-  createdAt: w.created_at.toISOString(),
-});
-
-const presentMember = (m: MemberRow) => ({
-  userId: m.user_id,
-  email: m.email,
-  name: m.name,
-  role: m.role,
-  joinedAt: m.created_at.toISOString(),
-});
+import { presentMember, presentWorkspace } from '../presenters/workspace.js';
 
 /*
  * Who may change memberships. Owners and admins manage members; the owner role itself is the owners'
