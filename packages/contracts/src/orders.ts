@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { BindingMap, Id, Intake, LIMITS, Pagination, Usd } from './common.js';
+import { ORDER_STATUSES, type OrderStatus } from './order-statuses.js';
 import { MAX_CONCURRENCY, PRIORITY_VALUES } from './priorities.js';
 
 const Money = Usd;
@@ -77,9 +78,7 @@ export const OrderCounts = z
   })
   .openapi('OrderCounts');
 
-/** An order's statuses: planned, then running; attention when children failed; then settled. */
-export const ORDER_STATUSES = ['planned', 'running', 'attention', 'completed', 'failed', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export { ORDER_STATUSES, type OrderStatus };
 
 export const Order = z
   .object({
