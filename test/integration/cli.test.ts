@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncBuiltinWorkflows } from '@atelier/db';
-import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
+import { type CliResult, runAtelier } from '../support/atelier-cli';
 import { type Harness, type TestUser, createApiKey, registerUser, startHarness, waitForRun } from '../support/harness';
 
 /** The real `atelier` command, as a child process, against a harness gateway with an API key. */
@@ -49,28 +48,9 @@ const MAYBE = {
   outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
 };
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function atelier(args: string[], env: Record<string, string> = {}, input?: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, sourceCliArgs(...args), {
-      cwd: PROJECT_ROOT,
-      // HOME points at an empty directory: no saved login of the machine's user leaks in.
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '', ATELIER_URL: h.url, ATELIER_API_KEY: apiKey, ...env },
-      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    if (input !== undefined) child.stdin?.end(input);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (d) => (stdout += d));
-    child.stderr?.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function atelier(args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> {
+  // HOME points at an empty directory: no saved login of the machine's user leaks in.
+  return runAtelier(args, { HOME: home, ATELIER_URL: h.url, ATELIER_API_KEY: apiKey, ...env }, input);
 }
 
 beforeAll(async () => {

@@ -16,6 +16,7 @@ type Tables = {
 
 let db: Db;
 let t: Kysely<Tables>;
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 26, 9, minute));
 
 beforeAll(async () => {
   db = connectDb({ url: await createTestDatabase(), max: 2 });
@@ -24,7 +25,6 @@ beforeAll(async () => {
     db,
   );
   await sql`create table paging_notes (item_id text primary key references paging_items(id), note text not null)`.execute(db);
-  const at = (minute: number) => new Date(Date.UTC(2026, 10, 26, 9, minute));
   // Seven of owner a (three sharing one instant, so only the id orders them), two of owner b.
   const rows = [
     { id: 'a1', owner: 'a', created_at: at(1), name: 'x' },
@@ -90,6 +90,15 @@ describe('pageOf', () => {
     );
     expect(page).toEqual({ items: [{ id: 'b2', note: 'note b2' }], total: 2 });
     expect(await countOf(base)).toBe(2);
+  });
+
+  it('narrows only the page to the rows a seek keeps past a cursor; the total still counts every match', async () => {
+    // Past a2 in (created_at desc, id asc): its instant's later ids, then everything older.
+    const seek = (qb: ReturnType<typeof ofOwnerA>) =>
+      qb.where(sql<boolean>`(created_at < ${at(2)} or (created_at = ${at(2)} and id > 'a2'))`);
+    const page = await pageOf(ofOwnerA(), (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], { offset: 0, limit: 3 }, seek);
+    expect(page.items.map((r) => r.id)).toEqual(['a3', 'a4', 'a1']);
+    expect(page.total).toBe(7);
   });
 
   it('writes the same SQL as a list written by hand', () => {

@@ -329,7 +329,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Orders of a workspace, newest first, each as GET /v1/orders/{order_id} shows it
+         * @description Pages by offset and limit, as every list does, or by cursor: each page carries nextCursor (null on the last page), and passing it as cursor gives the page after it, without gaps or repeats however many orders are created meanwhile. cursor and offset together are a 422 validation error. total counts every matching order whichever way the list is paged.
+         */
+        get: operations["listOrders"];
         put?: never;
         /**
          * Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
@@ -2316,6 +2320,13 @@ export interface components {
         };
         VariationSpecCsvParams: {
             csv: string;
+        };
+        OrderList: {
+            items: components["schemas"]["Order"][];
+            /** @description Orders matching the filters, on every page */
+            total: number;
+            /** @description Pass as cursor for the next page; null on the last page */
+            nextCursor: string | null;
         };
         RetryFailedRequest: {
             all?: boolean;
@@ -5095,6 +5106,85 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestValidationError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description Orders to skip (default 0); not with cursor */
+                offset?: number | null;
+                limit?: number;
+                /** @description An earlier page's nextCursor: the page after it, however many orders were created since; not with offset */
+                cursor?: string;
+                workspaceId?: string;
+                projectId?: string;
+                status?: "planned" | "running" | "attention" | "completed" | "failed" | "cancelled";
+                workflowId?: string;
+                /** @description Orders created at or after this instant */
+                createdAfter?: string;
+                /** @description Orders created before this instant */
+                createdBefore?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
                 };
             };
             /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, Id, Intake, LIMITS, Usd } from './common.js';
+import { BindingMap, Id, Intake, LIMITS, Pagination, Usd } from './common.js';
+import { ORDER_STATUSES, type OrderStatus } from './order-statuses.js';
 import { MAX_CONCURRENCY, PRIORITY_VALUES } from './priorities.js';
 
 const Money = Usd;
@@ -77,9 +78,7 @@ export const OrderCounts = z
   })
   .openapi('OrderCounts');
 
-/** An order's statuses: planned, then running; attention when children failed; then settled. */
-export const ORDER_STATUSES = ['planned', 'running', 'attention', 'completed', 'failed', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export { ORDER_STATUSES, type OrderStatus };
 
 export const Order = z
   .object({
@@ -115,6 +114,46 @@ export const OrderIdParam = z.object({
     .max(LIMITS.generatedId)
     .openapi({ param: { name: 'order_id', in: 'path' }, example: 'order-0123456789abcdef' }),
 });
+
+const Instant = z.string().datetime({ offset: true }).max(LIMITS.label);
+
+/**
+ * GET /v1/orders: the standard offset paging, or a cursor from an earlier page's nextCursor. Offset has
+ * no default here so that one given beside a cursor can be told from one left out; unset, it is 0.
+ */
+export const ListOrdersQuery = Pagination.extend({
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(LIMITS.int32)
+    .optional()
+    .describe('Orders to skip (default 0); not with cursor')
+    .openapi({ param: { name: 'offset', in: 'query' }, example: 0 }),
+  cursor: z
+    .string()
+    .min(1)
+    .max(LIMITS.opaque)
+    .optional()
+    .describe("An earlier page's nextCursor: the page after it, however many orders were created since; not with offset"),
+  workspaceId: z.string().uuid().optional(),
+  projectId: z.string().uuid().optional(),
+  status: z.enum(ORDER_STATUSES).optional(),
+  workflowId: Id.optional(),
+  createdAfter: Instant.optional().describe('Orders created at or after this instant'),
+  createdBefore: Instant.optional().describe('Orders created before this instant'),
+}).superRefine((q, ctx) => {
+  if (q.cursor !== undefined && q.offset !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['offset'], message: 'give cursor or offset, not both: the cursor says where the page starts' });
+});
+
+export const OrderList = z
+  .object({
+    items: z.array(Order),
+    total: z.number().int().describe('Orders matching the filters, on every page'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
+  })
+  .openapi('OrderList');
 
 export const RetryFailedRequest = z
   .object({

@@ -3,6 +3,7 @@ import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { emitOrderEvent } from './event-webhooks.js';
 import type { Database, OrdersTable, RunsTable } from './schema.js';
+import { type PageOf, type PageRequest, pageOf } from './paging.js';
 import { appendRunEvents, appendedEvents } from './runs/events.js';
 import { IN_FLIGHT_RUN_STATUSES, type RunRow } from './runs/row.js';
 
@@ -76,6 +77,58 @@ async function insertPlannedChildren(
 
 export async function getOrder(db: Executor, id: string): Promise<OrderRow | undefined> {
   return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface OrderFilters extends PageRequest {
+  workspaceId: string;
+  projectId?: string;
+  status?: OrderRow['status'];
+  workflowId?: string;
+  /** Inclusive, so that adjacent windows (after = the other's before) neither overlap nor leave a gap. */
+  createdAfter?: string;
+  createdBefore?: string;
+  /** The last order of an earlier page: the page continues after it. */
+  after?: OrderKey;
+}
+
+/**
+ * Where an order stands in the list (created_at desc, id desc). created_at is kept as text to the
+ * microsecond, as PostgreSQL has it: a Date keeps milliseconds, and orders created in the same
+ * millisecond would be skipped or repeated by a cursor rounded to one.
+ */
+export interface OrderKey {
+  createdAt: string;
+  id: string;
+}
+
+/** Orders of a workspace, newest first, and the key of the last one when another page follows. */
+export async function listOrders(db: Executor, f: OrderFilters): Promise<PageOf<OrderRow> & { next: OrderKey | null }> {
+  let q = db.selectFrom('orders').where('workspace_id', '=', f.workspaceId);
+  if (f.projectId) q = q.where('project_id', '=', f.projectId);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.workflowId) q = q.where('workflow_id', '=', f.workflowId);
+  if (f.createdAfter) q = q.where('created_at', '>=', sql<Date>`${f.createdAfter}::timestamptz`);
+  if (f.createdBefore) q = q.where('created_at', '<', sql<Date>`${f.createdBefore}::timestamptz`);
+  const after = f.after;
+  // One row past the page says whether another page follows.
+  const { items, total } = await pageOf(
+    q,
+    (qb) =>
+      qb.selectAll().select(sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('key_created_at')),
+    [
+      ['created_at', 'desc'],
+      ['id', 'desc'],
+    ],
+    { offset: f.offset, limit: f.limit + 1 },
+    after ? (qb) => qb.where(sql<boolean>`(created_at, id) < (${after.createdAt}::timestamptz, ${after.id})`) : undefined,
+  );
+  const page = items.slice(0, f.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(({ key_created_at: _, ...order }) => order),
+    total,
+    next: items.length > f.limit && last ? { createdAt: last.key_created_at, id: last.id } : null,
+  };
 }
 
 /**
@@ -174,6 +227,16 @@ export interface OrderCounts {
   actualCostUsd: number;
 }
 
+const NO_CHILDREN: OrderCounts = {
+  planned: 0,
+  running: 0,
+  succeeded: 0,
+  failed: 0,
+  failedDeterministic: 0,
+  cancelled: 0,
+  actualCostUsd: 0,
+};
+
 /**
  * Counts and cost of an order from its children, the source of truth: `succeeded` counts children with
  * an artifact (completed, or in review); failed children replaced by a retry are not counted again, but
@@ -181,9 +244,17 @@ export interface OrderCounts {
  * are not children of the order (no parent_order_id), so each of their dollars is counted once, here.
  */
 export async function orderCounts(db: Executor, orderId: string): Promise<OrderCounts> {
+  return (await ordersCounts(db, [orderId])).get(orderId)!;
+}
+
+/** orderCounts of several orders in one statement (a list page's), by order id; an order without children counts zeros. */
+export async function ordersCounts(db: Executor, orderIds: readonly string[]): Promise<Map<string, OrderCounts>> {
+  const counts = new Map<string, OrderCounts>(orderIds.map((id) => [id, { ...NO_CHILDREN }]));
+  if (orderIds.length === 0) return counts;
   const deterministic = sql.join(DETERMINISTIC_ERROR_CODES.map((c) => sql.lit(c)));
-  const row = await sql<Record<keyof OrderCounts, string>>`
+  const rows = await sql<Record<keyof OrderCounts, string> & { order_id: string }>`
     select
+      parent_order_id as order_id,
       count(*) filter (where superseded_by is null and status in ('planned', 'pending', 'queued')) as planned,
       count(*) filter (where superseded_by is null and status = 'running') as running,
       count(*) filter (where superseded_by is null and status in ('completed', 'review')) as succeeded,
@@ -191,9 +262,11 @@ export async function orderCounts(db: Executor, orderId: string): Promise<OrderC
       count(*) filter (where superseded_by is null and status = 'failed' and error_code in (${deterministic})) as "failedDeterministic",
       count(*) filter (where superseded_by is null and status = 'cancelled') as cancelled,
       coalesce(sum(actual_usd + subworkflow_actual_usd), 0) as "actualCostUsd"
-    from runs where parent_order_id = ${orderId}`.execute(db);
-  const r = row.rows[0]!;
-  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])) as unknown as OrderCounts;
+    from runs where parent_order_id = any(${[...orderIds]}::text[])
+    group by parent_order_id`.execute(db);
+  for (const { order_id, ...r } of rows.rows)
+    counts.set(order_id, Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])) as unknown as OrderCounts);
+  return counts;
 }
 
 /**

@@ -3,7 +3,8 @@ import type { OrderByDirection, OrderByExpression, SelectQueryBuilder } from 'ky
 /**
  * Paging for list endpoints, kept in one place. The contract's list endpoints take `offset` (from 0) and
  * `limit` and answer `{ items, total }`, where `total` counts every matching record, not just the page
- * (service-spec, "List endpoints"). None of the database lists pages by cursor, so there is no cursor here.
+ * (service-spec, "List endpoints"). A list that also pages by cursor passes a `seek` that keeps the rows
+ * past the cursor: it narrows the page only, since `total` still counts every match.
  */
 
 /** Any select at all; its row type is read back through RowOf. */
@@ -35,17 +36,25 @@ export interface PageOf<T> {
  */
 export type SortKey<DB, TB extends keyof DB, O> = OrderByExpression<DB, TB, O> | readonly [OrderByExpression<DB, TB, O>, OrderByDirection];
 
+/** Narrows a filtered query to the rows past a cursor. */
+export type Seek<DB, TB extends keyof DB> = (
+  filtered: SelectQueryBuilder<DB, TB, NothingSelected>,
+) => SelectQueryBuilder<DB, TB, NothingSelected>;
+
 /**
  * The requested page of a filtered query (which selects nothing yet), in the given order, and the count of
- * every row the filter matches. The two queries run side by side, as separate statements.
+ * every row the filter matches. The two queries run side by side, as separate statements. `seek`, when
+ * given, applies to the page's statement alone.
  */
 export async function pageOf<DB, TB extends keyof DB, Q extends AnySelect>(
   filtered: SelectQueryBuilder<DB, TB, NothingSelected>,
   select: (filtered: SelectQueryBuilder<DB, TB, NothingSelected>) => Q,
   order: ReadonlyArray<SortKeyOf<Q>>,
   page: PageRequest,
+  seek?: Seek<DB, TB>,
 ): Promise<PageOf<RowOf<Q>>> {
-  const [items, total] = await Promise.all([pageRows(filtered, select, order, page).execute() as Promise<RowOf<Q>[]>, countOf(filtered)]);
+  const rows = pageRows(seek ? seek(filtered) : filtered, select, order, page);
+  const [items, total] = await Promise.all([rows.execute() as Promise<RowOf<Q>[]>, countOf(filtered)]);
   return { items, total };
 }
 

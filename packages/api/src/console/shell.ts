@@ -117,7 +117,6 @@ function orders() {
   <button type="submit">Open</button>
 </form>
 <h2>Recent orders</h2>
-<p class="muted small">Orders whose children appear among this workspace's 100 most recent runs.</p>
 <div id="orders-table"></div>`;
 }
 

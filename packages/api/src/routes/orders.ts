@@ -1,8 +1,17 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { getOrder, orderCounts } from '@atelier/db';
-import { AcceptGapRequest, CreateOrderRequest, Order, OrderIdParam, RetryFailedRequest } from '@atelier/contracts/orders';
+import {
+  AcceptGapRequest,
+  CreateOrderRequest,
+  ListOrdersQuery,
+  Order,
+  OrderIdParam,
+  OrderList,
+  RetryFailedRequest,
+} from '@atelier/contracts/orders';
 import type { Context } from 'hono';
 import { errorResponses, validationHook } from '../errors.js';
+import { listVisibleOrders } from '../orders/list-orders.js';
 import { acceptGap, cancelOrder, retryFailed, startOrder, visibleOrder } from '../orders/order-actions.js';
 import { planOrder, planOrderOnce } from '../orders/plan-order.js';
 import { presentOrder } from '../presenters/order.js';
@@ -46,6 +55,21 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       if (replayed) c.header(REPLAYED_HEADER, 'true');
       return c.json(await orderResponse(c, row.id), 201);
     },
+  )
+  .openapi(
+    createRoute({
+      ...secured('orders'),
+      method: 'get',
+      path: '/v1/orders',
+      summary: 'Orders of a workspace, newest first, each as GET /v1/orders/{order_id} shows it',
+      description:
+        'Pages by offset and limit, as every list does, or by cursor: each page carries nextCursor (null on the last page), ' +
+        'and passing it as cursor gives the page after it, without gaps or repeats however many orders are created meanwhile. ' +
+        'cursor and offset together are a 422 validation error. total counts every matching order whichever way the list is paged.',
+      request: { query: ListOrdersQuery },
+      responses: { 200: { description: 'Orders', ...json(OrderList) }, ...errorResponses(401, 403, 404, 422) },
+    }),
+    async (c) => c.json(await listVisibleOrders(callerOf(c), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({

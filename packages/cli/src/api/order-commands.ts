@@ -1,7 +1,8 @@
-/** `atelier orders …`: plan, start, show, watch (with a progress bar), retry failed children and accept a gap. */
+/** `atelier orders …`: plan, start, list, show, watch (with a progress bar), cancel, retry failed children and accept a gap. */
 import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
-import type { AtelierClient, Order } from '@atelier/client';
+import type { AtelierClient, Order, OrderStatus } from '@atelier/client';
+import { ORDER_STATUSES } from '@atelier/contracts/order-statuses';
 import { OrderProgress } from './order-progress.js';
 import { money, table } from './format.js';
 import { type CommandContext, EXIT, UsageError, collect, ok, parseJson, positiveInt, print, printJson, usd } from './cli-kit.js';
@@ -24,6 +25,18 @@ function orderSummary(order: Order): string {
     ...(order.failureReason ? [['failure', order.failureReason]] : []),
     ...(order.acceptGapReason ? [['gap accepted', order.acceptGapReason]] : []),
   ]);
+}
+
+/** An order's children in one cell: succeeded of the target, then only the counts that are not zero. */
+function childrenCell(order: Order): string {
+  const c = order.counts;
+  const others = [
+    [c.failed, 'failed'],
+    [c.running, 'running'],
+    [c.planned, 'planned'],
+    [c.cancelled, 'cancelled'],
+  ] as const;
+  return [`${c.succeeded}/${order.targetCount} succeeded`, ...others.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`)].join(', ');
 }
 
 async function watchOrder(client: AtelierClient, orderId: string, json: boolean, pollIntervalMs: number): Promise<number> {
@@ -51,7 +64,7 @@ async function watchOrder(client: AtelierClient, orderId: string, json: boolean,
 
 export function registerOrderCommands(program: Command, { act }: CommandContext): void {
   // ---- orders ----
-  const orders = program.command('orders').description('plan, start, show, watch, retry and accept gaps of orders (API)');
+  const orders = program.command('orders').description('plan, start, list, show, watch, cancel, retry and accept gaps of orders (API)');
   orders
     .command('plan')
     .description('plan an order: one child run per distinct variation, nothing runs yet (POST /v1/orders)')
@@ -149,6 +162,53 @@ export function registerOrderCommands(program: Command, { act }: CommandContext)
       }),
     );
   orders
+    .command('list')
+    .description('list orders, newest first (GET /v1/orders)')
+    .addOption(new Option('--status <status>', 'only orders in this status').choices([...ORDER_STATUSES]))
+    .option('--workflow <id>', 'only orders of this workflow')
+    .option('--workspace <id>', 'workspace id')
+    .option('--project <id>', 'project id')
+    .option('--limit <n>', 'at most this many (default 20)', positiveInt('--limit'), 20)
+    .option('--cursor <cursor>', 'the page after the one that printed this cursor')
+    .option('--json', 'print the page as JSON')
+    .action(
+      act(
+        async (
+          client,
+          opts: {
+            status?: OrderStatus;
+            workflow?: string;
+            workspace?: string;
+            project?: string;
+            limit: number;
+            cursor?: string;
+            json?: boolean;
+          },
+        ) => {
+          const query = {
+            limit: opts.limit,
+            ...(opts.status ? { status: opts.status } : {}),
+            ...(opts.workflow ? { workflowId: opts.workflow } : {}),
+            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
+            ...(opts.project ? { projectId: opts.project } : {}),
+            ...(opts.cursor ? { cursor: opts.cursor } : {}),
+          };
+          const page = ok(await client.GET('/v1/orders', { params: { query } }), 'GET /v1/orders');
+          if (opts.json) printJson(page);
+          else {
+            print(
+              table(
+                page.items.map((o) => [o.id, o.status, o.workflowId, childrenCell(o), money(o.actualCostUsd), o.createdAt]),
+                ['order', 'status', 'workflow', 'children', 'cost', 'created'],
+              ),
+            );
+            print(`${page.items.length} of ${page.total}${page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : ''}`);
+          }
+          return EXIT.ok;
+        },
+      ),
+    );
+  orders
     .command('show')
     .description('an order with its counts and spend (GET /v1/orders/{id})')
     .argument('<order>', 'order id')
@@ -176,6 +236,25 @@ export function registerOrderCommands(program: Command, { act }: CommandContext)
       act(async (client, orderId: string, opts: { interval: number; json?: boolean }) =>
         watchOrder(client, orderId, Boolean(opts.json), opts.interval),
       ),
+    );
+  orders
+    .command('cancel')
+    .description('cancel an order: no new children start, those in flight stop at their next step boundary (POST /v1/orders/{id}/cancel)')
+    .argument('<order>', 'order id')
+    .option('--json', 'print the order as JSON')
+    .action(
+      act(async (client, orderId: string, opts: { json?: boolean }) => {
+        const order = ok(
+          await client.POST('/v1/orders/{order_id}/cancel', { params: { path: { order_id: orderId } } }),
+          `POST /v1/orders/${orderId}/cancel`,
+        );
+        if (opts.json) printJson(order);
+        else
+          print(
+            `order ${order.id} is ${order.status}${order.status === 'cancelled' ? '' : '; no new children start, and those running stop at their next step boundary'}`,
+          );
+        return EXIT.ok;
+      }),
     );
   orders
     .command('retry-failed')

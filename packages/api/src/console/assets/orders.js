@@ -1,6 +1,6 @@
 // Orders: their progress against the target (succeeded, failed, running), spend against budget, and
-// their child runs. The API has no order list and no order stream: the list is gathered from recent
-// runs' parentOrderId, and an open order is read again every few seconds until it settles.
+// their child runs. The API has no order stream, so an open order is read again every few seconds until
+// it settles.
 import { api, inWorkspace } from './api.js';
 import { $, announce, badge, facts, fill, h, orderLink, runLink, table, time, usd } from './dom.js';
 
@@ -61,15 +61,16 @@ export async function ordersPage() {
     if (id) location.assign(`/console/orders/${encodeURIComponent(id)}`);
   });
   try {
-    const runs = await api('GET', `/v1/runs?${inWorkspace({ limit: 100, includeArchived: true })}`);
-    const ids = [...new Set(runs.items.map((r) => r.parentOrderId).filter(Boolean))].slice(0, 25);
-    const orders = await Promise.all(ids.map((id) => api('GET', `/v1/orders/${encodeURIComponent(id)}`).catch(() => null)));
-    const found = orders.filter(Boolean);
+    const orders = await api('GET', `/v1/orders?${inWorkspace({ limit: 25 })}`);
     fill(
       $('#orders-table'),
-      found.length
-        ? table(['Order', 'Workflow', 'Status', 'Succeeded', 'Spent', 'Created'], found.map(orderRow))
-        : h('p', { class: 'muted' }, 'No order has children among the recent runs. Open one by its id above.'),
+      orders.items.length
+        ? table(
+            ['Order', 'Workflow', 'Status', 'Succeeded', 'Spent', 'Created'],
+            orders.items.map(orderRow),
+            orders.total > orders.items.length ? `The newest ${orders.items.length} of ${orders.total}` : undefined,
+          )
+        : h('p', { class: 'muted' }, 'This workspace has no orders yet.'),
     );
   } catch (err) {
     announce(err.message, 'error');

@@ -223,6 +223,7 @@ from .list_campaigns_status import ListCampaignsStatus
 from .list_characters_include_archived import ListCharactersIncludeArchived
 from .list_costs_group_by import ListCostsGroupBy
 from .list_op_tasks_status import ListOpTasksStatus
+from .list_orders_status import ListOrdersStatus
 from .list_runs_include_archived import ListRunsIncludeArchived
 from .list_runs_status import ListRunsStatus
 from .list_webhook_endpoint_deliveries_status import ListWebhookEndpointDeliveriesStatus
@@ -291,6 +292,7 @@ from .ops_task_status import OpsTaskStatus
 from .order import Order
 from .order_counts import OrderCounts
 from .order_execution_mode import OrderExecutionMode
+from .order_list import OrderList
 from .order_priority import OrderPriority
 from .order_provider_overrides import OrderProviderOverrides
 from .order_status import OrderStatus
@@ -636,6 +638,7 @@ __all__ = (
     "ListCharactersIncludeArchived",
     "ListCostsGroupBy",
     "ListOpTasksStatus",
+    "ListOrdersStatus",
     "ListRunsIncludeArchived",
     "ListRunsStatus",
     "ListWebhookEndpointDeliveriesStatus",
@@ -694,6 +697,7 @@ __all__ = (
     "Order",
     "OrderCounts",
     "OrderExecutionMode",
+    "OrderList",
     "OrderPriority",
     "OrderProviderOverrides",
     "OrderStatus",
