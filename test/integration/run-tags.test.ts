@@ -51,6 +51,19 @@ describe('run tags and metadata', () => {
     expect(items.find((r) => r.id === plain.body.id)).toMatchObject({ tags: [], metadata: {} });
   });
 
+  it('are stored alike when a budget judges the run (its insert runs in the budget transaction)', async () => {
+    const budgeted = await registerUser(h);
+    const budget = await h.request('POST', '/v1/budgets', {
+      token: budgeted.token,
+      body: { workspaceId: budgeted.workspaceId, scope: 'workspace', period: 'month', limitUsd: 100, enforcementMode: 'hard_stop' },
+    });
+    expect(budget.status).toBe(201);
+    const id = await create(['budgeted'], { path: 'transaction' }, budgeted);
+    const read = await h.request('GET', `/v1/runs/${id}`, { token: budgeted.token });
+    expect(read.body).toMatchObject({ tags: ['budgeted'], metadata: { path: 'transaction' } });
+    expect(await list('tag=budgeted&metadata[path]=transaction', budgeted)).toEqual([id]);
+  });
+
   it('refuse each bound with 422 and the request-validation shape, naming the field', async () => {
     const cases: Array<[unknown, Array<string | number>]> = [
       [{ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, ['body', 'tags']],
