@@ -119,6 +119,27 @@ describe('atelier CLI against the API', { timeout: 180_000 }, () => {
     expect(JSON.parse(listed.stdout).items.map((r: { id: string }) => r.id)).toContain(run.id);
   });
 
+  it('runs start --tag/--meta labels a run; runs list --tag/--meta finds it; show and list print its tags', async () => {
+    const tag = `cli-${Date.now()}`;
+    const args = ['runs', 'start', 'plan-research-report', '--set', 'topic=labels', '--tag', tag, '--tag', 'second'];
+    const started = await atelier([...args, '--meta', 'ticket=OPS-1=a', '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const run = JSON.parse(started.stdout);
+    expect(run).toMatchObject({ tags: [tag, 'second'], metadata: { ticket: 'OPS-1=a' } });
+    expect((await atelier([...args, '--meta', 'no-equals'])).code).toBe(2);
+
+    const listed = await atelier(['runs', 'list', '--tag', tag, '--tag', 'second', '--meta', 'ticket=OPS-1=a', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).items.map((r: { id: string }) => r.id)).toEqual([run.id]);
+    const table = await atelier(['runs', 'list', '--tag', tag]);
+    expect(table.stdout).toMatch(new RegExp(`^${run.id}\\s.*\\s${tag} second$`, 'm'));
+    expect((await atelier(['runs', 'list', '--tag', tag, '--meta', 'ticket=other', '--json'])).stdout).toContain('"items": []');
+
+    const shown = await atelier(['runs', 'show', run.id]);
+    expect(shown.stdout).toMatch(new RegExp(`^tags\\s+${tag} second$`, 'm'));
+    expect(shown.stdout).toMatch(/^meta ticket\s+OPS-1=a$/m);
+  });
+
   it('workflows show lists the intake fields: name, type, required, options, default and description', async () => {
     const shown = await atelier(['workflows', 'show', 'plan-research-report']);
     expect(shown.code, shown.stderr).toBe(0);

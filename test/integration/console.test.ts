@@ -51,6 +51,8 @@ beforeAll(async () => {
         workflowId: 'plan-research-report',
         intakeBase: { depth: 'brief' },
         variationSpec: { resolver: 'list', params: { items: [{ topic: 'owls' }, { topic: 'larks' }] } },
+        tags: ['birds'],
+        metadata: { source: 'console-test' },
       },
     }),
     finished('generate-product-shot', { product: 'a ceramic teapot' }),
@@ -198,9 +200,16 @@ describe('the review console', () => {
     const child = children[0];
     expect(child.status).toBe('planned');
 
+    // The children carry their order's tags; following one lists only the runs tagged so.
+    await page.locator('#runs-table a.tag', { hasText: 'birds' }).first().click();
+    await page.waitForURL(`${h.url}/console/runs?tag=birds`);
+    await expect.poll(() => page.locator('#runs-table caption').textContent()).toContain('2 runs tagged birds');
+
     await page.locator(`#runs-table a[href="/console/runs/${child.id}"]`).click();
     await page.waitForURL(`${h.url}/console/runs/${child.id}`);
     await page.locator('#run-live[data-state="live"]').waitFor();
+    expect(await page.locator('#run-view .facts .tag').allTextContents()).toEqual(['birds']);
+    expect(await page.locator('#run-view .facts .metadata').textContent()).toBe('source: console-test');
     expect(await page.locator('#run-view .facts .badge').first().textContent()).toBe('planned');
 
     // Started elsewhere (here through the API): the page learns of each transition from the stream.

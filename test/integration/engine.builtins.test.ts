@@ -10,10 +10,14 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-const start = (templateId: string, intake: Record<string, unknown>) =>
-  h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake } });
-async function finished(templateId: string, intake: Record<string, unknown>) {
-  const created = await start(templateId, intake);
+const start = (templateId: string, intake: Record<string, unknown>, labels: { tags?: string[]; metadata?: Record<string, string> } = {}) =>
+  h.request('POST', '/v1/runs', { token: user.token, body: { templateId, intake, ...labels } });
+async function finished(
+  templateId: string,
+  intake: Record<string, unknown>,
+  labels?: { tags?: string[]; metadata?: Record<string, string> },
+) {
+  const created = await start(templateId, intake, labels);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return waitForRun(h, user.token, created.body.id);
 }
@@ -92,7 +96,7 @@ describe('compose-brand-profile', () => {
 
 describe('compose-article', () => {
   it('researches the topic in a sub-workflow when no report is supplied', async () => {
-    const run = await finished('compose-article', { topic: 'community composting' });
+    const run = await finished('compose-article', { topic: 'community composting' }, { tags: ['compost'], metadata: { desk: 'garden' } });
     expect(run.status).toBe('completed');
     const research = run.runSteps[1];
     expect(research).toMatchObject({ kind: 'subWorkflow', status: 'completed' });
@@ -107,6 +111,8 @@ describe('compose-article', () => {
     expect(research.costActualUsd).toBeGreaterThan(0);
     expect(research.costActualUsd).toBe(childRun.body.totalCosts.actualUsd);
     expect(run.totalCosts.actualUsd).toBeCloseTo(run.totalCosts.ownActualUsd + research.costActualUsd, 6);
+    // Part of the parent's work, so found by the parent's labels.
+    expect(childRun.body).toMatchObject({ tags: ['compost'], metadata: { desk: 'garden' } });
     const artifact = await h.request('GET', `/v1/artifacts/${run.artifactId}`, { token: user.token });
     expect(artifact.body).toMatchObject({ artifactClass: 'knowledge', artifactType: 'article', sourceReportArtifactId: child.artifact_id });
     expect(artifact.body.content.body.length).toBeGreaterThanOrEqual(3);

@@ -78,6 +78,8 @@ describe('planning an order', () => {
     expect(order.estimatedCostUsd).toBeGreaterThan(0);
     const kids = await children(order.id);
     expect(kids).toHaveLength(3);
+    // The fresh attempt keeps the order's tags and metadata, as its first attempt had them.
+    for (const k of kids) expect(k).toMatchObject({ tags: ['retry-me'], metadata: { batch: '7' } });
     for (const kid of kids)
       expect(kid).toMatchObject({ status: 'planned', parentOrderId: order.id, orderDedupeKey: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(kids.map((k) => k.intake).sort((a, b) => a.topic.localeCompare(b.topic))).toEqual([
@@ -273,6 +275,8 @@ describe('running an order', () => {
     const planned = await plan({
       workflowId: 'build-maybe',
       variationSpec: { resolver: 'list', params: { items: [{ topic: 'fine' }, { topic: 'broken', fail: true }] } },
+      tags: ['retry-me'],
+      metadata: { batch: '7' },
     });
     await h.request('POST', `/v1/orders/${planned.body.id}/start`, { token: user.token });
     const first = await waitForOrder(h, user.token, planned.body.id);

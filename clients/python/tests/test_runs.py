@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import httpx
@@ -96,3 +97,17 @@ def test_cancel_and_not_found(client: Atelier) -> None:
     assert err.value.status == 404
     with pytest.raises(NotFound):
         client.wait_for_run("run-00000000", timeout=10)
+
+
+def test_tags_and_metadata_label_a_run_and_filter_the_list(client: Atelier) -> None:
+    tag = f"py-{uuid.uuid4().hex[:12]}"
+    created = client.create_run(
+        "plan-research-report", {"topic": "herons", "depth": "brief"}, tags=[tag, "second", tag], metadata={"ticket": "PY-1"}
+    )
+    assert created.tags == [tag, "second"]
+    assert created.metadata.to_dict() == {"ticket": "PY-1"}
+    client.cancel_run(created.id)
+
+    assert [r.id for r in client.list_runs(tags=[tag, "second"], metadata={"ticket": "PY-1"}).items] == [created.id]
+    assert client.list_runs(tags=[tag], metadata={"ticket": "other"}).items == []
+    assert client.list_runs(tags=[tag, "absent"]).items == []

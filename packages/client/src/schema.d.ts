@@ -2063,6 +2063,12 @@ export interface components {
             } | null;
             /** @description The review ledger: who decided what, when, with which note */
             decisions: components["schemas"]["RunDecision"][];
+            /** @description As given at creation, duplicates dropped; [] when none */
+            tags: string[];
+            /** @description As given at creation; {} when none */
+            metadata: {
+                [key: string]: string;
+            };
         };
         TotalCosts: {
             estimatedUsd: number;
@@ -2167,6 +2173,12 @@ export interface components {
              * @enum {string}
              */
             priority?: "high" | "normal" | "low";
+            /** @description At most 20 tags, each 1–64 characters of A–Z a–z 0–9 _ . : -; duplicates are dropped, order kept */
+            tags?: string[];
+            /** @description String to string, at most 50 keys of 1–64 characters, values up to 512 */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description A model-registry id, or an ordered list of 1 to 5 ids: the first is the primary model, the rest are fallbacks. A step moves to the next model only when its provider is unavailable (down, 5xx or timeouts after retries, 503, 404 model not found, or 429 throttling that outlasts a bounded wait); a refused request (400, content policy) fails as it would without fallbacks. Every id is validated like a single binding (registered, of the kind the role needs). Estimates price the primary; a fallback whose estimated cost would take the run past its per-run cap fails the step with budget_gate_exceeded. The step's provider and model are those that ran, and its fallbacks list the models skipped and why */
         ModelBinding: string | string[];
@@ -2282,6 +2294,12 @@ export interface components {
             priority?: "high" | "normal" | "low";
             /** @description Children of this order running at once, at most (default: the deployment's setting) */
             maxConcurrency?: number;
+            /** @description Tags every child run gets (as a run's tags); retried children keep them */
+            tags?: string[];
+            /** @description Metadata every child run gets (as a run's metadata); retried children keep it */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         VariationSpec: components["schemas"]["VariationSpecList"] | components["schemas"]["VariationSpecMatrix"] | components["schemas"]["VariationSpecCsv"];
         VariationSpecList: {
@@ -4327,6 +4345,12 @@ export interface operations {
                 parentOrderId?: string;
                 workerId?: string;
                 includeArchived?: "true" | "false";
+                /** @description Only runs carrying every tag given (repeat the parameter for more than one) */
+                tag?: string[];
+                /** @description Only runs whose metadata has each key with exactly this value: metadata[<key>]=<value>, repeatable with other keys */
+                metadata?: {
+                    [key: string]: string;
+                };
             };
             header?: never;
             path?: never;

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { BindingMap, Id, Intake, LIMITS, Pagination, Usd } from './common.js';
 import { ORDER_STATUSES, type OrderStatus } from './order-statuses.js';
 import { MAX_CONCURRENCY, PRIORITY_VALUES } from './priorities.js';
+import { RunMetadata, RunTags } from './run-tags.js';
 
 const Money = Usd;
 
@@ -64,6 +65,9 @@ export const CreateOrderRequest = z
       .max(MAX_CONCURRENCY.max)
       .optional()
       .describe("Children of this order running at once, at most (default: the deployment's setting)"),
+    // The order itself does not carry them: they are for finding its children among runs (GET /v1/runs?tag=…).
+    tags: RunTags.optional().describe("Tags every child run gets (as a run's tags); retried children keep them"),
+    metadata: RunMetadata.optional().describe("Metadata every child run gets (as a run's metadata); retried children keep it"),
   })
   .openapi('CreateOrderRequest');
 

@@ -3,6 +3,7 @@ import { BindingMap, Id, Intake, LIMITS, Pagination, QueryBoolean } from './comm
 
 import { PRIORITY_VALUES } from './priorities.js';
 import { RUN_STATUS_VALUES } from './run-statuses.js';
+import { MetadataFilter, RunMetadata, RunTags, TagFilter, checkMetadataParams, metadataParamsOf } from './run-tags.js';
 
 export { RUN_STATUS_VALUES };
 
@@ -22,6 +23,8 @@ export const CreateRunRequest = z
         'How soon the run is served when workers are busy (default normal). A run goes ahead of order children of the same priority; ' +
           'within one priority each workspace gets its share of the workers',
       ),
+    tags: RunTags.optional(),
+    metadata: RunMetadata.optional(),
   })
   .openapi('CreateRunRequest');
 
@@ -131,6 +134,8 @@ export const Run = z
       .nullable()
       .describe('The approval gate a run in review waits on'),
     decisions: z.array(RunDecision).describe('The review ledger: who decided what, when, with which note'),
+    tags: z.array(z.string()).describe('As given at creation, duplicates dropped; [] when none'),
+    metadata: z.record(z.string(), z.string()).describe('As given at creation; {} when none'),
   })
   .openapi('Run');
 
@@ -145,7 +150,16 @@ export const ListRunsQuery = Pagination.extend({
   parentOrderId: z.string().max(LIMITS.id).optional(),
   workerId: z.string().max(LIMITS.id).optional(),
   includeArchived: QueryBoolean,
-});
+  tag: TagFilter,
+  metadata: MetadataFilter,
+})
+  // metadata[<key>] parameters arrive as keys of their own: let them through, check them, fold them into `metadata`.
+  .loose()
+  .superRefine(checkMetadataParams)
+  .overwrite((query) => {
+    const metadata = metadataParamsOf(query);
+    return metadata ? { ...query, metadata } : query;
+  });
 
 export const RunIdParam = z.object({
   run_id: z

@@ -27,6 +27,7 @@ import * as unpricedCalls from './migrations/0021-unpriced-calls.js';
 import * as stepFallbacks from './migrations/0022-step-fallbacks.js';
 import * as providerBatches from './migrations/0023-provider-batches.js';
 import * as idempotencyKeys from './migrations/0024-idempotency-keys.js';
+import * as runTags from './migrations/0025-run-tags.js';
 import * as subworkflowCost from './migrations/0027-subworkflow-cost.js';
 
 /**
@@ -60,6 +61,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0022-step-fallbacks': stepFallbacks,
   '0023-provider-batches': providerBatches,
   '0024-idempotency-keys': idempotencyKeys,
+  '0025-run-tags': runTags,
   '0027-subworkflow-cost': subworkflowCost,
 };
 

@@ -57,11 +57,11 @@ async function insertPlannedChildren(
       const inserted = await sql<{ id: string }>`
         WITH run AS (insert into runs (id, workspace_id, project_id, template_id, template_name, workflow_version, spec_version_hash, status,
           intake, definition, bindings, created_via, api_key_id, api_key_name, created_by, estimated_usd, parent_order_id,
-          order_dedupe_key, execution_mode, inputs, source_artifact_ids, event_seq)
+          order_dedupe_key, execution_mode, inputs, source_artifact_ids, tags, metadata, event_seq)
         select c.id, ${shared.workspace_id}, ${shared.project_id ?? null}, ${shared.template_id}, ${shared.template_name}, ${shared.workflow_version},
           c.spec, 'planned', c.intake, ${shared.definition}::jsonb, ${shared.bindings}::jsonb, ${shared.created_via}, ${shared.api_key_id ?? null},
           ${shared.api_key_name ?? null}, ${shared.created_by ?? null}, ${shared.estimated_usd ?? 0}, ${orderId}, c.dedupe, ${shared.execution_mode ?? 'standard'},
-          c.inputs, c.sources, 1
+          c.inputs, c.sources, ${shared.tags ?? []}::text[], ${shared.metadata ?? '{}'}::jsonb, 1
         from unnest(${pending.map((c) => c.id)}::text[], ${pending.map((c) => JSON.stringify(c.intake))}::jsonb[], ${pending.map((c) => c.dedupeKey)}::text[],
           ${pending.map((c) => specHash(c.intake))}::text[], ${pending.map((c) => JSON.stringify(c.inputs))}::jsonb[], ${pending.map((c) => JSON.stringify(c.sourceArtifactIds))}::jsonb[])
           as c(id, intake, dedupe, spec, inputs, sources)
@@ -353,6 +353,8 @@ export async function replanFailedChildren(
         parent_order_id: orderId,
         order_dedupe_key: run.order_dedupe_key,
         execution_mode: run.execution_mode,
+        tags: run.tags,
+        metadata: JSON.stringify(run.metadata),
         event_seq: 0,
       })
       .execute();

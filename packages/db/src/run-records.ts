@@ -25,6 +25,9 @@ export interface NewRun {
   priority?: Priority | null;
   /** The request's `Idempotency-Key`, when it named one. */
   idempotency?: IdempotencyKey;
+  /** As the caller gave them, already checked (contracts/run-tags.ts); absent: none. */
+  tags?: string[];
+  metadata?: Record<string, string>;
 }
 
 /**
@@ -58,6 +61,8 @@ export function newRunRow(r: NewRun, models: ModelRegistry): Insertable<RunsTabl
     inputs: JSON.stringify(r.inputs ?? {}),
     source_artifact_ids: JSON.stringify(r.sourceArtifactIds ?? {}),
     ...(r.priority ? { priority: r.priority } : {}),
+    tags: r.tags ?? [],
+    metadata: JSON.stringify(r.metadata ?? {}),
     ...(r.idempotency ? { idempotency_key: r.idempotency.key, idempotency_hash: r.idempotency.hash } : {}),
   };
 }

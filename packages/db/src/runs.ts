@@ -132,6 +132,10 @@ export interface RunFilters {
   parentOrderId?: string;
   workerId?: string;
   includeArchived?: boolean;
+  /** Runs carrying every one of these tags. */
+  tags?: string[];
+  /** Runs whose metadata has each of these keys with exactly this value. */
+  metadata?: Record<string, string>;
   offset: number;
   limit: number;
 }
@@ -144,6 +148,9 @@ export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]
   if (f.parentOrderId) q = q.where('parent_order_id', '=', f.parentOrderId);
   if (f.workerId) q = q.where('worker_id', '=', f.workerId);
   if (!f.includeArchived) q = q.where('archived', '=', false);
+  // Containment, so the tags' GIN index (migration 0025) serves it.
+  if (f.tags?.length) q = q.where(sql<boolean>`tags @> ${f.tags}::text[]`);
+  if (f.metadata && Object.keys(f.metadata).length) q = q.where(sql<boolean>`metadata @> ${JSON.stringify(f.metadata)}::jsonb`);
   const { items, total } = await pageOf(
     q,
     (qb) => qb.selectAll(),

@@ -181,6 +181,9 @@ export interface RunsTable {
   /** The `Idempotency-Key` it was created under, until the key's window ends (idempotency.ts). */
   idempotency_key: string | null;
   idempotency_hash: string | null;
+  /** Set at creation (migration 0025); `{}` / `[]` when none were given. Metadata is written as JSON text. */
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  metadata: ColumnType<Record<string, string>, string | undefined, string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -80,9 +80,22 @@ def create_run(
     providers: Mapping[str, Any] | None,
     priority: str | None,
     idempotency_key: str | None,
+    tags: Sequence[str] | None = None,
+    metadata: Mapping[str, str] | None = None,
 ) -> Call:
     body = {"templateId": template_id, "intake": dict(intake)}
-    body.update(compact({"projectId": project_id, "workspaceId": workspace_id, "providers": providers, "priority": priority}))
+    body.update(
+        compact(
+            {
+                "projectId": project_id,
+                "workspaceId": workspace_id,
+                "providers": providers,
+                "priority": priority,
+                "tags": None if tags is None else list(tags),
+                "metadata": None if metadata is None else dict(metadata),
+            }
+        )
+    )
     headers = {"idempotency-key": idempotency_key} if idempotency_key else None
     return Call("POST", "/v1/runs", json=body, headers=headers, parse=Run.from_dict)
 
@@ -100,6 +113,8 @@ def list_runs(
     include_archived: bool | None,
     limit: int,
     offset: int,
+    tags: Sequence[str] | None = None,
+    metadata: Mapping[str, str] | None = None,
 ) -> Call:
     params = compact(
         {
@@ -110,8 +125,12 @@ def list_runs(
             "includeArchived": None if include_archived is None else ("true" if include_archived else "false"),
             "limit": limit,
             "offset": offset,
+            # Repeated: runs carrying every tag.
+            "tag": list(tags) if tags else None,
         }
     )
+    # metadata[<key>]=<value> (OpenAPI deepObject), which the generated list_runs does not send (docs/api.md).
+    params.update({f"metadata[{key}]": value for key, value in (metadata or {}).items()})
     return Call("GET", "/v1/runs", params=params, parse=RunList.from_dict)
 
 

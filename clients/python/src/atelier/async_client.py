@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import aclosing
 from pathlib import Path
 from typing import Any, Self
@@ -89,6 +89,8 @@ class AsyncAtelier:
         providers: Mapping[str, Any] | None = None,
         priority: str | None = None,
         idempotency_key: str | None = None,
+        tags: Sequence[str] | None = None,
+        metadata: Mapping[str, str] | None = None,
     ) -> Run:
         """POST /v1/runs: starts a workflow (``template_id``) on an intake; the run comes back ``pending``.
 
@@ -103,6 +105,8 @@ class AsyncAtelier:
                 providers=providers,
                 priority=priority,
                 idempotency_key=idempotency_key,
+                tags=tags,
+                metadata=metadata,
             )
         )
 
@@ -120,8 +124,10 @@ class AsyncAtelier:
         include_archived: bool | None = None,
         limit: int = 50,
         offset: int = 0,
+        tags: Sequence[str] | None = None,
+        metadata: Mapping[str, str] | None = None,
     ) -> RunList:
-        """GET /v1/runs: one page (``items``, ``total``), newest first."""
+        """GET /v1/runs: one page (``items``, ``total``), newest first; ``tags`` all of them, ``metadata`` each key with its value."""
         return await self._send(
             _base.list_runs(
                 status=status,
@@ -131,6 +137,8 @@ class AsyncAtelier:
                 include_archived=include_archived,
                 limit=limit,
                 offset=offset,
+                tags=tags,
+                metadata=metadata,
             )
         )
 

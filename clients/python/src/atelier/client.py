@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any, Self
@@ -88,6 +88,8 @@ class Atelier:
         providers: Mapping[str, Any] | None = None,
         priority: str | None = None,
         idempotency_key: str | None = None,
+        tags: Sequence[str] | None = None,
+        metadata: Mapping[str, str] | None = None,
     ) -> Run:
         """POST /v1/runs: starts a workflow (``template_id``) on an intake; the run comes back ``pending``.
 
@@ -102,6 +104,8 @@ class Atelier:
                 providers=providers,
                 priority=priority,
                 idempotency_key=idempotency_key,
+                tags=tags,
+                metadata=metadata,
             )
         )
 
@@ -119,8 +123,10 @@ class Atelier:
         include_archived: bool | None = None,
         limit: int = 50,
         offset: int = 0,
+        tags: Sequence[str] | None = None,
+        metadata: Mapping[str, str] | None = None,
     ) -> RunList:
-        """GET /v1/runs: one page (``items``, ``total``), newest first."""
+        """GET /v1/runs: one page (``items``, ``total``), newest first; ``tags`` all of them, ``metadata`` each key with its value."""
         return self._send(
             _base.list_runs(
                 status=status,
@@ -130,6 +136,8 @@ class Atelier:
                 include_archived=include_archived,
                 limit=limit,
                 offset=offset,
+                tags=tags,
+                metadata=metadata,
             )
         )
 

@@ -251,6 +251,8 @@ export async function planOrder(caller: Caller, body: Body, idempotency?: Idempo
           created_by: principal.userId,
           estimated_usd: perChild,
           execution_mode: batch ? 'batch' : 'standard',
+          tags: body.tags ?? [],
+          metadata: JSON.stringify(body.metadata ?? {}),
           specHash: (intake) => specVersionHash(definition, intake),
         },
         [...children.values()],

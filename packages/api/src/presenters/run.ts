@@ -86,5 +86,7 @@ export function presentRun(run: RunRow, steps: RunStepRow[], decisions: Decision
       via: d.decided_via,
       when: d.created_at.toISOString(),
     })),
+    tags: run.tags ?? [],
+    metadata: run.metadata ?? {},
   };
 }

@@ -62,7 +62,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       const q = c.req.valid('query');
       const { db } = c.get('services');
       const access = await listAccess(callerOf(c), q);
-      const page = await listRuns(db, { ...q, workspaceId: access.workspaceId });
+      const page = await listRuns(db, { ...q, tags: q.tag, workspaceId: access.workspaceId });
       const steps = groupBy(page.steps, (s) => s.run_id);
       const decisions = groupBy(
         await listRunDecisions(

@@ -129,6 +129,8 @@ export async function createRun(
       inputs: supplied.inputs,
       sourceArtifactIds: supplied.artifactIds,
       priority: body.priority ?? null,
+      ...(body.tags ? { tags: body.tags } : {}),
+      ...(body.metadata ? { metadata: body.metadata } : {}),
       ...(idempotency ? { idempotency } : {}),
     },
     models,

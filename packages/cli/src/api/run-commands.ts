@@ -14,6 +14,9 @@ function runSummary(run: Run): string[][] {
     ['finished', run.finishedAt ?? '-'],
     ['cost', `${money(run.totalCosts.actualUsd)} (estimated ${money(run.totalCosts.estimatedUsd)})`],
     ['artifact', run.artifactId ?? '-'],
+    // A gateway older than tags sends neither: shown as none.
+    ...(run.tags?.length ? [['tags', run.tags.join(' ')]] : []),
+    ...Object.entries(run.metadata ?? {}).map(([key, value]) => [`meta ${key}`, value]),
     ...(run.error ? [['error', `${run.errorCode ? `${run.errorCode}: ` : ''}${run.error}`]] : []),
     ...(run.parentOrderId ? [['order', run.parentOrderId]] : []),
   ];
@@ -28,6 +31,17 @@ function reviewHint(run: Run): string {
     'Decide it with one of:',
     ...decideCommands(run.id, gate?.holdFields).map((c) => `  ${c}`),
   ].join('\n');
+}
+
+/** `key=value` pairs of a repeatable flag (--provider, --meta) as an object; the value may hold `=`. */
+function pairs(flag: string, shape: string, given: string[] | undefined): Record<string, string> {
+  return Object.fromEntries(
+    (given ?? []).map((p) => {
+      const eq = p.indexOf('=');
+      if (eq <= 0) throw new UsageError(`${flag} expects ${shape} (got "${p}")`);
+      return [p.slice(0, eq), p.slice(eq + 1)];
+    }),
+  );
 }
 
 function printRun(run: Run) {
@@ -87,6 +101,8 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
     .option('--workspace <id>', 'workspace id (default: the key’s or your only workspace)')
     .option('--project <id>', 'project id')
     .option('--provider <role=model>', 'model for a role, this run only (repeatable)', collect)
+    .option('--tag <tag>', 'a tag for the run (repeatable; letters, digits and _ . : -)', collect)
+    .option('--meta <key=value>', 'a metadata entry for the run (repeatable)', collect)
     .option('--watch', 'follow the run until it ends (exit code as `runs watch`)')
     .option('--json', 'print the run as JSON')
     .action(
@@ -100,29 +116,27 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
             workspace?: string;
             project?: string;
             provider?: string[];
+            tag?: string[];
+            meta?: string[];
             watch?: boolean;
             json?: boolean;
           },
         ) => {
-          const providers = Object.fromEntries(
-            (opts.provider ?? []).map((p) => {
-              const eq = p.indexOf('=');
-              if (eq <= 0) throw new UsageError(`--provider expects role=model (got "${p}")`);
-              return [p.slice(0, eq), p.slice(eq + 1)];
-            }),
-          );
+          const providers = pairs('--provider', 'role=model', opts.provider);
           const body = {
             templateId,
             intake: intakeFrom(opts),
             ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
             ...(opts.project ? { projectId: opts.project } : {}),
             ...(opts.provider ? { providers } : {}),
+            ...(opts.tag ? { tags: opts.tag } : {}),
+            ...(opts.meta ? { metadata: pairs('--meta', 'key=value', opts.meta) } : {}),
           };
           const run = ok(await client.POST('/v1/runs', { body }), 'POST /v1/runs');
           if (opts.json) printJson(run);
           else
             print(
-              `run ${run.id} ${run.status} (${run.templateId} ${run.workflowVersion}, estimated ${money(run.totalCosts.estimatedUsd)})`,
+              `run ${run.id} ${run.status} (${run.templateId} ${run.workflowVersion}, estimated ${money(run.totalCosts.estimatedUsd)})${run.tags?.length ? ` tags: ${run.tags.join(' ')}` : ''}`,
             );
           return opts.watch ? watchRun(client, run.id, Boolean(opts.json)) : EXIT.ok;
         },
@@ -135,6 +149,8 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
     .option('--workspace <id>', 'workspace id')
     .option('--project <id>', 'project id')
     .option('--order <id>', 'only the children of this order')
+    .option('--tag <tag>', 'only runs carrying this tag (repeatable: all of them)', collect)
+    .option('--meta <key=value>', 'only runs with this metadata entry (repeatable: all of them)', collect)
     .option('--limit <n>', 'at most this many (default 20)', positiveInt('--limit'), 20)
     .option('--offset <n>', 'skip this many', positiveInt('--offset'), 0)
     .option('--json', 'print the page as JSON')
@@ -147,6 +163,8 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
             workspace?: string;
             project?: string;
             order?: string;
+            tag?: string[];
+            meta?: string[];
             limit: number;
             offset: number;
             json?: boolean;
@@ -159,14 +177,25 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
             ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
             ...(opts.project ? { projectId: opts.project } : {}),
             ...(opts.order ? { parentOrderId: opts.order } : {}),
+            ...(opts.tag ? { tag: opts.tag } : {}),
+            // Sent as metadata[<key>]=<value> (the client's deepObject serialization).
+            ...(opts.meta ? { metadata: pairs('--meta', 'key=value', opts.meta) } : {}),
           };
           const page = ok(await client.GET('/v1/runs', { params: { query } }), 'GET /v1/runs');
           if (opts.json) printJson(page);
           else {
             print(
               table(
-                page.items.map((r) => [r.id, r.templateId, r.status, r.createdAt, money(r.totalCosts.actualUsd), r.artifactId ?? '-']),
-                ['run', 'workflow', 'status', 'created', 'cost', 'artifact'],
+                page.items.map((r) => [
+                  r.id,
+                  r.templateId,
+                  r.status,
+                  r.createdAt,
+                  money(r.totalCosts.actualUsd),
+                  r.artifactId ?? '-',
+                  r.tags?.join(' ') || '-',
+                ]),
+                ['run', 'workflow', 'status', 'created', 'cost', 'artifact', 'tags'],
               ),
             );
             print(`${page.items.length} of ${page.total}`);

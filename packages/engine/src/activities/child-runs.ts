@@ -81,6 +81,9 @@ export async function prepareChildRun(db: Db, models: ModelRegistry, input: Prep
         createdBy: parent.created_by,
         parentRunId,
         status: 'queued',
+        // A sub-workflow's run is part of its parent's work: found by the same labels.
+        tags: parent.tags,
+        metadata: parent.metadata,
       },
       models,
     ),

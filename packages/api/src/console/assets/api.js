@@ -115,7 +115,11 @@ export async function apiWith(token, method, path, body) {
 /** The query string of a list call, scoped to the picked workspace. */
 export function inWorkspace(params = {}) {
   const query = new URLSearchParams({ workspaceId: session.workspaceId ?? '' });
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') query.set(k, String(v));
+  for (const [k, v] of Object.entries(params)) {
+    // An array is a repeated parameter (tag=a&tag=b).
+    if (Array.isArray(v)) for (const item of v) query.append(k, String(item));
+    else if (v !== undefined && v !== '') query.set(k, String(v));
+  }
   return query.toString();
 }
 

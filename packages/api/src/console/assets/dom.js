@@ -73,6 +73,19 @@ export function badge(status) {
   return h('span', { class: `badge s-${String(status).replace(/[^a-z_]/g, '')}` }, String(status).replace('_', ' '));
 }
 
+/**
+ * A run's tags, each a link to the run list filtered on it; '' when there are none (facts skip it).
+ * Tags are of [A-Za-z0-9_.:-] (contracts/run-tags.ts), shown as text all the same.
+ */
+export function tagList(tags) {
+  if (!tags?.length) return '';
+  return h(
+    'span',
+    { class: 'tags' },
+    tags.map((t) => h('a', { class: 'tag', href: `/console/runs?tag=${encodeURIComponent(t)}` }, t)),
+  );
+}
+
 /** A definition list from [label, value] pairs (values may be nodes); empty values are skipped. */
 export function facts(pairs) {
   return h(

@@ -2,22 +2,24 @@
 // decisions, kept current by the run's event stream (GET /v1/runs/{id}/events).
 import { TERMINAL_RUN_STATUSES, api, followRunEvents, inWorkspace } from './api.js';
 import { artifactView, costView, qaView } from './artifact.js';
-import { $, announce, badge, duration, facts, fill, h, orderLink, runLink, table, time, usd } from './dom.js';
+import { $, announce, badge, duration, facts, fill, h, orderLink, runLink, table, tagList, time, usd } from './dom.js';
 
 export async function runsPage() {
   const select = $('#runs-status');
-  const status = new URLSearchParams(location.search).get('status') ?? '';
-  select.value = status;
+  const search = new URLSearchParams(location.search);
+  select.value = search.get('status') ?? '';
+  // A tag followed from a run (/console/runs?tag=…): only runs carrying every such tag.
+  const tags = search.getAll('tag');
   let timer;
   const load = async () => {
     clearTimeout(timer);
     try {
-      const page = await api('GET', `/v1/runs?${inWorkspace({ status: select.value, limit: 50 })}`);
+      const page = await api('GET', `/v1/runs?${inWorkspace({ status: select.value, tag: tags, limit: 50 })}`);
       fill(
         $('#runs-table'),
         page.items.length
           ? table(
-              ['Run', 'Workflow', 'Status', 'Step', 'Cost', 'Created', 'Order'],
+              ['Run', 'Workflow', 'Status', 'Step', 'Cost', 'Created', 'Order', 'Tags'],
               page.items.map((r) => [
                 runLink(r.id),
                 r.templateName,
@@ -26,8 +28,11 @@ export async function runsPage() {
                 usd(r.totalCosts?.actualUsd, r.totalCosts?.currency),
                 time(r.createdAt),
                 r.parentOrderId ? orderLink(r.parentOrderId) : '',
+                tagList(r.tags),
               ]),
-              `${page.total} run${page.total === 1 ? '' : 's'}${select.value ? ` with status ${select.value}` : ''}, newest first`,
+              `${page.total} run${page.total === 1 ? '' : 's'}${select.value ? ` with status ${select.value}` : ''}${
+                tags.length ? ` tagged ${tags.join(', ')}` : ''
+              }, newest first`,
             )
           : h('p', { class: 'muted' }, 'No runs here yet.'),
       );
@@ -102,6 +107,17 @@ function decisionsView(run) {
   );
 }
 
+/** The run's metadata, one `key: value` a line, under one label (a key could read like one of the facts). */
+function metadataView(metadata) {
+  const entries = Object.entries(metadata ?? {});
+  if (!entries.length) return '';
+  return h(
+    'ul',
+    { class: 'plain metadata' },
+    entries.map(([key, value]) => h('li', {}, h('code', {}, key), ': ', value)),
+  );
+}
+
 function summary(run) {
   return facts([
     ['Status', badge(run.status)],
@@ -111,6 +127,8 @@ function summary(run) {
     ['Order', run.parentOrderId ? orderLink(run.parentOrderId) : ''],
     ['Parent run', run.parentRunId ? runLink(run.parentRunId) : ''],
     ['Created via', run.apiKeyName ? `${run.createdVia} (${run.apiKeyName})` : run.createdVia],
+    ['Tags', tagList(run.tags)],
+    ['Metadata', metadataView(run.metadata)],
     [
       'Waiting on',
       run.status === 'review' && run.reviewGate ? h('a', { href: '/console/queue' }, `${run.reviewGate.name} (review queue)`) : '',

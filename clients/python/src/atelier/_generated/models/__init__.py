@@ -153,10 +153,12 @@ from .create_order_request_budget_enforcement_mode import (
 )
 from .create_order_request_execution_mode import CreateOrderRequestExecutionMode
 from .create_order_request_intake_base import CreateOrderRequestIntakeBase
+from .create_order_request_metadata import CreateOrderRequestMetadata
 from .create_order_request_priority import CreateOrderRequestPriority
 from .create_order_request_provider_overrides import CreateOrderRequestProviderOverrides
 from .create_run_request import CreateRunRequest
 from .create_run_request_intake import CreateRunRequestIntake
+from .create_run_request_metadata import CreateRunRequestMetadata
 from .create_run_request_priority import CreateRunRequestPriority
 from .create_run_request_providers import CreateRunRequestProviders
 from .created_api_key import CreatedApiKey
@@ -225,6 +227,7 @@ from .list_costs_group_by import ListCostsGroupBy
 from .list_op_tasks_status import ListOpTasksStatus
 from .list_orders_status import ListOrdersStatus
 from .list_runs_include_archived import ListRunsIncludeArchived
+from .list_runs_metadata import ListRunsMetadata
 from .list_runs_status import ListRunsStatus
 from .list_webhook_endpoint_deliveries_status import ListWebhookEndpointDeliveriesStatus
 from .list_workspace_clients_include_archived import ListWorkspaceClientsIncludeArchived
@@ -351,6 +354,7 @@ from .run_decision_patch_type_0 import RunDecisionPatchType0
 from .run_failure_details_type_0 import RunFailureDetailsType0
 from .run_intake import RunIntake
 from .run_list import RunList
+from .run_metadata import RunMetadata
 from .run_review_gate_type_0 import RunReviewGateType0
 from .run_status import RunStatus
 from .run_step import RunStep
@@ -574,10 +578,12 @@ __all__ = (
     "CreateOrderRequestBudgetEnforcementMode",
     "CreateOrderRequestExecutionMode",
     "CreateOrderRequestIntakeBase",
+    "CreateOrderRequestMetadata",
     "CreateOrderRequestPriority",
     "CreateOrderRequestProviderOverrides",
     "CreateRunRequest",
     "CreateRunRequestIntake",
+    "CreateRunRequestMetadata",
     "CreateRunRequestPriority",
     "CreateRunRequestProviders",
     "CreatedApiKey",
@@ -640,6 +646,7 @@ __all__ = (
     "ListOpTasksStatus",
     "ListOrdersStatus",
     "ListRunsIncludeArchived",
+    "ListRunsMetadata",
     "ListRunsStatus",
     "ListWebhookEndpointDeliveriesStatus",
     "ListWorkspaceClientsIncludeArchived",
@@ -756,6 +763,7 @@ __all__ = (
     "RunFailureDetailsType0",
     "RunIntake",
     "RunList",
+    "RunMetadata",
     "RunReviewGateType0",
     "RunStatus",
     "RunStep",

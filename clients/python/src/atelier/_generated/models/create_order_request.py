@@ -16,6 +16,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.create_order_request_intake_base import CreateOrderRequestIntakeBase
+    from ..models.create_order_request_metadata import CreateOrderRequestMetadata
     from ..models.create_order_request_provider_overrides import (
         CreateOrderRequestProviderOverrides,
     )
@@ -49,6 +50,9 @@ class CreateOrderRequest:
             the workers
         max_concurrency (int | Unset): Children of this order running at once, at most (default: the deployment's
             setting)
+        tags (list[str] | Unset): Tags every child run gets (as a run's tags); retried children keep them
+        metadata (CreateOrderRequestMetadata | Unset): Metadata every child run gets (as a run's metadata); retried
+            children keep it
     """
 
     workflow_id: str
@@ -65,6 +69,8 @@ class CreateOrderRequest:
     plan_artifact_id: str | Unset = UNSET
     priority: CreateOrderRequestPriority | Unset = UNSET
     max_concurrency: int | Unset = UNSET
+    tags: list[str] | Unset = UNSET
+    metadata: CreateOrderRequestMetadata | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -123,6 +129,14 @@ class CreateOrderRequest:
 
         max_concurrency = self.max_concurrency
 
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -155,6 +169,10 @@ class CreateOrderRequest:
             field_dict["priority"] = priority
         if max_concurrency is not UNSET:
             field_dict["maxConcurrency"] = max_concurrency
+        if tags is not UNSET:
+            field_dict["tags"] = tags
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
 
         return field_dict
 
@@ -163,6 +181,7 @@ class CreateOrderRequest:
         from ..models.create_order_request_intake_base import (
             CreateOrderRequestIntakeBase,
         )
+        from ..models.create_order_request_metadata import CreateOrderRequestMetadata
         from ..models.create_order_request_provider_overrides import (
             CreateOrderRequestProviderOverrides,
         )
@@ -277,6 +296,15 @@ class CreateOrderRequest:
 
         max_concurrency = d.pop("maxConcurrency", UNSET)
 
+        tags = cast(list[str], d.pop("tags", UNSET))
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: CreateOrderRequestMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = CreateOrderRequestMetadata.from_dict(_metadata)
+
         create_order_request = cls(
             workflow_id=workflow_id,
             variation_spec=variation_spec,
@@ -292,6 +320,8 @@ class CreateOrderRequest:
             plan_artifact_id=plan_artifact_id,
             priority=priority,
             max_concurrency=max_concurrency,
+            tags=tags,
+            metadata=metadata,
         )
 
         create_order_request.additional_properties = d

@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.create_run_request_intake import CreateRunRequestIntake
+    from ..models.create_run_request_metadata import CreateRunRequestMetadata
     from ..models.create_run_request_providers import CreateRunRequestProviders
 
 
@@ -32,6 +33,10 @@ class CreateRunRequest:
         priority (CreateRunRequestPriority | Unset): How soon the run is served when workers are busy (default normal).
             A run goes ahead of order children of the same priority; within one priority each workspace gets its share of
             the workers
+        tags (list[str] | Unset): At most 20 tags, each 1–64 characters of A–Z a–z 0–9 _ . : -; duplicates are dropped,
+            order kept
+        metadata (CreateRunRequestMetadata | Unset): String to string, at most 50 keys of 1–64 characters, values up to
+            512
     """
 
     template_id: str
@@ -40,6 +45,8 @@ class CreateRunRequest:
     project_id: None | Unset | UUID = UNSET
     providers: CreateRunRequestProviders | Unset = UNSET
     priority: CreateRunRequestPriority | Unset = UNSET
+    tags: list[str] | Unset = UNSET
+    metadata: CreateRunRequestMetadata | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -67,6 +74,14 @@ class CreateRunRequest:
         if not isinstance(self.priority, Unset):
             priority = self.priority.value
 
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -83,12 +98,17 @@ class CreateRunRequest:
             field_dict["providers"] = providers
         if priority is not UNSET:
             field_dict["priority"] = priority
+        if tags is not UNSET:
+            field_dict["tags"] = tags
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.create_run_request_intake import CreateRunRequestIntake
+        from ..models.create_run_request_metadata import CreateRunRequestMetadata
         from ..models.create_run_request_providers import CreateRunRequestProviders
 
         d = dict(src_dict)
@@ -134,6 +154,15 @@ class CreateRunRequest:
         else:
             priority = CreateRunRequestPriority(_priority)
 
+        tags = cast(list[str], d.pop("tags", UNSET))
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: CreateRunRequestMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = CreateRunRequestMetadata.from_dict(_metadata)
+
         create_run_request = cls(
             template_id=template_id,
             intake=intake,
@@ -141,6 +170,8 @@ class CreateRunRequest:
             project_id=project_id,
             providers=providers,
             priority=priority,
+            tags=tags,
+            metadata=metadata,
         )
 
         create_run_request.additional_properties = d

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ..models.run_decision import RunDecision
     from ..models.run_failure_details_type_0 import RunFailureDetailsType0
     from ..models.run_intake import RunIntake
+    from ..models.run_metadata import RunMetadata
     from ..models.run_review_gate_type_0 import RunReviewGateType0
     from ..models.run_step import RunStep
     from ..models.total_costs import TotalCosts
@@ -57,6 +58,8 @@ class Run:
         not_executed_reason (None | str):
         review_gate (None | RunReviewGateType0): The approval gate a run in review waits on
         decisions (list[RunDecision]): The review ledger: who decided what, when, with which note
+        tags (list[str]): As given at creation, duplicates dropped; [] when none
+        metadata (RunMetadata): As given at creation; {} when none
     """
 
     id: str
@@ -90,6 +93,8 @@ class Run:
     not_executed_reason: None | str
     review_gate: None | RunReviewGateType0
     decisions: list[RunDecision]
+    tags: list[str]
+    metadata: RunMetadata
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -188,6 +193,10 @@ class Run:
             decisions_item = decisions_item_data.to_dict()
             decisions.append(decisions_item)
 
+        tags = self.tags
+
+        metadata = self.metadata.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -223,6 +232,8 @@ class Run:
                 "notExecutedReason": not_executed_reason,
                 "reviewGate": review_gate,
                 "decisions": decisions,
+                "tags": tags,
+                "metadata": metadata,
             }
         )
 
@@ -233,6 +244,7 @@ class Run:
         from ..models.run_decision import RunDecision
         from ..models.run_failure_details_type_0 import RunFailureDetailsType0
         from ..models.run_intake import RunIntake
+        from ..models.run_metadata import RunMetadata
         from ..models.run_review_gate_type_0 import RunReviewGateType0
         from ..models.run_step import RunStep
         from ..models.total_costs import TotalCosts
@@ -409,6 +421,10 @@ class Run:
 
             decisions.append(decisions_item)
 
+        tags = cast(list[str], d.pop("tags"))
+
+        metadata = RunMetadata.from_dict(d.pop("metadata"))
+
         run = cls(
             id=id,
             template_id=template_id,
@@ -441,6 +457,8 @@ class Run:
             not_executed_reason=not_executed_reason,
             review_gate=review_gate,
             decisions=decisions,
+            tags=tags,
+            metadata=metadata,
         )
 
         run.additional_properties = d

@@ -12,6 +12,7 @@ from ...models.coded_error import CodedError
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
 from ...models.list_runs_include_archived import ListRunsIncludeArchived
+from ...models.list_runs_metadata import ListRunsMetadata
 from ...models.list_runs_status import ListRunsStatus
 from ...models.message_error import MessageError
 from ...models.request_validation_error import RequestValidationError
@@ -30,6 +31,8 @@ def _get_kwargs(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
+    tag: list[str] | Unset = UNSET,
+    metadata: ListRunsMetadata | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -68,6 +71,18 @@ def _get_kwargs(
         json_include_archived = include_archived.value
 
     params["includeArchived"] = json_include_archived
+
+    json_tag: list[str] | Unset = UNSET
+    if not isinstance(tag, Unset):
+        json_tag = tag
+
+    params["tag"] = json_tag
+
+    json_metadata: dict[str, Any] | Unset = UNSET
+    if not isinstance(metadata, Unset):
+        json_metadata = metadata.to_dict()
+    if not isinstance(json_metadata, Unset):
+        params.update(json_metadata)
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -245,6 +260,8 @@ def sync_detailed(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
+    tag: list[str] | Unset = UNSET,
+    metadata: ListRunsMetadata | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -267,6 +284,11 @@ def sync_detailed(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         include_archived (ListRunsIncludeArchived | Unset):
+        tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
+            than one) Example: ['campaign:spring'].
+        metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
+            this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
+            'acme'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -285,6 +307,8 @@ def sync_detailed(
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         include_archived=include_archived,
+        tag=tag,
+        metadata=metadata,
     )
 
     response = client.get_httpx_client().request(
@@ -305,6 +329,8 @@ def sync(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
+    tag: list[str] | Unset = UNSET,
+    metadata: ListRunsMetadata | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -328,6 +354,11 @@ def sync(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         include_archived (ListRunsIncludeArchived | Unset):
+        tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
+            than one) Example: ['campaign:spring'].
+        metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
+            this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
+            'acme'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -347,6 +378,8 @@ def sync(
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         include_archived=include_archived,
+        tag=tag,
+        metadata=metadata,
     ).parsed
 
 
@@ -361,6 +394,8 @@ async def asyncio_detailed(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
+    tag: list[str] | Unset = UNSET,
+    metadata: ListRunsMetadata | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -383,6 +418,11 @@ async def asyncio_detailed(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         include_archived (ListRunsIncludeArchived | Unset):
+        tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
+            than one) Example: ['campaign:spring'].
+        metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
+            this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
+            'acme'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -401,6 +441,8 @@ async def asyncio_detailed(
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         include_archived=include_archived,
+        tag=tag,
+        metadata=metadata,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -419,6 +461,8 @@ async def asyncio(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
+    tag: list[str] | Unset = UNSET,
+    metadata: ListRunsMetadata | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -442,6 +486,11 @@ async def asyncio(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         include_archived (ListRunsIncludeArchived | Unset):
+        tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
+            than one) Example: ['campaign:spring'].
+        metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
+            this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
+            'acme'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -462,5 +511,7 @@ async def asyncio(
             parent_order_id=parent_order_id,
             worker_id=worker_id,
             include_archived=include_archived,
+            tag=tag,
+            metadata=metadata,
         )
     ).parsed
