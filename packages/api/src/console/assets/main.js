@@ -1,10 +1,13 @@
 // The console's entry point: signs in (login or API key), keeps the picked workspace, fills the header,
 // and starts the page the server rendered (body[data-view]).
 import { ApiError, api, apiWith, inWorkspace, session, toSignIn } from './api.js';
+import { apiKeysPage } from './api-keys.js';
+import { budgetsPage } from './budgets.js';
 import { $, announce, fill, h } from './dom.js';
 import { orderPage, ordersPage } from './orders.js';
 import { queuePage } from './queue.js';
 import { runPage, runsPage } from './runs.js';
+import { webhooksPage } from './webhooks.js';
 
 const { view, id } = document.body.dataset;
 
@@ -105,7 +108,16 @@ async function header() {
   }
 }
 
-const PAGES = { queue: queuePage, runs: runsPage, run: runPage, orders: ordersPage, order: orderPage };
+const PAGES = {
+  queue: queuePage,
+  runs: runsPage,
+  run: runPage,
+  orders: ordersPage,
+  order: orderPage,
+  'api-keys': apiKeysPage,
+  webhooks: webhooksPage,
+  budgets: budgetsPage,
+};
 
 async function boot() {
   if (view === 'signin') return signInPage();
