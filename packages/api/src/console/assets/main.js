@@ -20,6 +20,11 @@ function nextPage() {
 async function showWorkspaces() {
   const picker = $('#workspace-picker');
   const workspaces = await api('GET', '/v1/workspaces?limit=100');
+  // Nothing to choose between: go straight in.
+  if (workspaces.items.length === 1) {
+    session.pickWorkspace(workspaces.items[0].id);
+    return location.assign(nextPage());
+  }
   fill(
     $('#workspace-list'),
     workspaces.items.map((w) =>
