@@ -130,15 +130,10 @@ function endpointRow(endpoint, reload) {
 }
 
 function eventChoices() {
+  const all = h('input', { type: 'checkbox', name: 'events', value: ALL_EVENTS });
+  all.defaultChecked = true; // checked again by the form's reset after a create
   return [
-    h(
-      'label',
-      {},
-      h('input', { type: 'checkbox', name: 'events', value: ALL_EVENTS, checked: true }),
-      ' every event (',
-      h('code', {}, '*'),
-      ')',
-    ),
+    h('label', {}, all, ' every event (', h('code', {}, '*'), ')'),
     EVENT_TYPES.map((type) => h('label', {}, h('input', { type: 'checkbox', name: 'events', value: type }), ' ', h('code', {}, type))),
   ];
 }
