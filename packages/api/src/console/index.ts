@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
-import { type ConsoleView, consolePage } from './shell.js';
+import { type ConsoleView, consolePage, notFoundPage } from './shell.js';
 
 /**
  * The review console at /console (docs/console.md): server-rendered page shells plus a few plain ES
@@ -26,6 +26,11 @@ const ASSETS: Record<string, string> = {
   'decision.js': SCRIPT,
   'runs.js': SCRIPT,
   'orders.js': SCRIPT,
+  'settings.css': 'text/css; charset=utf-8',
+  'settings.js': SCRIPT,
+  'api-keys.js': SCRIPT,
+  'webhooks.js': SCRIPT,
+  'budgets.js': SCRIPT,
 };
 
 /**
@@ -48,12 +53,21 @@ const CONTENT_SECURITY_POLICY = [
 /** Generated ids (runs, orders) as the console links to them; anything else is not a console page. */
 const PAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-function page(c: Context, view: ConsoleView, id?: string) {
-  if (id !== undefined && !PAGE_ID.test(id)) return c.json({ detail: `no route for ${c.req.method} ${c.req.path}` }, 404);
+function pageHeaders(c: Context) {
   c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'no-referrer');
   c.header('Cache-Control', 'no-cache');
+}
+
+function notFound(c: Context) {
+  pageHeaders(c);
+  return c.html(notFoundPage(c.req.path), 404);
+}
+
+function page(c: Context, view: ConsoleView, id?: string) {
+  if (id !== undefined && !PAGE_ID.test(id)) return notFound(c);
+  pageHeaders(c);
   return c.html(consolePage(view, id));
 }
 
@@ -66,13 +80,19 @@ export function mountConsole(app: Hono<any>): void {
   app.get('/console/runs/:id', (c) => page(c, 'run', c.req.param('id')));
   app.get('/console/orders', (c) => page(c, 'orders'));
   app.get('/console/orders/:id', (c) => page(c, 'order', c.req.param('id')));
+  app.get('/console/settings', (c) => page(c, 'settings'));
+  app.get('/console/settings/api-keys', (c) => page(c, 'api-keys'));
+  app.get('/console/settings/webhooks', (c) => page(c, 'webhooks'));
+  app.get('/console/settings/budgets', (c) => page(c, 'budgets'));
   app.get('/console/assets/:file', async (c) => {
     const file = c.req.param('file');
     const type = ASSETS[file];
-    if (!type) return c.json({ detail: `no route for ${c.req.method} ${c.req.path}` }, 404);
+    if (!type) return notFound(c);
     let body = cache.get(file);
     if (!body) cache.set(file, (body = await readFile(path.join(assetsDir, file))));
     // Revalidated on every load, so a new gateway version is picked up at once; the files are small.
     return c.body(new Uint8Array(body), 200, { 'Content-Type': type, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
   });
+  // Last, so every console page above wins: whatever else a person opens under /console is a page too.
+  app.get('/console/*', notFound);
 }

@@ -1,11 +1,12 @@
 import { html } from 'hono/html';
+import { type SettingsView, isSettingsView, settingsBody } from './settings-shell.js';
 
 /**
  * The server-rendered part of each console page: the document, the header with its navigation, and
  * the fixed skeleton of the view (headings, forms, empty regions). Values go through `html`, which
  * escapes them; the client script (assets/main.js) fills the regions from the /v1 API.
  */
-export type ConsoleView = 'signin' | 'queue' | 'runs' | 'run' | 'orders' | 'order';
+export type ConsoleView = 'signin' | 'queue' | 'runs' | 'run' | 'orders' | 'order' | SettingsView;
 
 const TITLES: Record<ConsoleView, string> = {
   signin: 'Sign in',
@@ -14,12 +15,17 @@ const TITLES: Record<ConsoleView, string> = {
   run: 'Run',
   orders: 'Orders',
   order: 'Order',
+  settings: 'Settings',
+  'api-keys': 'API keys',
+  webhooks: 'Webhook endpoints',
+  budgets: 'Budgets',
 };
 
 const SECTIONS = [
   { href: '/console/queue', label: 'Queue', views: ['queue'] },
   { href: '/console/runs', label: 'Runs', views: ['runs', 'run'] },
   { href: '/console/orders', label: 'Orders', views: ['orders', 'order'] },
+  { href: '/console/settings', label: 'Settings', views: ['settings', 'api-keys', 'webhooks', 'budgets'] },
 ] as const;
 
 function header(view: ConsoleView) {
@@ -139,6 +145,8 @@ function body(view: ConsoleView, id: string) {
       return orders();
     case 'order':
       return order(id);
+    default:
+      return isSettingsView(view) ? settingsBody(view) : '';
   }
 }
 
@@ -152,7 +160,7 @@ export function consolePage(view: ConsoleView, id = '') {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/console.css">
 <link rel="stylesheet" href="/console/assets/views.css">
-<script type="module" src="/console/assets/main.js"></script>
+${isSettingsView(view) ? html`<link rel="stylesheet" href="/console/assets/settings.css">\n` : ''}<script type="module" src="/console/assets/main.js"></script>
 </head>
 <body data-view="${view}" data-id="${id}">
 <a class="skip" href="#main">Skip to content</a>
@@ -162,6 +170,31 @@ ${header(view)}
 ${body(view, id)}
 </main>
 <noscript><p class="error">The review console needs JavaScript; the API itself is documented at <a href="/docs">/docs</a>.</p></noscript>
+</body>
+</html>`;
+}
+
+/**
+ * Any other path under /console: a page rather than the API's JSON 404, since a person followed a link or
+ * typed it. No script: it needs no data, and it must not send a signed-out visitor to sign in first.
+ */
+export function notFoundPage(path: string) {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Page not found · Atelier console</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/console/assets/console.css">
+</head>
+<body data-view="not-found">
+<header class="top"><a class="brand" href="/console/queue">Atelier</a><span class="muted">review console</span></header>
+<main id="main" class="not-found">
+<h1>Page not found</h1>
+<p>The console has no page at <code>${path}</code>.</p>
+<p><a href="/console/queue">Back to the review queue</a> · <a href="/console/settings">Settings</a></p>
+</main>
 </body>
 </html>`;
 }

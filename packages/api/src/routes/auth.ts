@@ -40,7 +40,9 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
         name: body.name,
         passwordHash: await hashPassword(body.password),
         workspaceId: newUuid(),
-        workspaceName: `${body.name}'s workspace`,
+        // Not "<name>'s workspace": that reads "You's workspace" for a name like "You" (the dev stack's).
+        // The owner's name stays in it because members added later see this name too.
+        workspaceName: `Personal workspace (${body.name})`,
       });
       if (!user) throw fail.code('email_taken', { message: 'an account with this email already exists' });
       return c.json(await openSession(db, user), 201);

@@ -1,10 +1,13 @@
 // The console's entry point: signs in (login or API key), keeps the picked workspace, fills the header,
 // and starts the page the server rendered (body[data-view]).
 import { ApiError, api, apiWith, inWorkspace, session, toSignIn } from './api.js';
+import { apiKeysPage } from './api-keys.js';
+import { budgetsPage } from './budgets.js';
 import { $, announce, fill, h } from './dom.js';
 import { orderPage, ordersPage } from './orders.js';
 import { queuePage } from './queue.js';
 import { runPage, runsPage } from './runs.js';
+import { webhooksPage } from './webhooks.js';
 
 const { view, id } = document.body.dataset;
 
@@ -17,6 +20,11 @@ function nextPage() {
 async function showWorkspaces() {
   const picker = $('#workspace-picker');
   const workspaces = await api('GET', '/v1/workspaces?limit=100');
+  // Nothing to choose between: go straight in.
+  if (workspaces.items.length === 1) {
+    session.pickWorkspace(workspaces.items[0].id);
+    return location.assign(nextPage());
+  }
   fill(
     $('#workspace-list'),
     workspaces.items.map((w) =>
@@ -105,7 +113,16 @@ async function header() {
   }
 }
 
-const PAGES = { queue: queuePage, runs: runsPage, run: runPage, orders: ordersPage, order: orderPage };
+const PAGES = {
+  queue: queuePage,
+  runs: runsPage,
+  run: runPage,
+  orders: ordersPage,
+  order: orderPage,
+  'api-keys': apiKeysPage,
+  webhooks: webhooksPage,
+  budgets: budgetsPage,
+};
 
 async function boot() {
   if (view === 'signin') return signInPage();
