@@ -106,17 +106,14 @@ const imageLoaded = async (selector: string) =>
   ).jsonValue();
 
 describe('the review console', () => {
-  it('signs in with email and password and picks a workspace', async () => {
+  it('signs in with email and password and, with one workspace, goes straight into it', async () => {
     await page.goto(`${h.url}/console`);
     await page.screenshot({ path: path.join(SHOTS, 'console-signin.png') });
     await page.getByLabel('Email').fill(reviewer.email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
 
-    const workspaces = page.locator('#workspace-list button');
-    await workspaces.first().waitFor();
-    expect(await workspaces.count()).toBe(1);
-    await workspaces.first().click();
+    // One workspace: no picker, straight to the queue.
     await page.waitForURL(`${h.url}/console/queue`);
     expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('atelier.workspace'))).toBe(reviewer.workspaceId);
   });
@@ -245,7 +242,6 @@ describe('the review console', () => {
     await tab.waitForURL(`${h.url}/console?next=%2Fconsole%2Fruns`);
     await tab.getByLabel('API key').fill(key);
     await tab.getByRole('button', { name: 'Use this key' }).click();
-    await tab.locator('#workspace-list button').first().click();
     await tab.waitForURL(`${h.url}/console/runs`);
     await tab.locator(`#runs-table a[href="/console/runs/${shot.id}"]`).waitFor();
     expect(await tab.locator('#who').textContent()).toBe(`API key ${key.slice(0, 8)}…`);
