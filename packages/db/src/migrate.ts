@@ -27,6 +27,7 @@ import * as unpricedCalls from './migrations/0021-unpriced-calls.js';
 import * as stepFallbacks from './migrations/0022-step-fallbacks.js';
 import * as providerBatches from './migrations/0023-provider-batches.js';
 import * as idempotencyKeys from './migrations/0024-idempotency-keys.js';
+import * as runRerunOf from './migrations/0026-run-rerun-of.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -59,6 +60,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0022-step-fallbacks': stepFallbacks,
   '0023-provider-batches': providerBatches,
   '0024-idempotency-keys': idempotencyKeys,
+  '0026-run-rerun-of': runRerunOf,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -131,6 +131,8 @@ export interface RunFilters {
   status?: string;
   parentOrderId?: string;
   workerId?: string;
+  /** Reruns of this run only. */
+  rerunOf?: string;
   includeArchived?: boolean;
   offset: number;
   limit: number;
@@ -143,6 +145,7 @@ export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]
   if (f.status) q = q.where('status', '=', f.status);
   if (f.parentOrderId) q = q.where('parent_order_id', '=', f.parentOrderId);
   if (f.workerId) q = q.where('worker_id', '=', f.workerId);
+  if (f.rerunOf) q = q.where('rerun_of', '=', f.rerunOf);
   if (!f.includeArchived) q = q.where('archived', '=', false);
   const { items, total } = await pageOf(
     q,

@@ -175,6 +175,8 @@ export interface RunsTable {
   /** The `Idempotency-Key` it was created under, until the key's window ends (idempotency.ts). */
   idempotency_key: string | null;
   idempotency_hash: string | null;
+  /** The run this one was created again from (POST /v1/runs/{run_id}/rerun); null for any other run. */
+  rerun_of: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
