@@ -165,9 +165,8 @@ export const RerunCreateBody = CreateRunRequest.extend({
   rerunOf: z.string().describe('The original run'),
 }).openapi('RerunCreateBody');
 
-export const RerunDryRun = z
-  .object({
-    estimate: CostRange.describe('What the rerun is estimated to cost; budgets judge typical (runEstimateUsd in a 402)'),
-    wouldCreate: RerunCreateBody.describe('The run the rerun would create: what POST /v1/runs would be sent, with the version it pins'),
-  })
-  .openapi('RerunDryRun');
+export const RerunDryRun = z.object({ estimate: CostRange, wouldCreate: RerunCreateBody }).openapi('RerunDryRun', {
+  description:
+    'A rerun dry run: estimate is what the rerun is estimated to cost (budgets judge typical, runEstimateUsd in a 402); ' +
+    'wouldCreate is the run it would create, as the body POST /v1/runs would be sent with the version it pins',
+});

@@ -29,6 +29,7 @@ def _get_kwargs(
     status: ListRunsStatus | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
+    rerun_of: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
 ) -> dict[str, Any]:
 
@@ -62,6 +63,8 @@ def _get_kwargs(
     params["parentOrderId"] = parent_order_id
 
     params["workerId"] = worker_id
+
+    params["rerunOf"] = rerun_of
 
     json_include_archived: str | Unset = UNSET
     if not isinstance(include_archived, Unset):
@@ -244,6 +247,7 @@ def sync_detailed(
     status: ListRunsStatus | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
+    rerun_of: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
 ) -> Response[
     AdminRequired
@@ -266,6 +270,7 @@ def sync_detailed(
         status (ListRunsStatus | Unset):
         parent_order_id (str | Unset):
         worker_id (str | Unset):
+        rerun_of (str | Unset): Only the reruns of this run
         include_archived (ListRunsIncludeArchived | Unset):
 
     Raises:
@@ -284,6 +289,7 @@ def sync_detailed(
         status=status,
         parent_order_id=parent_order_id,
         worker_id=worker_id,
+        rerun_of=rerun_of,
         include_archived=include_archived,
     )
 
@@ -304,6 +310,7 @@ def sync(
     status: ListRunsStatus | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
+    rerun_of: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
 ) -> (
     AdminRequired
@@ -327,6 +334,7 @@ def sync(
         status (ListRunsStatus | Unset):
         parent_order_id (str | Unset):
         worker_id (str | Unset):
+        rerun_of (str | Unset): Only the reruns of this run
         include_archived (ListRunsIncludeArchived | Unset):
 
     Raises:
@@ -346,6 +354,7 @@ def sync(
         status=status,
         parent_order_id=parent_order_id,
         worker_id=worker_id,
+        rerun_of=rerun_of,
         include_archived=include_archived,
     ).parsed
 
@@ -360,6 +369,7 @@ async def asyncio_detailed(
     status: ListRunsStatus | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
+    rerun_of: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
 ) -> Response[
     AdminRequired
@@ -382,6 +392,7 @@ async def asyncio_detailed(
         status (ListRunsStatus | Unset):
         parent_order_id (str | Unset):
         worker_id (str | Unset):
+        rerun_of (str | Unset): Only the reruns of this run
         include_archived (ListRunsIncludeArchived | Unset):
 
     Raises:
@@ -400,6 +411,7 @@ async def asyncio_detailed(
         status=status,
         parent_order_id=parent_order_id,
         worker_id=worker_id,
+        rerun_of=rerun_of,
         include_archived=include_archived,
     )
 
@@ -418,6 +430,7 @@ async def asyncio(
     status: ListRunsStatus | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
+    rerun_of: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
 ) -> (
     AdminRequired
@@ -441,6 +454,7 @@ async def asyncio(
         status (ListRunsStatus | Unset):
         parent_order_id (str | Unset):
         worker_id (str | Unset):
+        rerun_of (str | Unset): Only the reruns of this run
         include_archived (ListRunsIncludeArchived | Unset):
 
     Raises:
@@ -461,6 +475,7 @@ async def asyncio(
             status=status,
             parent_order_id=parent_order_id,
             worker_id=worker_id,
+            rerun_of=rerun_of,
             include_archived=include_archived,
         )
     ).parsed
