@@ -284,7 +284,7 @@ export interface paths {
          * Start a new run of the same pinned workflow version as a run, with its intake and bindings, optionally overridden
          * @description Creates a run as POST /v1/runs does (the same 400, 402, 403, 404 and 422 answers), from the original run's workflow, pinned version (even when a newer one is live), workspace, project, priority, intake and role bindings; the body's intake keys and provider roles replace the original's. The new run's rerunOf names the original; GET /v1/runs?rerunOf= lists an original's reruns. A child of an order or of a sub-workflow step is rerun as a standalone run, judged by workspace and project budgets. dryRun: true creates nothing and answers 200 with the estimate and the create body (a budget that would refuse answers 402, unrecorded). An Idempotency-Key works as on POST /v1/runs (keys are shared with it; a dry run ignores the key).
          */
-        post: operations["createRunRerun"];
+        post: operations["rerunRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4920,7 +4920,7 @@ export interface operations {
             };
         };
     };
-    createRunRerun: {
+    rerunRun: {
         parameters: {
             query?: never;
             header?: {
