@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncBuiltinWorkflows } from '@atelier/db';
-import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
 import { type Harness, type TestUser, createApiKey, registerUser, startHarness, waitForRun } from '../support/harness';
+import { runAtelier } from '../support/atelier-cli';
 
 /** The real `atelier` command, as a child process, against a harness gateway with an API key. */
 let h: Harness;
@@ -49,29 +48,8 @@ const MAYBE = {
   outputShape: [{ artifactClass: 'knowledge', artifactType: 'article' }],
 };
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function atelier(args: string[], env: Record<string, string> = {}, input?: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, sourceCliArgs(...args), {
-      cwd: PROJECT_ROOT,
-      // HOME points at an empty directory: no saved login of the machine's user leaks in.
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '', ATELIER_URL: h.url, ATELIER_API_KEY: apiKey, ...env },
-      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    if (input !== undefined) child.stdin?.end(input);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (d) => (stdout += d));
-    child.stderr?.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const atelier = (args: string[], env: Record<string, string> = {}, input?: string) =>
+  runAtelier({ url: h.url, apiKey, home }, args, env, input);
 
 beforeAll(async () => {
   // Steps take a moment (local providers with latency), so watches see them happen.
@@ -96,7 +74,7 @@ describe('atelier CLI against the API', { timeout: 180_000 }, () => {
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     const runsHelp = await atelier(['runs', '--help']);
     expect(runsHelp.code).toBe(0);
-    for (const sub of ['start', 'list', 'show', 'watch', 'cancel', 'finalize', 'reset'])
+    for (const sub of ['start', 'rerun', 'list', 'show', 'watch', 'cancel', 'finalize', 'reset'])
       expect(runsHelp.stdout).toMatch(new RegExp(`^  ${sub}\\b`, 'm'));
     const watchHelp = await atelier(['orders', 'watch', '--help']);
     expect(watchHelp.code).toBe(0);
