@@ -76,7 +76,7 @@ describe('atelier CLI against the API', { timeout: 180_000 }, () => {
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     const runsHelp = await atelier(['runs', '--help']);
     expect(runsHelp.code).toBe(0);
-    for (const sub of ['start', 'list', 'show', 'watch', 'cancel', 'finalize', 'reset'])
+    for (const sub of ['start', 'rerun', 'list', 'show', 'watch', 'cancel', 'finalize', 'reset'])
       expect(runsHelp.stdout).toMatch(new RegExp(`^  ${sub}\\b`, 'm'));
     const watchHelp = await atelier(['orders', 'watch', '--help']);
     expect(watchHelp.code).toBe(0);

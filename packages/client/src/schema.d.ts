@@ -271,6 +271,26 @@ export interface paths {
         patch: operations["updateRunProject"];
         trace?: never;
     };
+    "/v1/runs/{run_id}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a new run of the same pinned workflow version as a run, with its intake and bindings, optionally overridden
+         * @description Creates a run as POST /v1/runs does (the same 400, 402, 403, 404 and 422 answers), from the original run's workflow, pinned version (even when a newer one is live), workspace, project, priority, intake and role bindings; the body's intake keys and provider roles replace the original's. The new run's rerunOf names the original; GET /v1/runs?rerunOf= lists an original's reruns. A child of an order or of a sub-workflow step is rerun as a standalone run, judged by workspace and project budgets. dryRun: true creates nothing and answers 200 with the estimate and the create body (a budget that would refuse answers 402, unrecorded). An Idempotency-Key works as on POST /v1/runs (keys are shared with it; a dry run ignores the key).
+         */
+        post: operations["rerunRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs/{run_id}/events": {
         parameters: {
             query?: never;
@@ -2051,6 +2071,8 @@ export interface components {
             } | null;
             parentRunId: string | null;
             parentOrderId: string | null;
+            /** @description The run this one was created again from (POST /v1/runs/{run_id}/rerun); null otherwise */
+            rerunOf: string | null;
             orderDedupeKey: string | null;
             workerId: string | null;
             archived: boolean;
@@ -2192,6 +2214,40 @@ export interface components {
              * @description A project of the same workspace, or null for workspace level
              */
             projectId: string | null;
+        };
+        /** @description A rerun dry run: estimate is what the rerun is estimated to cost (budgets judge typical, runEstimateUsd in a 402); wouldCreate is the run it would create, as the body POST /v1/runs would be sent with the version it pins */
+        RerunDryRun: {
+            estimate: components["schemas"]["EstimatedCost"];
+            wouldCreate: components["schemas"]["RerunCreateBody"];
+        };
+        EstimatedCost: {
+            min: number;
+            typical: number;
+            max: number;
+            /** @enum {string} */
+            currency: "USD";
+        };
+        RerunCreateBody: components["schemas"]["CreateRunRequest"] & {
+            /** @description Every role's binding: the original run's, with the request's providers over them */
+            providers: {
+                [key: string]: components["schemas"]["ModelBinding"];
+            };
+            /** @description The original run's pinned version, pinned again even when a newer one is live */
+            workflowVersion: string;
+            /** @description The original run */
+            rerunOf: string;
+        };
+        RerunRequest: {
+            /** @description Merged over the original run's intake (as stored, defaults applied), one level deep: a key given replaces that key's value whole (an object or a list is not merged into), keys not given keep the original value. The result is validated as POST /v1/runs validates an intake */
+            intake?: {
+                [key: string]: unknown;
+            };
+            /** @description Role bindings over the original run's: a role given is bound as given (a model id or an ordered list), the others keep the original binding */
+            providers?: {
+                [key: string]: components["schemas"]["ModelBinding"];
+            };
+            /** @description true: price and check the rerun (the same 4xx and 402 answers as for real), create nothing, answer 200 with the estimate */
+            dryRun?: boolean;
         };
         Artifact: {
             id: string;
@@ -2623,13 +2679,6 @@ export interface components {
                 perRunCapUsd: number | null;
                 highCost: boolean;
             };
-        };
-        EstimatedCost: {
-            min: number;
-            typical: number;
-            max: number;
-            /** @enum {string} */
-            currency: "USD";
         };
         /** @description A draft WorkflowDefinition, whole or partial (intakeSchema, runtimeSteps, providers, gates, ...), plus intake */
         DryRunRequest: {
@@ -4344,6 +4393,8 @@ export interface operations {
                 status?: "pending" | "queued" | "running" | "planned" | "completed" | "review" | "failed" | "cancelled" | "rejected" | "changes_requested";
                 parentOrderId?: string;
                 workerId?: string;
+                /** @description Only the reruns of this run */
+                rerunOf?: string;
                 includeArchived?: "true" | "false";
                 /** @description Only runs carrying every tag given (repeat the parameter for more than one) */
                 tag?: string[];
@@ -4850,6 +4901,127 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description JSON bodies are read as UTF-8 only */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    rerunRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: within 24 hours, a request with the same key and body in the same workspace gets what the first created (201, Idempotent-Replayed: true); another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RerunRequest"];
+            };
+        };
+        responses: {
+            /** @description dryRun: the estimate and the run that would be created; nothing was */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RerunDryRun"];
+                };
+            };
+            /** @description The new run, pending (or, replayed, the run an earlier request with the same Idempotency-Key created, as it now stands) */
+            201: {
+                headers: {
+                    /** @description Present when this answer is what an earlier request with the same Idempotency-Key created */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            /** @description Refused by the target */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateDeprecated"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A budget refused the request */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetRefusal"];
                 };
             };
             /** @description Not permitted */

@@ -4,6 +4,7 @@ import { BindingMap, Id, Intake, LIMITS, Pagination, QueryBoolean } from './comm
 import { PRIORITY_VALUES } from './priorities.js';
 import { RUN_STATUS_VALUES } from './run-statuses.js';
 import { MetadataFilter, RunMetadata, RunTags, TagFilter, checkMetadataParams, metadataParamsOf } from './run-tags.js';
+import { CostRange } from './workflows.js';
 
 export { RUN_STATUS_VALUES };
 
@@ -125,6 +126,7 @@ export const Run = z
     failureDetails: z.record(z.string(), z.unknown()).nullable(),
     parentRunId: z.string().nullable(),
     parentOrderId: z.string().nullable(),
+    rerunOf: z.string().nullable().describe('The run this one was created again from (POST /v1/runs/{run_id}/rerun); null otherwise'),
     orderDedupeKey: z.string().nullable(),
     workerId: z.string().nullable(),
     archived: z.boolean(),
@@ -149,6 +151,7 @@ export const ListRunsQuery = Pagination.extend({
   status: z.enum(RUN_STATUS_VALUES).optional(),
   parentOrderId: z.string().max(LIMITS.id).optional(),
   workerId: z.string().max(LIMITS.id).optional(),
+  rerunOf: z.string().max(LIMITS.generatedId).optional().describe('Only the reruns of this run'),
   includeArchived: QueryBoolean,
   tag: TagFilter,
   metadata: MetadataFilter,
@@ -166,4 +169,34 @@ export const RunIdParam = z.object({
     .string()
     .max(LIMITS.generatedId)
     .openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
+});
+
+export const RerunRequest = z
+  .object({
+    intake: Intake.optional().describe(
+      "Merged over the original run's intake (as stored, defaults applied), one level deep: a key given replaces that key's value whole " +
+        '(an object or a list is not merged into), keys not given keep the original value. The result is validated as POST /v1/runs validates an intake',
+    ),
+    providers: BindingMap.optional().describe(
+      "Role bindings over the original run's: a role given is bound as given (a model id or an ordered list), the others keep the original binding",
+    ),
+    dryRun: z
+      .boolean()
+      .optional()
+      .describe('true: price and check the rerun (the same 4xx and 402 answers as for real), create nothing, answer 200 with the estimate'),
+  })
+  .openapi('RerunRequest');
+
+export const RerunCreateBody = CreateRunRequest.extend({
+  workspaceId: z.string().uuid(),
+  projectId: z.string().uuid().nullable(),
+  providers: BindingMap.describe("Every role's binding: the original run's, with the request's providers over them"),
+  workflowVersion: z.string().describe("The original run's pinned version, pinned again even when a newer one is live"),
+  rerunOf: z.string().describe('The original run'),
+}).openapi('RerunCreateBody');
+
+export const RerunDryRun = z.object({ estimate: CostRange, wouldCreate: RerunCreateBody }).openapi('RerunDryRun', {
+  description:
+    'A rerun dry run: estimate is what the rerun is estimated to cost (budgets judge typical, runEstimateUsd in a 402); ' +
+    'wouldCreate is the run it would create, as the body POST /v1/runs would be sent with the version it pins',
 });

@@ -119,7 +119,10 @@ export const Workflow = WorkflowSummary.extend({
   definition: z.record(z.string(), z.unknown()).describe('The full, unredacted definition'),
 }).openapi('Workflow');
 
-const CostRange = z.object({ min: z.number(), typical: z.number(), max: z.number(), currency: z.literal('USD') }).openapi('EstimatedCost');
+/** A price range in USD; `typical` is what budgets judge. */
+export const CostRange = z
+  .object({ min: z.number(), typical: z.number(), max: z.number(), currency: z.literal('USD') })
+  .openapi('EstimatedCost');
 
 export const DryRunRequest = z
   .object({

@@ -85,6 +85,7 @@ export function runEventData(run: RunRow): Record<string, unknown> {
     workflowVersion: run.workflow_version,
     parentOrderId: run.parent_order_id,
     parentRunId: run.parent_run_id,
+    rerunOf: run.rerun_of,
     artifactId: run.artifact_id,
     errorCode: run.error_code,
     error: run.error,

@@ -28,6 +28,7 @@ import * as stepFallbacks from './migrations/0022-step-fallbacks.js';
 import * as providerBatches from './migrations/0023-provider-batches.js';
 import * as idempotencyKeys from './migrations/0024-idempotency-keys.js';
 import * as runTags from './migrations/0025-run-tags.js';
+import * as runRerunOf from './migrations/0026-run-rerun-of.js';
 import * as subworkflowCost from './migrations/0027-subworkflow-cost.js';
 
 /**
@@ -62,6 +63,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0023-provider-batches': providerBatches,
   '0024-idempotency-keys': idempotencyKeys,
   '0025-run-tags': runTags,
+  '0026-run-rerun-of': runRerunOf,
   '0027-subworkflow-cost': subworkflowCost,
 };
 

@@ -3,7 +3,7 @@ import type { Priority } from '@atelier/contracts/priorities';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import type { IdempotencyKey } from './idempotency.js';
 import type { RunsTable } from './schema.js';
-import { type Bindings, type ModelRegistry, estimateSteps, primaryModel, specVersionHash } from '@atelier/domain';
+import { type Bindings, type CostEstimate, type ModelRegistry, estimateSteps, primaryModel, specVersionHash } from '@atelier/domain';
 
 export interface NewRun {
   id: string;
@@ -28,6 +28,17 @@ export interface NewRun {
   /** As the caller gave them, already checked (contracts/run-tags.ts); absent: none. */
   tags?: string[];
   metadata?: Record<string, string>;
+  /** The run this one reruns (POST /v1/runs/{run_id}/rerun). */
+  rerunOf?: string | null;
+}
+
+/** What a run of `definition` with `bindings` is estimated to cost; priced on its primary models, as newRunRow prices it. */
+export function runEstimate(definition: WorkflowDefinition, bindings: Bindings, models: ModelRegistry): CostEstimate {
+  // A fallback runs only when the primary cannot.
+  return estimateSteps(definition.runtimeSteps, (role) => {
+    const id = primaryModel(bindings[role]);
+    return id ? models.get(id) : undefined;
+  });
 }
 
 /**
@@ -35,11 +46,7 @@ export interface NewRun {
  * estimate from registry pricing. API-created runs and sub-workflow children are made the same way.
  */
 export function newRunRow(r: NewRun, models: ModelRegistry): Insertable<RunsTable> {
-  // A run is priced on its primary models: a fallback runs only when the primary cannot.
-  const estimate = estimateSteps(r.definition.runtimeSteps, (role) => {
-    const id = primaryModel(r.bindings[role]);
-    return id ? models.get(id) : undefined;
-  });
+  const estimate = runEstimate(r.definition, r.bindings, models);
   return {
     id: r.id,
     workspace_id: r.workspaceId,
@@ -64,5 +71,6 @@ export function newRunRow(r: NewRun, models: ModelRegistry): Insertable<RunsTabl
     tags: r.tags ?? [],
     metadata: JSON.stringify(r.metadata ?? {}),
     ...(r.idempotency ? { idempotency_key: r.idempotency.key, idempotency_hash: r.idempotency.hash } : {}),
+    ...(r.rerunOf ? { rerun_of: r.rerunOf } : {}),
   };
 }

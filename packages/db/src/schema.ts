@@ -184,6 +184,8 @@ export interface RunsTable {
   /** Set at creation (migration 0025); `{}` / `[]` when none were given. Metadata is written as JSON text. */
   tags: ColumnType<string[], string[] | undefined, string[]>;
   metadata: ColumnType<Record<string, string>, string | undefined, string>;
+  /** The run this one was created again from (POST /v1/runs/{run_id}/rerun); null for any other run. */
+  rerun_of: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -6,7 +6,14 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 /** Whether a status read from a row (a string) is one of the run statuses. */
 export const isRunStatus = (status: string): status is RunStatus => (RUN_STATUSES as readonly string[]).includes(status);
 
-export const TERMINAL_RUN_STATUSES = ['completed', 'review', 'failed', 'cancelled', 'rejected', 'changes_requested'] as const satisfies readonly RunStatus[];
+export const TERMINAL_RUN_STATUSES = [
+  'completed',
+  'review',
+  'failed',
+  'cancelled',
+  'rejected',
+  'changes_requested',
+] as const satisfies readonly RunStatus[];
 
 export function isTerminalRunStatus(status: string): boolean {
   return (TERMINAL_RUN_STATUSES as readonly string[]).includes(status);

@@ -44,71 +44,91 @@ export async function underBudgetsOrAlone<T>(
 export async function underBudgets<T>(caller: Caller, req: BudgetRequest, write: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
   const { db } = caller.services;
   const { principal } = caller;
-  const outcome = await db.transaction().execute(async (tx) => {
-    const refuse = async (budgetId: string | null, detail: Record<string, unknown>) => {
+  type Outcome = { refusal: Record<string, unknown> } | { result: T };
+  const outcome = await db.transaction().execute(async (tx): Promise<Outcome> => {
+    const refused = await firstRefusal(caller, tx, req);
+    if (refused) {
       await recordRefusal(tx, {
         id: newUuid(),
-        budgetId,
+        budgetId: refused.budgetId,
         workspaceId: req.workspaceId,
-        detail,
+        detail: refused.detail,
         attempted: req.attempted,
         callerId: principal.userId,
         callerVia: principal.via,
       });
-      return { refusal: detail } as const;
-    };
-    if (req.orderCap) {
-      const cap = req.orderCap;
-      const judged = judgeBudget(
-        { limitUsd: cap.limitUsd, enforcementMode: cap.enforcementMode },
-        cap.spentUsd,
-        req.estimateUsd,
-        req.largestRunUsd,
-      );
-      if (!judged.allowed) {
-        return refuse(
-          null,
-          refusalBody(judged, {
-            budgetId: cap.orderId ?? null,
-            scope: 'order',
-            enforcementMode: cap.enforcementMode,
-            limitUsd: cap.limitUsd,
-          }),
-        );
-      }
+      return { refusal: refused.detail };
     }
-    for (const budget of await lockApplicableBudgets(tx, req.workspaceId, req.projectId)) {
-      const terms = {
-        limitUsd: Number(budget.limit_usd),
-        enforcementMode: budget.enforcement_mode,
-        overageUsd: budget.overage_usd === null ? null : Number(budget.overage_usd),
-        perRunCapUsd: budget.per_run_cap_usd === null ? null : Number(budget.per_run_cap_usd),
-      };
-      const judged = judgeBudget(terms, await budgetSpend(tx, budget), req.estimateUsd, req.largestRunUsd);
-      if (!judged.allowed) {
-        return refuse(
-          budget.id,
-          refusalBody(judged, {
-            budgetId: budget.id,
-            scope: budget.scope,
-            enforcementMode: budget.enforcement_mode,
-            limitUsd: terms.limitUsd,
-          }),
-        );
-      }
-      if (judged.overLimit)
-        caller.logger.warn(
-          { budgetId: budget.id, spendUsd: judged.spendUsd, estimateUsd: judged.estimateUsd },
-          'notify_only budget passed its limit',
-        );
-    }
-    return { result: await write(tx) } as const;
+    return { result: await write(tx) };
   });
   if ('refusal' in outcome) {
     caller.metrics?.budgetRefusals.inc({ reason: String(outcome.refusal.reason ?? 'unknown'), scope: String(outcome.refusal.scope) });
     throw fail.budgetRefused(outcome.refusal);
   }
   return outcome.result;
+}
+
+/**
+ * What underBudgets would answer, without writing: 402 with the same body when a budget would refuse the
+ * request. Nothing is recorded, because nothing was attempted (a dry run asks, it does not spend).
+ */
+export async function refuseOverBudget(caller: Caller, req: BudgetRequest): Promise<void> {
+  const refused = await caller.services.db.transaction().execute((tx) => firstRefusal(caller, tx, req));
+  if (refused) throw fail.budgetRefused(refused.detail);
+}
+
+/** The first budget (the order's cap first) that refuses the request, judged under the budgets' locks. */
+async function firstRefusal(
+  caller: Caller,
+  tx: Transaction<Database>,
+  req: BudgetRequest,
+): Promise<{ budgetId: string | null; detail: Record<string, unknown> } | undefined> {
+  if (req.orderCap) {
+    const cap = req.orderCap;
+    const judged = judgeBudget(
+      { limitUsd: cap.limitUsd, enforcementMode: cap.enforcementMode },
+      cap.spentUsd,
+      req.estimateUsd,
+      req.largestRunUsd,
+    );
+    if (!judged.allowed) {
+      return {
+        budgetId: null,
+        detail: refusalBody(judged, {
+          budgetId: cap.orderId ?? null,
+          scope: 'order',
+          enforcementMode: cap.enforcementMode,
+          limitUsd: cap.limitUsd,
+        }),
+      };
+    }
+  }
+  for (const budget of await lockApplicableBudgets(tx, req.workspaceId, req.projectId)) {
+    const terms = {
+      limitUsd: Number(budget.limit_usd),
+      enforcementMode: budget.enforcement_mode,
+      overageUsd: budget.overage_usd === null ? null : Number(budget.overage_usd),
+      perRunCapUsd: budget.per_run_cap_usd === null ? null : Number(budget.per_run_cap_usd),
+    };
+    const judged = judgeBudget(terms, await budgetSpend(tx, budget), req.estimateUsd, req.largestRunUsd);
+    if (!judged.allowed) {
+      return {
+        budgetId: budget.id,
+        detail: refusalBody(judged, {
+          budgetId: budget.id,
+          scope: budget.scope,
+          enforcementMode: budget.enforcement_mode,
+          limitUsd: terms.limitUsd,
+        }),
+      };
+    }
+    if (judged.overLimit)
+      caller.logger.warn(
+        { budgetId: budget.id, spendUsd: judged.spendUsd, estimateUsd: judged.estimateUsd },
+        'notify_only budget passed its limit',
+      );
+  }
+  return undefined;
 }
 
 function refusalBody(

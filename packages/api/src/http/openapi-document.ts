@@ -64,6 +64,7 @@ const ACTIONS = new Set([
   'refresh',
   'register',
   'request',
+  'rerun',
   'restore',
   'resume',
   'retire',

@@ -66,6 +66,7 @@ export function presentRun(run: RunRow, steps: RunStepRow[], decisions: Decision
     failureDetails: (run.failure_details as Record<string, unknown> | null) ?? null,
     parentRunId: run.parent_run_id,
     parentOrderId: run.parent_order_id,
+    rerunOf: run.rerun_of,
     orderDedupeKey: run.order_dedupe_key,
     workerId: run.worker_id,
     archived: run.archived,

@@ -185,7 +185,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
         const run = await createRun(
           caller,
           { templateId: BRAND_IMPORT_WORKFLOW, workspaceId: brand.workspace_id, projectId: brand.id, intake },
-          (tx, run) => recordBrandImport(tx, { runId: run.id, projectId: brand.id, createdBy: principal.userId }),
+          { alsoRecord: (tx, run) => recordBrandImport(tx, { runId: run.id, projectId: brand.id, createdBy: principal.userId }) },
         );
         return c.json(presentRun(run, []), 201);
       } catch (err) {

@@ -3,9 +3,12 @@ import { archiveRun, getProjectInWorkspace, moveRunToProject } from '@atelier/db
 import { isTerminalRunStatus } from '@atelier/domain';
 import { NotFinalizable, finalizeRun } from '@atelier/engine/finalize';
 import { RunStateConflict, requestRunCancel } from '@atelier/engine/operations';
-import { MoveRunRequest, Run, RunIdParam } from '@atelier/contracts/runs';
+import { MoveRunRequest, RerunDryRun, RerunRequest, Run, RunIdParam } from '@atelier/contracts/runs';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { runResponse, visibleRun } from '../runs/visible-run.js';
+import { dryRunRerun, rerunRun } from '../runs/rerun.js';
+import { presentRun } from '../presenters/run.js';
+import { IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
@@ -21,7 +24,7 @@ async function asConflict(operation: () => Promise<unknown>): Promise<void> {
 }
 const runBody = { ...json(Run) };
 
-/** What can be done to an existing run: cancel, finalize, archive, move. */
+/** What can be done to an existing run: cancel, finalize, archive, move, rerun. */
 export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
@@ -96,5 +99,43 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       if (projectId && !(await getProjectInWorkspace(db, run.workspace_id, projectId))) throw fail.notFound('project', projectId);
       await moveRunToProject(db, run.id, projectId);
       return c.json(await runResponse(caller, run.id), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...secured('runs'),
+      method: 'post',
+      path: '/v1/runs/{run_id}/rerun',
+      summary: 'Start a new run of the same pinned workflow version as a run, with its intake and bindings, optionally overridden',
+      description:
+        "Creates a run as POST /v1/runs does (the same 400, 402, 403, 404 and 422 answers), from the original run's workflow, pinned version " +
+        "(even when a newer one is live), workspace, project, priority, intake and role bindings; the body's intake keys and provider roles " +
+        "replace the original's. The new run's rerunOf names the original; GET /v1/runs?rerunOf= lists an original's reruns. A child of an order " +
+        'or of a sub-workflow step is rerun as a standalone run, judged by workspace and project budgets. dryRun: true creates nothing and ' +
+        'answers 200 with the estimate and the create body (a budget that would refuse answers 402, unrecorded). ' +
+        'An Idempotency-Key works as on POST /v1/runs (keys are shared with it; a dry run ignores the key).',
+      request: { params: RunIdParam, body: { ...jsonBody(RerunRequest), required: false }, headers: IdempotencyHeaders },
+      responses: {
+        201: {
+          description:
+            'The new run, pending (or, replayed, the run an earlier request with the same Idempotency-Key created, as it now stands)',
+          headers: ReplayedHeaders,
+          ...runBody,
+        },
+        200: { description: 'dryRun: the estimate and the run that would be created; nothing was', ...json(RerunDryRun) },
+        ...errorResponses(400, 401, 402, 403, 404, 422),
+      },
+    }),
+    async (c) => {
+      const caller = callerOf(c);
+      const runId = c.req.valid('param').run_id;
+      const { dryRun, ...overrides } = c.req.valid('json') ?? {};
+      if (dryRun) return c.json(await dryRunRerun(caller, runId, overrides), 200);
+      // The original is part of what is created: the same key and body for another run is another request.
+      const key = idempotencyKeyOf(c, { rerunOf: runId, ...overrides });
+      const { row, replayed } = await rerunRun(caller, runId, overrides, key);
+      if (!replayed) return c.json(presentRun(row, []), 201);
+      c.header(REPLAYED_HEADER, 'true');
+      return c.json(await runResponse(caller, row.id), 201);
     },
   );

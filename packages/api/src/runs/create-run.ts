@@ -8,6 +8,7 @@ import {
   type RunRow,
   idempotentCreations,
   getNewestVersion,
+  getWorkflowVersion,
   getProjectInWorkspace,
   insertRun,
   insertRunIf,
@@ -16,8 +17,17 @@ import {
   type RunsTable,
   moveRunStatus,
   newRunRow,
+  runEstimate,
 } from '@atelier/db';
-import { type Bindings, type ModelBinding, intakeSizeProblems, measureIntake, newRunId, resolveIntake } from '@atelier/domain';
+import {
+  type Bindings,
+  type CostEstimate,
+  type ModelBinding,
+  intakeSizeProblems,
+  measureIntake,
+  newRunId,
+  resolveIntake,
+} from '@atelier/domain';
 import { templateLabel } from '@atelier/engine/metrics';
 import { nameRunOnSpan } from '@atelier/engine/tracing';
 import { type WorkspaceAccess, workspaceAccess } from '../access.js';
@@ -25,7 +35,7 @@ import { fail } from '../errors.js';
 import type { Caller } from '../caller.js';
 import { refuseUnusableCharacter } from './character-gate.js';
 import { resolveSuppliedArtifacts } from './supplied-artifacts.js';
-import { underBudgetsOrAlone } from '../budgets/enforce.js';
+import { refuseOverBudget, underBudgetsOrAlone } from '../budgets/enforce.js';
 import { createdOnce } from '../http/idempotency.js';
 import { kept } from '../kept/index.js';
 
@@ -33,9 +43,10 @@ type Body = z.infer<typeof CreateRunRequest>;
 
 /**
  * The version a new run pins: the live (newest published) one; for a workflow never published, its
- * newest draft, which is recorded but not executed.
+ * newest draft, which is recorded but not executed. A rerun names its original's `version` instead, so it
+ * runs what the original ran even after a newer version went live. A deprecated workflow refuses either.
  */
-export async function pinnedVersion(caller: Caller, templateId: string, access: WorkspaceAccess) {
+export async function pinnedVersion(caller: Caller, templateId: string, access: WorkspaceAccess, pinned?: string) {
   const { services } = caller;
   const { db } = services;
   // The workflow and its live version, kept in memory while the catalog does not change: every run creation reads it.
@@ -51,8 +62,14 @@ export async function pinnedVersion(caller: Caller, templateId: string, access: 
       message: `${workflow.id} is deprecated${workflow.superseded_by_id ? `; use ${workflow.superseded_by_id}` : ''}`,
     });
   }
-  const version = workflow.live_version ? live : await getNewestVersion(db, workflow.id, 'draft');
-  if (!version) throw fail.notFound('workflow', templateId);
+  const version =
+    pinned !== undefined
+      ? await getWorkflowVersion(db, workflow.id, pinned)
+      : workflow.live_version
+        ? live
+        : await getNewestVersion(db, workflow.id, 'draft');
+  if (!version)
+    throw pinned === undefined ? fail.notFound('workflow', templateId) : fail.notFound('version', `${pinned} of workflow ${templateId}`);
   const runnable = version.state === 'published' && workflow.visibility !== 'draft';
   return { workflow, definition: version.definition as WorkflowDefinition, runnable };
 }
@@ -72,19 +89,28 @@ export function applyOverrides(caller: Caller, definition: WorkflowDefinition, o
   return bindings;
 }
 
-/**
- * POST /v1/runs: validates, pins the version and spec hash, and records the run as pending together with
- * the command that starts it, in one transaction; the dispatcher hands it to Temporal. The answer costs
- * one transaction and never waits on Temporal, which may even be down.
- */
-export async function createRun(
-  caller: Caller,
-  body: Body,
+/** How a run comes to be beyond its create body: a rerun pins its original's version and links to it (rerun.ts). */
+export interface RunOrigin {
+  /** The workflow version to pin instead of the live one. */
+  version: string;
+  /** The run this one is created again from. */
+  rerunOf: string;
+}
+
+export interface CreateRunOptions {
   /** Written in the run's own transaction (e.g. a brand import's record); throwing undoes the run. */
-  alsoRecord?: (tx: Executor, run: RunRow) => Promise<void>,
+  alsoRecord?: (tx: Executor, run: RunRow) => Promise<void>;
   /** The request's `Idempotency-Key`, recorded with the run (createRunOnce). */
-  idempotency?: IdempotencyKey,
-): Promise<RunRow> {
+  idempotency?: IdempotencyKey;
+  origin?: RunOrigin;
+}
+
+/**
+ * A run checked and priced but not recorded: everything POST /v1/runs refuses before budgets (workspace,
+ * project, workflow and version, bindings, intake, supplied artifacts, characters) is refused here, so a
+ * run and its dry run are refused alike.
+ */
+async function checkedRun(caller: Caller, body: Body, options: CreateRunOptions) {
   const { services, principal } = caller;
   const { db, models } = services;
   const access = await workspaceAccess(caller, body.workspaceId);
@@ -93,7 +119,7 @@ export async function createRun(
   if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId))) {
     throw fail.notFound('project', body.projectId);
   }
-  const { workflow, definition, runnable } = await pinnedVersion(caller, body.templateId, access);
+  const { workflow, definition, runnable } = await pinnedVersion(caller, body.templateId, access, options.origin?.version);
   const bindings = applyOverrides(caller, definition, body.providers);
 
   const resolution = resolveIntake(definition.intakeSchema.fields, body.intake);
@@ -131,10 +157,24 @@ export async function createRun(
       priority: body.priority ?? null,
       ...(body.tags ? { tags: body.tags } : {}),
       ...(body.metadata ? { metadata: body.metadata } : {}),
-      ...(idempotency ? { idempotency } : {}),
+      rerunOf: options.origin?.rerunOf ?? null,
+      ...(options.idempotency ? { idempotency: options.idempotency } : {}),
     },
     models,
   );
+  return { access, workflow, definition, bindings, runId, row, notExecuted };
+}
+
+/**
+ * POST /v1/runs: validates, pins the version and spec hash, and records the run as pending together with
+ * the command that starts it, in one transaction; the dispatcher hands it to Temporal. The answer costs
+ * one transaction and never waits on Temporal, which may even be down.
+ */
+export async function createRun(caller: Caller, body: Body, options: CreateRunOptions = {}): Promise<RunRow> {
+  const { services } = caller;
+  const { db } = services;
+  const { alsoRecord } = options;
+  const { access, workflow, runId, row, notExecuted } = await checkedRun(caller, body, options);
   nameRunOnSpan({ runId, workspaceId: access.workspaceId, templateId: workflow.id });
   // A draft's run never executes and costs nothing, so only runs that will execute answer to budgets.
   const estimate = Number(row.estimated_usd ?? 0);
@@ -182,13 +222,38 @@ export async function createRun(
 }
 
 /**
+ * createRun without creating: the same refusals, the budgets judged as they stand (402 with the same body,
+ * not recorded: nothing was attempted), and the estimate the run would be judged on.
+ */
+export async function priceRun(caller: Caller, body: Body, origin?: RunOrigin): Promise<CostEstimate> {
+  const { access, definition, bindings, notExecuted } = await checkedRun(caller, body, origin ? { origin } : {});
+  const estimate = runEstimate(definition, bindings, caller.services.models);
+  // As createRun: a draft's run never executes, so no budget judges it.
+  if (!notExecuted) {
+    await refuseOverBudget(caller, {
+      workspaceId: access.workspaceId,
+      projectId: body.projectId ?? null,
+      estimateUsd: estimate.typical,
+      largestRunUsd: estimate.typical,
+      attempted: 'run',
+    });
+  }
+  return estimate;
+}
+
+/**
  * POST /v1/runs with an `Idempotency-Key`: the run is created once per workspace and key within the key's
  * window; a retry with the same body gets that run back (`replayed`), another body is refused.
  */
-export async function createRunOnce(caller: Caller, body: Body, key: IdempotencyKey): Promise<{ row: RunRow; replayed: boolean }> {
+export async function createRunOnce(
+  caller: Caller,
+  body: Body,
+  key: IdempotencyKey,
+  origin?: RunOrigin,
+): Promise<{ row: RunRow; replayed: boolean }> {
   const access = await workspaceAccess(caller, body.workspaceId);
   return createdOnce(idempotentCreations('runs'), caller.services.db, access.workspaceId, key, () =>
-    createRun(caller, body, undefined, key),
+    createRun(caller, body, { idempotency: key, ...(origin ? { origin } : {}) }),
   );
 }
 

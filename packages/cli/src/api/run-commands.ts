@@ -1,9 +1,21 @@
-/** `atelier runs …`: start, list, show, watch and cancel through the API; finalize, reconcile and reset handed to main.ts. */
+/** `atelier runs …`: start, rerun, list, show, watch and cancel through the API; finalize, reconcile and reset handed to main.ts. */
 import { type Command, Option } from 'commander';
 import type { AtelierClient, Run } from '@atelier/client';
 import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
 import { decideCommands, describeRunEvent, holdNeeds, money, table } from './format.js';
-import { type CommandContext, EXIT, RUN_SUCCESS, UsageError, collect, intakeFrom, ok, positiveInt, print, printJson } from './cli-kit.js';
+import {
+  type CommandContext,
+  EXIT,
+  RUN_SUCCESS,
+  UsageError,
+  collect,
+  intakeFrom,
+  objectFrom,
+  ok,
+  positiveInt,
+  print,
+  printJson,
+} from './cli-kit.js';
 
 function runSummary(run: Run): string[][] {
   return [
@@ -20,6 +32,13 @@ function runSummary(run: Run): string[][] {
     ...(run.error ? [['error', `${run.errorCode ? `${run.errorCode}: ` : ''}${run.error}`]] : []),
     ...(run.parentOrderId ? [['order', run.parentOrderId]] : []),
   ];
+}
+
+/** The line a started run is announced with: its id first, so scripts can cut it. */
+function startedLine(run: Run): string {
+  const rerun = run.rerunOf ? `, rerun of ${run.rerunOf}` : '';
+  const tags = run.tags?.length ? ` tags: ${run.tags.join(' ')}` : '';
+  return `run ${run.id} ${run.status} (${run.templateId} ${run.workflowVersion}, estimated ${money(run.totalCosts.estimatedUsd)}${rerun})${tags}`;
 }
 
 /** For a run in review: the gate it waits on, what the hold needs and the commands that decide it. */
@@ -91,7 +110,7 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
   // ---- runs ----
   const runs = program
     .command('runs')
-    .description('start, list, show, watch and cancel runs (API); finalize, reconcile and reset (operator)');
+    .description('start, rerun, list, show, watch and cancel runs (API); finalize, reconcile and reset (operator)');
   runs
     .command('start')
     .description('start a run of a workflow (POST /v1/runs)')
@@ -134,11 +153,49 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
           };
           const run = ok(await client.POST('/v1/runs', { body }), 'POST /v1/runs');
           if (opts.json) printJson(run);
-          else
-            print(
-              `run ${run.id} ${run.status} (${run.templateId} ${run.workflowVersion}, estimated ${money(run.totalCosts.estimatedUsd)})${run.tags?.length ? ` tags: ${run.tags.join(' ')}` : ''}`,
-            );
+          else print(startedLine(run));
           return opts.watch ? watchRun(client, run.id, Boolean(opts.json)) : EXIT.ok;
+        },
+      ),
+    );
+  runs
+    .command('rerun')
+    .description('start a run again at the version it pinned, with its intake and models (POST /v1/runs/{id}/rerun)')
+    .argument('<run>', 'run id')
+    .option('--intake-json <json>', "intake fields over the original's, as a JSON object (keys given replace the original's)")
+    .option('--set <key=value>', 'one intake field over the original (repeatable; JSON values parsed)', collect)
+    .option('--provider <role=model>', "model for a role instead of the original's (repeatable)", collect)
+    .option('--dry-run', 'create nothing: print the estimate and what would be started')
+    .option('--watch', 'follow the new run until it ends (exit code as `runs watch`)')
+    .option('--json', 'print the run (or the dry run) as JSON')
+    .action(
+      act(
+        async (
+          client,
+          runId: string,
+          opts: { intakeJson?: string; set?: string[]; provider?: string[]; dryRun?: boolean; watch?: boolean; json?: boolean },
+        ) => {
+          const intake = objectFrom('--intake-json', opts.intakeJson, opts.set);
+          const body = {
+            ...(Object.keys(intake).length > 0 ? { intake } : {}),
+            ...(opts.provider ? { providers: pairs('--provider', 'role=model', opts.provider) } : {}),
+            ...(opts.dryRun ? { dryRun: true } : {}),
+          };
+          const what = `POST /v1/runs/${runId}/rerun`;
+          const answer = ok(await client.POST('/v1/runs/{run_id}/rerun', { params: { path: { run_id: runId } }, body }), what);
+          if ('estimate' in answer) {
+            if (opts.json) printJson(answer);
+            else {
+              const { estimate: e, wouldCreate: w } = answer;
+              print(
+                `dry run: a rerun of ${runId} would start ${w.templateId} ${w.workflowVersion}, estimated ${money(e.typical)} (${money(e.min)} to ${money(e.max)}); nothing was created`,
+              );
+            }
+            return EXIT.ok;
+          }
+          if (opts.json) printJson(answer);
+          else print(startedLine(answer));
+          return opts.watch ? watchRun(client, answer.id, Boolean(opts.json)) : EXIT.ok;
         },
       ),
     );
@@ -151,6 +208,7 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
     .option('--order <id>', 'only the children of this order')
     .option('--tag <tag>', 'only runs carrying this tag (repeatable: all of them)', collect)
     .option('--meta <key=value>', 'only runs with this metadata entry (repeatable: all of them)', collect)
+    .option('--rerun-of <id>', 'only the reruns of this run')
     .option('--limit <n>', 'at most this many (default 20)', positiveInt('--limit'), 20)
     .option('--offset <n>', 'skip this many', positiveInt('--offset'), 0)
     .option('--json', 'print the page as JSON')
@@ -165,6 +223,7 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
             order?: string;
             tag?: string[];
             meta?: string[];
+            rerunOf?: string;
             limit: number;
             offset: number;
             json?: boolean;
@@ -180,6 +239,7 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
             ...(opts.tag ? { tag: opts.tag } : {}),
             // Sent as metadata[<key>]=<value> (the client's deepObject serialization).
             ...(opts.meta ? { metadata: pairs('--meta', 'key=value', opts.meta) } : {}),
+            ...(opts.rerunOf ? { rerunOf: opts.rerunOf } : {}),
           };
           const page = ok(await client.GET('/v1/runs', { params: { query } }), 'GET /v1/runs');
           if (opts.json) printJson(page);

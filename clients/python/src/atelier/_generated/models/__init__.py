@@ -343,6 +343,12 @@ from .queue_list import QueueList
 from .refresh_request import RefreshRequest
 from .register_request import RegisterRequest
 from .request_validation_error import RequestValidationError
+from .rerun_create_body import RerunCreateBody
+from .rerun_create_body_providers import RerunCreateBodyProviders
+from .rerun_dry_run import RerunDryRun
+from .rerun_request import RerunRequest
+from .rerun_request_intake import RerunRequestIntake
+from .rerun_request_providers import RerunRequestProviders
 from .retry_failed_order_response_200 import RetryFailedOrderResponse200
 from .retry_failed_request import RetryFailedRequest
 from .role import Role
@@ -752,6 +758,12 @@ __all__ = (
     "RefreshRequest",
     "RegisterRequest",
     "RequestValidationError",
+    "RerunCreateBody",
+    "RerunCreateBodyProviders",
+    "RerunDryRun",
+    "RerunRequest",
+    "RerunRequestIntake",
+    "RerunRequestProviders",
     "RetryFailedOrderResponse200",
     "RetryFailedRequest",
     "Role",

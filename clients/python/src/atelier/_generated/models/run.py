@@ -52,6 +52,7 @@ class Run:
         failure_details (None | RunFailureDetailsType0):
         parent_run_id (None | str):
         parent_order_id (None | str):
+        rerun_of (None | str): The run this one was created again from (POST /v1/runs/{run_id}/rerun); null otherwise
         order_dedupe_key (None | str):
         worker_id (None | str):
         archived (bool):
@@ -87,6 +88,7 @@ class Run:
     failure_details: None | RunFailureDetailsType0
     parent_run_id: None | str
     parent_order_id: None | str
+    rerun_of: None | str
     order_dedupe_key: None | str
     worker_id: None | str
     archived: bool
@@ -171,6 +173,9 @@ class Run:
         parent_order_id: None | str
         parent_order_id = self.parent_order_id
 
+        rerun_of: None | str
+        rerun_of = self.rerun_of
+
         order_dedupe_key: None | str
         order_dedupe_key = self.order_dedupe_key
 
@@ -226,6 +231,7 @@ class Run:
                 "failureDetails": failure_details,
                 "parentRunId": parent_run_id,
                 "parentOrderId": parent_order_id,
+                "rerunOf": rerun_of,
                 "orderDedupeKey": order_dedupe_key,
                 "workerId": worker_id,
                 "archived": archived,
@@ -376,6 +382,13 @@ class Run:
 
         parent_order_id = _parse_parent_order_id(d.pop("parentOrderId"))
 
+        def _parse_rerun_of(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        rerun_of = _parse_rerun_of(d.pop("rerunOf"))
+
         def _parse_order_dedupe_key(data: object) -> None | str:
             if data is None:
                 return data
@@ -451,6 +464,7 @@ class Run:
             failure_details=failure_details,
             parent_run_id=parent_run_id,
             parent_order_id=parent_order_id,
+            rerun_of=rerun_of,
             order_dedupe_key=order_dedupe_key,
             worker_id=worker_id,
             archived=archived,

@@ -30,6 +30,7 @@ def _get_kwargs(
     status: ListRunsStatus | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
+    rerun_of: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
@@ -65,6 +66,8 @@ def _get_kwargs(
     params["parentOrderId"] = parent_order_id
 
     params["workerId"] = worker_id
+
+    params["rerunOf"] = rerun_of
 
     json_include_archived: str | Unset = UNSET
     if not isinstance(include_archived, Unset):
@@ -259,6 +262,7 @@ def sync_detailed(
     status: ListRunsStatus | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
+    rerun_of: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
@@ -283,6 +287,7 @@ def sync_detailed(
         status (ListRunsStatus | Unset):
         parent_order_id (str | Unset):
         worker_id (str | Unset):
+        rerun_of (str | Unset): Only the reruns of this run
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
@@ -306,6 +311,7 @@ def sync_detailed(
         status=status,
         parent_order_id=parent_order_id,
         worker_id=worker_id,
+        rerun_of=rerun_of,
         include_archived=include_archived,
         tag=tag,
         metadata=metadata,
@@ -328,6 +334,7 @@ def sync(
     status: ListRunsStatus | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
+    rerun_of: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
@@ -353,6 +360,7 @@ def sync(
         status (ListRunsStatus | Unset):
         parent_order_id (str | Unset):
         worker_id (str | Unset):
+        rerun_of (str | Unset): Only the reruns of this run
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
@@ -377,6 +385,7 @@ def sync(
         status=status,
         parent_order_id=parent_order_id,
         worker_id=worker_id,
+        rerun_of=rerun_of,
         include_archived=include_archived,
         tag=tag,
         metadata=metadata,
@@ -393,6 +402,7 @@ async def asyncio_detailed(
     status: ListRunsStatus | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
+    rerun_of: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
@@ -417,6 +427,7 @@ async def asyncio_detailed(
         status (ListRunsStatus | Unset):
         parent_order_id (str | Unset):
         worker_id (str | Unset):
+        rerun_of (str | Unset): Only the reruns of this run
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
@@ -440,6 +451,7 @@ async def asyncio_detailed(
         status=status,
         parent_order_id=parent_order_id,
         worker_id=worker_id,
+        rerun_of=rerun_of,
         include_archived=include_archived,
         tag=tag,
         metadata=metadata,
@@ -460,6 +472,7 @@ async def asyncio(
     status: ListRunsStatus | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
+    rerun_of: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
@@ -485,6 +498,7 @@ async def asyncio(
         status (ListRunsStatus | Unset):
         parent_order_id (str | Unset):
         worker_id (str | Unset):
+        rerun_of (str | Unset): Only the reruns of this run
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
@@ -510,6 +524,7 @@ async def asyncio(
             status=status,
             parent_order_id=parent_order_id,
             worker_id=worker_id,
+            rerun_of=rerun_of,
             include_archived=include_archived,
             tag=tag,
             metadata=metadata,
