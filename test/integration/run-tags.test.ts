@@ -51,6 +51,14 @@ describe('run tags and metadata', () => {
     expect(items.find((r) => r.id === plain.body.id)).toMatchObject({ tags: [], metadata: {} });
   });
 
+  it('go with a rerun: the rerun of a labelled run carries its tags and metadata', async () => {
+    const original = await post({ ...RUN, tags: ['rerun-me'], metadata: { desk: 'science' } });
+    expect(original.status).toBe(201);
+    const rerun = await h.request('POST', `/v1/runs/${original.body.id}/rerun`, { token: user.token, body: {} });
+    expect(rerun.status).toBe(201);
+    expect(rerun.body).toMatchObject({ rerunOf: original.body.id, tags: ['rerun-me'], metadata: { desk: 'science' } });
+  });
+
   it('are stored alike when a budget judges the run (its insert runs in the budget transaction)', async () => {
     const budgeted = await registerUser(h);
     const budget = await h.request('POST', '/v1/budgets', {

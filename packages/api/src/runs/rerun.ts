@@ -11,7 +11,7 @@ type RerunBody = z.infer<typeof RerunCreateBody>;
 
 /**
  * The create body of a rerun of `original`: its workflow and pinned version, workspace, project, priority,
- * intake and role bindings, with the request's intake keys and roles over them. The intake is the stored
+ * tags, metadata, intake and role bindings, with the request's intake keys and roles over them. The intake is the stored
  * one (defaults applied), so a default the original took stays what it was. A child of an order or of a
  * sub-workflow step is rerun as a standalone run of its workspace: the order's plan and cap, and the
  * parent's step, are settled and are not reopened by a run started after them.
@@ -25,6 +25,9 @@ function rerunBody(original: RunRow, overrides: Overrides): RerunBody {
     projectId: original.project_id,
     providers: { ...original.bindings, ...overrides.providers },
     ...(original.priority ? { priority: original.priority } : {}),
+    // The same piece of work: whatever finds the original by its labels finds its reruns too.
+    ...(original.tags.length > 0 ? { tags: original.tags } : {}),
+    ...(Object.keys(original.metadata).length > 0 ? { metadata: original.metadata } : {}),
     rerunOf: original.id,
   };
 }
