@@ -20,8 +20,7 @@ async function readArtifacts(ids) {
         try {
           artifacts.set(id, await api('GET', `/v1/artifacts/${encodeURIComponent(id)}`));
         } catch {
-          // Shown as a title-less tile; the child's own page says why when opened.
-          artifacts.set(id, null);
+          // Not kept: the tile says "No artifact" for now and the next refresh reads it again.
         }
       }),
     );
@@ -72,7 +71,7 @@ export async function renderGallery(box, children, { shown, unloaded, more }) {
   const tiles = visible.map(tile);
   const hidden = succeeded.length - visible.length;
   // The same tiles again (a refresh with nothing new) are left in place, so images do not flicker.
-  const key = visible.map((r) => `${r.id}:${r.artifactId ?? ''}`).join(',');
+  const key = visible.map((r) => `${r.id}:${r.artifactId ?? ''}:${artifacts.has(r.artifactId)}`).join(',');
   if (box.dataset.key === key && box.dataset.more === String(hidden > 0 || unloaded)) return;
   box.dataset.key = key;
   box.dataset.more = String(hidden > 0 || unloaded);
