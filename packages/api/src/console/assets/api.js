@@ -38,9 +38,25 @@ export class ApiError extends Error {
   }
 }
 
+const BUDGET_REASONS = {
+  per_run_cap_exceeded: 'over the per-run cap',
+  hard_stop: 'the limit is a hard stop',
+  allow_overage_exceeded: 'past the allowed overage',
+  allow_one_more_exhausted: 'the one more run past the limit was already used',
+};
+
+const money = (n) => (typeof n === 'number' && Number.isFinite(n) ? `$${n.toFixed(n !== 0 && Math.abs(n) < 1 ? 4 : 2)}` : '?');
+
+/** A budget refusal (402) has no message, only figures: said as the CLI says it (cli/src/api/errors.ts). */
+function budgetSentence(d) {
+  const why = BUDGET_REASONS[d.reason] ?? d.reason;
+  return `Budget exceeded: ${money(d.remainingUsd)} left of ${money(d.limitUsd)} in the ${d.scope ?? 'workspace'} budget (spent ${money(d.spendUsd)}), and this is estimated at ${money(d.runEstimateUsd)}${why ? `; ${why}` : ''}. Nothing was spent.`;
+}
+
 /** The contract's error bodies in one line: a message, a domain error object, or 422 validation entries. */
 export function describeDetail(status, detail) {
   if (typeof detail === 'string') return detail;
+  if (detail?.code === 'budget_exceeded') return budgetSentence(detail);
   if (Array.isArray(detail)) return detail.map((e) => `${(e.loc ?? []).slice(1).join('.') || 'request'}: ${e.msg}`).join('; ');
   if (detail && typeof detail === 'object') return detail.message ?? detail.msg ?? detail.code ?? JSON.stringify(detail);
   return `the gateway answered ${status}`;

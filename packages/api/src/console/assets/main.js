@@ -4,7 +4,8 @@ import { ApiError, api, apiWith, inWorkspace, session, toSignIn } from './api.js
 import { apiKeysPage } from './api-keys.js';
 import { budgetsPage } from './budgets.js';
 import { $, announce, fill, h } from './dom.js';
-import { orderPage, ordersPage } from './orders.js';
+import { orderPage } from './order-page.js';
+import { ordersPage } from './orders.js';
 import { queuePage } from './queue.js';
 import { runPage, runsPage } from './runs.js';
 import { webhooksPage } from './webhooks.js';
