@@ -72,7 +72,11 @@ describe('runs on the anthropic provider', () => {
     const finished = await run('compose-article', { topic: 'durable workflows' }, { textGenerator: SONNET });
     expect(finished.status).toBe('completed');
     expect(step(finished, 'step-3')).toMatchObject({ provider: 'anthropic', model: SONNET, costActualUsd: SONNET_STEP });
-    expect(finished.totalCosts.actualUsd).toBeCloseTo(SONNET_STEP, 6);
+    // Its own spend is the Sonnet step; its total adds what the research sub-workflow spent (on the default model).
+    expect(finished.totalCosts.ownActualUsd).toBeCloseTo(SONNET_STEP, 6);
+    const research = finished.runSteps.find((s: { kind: string }) => s.kind === 'subWorkflow');
+    expect(research.costActualUsd).toBeGreaterThan(0);
+    expect(finished.totalCosts.actualUsd).toBeCloseTo(SONNET_STEP + research.costActualUsd, 6);
     const artifact = await h.request('GET', `/v1/artifacts/${finished.artifactId}`, { token: user.token });
     expect(artifact.body.content.body).toHaveLength(3);
   });
