@@ -46,6 +46,19 @@ from .budget_refusal_detail_code import BudgetRefusalDetailCode
 from .budget_refusal_detail_reason import BudgetRefusalDetailReason
 from .budget_refusal_list import BudgetRefusalList
 from .budget_scope import BudgetScope
+from .bulk_cancel_dry_run import BulkCancelDryRun
+from .bulk_cancel_request import BulkCancelRequest
+from .bulk_cancel_result import BulkCancelResult
+from .bulk_failed import BulkFailed
+from .bulk_rerun_dry_run import BulkRerunDryRun
+from .bulk_rerun_request import BulkRerunRequest
+from .bulk_rerun_request_intake import BulkRerunRequestIntake
+from .bulk_rerun_request_providers import BulkRerunRequestProviders
+from .bulk_rerun_result import BulkRerunResult
+from .bulk_rerun_result_reruns_item import BulkRerunResultRerunsItem
+from .bulk_skipped import BulkSkipped
+from .bulk_skipped_reason import BulkSkippedReason
+from .bulk_skipped_status import BulkSkippedStatus
 from .campaign import Campaign
 from .campaign_brief import CampaignBrief
 from .campaign_create_request import CampaignCreateRequest
@@ -358,6 +371,9 @@ from .run_decision import RunDecision
 from .run_decision_decision import RunDecisionDecision
 from .run_decision_patch_type_0 import RunDecisionPatchType0
 from .run_failure_details_type_0 import RunFailureDetailsType0
+from .run_filter import RunFilter
+from .run_filter_metadata import RunFilterMetadata
+from .run_filter_status import RunFilterStatus
 from .run_intake import RunIntake
 from .run_list import RunList
 from .run_metadata import RunMetadata
@@ -487,6 +503,19 @@ __all__ = (
     "BudgetRefusalDetailReason",
     "BudgetRefusalList",
     "BudgetScope",
+    "BulkCancelDryRun",
+    "BulkCancelRequest",
+    "BulkCancelResult",
+    "BulkFailed",
+    "BulkRerunDryRun",
+    "BulkRerunRequest",
+    "BulkRerunRequestIntake",
+    "BulkRerunRequestProviders",
+    "BulkRerunResult",
+    "BulkRerunResultRerunsItem",
+    "BulkSkipped",
+    "BulkSkippedReason",
+    "BulkSkippedStatus",
     "Campaign",
     "CampaignBrief",
     "CampaignCreateRequest",
@@ -773,6 +802,9 @@ __all__ = (
     "RunDecisionDecision",
     "RunDecisionPatchType0",
     "RunFailureDetailsType0",
+    "RunFilter",
+    "RunFilterMetadata",
+    "RunFilterStatus",
     "RunIntake",
     "RunList",
     "RunMetadata",
