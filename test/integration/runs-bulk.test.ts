@@ -11,7 +11,7 @@ let h: Harness;
 
 beforeAll(async () => {
   // Slow models keep runs running for the seconds a test needs them unsettled.
-  h = await startHarness({ localLatencyMs: 3000 });
+  h = await startHarness({ localLatencyMs: 8000 });
 }, 60_000);
 afterAll(() => h?.stop());
 
