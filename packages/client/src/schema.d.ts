@@ -348,6 +348,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Artifacts of a workspace, newest first, each as GET /v1/artifacts/{artifact_id} shows it
+         * @description The workspace is the one named, else the one the project is in, else the key's or the caller's default (as GET /v1/runs). createdAfter is inclusive and createdBefore exclusive.
+         */
+        get: operations["listArtifacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/artifacts/{artifact_id}": {
         parameters: {
             query?: never;
@@ -2408,6 +2428,10 @@ export interface components {
             providers?: {
                 [key: string]: components["schemas"]["ModelBinding"];
             };
+        };
+        ArtifactList: {
+            items: components["schemas"]["Artifact"][];
+            total: number;
         };
         Artifact: {
             id: string;
@@ -5480,6 +5504,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestValidationError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    listArtifacts: {
+        parameters: {
+            query?: {
+                offset?: number | null;
+                limit?: number;
+                workspaceId?: string;
+                projectId?: string;
+                /** @description Only the artifacts this run produced */
+                runId?: string;
+                artifactClass?: "visual" | "video" | "research" | "knowledge";
+                /** @description For example illustration, film-cut */
+                artifactType?: string;
+                status?: "review" | "approved" | "rejected" | "draft" | "ready";
+                /** @description Artifacts created at or after this instant */
+                createdAfter?: string;
+                /** @description Artifacts created before this instant */
+                createdBefore?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Artifacts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtifactList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
                 };
             };
             /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */

@@ -10,6 +10,7 @@ from .api_key_list import ApiKeyList
 from .artifact import Artifact
 from .artifact_artifact_class import ArtifactArtifactClass
 from .artifact_content import ArtifactContent
+from .artifact_list import ArtifactList
 from .artifact_qa import ArtifactQa
 from .artifact_qa_checks_item import ArtifactQaChecksItem
 from .artifact_qa_checks_item_status import ArtifactQaChecksItemStatus
@@ -232,6 +233,8 @@ from .likeness_consent_event_to_status import LikenessConsentEventToStatus
 from .likeness_consent_evidence_kind import LikenessConsentEvidenceKind
 from .likeness_consent_grantor import LikenessConsentGrantor
 from .likeness_consent_status import LikenessConsentStatus
+from .list_artifacts_artifact_class import ListArtifactsArtifactClass
+from .list_artifacts_status import ListArtifactsStatus
 from .list_brands_include_archived import ListBrandsIncludeArchived
 from .list_campaigns_include_archived import ListCampaignsIncludeArchived
 from .list_campaigns_status import ListCampaignsStatus
@@ -469,6 +472,7 @@ __all__ = (
     "Artifact",
     "ArtifactArtifactClass",
     "ArtifactContent",
+    "ArtifactList",
     "ArtifactQa",
     "ArtifactQaChecksItem",
     "ArtifactQaChecksItemStatus",
@@ -673,6 +677,8 @@ __all__ = (
     "LikenessConsentEvidenceKind",
     "LikenessConsentGrantor",
     "LikenessConsentStatus",
+    "ListArtifactsArtifactClass",
+    "ListArtifactsStatus",
     "ListBrandsIncludeArchived",
     "ListCampaignsIncludeArchived",
     "ListCampaignsStatus",
