@@ -27,6 +27,7 @@ import { publicationRoutes } from './routes/publications.js';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.js';
 import { queueRoutes } from './routes/queue.js';
 import { runActionRoutes } from './routes/run-actions.js';
+import { runBulkRoutes } from './routes/run-bulk.js';
 import { runEventRoutes } from './routes/run-events.js';
 import { runRoutes } from './routes/runs.js';
 import { characterRoutes } from './routes/characters.js';
@@ -81,6 +82,7 @@ export function createApp(given: AppServices) {
   app.route('/', catalogRoutes);
   app.route('/', runRoutes);
   app.route('/', runActionRoutes);
+  app.route('/', runBulkRoutes);
   app.route('/', runEventRoutes);
   app.route('/', artifactRoutes);
   app.route('/', fileRoutes);

@@ -291,6 +291,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/bulk-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel every run a filter chooses that has not ended, or with dryRun say which it would
+         * @description Each run is cancelled as POST /v1/runs/{run_id}/cancel cancels one. Runs already ended are skipped (reason terminal); a run the single cancel refuses is listed in failed with its status and detail. A filter matching more than limit runs is 422 bulk_limit_exceeded and nothing is done.
+         */
+        post: operations["bulkCancelRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/bulk-rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rerun every run a filter chooses, or with dryRun price the reruns
+         * @description Each run is rerun as POST /v1/runs/{run_id}/rerun reruns one, with the same intake and providers overrides, one after another. A rerun refused is listed in failed with its status and detail; a 402 from a budget ends the bulk rerun and the runs after it are skipped (reason budget). A filter matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. No Idempotency-Key: sending the request again reruns the runs again.
+         */
+        post: operations["bulkRerunRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs/{run_id}/events": {
         parameters: {
             query?: never;
@@ -300,6 +340,26 @@ export interface paths {
         };
         /** Server-sent events: a snapshot, then each state change of the run until it ends */
         get: operations["listRunEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Artifacts of a workspace, newest first, each as GET /v1/artifacts/{artifact_id} shows it
+         * @description The workspace is the one named, else the one the project is in, else the key's or the caller's default (as GET /v1/runs). createdAfter is inclusive and createdBefore exclusive.
+         */
+        get: operations["listArtifacts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1853,7 +1913,7 @@ export interface components {
         CodedError: {
             detail: {
                 /** @enum {string} */
-                code: "invalid_provider_override" | "character_batch_unsupported" | "workspace_bound_key" | "account_scope_required" | "operator_required" | "session_required" | "approval_blocked" | "campaign_not_draft" | "character_archived" | "client_conflict" | "contact_exists" | "document_slug_taken" | "email_taken" | "gate_mismatch" | "import_active" | "import_not_finished" | "invalid_transition" | "last_owner" | "member_exists" | "project_has_characters" | "publication_slug_taken" | "request_id_reused" | "subject_erased" | "version_frozen" | "workflow_id_taken" | "workflow_published" | "artifact_not_found" | "brand_not_published" | "client_not_found" | "hold_patch_invalid" | "hold_value_invalid" | "idempotency_key_reused" | "import_failed" | "input_refused" | "invalid_successor" | "proposal_invalid" | "proposal_not_for_brand" | "no_references" | "subject_required" | "subject_changed" | "subject_not_found" | "subject_not_allowed" | "webhook_verify_failed";
+                code: "invalid_provider_override" | "character_batch_unsupported" | "workspace_bound_key" | "account_scope_required" | "operator_required" | "session_required" | "approval_blocked" | "campaign_not_draft" | "character_archived" | "client_conflict" | "contact_exists" | "document_slug_taken" | "email_taken" | "gate_mismatch" | "import_active" | "import_not_finished" | "invalid_transition" | "last_owner" | "member_exists" | "project_has_characters" | "publication_slug_taken" | "request_id_reused" | "subject_erased" | "version_frozen" | "workflow_id_taken" | "workflow_published" | "artifact_not_found" | "bulk_limit_exceeded" | "brand_not_published" | "client_not_found" | "hold_patch_invalid" | "hold_value_invalid" | "idempotency_key_reused" | "import_failed" | "input_refused" | "invalid_successor" | "proposal_invalid" | "proposal_not_for_brand" | "no_references" | "subject_required" | "subject_changed" | "subject_not_found" | "subject_not_allowed" | "webhook_verify_failed";
                 message?: string;
             } & {
                 [key: string]: unknown;
@@ -2248,6 +2308,130 @@ export interface components {
             };
             /** @description true: price and check the rerun (the same 4xx and 402 answers as for real), create nothing, answer 200 with the estimate */
             dryRun?: boolean;
+        };
+        BulkCancelResult: {
+            /** @enum {boolean} */
+            dryRun: false;
+            /** @description How many runs the filter matched (never more than limit: more is a 422) */
+            matched: number;
+            /** @description The runs asked to cancel; each settles as cancelled at its next step boundary */
+            acted: string[];
+            skipped: components["schemas"]["BulkSkipped"][];
+            /** @description Runs the cancel refused, e.g. 409 for one that ended meanwhile */
+            failed: components["schemas"]["BulkFailed"][];
+        };
+        BulkSkipped: {
+            runId: string;
+            /**
+             * @description terminal: the run had already ended, so there is nothing to cancel; budget: a budget refused an earlier rerun, so none after it was attempted
+             * @enum {string}
+             */
+            reason: "terminal" | "budget";
+            /**
+             * @description The run’s status, when the reason is terminal
+             * @enum {string}
+             */
+            status?: "pending" | "queued" | "running" | "planned" | "completed" | "review" | "failed" | "cancelled" | "rejected" | "changes_requested";
+        };
+        BulkFailed: {
+            runId: string;
+            /** @description The status the single action (POST /v1/runs/{run_id}/cancel or /rerun) answered for this run */
+            status: number;
+            /** @description Its error body’s detail, as the single action gives it (a 402 carries the budget refusal) */
+            detail?: unknown;
+        };
+        BulkCancelDryRun: {
+            /** @enum {boolean} */
+            dryRun: true;
+            /** @description How many runs the filter matched (never more than limit: more is a 422) */
+            matched: number;
+            /** @description The runs that would be asked to cancel, newest first */
+            wouldAct: string[];
+            skipped: components["schemas"]["BulkSkipped"][];
+        };
+        BulkCancelRequest: {
+            filter: components["schemas"]["RunFilter"];
+            /** @description true: change nothing; answer what would be done */
+            dryRun?: boolean;
+            /**
+             * @description A safety cap (1–1000, default 100): a filter matching more runs is refused whole (422 bulk_limit_exceeded, with matched and limit), dry run included; nothing is done in part
+             * @default 100
+             */
+            limit: number;
+        };
+        /** @description The runs a bulk action chooses, as GET /v1/runs filters them (one workspace: the one named, else the project's or order's, else the key's or the caller's default); {} chooses every run of that workspace */
+        RunFilter: {
+            /** Format: uuid */
+            workspaceId?: string;
+            /** Format: uuid */
+            projectId?: string;
+            /** @enum {string} */
+            status?: "pending" | "queued" | "running" | "planned" | "completed" | "review" | "failed" | "cancelled" | "rejected" | "changes_requested";
+            /** @description Only runs of this workflow */
+            templateId?: string;
+            parentOrderId?: string;
+            workerId?: string;
+            /** @description Only the reruns of this run */
+            rerunOf?: string;
+            /** @description true: archived runs match too (the list hides them otherwise) */
+            includeArchived?: boolean;
+            /** @description Only runs carrying every tag given */
+            tag?: string[];
+            /** @description Only runs whose metadata has each key with exactly this value */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        BulkRerunResult: {
+            /** @enum {boolean} */
+            dryRun: false;
+            /** @description How many runs the filter matched (never more than limit: more is a 422) */
+            matched: number;
+            /** @description The originals rerun, in the order they were */
+            acted: string[];
+            /** @description Each new run and its original */
+            reruns: {
+                runId: string;
+                rerunOf: string;
+            }[];
+            skipped: components["schemas"]["BulkSkipped"][];
+            failed: components["schemas"]["BulkFailed"][];
+        };
+        BulkRerunDryRun: {
+            /** @enum {boolean} */
+            dryRun: true;
+            /** @description How many runs the filter matched (never more than limit: more is a 422) */
+            matched: number;
+            /** @description The runs that would be rerun, newest first: every match whose rerun dry run passed */
+            wouldAct: string[];
+            skipped: components["schemas"]["BulkSkipped"][];
+            /** @description Matches whose rerun dry run was refused (e.g. 400 template_deprecated, or 402 from a budget judging that rerun alone) */
+            wouldFail: components["schemas"]["BulkFailed"][];
+            /** @description The sum of the typical estimates of the reruns in wouldAct. Each was judged alone against budgets as they stand; the reruns together may be refused sooner, and the real bulk rerun stops at the first 402 */
+            estimateUsd: number;
+        };
+        /** @description intake and providers apply to every rerun, each over its own original as a single rerun takes them */
+        BulkRerunRequest: {
+            filter: components["schemas"]["RunFilter"];
+            /** @description true: change nothing; answer what would be done */
+            dryRun?: boolean;
+            /**
+             * @description A safety cap (1–1000, default 100): a filter matching more runs is refused whole (422 bulk_limit_exceeded, with matched and limit), dry run included; nothing is done in part
+             * @default 100
+             */
+            limit: number;
+            /** @description Merged over the original run's intake (as stored, defaults applied), one level deep: a key given replaces that key's value whole (an object or a list is not merged into), keys not given keep the original value. The result is validated as POST /v1/runs validates an intake */
+            intake?: {
+                [key: string]: unknown;
+            };
+            /** @description Role bindings over the original run's: a role given is bound as given (a model id or an ordered list), the others keep the original binding */
+            providers?: {
+                [key: string]: components["schemas"]["ModelBinding"];
+            };
+        };
+        ArtifactList: {
+            items: components["schemas"]["Artifact"][];
+            total: number;
         };
         Artifact: {
             id: string;
@@ -4391,6 +4575,8 @@ export interface operations {
                 workspaceId?: string;
                 projectId?: string;
                 status?: "pending" | "queued" | "running" | "planned" | "completed" | "review" | "failed" | "cancelled" | "rejected" | "changes_requested";
+                /** @description Only runs of this workflow */
+                templateId?: string;
                 parentOrderId?: string;
                 workerId?: string;
                 /** @description Only the reruns of this run */
@@ -5080,6 +5266,180 @@ export interface operations {
             };
         };
     };
+    bulkCancelRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description What was done, or with dryRun what would be */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkCancelResult"] | components["schemas"]["BulkCancelDryRun"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description JSON bodies are read as UTF-8 only */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    bulkRerunRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRerunRequest"];
+            };
+        };
+        responses: {
+            /** @description What was done, or with dryRun what would be */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRerunResult"] | components["schemas"]["BulkRerunDryRun"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description JSON bodies are read as UTF-8 only */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
     listRunEvents: {
         parameters: {
             query?: {
@@ -5144,6 +5504,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestValidationError"];
+                };
+            };
+            /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    listArtifacts: {
+        parameters: {
+            query?: {
+                offset?: number | null;
+                limit?: number;
+                workspaceId?: string;
+                projectId?: string;
+                /** @description Only the artifacts this run produced */
+                runId?: string;
+                artifactClass?: "visual" | "video" | "research" | "knowledge";
+                /** @description For example illustration, film-cut */
+                artifactType?: string;
+                status?: "review" | "approved" | "rejected" | "draft" | "ready";
+                /** @description Artifacts created at or after this instant */
+                createdAfter?: string;
+                /** @description Artifacts created before this instant */
+                createdBefore?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Artifacts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtifactList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRequired"] | components["schemas"]["CodedError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Not found, or outside the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestValidationError"] | components["schemas"]["IntakeInvalid"] | components["schemas"]["WorkflowInvalid"] | components["schemas"]["KeyedInvalid"] | components["schemas"]["CharacterNotUsable"] | components["schemas"]["CodedError"];
                 };
             };
             /** @description The database or the execution engine is unavailable; retry after Retry-After seconds */

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { Id, Instant, LIMITS, Pagination } from './common.js';
 import { ArtifactTypeRef, IntakeField } from './workflow-definition.js';
 
 export const CatalogWorkflowSummary = z
@@ -41,6 +42,9 @@ export const Model = z
   })
   .openapi('Model');
 
+export const ARTIFACT_STATUS_VALUES = ['review', 'approved', 'rejected', 'draft', 'ready'] as const;
+export const ARTIFACT_CLASS_VALUES = ['visual', 'video', 'research', 'knowledge'] as const;
+
 export const Artifact = z
   .object({
     id: z.string(),
@@ -49,8 +53,8 @@ export const Artifact = z
     workspaceId: z.string().uuid(),
     projectId: z.string().uuid().nullable(),
     title: z.string(),
-    status: z.enum(['review', 'approved', 'rejected', 'draft', 'ready']),
-    artifactClass: z.enum(['visual', 'video', 'research', 'knowledge']),
+    status: z.enum(ARTIFACT_STATUS_VALUES),
+    artifactClass: z.enum(ARTIFACT_CLASS_VALUES),
     artifactType: z.string(),
     version: z.number().int(),
     content: z.record(z.string(), z.unknown()),
@@ -62,3 +66,14 @@ export const Artifact = z
     sourceReportArtifactId: z.string().nullable(),
   })
   .openapi('Artifact');
+
+export const ListArtifactsQuery = Pagination.extend({
+  workspaceId: z.string().uuid().optional(),
+  projectId: z.string().uuid().optional(),
+  runId: z.string().max(LIMITS.generatedId).optional().describe('Only the artifacts this run produced'),
+  artifactClass: z.enum(ARTIFACT_CLASS_VALUES).optional(),
+  artifactType: Id.optional().describe('For example illustration, film-cut'),
+  status: z.enum(ARTIFACT_STATUS_VALUES).optional(),
+  createdAfter: Instant.optional().describe('Artifacts created at or after this instant'),
+  createdBefore: Instant.optional().describe('Artifacts created before this instant'),
+});

@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   workflow_id_taken: 409,
   workflow_published: 409,
   artifact_not_found: 422,
+  bulk_limit_exceeded: 422,
   brand_not_published: 422,
   character_not_usable: 422,
   client_not_found: 422,

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, Id, Intake, LIMITS, Pagination, Usd } from './common.js';
+import { BindingMap, Id, Instant, Intake, LIMITS, Pagination, Usd } from './common.js';
 import { ORDER_STATUSES, type OrderStatus } from './order-statuses.js';
 import { MAX_CONCURRENCY, PRIORITY_VALUES } from './priorities.js';
 import { RunMetadata, RunTags } from './run-tags.js';
@@ -118,8 +118,6 @@ export const OrderIdParam = z.object({
     .max(LIMITS.generatedId)
     .openapi({ param: { name: 'order_id', in: 'path' }, example: 'order-0123456789abcdef' }),
 });
-
-const Instant = z.string().datetime({ offset: true }).max(LIMITS.label);
 
 /**
  * GET /v1/orders: the standard offset paging, or a cursor from an earlier page's nextCursor. Offset has

@@ -3,6 +3,7 @@ export * from './embedded.js';
 export * from './migrate.js';
 export type * from './schema.js';
 export * from './runs.js';
+export * from './artifacts.js';
 export * from './run-steps.js';
 export * from './last-step.js';
 export * from './run-moves.js';

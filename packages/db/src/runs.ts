@@ -8,7 +8,7 @@ import { announceAppended, appendRunEvents, appendedEvents } from './runs/events
 import type { Database, RunsTable } from './schema.js';
 import type { EngineCommandKind } from './schema-engine.js';
 import type { Insertable } from 'kysely';
-import { pageOf } from './paging.js';
+import { type PageOf, type PageRequest, pageOf } from './paging.js';
 
 export { type RunRow, type RunStepRow, IN_FLIGHT_RUN_STATUSES } from './runs/row.js';
 
@@ -125,10 +125,13 @@ export async function getRunStep(db: Executor, runId: string, stepIndex: number)
   return db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).where('step_index', '=', stepIndex).executeTakeFirst();
 }
 
-export interface RunFilters {
+/** The runs a list or a bulk action chooses: GET /v1/runs's filters, always within one workspace. */
+export interface RunFilter {
   workspaceId: string;
   projectId?: string;
   status?: string;
+  /** Runs of this workflow only. */
+  templateId?: string;
   parentOrderId?: string;
   workerId?: string;
   /** Reruns of this run only. */
@@ -138,15 +141,15 @@ export interface RunFilters {
   tags?: string[];
   /** Runs whose metadata has each of these keys with exactly this value. */
   metadata?: Record<string, string>;
-  offset: number;
-  limit: number;
 }
 
-/** Newest first; `total` counts every match. */
-export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]; steps: RunStepRow[]; total: number }> {
+export interface RunFilters extends RunFilter, PageRequest {}
+
+function filteredRuns(db: Db, f: RunFilter) {
   let q = db.selectFrom('runs').where('workspace_id', '=', f.workspaceId);
   if (f.projectId) q = q.where('project_id', '=', f.projectId);
   if (f.status) q = q.where('status', '=', f.status);
+  if (f.templateId) q = q.where('template_id', '=', f.templateId);
   if (f.parentOrderId) q = q.where('parent_order_id', '=', f.parentOrderId);
   if (f.workerId) q = q.where('worker_id', '=', f.workerId);
   if (f.rerunOf) q = q.where('rerun_of', '=', f.rerunOf);
@@ -154,8 +157,13 @@ export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]
   // Containment, so the tags' GIN index (migration 0025) serves it.
   if (f.tags?.length) q = q.where(sql<boolean>`tags @> ${f.tags}::text[]`);
   if (f.metadata && Object.keys(f.metadata).length) q = q.where(sql<boolean>`metadata @> ${JSON.stringify(f.metadata)}::jsonb`);
-  const { items, total } = await pageOf(
-    q,
+  return q;
+}
+
+/** The matching runs' rows, newest first, without their steps; `total` counts every match. */
+export async function listRunRows(db: Db, f: RunFilters): Promise<PageOf<RunRow>> {
+  return pageOf(
+    filteredRuns(db, f),
     (qb) => qb.selectAll(),
     [
       ['created_at', 'desc'],
@@ -163,6 +171,11 @@ export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]
     ],
     f,
   );
+}
+
+/** Newest first; `total` counts every match. */
+export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]; steps: RunStepRow[]; total: number }> {
+  const { items, total } = await listRunRows(db, f);
   const steps = items.length
     ? await db
         .selectFrom('run_steps')

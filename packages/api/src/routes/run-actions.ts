@@ -1,27 +1,18 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { archiveRun, getProjectInWorkspace, moveRunToProject } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
-import { NotFinalizable, finalizeRun } from '@atelier/engine/finalize';
-import { RunStateConflict, requestRunCancel } from '@atelier/engine/operations';
+import { finalizeRun } from '@atelier/engine/finalize';
 import { MoveRunRequest, RerunDryRun, RerunRequest, Run, RunIdParam } from '@atelier/contracts/runs';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { runResponse, visibleRun } from '../runs/visible-run.js';
 import { dryRunRerun, rerunRun } from '../runs/rerun.js';
+import { asConflict, cancelRun } from '../runs/cancel.js';
 import { presentRun } from '../presenters/run.js';
 import { IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
-/** The engine refuses an operation because of the run's state: the contract's 409 invalid_transition. */
-async function asConflict(operation: () => Promise<unknown>): Promise<void> {
-  try {
-    await operation();
-  } catch (err) {
-    if (err instanceof RunStateConflict || err instanceof NotFinalizable) throw fail.invalidTransition(err.message, { status: err.status });
-    throw err;
-  }
-}
 const runBody = { ...json(Run) };
 
 /** What can be done to an existing run: cancel, finalize, archive, move, rerun. */
@@ -40,11 +31,9 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     }),
     async (c) => {
       const caller = callerOf(c);
-      const { db, dispatcher } = c.get('services');
-      const { run } = await visibleRun(caller, c.req.valid('param').run_id);
-      await asConflict(() => requestRunCancel(db, run.id));
-      dispatcher?.wake();
-      return c.json(await runResponse(caller, run.id), 200);
+      const runId = c.req.valid('param').run_id;
+      await cancelRun(caller, runId);
+      return c.json(await runResponse(caller, runId), 200);
     },
   )
   .openapi(

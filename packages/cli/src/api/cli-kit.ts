@@ -67,6 +67,17 @@ export function objectFrom(flag: string, json: string | undefined, sets: string[
   return object as Record<string, unknown>;
 }
 
+/** `key=value` pairs of a repeatable flag (--provider, --meta) as an object; the value may hold `=`. */
+export function pairs(flag: string, shape: string, given: string[] | undefined): Record<string, string> {
+  return Object.fromEntries(
+    (given ?? []).map((p) => {
+      const eq = p.indexOf('=');
+      if (eq <= 0) throw new UsageError(`${flag} expects ${shape} (got "${p}")`);
+      return [p.slice(0, eq), p.slice(eq + 1)];
+    }),
+  );
+}
+
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
 export const positiveInt = (flag: string) => (value: string) => {
   const n = Number(value);

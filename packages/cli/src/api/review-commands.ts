@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { AtelierApiError, type AtelierClient, type Run } from '@atelier/client';
+import { ARTIFACT_CLASS_VALUES, ARTIFACT_STATUS_VALUES } from '@atelier/contracts/catalog';
 import { decideCommands, holdNeeds, intakeSummary, researchReportMarkdown, table } from './format.js';
 import { type CommandContext, EXIT, apiErrorExit, collect, objectFrom, ok, positiveInt, print, printJson } from './cli-kit.js';
 
@@ -139,6 +140,59 @@ export function registerReviewCommands(program: Command, { act }: CommandContext
 
   // ---- artifacts ----
   const artifacts = program.command('artifacts').description('read and download artifacts (API)');
+  artifacts
+    .command('list')
+    .description("the workspace's artifacts, newest first (GET /v1/artifacts)")
+    .option('--run <id>', 'only the artifacts of this run')
+    .option('--type <type>', 'only artifacts of this type, e.g. illustration')
+    .addOption(new Option('--class <class>', 'only artifacts of this class').choices([...ARTIFACT_CLASS_VALUES]))
+    .addOption(new Option('--status <status>', 'only artifacts in this status').choices([...ARTIFACT_STATUS_VALUES]))
+    .option('--workspace <id>', 'workspace id')
+    .option('--project <id>', 'project id')
+    .option('--limit <n>', 'at most this many (default 20)', positiveInt('--limit'), 20)
+    .option('--offset <n>', 'skip this many', positiveInt('--offset'), 0)
+    .option('--json', 'print the page as JSON')
+    .action(
+      act(
+        async (
+          client,
+          opts: {
+            run?: string;
+            type?: string;
+            class?: (typeof ARTIFACT_CLASS_VALUES)[number];
+            status?: (typeof ARTIFACT_STATUS_VALUES)[number];
+            workspace?: string;
+            project?: string;
+            limit: number;
+            offset: number;
+            json?: boolean;
+          },
+        ) => {
+          const query = {
+            limit: opts.limit,
+            offset: opts.offset,
+            ...(opts.run ? { runId: opts.run } : {}),
+            ...(opts.type ? { artifactType: opts.type } : {}),
+            ...(opts.class ? { artifactClass: opts.class } : {}),
+            ...(opts.status ? { status: opts.status } : {}),
+            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
+            ...(opts.project ? { projectId: opts.project } : {}),
+          };
+          const page = ok(await client.GET('/v1/artifacts', { params: { query } }), 'GET /v1/artifacts');
+          if (opts.json) printJson(page);
+          else {
+            print(
+              table(
+                page.items.map((a) => [a.id, `${a.artifactClass}/${a.artifactType}`, a.status, a.runId ?? '-', a.createdAt, a.title]),
+                ['artifact', 'type', 'status', 'run', 'created', 'title'],
+              ),
+            );
+            print(`${page.items.length} of ${page.total}`);
+          }
+          return EXIT.ok;
+        },
+      ),
+    );
   artifacts
     .command('show')
     .description('an artifact with its content and QA record (GET /v1/artifacts/{id})')

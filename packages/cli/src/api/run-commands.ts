@@ -1,17 +1,18 @@
 /** `atelier runs …`: start, rerun, list, show, watch and cancel through the API; finalize, reconcile and reset handed to main.ts. */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { AtelierClient, Run } from '@atelier/client';
-import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
 import { decideCommands, describeRunEvent, holdNeeds, money, table } from './format.js';
+import { registerRunBulkCommands } from './run-bulk-commands.js';
+import { type RunFilterFlags, addRunFilterFlags, runFilterOf } from './run-filter-flags.js';
 import {
   type CommandContext,
   EXIT,
   RUN_SUCCESS,
-  UsageError,
   collect,
   intakeFrom,
   objectFrom,
   ok,
+  pairs,
   positiveInt,
   print,
   printJson,
@@ -50,17 +51,6 @@ function reviewHint(run: Run): string {
     'Decide it with one of:',
     ...decideCommands(run.id, gate?.holdFields).map((c) => `  ${c}`),
   ].join('\n');
-}
-
-/** `key=value` pairs of a repeatable flag (--provider, --meta) as an object; the value may hold `=`. */
-function pairs(flag: string, shape: string, given: string[] | undefined): Record<string, string> {
-  return Object.fromEntries(
-    (given ?? []).map((p) => {
-      const eq = p.indexOf('=');
-      if (eq <= 0) throw new UsageError(`${flag} expects ${shape} (got "${p}")`);
-      return [p.slice(0, eq), p.slice(eq + 1)];
-    }),
-  );
 }
 
 function printRun(run: Run) {
@@ -199,70 +189,34 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
         },
       ),
     );
-  runs
-    .command('list')
-    .description('list runs, newest first (GET /v1/runs)')
-    .addOption(new Option('--status <status>', 'only runs in this status').choices([...RUN_STATUS_VALUES]))
-    .option('--workspace <id>', 'workspace id')
-    .option('--project <id>', 'project id')
-    .option('--order <id>', 'only the children of this order')
-    .option('--tag <tag>', 'only runs carrying this tag (repeatable: all of them)', collect)
-    .option('--meta <key=value>', 'only runs with this metadata entry (repeatable: all of them)', collect)
-    .option('--rerun-of <id>', 'only the reruns of this run')
+  addRunFilterFlags(runs.command('list').description('list runs, newest first (GET /v1/runs)'))
     .option('--limit <n>', 'at most this many (default 20)', positiveInt('--limit'), 20)
     .option('--offset <n>', 'skip this many', positiveInt('--offset'), 0)
     .option('--json', 'print the page as JSON')
     .action(
-      act(
-        async (
-          client,
-          opts: {
-            status?: Run['status'];
-            workspace?: string;
-            project?: string;
-            order?: string;
-            tag?: string[];
-            meta?: string[];
-            rerunOf?: string;
-            limit: number;
-            offset: number;
-            json?: boolean;
-          },
-        ) => {
-          const query = {
-            limit: opts.limit,
-            offset: opts.offset,
-            ...(opts.status ? { status: opts.status } : {}),
-            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
-            ...(opts.project ? { projectId: opts.project } : {}),
-            ...(opts.order ? { parentOrderId: opts.order } : {}),
-            ...(opts.tag ? { tag: opts.tag } : {}),
-            // Sent as metadata[<key>]=<value> (the client's deepObject serialization).
-            ...(opts.meta ? { metadata: pairs('--meta', 'key=value', opts.meta) } : {}),
-            ...(opts.rerunOf ? { rerunOf: opts.rerunOf } : {}),
-          };
-          const page = ok(await client.GET('/v1/runs', { params: { query } }), 'GET /v1/runs');
-          if (opts.json) printJson(page);
-          else {
-            print(
-              table(
-                page.items.map((r) => [
-                  r.id,
-                  r.templateId,
-                  r.status,
-                  r.createdAt,
-                  money(r.totalCosts.actualUsd),
-                  r.artifactId ?? '-',
-                  r.tags?.join(' ') || '-',
-                ]),
-                ['run', 'workflow', 'status', 'created', 'cost', 'artifact', 'tags'],
-              ),
-            );
-            print(`${page.items.length} of ${page.total}`);
-          }
-          return EXIT.ok;
-        },
-      ),
+      act(async (client, opts: RunFilterFlags & { limit: number; offset: number; json?: boolean }) => {
+        const query = { limit: opts.limit, offset: opts.offset, ...runFilterOf(opts) };
+        const page = ok(await client.GET('/v1/runs', { params: { query } }), 'GET /v1/runs');
+        if (opts.json) printJson(page);
+        else {
+          print(
+            table(
+              page.items.map((r) => [
+                r.id,
+                r.templateId,
+                r.status,
+                r.createdAt,
+                money(r.totalCosts.actualUsd),
+                r.artifactId ?? '-',
+                r.tags?.join(' ') || '-',
+              ]),
+              ['run', 'workflow', 'status', 'created', 'cost', 'artifact', 'tags'],
+            ),
+          );
+          print(`${page.items.length} of ${page.total}`);
+        }
+        return EXIT.ok;
+      }),
     );
   runs
     .command('show')
@@ -299,6 +253,7 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
         return EXIT.ok;
       }),
     );
+  registerRunBulkCommands(runs, act);
   runs
     .command('finalize')
     .description('operator: write the artifact and terminal status of a run whose steps all completed (PostgreSQL + Temporal)')

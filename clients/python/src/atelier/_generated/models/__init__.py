@@ -10,6 +10,7 @@ from .api_key_list import ApiKeyList
 from .artifact import Artifact
 from .artifact_artifact_class import ArtifactArtifactClass
 from .artifact_content import ArtifactContent
+from .artifact_list import ArtifactList
 from .artifact_qa import ArtifactQa
 from .artifact_qa_checks_item import ArtifactQaChecksItem
 from .artifact_qa_checks_item_status import ArtifactQaChecksItemStatus
@@ -46,6 +47,19 @@ from .budget_refusal_detail_code import BudgetRefusalDetailCode
 from .budget_refusal_detail_reason import BudgetRefusalDetailReason
 from .budget_refusal_list import BudgetRefusalList
 from .budget_scope import BudgetScope
+from .bulk_cancel_dry_run import BulkCancelDryRun
+from .bulk_cancel_request import BulkCancelRequest
+from .bulk_cancel_result import BulkCancelResult
+from .bulk_failed import BulkFailed
+from .bulk_rerun_dry_run import BulkRerunDryRun
+from .bulk_rerun_request import BulkRerunRequest
+from .bulk_rerun_request_intake import BulkRerunRequestIntake
+from .bulk_rerun_request_providers import BulkRerunRequestProviders
+from .bulk_rerun_result import BulkRerunResult
+from .bulk_rerun_result_reruns_item import BulkRerunResultRerunsItem
+from .bulk_skipped import BulkSkipped
+from .bulk_skipped_reason import BulkSkippedReason
+from .bulk_skipped_status import BulkSkippedStatus
 from .campaign import Campaign
 from .campaign_brief import CampaignBrief
 from .campaign_create_request import CampaignCreateRequest
@@ -219,6 +233,8 @@ from .likeness_consent_event_to_status import LikenessConsentEventToStatus
 from .likeness_consent_evidence_kind import LikenessConsentEvidenceKind
 from .likeness_consent_grantor import LikenessConsentGrantor
 from .likeness_consent_status import LikenessConsentStatus
+from .list_artifacts_artifact_class import ListArtifactsArtifactClass
+from .list_artifacts_status import ListArtifactsStatus
 from .list_brands_include_archived import ListBrandsIncludeArchived
 from .list_campaigns_include_archived import ListCampaignsIncludeArchived
 from .list_campaigns_status import ListCampaignsStatus
@@ -358,6 +374,9 @@ from .run_decision import RunDecision
 from .run_decision_decision import RunDecisionDecision
 from .run_decision_patch_type_0 import RunDecisionPatchType0
 from .run_failure_details_type_0 import RunFailureDetailsType0
+from .run_filter import RunFilter
+from .run_filter_metadata import RunFilterMetadata
+from .run_filter_status import RunFilterStatus
 from .run_intake import RunIntake
 from .run_list import RunList
 from .run_metadata import RunMetadata
@@ -453,6 +472,7 @@ __all__ = (
     "Artifact",
     "ArtifactArtifactClass",
     "ArtifactContent",
+    "ArtifactList",
     "ArtifactQa",
     "ArtifactQaChecksItem",
     "ArtifactQaChecksItemStatus",
@@ -487,6 +507,19 @@ __all__ = (
     "BudgetRefusalDetailReason",
     "BudgetRefusalList",
     "BudgetScope",
+    "BulkCancelDryRun",
+    "BulkCancelRequest",
+    "BulkCancelResult",
+    "BulkFailed",
+    "BulkRerunDryRun",
+    "BulkRerunRequest",
+    "BulkRerunRequestIntake",
+    "BulkRerunRequestProviders",
+    "BulkRerunResult",
+    "BulkRerunResultRerunsItem",
+    "BulkSkipped",
+    "BulkSkippedReason",
+    "BulkSkippedStatus",
     "Campaign",
     "CampaignBrief",
     "CampaignCreateRequest",
@@ -644,6 +677,8 @@ __all__ = (
     "LikenessConsentEvidenceKind",
     "LikenessConsentGrantor",
     "LikenessConsentStatus",
+    "ListArtifactsArtifactClass",
+    "ListArtifactsStatus",
     "ListBrandsIncludeArchived",
     "ListCampaignsIncludeArchived",
     "ListCampaignsStatus",
@@ -773,6 +808,9 @@ __all__ = (
     "RunDecisionDecision",
     "RunDecisionPatchType0",
     "RunFailureDetailsType0",
+    "RunFilter",
+    "RunFilterMetadata",
+    "RunFilterStatus",
     "RunIntake",
     "RunList",
     "RunMetadata",

@@ -6,6 +6,7 @@ class CodedErrorDetailCode(StrEnum):
     APPROVAL_BLOCKED = "approval_blocked"
     ARTIFACT_NOT_FOUND = "artifact_not_found"
     BRAND_NOT_PUBLISHED = "brand_not_published"
+    BULK_LIMIT_EXCEEDED = "bulk_limit_exceeded"
     CAMPAIGN_NOT_DRAFT = "campaign_not_draft"
     CHARACTER_ARCHIVED = "character_archived"
     CHARACTER_BATCH_UNSUPPORTED = "character_batch_unsupported"

@@ -28,6 +28,7 @@ def _get_kwargs(
     workspace_id: UUID | Unset = UNSET,
     project_id: UUID | Unset = UNSET,
     status: ListRunsStatus | Unset = UNSET,
+    template_id: str | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
@@ -62,6 +63,8 @@ def _get_kwargs(
         json_status = status.value
 
     params["status"] = json_status
+
+    params["templateId"] = template_id
 
     params["parentOrderId"] = parent_order_id
 
@@ -260,6 +263,7 @@ def sync_detailed(
     workspace_id: UUID | Unset = UNSET,
     project_id: UUID | Unset = UNSET,
     status: ListRunsStatus | Unset = UNSET,
+    template_id: str | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
@@ -285,6 +289,7 @@ def sync_detailed(
         workspace_id (UUID | Unset):
         project_id (UUID | Unset):
         status (ListRunsStatus | Unset):
+        template_id (str | Unset): Only runs of this workflow
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
@@ -309,6 +314,7 @@ def sync_detailed(
         workspace_id=workspace_id,
         project_id=project_id,
         status=status,
+        template_id=template_id,
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         rerun_of=rerun_of,
@@ -332,6 +338,7 @@ def sync(
     workspace_id: UUID | Unset = UNSET,
     project_id: UUID | Unset = UNSET,
     status: ListRunsStatus | Unset = UNSET,
+    template_id: str | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
@@ -358,6 +365,7 @@ def sync(
         workspace_id (UUID | Unset):
         project_id (UUID | Unset):
         status (ListRunsStatus | Unset):
+        template_id (str | Unset): Only runs of this workflow
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
@@ -383,6 +391,7 @@ def sync(
         workspace_id=workspace_id,
         project_id=project_id,
         status=status,
+        template_id=template_id,
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         rerun_of=rerun_of,
@@ -400,6 +409,7 @@ async def asyncio_detailed(
     workspace_id: UUID | Unset = UNSET,
     project_id: UUID | Unset = UNSET,
     status: ListRunsStatus | Unset = UNSET,
+    template_id: str | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
@@ -425,6 +435,7 @@ async def asyncio_detailed(
         workspace_id (UUID | Unset):
         project_id (UUID | Unset):
         status (ListRunsStatus | Unset):
+        template_id (str | Unset): Only runs of this workflow
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
@@ -449,6 +460,7 @@ async def asyncio_detailed(
         workspace_id=workspace_id,
         project_id=project_id,
         status=status,
+        template_id=template_id,
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         rerun_of=rerun_of,
@@ -470,6 +482,7 @@ async def asyncio(
     workspace_id: UUID | Unset = UNSET,
     project_id: UUID | Unset = UNSET,
     status: ListRunsStatus | Unset = UNSET,
+    template_id: str | Unset = UNSET,
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
@@ -496,6 +509,7 @@ async def asyncio(
         workspace_id (UUID | Unset):
         project_id (UUID | Unset):
         status (ListRunsStatus | Unset):
+        template_id (str | Unset): Only runs of this workflow
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
@@ -522,6 +536,7 @@ async def asyncio(
             workspace_id=workspace_id,
             project_id=project_id,
             status=status,
+            template_id=template_id,
             parent_order_id=parent_order_id,
             worker_id=worker_id,
             rerun_of=rerun_of,

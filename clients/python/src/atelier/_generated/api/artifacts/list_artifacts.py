@@ -1,0 +1,515 @@
+import datetime
+from http import HTTPStatus
+from typing import Any
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.admin_required import AdminRequired
+from ...models.artifact_list import ArtifactList
+from ...models.character_not_usable import CharacterNotUsable
+from ...models.coded_error import CodedError
+from ...models.intake_invalid import IntakeInvalid
+from ...models.keyed_invalid import KeyedInvalid
+from ...models.list_artifacts_artifact_class import ListArtifactsArtifactClass
+from ...models.list_artifacts_status import ListArtifactsStatus
+from ...models.message_error import MessageError
+from ...models.request_validation_error import RequestValidationError
+from ...models.workflow_invalid import WorkflowInvalid
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    workspace_id: UUID | Unset = UNSET,
+    project_id: UUID | Unset = UNSET,
+    run_id: str | Unset = UNSET,
+    artifact_class: ListArtifactsArtifactClass | Unset = UNSET,
+    artifact_type: str | Unset = UNSET,
+    status: ListArtifactsStatus | Unset = UNSET,
+    created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_offset: int | None | Unset
+    if isinstance(offset, Unset):
+        json_offset = UNSET
+    else:
+        json_offset = offset
+    params["offset"] = json_offset
+
+    params["limit"] = limit
+
+    json_workspace_id: str | Unset = UNSET
+    if not isinstance(workspace_id, Unset):
+        json_workspace_id = str(workspace_id)
+    params["workspaceId"] = json_workspace_id
+
+    json_project_id: str | Unset = UNSET
+    if not isinstance(project_id, Unset):
+        json_project_id = str(project_id)
+    params["projectId"] = json_project_id
+
+    params["runId"] = run_id
+
+    json_artifact_class: str | Unset = UNSET
+    if not isinstance(artifact_class, Unset):
+        json_artifact_class = artifact_class.value
+
+    params["artifactClass"] = json_artifact_class
+
+    params["artifactType"] = artifact_type
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    json_created_after: str | Unset = UNSET
+    if not isinstance(created_after, Unset):
+        json_created_after = created_after.isoformat()
+    params["createdAfter"] = json_created_after
+
+    json_created_before: str | Unset = UNSET
+    if not isinstance(created_before, Unset):
+        json_created_before = created_before.isoformat()
+    params["createdBefore"] = json_created_before
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/artifacts",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    AdminRequired
+    | CodedError
+    | MessageError
+    | ArtifactList
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+    | None
+):
+    if response.status_code == 200:
+        response_200 = ArtifactList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = MessageError.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+
+        def _parse_response_403(
+            data: object,
+        ) -> AdminRequired | CodedError | MessageError:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_403_type_0 = AdminRequired.from_dict(data)
+
+                return response_403_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_403_type_1 = CodedError.from_dict(data)
+
+                return response_403_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_403_type_2 = MessageError.from_dict(data)
+
+            return response_403_type_2
+
+        response_403 = _parse_response_403(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = MessageError.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 422:
+
+        def _parse_response_422(
+            data: object,
+        ) -> (
+            CharacterNotUsable
+            | CodedError
+            | IntakeInvalid
+            | KeyedInvalid
+            | RequestValidationError
+            | WorkflowInvalid
+        ):
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_422_type_0 = RequestValidationError.from_dict(data)
+
+                return response_422_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_422_type_1 = IntakeInvalid.from_dict(data)
+
+                return response_422_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_422_type_2 = WorkflowInvalid.from_dict(data)
+
+                return response_422_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_422_type_3 = KeyedInvalid.from_dict(data)
+
+                return response_422_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_422_type_4 = CharacterNotUsable.from_dict(data)
+
+                return response_422_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_422_type_5 = CodedError.from_dict(data)
+
+            return response_422_type_5
+
+        response_422 = _parse_response_422(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = MessageError.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    AdminRequired
+    | CodedError
+    | MessageError
+    | ArtifactList
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    workspace_id: UUID | Unset = UNSET,
+    project_id: UUID | Unset = UNSET,
+    run_id: str | Unset = UNSET,
+    artifact_class: ListArtifactsArtifactClass | Unset = UNSET,
+    artifact_type: str | Unset = UNSET,
+    status: ListArtifactsStatus | Unset = UNSET,
+    created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
+) -> Response[
+    AdminRequired
+    | CodedError
+    | MessageError
+    | ArtifactList
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+]:
+    """Artifacts of a workspace, newest first, each as GET /v1/artifacts/{artifact_id} shows it
+
+     The workspace is the one named, else the one the project is in, else the key's or the caller's
+    default (as GET /v1/runs). createdAfter is inclusive and createdBefore exclusive.
+
+    Args:
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        workspace_id (UUID | Unset):
+        project_id (UUID | Unset):
+        run_id (str | Unset): Only the artifacts this run produced
+        artifact_class (ListArtifactsArtifactClass | Unset):
+        artifact_type (str | Unset): For example illustration, film-cut
+        status (ListArtifactsStatus | Unset):
+        created_after (datetime.datetime | Unset): Artifacts created at or after this instant
+        created_before (datetime.datetime | Unset): Artifacts created before this instant
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AdminRequired | CodedError | MessageError | ArtifactList | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError]
+    """
+
+    kwargs = _get_kwargs(
+        offset=offset,
+        limit=limit,
+        workspace_id=workspace_id,
+        project_id=project_id,
+        run_id=run_id,
+        artifact_class=artifact_class,
+        artifact_type=artifact_type,
+        status=status,
+        created_after=created_after,
+        created_before=created_before,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    workspace_id: UUID | Unset = UNSET,
+    project_id: UUID | Unset = UNSET,
+    run_id: str | Unset = UNSET,
+    artifact_class: ListArtifactsArtifactClass | Unset = UNSET,
+    artifact_type: str | Unset = UNSET,
+    status: ListArtifactsStatus | Unset = UNSET,
+    created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
+) -> (
+    AdminRequired
+    | CodedError
+    | MessageError
+    | ArtifactList
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+    | None
+):
+    """Artifacts of a workspace, newest first, each as GET /v1/artifacts/{artifact_id} shows it
+
+     The workspace is the one named, else the one the project is in, else the key's or the caller's
+    default (as GET /v1/runs). createdAfter is inclusive and createdBefore exclusive.
+
+    Args:
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        workspace_id (UUID | Unset):
+        project_id (UUID | Unset):
+        run_id (str | Unset): Only the artifacts this run produced
+        artifact_class (ListArtifactsArtifactClass | Unset):
+        artifact_type (str | Unset): For example illustration, film-cut
+        status (ListArtifactsStatus | Unset):
+        created_after (datetime.datetime | Unset): Artifacts created at or after this instant
+        created_before (datetime.datetime | Unset): Artifacts created before this instant
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AdminRequired | CodedError | MessageError | ArtifactList | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError
+    """
+
+    return sync_detailed(
+        client=client,
+        offset=offset,
+        limit=limit,
+        workspace_id=workspace_id,
+        project_id=project_id,
+        run_id=run_id,
+        artifact_class=artifact_class,
+        artifact_type=artifact_type,
+        status=status,
+        created_after=created_after,
+        created_before=created_before,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    workspace_id: UUID | Unset = UNSET,
+    project_id: UUID | Unset = UNSET,
+    run_id: str | Unset = UNSET,
+    artifact_class: ListArtifactsArtifactClass | Unset = UNSET,
+    artifact_type: str | Unset = UNSET,
+    status: ListArtifactsStatus | Unset = UNSET,
+    created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
+) -> Response[
+    AdminRequired
+    | CodedError
+    | MessageError
+    | ArtifactList
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+]:
+    """Artifacts of a workspace, newest first, each as GET /v1/artifacts/{artifact_id} shows it
+
+     The workspace is the one named, else the one the project is in, else the key's or the caller's
+    default (as GET /v1/runs). createdAfter is inclusive and createdBefore exclusive.
+
+    Args:
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        workspace_id (UUID | Unset):
+        project_id (UUID | Unset):
+        run_id (str | Unset): Only the artifacts this run produced
+        artifact_class (ListArtifactsArtifactClass | Unset):
+        artifact_type (str | Unset): For example illustration, film-cut
+        status (ListArtifactsStatus | Unset):
+        created_after (datetime.datetime | Unset): Artifacts created at or after this instant
+        created_before (datetime.datetime | Unset): Artifacts created before this instant
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AdminRequired | CodedError | MessageError | ArtifactList | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError]
+    """
+
+    kwargs = _get_kwargs(
+        offset=offset,
+        limit=limit,
+        workspace_id=workspace_id,
+        project_id=project_id,
+        run_id=run_id,
+        artifact_class=artifact_class,
+        artifact_type=artifact_type,
+        status=status,
+        created_after=created_after,
+        created_before=created_before,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    workspace_id: UUID | Unset = UNSET,
+    project_id: UUID | Unset = UNSET,
+    run_id: str | Unset = UNSET,
+    artifact_class: ListArtifactsArtifactClass | Unset = UNSET,
+    artifact_type: str | Unset = UNSET,
+    status: ListArtifactsStatus | Unset = UNSET,
+    created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
+) -> (
+    AdminRequired
+    | CodedError
+    | MessageError
+    | ArtifactList
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+    | None
+):
+    """Artifacts of a workspace, newest first, each as GET /v1/artifacts/{artifact_id} shows it
+
+     The workspace is the one named, else the one the project is in, else the key's or the caller's
+    default (as GET /v1/runs). createdAfter is inclusive and createdBefore exclusive.
+
+    Args:
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        workspace_id (UUID | Unset):
+        project_id (UUID | Unset):
+        run_id (str | Unset): Only the artifacts this run produced
+        artifact_class (ListArtifactsArtifactClass | Unset):
+        artifact_type (str | Unset): For example illustration, film-cut
+        status (ListArtifactsStatus | Unset):
+        created_after (datetime.datetime | Unset): Artifacts created at or after this instant
+        created_before (datetime.datetime | Unset): Artifacts created before this instant
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AdminRequired | CodedError | MessageError | ArtifactList | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            offset=offset,
+            limit=limit,
+            workspace_id=workspace_id,
+            project_id=project_id,
+            run_id=run_id,
+            artifact_class=artifact_class,
+            artifact_type=artifact_type,
+            status=status,
+            created_after=created_after,
+            created_before=created_before,
+        )
+    ).parsed

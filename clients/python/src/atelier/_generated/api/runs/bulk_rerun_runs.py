@@ -1,0 +1,400 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.admin_required import AdminRequired
+from ...models.bulk_rerun_dry_run import BulkRerunDryRun
+from ...models.bulk_rerun_request import BulkRerunRequest
+from ...models.bulk_rerun_result import BulkRerunResult
+from ...models.character_not_usable import CharacterNotUsable
+from ...models.coded_error import CodedError
+from ...models.intake_invalid import IntakeInvalid
+from ...models.keyed_invalid import KeyedInvalid
+from ...models.message_error import MessageError
+from ...models.request_validation_error import RequestValidationError
+from ...models.workflow_invalid import WorkflowInvalid
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: BulkRerunRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/runs/bulk-rerun",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    AdminRequired
+    | CodedError
+    | MessageError
+    | BulkRerunDryRun
+    | BulkRerunResult
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+    | None
+):
+    if response.status_code == 200:
+
+        def _parse_response_200(data: object) -> BulkRerunDryRun | BulkRerunResult:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_0 = BulkRerunResult.from_dict(data)
+
+                return response_200_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_200_type_1 = BulkRerunDryRun.from_dict(data)
+
+            return response_200_type_1
+
+        response_200 = _parse_response_200(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = MessageError.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+
+        def _parse_response_403(
+            data: object,
+        ) -> AdminRequired | CodedError | MessageError:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_403_type_0 = AdminRequired.from_dict(data)
+
+                return response_403_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_403_type_1 = CodedError.from_dict(data)
+
+                return response_403_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_403_type_2 = MessageError.from_dict(data)
+
+            return response_403_type_2
+
+        response_403 = _parse_response_403(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = MessageError.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = MessageError.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = MessageError.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+
+        def _parse_response_422(
+            data: object,
+        ) -> (
+            CharacterNotUsable
+            | CodedError
+            | IntakeInvalid
+            | KeyedInvalid
+            | RequestValidationError
+            | WorkflowInvalid
+        ):
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_422_type_0 = RequestValidationError.from_dict(data)
+
+                return response_422_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_422_type_1 = IntakeInvalid.from_dict(data)
+
+                return response_422_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_422_type_2 = WorkflowInvalid.from_dict(data)
+
+                return response_422_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_422_type_3 = KeyedInvalid.from_dict(data)
+
+                return response_422_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_422_type_4 = CharacterNotUsable.from_dict(data)
+
+                return response_422_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_422_type_5 = CodedError.from_dict(data)
+
+            return response_422_type_5
+
+        response_422 = _parse_response_422(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = MessageError.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    AdminRequired
+    | CodedError
+    | MessageError
+    | BulkRerunDryRun
+    | BulkRerunResult
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: BulkRerunRequest,
+) -> Response[
+    AdminRequired
+    | CodedError
+    | MessageError
+    | BulkRerunDryRun
+    | BulkRerunResult
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+]:
+    """Rerun every run a filter chooses, or with dryRun price the reruns
+
+     Each run is rerun as POST /v1/runs/{run_id}/rerun reruns one, with the same intake and providers
+    overrides, one after another. A rerun refused is listed in failed with its status and detail; a 402
+    from a budget ends the bulk rerun and the runs after it are skipped (reason budget). A filter
+    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. No Idempotency-Key:
+    sending the request again reruns the runs again.
+
+    Args:
+        body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
+            original as a single rerun takes them
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AdminRequired | CodedError | MessageError | BulkRerunDryRun | BulkRerunResult | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: BulkRerunRequest,
+) -> (
+    AdminRequired
+    | CodedError
+    | MessageError
+    | BulkRerunDryRun
+    | BulkRerunResult
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+    | None
+):
+    """Rerun every run a filter chooses, or with dryRun price the reruns
+
+     Each run is rerun as POST /v1/runs/{run_id}/rerun reruns one, with the same intake and providers
+    overrides, one after another. A rerun refused is listed in failed with its status and detail; a 402
+    from a budget ends the bulk rerun and the runs after it are skipped (reason budget). A filter
+    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. No Idempotency-Key:
+    sending the request again reruns the runs again.
+
+    Args:
+        body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
+            original as a single rerun takes them
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AdminRequired | CodedError | MessageError | BulkRerunDryRun | BulkRerunResult | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: BulkRerunRequest,
+) -> Response[
+    AdminRequired
+    | CodedError
+    | MessageError
+    | BulkRerunDryRun
+    | BulkRerunResult
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+]:
+    """Rerun every run a filter chooses, or with dryRun price the reruns
+
+     Each run is rerun as POST /v1/runs/{run_id}/rerun reruns one, with the same intake and providers
+    overrides, one after another. A rerun refused is listed in failed with its status and detail; a 402
+    from a budget ends the bulk rerun and the runs after it are skipped (reason budget). A filter
+    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. No Idempotency-Key:
+    sending the request again reruns the runs again.
+
+    Args:
+        body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
+            original as a single rerun takes them
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AdminRequired | CodedError | MessageError | BulkRerunDryRun | BulkRerunResult | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: BulkRerunRequest,
+) -> (
+    AdminRequired
+    | CodedError
+    | MessageError
+    | BulkRerunDryRun
+    | BulkRerunResult
+    | CharacterNotUsable
+    | IntakeInvalid
+    | KeyedInvalid
+    | RequestValidationError
+    | WorkflowInvalid
+    | None
+):
+    """Rerun every run a filter chooses, or with dryRun price the reruns
+
+     Each run is rerun as POST /v1/runs/{run_id}/rerun reruns one, with the same intake and providers
+    overrides, one after another. A rerun refused is listed in failed with its status and detail; a 402
+    from a budget ends the bulk rerun and the runs after it are skipped (reason budget). A filter
+    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. No Idempotency-Key:
+    sending the request again reruns the runs again.
+
+    Args:
+        body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
+            original as a single rerun takes them
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AdminRequired | CodedError | MessageError | BulkRerunDryRun | BulkRerunResult | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

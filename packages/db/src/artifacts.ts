@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import type { Db } from './connect.js';
+import { type PageOf, type PageRequest, pageOf } from './paging.js';
+import type { Database } from './schema.js';
+import type { Selectable } from 'kysely';
+
+export interface ArtifactFilters extends PageRequest {
+  workspaceId: string;
+  projectId?: string;
+  runId?: string;
+  artifactClass?: string;
+  artifactType?: string;
+  status?: string;
+  /** Inclusive, and createdBefore exclusive, as on GET /v1/orders: adjacent windows neither overlap nor leave a gap. */
+  createdAfter?: string;
+  createdBefore?: string;
+}
+
+/** A workspace's artifacts, newest first (created_at, then id, both descending); `total` counts every match. */
+export async function listArtifacts(db: Db, f: ArtifactFilters): Promise<PageOf<Selectable<Database['artifacts']>>> {
+  let q = db.selectFrom('artifacts').where('workspace_id', '=', f.workspaceId);
+  if (f.projectId) q = q.where('project_id', '=', f.projectId);
+  if (f.runId) q = q.where('run_id', '=', f.runId);
+  if (f.artifactClass) q = q.where('artifact_class', '=', f.artifactClass);
+  if (f.artifactType) q = q.where('artifact_type', '=', f.artifactType);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.createdAfter) q = q.where('created_at', '>=', sql<Date>`${f.createdAfter}::timestamptz`);
+  if (f.createdBefore) q = q.where('created_at', '<', sql<Date>`${f.createdBefore}::timestamptz`);
+  return pageOf(
+    q,
+    (qb) => qb.selectAll(),
+    [
+      ['created_at', 'desc'],
+      ['id', 'desc'],
+    ],
+    f,
+  );
+}

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+
+/**
+ * POST /v1/runs/bulk-cancel and /v1/runs/bulk-rerun against the real gateway, worker and PostgreSQL: a dry
+ * run counts and changes nothing; a filter matching more than the limit is refused whole; a bulk cancel by
+ * tag cancels only the matching runs that had not ended, and only the caller's workspace's; a bulk rerun
+ * links each rerun to its original; a budget refusing one rerun stops the rest.
+ */
+let h: Harness;
+
+beforeAll(async () => {
+  // Slow models keep runs running for the seconds a test needs them unsettled.
+  h = await startHarness({ localLatencyMs: 8000 });
+}, 60_000);
+afterAll(() => h?.stop());
+
+const RUN = { templateId: 'plan-research-report', intake: { topic: 'bulk' } };
+
+async function startRun(u: TestUser, extra: Record<string, unknown> = {}): Promise<any> {
+  const created = await h.request('POST', '/v1/runs', { token: u.token, body: { ...RUN, ...extra } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body;
+}
+
+/** A run that has ended: cancelled at once, so it is terminal without waiting for its steps. */
+async function endedRun(u: TestUser, extra: Record<string, unknown> = {}): Promise<any> {
+  const run = await startRun(u, extra);
+  expect((await h.request('POST', `/v1/runs/${run.id}/cancel`, { token: u.token })).status).toBe(200);
+  return waitForRun(h, u.token, run.id);
+}
+
+const bulk = (u: TestUser, action: 'cancel' | 'rerun', body: unknown) =>
+  h.request('POST', `/v1/runs/bulk-${action}`, { token: u.token, body });
+
+/** The workspace's runs, without their statuses: those move on by themselves as the worker gets to them. */
+async function runsOf(workspaceId: string): Promise<Array<{ id: string; rerun_of: string | null }>> {
+  return h.db.selectFrom('runs').select(['id', 'rerun_of']).where('workspace_id', '=', workspaceId).orderBy('id').execute();
+}
+const cancelCommands = async (runIds: string[]) =>
+  h.db.selectFrom('engine_commands').select('target_id').where('kind', '=', 'cancel_run').where('target_id', 'in', runIds).execute();
+
+describe('POST /v1/runs/bulk-cancel', () => {
+  it('counts in a dry run and changes nothing; refuses more matches than the limit whole; then cancels only the matching runs not ended', async () => {
+    const owner = await registerUser(h);
+    const stranger = await registerUser(h, 'Stranger');
+    const ended = await endedRun(owner, { tags: ['wave:1'] });
+    const live = [await startRun(owner, { tags: ['wave:1', 'extra'] }), await startRun(owner, { tags: ['wave:1'] })];
+    const untagged = await startRun(owner, { tags: ['wave:2'] });
+    // Another workspace's run with the same tag: never chosen.
+    const theirs = await startRun(stranger, { tags: ['wave:1'] });
+
+    const before = await runsOf(owner.workspaceId);
+    const dry = await bulk(owner, 'cancel', { filter: { tag: ['wave:1'] }, dryRun: true });
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body).toEqual({
+      dryRun: true,
+      matched: 3,
+      // Newest first, as GET /v1/runs lists them.
+      wouldAct: [live[1].id, live[0].id],
+      skipped: [{ runId: ended.id, reason: 'terminal', status: 'cancelled' }],
+    });
+    expect(await runsOf(owner.workspaceId)).toEqual(before);
+    expect(await cancelCommands([...live, untagged].map((r) => r.id))).toEqual([]);
+
+    // Three match and the cap is two: nothing is done, dry run or not, and the answer says how many matched.
+    for (const dryRun of [true, false]) {
+      const over = await bulk(owner, 'cancel', { filter: { tag: ['wave:1'] }, dryRun, limit: 2 });
+      expect(over.status).toBe(422);
+      expect(over.body.detail).toMatchObject({ code: 'bulk_limit_exceeded', matched: 3, limit: 2 });
+    }
+    expect(await cancelCommands([...live, untagged].map((r) => r.id))).toEqual([]);
+    expect((await bulk(owner, 'cancel', { filter: {}, limit: 1001 })).status).toBe(422);
+
+    const done = await bulk(owner, 'cancel', { filter: { tag: ['wave:1'] } });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toEqual({
+      dryRun: false,
+      matched: 3,
+      acted: [live[1].id, live[0].id],
+      skipped: [{ runId: ended.id, reason: 'terminal', status: 'cancelled' }],
+      failed: [],
+    });
+    for (const run of live) expect((await waitForRun(h, owner.token, run.id)).status).toBe('cancelled');
+    // Neither the other tag's run nor the other workspace's was asked to stop.
+    expect(await cancelCommands([untagged.id, theirs.id])).toEqual([]);
+
+    // The stranger cannot reach into the owner's workspace by naming it.
+    const reach = await bulk(stranger, 'cancel', { filter: { workspaceId: owner.workspaceId } });
+    expect(reach.status).toBe(404);
+    const own = await bulk(stranger, 'cancel', { filter: { tag: ['wave:1'] }, dryRun: true });
+    expect(own.body).toMatchObject({ matched: 1, wouldAct: [theirs.id] });
+  }, 90_000);
+
+  it('takes the list filters: status and workflow', async () => {
+    const owner = await registerUser(h);
+    const ended = await endedRun(owner);
+    const live = await startRun(owner);
+    const byStatus = await bulk(owner, 'cancel', { filter: { status: 'cancelled' }, dryRun: true });
+    expect(byStatus.body).toMatchObject({ matched: 1, wouldAct: [], skipped: [{ runId: ended.id }] });
+    const byWorkflow = await bulk(owner, 'cancel', { filter: { templateId: 'plan-research-report' }, dryRun: true });
+    expect(byWorkflow.body).toMatchObject({ matched: 2, wouldAct: [live.id] });
+    const none = await bulk(owner, 'cancel', { filter: { templateId: 'no-such-workflow' }, dryRun: true });
+    expect(none.body).toEqual({ dryRun: true, matched: 0, wouldAct: [], skipped: [] });
+    // GET /v1/runs takes the same workflow filter.
+    const listed = await h.request('GET', '/v1/runs?templateId=plan-research-report', { token: owner.token });
+    expect(listed.body.total).toBe(2);
+    await bulk(owner, 'cancel', { filter: {} });
+  }, 60_000);
+});
+
+describe('POST /v1/runs/bulk-rerun', () => {
+  it('prices a dry run as the sum of the reruns, then reruns each matching run linked to its original', async () => {
+    const owner = await registerUser(h);
+    const originals = [await endedRun(owner, { tags: ['again'] }), await endedRun(owner, { tags: ['again'], metadata: { k: 'v' } })];
+    await endedRun(owner, { tags: ['not-again'] });
+
+    const before = await runsOf(owner.workspaceId);
+    const dry = await bulk(owner, 'rerun', { filter: { tag: ['again'] }, dryRun: true, intake: { topic: 'bulk again' } });
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    const estimate = originals[0].totalCosts.estimatedUsd;
+    expect(dry.body).toEqual({
+      dryRun: true,
+      matched: 2,
+      wouldAct: [originals[1].id, originals[0].id],
+      skipped: [],
+      wouldFail: [],
+      estimateUsd: expect.closeTo(estimate * 2, 6),
+    });
+    expect(await runsOf(owner.workspaceId)).toEqual(before);
+
+    const done = await bulk(owner, 'rerun', { filter: { tag: ['again'] }, intake: { topic: 'bulk again' } });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toMatchObject({ dryRun: false, matched: 2, acted: [originals[1].id, originals[0].id], skipped: [], failed: [] });
+    for (const original of originals) {
+      const reruns = await h.request('GET', `/v1/runs?rerunOf=${original.id}`, { token: owner.token });
+      expect(reruns.body.items).toHaveLength(1);
+      const rerun = reruns.body.items[0];
+      expect(done.body.reruns).toContainEqual({ runId: rerun.id, rerunOf: original.id });
+      expect(rerun).toMatchObject({ intake: { topic: 'bulk again' }, tags: original.tags, metadata: original.metadata });
+    }
+    expect(await runsOf(owner.workspaceId)).toHaveLength(before.length + 2);
+    await bulk(owner, 'cancel', { filter: {} });
+  }, 90_000);
+
+  it('stops at the first rerun a budget refuses and skips the rest, spending nothing past the budget', async () => {
+    const owner = await registerUser(h);
+    const project = await h.request('POST', `/v1/workspaces/${owner.workspaceId}/projects`, {
+      token: owner.token,
+      body: { name: 'Tight' },
+    });
+    expect(project.status).toBe(201);
+    // Newest first: the workspace-level one is rerun, the project's is refused, the oldest is never tried.
+    const oldest = await endedRun(owner, { tags: ['capped'] });
+    const inProject = await endedRun(owner, { tags: ['capped'], projectId: project.body.id });
+    const newest = await endedRun(owner, { tags: ['capped'] });
+    const cap = await h.request('POST', '/v1/budgets', {
+      token: owner.token,
+      body: {
+        workspaceId: owner.workspaceId,
+        scope: 'project',
+        projectId: project.body.id,
+        period: 'month',
+        limitUsd: 0,
+        enforcementMode: 'hard_stop',
+      },
+    });
+    expect(cap.status, JSON.stringify(cap.body)).toBe(201);
+
+    const before = await runsOf(owner.workspaceId);
+    const done = await bulk(owner, 'rerun', { filter: { tag: ['capped'] } });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toMatchObject({
+      dryRun: false,
+      matched: 3,
+      acted: [newest.id],
+      reruns: [{ rerunOf: newest.id, runId: expect.any(String) }],
+      failed: [{ runId: inProject.id, status: 402, detail: { code: 'budget_exceeded', budgetId: cap.body.id } }],
+      skipped: [{ runId: oldest.id, reason: 'budget' }],
+    });
+    const after = await runsOf(owner.workspaceId);
+    expect(after).toHaveLength(before.length + 1);
+    expect(after.filter((r) => r.rerun_of).map((r) => r.rerun_of)).toEqual([newest.id]);
+
+    // The dry run judges each rerun alone: the project's is the one that would be refused (the new rerun carries the tag too).
+    const dry = await bulk(owner, 'rerun', { filter: { tag: ['capped'] }, dryRun: true });
+    expect(dry.body.wouldFail).toEqual([expect.objectContaining({ runId: inProject.id, status: 402 })]);
+    expect(dry.body.wouldAct).toHaveLength(3);
+    await bulk(owner, 'cancel', { filter: {} });
+  }, 90_000);
+});
