@@ -68,6 +68,19 @@ export const RunStep = z
       .describe(
         'What the providers charged for this step, every attempt included; costActualUsd is what is billed, once. On reads of one run',
       ),
+    startedAt: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('When the step (its last attempt) started; null until it has. On reads of one run'),
+    finishedAt: z.string().nullable().optional().describe('When the step settled; null until it has. On reads of one run'),
+    output: z
+      .unknown()
+      .optional()
+      .describe(
+        "The step's recorded output (a subWorkflow step's carries its child's runId); null until it has one. On reads of one run, " +
+          'so a list of runs stays small',
+      ),
   })
   .openapi('RunStep');
 
@@ -152,6 +165,7 @@ export const ListRunsQuery = Pagination.extend({
   parentOrderId: z.string().max(LIMITS.id).optional(),
   workerId: z.string().max(LIMITS.id).optional(),
   rerunOf: z.string().max(LIMITS.generatedId).optional().describe('Only the reruns of this run'),
+  templateId: z.string().max(LIMITS.id).optional().describe('Only the runs of this workflow'),
   includeArchived: QueryBoolean,
   tag: TagFilter,
   metadata: MetadataFilter,

@@ -133,6 +133,8 @@ export interface RunFilters {
   workerId?: string;
   /** Reruns of this run only. */
   rerunOf?: string;
+  /** Runs of this workflow only. */
+  templateId?: string;
   includeArchived?: boolean;
   /** Runs carrying every one of these tags. */
   tags?: string[];
@@ -150,6 +152,7 @@ export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]
   if (f.parentOrderId) q = q.where('parent_order_id', '=', f.parentOrderId);
   if (f.workerId) q = q.where('worker_id', '=', f.workerId);
   if (f.rerunOf) q = q.where('rerun_of', '=', f.rerunOf);
+  if (f.templateId) q = q.where('template_id', '=', f.templateId);
   if (!f.includeArchived) q = q.where('archived', '=', false);
   // Containment, so the tags' GIN index (migration 0025) serves it.
   if (f.tags?.length) q = q.where(sql<boolean>`tags @> ${f.tags}::text[]`);

@@ -31,6 +31,7 @@ def _get_kwargs(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
+    template_id: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
@@ -68,6 +69,8 @@ def _get_kwargs(
     params["workerId"] = worker_id
 
     params["rerunOf"] = rerun_of
+
+    params["templateId"] = template_id
 
     json_include_archived: str | Unset = UNSET
     if not isinstance(include_archived, Unset):
@@ -263,6 +266,7 @@ def sync_detailed(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
+    template_id: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
@@ -288,6 +292,7 @@ def sync_detailed(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
+        template_id (str | Unset): Only the runs of this workflow
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
@@ -312,6 +317,7 @@ def sync_detailed(
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         rerun_of=rerun_of,
+        template_id=template_id,
         include_archived=include_archived,
         tag=tag,
         metadata=metadata,
@@ -335,6 +341,7 @@ def sync(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
+    template_id: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
@@ -361,6 +368,7 @@ def sync(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
+        template_id (str | Unset): Only the runs of this workflow
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
@@ -386,6 +394,7 @@ def sync(
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         rerun_of=rerun_of,
+        template_id=template_id,
         include_archived=include_archived,
         tag=tag,
         metadata=metadata,
@@ -403,6 +412,7 @@ async def asyncio_detailed(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
+    template_id: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
@@ -428,6 +438,7 @@ async def asyncio_detailed(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
+        template_id (str | Unset): Only the runs of this workflow
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
@@ -452,6 +463,7 @@ async def asyncio_detailed(
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         rerun_of=rerun_of,
+        template_id=template_id,
         include_archived=include_archived,
         tag=tag,
         metadata=metadata,
@@ -473,6 +485,7 @@ async def asyncio(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
+    template_id: str | Unset = UNSET,
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
@@ -499,6 +512,7 @@ async def asyncio(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
+        template_id (str | Unset): Only the runs of this workflow
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
@@ -525,6 +539,7 @@ async def asyncio(
             parent_order_id=parent_order_id,
             worker_id=worker_id,
             rerun_of=rerun_of,
+            template_id=template_id,
             include_archived=include_archived,
             tag=tag,
             metadata=metadata,
