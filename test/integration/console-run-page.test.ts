@@ -190,6 +190,10 @@ describe('the console run page', () => {
     await page.locator('#runs-workflow').selectOption('compose-article');
     await page.waitForURL((url) => url.searchParams.get('workflow') === 'compose-article');
     await expect.poll(() => page.locator('#runs-table caption').textContent()).toContain('of compose-article');
+    // The filter is the API's (GET /v1/runs?templateId=), not the page's.
+    const ofWorkflow = (await h.request('GET', '/v1/runs?templateId=compose-article', { token: reviewer.token })).body;
+    expect(ofWorkflow.total).toBeGreaterThan(0);
+    expect(new Set(ofWorkflow.items.map((r: any) => r.templateId))).toEqual(new Set(['compose-article']));
     const articles = await page.locator('#runs-table tbody tr td:nth-child(2)').allTextContents();
     expect(new Set(articles)).toEqual(new Set([articleRun.templateName]));
 

@@ -28,7 +28,8 @@ function ask(slot, start, question, yesLabel, act, { danger = false, noLabel = '
     yesLabel,
   );
   fill(slot, h('span', { class: 'small question' }, question, ' '), yes, ' ', no);
-  yes.focus();
+  // Enter right after the first press must not destroy anything: a dangerous question starts on "no".
+  (danger ? no : yes).focus();
 }
 
 function cancelAction(run, onChange) {
