@@ -217,7 +217,7 @@ describe('the review console', () => {
     expect(events.some((e) => e.includes('step.started'))).toBe(true);
     expect(events.some((e) => e.includes('run.status') && e.includes('running'))).toBe(true);
     await expect.poll(() => page.locator('#run-view table tbody tr').count()).toBeGreaterThan(0);
-    expect(await page.locator('#run-view table tbody').textContent()).not.toContain('pending');
+    expect(await page.locator('#run-view table.timeline tbody').textContent()).not.toContain('pending');
     // The research report it produced, rendered.
     await page.locator('article.report h4').first().waitFor();
     await page.screenshot({ path: path.join(SHOTS, 'console-run.png') });

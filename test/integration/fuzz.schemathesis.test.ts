@@ -222,56 +222,61 @@ function runSchemathesis(args: string[], timeoutMs: number): Promise<{ code: num
 const FUZZ_LIMIT_MS = 420_000;
 
 describe('Schemathesis over /openapi.json', () => {
-  it('finds no server error and no answer outside the document', async () => {
-    const exclusions = EXCLUDED.flatMap(([method, p]) => ['--exclude-name', `${method} ${p}`]);
-    const args = [
-      '--config-file',
-      configFile,
-      'run',
-      `${h.url}/openapi.json`,
-      '--header',
-      `Authorization: Bearer ${apiKey}`,
-      '--checks',
-      // The two the gateway promises above all, plus: every status and content type an answer has is one the document declares.
-      process.env.SCHEMATHESIS_CHECKS ?? 'not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance',
-      '--phases',
-      'examples,coverage,fuzzing',
-      '--max-examples',
-      process.env.SCHEMATHESIS_MAX_EXAMPLES ?? '25',
-      // One worker: CPython 3.11's AST validator keeps its recursion depth per interpreter, not per
-      // thread, and Hypothesis compiling strategies in two threads at once trips it ("AST constructor
-      // recursion depth mismatch").
-      '--workers',
-      '1',
-      '--request-timeout',
-      '10',
-      '--generation-database',
-      'none',
-      '--seed',
-      process.env.SCHEMATHESIS_SEED ?? '20261123',
-      '--no-color',
-      '--output-truncate',
-      'false',
-      '--report',
-      'junit',
-      '--report-dir',
-      REPORT_DIR,
-      ...exclusions,
-    ];
-    let result = await runSchemathesis(args, FUZZ_LIMIT_MS);
-    // CPython 3.11 occasionally crashes inside Hypothesis while it compiles a generated strategy
-    // ("AST constructor recursion depth mismatch"): the fuzzer's own fault, reported with no failing
-    // case against the gateway. Only such a run is tried once more; any finding fails the test.
-    const toolCrash = (r: typeof result) =>
-      r.code !== 0 && /AST constructor recursion depth mismatch/.test(r.output) && !/^=+ FAILURES/m.test(r.output);
-    if (toolCrash(result)) {
-      console.log('schemathesis crashed inside Hypothesis (CPython AST recursion bug); running it once more');
-      result = await runSchemathesis(args, FUZZ_LIMIT_MS);
-    }
-    console.log(`schemathesis ${SCHEMATHESIS_VERSION} finished in ${result.ms} ms with exit ${result.code}`);
-    if (process.env.SCHEMATHESIS_ECHO) console.log(result.output);
-    const start = result.output.search(/^=+ (FAILURES|ERRORS|SUMMARY)/m);
-    const report = start >= 0 ? result.output.slice(start) : result.output;
-    expect(result.code, `st ${args.join(' ').replace(apiKey, '<key>')}\n\n${report}`).toBe(0);
-  }, 2 * FUZZ_LIMIT_MS + 40_000);
+  it(
+    'finds no server error and no answer outside the document',
+    async () => {
+      const exclusions = EXCLUDED.flatMap(([method, p]) => ['--exclude-name', `${method} ${p}`]);
+      const args = [
+        '--config-file',
+        configFile,
+        'run',
+        `${h.url}/openapi.json`,
+        '--header',
+        `Authorization: Bearer ${apiKey}`,
+        '--checks',
+        // The two the gateway promises above all, plus: every status and content type an answer has is one the document declares.
+        process.env.SCHEMATHESIS_CHECKS ??
+          'not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance',
+        '--phases',
+        'examples,coverage,fuzzing',
+        '--max-examples',
+        process.env.SCHEMATHESIS_MAX_EXAMPLES ?? '25',
+        // One worker: CPython 3.11's AST validator keeps its recursion depth per interpreter, not per
+        // thread, and Hypothesis compiling strategies in two threads at once trips it ("AST constructor
+        // recursion depth mismatch").
+        '--workers',
+        '1',
+        '--request-timeout',
+        '10',
+        '--generation-database',
+        'none',
+        '--seed',
+        process.env.SCHEMATHESIS_SEED ?? '20261123',
+        '--no-color',
+        '--output-truncate',
+        'false',
+        '--report',
+        'junit',
+        '--report-dir',
+        REPORT_DIR,
+        ...exclusions,
+      ];
+      let result = await runSchemathesis(args, FUZZ_LIMIT_MS);
+      // CPython 3.11 occasionally crashes inside Hypothesis while it compiles a generated strategy
+      // ("AST constructor recursion depth mismatch"): the fuzzer's own fault, reported with no failing
+      // case against the gateway. Only such a run is tried once more; any finding fails the test.
+      const toolCrash = (r: typeof result) =>
+        r.code !== 0 && /AST constructor recursion depth mismatch/.test(r.output) && !/^=+ FAILURES/m.test(r.output);
+      if (toolCrash(result)) {
+        console.log('schemathesis crashed inside Hypothesis (CPython AST recursion bug); running it once more');
+        result = await runSchemathesis(args, FUZZ_LIMIT_MS);
+      }
+      console.log(`schemathesis ${SCHEMATHESIS_VERSION} finished in ${result.ms} ms with exit ${result.code}`);
+      if (process.env.SCHEMATHESIS_ECHO) console.log(result.output);
+      const start = result.output.search(/^=+ (FAILURES|ERRORS|SUMMARY)/m);
+      const report = start >= 0 ? result.output.slice(start) : result.output;
+      expect(result.code, `st ${args.join(' ').replace(apiKey, '<key>')}\n\n${report}`).toBe(0);
+    },
+    2 * FUZZ_LIMIT_MS + 40_000,
+  );
 });

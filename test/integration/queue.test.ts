@@ -76,6 +76,8 @@ describe('the review queue', () => {
       artifactId: first.artifactId,
       artifactTitle: artifact.title,
       artifactStatus: 'review',
+      // The intake's first two values in the workflow's field order: product, then the setting it defaulted to.
+      intakeSummary: `${first.intake.product} · ${first.intake.setting}`,
       qa: artifact.qa,
       holdFields: [USAGE],
       queuedAt: first.queuedAt,

@@ -2180,6 +2180,12 @@ export interface components {
             fallbacks?: components["schemas"]["StepFallback"][];
             /** @description What the providers charged for this step, every attempt included; costActualUsd is what is billed, once. On reads of one run */
             providerSpendUsd?: number;
+            /** @description When the step (its last attempt) started; null until it has. On reads of one run */
+            startedAt?: string | null;
+            /** @description When the step settled; null until it has. On reads of one run */
+            finishedAt?: string | null;
+            /** @description The step's recorded output (a subWorkflow step's carries its child's runId); null until it has one. On reads of one run, so a list of runs stays small */
+            output?: unknown;
         };
         StepFallback: {
             /** @description The role whose binding listed the model */
@@ -2794,6 +2800,8 @@ export interface components {
             artifactId: string | null;
             artifactTitle: string | null;
             artifactStatus: string | null;
+            /** @description The run's first one or two text or number intake values, in the workflow's field order, joined by ' · ' (each cut at 80 characters): what tells two queued runs of one workflow apart. Null when the intake has none */
+            intakeSummary: string | null;
             /** @description The artifact's QA record; approval needs every check at pass */
             qa: components["schemas"]["QaRecord"] | null;
             /** @description Fields an approval must supply in its patch, exactly */

@@ -31,6 +31,13 @@ export const QueueItem = z
     artifactId: z.string().nullable(),
     artifactTitle: z.string().nullable(),
     artifactStatus: z.string().nullable(),
+    intakeSummary: z
+      .string()
+      .nullable()
+      .describe(
+        "The run's first one or two text or number intake values, in the workflow's field order, joined by ' · ' (each cut at 80 characters): " +
+          'what tells two queued runs of one workflow apart. Null when the intake has none',
+      ),
     qa: orNull(QaRecord).describe("The artifact's QA record; approval needs every check at pass"),
     holdFields: z.array(HoldField).describe('Fields an approval must supply in its patch, exactly'),
     queuedAt: z.string(),

@@ -77,6 +77,19 @@ export const RunStep = z
       .describe(
         'What the providers charged for this step, every attempt included; costActualUsd is what is billed, once. On reads of one run',
       ),
+    startedAt: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('When the step (its last attempt) started; null until it has. On reads of one run'),
+    finishedAt: z.string().nullable().optional().describe('When the step settled; null until it has. On reads of one run'),
+    output: z
+      .unknown()
+      .optional()
+      .describe(
+        "The step's recorded output (a subWorkflow step's carries its child's runId); null until it has one. On reads of one run, " +
+          'so a list of runs stays small',
+      ),
   })
   .openapi('RunStep');
 

@@ -40,6 +40,9 @@ export interface QueueRow {
   artifact_title: string | null;
   artifact_status: string | null;
   qa: unknown;
+  intake: unknown;
+  /** The pinned definition's intake fields, in their declared order (jsonb keeps no key order; an array does). */
+  intake_fields: unknown;
   queued_at: Date;
   created_at: Date;
   entered_review_at: Date;
@@ -70,6 +73,8 @@ export async function listQueue(
         'artifacts.title as artifact_title',
         'artifacts.status as artifact_status',
         'artifacts.qa',
+        'runs.intake',
+        sql<unknown>`runs.definition -> 'intakeSchema' -> 'fields'`.as('intake_fields'),
         'runs.queued_at',
         'runs.created_at',
         enteredReview.as('entered_review_at'),

@@ -1,4 +1,5 @@
 import { html } from 'hono/html';
+import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
 import { type SettingsView, isSettingsView, settingsBody } from './settings-shell.js';
 
 /**
@@ -94,25 +95,19 @@ function queue() {
 }
 
 function runs() {
-  return html`<div class="pane-head">
-  <h1>Runs</h1>
-  <label>Status <select id="runs-status"><option value="">any</option>${[
-    'pending',
-    'queued',
-    'running',
-    'review',
-    'completed',
-    'failed',
-    'cancelled',
-    'rejected',
-    'changes_requested',
-  ].map((s) => html`<option>${s}</option>`)}</select></label>
-</div>
+  return html`<div class="pane-head"><h1>Runs</h1></div>
+<form id="runs-filters" class="inline filters" role="search" aria-label="Filter runs">
+  <label>Workflow <select name="workflow" id="runs-workflow"><option value="">any</option></select></label>
+  <label>Status <select name="status" id="runs-status"><option value="">any</option>${RUN_STATUS_VALUES.map((s) => html`<option>${s}</option>`)}</select></label>
+  <label>Tag <input name="tag" id="runs-tag" spellcheck="false" placeholder="any"></label>
+  <label>Search <input type="search" name="q" id="runs-search" spellcheck="false" placeholder="id, workflow or tag on this page"></label>
+  <button type="submit">Filter</button>
+</form>
 <div id="runs-table"></div>`;
 }
 
 function run(id: string) {
-  return html`<div class="pane-head"><h1>Run <code>${id}</code></h1><span id="run-live" class="muted small"></span></div>
+  return html`<div class="pane-head"><h1>Run <code>${id}</code></h1><div id="run-actions" class="run-actions"></div><span id="run-live" class="muted small"></span></div>
 <div id="run-view" class="run-view"></div>`;
 }
 

@@ -14,6 +14,7 @@ export function presentQueueItem(r: QueueRow) {
     artifactId: r.artifact_id,
     artifactTitle: r.artifact_title,
     artifactStatus: r.artifact_status,
+    intakeSummary: intakeSummary(r.intake, r.intake_fields),
     qa:
       (r.qa as {
         status: string;
@@ -24,4 +25,28 @@ export function presentQueueItem(r: QueueRow) {
     createdAt: r.created_at.toISOString(),
     enteredReviewAt: new Date(r.entered_review_at).toISOString(),
   };
+}
+
+const SUMMARY_VALUES = 2;
+const SUMMARY_VALUE_CHARS = 80;
+
+/**
+ * What tells one queued run from another of the same workflow: its first two filled-in text or number
+ * intake values, in the order the workflow declares its fields ("a ceramic teapot · web"). Null when the
+ * intake has none (only references or objects).
+ */
+export function intakeSummary(intake: unknown, fields: unknown): string | null {
+  if (!intake || typeof intake !== 'object') return null;
+  const values = intake as Record<string, unknown>;
+  const declared = Array.isArray(fields) ? fields.map((f) => (f as { name?: unknown })?.name).filter((n) => typeof n === 'string') : [];
+  const names = [...new Set([...declared, ...Object.keys(values).sort()])] as string[];
+  const shown: string[] = [];
+  for (const name of names) {
+    const v = values[name];
+    if (!(typeof v === 'string' ? v.trim() : typeof v === 'number')) continue;
+    const text = String(v).trim().replace(/\s+/g, ' ');
+    shown.push(text.length > SUMMARY_VALUE_CHARS ? `${text.slice(0, SUMMARY_VALUE_CHARS - 1)}…` : text);
+    if (shown.length === SUMMARY_VALUES) break;
+  }
+  return shown.length ? shown.join(' · ') : null;
 }

@@ -1,7 +1,7 @@
 // What an artifact looks like to a reviewer: its files (images, raw and processed; video in a player),
-// a research report rendered, anything else as its JSON; then its QA checks and what it cost.
+// a research report or an article rendered, anything else as its JSON; then its QA checks and what it cost.
 import { duration, facts, h, usd } from './dom.js';
-import { researchReport } from './markdown.js';
+import { article, researchReport } from './markdown.js';
 
 function image(url, label, content) {
   return h(
@@ -72,6 +72,11 @@ function body(artifact) {
       return video(content);
     case 'research':
       return researchReport(content);
+    // Knowledge: an article (or any text the class carries) is read, not shown as JSON.
+    case 'knowledge':
+      if (artifact.artifactType === 'article' || 'standfirst' in content || Array.isArray(content.body)) return article(content);
+      if (Array.isArray(content.sections)) return researchReport(content);
+      return h('pre', { class: 'json' }, JSON.stringify(content, null, 2));
     default:
       return h('pre', { class: 'json' }, JSON.stringify(content, null, 2));
   }

@@ -7,7 +7,8 @@ import { $, announce, fill, h } from './dom.js';
 import { orderPage } from './order-page.js';
 import { ordersPage } from './orders.js';
 import { queuePage } from './queue.js';
-import { runPage, runsPage } from './runs.js';
+import { runPage } from './run-page.js';
+import { runsPage } from './runs.js';
 import { webhooksPage } from './webhooks.js';
 
 const { view, id } = document.body.dataset;

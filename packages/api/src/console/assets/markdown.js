@@ -113,3 +113,45 @@ export function researchReport(content) {
       : null,
   );
 }
+
+const texts = (v) => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
+
+/**
+ * An article (knowledge class, from compose-article): title, standfirst, body paragraphs, key takeaways,
+ * sources — read as an article, not as its JSON.
+ */
+export function article(content) {
+  const takeaways = texts(content.keyTakeaways);
+  const sources = texts(content.sources);
+  return h(
+    'article',
+    { class: 'report article' },
+    content.title ? h('h3', {}, String(content.title)) : null,
+    content.standfirst ? h('p', { class: 'standfirst' }, inline(String(content.standfirst))) : null,
+    texts(content.body).map((paragraph) => markdown(paragraph, 4)),
+    takeaways.length
+      ? h(
+          'section',
+          {},
+          h('h4', {}, 'Key takeaways'),
+          h(
+            'ul',
+            {},
+            takeaways.map((t) => h('li', {}, inline(t))),
+          ),
+        )
+      : null,
+    sources.length
+      ? h(
+          'section',
+          {},
+          h('h4', {}, 'Sources'),
+          h(
+            'ol',
+            {},
+            sources.map((s) => h('li', {}, inline(s))),
+          ),
+        )
+      : null,
+  );
+}

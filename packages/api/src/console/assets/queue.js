@@ -24,6 +24,9 @@ function qaSummary(qa) {
   return h('span', { class: 'qa-tag ok' }, checks.length ? 'QA passed' : 'no QA');
 }
 
+/** What the item is: its artifact's title or run id, then the intake values that tell it from its siblings. */
+const label = (item) => [item.artifactTitle ?? item.runId, item.intakeSummary].filter(Boolean).join(' — ');
+
 function renderList() {
   const items = state.items.map((item, index) =>
     h(
@@ -31,7 +34,7 @@ function renderList() {
       { class: index === state.current ? 'item current' : 'item', 'data-run-id': item.runId },
       h('input', {
         type: 'checkbox',
-        'aria-label': `Select ${item.artifactTitle ?? item.runId} for a bulk decision`,
+        'aria-label': `Select ${label(item)} for a bulk decision`,
         checked: state.checked.has(item.runId),
         onchange: (e) => toggle(item.runId, e.target.checked),
       }),
@@ -39,7 +42,15 @@ function renderList() {
         'button',
         { type: 'button', class: 'pick', 'aria-current': index === state.current ? 'true' : null, onclick: () => select(index) },
         h('span', { class: 'title' }, item.artifactTitle ?? item.runId),
-        h('span', { class: 'meta' }, `${item.templateName} · ${item.gateName ?? 'review'} · waiting ${ago(item.enteredReviewAt)}`),
+        // Two runs of one workflow share a title; their intake (the topic, the product) tells them apart.
+        item.intakeSummary ? h('span', { class: 'intake-summary', title: item.intakeSummary }, item.intakeSummary) : null,
+        h(
+          'span',
+          { class: 'meta' },
+          `${item.templateName} · `,
+          h('span', { class: 'gate', title: 'The gate that holds it' }, item.gateName ?? item.gateId ?? 'review'),
+          ` · waiting ${ago(item.enteredReviewAt)}`,
+        ),
         h('span', { class: 'meta' }, qaSummary(item.qa), item.holdFields?.length ? h('span', { class: 'qa-tag hold' }, 'hold') : null),
       ),
     ),
@@ -87,6 +98,7 @@ async function select(index, { focus = true } = {}) {
         'p',
         { class: 'muted small detail-head' },
         item.templateName,
+        item.intakeSummary ? ` · ${item.intakeSummary}` : '',
         ' · run ',
         runLink(item.runId),
         ' · gate ',
@@ -119,7 +131,7 @@ function removeDecided(runIds) {
 }
 
 function decided(item, decision) {
-  announce(`${PAST[decision]} ${item.artifactTitle ?? item.runId} (${item.runId}).`, 'ok');
+  announce(`${PAST[decision]} ${label(item)} (${item.runId}).`, 'ok');
   removeDecided([item.runId]);
 }
 

@@ -32,6 +32,9 @@ class QueueItem:
         artifact_id (None | str):
         artifact_title (None | str):
         artifact_status (None | str):
+        intake_summary (None | str): The run's first one or two text or number intake values, in the workflow's field
+            order, joined by ' · ' (each cut at 80 characters): what tells two queued runs of one workflow apart. Null when
+            the intake has none
         qa (None | QaRecord): The artifact's QA record; approval needs every check at pass
         hold_fields (list[QueueItemHoldFieldsItem]): Fields an approval must supply in its patch, exactly
         queued_at (str):
@@ -50,6 +53,7 @@ class QueueItem:
     artifact_id: None | str
     artifact_title: None | str
     artifact_status: None | str
+    intake_summary: None | str
     qa: None | QaRecord
     hold_fields: list[QueueItemHoldFieldsItem]
     queued_at: str
@@ -91,6 +95,9 @@ class QueueItem:
         artifact_status: None | str
         artifact_status = self.artifact_status
 
+        intake_summary: None | str
+        intake_summary = self.intake_summary
+
         qa: dict[str, Any] | None
         if isinstance(self.qa, QaRecord):
             qa = self.qa.to_dict()
@@ -123,6 +130,7 @@ class QueueItem:
                 "artifactId": artifact_id,
                 "artifactTitle": artifact_title,
                 "artifactStatus": artifact_status,
+                "intakeSummary": intake_summary,
                 "qa": qa,
                 "holdFields": hold_fields,
                 "queuedAt": queued_at,
@@ -199,6 +207,13 @@ class QueueItem:
 
         artifact_status = _parse_artifact_status(d.pop("artifactStatus"))
 
+        def _parse_intake_summary(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        intake_summary = _parse_intake_summary(d.pop("intakeSummary"))
+
         def _parse_qa(data: object) -> None | QaRecord:
             if data is None:
                 return data
@@ -239,6 +254,7 @@ class QueueItem:
             artifact_id=artifact_id,
             artifact_title=artifact_title,
             artifact_status=artifact_status,
+            intake_summary=intake_summary,
             qa=qa,
             hold_fields=hold_fields,
             queued_at=queued_at,

@@ -35,6 +35,11 @@ class RunStep:
             model), in the order tried; only when any was
         provider_spend_usd (float | Unset): What the providers charged for this step, every attempt included;
             costActualUsd is what is billed, once. On reads of one run
+        started_at (None | str | Unset): When the step (its last attempt) started; null until it has. On reads of one
+            run
+        finished_at (None | str | Unset): When the step settled; null until it has. On reads of one run
+        output (Any | Unset): The step's recorded output (a subWorkflow step's carries its child's runId); null until it
+            has one. On reads of one run, so a list of runs stays small
     """
 
     id: str
@@ -49,6 +54,9 @@ class RunStep:
     attempts: int | Unset = UNSET
     fallbacks: list[StepFallback] | Unset = UNSET
     provider_spend_usd: float | Unset = UNSET
+    started_at: None | str | Unset = UNSET
+    finished_at: None | str | Unset = UNSET
+    output: Any | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -88,6 +96,20 @@ class RunStep:
 
         provider_spend_usd = self.provider_spend_usd
 
+        started_at: None | str | Unset
+        if isinstance(self.started_at, Unset):
+            started_at = UNSET
+        else:
+            started_at = self.started_at
+
+        finished_at: None | str | Unset
+        if isinstance(self.finished_at, Unset):
+            finished_at = UNSET
+        else:
+            finished_at = self.finished_at
+
+        output = self.output
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -110,6 +132,12 @@ class RunStep:
             field_dict["fallbacks"] = fallbacks
         if provider_spend_usd is not UNSET:
             field_dict["providerSpendUsd"] = provider_spend_usd
+        if started_at is not UNSET:
+            field_dict["startedAt"] = started_at
+        if finished_at is not UNSET:
+            field_dict["finishedAt"] = finished_at
+        if output is not UNSET:
+            field_dict["output"] = output
 
         return field_dict
 
@@ -171,6 +199,26 @@ class RunStep:
 
         provider_spend_usd = d.pop("providerSpendUsd", UNSET)
 
+        def _parse_started_at(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        started_at = _parse_started_at(d.pop("startedAt", UNSET))
+
+        def _parse_finished_at(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        finished_at = _parse_finished_at(d.pop("finishedAt", UNSET))
+
+        output = d.pop("output", UNSET)
+
         run_step = cls(
             id=id,
             name=name,
@@ -184,6 +232,9 @@ class RunStep:
             attempts=attempts,
             fallbacks=fallbacks,
             provider_spend_usd=provider_spend_usd,
+            started_at=started_at,
+            finished_at=finished_at,
+            output=output,
         )
 
         run_step.additional_properties = d
