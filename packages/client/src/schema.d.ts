@@ -53,7 +53,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a refresh token for a new pair (the old one dies) */
+        /**
+         * Exchange a refresh token for a new pair (the old one dies)
+         * @description Public: send the refresh token of a session to get a new access and refresh token pair; the refresh token sent stops working. An unknown, expired or already used refresh token is 401.
+         */
         post: operations["refresh"];
         delete?: never;
         options?: never;
@@ -70,7 +73,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke the current session */
+        /**
+         * Revoke the current session
+         * @description Revokes the session whose access token is sent, so its tokens stop working; API keys are not affected. A missing or invalid token is 401.
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -85,10 +91,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your live API keys (never their secrets) */
+        /**
+         * List your live API keys (never their secrets)
+         * @description Lists the caller's live keys, paged, with their prefixes but never their secrets. A workspace-bound key sees only keys bound to the same workspace.
+         */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key; the secret is shown only in this response */
+        /**
+         * Create an API key; the secret is shown only in this response
+         * @description Creates an API key carrying the permissions of the signed-in account (not a reduced role), optionally bound to one workspace; the secret is shown once here and only its hash is stored. Binding to a workspace outside the caller's reach is 403 or 404, and a workspace-bound key cannot widen its binding.
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -103,11 +115,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of your API keys */
+        /**
+         * One of your API keys
+         * @description One of the caller's keys, without its secret. Another account's key, or one outside a workspace-bound key's workspace, is 404.
+         */
         get: operations["getApiKey"];
         put?: never;
         post?: never;
-        /** Revoke an API key; it stops working at once */
+        /**
+         * Revoke an API key; it stops working at once
+         * @description Revokes one of the caller's keys: requests with it are refused with 401 from now on. Another account's key is 404.
+         */
         delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
@@ -121,7 +139,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The public catalog of runnable workflows (no credentials needed) */
+        /**
+         * The public catalog of runnable workflows (no credentials needed)
+         * @description Public, no credential: the public workflows anyone can run, each with its purpose, rough duration, whether QA is included, and what is provided and returned. Draft and internal workflows never appear.
+         */
         get: operations["listCatalogWorkflows"];
         put?: never;
         post?: never;
@@ -138,7 +159,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A public workflow: the complete intake contract, prompts and bindings redacted */
+        /**
+         * A public workflow: the complete intake contract, prompts and bindings redacted
+         * @description Public, no credential: the complete intake contract of a public workflow, with prompts and provider bindings redacted. A workflow that is not public is 404.
+         */
         get: operations["getCatalogWorkflow"];
         put?: never;
         post?: never;
@@ -155,7 +179,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The model registry that bindings and per-run overrides name */
+        /**
+         * The model registry that bindings and per-run overrides name
+         * @description The model registry: the ids a workflow's providers map and a run's providers overrides may name. Any signed-in caller may read it.
+         */
         get: operations["listModels"];
         put?: never;
         post?: never;
@@ -172,7 +199,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Runs of a workspace, newest first */
+        /**
+         * Runs of a workspace, newest first
+         * @description Lists the runs of one workspace (the one named, else the project's, else the caller's default), newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listRuns"];
         put?: never;
         /**
@@ -193,7 +223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A run with its step telemetry, costs and review ledger */
+        /**
+         * A run with its step telemetry, costs and review ledger
+         * @description A run as it stands: status, pinned workflowVersion and specVersionHash, resolved intake, step telemetry, totalCosts and, once produced, artifactId; a failed run carries error and errorCode. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getRun"];
         put?: never;
         post?: never;
@@ -212,7 +245,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a run at its next step boundary; spend so far stays billed */
+        /**
+         * Cancel a run at its next step boundary; spend so far stays billed
+         * @description Cancels a run that has not ended: it stops at the next step boundary and settles as cancelled, and spend so far stays billed. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run that already ended is 409 invalid_transition.
+         */
         post: operations["cancelRun"];
         delete?: never;
         options?: never;
@@ -229,7 +265,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs again */
+        /**
+         * Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs again
+         * @description Recovery for a run whose steps all completed but whose finalization is missing: writes the artifact and terminal status from recorded data; no step is re-run. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run that is not in that state is 409 invalid_transition.
+         */
         post: operations["finalizeRun"];
         delete?: never;
         options?: never;
@@ -246,7 +285,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hide a terminal run from lists (includeArchived=true shows it again) */
+        /**
+         * Hide a terminal run from lists (includeArchived=true shows it again)
+         * @description Hides a terminal run from lists without changing its status; GET /v1/runs?includeArchived=true shows it again. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run that has not ended is 409 invalid_transition.
+         */
         post: operations["archiveRun"];
         delete?: never;
         options?: never;
@@ -267,7 +309,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level */
+        /**
+         * Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level
+         * @description Moves a run to another project of the same workspace, or to workspace level with projectId null (the key must be present); its costs and artifacts follow. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A project outside the run's workspace is 404.
+         */
         patch: operations["updateRunProject"];
         trace?: never;
     };
@@ -298,7 +343,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-sent events: a snapshot, then each state change of the run until it ends */
+        /**
+         * Server-sent events: a snapshot, then each state change of the run until it ends
+         * @description A server-sent event stream: a full snapshot on connect, then each state change as it happens, each with an id, so reconnecting with Last-Event-ID loses no transition. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event answers 204.
+         */
         get: operations["listRunEvents"];
         put?: never;
         post?: never;
@@ -315,7 +363,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An artifact with its content, QA record and provenance */
+        /**
+         * An artifact with its content, QA record and provenance
+         * @description An artifact with its content (by class: visual, video, research or knowledge), its QA record and its provenance (runId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getArtifact"];
         put?: never;
         post?: never;
@@ -332,7 +383,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local storage streams it with range support, GCS redirects */
+        /**
+         * An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local storage streams it with range support, GCS redirects
+         * @description Public: serves an artifact file through the signed URL found in content.url (exp and sig in the query), so no credential is needed. A missing or wrong signature is 404, an expired one 403 (read the artifact again for a fresh URL), and a range past the end 416.
+         */
         get: operations["getFile"];
         put?: never;
         post?: never;
@@ -373,7 +427,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=) */
+        /**
+         * An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=)
+         * @description An order with its status, counts (planned, running, succeeded, failed, skipped), estimatedCostUsd and actualCostUsd, which rolls up every child; its children are listed by GET /v1/runs?parentOrderId=. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getOrder"];
         put?: never;
         post?: never;
@@ -392,7 +449,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a planned order; every budget is re-checked against current spend (402 if refused) */
+        /**
+         * Start a planned order; every budget is re-checked against current spend (402 if refused)
+         * @description Starts a planned order: every budget is re-checked against current spend, then its children execute. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A budget that would be breached is 402 budget_exceeded (recorded), and an order that is not planned is 409 invalid_transition.
+         */
         post: operations["startOrder"];
         delete?: never;
         options?: never;
@@ -409,7 +469,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-run failed children (all, or runIds); deterministic failures are skipped unless includeDeterministic */
+        /**
+         * Re-run failed children (all, or runIds); deterministic failures are skipped unless includeDeterministic
+         * @description Re-runs the failed children of an order (all, or those named), moving it back to running; deterministic failures are skipped unless includeDeterministic is true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A budget refusal is 402 budget_exceeded; an order in a state that cannot retry is 409 invalid_transition.
+         */
         post: operations["retryFailedOrder"];
         delete?: never;
         options?: never;
@@ -426,7 +489,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Settle an order short of its target; the reason is kept on the order */
+        /**
+         * Settle an order short of its target; the reason is kept on the order
+         * @description Settles an order in attention as completed short of its target; the reason (required) is recorded on the order. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. An order not in attention is 409 invalid_transition.
+         */
         post: operations["acceptGapOrder"];
         delete?: never;
         options?: never;
@@ -443,7 +509,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel an order: no new children start; those in flight stop at their next step boundary */
+        /**
+         * Cancel an order: no new children start; those in flight stop at their next step boundary
+         * @description Cancels an order: no new children start and those in flight stop at their next step boundary; spend so far stays billed. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. An order that already ended is 409 invalid_transition.
+         */
         post: operations["cancelOrder"];
         delete?: never;
         options?: never;
@@ -458,10 +527,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workspace's budgets with their current spend */
+        /**
+         * A workspace's budgets with their current spend
+         * @description The budgets of one workspace, each with its current spend. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listBudgets"];
         put?: never;
-        /** Create a workspace or project budget (owners and admins) */
+        /**
+         * Create a workspace or project budget (owners and admins)
+         * @description Creates a budget on a workspace or on one of its projects, with a limit, a period and an enforcement mode; budgets are judged before a run or order starts, against estimates. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createBudget"];
         delete?: never;
         options?: never;
@@ -476,14 +551,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A budget with its current spend */
+        /**
+         * A budget with its current spend
+         * @description A budget with its current spend. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getBudget"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a budget (owners and admins) */
+        /**
+         * Change a budget (owners and admins)
+         * @description Changes a budget's limit, period or enforcement mode; the next run or order is judged by the new terms. Owners and admins only: a member gets 403 admin_required.
+         */
         patch: operations["updateBudget"];
         trace?: never;
     };
@@ -494,7 +575,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every request this budget refused, newest first, with the 402 body, time and caller */
+        /**
+         * Every request this budget refused, newest first, with the 402 body, time and caller
+         * @description Every request this budget refused, newest first and paged, each with the 402 body it answered, the time and the caller. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listBudgetRefusals"];
         put?: never;
         post?: never;
@@ -511,7 +595,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider or model */
+        /**
+         * Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider or model
+         * @description Aggregates spend of a workspace (or one project) between from and to, grouped by day, workflow, project, provider or model; each run counts its own spend once, so sub-workflow children are not counted twice. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listCosts"];
         put?: never;
         post?: never;
@@ -528,7 +615,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user, with any standing account deletion request */
+        /**
+         * The signed-in user, with any standing account deletion request
+         * @description The signed-in user (by session or API key), with any standing account deletion request. A missing or invalid credential is 401.
+         */
         get: operations["getUserMe"];
         put?: never;
         post?: never;
@@ -573,10 +663,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your workspaces with your role in each, the default one first */
+        /**
+         * Your workspaces with your role in each, the default one first
+         * @description The workspaces the caller is a member of, with the caller's role in each, the default one first, paged. A workspace-bound API key sees only its workspace.
+         */
         get: operations["listWorkspaces"];
         put?: never;
-        /** Create a workspace; you become its owner */
+        /**
+         * Create a workspace; you become its owner
+         * @description Creates a workspace with the caller as its owner. A workspace-bound API key cannot create workspaces (403 account_scope_required).
+         */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -591,7 +687,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workspace you are a member of, with your role */
+        /**
+         * A workspace you are a member of, with your role
+         * @description A workspace the caller is a member of, with the caller's role. Any other workspace is 404; a workspace-bound key reaching another workspace gets 403.
+         */
         get: operations["getWorkspace"];
         put?: never;
         post?: never;
@@ -608,10 +707,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members of a workspace and their roles */
+        /**
+         * Members of a workspace and their roles
+         * @description The members of a workspace with their roles (owner, admin, member). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listWorkspaceMembers"];
         put?: never;
-        /** Add an existing user to a workspace (owners and admins) */
+        /**
+         * Add an existing user to a workspace (owners and admins)
+         * @description Adds an existing user to the workspace with a role. Owners and admins only (403 admin_required), and only an owner may grant the owner role; a user already a member is 409 member_exists.
+         */
         post: operations["createWorkspaceMember"];
         delete?: never;
         options?: never;
@@ -629,11 +734,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member (owners and admins), or leave a workspace yourself */
+        /**
+         * Remove a member (owners and admins), or leave a workspace yourself
+         * @description Removes a member; any member may remove themselves (leave). Removing someone else needs an owner or admin (403 admin_required), removing an owner needs an owner, and the last owner cannot leave (409 last_owner).
+         */
         delete: operations["deleteWorkspaceMember"];
         options?: never;
         head?: never;
-        /** Change a member's role (owners and admins; only owners touch the owner role) */
+        /**
+         * Change a member's role (owners and admins; only owners touch the owner role)
+         * @description Changes a member's role. Owners and admins only (403 admin_required), and only an owner may grant, change or remove the owner role; demoting the last owner is 409 last_owner.
+         */
         patch: operations["updateWorkspaceMember"];
         trace?: never;
     };
@@ -644,10 +755,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Projects of a workspace, newest first; archived ones only with includeArchived=true */
+        /**
+         * Projects of a workspace, newest first; archived ones only with includeArchived=true
+         * @description The projects of a workspace, newest first and paged; archived ones appear only with includeArchived=true, and clientId filters by client (none for the organization's own). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listWorkspaceProjects"];
         put?: never;
-        /** Create a project (owners and admins) */
+        /**
+         * Create a project (owners and admins)
+         * @description Creates a project in the workspace. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createWorkspaceProject"];
         delete?: never;
         options?: never;
@@ -662,7 +779,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project */
+        /**
+         * A project
+         * @description A project of the workspace. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getWorkspaceProject"];
         put?: never;
         post?: never;
@@ -673,7 +793,10 @@ export interface paths {
         delete: operations["deleteWorkspaceProject"];
         options?: never;
         head?: never;
-        /** Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins) */
+        /**
+         * Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins)
+         * @description Renames, describes, archives or unarchives a project, or links it to a client (clientId) or unlinks it (null); a project belongs to at most one client. Owners and admins only (403 admin_required); a client outside the workspace is 422 client_not_found.
+         */
         patch: operations["updateWorkspaceProject"];
         trace?: never;
     };
@@ -704,7 +827,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many runs wait for review, with the same filters as the queue */
+        /**
+         * How many runs wait for review, with the same filters as the queue
+         * @description The number of runs waiting for review, with the same filters as GET /v1/queue (workspaceId, projectId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getQueueCount"];
         put?: never;
         post?: never;
@@ -801,10 +927,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The workflows a workspace can run: its own (any visibility) and the built-ins */
+        /**
+         * The workflows a workspace can run: its own (any visibility) and the built-ins
+         * @description The workflows a workspace can run: its own at any visibility, and the built-ins. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listWorkflows"];
         put?: never;
-        /** Create a workspace's workflow as a draft, or replace its current draft (owners and admins) */
+        /**
+         * Create a workspace's workflow as a draft, or replace its current draft (owners and admins)
+         * @description Creates a workflow of the caller's workspace as a draft (201), or replaces its current draft (200); drafts are not in the catalog and do not execute. Owners and admins only (403 admin_required); an id used by another workflow is 409 workflow_id_taken, and a published version is frozen (409 version_frozen).
+         */
         post: operations["createWorkflow"];
         delete?: never;
         options?: never;
@@ -819,7 +951,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workflow with its full, unredacted definition (live version, else newest draft) */
+        /**
+         * A workflow with its full, unredacted definition (live version, else newest draft)
+         * @description A workflow with its full, unredacted definition: the live version, else the newest draft. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getWorkflow"];
         put?: never;
         post?: never;
@@ -836,7 +971,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The versions of a workflow, newest first */
+        /**
+         * The versions of a workflow, newest first
+         * @description The versions of a workflow, newest first, each with its status. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listWorkflowVersions"];
         put?: never;
         post?: never;
@@ -855,7 +993,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish the draft version as internal: frozen, live, runnable by the workspace, never in the public catalog */
+        /**
+         * Publish the draft version as internal: frozen, live, runnable by the workspace, never in the public catalog
+         * @description Publishes the draft version as internal: frozen, live and runnable by the workspace, never in the public catalog. Owners and admins only (403 admin_required); a version already published is 409 version_frozen.
+         */
         post: operations["publishWorkflow"];
         delete?: never;
         options?: never;
@@ -872,7 +1013,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deprecate a workflow in favour of a successor; new runs are refused with 400 template_deprecated */
+        /**
+         * Deprecate a workflow in favour of a successor; new runs are refused with 400 template_deprecated
+         * @description Deprecates a workflow in favour of a successor: new runs of it are refused with 400 template_deprecated naming supersededBy, and runs already made are untouched. Owners and admins only (403 admin_required); an unknown or unfit successor is 422 invalid_successor.
+         */
         post: operations["deprecateWorkflow"];
         delete?: never;
         options?: never;
@@ -887,10 +1031,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** People depicted by likeness characters; erased ones only with includeErased=true */
+        /**
+         * People depicted by likeness characters; erased ones only with includeErased=true
+         * @description The people depicted by likeness characters in a workspace; erased subjects appear only with includeErased=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listWorkspaceSubjects"];
         put?: never;
-        /** Record a person who may be depicted; attested adult and not a political figure (owners and admins) */
+        /**
+         * Record a person who may be depicted; attested adult and not a political figure (owners and admins)
+         * @description Records a person who may be depicted, attested adult and not a political figure (both attestations must be true, else 422). Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createWorkspaceSubject"];
         delete?: never;
         options?: never;
@@ -905,14 +1055,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A subject and all their consents */
+        /**
+         * A subject and all their consents
+         * @description A subject and all their consents. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getSubject"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Edit name, email, public role or union status; needs the etag (body or If-Match) */
+        /**
+         * Edit name, email, public role or union status; needs the etag (body or If-Match)
+         * @description Edits the name, email, public role or union status of a subject. Owners and admins only (403 admin_required); the etag is required (428 etag_required), a stale one is 409 etag_mismatch with current, and an erased subject is 409 subject_erased.
+         */
         patch: operations["updateSubject"];
         trace?: never;
     };
@@ -925,7 +1081,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Erase a person: identifying data blanked, every consent revoked, every version depicting them retired */
+        /**
+         * Erase a person: identifying data blanked, every consent revoked, every version depicting them retired
+         * @description Erases a person: identifying data is blanked, every consent is revoked and every character version depicting them is retired. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["eraseSubject"];
         delete?: never;
         options?: never;
@@ -942,7 +1101,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record a likeness consent; it starts pending and allows nothing until activated */
+        /**
+         * Record a likeness consent; it starts pending and allows nothing until activated
+         * @description Records a likeness consent (grantor, what it covers, scope, dates at most 10 years apart, evidence); it starts pending and allows nothing until activated. Owners and admins only (403 admin_required); an erased subject is 409 subject_erased.
+         */
         post: operations["createSubjectConsent"];
         delete?: never;
         options?: never;
@@ -959,7 +1121,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Activate a pending consent */
+        /**
+         * Activate a pending consent
+         * @description Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required); an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke, which a stale etag never blocks.
+         */
         post: operations["activateLikenessConsent"];
         delete?: never;
         options?: never;
@@ -976,7 +1141,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Suspend an active consent */
+        /**
+         * Suspend an active consent
+         * @description Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required); an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke, which a stale etag never blocks.
+         */
         post: operations["suspendLikenessConsent"];
         delete?: never;
         options?: never;
@@ -993,7 +1161,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a suspended consent */
+        /**
+         * Resume a suspended consent
+         * @description Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required); an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke, which a stale etag never blocks.
+         */
         post: operations["resumeLikenessConsent"];
         delete?: never;
         options?: never;
@@ -1010,7 +1181,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a consent: final, never refused for a stale etag, accepted twice */
+        /**
+         * Revoke a consent: final, never refused for a stale etag, accepted twice
+         * @description Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required); an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke, which a stale etag never blocks.
+         */
         post: operations["revokeLikenessConsent"];
         delete?: never;
         options?: never;
@@ -1025,7 +1199,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A consent's history, newest first (written by the database on every status change) */
+        /**
+         * A consent's history, newest first (written by the database on every status change)
+         * @description A consent's status history, newest first, written by the database on every change. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listLikenessConsentEvents"];
         put?: never;
         post?: never;
@@ -1042,10 +1219,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Characters of a workspace (or of one project), newest first; archived ones only with includeArchived=true */
+        /**
+         * Characters of a workspace (or of one project), newest first; archived ones only with includeArchived=true
+         * @description The characters of a workspace, or of one project, newest first and paged; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listCharacters"];
         put?: never;
-        /** Create a character in a project (owners and admins); a retry with the same requestId returns the first answer */
+        /**
+         * Create a character in a project (owners and admins); a retry with the same requestId returns the first answer
+         * @description Creates a character (synthetic or likeness) in a project, with its persona draft. Owners and admins only (403 admin_required); a retry with the same requestId returns the first answer, and the same requestId with another body is 409 request_id_reused.
+         */
         post: operations["createCharacter"];
         delete?: never;
         options?: never;
@@ -1060,15 +1243,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A character: references, latest version, whether it is usable today */
+        /**
+         * A character: references, latest version, whether it is usable today
+         * @description A character with its references, latest version and whether it is usable today; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getCharacter"];
         put?: never;
         post?: never;
-        /** Archive a character; what it made stays valid (an etag, when sent, is checked) */
+        /**
+         * Archive a character; what it made stays valid (an etag, when sent, is checked)
+         * @description Archives a character: it is hidden from lists and takes no new work, and nothing it made is affected. Owners and admins only (403 admin_required); an etag, when sent, must match (409 etag_mismatch).
+         */
         delete: operations["deleteCharacter"];
         options?: never;
         head?: never;
-        /** Rename or edit the persona draft; needs the etag (body or If-Match); frozen versions are untouched */
+        /**
+         * Rename or edit the persona draft; needs the etag (body or If-Match); frozen versions are untouched
+         * @description Renames a character or edits its persona draft; frozen versions are untouched. Owners and admins only (403 admin_required); the etag is required (428 etag_required) and a stale one is 409 etag_mismatch with current.
+         */
         patch: operations["updateCharacter"];
         trace?: never;
     };
@@ -1081,7 +1273,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a date or a version */
+        /**
+         * The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a date or a version
+         * @description The consent gate for a planned use (media, and optionally use, channel, territory, advertiser, provider, a date or a version): answers whether the character is usable and, if not, the reasons. When a provider is named, the provider's consent is needed as well as the workspace's. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         post: operations["checkCharacter"];
         delete?: never;
         options?: never;
@@ -1098,7 +1293,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a reference (an artifact of the same workspace) to the draft */
+        /**
+         * Add a reference (an artifact of the same workspace) to the draft
+         * @description Adds a reference (role and an artifactId of the same workspace) to the character's draft. Owners and admins only (403 admin_required); an artifact not found in the workspace is 422 artifact_not_found.
+         */
         post: operations["createCharacterReference"];
         delete?: never;
         options?: never;
@@ -1116,7 +1314,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a reference from the draft; frozen versions keep it */
+        /**
+         * Remove a reference from the draft; frozen versions keep it
+         * @description Removes a reference from the draft; frozen versions keep it. Owners and admins only: a member gets 403 admin_required.
+         */
         delete: operations["deleteCharacterReference"];
         options?: never;
         head?: never;
@@ -1130,10 +1331,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Versions, newest first, each with its provider copies */
+        /**
+         * Versions, newest first, each with its provider copies
+         * @description The versions of a character, newest first, each with its provider copies (bindings). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listCharacterVersions"];
         put?: never;
-        /** Freeze the draft as the next version (a likeness names its subject) */
+        /**
+         * Freeze the draft as the next version (a likeness names its subject)
+         * @description Freezes the draft as the next numbered version; a likeness names its subjectId once and later versions keep the same person. Owners and admins only (403 admin_required); a draft that is not ready is 422 no_references, subject_required, subject_changed, subject_not_found or subject_not_allowed, and an archived character is 409 character_archived.
+         */
         post: operations["createCharacterVersion"];
         delete?: never;
         options?: never;
@@ -1150,7 +1357,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retire a version: no new work uses it; what it made stays valid; it is never reactivated */
+        /**
+         * Retire a version: no new work uses it; what it made stays valid; it is never reactivated
+         * @description Retires a version: no new work uses it, what it made stays valid, and it is never reactivated. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["retireCharacterVersion"];
         delete?: never;
         options?: never;
@@ -1167,7 +1377,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record a provider copy of a version, with the provider consent status */
+        /**
+         * Record a provider copy of a version, with the provider consent status
+         * @description Records a provider copy of a version: provider, assetKind (likeness or voice), the provider's asset id and the provider consent status. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createCharacterVersionBinding"];
         delete?: never;
         options?: never;
@@ -1188,7 +1401,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the provider consent status of a copy, or disable it (an etag, when sent, is checked) */
+        /**
+         * Update the provider consent status of a copy, or disable it (an etag, when sent, is checked)
+         * @description Updates the provider consent status of a provider copy, or disables it. Owners and admins only (403 admin_required); an etag, when sent, must match (409 etag_mismatch).
+         */
         patch: operations["updateCharacterBinding"];
         trace?: never;
     };
@@ -1199,10 +1415,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Clients with this month's rollups, by name; totals leave out leads and past clients */
+        /**
+         * Clients with this month's rollups, by name; totals leave out leads and past clients
+         * @description The clients of a workspace by name, with this month's rollups; leads and past clients stay out of totals, and archived ones appear only with includeArchived=true. Members read; billing and money fields are null for anyone but owners and admins.
+         */
         get: operations["listWorkspaceClients"];
         put?: never;
-        /** Create a client (owners and admins); a retry with the same requestId returns the first answer */
+        /**
+         * Create a client (owners and admins); a retry with the same requestId returns the first answer
+         * @description Creates a client (name, status, billing). Owners and admins only (403 admin_required); a retry with the same requestId returns the first answer, the same requestId with another body is 409 request_id_reused, and a slug a live client already has is 409 client_conflict.
+         */
         post: operations["createWorkspaceClient"];
         delete?: never;
         options?: never;
@@ -1217,15 +1439,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A client with its projects and rollup */
+        /**
+         * A client with its projects and rollup
+         * @description A client with its projects and rollup; the ETag header carries its etag. Members read; billing, cost to serve and expected fees are null for anyone but owners and admins.
+         */
         get: operations["getClient"];
         put?: never;
         post?: never;
-        /** Archive a client: hidden from lists, its history kept (a client with history is never deleted) */
+        /**
+         * Archive a client: hidden from lists, its history kept (a client with history is never deleted)
+         * @description Archives a client: hidden from lists by default, its history kept; a client with history is never deleted. Owners and admins only: a member gets 403 admin_required.
+         */
         delete: operations["deleteClient"];
         options?: never;
         head?: never;
-        /** Edit name, slug, status, statusNote, billing or notes; needs the etag (body or If-Match) */
+        /**
+         * Edit name, slug, status, statusNote, billing or notes; needs the etag (body or If-Match)
+         * @description Edits the name, slug, status, statusNote, billing or notes of a client and returns the new ETag. Owners and admins only (403 admin_required); the etag is required (428 etag_required), a stale one is 409 etag_mismatch with current, and a slug taken by a live client is 409 client_conflict.
+         */
         patch: operations["updateClient"];
         trace?: never;
     };
@@ -1236,7 +1467,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Status history, newest first */
+        /**
+         * Status history, newest first
+         * @description A client's status history, newest first. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listClientEvents"];
         put?: never;
         post?: never;
@@ -1253,10 +1487,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The client's contacts */
+        /**
+         * The client's contacts
+         * @description The contacts of a client, each with whether they approve work. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listClientContacts"];
         put?: never;
-        /** Add a contact; the email is unique per client ignoring case */
+        /**
+         * Add a contact; the email is unique per client ignoring case
+         * @description Adds a contact to a client. Owners and admins only (403 admin_required); an email already on the client, ignoring case, is 409 contact_exists.
+         */
         post: operations["createClientContact"];
         delete?: never;
         options?: never;
@@ -1274,11 +1514,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a contact outright */
+        /**
+         * Remove a contact outright
+         * @description Removes a contact outright. Owners and admins only: a member gets 403 admin_required.
+         */
         delete: operations["deleteClientContact"];
         options?: never;
         head?: never;
-        /** Edit a contact, including whether they approve work */
+        /**
+         * Edit a contact, including whether they approve work
+         * @description Edits a contact, including whether they approve work. Owners and admins only (403 admin_required); changing the email to one already on the client is 409 contact_exists.
+         */
         patch: operations["updateClientContact"];
         trace?: never;
     };
@@ -1289,10 +1535,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Brands of a workspace, newest first; archived ones only with includeArchived=true */
+        /**
+         * Brands of a workspace, newest first; archived ones only with includeArchived=true
+         * @description The brands of a workspace (workspaceId is required), newest first and paged; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listBrands"];
         put?: never;
-        /** Create a brand: a project of kind brand and its profile, together (owners and admins) */
+        /**
+         * Create a brand: a project of kind brand and its profile, together (owners and admins)
+         * @description Creates a brand: a project of kind brand and its profile, together; the answer carries the etag in the ETag header and the etag field. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createBrand"];
         delete?: never;
         options?: never;
@@ -1307,7 +1559,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A brand with its working copy and current snapshot id */
+        /**
+         * A brand with its working copy and current snapshot id
+         * @description A brand with its working copy and current snapshot id; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getBrand"];
         put?: never;
         post?: never;
@@ -1388,7 +1643,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The brand's published snapshots, newest first; every one stays readable */
+        /**
+         * The brand's published snapshots, newest first; every one stays readable
+         * @description The brand's published snapshots, newest first; every one stays readable, so campaigns pinned to an old one keep it. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listBrandSnapshots"];
         put?: never;
         post?: never;
@@ -1405,7 +1663,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Campaigns of a brand, newest first; archived ones only with includeArchived=true */
+        /**
+         * Campaigns of a brand, newest first; archived ones only with includeArchived=true
+         * @description The campaigns of a brand (projectId is required), newest first and paged, filtered by status; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listCampaigns"];
         put?: never;
         /**
@@ -1426,7 +1687,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A campaign */
+        /**
+         * A campaign
+         * @description A campaign with its brief, status and pinned brand snapshot; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getCampaign"];
         put?: never;
         post?: never;
@@ -1489,7 +1753,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Soft-archive a campaign (owners and admins): hidden from default lists, kept with its provenance; idempotent */
+        /**
+         * Soft-archive a campaign (owners and admins): hidden from default lists, kept with its provenance; idempotent
+         * @description Soft-archives a campaign: hidden from default lists, kept with its provenance; archiving again returns it unchanged. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["archiveCampaign"];
         delete?: never;
         options?: never;
@@ -1504,7 +1771,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The operator queue: one task per submitted campaign, newest first (platform operators) */
+        /**
+         * The operator queue: one task per submitted campaign, newest first (platform operators)
+         * @description The operator queue: one task per submitted campaign, newest first. Platform operators only: anyone else gets 403 operator_required.
+         */
         get: operations["listOpTasks"];
         put?: never;
         post?: never;
@@ -1521,7 +1791,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Notifications for operators, newest first (platform operators) */
+        /**
+         * Notifications for operators, newest first (platform operators)
+         * @description Notifications for operators, newest first, such as the one each campaign submission creates. Platform operators only: anyone else gets 403 operator_required.
+         */
         get: operations["listOpInbox"];
         put?: never;
         post?: never;
@@ -1558,10 +1831,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workspace's publications with their delivery health (never their secrets) */
+        /**
+         * A workspace's publications with their delivery health (never their secrets)
+         * @description Publications of one workspace, paged, each with its delivery health; secrets are never shown. Any member may read; a workspace-bound API key reaching another workspace gets 403.
+         */
         get: operations["listPublications"];
         put?: never;
-        /** Create a publication (owners and admins); the signing secret is in this response only */
+        /**
+         * Create a publication (owners and admins); the signing secret is in this response only
+         * @description Creates a publication of a workspace and answers its signing secret, shown only here; the URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createPublication"];
         delete?: never;
         options?: never;
@@ -1576,14 +1855,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A publication with its delivery health */
+        /**
+         * A publication with its delivery health
+         * @description One publication with its delivery health, never its secret. Any member may read; one outside the caller's workspaces is 404.
+         */
         get: operations["getPublication"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the name, revalidateUrl or sectionPath (owners and admins); the slug is a stable id and never changes */
+        /**
+         * Change the name, revalidateUrl or sectionPath (owners and admins); the slug is a stable id and never changes
+         * @description Changes a publication; a new URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.
+         */
         patch: operations["updatePublication"];
         trace?: never;
     };
@@ -1596,7 +1881,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once */
+        /**
+         * Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once
+         * @description Replaces the signing secret of a publication and answers the new one, shown only here; the old secret stops signing at once. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["rotateSecretPublication"];
         delete?: never;
         options?: never;
@@ -1613,7 +1901,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a signed no-op message (action verify) to the revalidateUrl now; 200 only when the consumer answered 2xx, otherwise 422 webhook_verify_failed saying what it answered. Recorded as an attempt and as delivery health */
+        /**
+         * Send a signed no-op message (action verify) to the revalidateUrl now; 200 only when the consumer answered 2xx, otherwise 422 webhook_verify_failed saying what it answered. Recorded as an attempt and as delivery health
+         * @description Sends the publication's consumer a signed no-op message now and records the answer as delivery health; 200 means the consumer verified it. Owners and admins only (403 admin_required); any other answer from the consumer is 422 webhook_verify_failed.
+         */
         post: operations["verifyPublication"];
         delete?: never;
         options?: never;
@@ -1628,7 +1919,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every delivery attempt to this publication (verify included), newest first */
+        /**
+         * Every delivery attempt to this publication (verify included), newest first
+         * @description Delivery attempts to a publication, newest first and paged, each with what the consumer answered. Any member may read; one outside the caller's workspaces is 404.
+         */
         get: operations["listPublicationDeliveries"];
         put?: never;
         post?: never;
@@ -1647,7 +1941,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a draft document (owners and admins); publishing it sends the revalidation webhook */
+        /**
+         * Add a draft document (owners and admins); publishing it sends the revalidation webhook
+         * @description Adds a draft document to a publication; nothing is sent until it is published. Owners and admins only (403 admin_required); a slug another document of the publication has is 409 document_slug_taken.
+         */
         post: operations["createPublicationDocument"];
         delete?: never;
         options?: never;
@@ -1664,7 +1961,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine with retries */
+        /**
+         * Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine with retries
+         * @description Publishes a document (or publishes it again) and sends the signed revalidation webhook to the publication's revalidateUrl, delivered by the engine with retries. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["publishDocument"];
         delete?: never;
         options?: never;
@@ -1681,7 +1981,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook is delivered by the engine */
+        /**
+         * Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook is delivered by the engine
+         * @description Unpublishes a published document and sends the signed revalidation webhook. Owners and admins only (403 admin_required); a document that is not published is 409 invalid_transition.
+         */
         post: operations["unpublishDocument"];
         delete?: never;
         options?: never;
@@ -1696,7 +1999,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A publication's published documents, newest first (public, no credential) */
+        /**
+         * A publication's published documents, newest first (public, no credential)
+         * @description Public, no credential: the published documents of a publication, newest first. An unknown slug is 404.
+         */
         get: operations["listPublicationPublicArticles"];
         put?: never;
         post?: never;
@@ -1713,10 +2019,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workspace's webhook endpoints with their delivery health (never their secrets), oldest first */
+        /**
+         * A workspace's webhook endpoints with their delivery health (never their secrets), oldest first
+         * @description Endpoints of one workspace, paged, each with its delivery health; secrets are never shown. Any member may read; a workspace-bound API key reaching another workspace gets 403.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Register an endpoint for a workspace's events (owners and admins; at most 20 per workspace); the signing secret is in this response only */
+        /**
+         * Register an endpoint for a workspace's events (owners and admins; at most 20 per workspace); the signing secret is in this response only
+         * @description Creates a endpoint of a workspace and answers its signing secret, shown only here; the URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -1731,15 +2043,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A webhook endpoint with its delivery health */
+        /**
+         * A webhook endpoint with its delivery health
+         * @description One endpoint with its delivery health, never its secret. Any member may read; one outside the caller's workspaces is 404.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried included */
+        /**
+         * Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried included
+         * @description Deletes the endpoint: nothing more is sent to it, messages still being retried included. Owners and admins only: a member gets 403 admin_required.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change the url, the events, the description, or enable/disable the endpoint (owners and admins). A disabled endpoint is sent no new events */
+        /**
+         * Change the url, the events, the description, or enable/disable the endpoint (owners and admins). A disabled endpoint is sent no new events
+         * @description Changes a endpoint; a new URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -1752,7 +2073,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once, retries of earlier messages included */
+        /**
+         * Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once, retries of earlier messages included
+         * @description Replaces the signing secret of a endpoint and answers the new one, shown only here; the old secret stops signing at once. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["rotateSecretWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -1769,7 +2093,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an endpoint.test event (owners and admins), delivered by the engine like any event, with the same signing and retries, even to a disabled endpoint; follow it under deliveries */
+        /**
+         * Send an endpoint.test event (owners and admins), delivered by the engine like any event, with the same signing and retries, even to a disabled endpoint; follow it under deliveries
+         * @description Records a test message and hands it to the engine, which delivers it like any event; the answer is 202 before delivery. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createWebhookEndpointTest"];
         delete?: never;
         options?: never;
@@ -1784,7 +2111,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The messages sent to this endpoint, newest first, each with its payload and every attempt */
+        /**
+         * The messages sent to this endpoint, newest first, each with its payload and every attempt
+         * @description Delivery attempts to a webhook endpoint, newest first and paged, each with what the consumer answered. Any member may read; one outside the caller's workspaces is 404.
+         */
         get: operations["listWebhookEndpointDeliveries"];
         put?: never;
         post?: never;
