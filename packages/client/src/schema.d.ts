@@ -2140,9 +2140,22 @@ export interface components {
             msg: string;
             input?: unknown;
         };
+        /**
+         * @example {
+         *       "runId": "run-3f9a1c2e",
+         *       "decision": "approve",
+         *       "note": "Looks good"
+         *     }
+         */
         QueueDecisionEntry: components["schemas"]["QueueDecisionRequest"] & {
             runId: string;
         };
+        /**
+         * @example {
+         *       "decision": "approve",
+         *       "note": "Sources check out; ready to publish."
+         *     }
+         */
         QueueDecisionRequest: {
             /** @enum {string} */
             decision: "approve" | "reject" | "request_changes";
@@ -2229,6 +2242,13 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "email": "ada@studio.example",
+         *       "password": "correct-horse-battery-staple",
+         *       "name": "Ada Lovelace"
+         *     }
+         */
         RegisterRequest: {
             /** Format: email */
             email: string;
@@ -2244,10 +2264,21 @@ export interface components {
                 retryAfterSeconds: number;
             };
         };
+        /**
+         * @example {
+         *       "email": "ada@studio.example",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
         LoginRequest: {
             email: string;
             password: string;
         };
+        /**
+         * @example {
+         *       "refreshToken": "rt_6f1c9d2e8a4b4f0c9e7d3a1b5c8f2e6d"
+         *     }
+         */
         RefreshRequest: {
             refreshToken: string;
         };
@@ -2274,6 +2305,12 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "name": "CI pipeline",
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34"
+         *     }
+         */
         CreateApiKeyRequest: {
             name: string;
             /** Format: uuid */
@@ -2506,6 +2543,24 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "templateId": "plan-research-report",
+         *       "intake": {
+         *         "topic": "urban beekeeping"
+         *       },
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "priority": "normal",
+         *       "tags": [
+         *         "q3-content",
+         *         "blog"
+         *       ],
+         *       "metadata": {
+         *         "customer": "acme"
+         *       }
+         *     }
+         */
         CreateRunRequest: {
             templateId: string;
             /** @description Each string in it (a key or a value, at any depth) at most 65,536 characters, the whole at most 262,144 bytes as JSON; beyond, 422 intake_invalid */
@@ -2538,6 +2593,11 @@ export interface components {
             items: components["schemas"]["Run"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83"
+         *     }
+         */
         MoveRunRequest: {
             /**
              * Format: uuid
@@ -2557,6 +2617,31 @@ export interface components {
             /** @enum {string} */
             currency: "USD";
         };
+        /**
+         * @example {
+         *       "templateId": "plan-research-report",
+         *       "workflowVersion": "2026.11.01",
+         *       "intake": {
+         *         "topic": "rooftop beekeeping in winter",
+         *         "depth": "standard"
+         *       },
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "providers": {
+         *         "researcher": "anthropic/claude-haiku-4-5",
+         *         "textGenerator": "anthropic/claude-haiku-4-5"
+         *       },
+         *       "priority": "normal",
+         *       "tags": [
+         *         "q3-content",
+         *         "blog"
+         *       ],
+         *       "metadata": {
+         *         "customer": "acme"
+         *       },
+         *       "rerunOf": "run-3f9a1c2e"
+         *     }
+         */
         RerunCreateBody: components["schemas"]["CreateRunRequest"] & {
             /** @description Every role's binding: the original run's, with the request's providers over them */
             providers: {
@@ -2567,6 +2652,14 @@ export interface components {
             /** @description The original run */
             rerunOf: string;
         };
+        /**
+         * @example {
+         *       "intake": {
+         *         "topic": "rooftop beekeeping in winter"
+         *       },
+         *       "dryRun": true
+         *     }
+         */
         RerunRequest: {
             /** @description Merged over the original run's intake (as stored, defaults applied), one level deep: a key given replaces that key's value whole (an object or a list is not merged into), keys not given keep the original value. The result is validated as POST /v1/runs validates an intake */
             intake?: {
@@ -2651,6 +2744,35 @@ export interface components {
             skipped: number;
             cancelled: number;
         };
+        /**
+         * @example {
+         *       "workflowId": "plan-research-report",
+         *       "variationSpec": {
+         *         "resolver": "list",
+         *         "params": {
+         *           "items": [
+         *             {
+         *               "topic": "urban beekeeping"
+         *             },
+         *             {
+         *               "topic": "rooftop gardens"
+         *             },
+         *             {
+         *               "topic": "community composting"
+         *             }
+         *           ]
+         *         }
+         *       },
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "targetCount": 3,
+         *       "budgetLimitUsd": 12.5,
+         *       "budgetEnforcementMode": "hard_stop",
+         *       "tags": [
+         *         "q3-content"
+         *       ]
+         *     }
+         */
         CreateOrderRequest: {
             workflowId: string;
             variationSpec: components["schemas"]["VariationSpec"];
@@ -2732,12 +2854,23 @@ export interface components {
             /** @description Pass as cursor for the next page; null on the last page */
             nextCursor: string | null;
         };
+        /**
+         * @example {
+         *       "all": true,
+         *       "includeDeterministic": false
+         *     }
+         */
         RetryFailedRequest: {
             all?: boolean;
             /** @description Children to retry, when not all */
             runIds?: string[];
             includeDeterministic?: boolean;
         };
+        /**
+         * @example {
+         *       "reason": "Two of three reports are enough for the newsletter; the third topic is dropped."
+         *     }
+         */
         AcceptGapRequest: {
             reason: string;
         };
@@ -2763,6 +2896,17 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "scope": "workspace",
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "limitUsd": 500,
+         *       "period": "month",
+         *       "enforcementMode": "hard_stop",
+         *       "perRunCapUsd": 5,
+         *       "name": "Monthly content budget"
+         *     }
+         */
         CreateBudgetRequest: {
             /** @enum {string} */
             scope: "workspace" | "project";
@@ -2783,6 +2927,13 @@ export interface components {
             items: components["schemas"]["Budget"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "limitUsd": 750,
+         *       "enforcementMode": "allow_overage",
+         *       "overageUsd": 50
+         *     }
+         */
         PatchBudgetRequest: {
             limitUsd?: number;
             /** @enum {string} */
@@ -2831,6 +2982,11 @@ export interface components {
                 reason: string | null;
             } | null;
         };
+        /**
+         * @example {
+         *       "name": "Ada King"
+         *     }
+         */
         UserUpdateRequest: {
             name?: string;
             /** Format: email */
@@ -2839,6 +2995,11 @@ export interface components {
             currentPassword?: string;
             newPassword?: string;
         };
+        /**
+         * @example {
+         *       "reason": "Closing the studio account."
+         *     }
+         */
         AccountDeletionRequest: {
             reason?: string | null;
         };
@@ -2860,6 +3021,11 @@ export interface components {
          * @enum {string}
          */
         Role: "owner" | "admin" | "member";
+        /**
+         * @example {
+         *       "name": "Northwind Studio"
+         *     }
+         */
         WorkspaceCreateRequest: {
             name: string;
         };
@@ -2875,10 +3041,21 @@ export interface components {
             role: components["schemas"]["Role"];
             joinedAt: string;
         };
+        /**
+         * @example {
+         *       "email": "grace@studio.example",
+         *       "role": "member"
+         *     }
+         */
         MemberAddRequest: {
             email: string;
             role: components["schemas"]["Role"];
         };
+        /**
+         * @example {
+         *       "role": "admin"
+         *     }
+         */
         MemberUpdateRequest: {
             role: components["schemas"]["Role"];
         };
@@ -2901,6 +3078,12 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "name": "Spring newsletter",
+         *       "description": "Research reports and illustrations for the spring issue"
+         *     }
+         */
         ProjectCreateRequest: {
             name: string;
             description?: string | null;
@@ -2910,6 +3093,12 @@ export interface components {
              */
             kind: "project";
         };
+        /**
+         * @example {
+         *       "name": "Spring newsletter 2027",
+         *       "clientId": "1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65"
+         *     }
+         */
         ProjectUpdateRequest: {
             name?: string;
             description?: string | null;
@@ -2988,6 +3177,22 @@ export interface components {
             /** @description The error detail the single-decision endpoint would have answered */
             detail?: unknown;
         };
+        /**
+         * @example {
+         *       "decisions": [
+         *         {
+         *           "runId": "run-3f9a1c2e",
+         *           "decision": "approve",
+         *           "note": "Looks good"
+         *         },
+         *         {
+         *           "runId": "run-7b2d4e8f",
+         *           "decision": "request_changes",
+         *           "note": "Cite a source for the second section"
+         *         }
+         *       ]
+         *     }
+         */
         QueueBatchRequest: {
             decisions: components["schemas"]["QueueDecisionEntry"][];
         };
@@ -3010,7 +3215,34 @@ export interface components {
                 highCost: boolean;
             };
         };
-        /** @description A draft WorkflowDefinition, whole or partial (intakeSchema, runtimeSteps, providers, gates, ...), plus intake */
+        /**
+         * @description A draft WorkflowDefinition, whole or partial (intakeSchema, runtimeSteps, providers, gates, ...), plus intake
+         * @example {
+         *       "intakeSchema": {
+         *         "fields": [
+         *           {
+         *             "name": "topic",
+         *             "type": "string",
+         *             "required": true,
+         *             "description": "What the report is about"
+         *           }
+         *         ]
+         *       },
+         *       "runtimeSteps": [
+         *         {
+         *           "id": "step-1",
+         *           "name": "Outline",
+         *           "kind": "llm",
+         *           "role": "researcher",
+         *           "capability": "text"
+         *         }
+         *       ],
+         *       "intake": {
+         *         "topic": "urban beekeeping"
+         *       },
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34"
+         *     }
+         */
         DryRunRequest: {
             runtimeSteps?: unknown[];
             gates?: unknown[];
@@ -3036,6 +3268,25 @@ export interface components {
                 typicalUsd: number;
             }[];
         };
+        /**
+         * @example {
+         *       "runtimeSteps": [
+         *         {
+         *           "id": "step-1",
+         *           "name": "Outline",
+         *           "kind": "llm",
+         *           "role": "researcher",
+         *           "capability": "text"
+         *         }
+         *       ],
+         *       "providers": {
+         *         "researcher": "anthropic/claude-haiku-4-5"
+         *       },
+         *       "budgetPolicy": {
+         *         "perRunCapUsd": 2
+         *       }
+         *     }
+         */
         EstimateRequest: {
             /** @description The draft workflow id, when there is one; published catalog workflows cannot be estimated */
             id?: string;
@@ -3094,6 +3345,39 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "definition": {
+         *         "id": "plan-bee-guide",
+         *         "name": "Plan a beekeeping guide",
+         *         "artifactClass": "research",
+         *         "version": "2026.11.26",
+         *         "intakeSchema": {
+         *           "fields": [
+         *             {
+         *               "name": "topic",
+         *               "type": "string",
+         *               "required": true
+         *             }
+         *           ]
+         *         },
+         *         "runtimeSteps": [
+         *           {
+         *             "id": "step-1",
+         *             "name": "Research",
+         *             "kind": "llm",
+         *             "role": "researcher",
+         *             "capability": "text"
+         *           }
+         *         ],
+         *         "gates": [],
+         *         "providers": {
+         *           "researcher": "anthropic/claude-haiku-4-5"
+         *         }
+         *       }
+         *     }
+         */
         AuthorWorkflowRequest: {
             /**
              * Format: uuid
@@ -3119,6 +3403,12 @@ export interface components {
             items: components["schemas"]["WorkflowVersion"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "version": "2026.11.26",
+         *       "visibility": "internal"
+         *     }
+         */
         PublishWorkflowRequest: {
             /** @description The draft version to publish; it must sort after the previous published version */
             version: string;
@@ -3129,6 +3419,11 @@ export interface components {
              */
             visibility: "internal" | "public";
         };
+        /**
+         * @example {
+         *       "supersededById": "plan-bee-guide"
+         *     }
+         */
         DeprecateWorkflowRequest: {
             /** @description An existing workflow the caller can see; runs of the deprecated one are refused naming it */
             supersededById: string;
@@ -3158,6 +3453,17 @@ export interface components {
             adult: boolean;
             notPolitical: boolean;
         };
+        /**
+         * @example {
+         *       "displayName": "Maya Chen",
+         *       "email": "maya.chen@talent.example",
+         *       "publicRole": "Brand ambassador",
+         *       "attestations": {
+         *         "adult": true,
+         *         "notPolitical": true
+         *       }
+         *     }
+         */
         SubjectCreateRequest: {
             displayName: string;
             /** Format: email */
@@ -3212,6 +3518,12 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "publicRole": "Lead brand ambassador",
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         SubjectUpdateRequest: {
             displayName?: string;
             /** Format: email */
@@ -3221,6 +3533,33 @@ export interface components {
             /** @description The etag you read; or send it as If-Match */
             etag?: string;
         };
+        /**
+         * @example {
+         *       "grantor": "subject",
+         *       "coversLikeness": true,
+         *       "coversVoice": false,
+         *       "scope": {
+         *         "uses": [
+         *           "advertising"
+         *         ],
+         *         "media": [
+         *           "image",
+         *           "video"
+         *         ],
+         *         "channels": [
+         *           "social"
+         *         ],
+         *         "territories": [
+         *           "US",
+         *           "CA"
+         *         ]
+         *       },
+         *       "startsOn": "2027-01-01",
+         *       "endsOn": "2028-12-31",
+         *       "evidenceKind": "signed_release",
+         *       "evidenceSha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+         *     }
+         */
         ConsentCreateRequest: {
             /** @enum {string} */
             grantor: "subject" | "guardian" | "agent" | "estate";
@@ -3233,6 +3572,12 @@ export interface components {
             evidenceKind: "signed_release" | "recorded_video" | "esign_envelope" | "other";
             evidenceSha256: string;
         };
+        /**
+         * @example {
+         *       "etag": "\"c1d9f4a2b7\"",
+         *       "reason": "Signed release received and filed"
+         *     }
+         */
         ConsentMoveRequest: {
             /** @description Checked when sent (or as If-Match); a revoke is never refused for a stale etag */
             etag?: string;
@@ -3332,6 +3677,17 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "name": "Bea the Beekeeper",
+         *       "format": "synthetic",
+         *       "persona": {
+         *         "summary": "A cheerful urban beekeeper who explains things simply"
+         *       },
+         *       "requestId": "create-bea-2026-11-26"
+         *     }
+         */
         CharacterCreateRequest: {
             /** Format: uuid */
             projectId: string;
@@ -3342,6 +3698,14 @@ export interface components {
             /** @description A retry with the same requestId and body returns the first answer */
             requestId?: string;
         };
+        /**
+         * @example {
+         *       "persona": {
+         *         "summary": "A cheerful urban beekeeper with a dry sense of humour"
+         *       },
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         CharacterUpdateRequest: {
             name?: string;
             persona?: components["schemas"]["Persona"];
@@ -3354,6 +3718,15 @@ export interface components {
             checkedAt: string;
             version: number | null;
         };
+        /**
+         * @example {
+         *       "media": "image",
+         *       "use": "advertising",
+         *       "channel": "social",
+         *       "territory": "US",
+         *       "date": "2027-03-01"
+         *     }
+         */
         CharacterCheckRequest: {
             /** @enum {string} */
             media: "image" | "video" | "voice";
@@ -3365,12 +3738,24 @@ export interface components {
             date?: string;
             version?: number;
         };
+        /**
+         * @example {
+         *       "role": "portrait",
+         *       "artifactId": "artifact-5c1e9a7d",
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         CharacterReferenceCreateRequest: {
             /** @enum {string} */
             role: "portrait" | "turnaround" | "expression" | "outfit" | "pose" | "voice_sample" | "other";
             artifactId: string;
             etag?: string;
         };
+        /**
+         * @example {
+         *       "note": "First approved look"
+         *     }
+         */
         CharacterVersionCreateRequest: {
             /**
              * Format: uuid
@@ -3383,6 +3768,14 @@ export interface components {
             items: components["schemas"]["CharacterVersion"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "provider": "elevenlabs",
+         *       "assetKind": "voice",
+         *       "assetId": "voice_21m00Tcm4TlvDq8ikWAM",
+         *       "providerConsentStatus": "accepted"
+         *     }
+         */
         CharacterBindingCreateRequest: {
             provider: string;
             /** @enum {string} */
@@ -3396,6 +3789,12 @@ export interface components {
             /** @enum {string} */
             providerConsentStatus: "pending" | "accepted" | "refused" | "not_required";
         };
+        /**
+         * @example {
+         *       "providerConsentStatus": "refused",
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         CharacterBindingUpdateRequest: {
             /** @enum {string} */
             providerConsentStatus?: "pending" | "accepted" | "refused" | "not_required";
@@ -3465,6 +3864,24 @@ export interface components {
             /** @description Owners and admins only; null for hourly billing */
             expectedFeeCents: number | null;
         };
+        /**
+         * @example {
+         *       "name": "Acme Honey Co.",
+         *       "slug": "acme-honey",
+         *       "status": "active",
+         *       "billing": {
+         *         "model": "retainer",
+         *         "amountCents": 250000,
+         *         "currency": "USD",
+         *         "period": "month",
+         *         "scope": [
+         *           "newsletter",
+         *           "social"
+         *         ]
+         *       },
+         *       "requestId": "create-acme-2026-11-26"
+         *     }
+         */
         ClientCreateRequest: {
             name: string;
             /** @description Derived from the name when absent */
@@ -3493,6 +3910,13 @@ export interface components {
             scope: string[];
             renewsOn?: string | null;
         };
+        /**
+         * @example {
+         *       "status": "paused",
+         *       "statusNote": "Paused over the winter season",
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         ClientUpdateRequest: {
             name?: string;
             slug?: string;
@@ -3532,6 +3956,14 @@ export interface components {
             role: string | null;
             approvesWork: boolean;
         };
+        /**
+         * @example {
+         *       "name": "Jordan Price",
+         *       "email": "jordan@acmehoney.example",
+         *       "role": "Marketing lead",
+         *       "approvesWork": true
+         *     }
+         */
         ClientContactCreateRequest: {
             name: string;
             /** Format: email */
@@ -3543,6 +3975,11 @@ export interface components {
              */
             approvesWork: boolean;
         };
+        /**
+         * @example {
+         *       "approvesWork": false
+         *     }
+         */
         ClientContactUpdateRequest: {
             name?: string;
             /** Format: email */
@@ -3605,6 +4042,33 @@ export interface components {
             /** @description Where the font file is; the first family with a url is captured at publish */
             url?: string;
         };
+        /**
+         * @example {
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "name": "Acme Honey",
+         *       "description": "Raw honey from city rooftops",
+         *       "profile": {
+         *         "voice": {
+         *           "tone": "warm and plain-spoken",
+         *           "keywords": [
+         *             "local",
+         *             "raw",
+         *             "seasonal"
+         *           ]
+         *         },
+         *         "visual": {
+         *           "colors": [
+         *             "#F2A900",
+         *             "#1B1B1B"
+         *           ],
+         *           "fonts": [],
+         *           "logoArtifactId": null
+         *         },
+         *         "audience": "City dwellers who shop at farmers markets",
+         *         "guidelines": "Never call the honey organic."
+         *       }
+         *     }
+         */
         BrandCreateRequest: {
             /** Format: uuid */
             workspaceId: string;
@@ -3640,6 +4104,21 @@ export interface components {
             items: components["schemas"]["Brand"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "voice": {
+         *         "tone": "warm, plain-spoken and a little playful"
+         *       },
+         *       "visual": {
+         *         "colors": [
+         *           "#F2A900",
+         *           "#1B1B1B",
+         *           "#FFFFFF"
+         *         ]
+         *       },
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         BrandProfilePatch: {
             name?: string;
             voice?: {
@@ -3656,11 +4135,26 @@ export interface components {
             /** @description Optional: the etag you read (or If-Match); a stale one is 409 etag_mismatch */
             etag?: string;
         };
+        /**
+         * @example {
+         *       "url": "https://acmehoney.example",
+         *       "notes": "Use the About page for the brand voice"
+         *     }
+         */
         BrandImportRequest: {
             /** Format: uri */
             url?: string;
             notes?: string;
         };
+        /**
+         * @example {
+         *       "runId": "run-4a7c9e1b",
+         *       "fields": [
+         *         "voice",
+         *         "visual"
+         *       ]
+         *     }
+         */
         ProfileConfirmRequest: {
             runId: string;
             /** @description Top-level fields to accept; all when absent */
@@ -3726,6 +4220,21 @@ export interface components {
             /** @default  */
             notes: string;
         };
+        /**
+         * @example {
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "name": "Spring harvest launch",
+         *       "brief": {
+         *         "objective": "Announce the spring harvest to newsletter subscribers",
+         *         "deliverables": [
+         *           "3 social images",
+         *           "1 research-backed blog post"
+         *         ],
+         *         "deadline": "2027-03-15",
+         *         "notes": ""
+         *       }
+         *     }
+         */
         CampaignCreateRequest: {
             /**
              * Format: uuid
@@ -3739,6 +4248,14 @@ export interface components {
             items: components["schemas"]["Campaign"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "brief": {
+         *         "deadline": "2027-03-22"
+         *       },
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         CampaignPatchRequest: {
             name?: string;
             /** @description Fields given replace those of the brief; others stay */
@@ -3832,6 +4349,13 @@ export interface components {
             actorId: string | null;
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "state": "scoping",
+         *       "note": "We will send a shot list by Friday.",
+         *       "noteVisibility": "campaign"
+         *     }
+         */
         OpsRequestUpdate: {
             /** @enum {string} */
             state?: "received" | "scoping" | "in_production" | "delivered" | "closed";
@@ -3872,6 +4396,15 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "slug": "acme-journal",
+         *       "name": "Acme Journal",
+         *       "revalidateUrl": "https://acmehoney.example/api/revalidate",
+         *       "sectionPath": "/journal"
+         *     }
+         */
         PublicationCreateRequest: {
             /** Format: uuid */
             workspaceId: string;
@@ -3888,6 +4421,11 @@ export interface components {
             items: components["schemas"]["Publication"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "revalidateUrl": "https://www.acmehoney.example/api/revalidate/"
+         *     }
+         */
         PublicationUpdateRequest: {
             name?: string;
             /** Format: uri */
@@ -3938,6 +4476,16 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "slug": "why-city-bees-thrive",
+         *       "title": "Why city bees thrive",
+         *       "body": "# Why city bees thrive\n\nRooftop hives find more varied forage than many farms.",
+         *       "categories": [
+         *         "beekeeping"
+         *       ]
+         *     }
+         */
         DocumentCreateRequest: {
             slug: string;
             title: string;
@@ -3979,6 +4527,19 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "url": "https://hooks.acmehoney.example/atelier",
+         *       "events": [
+         *         "run.completed",
+         *         "run.failed",
+         *         "order.completed"
+         *       ],
+         *       "description": "Production notifier",
+         *       "enabled": true
+         *     }
+         */
         WebhookEndpointCreateRequest: {
             /**
              * Format: uuid
@@ -4000,6 +4561,14 @@ export interface components {
             items: components["schemas"]["WebhookEndpoint"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "events": [
+         *         "*"
+         *       ],
+         *       "enabled": false
+         *     }
+         */
         WebhookEndpointUpdateRequest: {
             /**
              * Format: uri

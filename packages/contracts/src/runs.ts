@@ -27,7 +27,17 @@ export const CreateRunRequest = z
     tags: RunTags.optional(),
     metadata: RunMetadata.optional(),
   })
-  .openapi('CreateRunRequest');
+  .openapi('CreateRunRequest', {
+    example: {
+      templateId: 'plan-research-report',
+      intake: { topic: 'urban beekeeping' },
+      workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+      projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83',
+      priority: 'normal',
+      tags: ['q3-content', 'blog'],
+      metadata: { customer: 'acme' },
+    },
+  });
 
 export const StepFallback = z
   .object({
@@ -143,7 +153,7 @@ export const Run = z
 
 export const MoveRunRequest = z
   .object({ projectId: z.string().uuid().nullable().describe('A project of the same workspace, or null for workspace level') })
-  .openapi('MoveRunRequest');
+  .openapi('MoveRunRequest', { example: { projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83' } });
 
 export const ListRunsQuery = Pagination.extend({
   workspaceId: z.string().uuid().optional(),
@@ -185,7 +195,7 @@ export const RerunRequest = z
       .optional()
       .describe('true: price and check the rerun (the same 4xx and 402 answers as for real), create nothing, answer 200 with the estimate'),
   })
-  .openapi('RerunRequest');
+  .openapi('RerunRequest', { example: { intake: { topic: 'rooftop beekeeping in winter' }, dryRun: true } });
 
 export const RerunCreateBody = CreateRunRequest.extend({
   workspaceId: z.string().uuid(),
@@ -193,7 +203,20 @@ export const RerunCreateBody = CreateRunRequest.extend({
   providers: BindingMap.describe("Every role's binding: the original run's, with the request's providers over them"),
   workflowVersion: z.string().describe("The original run's pinned version, pinned again even when a newer one is live"),
   rerunOf: z.string().describe('The original run'),
-}).openapi('RerunCreateBody');
+}).openapi('RerunCreateBody', {
+  example: {
+    templateId: 'plan-research-report',
+    workflowVersion: '2026.11.01',
+    intake: { topic: 'rooftop beekeeping in winter', depth: 'standard' },
+    workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+    projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83',
+    providers: { researcher: 'anthropic/claude-haiku-4-5', textGenerator: 'anthropic/claude-haiku-4-5' },
+    priority: 'normal',
+    tags: ['q3-content', 'blog'],
+    metadata: { customer: 'acme' },
+    rerunOf: 'run-3f9a1c2e',
+  },
+});
 
 export const RerunDryRun = z.object({ estimate: CostRange, wouldCreate: RerunCreateBody }).openapi('RerunDryRun', {
   description:
