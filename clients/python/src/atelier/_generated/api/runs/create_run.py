@@ -268,7 +268,10 @@ def sync_detailed(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateRunRequest):
+        body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':
+            {'topic': 'urban beekeeping'}, 'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+            'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'priority': 'normal', 'tags':
+            ['q3-content', 'blog'], 'metadata': {'customer': 'acme'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -323,7 +326,10 @@ def sync(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateRunRequest):
+        body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':
+            {'topic': 'urban beekeeping'}, 'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+            'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'priority': 'normal', 'tags':
+            ['q3-content', 'blog'], 'metadata': {'customer': 'acme'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -372,7 +378,10 @@ async def asyncio_detailed(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateRunRequest):
+        body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':
+            {'topic': 'urban beekeeping'}, 'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+            'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'priority': 'normal', 'tags':
+            ['q3-content', 'blog'], 'metadata': {'customer': 'acme'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -425,7 +434,10 @@ async def asyncio(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateRunRequest):
+        body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':
+            {'topic': 'urban beekeeping'}, 'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+            'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'priority': 'normal', 'tags':
+            ['q3-content', 'blog'], 'metadata': {'customer': 'acme'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
