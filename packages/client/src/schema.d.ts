@@ -345,7 +345,7 @@ export interface paths {
         };
         /**
          * Server-sent events: a snapshot, then each state change of the run until it ends
-         * @description A server-sent event stream: a full snapshot on connect, then each state change as it happens, each with an id, so reconnecting with Last-Event-ID loses no transition. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event answers 204.
+         * @description A server-sent event stream: a full snapshot on connect, then each state change as it happens; every event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event answers 204.
          */
         get: operations["listRunEvents"];
         put?: never;
@@ -2128,9 +2128,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "detail": "run run-3f9a1c2e not found"
+         *     }
+         */
         MessageError: {
             detail: string;
         };
+        /**
+         * @example {
+         *       "detail": [
+         *         {
+         *           "type": "missing",
+         *           "loc": [
+         *             "body",
+         *             "templateId"
+         *           ],
+         *           "msg": "Required",
+         *           "input": {
+         *             "workflowId": "plan-research-report",
+         *             "intake": {}
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         RequestValidationError: {
             detail: components["schemas"]["ValidationIssue"][];
         };
@@ -2183,6 +2206,20 @@ export interface components {
             email: string;
             name: string;
         };
+        /**
+         * @example {
+         *       "detail": {
+         *         "code": "etag_mismatch",
+         *         "message": "the client changed since you read it",
+         *         "current": {
+         *           "id": "1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65",
+         *           "name": "Acme Honey Co.",
+         *           "status": "active",
+         *           "etag": "\"d41d8cd98f\""
+         *         }
+         *       }
+         *     }
+         */
         EtagMismatch: {
             detail: {
                 /** @enum {string} */
@@ -2193,6 +2230,15 @@ export interface components {
                 };
             };
         };
+        /**
+         * @example {
+         *       "detail": {
+         *         "code": "invalid_transition",
+         *         "message": "an order that is completed cannot be cancelled",
+         *         "status": "completed"
+         *       }
+         *     }
+         */
         CodedError: {
             detail: {
                 /** @enum {string} */
@@ -2202,6 +2248,18 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "detail": {
+         *         "error": "intake_invalid",
+         *         "code": "intake_invalid",
+         *         "fields": [
+         *           "topic is required",
+         *           "depth must be one of brief, standard, deep"
+         *         ]
+         *       }
+         *     }
+         */
         IntakeInvalid: {
             detail: {
                 /** @enum {string} */
@@ -2404,6 +2462,89 @@ export interface components {
             status: string;
             snapshotOf: string | null;
         };
+        /**
+         * @example {
+         *       "id": "run-3f9a1c2e",
+         *       "templateId": "plan-research-report",
+         *       "templateName": "Plan a research report",
+         *       "status": "completed",
+         *       "currentStepIndex": 2,
+         *       "intake": {
+         *         "topic": "urban beekeeping",
+         *         "depth": "standard"
+         *       },
+         *       "artifactId": "artifact-8d2f4b6a",
+         *       "durationMs": 48210,
+         *       "workflowVersion": "2026.11.01",
+         *       "specVersionHash": "sha256:5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
+         *       "createdVia": "api_key",
+         *       "apiKeyId": "0c7e5a1f-2b4d-4e8a-9f3c-6d1b8a2e4f70",
+         *       "apiKeyName": "CI pipeline",
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "queuedAt": "2026-11-26T10:15:02.114Z",
+         *       "createdAt": "2026-11-26T10:15:02.114Z",
+         *       "finishedAt": "2026-11-26T10:15:50.324Z",
+         *       "totalCosts": {
+         *         "estimatedUsd": 0.042,
+         *         "actualUsd": 0.037,
+         *         "ownActualUsd": 0.037,
+         *         "currency": "USD",
+         *         "status": "provider_reported"
+         *       },
+         *       "runSteps": [
+         *         {
+         *           "id": "step-1",
+         *           "name": "Research",
+         *           "kind": "llm",
+         *           "status": "completed",
+         *           "provider": "anthropic",
+         *           "model": "anthropic/claude-haiku-4-5",
+         *           "durationMs": 21400,
+         *           "costActualUsd": 0.021
+         *         },
+         *         {
+         *           "id": "step-2",
+         *           "name": "Write report",
+         *           "kind": "llm",
+         *           "status": "completed",
+         *           "provider": "anthropic",
+         *           "model": "anthropic/claude-haiku-4-5",
+         *           "durationMs": 26300,
+         *           "costActualUsd": 0.016
+         *         },
+         *         {
+         *           "id": "step-3",
+         *           "name": "artifact.create",
+         *           "kind": "code",
+         *           "status": "completed",
+         *           "provider": null,
+         *           "model": null,
+         *           "durationMs": 510,
+         *           "costActualUsd": 0
+         *         }
+         *       ],
+         *       "error": null,
+         *       "errorCode": null,
+         *       "failureDetails": null,
+         *       "parentRunId": null,
+         *       "parentOrderId": null,
+         *       "rerunOf": null,
+         *       "orderDedupeKey": null,
+         *       "workerId": null,
+         *       "archived": false,
+         *       "notExecutedReason": null,
+         *       "reviewGate": null,
+         *       "decisions": [],
+         *       "tags": [
+         *         "q3-content",
+         *         "blog"
+         *       ],
+         *       "metadata": {
+         *         "customer": "acme"
+         *       }
+         *     }
+         */
         Run: {
             id: string;
             templateId: string;
@@ -2515,6 +2656,16 @@ export interface components {
             via: string;
             when: string;
         };
+        /**
+         * @example {
+         *       "detail": {
+         *         "code": "template_deprecated",
+         *         "templateId": "plan-research-brief",
+         *         "supersededBy": "plan-research-report",
+         *         "message": "plan-research-brief is deprecated; use plan-research-report"
+         *       }
+         *     }
+         */
         TemplateDeprecated: {
             detail: {
                 /** @enum {string} */
@@ -2672,6 +2823,47 @@ export interface components {
             /** @description true: price and check the rerun (the same 4xx and 402 answers as for real), create nothing, answer 200 with the estimate */
             dryRun?: boolean;
         };
+        /**
+         * @example {
+         *       "id": "artifact-8d2f4b6a",
+         *       "runId": "run-3f9a1c2e",
+         *       "templateId": "plan-research-report",
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "title": "Urban beekeeping: a research report",
+         *       "status": "ready",
+         *       "artifactClass": "research",
+         *       "artifactType": "research-report",
+         *       "version": 1,
+         *       "content": {
+         *         "type": "research-report",
+         *         "title": "Urban beekeeping: a research report",
+         *         "summary": "City hives thrive on varied forage; the main risks are swarming and neighbours.",
+         *         "sections": [
+         *           {
+         *             "heading": "Forage",
+         *             "body": "Parks, gardens and street trees flower in sequence from March to October."
+         *           }
+         *         ],
+         *         "sources": [
+         *           "https://www.bbka.org.uk/urban-beekeeping"
+         *         ]
+         *       },
+         *       "qa": {
+         *         "status": "passed",
+         *         "checks": [
+         *           {
+         *             "id": "sources-cited",
+         *             "label": "Every section cites a source",
+         *             "status": "pass",
+         *             "detail": "1 of 1 sections cite a source"
+         *           }
+         *         ]
+         *       },
+         *       "createdAt": "2026-11-26T10:15:50.301Z",
+         *       "sourceReportArtifactId": null
+         *     }
+         */
         Artifact: {
             id: string;
             runId: string | null;
@@ -2703,6 +2895,40 @@ export interface components {
             createdAt: string;
             sourceReportArtifactId: string | null;
         };
+        /**
+         * @example {
+         *       "id": "order-5b8e2c41",
+         *       "workflowId": "plan-research-report",
+         *       "workflowVersion": "2026.11.01",
+         *       "status": "attention",
+         *       "executionMode": "standard",
+         *       "targetCount": 3,
+         *       "counts": {
+         *         "planned": 0,
+         *         "running": 0,
+         *         "succeeded": 2,
+         *         "failed": 1,
+         *         "skipped": 0,
+         *         "cancelled": 0
+         *       },
+         *       "estimatedCostUsd": 0.126,
+         *       "actualCostUsd": 0.089,
+         *       "budgetLimitUsd": 12.5,
+         *       "budgetEnforcementMode": "hard_stop",
+         *       "currency": "USD",
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "planArtifactId": null,
+         *       "priority": "normal",
+         *       "maxConcurrency": null,
+         *       "providerOverrides": {},
+         *       "acceptGapReason": null,
+         *       "failureReason": null,
+         *       "createdAt": "2026-11-26T10:20:00.000Z",
+         *       "startedAt": "2026-11-26T10:21:12.500Z",
+         *       "finishedAt": null
+         *     }
+         */
         Order: {
             id: string;
             workflowId: string;

@@ -135,10 +135,11 @@ def sync_detailed(
 ]:
     """Server-sent events: a snapshot, then each state change of the run until it ends
 
-     A server-sent event stream: a full snapshot on connect, then each state change as it happens, each
-    with an id, so reconnecting with Last-Event-ID loses no transition. Any member of the workspace may
-    call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
-    caller's workspaces is 404. Reconnecting after the run's last event answers 204.
+     A server-sent event stream: a full snapshot on connect, then each state change as it happens; every
+    event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event
+    answers 204.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
@@ -181,10 +182,11 @@ def sync(
 ):
     """Server-sent events: a snapshot, then each state change of the run until it ends
 
-     A server-sent event stream: a full snapshot on connect, then each state change as it happens, each
-    with an id, so reconnecting with Last-Event-ID loses no transition. Any member of the workspace may
-    call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
-    caller's workspaces is 404. Reconnecting after the run's last event answers 204.
+     A server-sent event stream: a full snapshot on connect, then each state change as it happens; every
+    event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event
+    answers 204.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
@@ -216,10 +218,11 @@ async def asyncio_detailed(
 ]:
     """Server-sent events: a snapshot, then each state change of the run until it ends
 
-     A server-sent event stream: a full snapshot on connect, then each state change as it happens, each
-    with an id, so reconnecting with Last-Event-ID loses no transition. Any member of the workspace may
-    call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
-    caller's workspaces is 404. Reconnecting after the run's last event answers 204.
+     A server-sent event stream: a full snapshot on connect, then each state change as it happens; every
+    event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event
+    answers 204.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
@@ -260,10 +263,11 @@ async def asyncio(
 ):
     """Server-sent events: a snapshot, then each state change of the run until it ends
 
-     A server-sent event stream: a full snapshot on connect, then each state change as it happens, each
-    with an id, so reconnecting with Last-Event-ID loses no transition. Any member of the workspace may
-    call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
-    caller's workspaces is 404. Reconnecting after the run's last event answers 204.
+     A server-sent event stream: a full snapshot on connect, then each state change as it happens; every
+    event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event
+    answers 204.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
