@@ -207,7 +207,7 @@ export interface paths {
         put?: never;
         /**
          * Start a run of a workflow; returns at once with status pending
-         * @description Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same key, same body, same workspace) within 24 hours creates nothing and answers the run the first request created, as it now stands, with the header Idempotent-Replayed: true; the same key with another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one run.
+         * @description Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422 intake_invalid or character_not_usable, 402 budget_exceeded (recorded). Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same key, same body, same workspace) within 24 hours creates nothing and answers the run the first request created, as it now stands, with the header Idempotent-Replayed: true; the same key with another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one run.
          */
         post: operations["createRun"];
         delete?: never;
@@ -411,7 +411,7 @@ export interface paths {
         put?: never;
         /**
          * Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
-         * @description Without an Idempotency-Key each call creates a new order. With one, a retry of the same request (same key, same body, same workspace) within 24 hours creates nothing and answers the order the first request created, as it now stands, with the header Idempotent-Replayed: true; the same key with another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one order.
+         * @description Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded when the estimate breaches a budget or budgetLimitUsd. Without an Idempotency-Key each call creates a new order. With one, a retry of the same request (same key, same body, same workspace) within 24 hours creates nothing and answers the order the first request created, as it now stands, with the header Idempotent-Replayed: true; the same key with another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one order.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -788,7 +788,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level
-         * @description A hard delete. Archiving (PATCH archived=true) is preferred: it hides the project from lists and keeps it.
+         * @description A hard delete, by owners and admins only (403 admin_required); a project with characters is refused with 409 project_has_characters. Archiving (PATCH archived=true) is preferred: it hides the project from lists and keeps it.
          */
         delete: operations["deleteWorkspaceProject"];
         options?: never;

@@ -35,7 +35,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/orders',
       summary: 'Plan an order: children are created as planned runs with an estimate; nothing runs or is spent',
-      description: IDEMPOTENCY_DESCRIPTION('order'),
+      description: `Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded when the estimate breaches a budget or budgetLimitUsd. ${IDEMPOTENCY_DESCRIPTION('order')}`,
       request: { body: jsonBody(CreateOrderRequest), headers: IdempotencyHeaders },
       responses: {
         201: {

@@ -135,7 +135,8 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'delete',
       path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
       summary: 'Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level',
-      description: 'A hard delete. Archiving (PATCH archived=true) is preferred: it hides the project from lists and keeps it.',
+      description:
+        'A hard delete, by owners and admins only (403 admin_required); a project with characters is refused with 409 project_has_characters. Archiving (PATCH archived=true) is preferred: it hides the project from lists and keeps it.',
       request: { params: ProjectParams },
       responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 409, 422) },
     }),

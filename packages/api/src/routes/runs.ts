@@ -27,7 +27,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       method: 'post',
       path: '/v1/runs',
       summary: 'Start a run of a workflow; returns at once with status pending',
-      description: IDEMPOTENCY_DESCRIPTION('run'),
+      description: `Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422 intake_invalid or character_not_usable, 402 budget_exceeded (recorded). ${IDEMPOTENCY_DESCRIPTION('run')}`,
       request: { body: jsonBody(CreateRunRequest), headers: IdempotencyHeaders },
       responses: {
         201: {

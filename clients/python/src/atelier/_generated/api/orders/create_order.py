@@ -256,11 +256,15 @@ def sync_detailed(
 ]:
     """Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
 
-     Without an Idempotency-Key each call creates a new order. With one, a retry of the same request
-    (same key, same body, same workspace) within 24 hours creates nothing and answers the order the
-    first request created, as it now stands, with the header Idempotent-Replayed: true; the same key
-    with another body is refused with 422 idempotency_key_reused. Two requests racing with one key
-    create one order.
+     Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs
+    or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused
+    with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or
+    character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded
+    when the estimate breaches a budget or budgetLimitUsd. Without an Idempotency-Key each call creates
+    a new order. With one, a retry of the same request (same key, same body, same workspace) within 24
+    hours creates nothing and answers the order the first request created, as it now stands, with the
+    header Idempotent-Replayed: true; the same key with another body is refused with 422
+    idempotency_key_reused. Two requests racing with one key create one order.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -316,11 +320,15 @@ def sync(
 ):
     """Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
 
-     Without an Idempotency-Key each call creates a new order. With one, a retry of the same request
-    (same key, same body, same workspace) within 24 hours creates nothing and answers the order the
-    first request created, as it now stands, with the header Idempotent-Replayed: true; the same key
-    with another body is refused with 422 idempotency_key_reused. Two requests racing with one key
-    create one order.
+     Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs
+    or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused
+    with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or
+    character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded
+    when the estimate breaches a budget or budgetLimitUsd. Without an Idempotency-Key each call creates
+    a new order. With one, a retry of the same request (same key, same body, same workspace) within 24
+    hours creates nothing and answers the order the first request created, as it now stands, with the
+    header Idempotent-Replayed: true; the same key with another body is refused with 422
+    idempotency_key_reused. Two requests racing with one key create one order.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -370,11 +378,15 @@ async def asyncio_detailed(
 ]:
     """Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
 
-     Without an Idempotency-Key each call creates a new order. With one, a retry of the same request
-    (same key, same body, same workspace) within 24 hours creates nothing and answers the order the
-    first request created, as it now stands, with the header Idempotent-Replayed: true; the same key
-    with another body is refused with 422 idempotency_key_reused. Two requests racing with one key
-    create one order.
+     Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs
+    or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused
+    with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or
+    character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded
+    when the estimate breaches a budget or budgetLimitUsd. Without an Idempotency-Key each call creates
+    a new order. With one, a retry of the same request (same key, same body, same workspace) within 24
+    hours creates nothing and answers the order the first request created, as it now stands, with the
+    header Idempotent-Replayed: true; the same key with another body is refused with 422
+    idempotency_key_reused. Two requests racing with one key create one order.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -428,11 +440,15 @@ async def asyncio(
 ):
     """Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
 
-     Without an Idempotency-Key each call creates a new order. With one, a retry of the same request
-    (same key, same body, same workspace) within 24 hours creates nothing and answers the order the
-    first request created, as it now stands, with the header Idempotent-Replayed: true; the same key
-    with another body is refused with 422 idempotency_key_reused. Two requests racing with one key
-    create one order.
+     Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs
+    or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused
+    with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or
+    character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded
+    when the estimate breaches a budget or budgetLimitUsd. Without an Idempotency-Key each call creates
+    a new order. With one, a retry of the same request (same key, same body, same workspace) within 24
+    hours creates nothing and answers the order the first request created, as it now stands, with the
+    header Idempotent-Replayed: true; the same key with another body is refused with 422
+    idempotency_key_reused. Two requests racing with one key create one order.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request

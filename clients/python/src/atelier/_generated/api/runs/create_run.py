@@ -256,11 +256,14 @@ def sync_detailed(
 ]:
     """Start a run of a workflow; returns at once with status pending
 
-     Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same
-    key, same body, same workspace) within 24 hours creates nothing and answers the run the first
-    request created, as it now stands, with the header Idempotent-Replayed: true; the same key with
-    another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one
-    run.
+     Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member
+    of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before
+    anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422
+    intake_invalid or character_not_usable, 402 budget_exceeded (recorded). Without an Idempotency-Key
+    each call creates a new run. With one, a retry of the same request (same key, same body, same
+    workspace) within 24 hours creates nothing and answers the run the first request created, as it now
+    stands, with the header Idempotent-Replayed: true; the same key with another body is refused with
+    422 idempotency_key_reused. Two requests racing with one key create one run.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -314,11 +317,14 @@ def sync(
 ):
     """Start a run of a workflow; returns at once with status pending
 
-     Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same
-    key, same body, same workspace) within 24 hours creates nothing and answers the run the first
-    request created, as it now stands, with the header Idempotent-Replayed: true; the same key with
-    another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one
-    run.
+     Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member
+    of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before
+    anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422
+    intake_invalid or character_not_usable, 402 budget_exceeded (recorded). Without an Idempotency-Key
+    each call creates a new run. With one, a retry of the same request (same key, same body, same
+    workspace) within 24 hours creates nothing and answers the run the first request created, as it now
+    stands, with the header Idempotent-Replayed: true; the same key with another body is refused with
+    422 idempotency_key_reused. Two requests racing with one key create one run.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -366,11 +372,14 @@ async def asyncio_detailed(
 ]:
     """Start a run of a workflow; returns at once with status pending
 
-     Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same
-    key, same body, same workspace) within 24 hours creates nothing and answers the run the first
-    request created, as it now stands, with the header Idempotent-Replayed: true; the same key with
-    another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one
-    run.
+     Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member
+    of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before
+    anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422
+    intake_invalid or character_not_usable, 402 budget_exceeded (recorded). Without an Idempotency-Key
+    each call creates a new run. With one, a retry of the same request (same key, same body, same
+    workspace) within 24 hours creates nothing and answers the run the first request created, as it now
+    stands, with the header Idempotent-Replayed: true; the same key with another body is refused with
+    422 idempotency_key_reused. Two requests racing with one key create one run.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -422,11 +431,14 @@ async def asyncio(
 ):
     """Start a run of a workflow; returns at once with status pending
 
-     Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same
-    key, same body, same workspace) within 24 hours creates nothing and answers the run the first
-    request created, as it now stands, with the header Idempotent-Replayed: true; the same key with
-    another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one
-    run.
+     Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member
+    of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before
+    anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422
+    intake_invalid or character_not_usable, 402 budget_exceeded (recorded). Without an Idempotency-Key
+    each call creates a new run. With one, a retry of the same request (same key, same body, same
+    workspace) within 24 hours creates nothing and answers the run the first request created, as it now
+    stands, with the header Idempotent-Replayed: true; the same key with another body is refused with
+    422 idempotency_key_reused. Two requests racing with one key create one run.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
