@@ -53,7 +53,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a refresh token for a new pair (the old one dies) */
+        /**
+         * Exchange a refresh token for a new pair (the old one dies)
+         * @description Public: send the refresh token of a session to get a new access and refresh token pair; the refresh token sent stops working. An unknown, expired or already used refresh token is 401.
+         */
         post: operations["refresh"];
         delete?: never;
         options?: never;
@@ -70,7 +73,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke the current session */
+        /**
+         * Revoke the current session
+         * @description Revokes the session whose access token is sent, so its tokens stop working; API keys are not affected. A missing or invalid token is 401.
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -85,10 +91,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your live API keys (never their secrets) */
+        /**
+         * List your live API keys (never their secrets)
+         * @description Lists the caller's live keys, paged, with their prefixes but never their secrets. A workspace-bound key sees only keys bound to the same workspace.
+         */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key; the secret is shown only in this response */
+        /**
+         * Create an API key; the secret is shown only in this response
+         * @description Creates an API key carrying the permissions of the signed-in account (not a reduced role), optionally bound to one workspace; the secret is shown once here and only its hash is stored. Binding to a workspace outside the caller's reach is 403 or 404, and a workspace-bound key cannot widen its binding.
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -103,11 +115,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of your API keys */
+        /**
+         * One of your API keys
+         * @description One of the caller's keys, without its secret. Another account's key, or one outside a workspace-bound key's workspace, is 404.
+         */
         get: operations["getApiKey"];
         put?: never;
         post?: never;
-        /** Revoke an API key; it stops working at once */
+        /**
+         * Revoke an API key; it stops working at once
+         * @description Revokes one of the caller's keys: requests with it are refused with 401 from now on. Another account's key is 404.
+         */
         delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
@@ -121,7 +139,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The public catalog of runnable workflows (no credentials needed) */
+        /**
+         * The public catalog of runnable workflows (no credentials needed)
+         * @description Public, no credential: the public workflows anyone can run, each with its purpose, rough duration, whether QA is included, and what is provided and returned. Draft and internal workflows never appear.
+         */
         get: operations["listCatalogWorkflows"];
         put?: never;
         post?: never;
@@ -138,7 +159,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A public workflow: the complete intake contract, prompts and bindings redacted */
+        /**
+         * A public workflow: the complete intake contract, prompts and bindings redacted
+         * @description Public, no credential: the complete intake contract of a public workflow, with prompts and provider bindings redacted. A workflow that is not public is 404.
+         */
         get: operations["getCatalogWorkflow"];
         put?: never;
         post?: never;
@@ -155,7 +179,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The model registry that bindings and per-run overrides name */
+        /**
+         * The model registry that bindings and per-run overrides name
+         * @description The model registry: the ids a workflow's providers map and a run's providers overrides may name. Any signed-in caller may read it.
+         */
         get: operations["listModels"];
         put?: never;
         post?: never;
@@ -172,12 +199,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Runs of a workspace, newest first */
+        /**
+         * Runs of a workspace, newest first
+         * @description Lists the runs of one workspace (the one named, else the project's, else the caller's default), newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listRuns"];
         put?: never;
         /**
          * Start a run of a workflow; returns at once with status pending
-         * @description Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same key, same body, same workspace) within 24 hours creates nothing and answers the run the first request created, as it now stands, with the header Idempotent-Replayed: true; the same key with another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one run.
+         * @description Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422 intake_invalid or character_not_usable, 402 budget_exceeded (recorded). Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same key, same body, same workspace) within 24 hours creates nothing and answers the run the first request created, as it now stands, with the header Idempotent-Replayed: true; the same key with another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one run.
          */
         post: operations["createRun"];
         delete?: never;
@@ -193,7 +223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A run with its step telemetry, costs and review ledger */
+        /**
+         * A run with its step telemetry, costs and review ledger
+         * @description A run as it stands: status, pinned workflowVersion and specVersionHash, resolved intake, step telemetry, totalCosts and, once produced, artifactId; a failed run carries error and errorCode. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getRun"];
         put?: never;
         post?: never;
@@ -212,7 +245,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a run at its next step boundary; spend so far stays billed */
+        /**
+         * Cancel a run at its next step boundary; spend so far stays billed
+         * @description Cancels a run that has not ended: it stops at the next step boundary and settles as cancelled, and spend so far stays billed. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run that already ended is 409 invalid_transition.
+         */
         post: operations["cancelRun"];
         delete?: never;
         options?: never;
@@ -229,7 +265,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs again */
+        /**
+         * Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs again
+         * @description Recovery for a run whose steps all completed but whose finalization is missing: writes the artifact and terminal status from recorded data; no step is re-run. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run that is not in that state is 409 invalid_transition.
+         */
         post: operations["finalizeRun"];
         delete?: never;
         options?: never;
@@ -246,7 +285,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hide a terminal run from lists (includeArchived=true shows it again) */
+        /**
+         * Hide a terminal run from lists (includeArchived=true shows it again)
+         * @description Hides a terminal run from lists without changing its status; GET /v1/runs?includeArchived=true shows it again. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run that has not ended is 409 invalid_transition.
+         */
         post: operations["archiveRun"];
         delete?: never;
         options?: never;
@@ -267,7 +309,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level */
+        /**
+         * Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level
+         * @description Moves a run to another project of the same workspace, or to workspace level with projectId null (the key must be present); its costs and artifacts follow. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A project outside the run's workspace is 404.
+         */
         patch: operations["updateRunProject"];
         trace?: never;
     };
@@ -338,7 +383,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-sent events: a snapshot, then each state change of the run until it ends */
+        /**
+         * Server-sent events: a snapshot, then each state change of the run until it ends
+         * @description A server-sent event stream: a full snapshot on connect, then each state change as it happens; every event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event answers 204.
+         */
         get: operations["listRunEvents"];
         put?: never;
         post?: never;
@@ -375,7 +423,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An artifact with its content, QA record and provenance */
+        /**
+         * An artifact with its content, QA record and provenance
+         * @description An artifact with its content (by class: visual, video, research or knowledge), its QA record and its provenance (runId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getArtifact"];
         put?: never;
         post?: never;
@@ -392,7 +443,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local storage streams it with range support, GCS redirects */
+        /**
+         * An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local storage streams it with range support, GCS redirects
+         * @description Public: serves an artifact file through the signed URL found in content.url (exp and sig in the query), so no credential is needed. A missing or wrong signature is 404, an expired one 403 (read the artifact again for a fresh URL), and a range past the end 416.
+         */
         get: operations["getFile"];
         put?: never;
         post?: never;
@@ -417,7 +471,7 @@ export interface paths {
         put?: never;
         /**
          * Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
-         * @description Without an Idempotency-Key each call creates a new order. With one, a retry of the same request (same key, same body, same workspace) within 24 hours creates nothing and answers the order the first request created, as it now stands, with the header Idempotent-Replayed: true; the same key with another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one order.
+         * @description Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded when the estimate breaches a budget or budgetLimitUsd. Without an Idempotency-Key each call creates a new order. With one, a retry of the same request (same key, same body, same workspace) within 24 hours creates nothing and answers the order the first request created, as it now stands, with the header Idempotent-Replayed: true; the same key with another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one order.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -433,7 +487,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=) */
+        /**
+         * An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=)
+         * @description An order with its status, counts (planned, running, succeeded, failed, skipped), estimatedCostUsd and actualCostUsd, which rolls up every child; its children are listed by GET /v1/runs?parentOrderId=. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getOrder"];
         put?: never;
         post?: never;
@@ -452,7 +509,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a planned order; every budget is re-checked against current spend (402 if refused) */
+        /**
+         * Start a planned order; every budget is re-checked against current spend (402 if refused)
+         * @description Starts a planned order: every budget is re-checked against current spend, then its children execute. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A budget that would be breached is 402 budget_exceeded (recorded), and an order that is not planned is 409 invalid_transition.
+         */
         post: operations["startOrder"];
         delete?: never;
         options?: never;
@@ -469,7 +529,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-run failed children (all, or runIds); deterministic failures are skipped unless includeDeterministic */
+        /**
+         * Re-run failed children (all, or runIds); deterministic failures are skipped unless includeDeterministic
+         * @description Re-runs the failed children of an order (all, or those named), moving it back to running; deterministic failures are skipped unless includeDeterministic is true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A budget refusal is 402 budget_exceeded; an order in a state that cannot retry is 409 invalid_transition.
+         */
         post: operations["retryFailedOrder"];
         delete?: never;
         options?: never;
@@ -486,7 +549,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Settle an order short of its target; the reason is kept on the order */
+        /**
+         * Settle an order short of its target; the reason is kept on the order
+         * @description Settles an order in attention as completed short of its target; the reason (required) is recorded on the order. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. An order not in attention is 409 invalid_transition.
+         */
         post: operations["acceptGapOrder"];
         delete?: never;
         options?: never;
@@ -503,7 +569,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel an order: no new children start; those in flight stop at their next step boundary */
+        /**
+         * Cancel an order: no new children start; those in flight stop at their next step boundary
+         * @description Cancels an order: no new children start and those in flight stop at their next step boundary; spend so far stays billed. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. An order that already ended is 409 invalid_transition.
+         */
         post: operations["cancelOrder"];
         delete?: never;
         options?: never;
@@ -518,10 +587,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workspace's budgets with their current spend */
+        /**
+         * A workspace's budgets with their current spend
+         * @description The budgets of one workspace, each with its current spend. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listBudgets"];
         put?: never;
-        /** Create a workspace or project budget (owners and admins) */
+        /**
+         * Create a workspace or project budget (owners and admins)
+         * @description Creates a budget on a workspace or on one of its projects, with a limit, a period and an enforcement mode; budgets are judged before a run or order starts, against estimates. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createBudget"];
         delete?: never;
         options?: never;
@@ -536,14 +611,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A budget with its current spend */
+        /**
+         * A budget with its current spend
+         * @description A budget with its current spend. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getBudget"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a budget (owners and admins) */
+        /**
+         * Change a budget (owners and admins)
+         * @description Changes a budget's limit, period or enforcement mode; the next run or order is judged by the new terms. Owners and admins only: a member gets 403 admin_required.
+         */
         patch: operations["updateBudget"];
         trace?: never;
     };
@@ -554,7 +635,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every request this budget refused, newest first, with the 402 body, time and caller */
+        /**
+         * Every request this budget refused, newest first, with the 402 body, time and caller
+         * @description Every request this budget refused, newest first and paged, each with the 402 body it answered, the time and the caller. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listBudgetRefusals"];
         put?: never;
         post?: never;
@@ -571,7 +655,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider or model */
+        /**
+         * Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider or model
+         * @description Aggregates spend of a workspace (or one project) between from and to, grouped by day, workflow, project, provider or model; each run counts its own spend once, so sub-workflow children are not counted twice. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listCosts"];
         put?: never;
         post?: never;
@@ -588,7 +675,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user, with any standing account deletion request */
+        /**
+         * The signed-in user, with any standing account deletion request
+         * @description The signed-in user (by session or API key), with any standing account deletion request. A missing or invalid credential is 401.
+         */
         get: operations["getUserMe"];
         put?: never;
         post?: never;
@@ -633,10 +723,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your workspaces with your role in each, the default one first */
+        /**
+         * Your workspaces with your role in each, the default one first
+         * @description The workspaces the caller is a member of, with the caller's role in each, the default one first, paged. A workspace-bound API key sees only its workspace.
+         */
         get: operations["listWorkspaces"];
         put?: never;
-        /** Create a workspace; you become its owner */
+        /**
+         * Create a workspace; you become its owner
+         * @description Creates a workspace with the caller as its owner. A workspace-bound API key cannot create workspaces (403 account_scope_required).
+         */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -651,7 +747,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workspace you are a member of, with your role */
+        /**
+         * A workspace you are a member of, with your role
+         * @description A workspace the caller is a member of, with the caller's role. Any other workspace is 404; a workspace-bound key reaching another workspace gets 403.
+         */
         get: operations["getWorkspace"];
         put?: never;
         post?: never;
@@ -668,10 +767,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members of a workspace and their roles */
+        /**
+         * Members of a workspace and their roles
+         * @description The members of a workspace with their roles (owner, admin, member). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listWorkspaceMembers"];
         put?: never;
-        /** Add an existing user to a workspace (owners and admins) */
+        /**
+         * Add an existing user to a workspace (owners and admins)
+         * @description Adds an existing user to the workspace with a role. Owners and admins only (403 admin_required), and only an owner may grant the owner role; a user already a member is 409 member_exists.
+         */
         post: operations["createWorkspaceMember"];
         delete?: never;
         options?: never;
@@ -689,11 +794,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member (owners and admins), or leave a workspace yourself */
+        /**
+         * Remove a member (owners and admins), or leave a workspace yourself
+         * @description Removes a member; any member may remove themselves (leave). Removing someone else needs an owner or admin (403 admin_required), removing an owner needs an owner, and the last owner cannot leave (409 last_owner).
+         */
         delete: operations["deleteWorkspaceMember"];
         options?: never;
         head?: never;
-        /** Change a member's role (owners and admins; only owners touch the owner role) */
+        /**
+         * Change a member's role (owners and admins; only owners touch the owner role)
+         * @description Changes a member's role. Owners and admins only (403 admin_required), and only an owner may grant, change or remove the owner role; demoting the last owner is 409 last_owner.
+         */
         patch: operations["updateWorkspaceMember"];
         trace?: never;
     };
@@ -704,10 +815,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Projects of a workspace, newest first; archived ones only with includeArchived=true */
+        /**
+         * Projects of a workspace, newest first; archived ones only with includeArchived=true
+         * @description The projects of a workspace, newest first and paged; archived ones appear only with includeArchived=true, and clientId filters by client (none for the organization's own). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listWorkspaceProjects"];
         put?: never;
-        /** Create a project (owners and admins) */
+        /**
+         * Create a project (owners and admins)
+         * @description Creates a project in the workspace. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createWorkspaceProject"];
         delete?: never;
         options?: never;
@@ -722,18 +839,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project */
+        /**
+         * A project
+         * @description A project of the workspace. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getWorkspaceProject"];
         put?: never;
         post?: never;
         /**
          * Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level
-         * @description A hard delete. Archiving (PATCH archived=true) is preferred: it hides the project from lists and keeps it.
+         * @description A hard delete, by owners and admins only (403 admin_required); a project with characters is refused with 409 project_has_characters. Archiving (PATCH archived=true) is preferred: it hides the project from lists and keeps it.
          */
         delete: operations["deleteWorkspaceProject"];
         options?: never;
         head?: never;
-        /** Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins) */
+        /**
+         * Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins)
+         * @description Renames, describes, archives or unarchives a project, or links it to a client (clientId) or unlinks it (null); a project belongs to at most one client. Owners and admins only (403 admin_required); a client outside the workspace is 422 client_not_found.
+         */
         patch: operations["updateWorkspaceProject"];
         trace?: never;
     };
@@ -764,7 +887,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many runs wait for review, with the same filters as the queue */
+        /**
+         * How many runs wait for review, with the same filters as the queue
+         * @description The number of runs waiting for review, with the same filters as GET /v1/queue (workspaceId, projectId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getQueueCount"];
         put?: never;
         post?: never;
@@ -861,10 +987,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The workflows a workspace can run: its own (any visibility) and the built-ins */
+        /**
+         * The workflows a workspace can run: its own (any visibility) and the built-ins
+         * @description The workflows a workspace can run: its own at any visibility, and the built-ins. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listWorkflows"];
         put?: never;
-        /** Create a workspace's workflow as a draft, or replace its current draft (owners and admins) */
+        /**
+         * Create a workspace's workflow as a draft, or replace its current draft (owners and admins)
+         * @description Creates a workflow of the caller's workspace as a draft (201), or replaces its current draft (200); drafts are not in the catalog and do not execute. Owners and admins only (403 admin_required); an id used by another workflow is 409 workflow_id_taken, and a published version is frozen (409 version_frozen).
+         */
         post: operations["createWorkflow"];
         delete?: never;
         options?: never;
@@ -879,7 +1011,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workflow with its full, unredacted definition (live version, else newest draft) */
+        /**
+         * A workflow with its full, unredacted definition (live version, else newest draft)
+         * @description A workflow with its full, unredacted definition: the live version, else the newest draft. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getWorkflow"];
         put?: never;
         post?: never;
@@ -896,7 +1031,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The versions of a workflow, newest first */
+        /**
+         * The versions of a workflow, newest first
+         * @description The versions of a workflow, newest first, each with its status. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listWorkflowVersions"];
         put?: never;
         post?: never;
@@ -915,7 +1053,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish the draft version as internal: frozen, live, runnable by the workspace, never in the public catalog */
+        /**
+         * Publish the draft version as internal: frozen, live, runnable by the workspace, never in the public catalog
+         * @description Publishes the draft version as internal: frozen, live and runnable by the workspace, never in the public catalog. Owners and admins only (403 admin_required); a version already published is 409 version_frozen.
+         */
         post: operations["publishWorkflow"];
         delete?: never;
         options?: never;
@@ -932,7 +1073,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deprecate a workflow in favour of a successor; new runs are refused with 400 template_deprecated */
+        /**
+         * Deprecate a workflow in favour of a successor; new runs are refused with 400 template_deprecated
+         * @description Deprecates a workflow in favour of a successor: new runs of it are refused with 400 template_deprecated naming supersededBy, and runs already made are untouched. Owners and admins only (403 admin_required); an unknown or unfit successor is 422 invalid_successor.
+         */
         post: operations["deprecateWorkflow"];
         delete?: never;
         options?: never;
@@ -947,10 +1091,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** People depicted by likeness characters; erased ones only with includeErased=true */
+        /**
+         * People depicted by likeness characters; erased ones only with includeErased=true
+         * @description The people depicted by likeness characters in a workspace; erased subjects appear only with includeErased=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listWorkspaceSubjects"];
         put?: never;
-        /** Record a person who may be depicted; attested adult and not a political figure (owners and admins) */
+        /**
+         * Record a person who may be depicted; attested adult and not a political figure (owners and admins)
+         * @description Records a person who may be depicted, attested adult and not a political figure (both attestations must be true, else 422). Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createWorkspaceSubject"];
         delete?: never;
         options?: never;
@@ -965,14 +1115,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A subject and all their consents */
+        /**
+         * A subject and all their consents
+         * @description A subject and all their consents. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getSubject"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Edit name, email, public role or union status; needs the etag (body or If-Match) */
+        /**
+         * Edit name, email, public role or union status; needs the etag (body or If-Match)
+         * @description Edits the name, email, public role or union status of a subject. Owners and admins only (403 admin_required); the etag is required (428 etag_required), a stale one is 409 etag_mismatch with current, and an erased subject is 409 subject_erased.
+         */
         patch: operations["updateSubject"];
         trace?: never;
     };
@@ -985,7 +1141,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Erase a person: identifying data blanked, every consent revoked, every version depicting them retired */
+        /**
+         * Erase a person: identifying data blanked, every consent revoked, every version depicting them retired
+         * @description Erases a person: identifying data is blanked, every consent is revoked and every character version depicting them is retired. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["eraseSubject"];
         delete?: never;
         options?: never;
@@ -1002,7 +1161,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record a likeness consent; it starts pending and allows nothing until activated */
+        /**
+         * Record a likeness consent; it starts pending and allows nothing until activated
+         * @description Records a likeness consent (grantor, what it covers, scope, dates at most 10 years apart, evidence); it starts pending and allows nothing until activated. Owners and admins only (403 admin_required); an erased subject is 409 subject_erased.
+         */
         post: operations["createSubjectConsent"];
         delete?: never;
         options?: never;
@@ -1019,7 +1181,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Activate a pending consent */
+        /**
+         * Activate a pending consent
+         * @description Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required); an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke, which a stale etag never blocks.
+         */
         post: operations["activateLikenessConsent"];
         delete?: never;
         options?: never;
@@ -1036,7 +1201,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Suspend an active consent */
+        /**
+         * Suspend an active consent
+         * @description Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required); an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke, which a stale etag never blocks.
+         */
         post: operations["suspendLikenessConsent"];
         delete?: never;
         options?: never;
@@ -1053,7 +1221,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a suspended consent */
+        /**
+         * Resume a suspended consent
+         * @description Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required); an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke, which a stale etag never blocks.
+         */
         post: operations["resumeLikenessConsent"];
         delete?: never;
         options?: never;
@@ -1070,7 +1241,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a consent: final, never refused for a stale etag, accepted twice */
+        /**
+         * Revoke a consent: final, never refused for a stale etag, accepted twice
+         * @description Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required); an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke, which a stale etag never blocks.
+         */
         post: operations["revokeLikenessConsent"];
         delete?: never;
         options?: never;
@@ -1085,7 +1259,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A consent's history, newest first (written by the database on every status change) */
+        /**
+         * A consent's history, newest first (written by the database on every status change)
+         * @description A consent's status history, newest first, written by the database on every change. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listLikenessConsentEvents"];
         put?: never;
         post?: never;
@@ -1102,10 +1279,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Characters of a workspace (or of one project), newest first; archived ones only with includeArchived=true */
+        /**
+         * Characters of a workspace (or of one project), newest first; archived ones only with includeArchived=true
+         * @description The characters of a workspace, or of one project, newest first and paged; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listCharacters"];
         put?: never;
-        /** Create a character in a project (owners and admins); a retry with the same requestId returns the first answer */
+        /**
+         * Create a character in a project (owners and admins); a retry with the same requestId returns the first answer
+         * @description Creates a character (synthetic or likeness) in a project, with its persona draft. Owners and admins only (403 admin_required); a retry with the same requestId returns the first answer, and the same requestId with another body is 409 request_id_reused.
+         */
         post: operations["createCharacter"];
         delete?: never;
         options?: never;
@@ -1120,15 +1303,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A character: references, latest version, whether it is usable today */
+        /**
+         * A character: references, latest version, whether it is usable today
+         * @description A character with its references, latest version and whether it is usable today; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getCharacter"];
         put?: never;
         post?: never;
-        /** Archive a character; what it made stays valid (an etag, when sent, is checked) */
+        /**
+         * Archive a character; what it made stays valid (an etag, when sent, is checked)
+         * @description Archives a character: it is hidden from lists and takes no new work, and nothing it made is affected. Owners and admins only (403 admin_required); an etag, when sent, must match (409 etag_mismatch).
+         */
         delete: operations["deleteCharacter"];
         options?: never;
         head?: never;
-        /** Rename or edit the persona draft; needs the etag (body or If-Match); frozen versions are untouched */
+        /**
+         * Rename or edit the persona draft; needs the etag (body or If-Match); frozen versions are untouched
+         * @description Renames a character or edits its persona draft; frozen versions are untouched. Owners and admins only (403 admin_required); the etag is required (428 etag_required) and a stale one is 409 etag_mismatch with current.
+         */
         patch: operations["updateCharacter"];
         trace?: never;
     };
@@ -1141,7 +1333,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a date or a version */
+        /**
+         * The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a date or a version
+         * @description The consent gate for a planned use (media, and optionally use, channel, territory, advertiser, provider, a date or a version): answers whether the character is usable and, if not, the reasons. When a provider is named, the provider's consent is needed as well as the workspace's. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         post: operations["checkCharacter"];
         delete?: never;
         options?: never;
@@ -1158,7 +1353,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a reference (an artifact of the same workspace) to the draft */
+        /**
+         * Add a reference (an artifact of the same workspace) to the draft
+         * @description Adds a reference (role and an artifactId of the same workspace) to the character's draft. Owners and admins only (403 admin_required); an artifact not found in the workspace is 422 artifact_not_found.
+         */
         post: operations["createCharacterReference"];
         delete?: never;
         options?: never;
@@ -1176,7 +1374,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a reference from the draft; frozen versions keep it */
+        /**
+         * Remove a reference from the draft; frozen versions keep it
+         * @description Removes a reference from the draft; frozen versions keep it. Owners and admins only: a member gets 403 admin_required.
+         */
         delete: operations["deleteCharacterReference"];
         options?: never;
         head?: never;
@@ -1190,10 +1391,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Versions, newest first, each with its provider copies */
+        /**
+         * Versions, newest first, each with its provider copies
+         * @description The versions of a character, newest first, each with its provider copies (bindings). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listCharacterVersions"];
         put?: never;
-        /** Freeze the draft as the next version (a likeness names its subject) */
+        /**
+         * Freeze the draft as the next version (a likeness names its subject)
+         * @description Freezes the draft as the next numbered version; a likeness names its subjectId once and later versions keep the same person. Owners and admins only (403 admin_required); a draft that is not ready is 422 no_references, subject_required, subject_changed, subject_not_found or subject_not_allowed, and an archived character is 409 character_archived.
+         */
         post: operations["createCharacterVersion"];
         delete?: never;
         options?: never;
@@ -1210,7 +1417,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retire a version: no new work uses it; what it made stays valid; it is never reactivated */
+        /**
+         * Retire a version: no new work uses it; what it made stays valid; it is never reactivated
+         * @description Retires a version: no new work uses it, what it made stays valid, and it is never reactivated. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["retireCharacterVersion"];
         delete?: never;
         options?: never;
@@ -1227,7 +1437,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record a provider copy of a version, with the provider consent status */
+        /**
+         * Record a provider copy of a version, with the provider consent status
+         * @description Records a provider copy of a version: provider, assetKind (likeness or voice), the provider's asset id and the provider consent status. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createCharacterVersionBinding"];
         delete?: never;
         options?: never;
@@ -1248,7 +1461,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the provider consent status of a copy, or disable it (an etag, when sent, is checked) */
+        /**
+         * Update the provider consent status of a copy, or disable it (an etag, when sent, is checked)
+         * @description Updates the provider consent status of a provider copy, or disables it. Owners and admins only (403 admin_required); an etag, when sent, must match (409 etag_mismatch).
+         */
         patch: operations["updateCharacterBinding"];
         trace?: never;
     };
@@ -1259,10 +1475,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Clients with this month's rollups, by name; totals leave out leads and past clients */
+        /**
+         * Clients with this month's rollups, by name; totals leave out leads and past clients
+         * @description The clients of a workspace by name, with this month's rollups; leads and past clients stay out of totals, and archived ones appear only with includeArchived=true. Members read; billing and money fields are null for anyone but owners and admins.
+         */
         get: operations["listWorkspaceClients"];
         put?: never;
-        /** Create a client (owners and admins); a retry with the same requestId returns the first answer */
+        /**
+         * Create a client (owners and admins); a retry with the same requestId returns the first answer
+         * @description Creates a client (name, status, billing). Owners and admins only (403 admin_required); a retry with the same requestId returns the first answer, the same requestId with another body is 409 request_id_reused, and a slug a live client already has is 409 client_conflict.
+         */
         post: operations["createWorkspaceClient"];
         delete?: never;
         options?: never;
@@ -1277,15 +1499,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A client with its projects and rollup */
+        /**
+         * A client with its projects and rollup
+         * @description A client with its projects and rollup; the ETag header carries its etag. Members read; billing, cost to serve and expected fees are null for anyone but owners and admins.
+         */
         get: operations["getClient"];
         put?: never;
         post?: never;
-        /** Archive a client: hidden from lists, its history kept (a client with history is never deleted) */
+        /**
+         * Archive a client: hidden from lists, its history kept (a client with history is never deleted)
+         * @description Archives a client: hidden from lists by default, its history kept; a client with history is never deleted. Owners and admins only: a member gets 403 admin_required.
+         */
         delete: operations["deleteClient"];
         options?: never;
         head?: never;
-        /** Edit name, slug, status, statusNote, billing or notes; needs the etag (body or If-Match) */
+        /**
+         * Edit name, slug, status, statusNote, billing or notes; needs the etag (body or If-Match)
+         * @description Edits the name, slug, status, statusNote, billing or notes of a client and returns the new ETag. Owners and admins only (403 admin_required); the etag is required (428 etag_required), a stale one is 409 etag_mismatch with current, and a slug taken by a live client is 409 client_conflict.
+         */
         patch: operations["updateClient"];
         trace?: never;
     };
@@ -1296,7 +1527,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Status history, newest first */
+        /**
+         * Status history, newest first
+         * @description A client's status history, newest first. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listClientEvents"];
         put?: never;
         post?: never;
@@ -1313,10 +1547,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The client's contacts */
+        /**
+         * The client's contacts
+         * @description The contacts of a client, each with whether they approve work. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listClientContacts"];
         put?: never;
-        /** Add a contact; the email is unique per client ignoring case */
+        /**
+         * Add a contact; the email is unique per client ignoring case
+         * @description Adds a contact to a client. Owners and admins only (403 admin_required); an email already on the client, ignoring case, is 409 contact_exists.
+         */
         post: operations["createClientContact"];
         delete?: never;
         options?: never;
@@ -1334,11 +1574,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a contact outright */
+        /**
+         * Remove a contact outright
+         * @description Removes a contact outright. Owners and admins only: a member gets 403 admin_required.
+         */
         delete: operations["deleteClientContact"];
         options?: never;
         head?: never;
-        /** Edit a contact, including whether they approve work */
+        /**
+         * Edit a contact, including whether they approve work
+         * @description Edits a contact, including whether they approve work. Owners and admins only (403 admin_required); changing the email to one already on the client is 409 contact_exists.
+         */
         patch: operations["updateClientContact"];
         trace?: never;
     };
@@ -1349,10 +1595,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Brands of a workspace, newest first; archived ones only with includeArchived=true */
+        /**
+         * Brands of a workspace, newest first; archived ones only with includeArchived=true
+         * @description The brands of a workspace (workspaceId is required), newest first and paged; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listBrands"];
         put?: never;
-        /** Create a brand: a project of kind brand and its profile, together (owners and admins) */
+        /**
+         * Create a brand: a project of kind brand and its profile, together (owners and admins)
+         * @description Creates a brand: a project of kind brand and its profile, together; the answer carries the etag in the ETag header and the etag field. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createBrand"];
         delete?: never;
         options?: never;
@@ -1367,7 +1619,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A brand with its working copy and current snapshot id */
+        /**
+         * A brand with its working copy and current snapshot id
+         * @description A brand with its working copy and current snapshot id; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getBrand"];
         put?: never;
         post?: never;
@@ -1448,7 +1703,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The brand's published snapshots, newest first; every one stays readable */
+        /**
+         * The brand's published snapshots, newest first; every one stays readable
+         * @description The brand's published snapshots, newest first; every one stays readable, so campaigns pinned to an old one keep it. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listBrandSnapshots"];
         put?: never;
         post?: never;
@@ -1465,7 +1723,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Campaigns of a brand, newest first; archived ones only with includeArchived=true */
+        /**
+         * Campaigns of a brand, newest first; archived ones only with includeArchived=true
+         * @description The campaigns of a brand (projectId is required), newest first and paged, filtered by status; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["listCampaigns"];
         put?: never;
         /**
@@ -1486,7 +1747,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A campaign */
+        /**
+         * A campaign
+         * @description A campaign with its brief, status and pinned brand snapshot; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         */
         get: operations["getCampaign"];
         put?: never;
         post?: never;
@@ -1549,7 +1813,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Soft-archive a campaign (owners and admins): hidden from default lists, kept with its provenance; idempotent */
+        /**
+         * Soft-archive a campaign (owners and admins): hidden from default lists, kept with its provenance; idempotent
+         * @description Soft-archives a campaign: hidden from default lists, kept with its provenance; archiving again returns it unchanged. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["archiveCampaign"];
         delete?: never;
         options?: never;
@@ -1564,7 +1831,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The operator queue: one task per submitted campaign, newest first (platform operators) */
+        /**
+         * The operator queue: one task per submitted campaign, newest first (platform operators)
+         * @description The operator queue: one task per submitted campaign, newest first. Platform operators only: anyone else gets 403 operator_required.
+         */
         get: operations["listOpTasks"];
         put?: never;
         post?: never;
@@ -1581,7 +1851,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Notifications for operators, newest first (platform operators) */
+        /**
+         * Notifications for operators, newest first (platform operators)
+         * @description Notifications for operators, newest first, such as the one each campaign submission creates. Platform operators only: anyone else gets 403 operator_required.
+         */
         get: operations["listOpInbox"];
         put?: never;
         post?: never;
@@ -1618,10 +1891,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workspace's publications with their delivery health (never their secrets) */
+        /**
+         * A workspace's publications with their delivery health (never their secrets)
+         * @description Publications of one workspace, paged, each with its delivery health; secrets are never shown. Any member may read; a workspace-bound API key reaching another workspace gets 403.
+         */
         get: operations["listPublications"];
         put?: never;
-        /** Create a publication (owners and admins); the signing secret is in this response only */
+        /**
+         * Create a publication (owners and admins); the signing secret is in this response only
+         * @description Creates a publication of a workspace and answers its signing secret, shown only here; the URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createPublication"];
         delete?: never;
         options?: never;
@@ -1636,14 +1915,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A publication with its delivery health */
+        /**
+         * A publication with its delivery health
+         * @description One publication with its delivery health, never its secret. Any member may read; one outside the caller's workspaces is 404.
+         */
         get: operations["getPublication"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the name, revalidateUrl or sectionPath (owners and admins); the slug is a stable id and never changes */
+        /**
+         * Change the name, revalidateUrl or sectionPath (owners and admins); the slug is a stable id and never changes
+         * @description Changes a publication; a new URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.
+         */
         patch: operations["updatePublication"];
         trace?: never;
     };
@@ -1656,7 +1941,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once */
+        /**
+         * Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once
+         * @description Replaces the signing secret of a publication and answers the new one, shown only here; the old secret stops signing at once. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["rotateSecretPublication"];
         delete?: never;
         options?: never;
@@ -1673,7 +1961,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a signed no-op message (action verify) to the revalidateUrl now; 200 only when the consumer answered 2xx, otherwise 422 webhook_verify_failed saying what it answered. Recorded as an attempt and as delivery health */
+        /**
+         * Send a signed no-op message (action verify) to the revalidateUrl now; 200 only when the consumer answered 2xx, otherwise 422 webhook_verify_failed saying what it answered. Recorded as an attempt and as delivery health
+         * @description Sends the publication's consumer a signed no-op message now and records the answer as delivery health; 200 means the consumer verified it. Owners and admins only (403 admin_required); any other answer from the consumer is 422 webhook_verify_failed.
+         */
         post: operations["verifyPublication"];
         delete?: never;
         options?: never;
@@ -1688,7 +1979,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every delivery attempt to this publication (verify included), newest first */
+        /**
+         * Every delivery attempt to this publication (verify included), newest first
+         * @description Delivery attempts to a publication, newest first and paged, each with what the consumer answered. Any member may read; one outside the caller's workspaces is 404.
+         */
         get: operations["listPublicationDeliveries"];
         put?: never;
         post?: never;
@@ -1707,7 +2001,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a draft document (owners and admins); publishing it sends the revalidation webhook */
+        /**
+         * Add a draft document (owners and admins); publishing it sends the revalidation webhook
+         * @description Adds a draft document to a publication; nothing is sent until it is published. Owners and admins only (403 admin_required); a slug another document of the publication has is 409 document_slug_taken.
+         */
         post: operations["createPublicationDocument"];
         delete?: never;
         options?: never;
@@ -1724,7 +2021,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine with retries */
+        /**
+         * Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine with retries
+         * @description Publishes a document (or publishes it again) and sends the signed revalidation webhook to the publication's revalidateUrl, delivered by the engine with retries. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["publishDocument"];
         delete?: never;
         options?: never;
@@ -1741,7 +2041,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook is delivered by the engine */
+        /**
+         * Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook is delivered by the engine
+         * @description Unpublishes a published document and sends the signed revalidation webhook. Owners and admins only (403 admin_required); a document that is not published is 409 invalid_transition.
+         */
         post: operations["unpublishDocument"];
         delete?: never;
         options?: never;
@@ -1756,7 +2059,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A publication's published documents, newest first (public, no credential) */
+        /**
+         * A publication's published documents, newest first (public, no credential)
+         * @description Public, no credential: the published documents of a publication, newest first. An unknown slug is 404.
+         */
         get: operations["listPublicationPublicArticles"];
         put?: never;
         post?: never;
@@ -1773,10 +2079,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workspace's webhook endpoints with their delivery health (never their secrets), oldest first */
+        /**
+         * A workspace's webhook endpoints with their delivery health (never their secrets), oldest first
+         * @description Endpoints of one workspace, paged, each with its delivery health; secrets are never shown. Any member may read; a workspace-bound API key reaching another workspace gets 403.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Register an endpoint for a workspace's events (owners and admins; at most 20 per workspace); the signing secret is in this response only */
+        /**
+         * Register an endpoint for a workspace's events (owners and admins; at most 20 per workspace); the signing secret is in this response only
+         * @description Creates a endpoint of a workspace and answers its signing secret, shown only here; the URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -1791,15 +2103,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A webhook endpoint with its delivery health */
+        /**
+         * A webhook endpoint with its delivery health
+         * @description One endpoint with its delivery health, never its secret. Any member may read; one outside the caller's workspaces is 404.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried included */
+        /**
+         * Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried included
+         * @description Deletes the endpoint: nothing more is sent to it, messages still being retried included. Owners and admins only: a member gets 403 admin_required.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change the url, the events, the description, or enable/disable the endpoint (owners and admins). A disabled endpoint is sent no new events */
+        /**
+         * Change the url, the events, the description, or enable/disable the endpoint (owners and admins). A disabled endpoint is sent no new events
+         * @description Changes a endpoint; a new URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -1812,7 +2133,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once, retries of earlier messages included */
+        /**
+         * Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once, retries of earlier messages included
+         * @description Replaces the signing secret of a endpoint and answers the new one, shown only here; the old secret stops signing at once. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["rotateSecretWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -1829,7 +2153,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an endpoint.test event (owners and admins), delivered by the engine like any event, with the same signing and retries, even to a disabled endpoint; follow it under deliveries */
+        /**
+         * Send an endpoint.test event (owners and admins), delivered by the engine like any event, with the same signing and retries, even to a disabled endpoint; follow it under deliveries
+         * @description Records a test message and hands it to the engine, which delivers it like any event; the answer is 202 before delivery. Owners and admins only: a member gets 403 admin_required.
+         */
         post: operations["createWebhookEndpointTest"];
         delete?: never;
         options?: never;
@@ -1844,7 +2171,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The messages sent to this endpoint, newest first, each with its payload and every attempt */
+        /**
+         * The messages sent to this endpoint, newest first, each with its payload and every attempt
+         * @description Delivery attempts to a webhook endpoint, newest first and paged, each with what the consumer answered. Any member may read; one outside the caller's workspaces is 404.
+         */
         get: operations["listWebhookEndpointDeliveries"];
         put?: never;
         post?: never;
@@ -1858,9 +2188,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "detail": "run run-3f9a1c2e not found"
+         *     }
+         */
         MessageError: {
             detail: string;
         };
+        /**
+         * @example {
+         *       "detail": [
+         *         {
+         *           "type": "missing",
+         *           "loc": [
+         *             "body",
+         *             "templateId"
+         *           ],
+         *           "msg": "Required",
+         *           "input": {
+         *             "workflowId": "plan-research-report",
+         *             "intake": {}
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         RequestValidationError: {
             detail: components["schemas"]["ValidationIssue"][];
         };
@@ -1870,9 +2223,22 @@ export interface components {
             msg: string;
             input?: unknown;
         };
+        /**
+         * @example {
+         *       "runId": "run-3f9a1c2e",
+         *       "decision": "approve",
+         *       "note": "Looks good"
+         *     }
+         */
         QueueDecisionEntry: components["schemas"]["QueueDecisionRequest"] & {
             runId: string;
         };
+        /**
+         * @example {
+         *       "decision": "approve",
+         *       "note": "Sources check out; ready to publish."
+         *     }
+         */
         QueueDecisionRequest: {
             /** @enum {string} */
             decision: "approve" | "reject" | "request_changes";
@@ -1900,6 +2266,20 @@ export interface components {
             email: string;
             name: string;
         };
+        /**
+         * @example {
+         *       "detail": {
+         *         "code": "etag_mismatch",
+         *         "message": "the client changed since you read it",
+         *         "current": {
+         *           "id": "1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65",
+         *           "name": "Acme Honey Co.",
+         *           "status": "active",
+         *           "etag": "\"d41d8cd98f\""
+         *         }
+         *       }
+         *     }
+         */
         EtagMismatch: {
             detail: {
                 /** @enum {string} */
@@ -1910,6 +2290,15 @@ export interface components {
                 };
             };
         };
+        /**
+         * @example {
+         *       "detail": {
+         *         "code": "invalid_transition",
+         *         "message": "an order that is completed cannot be cancelled",
+         *         "status": "completed"
+         *       }
+         *     }
+         */
         CodedError: {
             detail: {
                 /** @enum {string} */
@@ -1919,6 +2308,18 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "detail": {
+         *         "error": "intake_invalid",
+         *         "code": "intake_invalid",
+         *         "fields": [
+         *           "topic is required",
+         *           "depth must be one of brief, standard, deep"
+         *         ]
+         *       }
+         *     }
+         */
         IntakeInvalid: {
             detail: {
                 /** @enum {string} */
@@ -1959,6 +2360,13 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "email": "ada@studio.example",
+         *       "password": "correct-horse-battery-staple",
+         *       "name": "Ada Lovelace"
+         *     }
+         */
         RegisterRequest: {
             /** Format: email */
             email: string;
@@ -1974,10 +2382,21 @@ export interface components {
                 retryAfterSeconds: number;
             };
         };
+        /**
+         * @example {
+         *       "email": "ada@studio.example",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
         LoginRequest: {
             email: string;
             password: string;
         };
+        /**
+         * @example {
+         *       "refreshToken": "rt_6f1c9d2e8a4b4f0c9e7d3a1b5c8f2e6d"
+         *     }
+         */
         RefreshRequest: {
             refreshToken: string;
         };
@@ -2004,6 +2423,12 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "name": "CI pipeline",
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34"
+         *     }
+         */
         CreateApiKeyRequest: {
             name: string;
             /** Format: uuid */
@@ -2097,6 +2522,89 @@ export interface components {
             status: string;
             snapshotOf: string | null;
         };
+        /**
+         * @example {
+         *       "id": "run-3f9a1c2e",
+         *       "templateId": "plan-research-report",
+         *       "templateName": "Plan a research report",
+         *       "status": "completed",
+         *       "currentStepIndex": 2,
+         *       "intake": {
+         *         "topic": "urban beekeeping",
+         *         "depth": "standard"
+         *       },
+         *       "artifactId": "artifact-8d2f4b6a",
+         *       "durationMs": 48210,
+         *       "workflowVersion": "2026.11.01",
+         *       "specVersionHash": "sha256:5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
+         *       "createdVia": "api_key",
+         *       "apiKeyId": "0c7e5a1f-2b4d-4e8a-9f3c-6d1b8a2e4f70",
+         *       "apiKeyName": "CI pipeline",
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "queuedAt": "2026-11-26T10:15:02.114Z",
+         *       "createdAt": "2026-11-26T10:15:02.114Z",
+         *       "finishedAt": "2026-11-26T10:15:50.324Z",
+         *       "totalCosts": {
+         *         "estimatedUsd": 0.042,
+         *         "actualUsd": 0.037,
+         *         "ownActualUsd": 0.037,
+         *         "currency": "USD",
+         *         "status": "provider_reported"
+         *       },
+         *       "runSteps": [
+         *         {
+         *           "id": "step-1",
+         *           "name": "Research",
+         *           "kind": "llm",
+         *           "status": "completed",
+         *           "provider": "anthropic",
+         *           "model": "anthropic/claude-haiku-4-5",
+         *           "durationMs": 21400,
+         *           "costActualUsd": 0.021
+         *         },
+         *         {
+         *           "id": "step-2",
+         *           "name": "Write report",
+         *           "kind": "llm",
+         *           "status": "completed",
+         *           "provider": "anthropic",
+         *           "model": "anthropic/claude-haiku-4-5",
+         *           "durationMs": 26300,
+         *           "costActualUsd": 0.016
+         *         },
+         *         {
+         *           "id": "step-3",
+         *           "name": "artifact.create",
+         *           "kind": "code",
+         *           "status": "completed",
+         *           "provider": null,
+         *           "model": null,
+         *           "durationMs": 510,
+         *           "costActualUsd": 0
+         *         }
+         *       ],
+         *       "error": null,
+         *       "errorCode": null,
+         *       "failureDetails": null,
+         *       "parentRunId": null,
+         *       "parentOrderId": null,
+         *       "rerunOf": null,
+         *       "orderDedupeKey": null,
+         *       "workerId": null,
+         *       "archived": false,
+         *       "notExecutedReason": null,
+         *       "reviewGate": null,
+         *       "decisions": [],
+         *       "tags": [
+         *         "q3-content",
+         *         "blog"
+         *       ],
+         *       "metadata": {
+         *         "customer": "acme"
+         *       }
+         *     }
+         */
         Run: {
             id: string;
             templateId: string;
@@ -2214,6 +2722,16 @@ export interface components {
             via: string;
             when: string;
         };
+        /**
+         * @example {
+         *       "detail": {
+         *         "code": "template_deprecated",
+         *         "templateId": "plan-research-brief",
+         *         "supersededBy": "plan-research-report",
+         *         "message": "plan-research-brief is deprecated; use plan-research-report"
+         *       }
+         *     }
+         */
         TemplateDeprecated: {
             detail: {
                 /** @enum {string} */
@@ -2242,6 +2760,24 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "templateId": "plan-research-report",
+         *       "intake": {
+         *         "topic": "urban beekeeping"
+         *       },
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "priority": "normal",
+         *       "tags": [
+         *         "q3-content",
+         *         "blog"
+         *       ],
+         *       "metadata": {
+         *         "customer": "acme"
+         *       }
+         *     }
+         */
         CreateRunRequest: {
             templateId: string;
             /** @description Each string in it (a key or a value, at any depth) at most 65,536 characters, the whole at most 262,144 bytes as JSON; beyond, 422 intake_invalid */
@@ -2274,6 +2810,11 @@ export interface components {
             items: components["schemas"]["Run"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83"
+         *     }
+         */
         MoveRunRequest: {
             /**
              * Format: uuid
@@ -2293,6 +2834,31 @@ export interface components {
             /** @enum {string} */
             currency: "USD";
         };
+        /**
+         * @example {
+         *       "templateId": "plan-research-report",
+         *       "workflowVersion": "2026.11.01",
+         *       "intake": {
+         *         "topic": "rooftop beekeeping in winter",
+         *         "depth": "standard"
+         *       },
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "providers": {
+         *         "researcher": "anthropic/claude-haiku-4-5",
+         *         "textGenerator": "anthropic/claude-haiku-4-5"
+         *       },
+         *       "priority": "normal",
+         *       "tags": [
+         *         "q3-content",
+         *         "blog"
+         *       ],
+         *       "metadata": {
+         *         "customer": "acme"
+         *       },
+         *       "rerunOf": "run-3f9a1c2e"
+         *     }
+         */
         RerunCreateBody: components["schemas"]["CreateRunRequest"] & {
             /** @description Every role's binding: the original run's, with the request's providers over them */
             providers: {
@@ -2303,6 +2869,14 @@ export interface components {
             /** @description The original run */
             rerunOf: string;
         };
+        /**
+         * @example {
+         *       "intake": {
+         *         "topic": "rooftop beekeeping in winter"
+         *       },
+         *       "dryRun": true
+         *     }
+         */
         RerunRequest: {
             /** @description Merged over the original run's intake (as stored, defaults applied), one level deep: a key given replaces that key's value whole (an object or a list is not merged into), keys not given keep the original value. The result is validated as POST /v1/runs validates an intake */
             intake?: {
@@ -2439,6 +3013,47 @@ export interface components {
             items: components["schemas"]["Artifact"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "id": "artifact-8d2f4b6a",
+         *       "runId": "run-3f9a1c2e",
+         *       "templateId": "plan-research-report",
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "title": "Urban beekeeping: a research report",
+         *       "status": "ready",
+         *       "artifactClass": "research",
+         *       "artifactType": "research-report",
+         *       "version": 1,
+         *       "content": {
+         *         "type": "research-report",
+         *         "title": "Urban beekeeping: a research report",
+         *         "summary": "City hives thrive on varied forage; the main risks are swarming and neighbours.",
+         *         "sections": [
+         *           {
+         *             "heading": "Forage",
+         *             "body": "Parks, gardens and street trees flower in sequence from March to October."
+         *           }
+         *         ],
+         *         "sources": [
+         *           "https://www.bbka.org.uk/urban-beekeeping"
+         *         ]
+         *       },
+         *       "qa": {
+         *         "status": "passed",
+         *         "checks": [
+         *           {
+         *             "id": "sources-cited",
+         *             "label": "Every section cites a source",
+         *             "status": "pass",
+         *             "detail": "1 of 1 sections cite a source"
+         *           }
+         *         ]
+         *       },
+         *       "createdAt": "2026-11-26T10:15:50.301Z",
+         *       "sourceReportArtifactId": null
+         *     }
+         */
         Artifact: {
             id: string;
             runId: string | null;
@@ -2470,6 +3085,40 @@ export interface components {
             createdAt: string;
             sourceReportArtifactId: string | null;
         };
+        /**
+         * @example {
+         *       "id": "order-5b8e2c41",
+         *       "workflowId": "plan-research-report",
+         *       "workflowVersion": "2026.11.01",
+         *       "status": "attention",
+         *       "executionMode": "standard",
+         *       "targetCount": 3,
+         *       "counts": {
+         *         "planned": 0,
+         *         "running": 0,
+         *         "succeeded": 2,
+         *         "failed": 1,
+         *         "skipped": 0,
+         *         "cancelled": 0
+         *       },
+         *       "estimatedCostUsd": 0.126,
+         *       "actualCostUsd": 0.089,
+         *       "budgetLimitUsd": 12.5,
+         *       "budgetEnforcementMode": "hard_stop",
+         *       "currency": "USD",
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "planArtifactId": null,
+         *       "priority": "normal",
+         *       "maxConcurrency": null,
+         *       "providerOverrides": {},
+         *       "acceptGapReason": null,
+         *       "failureReason": null,
+         *       "createdAt": "2026-11-26T10:20:00.000Z",
+         *       "startedAt": "2026-11-26T10:21:12.500Z",
+         *       "finishedAt": null
+         *     }
+         */
         Order: {
             id: string;
             workflowId: string;
@@ -2511,6 +3160,35 @@ export interface components {
             skipped: number;
             cancelled: number;
         };
+        /**
+         * @example {
+         *       "workflowId": "plan-research-report",
+         *       "variationSpec": {
+         *         "resolver": "list",
+         *         "params": {
+         *           "items": [
+         *             {
+         *               "topic": "urban beekeeping"
+         *             },
+         *             {
+         *               "topic": "rooftop gardens"
+         *             },
+         *             {
+         *               "topic": "community composting"
+         *             }
+         *           ]
+         *         }
+         *       },
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "targetCount": 3,
+         *       "budgetLimitUsd": 12.5,
+         *       "budgetEnforcementMode": "hard_stop",
+         *       "tags": [
+         *         "q3-content"
+         *       ]
+         *     }
+         */
         CreateOrderRequest: {
             workflowId: string;
             variationSpec: components["schemas"]["VariationSpec"];
@@ -2592,12 +3270,23 @@ export interface components {
             /** @description Pass as cursor for the next page; null on the last page */
             nextCursor: string | null;
         };
+        /**
+         * @example {
+         *       "all": true,
+         *       "includeDeterministic": false
+         *     }
+         */
         RetryFailedRequest: {
             all?: boolean;
             /** @description Children to retry, when not all */
             runIds?: string[];
             includeDeterministic?: boolean;
         };
+        /**
+         * @example {
+         *       "reason": "Two of three reports are enough for the newsletter; the third topic is dropped."
+         *     }
+         */
         AcceptGapRequest: {
             reason: string;
         };
@@ -2623,6 +3312,17 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "scope": "workspace",
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "limitUsd": 500,
+         *       "period": "month",
+         *       "enforcementMode": "hard_stop",
+         *       "perRunCapUsd": 5,
+         *       "name": "Monthly content budget"
+         *     }
+         */
         CreateBudgetRequest: {
             /** @enum {string} */
             scope: "workspace" | "project";
@@ -2643,6 +3343,13 @@ export interface components {
             items: components["schemas"]["Budget"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "limitUsd": 750,
+         *       "enforcementMode": "allow_overage",
+         *       "overageUsd": 50
+         *     }
+         */
         PatchBudgetRequest: {
             limitUsd?: number;
             /** @enum {string} */
@@ -2691,6 +3398,11 @@ export interface components {
                 reason: string | null;
             } | null;
         };
+        /**
+         * @example {
+         *       "name": "Ada King"
+         *     }
+         */
         UserUpdateRequest: {
             name?: string;
             /** Format: email */
@@ -2699,6 +3411,11 @@ export interface components {
             currentPassword?: string;
             newPassword?: string;
         };
+        /**
+         * @example {
+         *       "reason": "Closing the studio account."
+         *     }
+         */
         AccountDeletionRequest: {
             reason?: string | null;
         };
@@ -2720,6 +3437,11 @@ export interface components {
          * @enum {string}
          */
         Role: "owner" | "admin" | "member";
+        /**
+         * @example {
+         *       "name": "Northwind Studio"
+         *     }
+         */
         WorkspaceCreateRequest: {
             name: string;
         };
@@ -2735,10 +3457,21 @@ export interface components {
             role: components["schemas"]["Role"];
             joinedAt: string;
         };
+        /**
+         * @example {
+         *       "email": "grace@studio.example",
+         *       "role": "member"
+         *     }
+         */
         MemberAddRequest: {
             email: string;
             role: components["schemas"]["Role"];
         };
+        /**
+         * @example {
+         *       "role": "admin"
+         *     }
+         */
         MemberUpdateRequest: {
             role: components["schemas"]["Role"];
         };
@@ -2761,6 +3494,12 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "name": "Spring newsletter",
+         *       "description": "Research reports and illustrations for the spring issue"
+         *     }
+         */
         ProjectCreateRequest: {
             name: string;
             description?: string | null;
@@ -2770,6 +3509,12 @@ export interface components {
              */
             kind: "project";
         };
+        /**
+         * @example {
+         *       "name": "Spring newsletter 2027",
+         *       "clientId": "1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65"
+         *     }
+         */
         ProjectUpdateRequest: {
             name?: string;
             description?: string | null;
@@ -2850,6 +3595,22 @@ export interface components {
             /** @description The error detail the single-decision endpoint would have answered */
             detail?: unknown;
         };
+        /**
+         * @example {
+         *       "decisions": [
+         *         {
+         *           "runId": "run-3f9a1c2e",
+         *           "decision": "approve",
+         *           "note": "Looks good"
+         *         },
+         *         {
+         *           "runId": "run-7b2d4e8f",
+         *           "decision": "request_changes",
+         *           "note": "Cite a source for the second section"
+         *         }
+         *       ]
+         *     }
+         */
         QueueBatchRequest: {
             decisions: components["schemas"]["QueueDecisionEntry"][];
         };
@@ -2872,7 +3633,34 @@ export interface components {
                 highCost: boolean;
             };
         };
-        /** @description A draft WorkflowDefinition, whole or partial (intakeSchema, runtimeSteps, providers, gates, ...), plus intake */
+        /**
+         * @description A draft WorkflowDefinition, whole or partial (intakeSchema, runtimeSteps, providers, gates, ...), plus intake
+         * @example {
+         *       "intakeSchema": {
+         *         "fields": [
+         *           {
+         *             "name": "topic",
+         *             "type": "string",
+         *             "required": true,
+         *             "description": "What the report is about"
+         *           }
+         *         ]
+         *       },
+         *       "runtimeSteps": [
+         *         {
+         *           "id": "step-1",
+         *           "name": "Outline",
+         *           "kind": "llm",
+         *           "role": "researcher",
+         *           "capability": "text"
+         *         }
+         *       ],
+         *       "intake": {
+         *         "topic": "urban beekeeping"
+         *       },
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34"
+         *     }
+         */
         DryRunRequest: {
             runtimeSteps?: unknown[];
             gates?: unknown[];
@@ -2898,6 +3686,25 @@ export interface components {
                 typicalUsd: number;
             }[];
         };
+        /**
+         * @example {
+         *       "runtimeSteps": [
+         *         {
+         *           "id": "step-1",
+         *           "name": "Outline",
+         *           "kind": "llm",
+         *           "role": "researcher",
+         *           "capability": "text"
+         *         }
+         *       ],
+         *       "providers": {
+         *         "researcher": "anthropic/claude-haiku-4-5"
+         *       },
+         *       "budgetPolicy": {
+         *         "perRunCapUsd": 2
+         *       }
+         *     }
+         */
         EstimateRequest: {
             /** @description The draft workflow id, when there is one; published catalog workflows cannot be estimated */
             id?: string;
@@ -2956,6 +3763,39 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "definition": {
+         *         "id": "plan-bee-guide",
+         *         "name": "Plan a beekeeping guide",
+         *         "artifactClass": "research",
+         *         "version": "2026.11.26",
+         *         "intakeSchema": {
+         *           "fields": [
+         *             {
+         *               "name": "topic",
+         *               "type": "string",
+         *               "required": true
+         *             }
+         *           ]
+         *         },
+         *         "runtimeSteps": [
+         *           {
+         *             "id": "step-1",
+         *             "name": "Research",
+         *             "kind": "llm",
+         *             "role": "researcher",
+         *             "capability": "text"
+         *           }
+         *         ],
+         *         "gates": [],
+         *         "providers": {
+         *           "researcher": "anthropic/claude-haiku-4-5"
+         *         }
+         *       }
+         *     }
+         */
         AuthorWorkflowRequest: {
             /**
              * Format: uuid
@@ -2981,6 +3821,12 @@ export interface components {
             items: components["schemas"]["WorkflowVersion"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "version": "2026.11.26",
+         *       "visibility": "internal"
+         *     }
+         */
         PublishWorkflowRequest: {
             /** @description The draft version to publish; it must sort after the previous published version */
             version: string;
@@ -2991,6 +3837,11 @@ export interface components {
              */
             visibility: "internal" | "public";
         };
+        /**
+         * @example {
+         *       "supersededById": "plan-bee-guide"
+         *     }
+         */
         DeprecateWorkflowRequest: {
             /** @description An existing workflow the caller can see; runs of the deprecated one are refused naming it */
             supersededById: string;
@@ -3020,6 +3871,17 @@ export interface components {
             adult: boolean;
             notPolitical: boolean;
         };
+        /**
+         * @example {
+         *       "displayName": "Maya Chen",
+         *       "email": "maya.chen@talent.example",
+         *       "publicRole": "Brand ambassador",
+         *       "attestations": {
+         *         "adult": true,
+         *         "notPolitical": true
+         *       }
+         *     }
+         */
         SubjectCreateRequest: {
             displayName: string;
             /** Format: email */
@@ -3074,6 +3936,12 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "publicRole": "Lead brand ambassador",
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         SubjectUpdateRequest: {
             displayName?: string;
             /** Format: email */
@@ -3083,6 +3951,33 @@ export interface components {
             /** @description The etag you read; or send it as If-Match */
             etag?: string;
         };
+        /**
+         * @example {
+         *       "grantor": "subject",
+         *       "coversLikeness": true,
+         *       "coversVoice": false,
+         *       "scope": {
+         *         "uses": [
+         *           "advertising"
+         *         ],
+         *         "media": [
+         *           "image",
+         *           "video"
+         *         ],
+         *         "channels": [
+         *           "social"
+         *         ],
+         *         "territories": [
+         *           "US",
+         *           "CA"
+         *         ]
+         *       },
+         *       "startsOn": "2027-01-01",
+         *       "endsOn": "2028-12-31",
+         *       "evidenceKind": "signed_release",
+         *       "evidenceSha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+         *     }
+         */
         ConsentCreateRequest: {
             /** @enum {string} */
             grantor: "subject" | "guardian" | "agent" | "estate";
@@ -3095,6 +3990,12 @@ export interface components {
             evidenceKind: "signed_release" | "recorded_video" | "esign_envelope" | "other";
             evidenceSha256: string;
         };
+        /**
+         * @example {
+         *       "etag": "\"c1d9f4a2b7\"",
+         *       "reason": "Signed release received and filed"
+         *     }
+         */
         ConsentMoveRequest: {
             /** @description Checked when sent (or as If-Match); a revoke is never refused for a stale etag */
             etag?: string;
@@ -3194,6 +4095,17 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "name": "Bea the Beekeeper",
+         *       "format": "synthetic",
+         *       "persona": {
+         *         "summary": "A cheerful urban beekeeper who explains things simply"
+         *       },
+         *       "requestId": "create-bea-2026-11-26"
+         *     }
+         */
         CharacterCreateRequest: {
             /** Format: uuid */
             projectId: string;
@@ -3204,6 +4116,14 @@ export interface components {
             /** @description A retry with the same requestId and body returns the first answer */
             requestId?: string;
         };
+        /**
+         * @example {
+         *       "persona": {
+         *         "summary": "A cheerful urban beekeeper with a dry sense of humour"
+         *       },
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         CharacterUpdateRequest: {
             name?: string;
             persona?: components["schemas"]["Persona"];
@@ -3216,6 +4136,15 @@ export interface components {
             checkedAt: string;
             version: number | null;
         };
+        /**
+         * @example {
+         *       "media": "image",
+         *       "use": "advertising",
+         *       "channel": "social",
+         *       "territory": "US",
+         *       "date": "2027-03-01"
+         *     }
+         */
         CharacterCheckRequest: {
             /** @enum {string} */
             media: "image" | "video" | "voice";
@@ -3227,12 +4156,24 @@ export interface components {
             date?: string;
             version?: number;
         };
+        /**
+         * @example {
+         *       "role": "portrait",
+         *       "artifactId": "artifact-5c1e9a7d",
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         CharacterReferenceCreateRequest: {
             /** @enum {string} */
             role: "portrait" | "turnaround" | "expression" | "outfit" | "pose" | "voice_sample" | "other";
             artifactId: string;
             etag?: string;
         };
+        /**
+         * @example {
+         *       "note": "First approved look"
+         *     }
+         */
         CharacterVersionCreateRequest: {
             /**
              * Format: uuid
@@ -3245,6 +4186,14 @@ export interface components {
             items: components["schemas"]["CharacterVersion"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "provider": "elevenlabs",
+         *       "assetKind": "voice",
+         *       "assetId": "voice_21m00Tcm4TlvDq8ikWAM",
+         *       "providerConsentStatus": "accepted"
+         *     }
+         */
         CharacterBindingCreateRequest: {
             provider: string;
             /** @enum {string} */
@@ -3258,6 +4207,12 @@ export interface components {
             /** @enum {string} */
             providerConsentStatus: "pending" | "accepted" | "refused" | "not_required";
         };
+        /**
+         * @example {
+         *       "providerConsentStatus": "refused",
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         CharacterBindingUpdateRequest: {
             /** @enum {string} */
             providerConsentStatus?: "pending" | "accepted" | "refused" | "not_required";
@@ -3327,6 +4282,24 @@ export interface components {
             /** @description Owners and admins only; null for hourly billing */
             expectedFeeCents: number | null;
         };
+        /**
+         * @example {
+         *       "name": "Acme Honey Co.",
+         *       "slug": "acme-honey",
+         *       "status": "active",
+         *       "billing": {
+         *         "model": "retainer",
+         *         "amountCents": 250000,
+         *         "currency": "USD",
+         *         "period": "month",
+         *         "scope": [
+         *           "newsletter",
+         *           "social"
+         *         ]
+         *       },
+         *       "requestId": "create-acme-2026-11-26"
+         *     }
+         */
         ClientCreateRequest: {
             name: string;
             /** @description Derived from the name when absent */
@@ -3355,6 +4328,13 @@ export interface components {
             scope: string[];
             renewsOn?: string | null;
         };
+        /**
+         * @example {
+         *       "status": "paused",
+         *       "statusNote": "Paused over the winter season",
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         ClientUpdateRequest: {
             name?: string;
             slug?: string;
@@ -3394,6 +4374,14 @@ export interface components {
             role: string | null;
             approvesWork: boolean;
         };
+        /**
+         * @example {
+         *       "name": "Jordan Price",
+         *       "email": "jordan@acmehoney.example",
+         *       "role": "Marketing lead",
+         *       "approvesWork": true
+         *     }
+         */
         ClientContactCreateRequest: {
             name: string;
             /** Format: email */
@@ -3405,6 +4393,11 @@ export interface components {
              */
             approvesWork: boolean;
         };
+        /**
+         * @example {
+         *       "approvesWork": false
+         *     }
+         */
         ClientContactUpdateRequest: {
             name?: string;
             /** Format: email */
@@ -3467,6 +4460,33 @@ export interface components {
             /** @description Where the font file is; the first family with a url is captured at publish */
             url?: string;
         };
+        /**
+         * @example {
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "name": "Acme Honey",
+         *       "description": "Raw honey from city rooftops",
+         *       "profile": {
+         *         "voice": {
+         *           "tone": "warm and plain-spoken",
+         *           "keywords": [
+         *             "local",
+         *             "raw",
+         *             "seasonal"
+         *           ]
+         *         },
+         *         "visual": {
+         *           "colors": [
+         *             "#F2A900",
+         *             "#1B1B1B"
+         *           ],
+         *           "fonts": [],
+         *           "logoArtifactId": null
+         *         },
+         *         "audience": "City dwellers who shop at farmers markets",
+         *         "guidelines": "Never call the honey organic."
+         *       }
+         *     }
+         */
         BrandCreateRequest: {
             /** Format: uuid */
             workspaceId: string;
@@ -3502,6 +4522,21 @@ export interface components {
             items: components["schemas"]["Brand"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "voice": {
+         *         "tone": "warm, plain-spoken and a little playful"
+         *       },
+         *       "visual": {
+         *         "colors": [
+         *           "#F2A900",
+         *           "#1B1B1B",
+         *           "#FFFFFF"
+         *         ]
+         *       },
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         BrandProfilePatch: {
             name?: string;
             voice?: {
@@ -3518,11 +4553,26 @@ export interface components {
             /** @description Optional: the etag you read (or If-Match); a stale one is 409 etag_mismatch */
             etag?: string;
         };
+        /**
+         * @example {
+         *       "url": "https://acmehoney.example",
+         *       "notes": "Use the About page for the brand voice"
+         *     }
+         */
         BrandImportRequest: {
             /** Format: uri */
             url?: string;
             notes?: string;
         };
+        /**
+         * @example {
+         *       "runId": "run-4a7c9e1b",
+         *       "fields": [
+         *         "voice",
+         *         "visual"
+         *       ]
+         *     }
+         */
         ProfileConfirmRequest: {
             runId: string;
             /** @description Top-level fields to accept; all when absent */
@@ -3588,6 +4638,21 @@ export interface components {
             /** @default  */
             notes: string;
         };
+        /**
+         * @example {
+         *       "projectId": "9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83",
+         *       "name": "Spring harvest launch",
+         *       "brief": {
+         *         "objective": "Announce the spring harvest to newsletter subscribers",
+         *         "deliverables": [
+         *           "3 social images",
+         *           "1 research-backed blog post"
+         *         ],
+         *         "deadline": "2027-03-15",
+         *         "notes": ""
+         *       }
+         *     }
+         */
         CampaignCreateRequest: {
             /**
              * Format: uuid
@@ -3601,6 +4666,14 @@ export interface components {
             items: components["schemas"]["Campaign"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "brief": {
+         *         "deadline": "2027-03-22"
+         *       },
+         *       "etag": "\"c1d9f4a2b7\""
+         *     }
+         */
         CampaignPatchRequest: {
             name?: string;
             /** @description Fields given replace those of the brief; others stay */
@@ -3694,6 +4767,13 @@ export interface components {
             actorId: string | null;
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "state": "scoping",
+         *       "note": "We will send a shot list by Friday.",
+         *       "noteVisibility": "campaign"
+         *     }
+         */
         OpsRequestUpdate: {
             /** @enum {string} */
             state?: "received" | "scoping" | "in_production" | "delivered" | "closed";
@@ -3734,6 +4814,15 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "slug": "acme-journal",
+         *       "name": "Acme Journal",
+         *       "revalidateUrl": "https://acmehoney.example/api/revalidate",
+         *       "sectionPath": "/journal"
+         *     }
+         */
         PublicationCreateRequest: {
             /** Format: uuid */
             workspaceId: string;
@@ -3750,6 +4839,11 @@ export interface components {
             items: components["schemas"]["Publication"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "revalidateUrl": "https://www.acmehoney.example/api/revalidate/"
+         *     }
+         */
         PublicationUpdateRequest: {
             name?: string;
             /** Format: uri */
@@ -3800,6 +4894,16 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "slug": "why-city-bees-thrive",
+         *       "title": "Why city bees thrive",
+         *       "body": "# Why city bees thrive\n\nRooftop hives find more varied forage than many farms.",
+         *       "categories": [
+         *         "beekeeping"
+         *       ]
+         *     }
+         */
         DocumentCreateRequest: {
             slug: string;
             title: string;
@@ -3841,6 +4945,19 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "workspaceId": "4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34",
+         *       "url": "https://hooks.acmehoney.example/atelier",
+         *       "events": [
+         *         "run.completed",
+         *         "run.failed",
+         *         "order.completed"
+         *       ],
+         *       "description": "Production notifier",
+         *       "enabled": true
+         *     }
+         */
         WebhookEndpointCreateRequest: {
             /**
              * Format: uuid
@@ -3862,6 +4979,14 @@ export interface components {
             items: components["schemas"]["WebhookEndpoint"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "events": [
+         *         "*"
+         *       ],
+         *       "enabled": false
+         *     }
+         */
         WebhookEndpointUpdateRequest: {
             /**
              * Format: uri

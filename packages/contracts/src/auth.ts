@@ -7,13 +7,15 @@ export const RegisterRequest = z
     password: z.string().min(12).max(LIMITS.password),
     name: Name,
   })
-  .openapi('RegisterRequest');
+  .openapi('RegisterRequest', { example: { email: 'ada@studio.example', password: 'correct-horse-battery-staple', name: 'Ada Lovelace' } });
 
 export const LoginRequest = z
   .object({ email: z.string().trim().min(1).max(LIMITS.email), password: z.string().min(1).max(LIMITS.password) })
-  .openapi('LoginRequest');
+  .openapi('LoginRequest', { example: { email: 'ada@studio.example', password: 'correct-horse-battery-staple' } });
 
-export const RefreshRequest = z.object({ refreshToken: z.string().min(1).max(LIMITS.opaque) }).openapi('RefreshRequest');
+export const RefreshRequest = z
+  .object({ refreshToken: z.string().min(1).max(LIMITS.opaque) })
+  .openapi('RefreshRequest', { example: { refreshToken: 'rt_6f1c9d2e8a4b4f0c9e7d3a1b5c8f2e6d' } });
 
 export const UserSummary = z.object({ id: z.string().uuid(), email: z.string(), name: z.string() }).openapi('UserSummary');
 
@@ -27,7 +29,9 @@ export const TokenResponse = z
   })
   .openapi('TokenResponse');
 
-export const CreateApiKeyRequest = z.object({ name: Name, workspaceId: z.string().uuid().nullish() }).openapi('CreateApiKeyRequest');
+export const CreateApiKeyRequest = z
+  .object({ name: Name, workspaceId: z.string().uuid().nullish() })
+  .openapi('CreateApiKeyRequest', { example: { name: 'CI pipeline', workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34' } });
 
 export const ApiKey = z
   .object({

@@ -75,7 +75,19 @@ export const BrandCreateRequest = z
       guidelines: '',
     }),
   })
-  .openapi('BrandCreateRequest');
+  .openapi('BrandCreateRequest', {
+    example: {
+      workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+      name: 'Acme Honey',
+      description: 'Raw honey from city rooftops',
+      profile: {
+        voice: { tone: 'warm and plain-spoken', keywords: ['local', 'raw', 'seasonal'] },
+        visual: { colors: ['#F2A900', '#1B1B1B'], fonts: [], logoArtifactId: null },
+        audience: 'City dwellers who shop at farmers markets',
+        guidelines: 'Never call the honey organic.',
+      },
+    },
+  });
 
 /** Edits of the working copy: top-level fields replace; voice and visual merge one level deep. */
 export const BrandProfilePatch = z
@@ -93,7 +105,13 @@ export const BrandProfilePatch = z
     guidelines: text(10000).optional(),
     etag: z.string().max(100).optional().describe('Optional: the etag you read (or If-Match); a stale one is 409 etag_mismatch'),
   })
-  .openapi('BrandProfilePatch');
+  .openapi('BrandProfilePatch', {
+    example: {
+      voice: { tone: 'warm, plain-spoken and a little playful' },
+      visual: { colors: ['#F2A900', '#1B1B1B', '#FFFFFF'] },
+      etag: '"c1d9f4a2b7"',
+    },
+  });
 
 export const FontCapture = z
   .object({
@@ -144,7 +162,7 @@ export const BrandImportRequest = z
     notes: text(10000).min(1).optional(),
   })
   .refine((b) => b.url !== undefined || b.notes !== undefined, { message: 'give url or notes', path: ['url'] })
-  .openapi('BrandImportRequest');
+  .openapi('BrandImportRequest', { example: { url: 'https://acmehoney.example', notes: 'Use the About page for the brand voice' } });
 
 export const BrandImportRun = Run;
 
@@ -158,7 +176,7 @@ export const ProfileConfirmRequest = z
       .optional()
       .describe('Top-level fields to accept; all when absent'),
   })
-  .openapi('ProfileConfirmRequest');
+  .openapi('ProfileConfirmRequest', { example: { runId: 'run-4a7c9e1b', fields: ['voice', 'visual'] } });
 
 export const ListBrandsQuery = Pagination.extend({
   workspaceId: z

@@ -22,7 +22,18 @@ export const CampaignCreateRequest = z
     name: text(200).min(1),
     brief: CampaignBrief,
   })
-  .openapi('CampaignCreateRequest');
+  .openapi('CampaignCreateRequest', {
+    example: {
+      projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83',
+      name: 'Spring harvest launch',
+      brief: {
+        objective: 'Announce the spring harvest to newsletter subscribers',
+        deliverables: ['3 social images', '1 research-backed blog post'],
+        deadline: '2027-03-15',
+        notes: '',
+      },
+    },
+  });
 
 export const CampaignPatchRequest = z
   .object({
@@ -38,7 +49,7 @@ export const CampaignPatchRequest = z
       .describe('Fields given replace those of the brief; others stay'),
     etag: z.string().max(100).optional().describe('Optional: the etag you read (or If-Match); a stale one is 409 etag_mismatch'),
   })
-  .openapi('CampaignPatchRequest');
+  .openapi('CampaignPatchRequest', { example: { brief: { deadline: '2027-03-22' }, etag: '"c1d9f4a2b7"' } });
 
 export const Campaign = z
   .object({
@@ -132,7 +143,7 @@ export const OpsRequestUpdate = z
       .describe('campaign notes are shown to the customer; internal ones never are'),
   })
   .refine((b) => b.state !== undefined || b.note !== undefined, { message: 'give a state, a note, or both', path: ['state'] })
-  .openapi('OpsRequestUpdate');
+  .openapi('OpsRequestUpdate', { example: { state: 'scoping', note: 'We will send a shot list by Friday.', noteVisibility: 'campaign' } });
 
 export const OpsRequestEntry = z
   .object({

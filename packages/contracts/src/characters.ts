@@ -26,7 +26,15 @@ export const CharacterCreateRequest = z
     persona: Persona.optional(),
     requestId: RequestId.optional().describe('A retry with the same requestId and body returns the first answer'),
   })
-  .openapi('CharacterCreateRequest');
+  .openapi('CharacterCreateRequest', {
+    example: {
+      projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83',
+      name: 'Bea the Beekeeper',
+      format: 'synthetic',
+      persona: { summary: 'A cheerful urban beekeeper who explains things simply' },
+      requestId: 'create-bea-2026-11-26',
+    },
+  });
 
 export const CharacterUpdateRequest = z
   .object({
@@ -34,7 +42,9 @@ export const CharacterUpdateRequest = z
     persona: Persona.optional(),
     etag: Etag.optional().describe('The etag you read; or send it as If-Match'),
   })
-  .openapi('CharacterUpdateRequest');
+  .openapi('CharacterUpdateRequest', {
+    example: { persona: { summary: 'A cheerful urban beekeeper with a dry sense of humour' }, etag: '"c1d9f4a2b7"' },
+  });
 
 export const CharacterReference = z
   .object({ id: z.string().uuid(), role: z.enum(REFERENCE_ROLES), artifactId: z.string(), createdAt: z.string().optional() })
@@ -42,7 +52,7 @@ export const CharacterReference = z
 
 export const ReferenceCreateRequest = z
   .object({ role: z.enum(REFERENCE_ROLES), artifactId: Id, etag: Etag.optional() })
-  .openapi('CharacterReferenceCreateRequest');
+  .openapi('CharacterReferenceCreateRequest', { example: { role: 'portrait', artifactId: 'artifact-5c1e9a7d', etag: '"c1d9f4a2b7"' } });
 
 export const CharacterBinding = z
   .object({
@@ -76,7 +86,9 @@ export const BindingCreateRequest = z
     message: 'not_required applies only to photo-based assets',
     path: ['providerConsentStatus'],
   })
-  .openapi('CharacterBindingCreateRequest');
+  .openapi('CharacterBindingCreateRequest', {
+    example: { provider: 'elevenlabs', assetKind: 'voice', assetId: 'voice_21m00Tcm4TlvDq8ikWAM', providerConsentStatus: 'accepted' },
+  });
 
 export const BindingUpdateRequest = z
   .object({
@@ -84,7 +96,7 @@ export const BindingUpdateRequest = z
     disabled: z.boolean().optional(),
     etag: Etag.optional(),
   })
-  .openapi('CharacterBindingUpdateRequest');
+  .openapi('CharacterBindingUpdateRequest', { example: { providerConsentStatus: 'refused', etag: '"c1d9f4a2b7"' } });
 
 export const CharacterVersion = z
   .object({
@@ -113,7 +125,7 @@ export const VersionCreateRequest = z
       .describe('The depicted person; required for the first likeness version, and the same person afterwards'),
     note: z.string().trim().max(LIMITS.shortText).optional(),
   })
-  .openapi('CharacterVersionCreateRequest');
+  .openapi('CharacterVersionCreateRequest', { example: { note: 'First approved look' } });
 
 export const CheckRequest = z
   .object({
@@ -126,7 +138,9 @@ export const CheckRequest = z
     date: CalendarDay.optional(),
     version: z.number().int().min(1).max(LIMITS.int32).optional(),
   })
-  .openapi('CharacterCheckRequest');
+  .openapi('CharacterCheckRequest', {
+    example: { media: 'image', use: 'advertising', channel: 'social', territory: 'US', date: '2027-03-01' },
+  });
 
 export const CheckResult = z
   .object({ usable: z.boolean(), reasons: z.array(z.string()), checkedAt: z.string(), version: z.number().int().nullable() })

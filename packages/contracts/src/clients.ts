@@ -98,7 +98,15 @@ export const ClientCreateRequest = z
     notes: Text.optional(),
     requestId: RequestId.optional().describe('A retry with the same requestId and body returns the first answer'),
   })
-  .openapi('ClientCreateRequest');
+  .openapi('ClientCreateRequest', {
+    example: {
+      name: 'Acme Honey Co.',
+      slug: 'acme-honey',
+      status: 'active',
+      billing: { model: 'retainer', amountCents: 250000, currency: 'USD', period: 'month', scope: ['newsletter', 'social'] },
+      requestId: 'create-acme-2026-11-26',
+    },
+  });
 
 export const ClientUpdateRequest = z
   .object({
@@ -111,7 +119,7 @@ export const ClientUpdateRequest = z
     notes: Text.nullable().optional(),
     etag: Etag.optional().describe('The etag you read; or send it as If-Match'),
   })
-  .openapi('ClientUpdateRequest');
+  .openapi('ClientUpdateRequest', { example: { status: 'paused', statusNote: 'Paused over the winter season', etag: '"c1d9f4a2b7"' } });
 
 export const ClientEvent = z
   .object({
@@ -135,7 +143,9 @@ export const ContactCreateRequest = z
     role: z.string().trim().max(LIMITS.name).optional(),
     approvesWork: z.boolean().default(false).describe('Whether this person approves work'),
   })
-  .openapi('ClientContactCreateRequest');
+  .openapi('ClientContactCreateRequest', {
+    example: { name: 'Jordan Price', email: 'jordan@acmehoney.example', role: 'Marketing lead', approvesWork: true },
+  });
 
 export const ContactUpdateRequest = z
   .object({
@@ -144,7 +154,7 @@ export const ContactUpdateRequest = z
     role: z.string().trim().max(LIMITS.name).nullable().optional(),
     approvesWork: z.boolean().optional(),
   })
-  .openapi('ClientContactUpdateRequest');
+  .openapi('ClientContactUpdateRequest', { example: { approvesWork: false } });
 
 export const ListClientsQuery = Pagination.extend({ status: z.enum(CLIENT_STATUSES).optional(), includeArchived: QueryBoolean });
 

@@ -65,7 +65,7 @@ export const ERROR_CODES = {
  */
 const Message = z.string();
 
-export const MessageError = z.object({ detail: Message }).openapi('MessageError');
+export const MessageError = z.object({ detail: Message }).openapi('MessageError', { example: { detail: 'run run-3f9a1c2e not found' } });
 
 const OTHER_CODES = Object.keys(ERROR_CODES).filter(
   (c) =>
@@ -75,9 +75,15 @@ const OTHER_CODES = Object.keys(ERROR_CODES).filter(
 /** Any other domain refusal; its code is one of the closed list, so narrowing on a specific code rules it out. */
 export const CodedError = z
   .object({ detail: z.object({ code: z.enum(OTHER_CODES), message: z.string().optional() }).catchall(z.unknown()) })
-  .openapi('CodedError');
+  .openapi('CodedError', {
+    example: { detail: { code: 'invalid_transition', message: 'an order that is completed cannot be cancelled', status: 'completed' } },
+  });
 
-export const RequestValidationError = z.object({ detail: z.array(ValidationIssue) }).openapi('RequestValidationError');
+export const RequestValidationError = z.object({ detail: z.array(ValidationIssue) }).openapi('RequestValidationError', {
+  example: {
+    detail: [{ type: 'missing', loc: ['body', 'templateId'], msg: 'Required', input: { workflowId: 'plan-research-report', intake: {} } }],
+  },
+});
 
 export const BudgetRefusal = z
   .object({
@@ -106,7 +112,15 @@ export const IntakeInvalid = z
       variations: z.array(z.record(z.string(), z.unknown())).optional(),
     }),
   })
-  .openapi('IntakeInvalid');
+  .openapi('IntakeInvalid', {
+    example: {
+      detail: {
+        error: 'intake_invalid',
+        code: 'intake_invalid',
+        fields: ['topic is required', 'depth must be one of brief, standard, deep'],
+      },
+    },
+  });
 
 export const WorkflowInvalid = z
   .object({ detail: z.object({ error: z.literal('workflow_invalid'), code: z.literal('workflow_invalid'), errors: z.array(z.string()) }) })
@@ -129,11 +143,28 @@ export const TemplateDeprecated = z
       .object({ code: z.literal('template_deprecated'), templateId: z.string(), supersededBy: z.string().nullable(), message: z.string() })
       .catchall(z.unknown()),
   })
-  .openapi('TemplateDeprecated');
+  .openapi('TemplateDeprecated', {
+    example: {
+      detail: {
+        code: 'template_deprecated',
+        templateId: 'plan-research-brief',
+        supersededBy: 'plan-research-report',
+        message: 'plan-research-brief is deprecated; use plan-research-report',
+      },
+    },
+  });
 
 export const EtagMismatch = z
   .object({ detail: z.object({ code: z.literal('etag_mismatch'), message: z.string(), current: z.record(z.string(), z.unknown()) }) })
-  .openapi('EtagMismatch');
+  .openapi('EtagMismatch', {
+    example: {
+      detail: {
+        code: 'etag_mismatch',
+        message: 'the client changed since you read it',
+        current: { id: '1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65', name: 'Acme Honey Co.', status: 'active', etag: '"d41d8cd98f"' },
+      },
+    },
+  });
 
 export const EtagRequired = z
   .object({ detail: z.object({ code: z.literal('etag_required'), message: z.string() }) })

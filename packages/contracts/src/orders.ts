@@ -69,7 +69,21 @@ export const CreateOrderRequest = z
     tags: RunTags.optional().describe("Tags every child run gets (as a run's tags); retried children keep them"),
     metadata: RunMetadata.optional().describe("Metadata every child run gets (as a run's metadata); retried children keep it"),
   })
-  .openapi('CreateOrderRequest');
+  .openapi('CreateOrderRequest', {
+    example: {
+      workflowId: 'plan-research-report',
+      variationSpec: {
+        resolver: 'list',
+        params: { items: [{ topic: 'urban beekeeping' }, { topic: 'rooftop gardens' }, { topic: 'community composting' }] },
+      },
+      workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+      projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83',
+      targetCount: 3,
+      budgetLimitUsd: 12.5,
+      budgetEnforcementMode: 'hard_stop',
+      tags: ['q3-content'],
+    },
+  });
 
 export const OrderCounts = z
   .object({
@@ -110,7 +124,33 @@ export const Order = z
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),
   })
-  .openapi('Order');
+  .openapi('Order', {
+    example: {
+      id: 'order-5b8e2c41',
+      workflowId: 'plan-research-report',
+      workflowVersion: '2026.11.01',
+      status: 'attention',
+      executionMode: 'standard',
+      targetCount: 3,
+      counts: { planned: 0, running: 0, succeeded: 2, failed: 1, skipped: 0, cancelled: 0 },
+      estimatedCostUsd: 0.126,
+      actualCostUsd: 0.089,
+      budgetLimitUsd: 12.5,
+      budgetEnforcementMode: 'hard_stop',
+      currency: 'USD',
+      workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+      projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83',
+      planArtifactId: null,
+      priority: 'normal',
+      maxConcurrency: null,
+      providerOverrides: {},
+      acceptGapReason: null,
+      failureReason: null,
+      createdAt: '2026-11-26T10:20:00.000Z',
+      startedAt: '2026-11-26T10:21:12.500Z',
+      finishedAt: null,
+    },
+  });
 
 export const OrderIdParam = z.object({
   order_id: z
@@ -167,9 +207,11 @@ export const RetryFailedRequest = z
     message: 'give all: true or the runIds to retry',
     path: ['runIds'],
   })
-  .openapi('RetryFailedRequest');
+  .openapi('RetryFailedRequest', { example: { all: true, includeDeterministic: false } });
 
-export const AcceptGapRequest = z.object({ reason: z.string().trim().min(1).max(LIMITS.shortText) }).openapi('AcceptGapRequest');
+export const AcceptGapRequest = z
+  .object({ reason: z.string().trim().min(1).max(LIMITS.shortText) })
+  .openapi('AcceptGapRequest', { example: { reason: 'Two of three reports are enough for the newsletter; the third topic is dropped.' } });
 
 export const CreateBudgetRequest = z
   .object({
@@ -191,7 +233,17 @@ export const CreateBudgetRequest = z
     message: 'allow_overage needs overageUsd',
     path: ['overageUsd'],
   })
-  .openapi('CreateBudgetRequest');
+  .openapi('CreateBudgetRequest', {
+    example: {
+      scope: 'workspace',
+      workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+      limitUsd: 500,
+      period: 'month',
+      enforcementMode: 'hard_stop',
+      perRunCapUsd: 5,
+      name: 'Monthly content budget',
+    },
+  });
 
 export const PatchBudgetRequest = z
   .object({
@@ -202,7 +254,7 @@ export const PatchBudgetRequest = z
     perRunCapUsd: Money.nullable().optional(),
     name: z.string().max(LIMITS.name).nullable().optional(),
   })
-  .openapi('PatchBudgetRequest');
+  .openapi('PatchBudgetRequest', { example: { limitUsd: 750, enforcementMode: 'allow_overage', overageUsd: 50 } });
 
 export const Budget = z
   .object({

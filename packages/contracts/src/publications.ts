@@ -83,11 +83,19 @@ export const PublicationCreateRequest = z
     revalidateUrl: HttpUrl.describe("The consumer's revalidation endpoint in its canonical form (a redirect is not followed)"),
     sectionPath: SectionPath,
   })
-  .openapi('PublicationCreateRequest');
+  .openapi('PublicationCreateRequest', {
+    example: {
+      workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+      slug: 'acme-journal',
+      name: 'Acme Journal',
+      revalidateUrl: 'https://acmehoney.example/api/revalidate',
+      sectionPath: '/journal',
+    },
+  });
 
 export const PublicationUpdateRequest = z
   .object({ name: Name.optional(), revalidateUrl: HttpUrl.optional(), sectionPath: SectionPath.optional() })
-  .openapi('PublicationUpdateRequest');
+  .openapi('PublicationUpdateRequest', { example: { revalidateUrl: 'https://www.acmehoney.example/api/revalidate/' } });
 
 export const DocumentCreateRequest = z
   .object({
@@ -96,7 +104,14 @@ export const DocumentCreateRequest = z
     body: z.string().max(200_000),
     categories: z.array(Label).max(50).default([]),
   })
-  .openapi('DocumentCreateRequest');
+  .openapi('DocumentCreateRequest', {
+    example: {
+      slug: 'why-city-bees-thrive',
+      title: 'Why city bees thrive',
+      body: '# Why city bees thrive\n\nRooftop hives find more varied forage than many farms.',
+      categories: ['beekeeping'],
+    },
+  });
 
 export const PublicationDocument = z
   .object({

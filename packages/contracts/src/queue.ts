@@ -58,9 +58,11 @@ export const QueueDecisionRequest = z
       .describe('Releases a typed hold on approval: exactly the fields the hold declared, each of its type'),
     gateId: Id.nullish().describe('When given, must be the gate the run waits on'),
   })
-  .openapi('QueueDecisionRequest');
+  .openapi('QueueDecisionRequest', { example: { decision: 'approve', note: 'Sources check out; ready to publish.' } });
 
-export const QueueDecisionEntry = QueueDecisionRequest.extend({ runId: Id }).openapi('QueueDecisionEntry');
+export const QueueDecisionEntry = QueueDecisionRequest.extend({ runId: Id }).openapi('QueueDecisionEntry', {
+  example: { runId: 'run-3f9a1c2e', decision: 'approve', note: 'Looks good' },
+});
 
 export const QueueBatchRequest = z
   .object({
@@ -73,7 +75,14 @@ export const QueueBatchRequest = z
       .min(1)
       .max(LIMITS.batch),
   })
-  .openapi('QueueBatchRequest');
+  .openapi('QueueBatchRequest', {
+    example: {
+      decisions: [
+        { runId: 'run-3f9a1c2e', decision: 'approve', note: 'Looks good' },
+        { runId: 'run-7b2d4e8f', decision: 'request_changes', note: 'Cite a source for the second section' },
+      ],
+    },
+  });
 
 export const QueueBatchResult = z
   .union([

@@ -36,7 +36,17 @@ export const CreateRunRequest = z
     tags: RunTags.optional(),
     metadata: RunMetadata.optional(),
   })
-  .openapi('CreateRunRequest');
+  .openapi('CreateRunRequest', {
+    example: {
+      templateId: 'plan-research-report',
+      intake: { topic: 'urban beekeeping' },
+      workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+      projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83',
+      priority: 'normal',
+      tags: ['q3-content', 'blog'],
+      metadata: { customer: 'acme' },
+    },
+  });
 
 export const StepFallback = z
   .object({
@@ -161,11 +171,79 @@ export const Run = z
     tags: z.array(z.string()).describe('As given at creation, duplicates dropped; [] when none'),
     metadata: z.record(z.string(), z.string()).describe('As given at creation; {} when none'),
   })
-  .openapi('Run');
+  .openapi('Run', {
+    example: {
+      id: 'run-3f9a1c2e',
+      templateId: 'plan-research-report',
+      templateName: 'Plan a research report',
+      status: 'completed',
+      currentStepIndex: 2,
+      intake: { topic: 'urban beekeeping', depth: 'standard' },
+      artifactId: 'artifact-8d2f4b6a',
+      durationMs: 48210,
+      workflowVersion: '2026.11.01',
+      specVersionHash: 'sha256:5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8',
+      createdVia: 'api_key',
+      apiKeyId: '0c7e5a1f-2b4d-4e8a-9f3c-6d1b8a2e4f70',
+      apiKeyName: 'CI pipeline',
+      workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+      projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83',
+      queuedAt: '2026-11-26T10:15:02.114Z',
+      createdAt: '2026-11-26T10:15:02.114Z',
+      finishedAt: '2026-11-26T10:15:50.324Z',
+      totalCosts: { estimatedUsd: 0.042, actualUsd: 0.037, ownActualUsd: 0.037, currency: 'USD', status: 'provider_reported' },
+      runSteps: [
+        {
+          id: 'step-1',
+          name: 'Research',
+          kind: 'llm',
+          status: 'completed',
+          provider: 'anthropic',
+          model: 'anthropic/claude-haiku-4-5',
+          durationMs: 21400,
+          costActualUsd: 0.021,
+        },
+        {
+          id: 'step-2',
+          name: 'Write report',
+          kind: 'llm',
+          status: 'completed',
+          provider: 'anthropic',
+          model: 'anthropic/claude-haiku-4-5',
+          durationMs: 26300,
+          costActualUsd: 0.016,
+        },
+        {
+          id: 'step-3',
+          name: 'artifact.create',
+          kind: 'code',
+          status: 'completed',
+          provider: null,
+          model: null,
+          durationMs: 510,
+          costActualUsd: 0,
+        },
+      ],
+      error: null,
+      errorCode: null,
+      failureDetails: null,
+      parentRunId: null,
+      parentOrderId: null,
+      rerunOf: null,
+      orderDedupeKey: null,
+      workerId: null,
+      archived: false,
+      notExecutedReason: null,
+      reviewGate: null,
+      decisions: [],
+      tags: ['q3-content', 'blog'],
+      metadata: { customer: 'acme' },
+    },
+  });
 
 export const MoveRunRequest = z
   .object({ projectId: z.string().uuid().nullable().describe('A project of the same workspace, or null for workspace level') })
-  .openapi('MoveRunRequest');
+  .openapi('MoveRunRequest', { example: { projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83' } });
 
 /**
  * The filters GET /v1/runs and the bulk actions (POST /v1/runs/bulk-cancel, bulk-rerun) share: one list of
@@ -216,7 +294,7 @@ export const RerunRequest = z
       .optional()
       .describe('true: price and check the rerun (the same 4xx and 402 answers as for real), create nothing, answer 200 with the estimate'),
   })
-  .openapi('RerunRequest');
+  .openapi('RerunRequest', { example: { intake: { topic: 'rooftop beekeeping in winter' }, dryRun: true } });
 
 export const RerunCreateBody = CreateRunRequest.extend({
   workspaceId: z.string().uuid(),
@@ -224,7 +302,20 @@ export const RerunCreateBody = CreateRunRequest.extend({
   providers: BindingMap.describe("Every role's binding: the original run's, with the request's providers over them"),
   workflowVersion: z.string().describe("The original run's pinned version, pinned again even when a newer one is live"),
   rerunOf: z.string().describe('The original run'),
-}).openapi('RerunCreateBody');
+}).openapi('RerunCreateBody', {
+  example: {
+    templateId: 'plan-research-report',
+    workflowVersion: '2026.11.01',
+    intake: { topic: 'rooftop beekeeping in winter', depth: 'standard' },
+    workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+    projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83',
+    providers: { researcher: 'anthropic/claude-haiku-4-5', textGenerator: 'anthropic/claude-haiku-4-5' },
+    priority: 'normal',
+    tags: ['q3-content', 'blog'],
+    metadata: { customer: 'acme' },
+    rerunOf: 'run-3f9a1c2e',
+  },
+});
 
 export const RerunDryRun = z.object({ estimate: CostRange, wouldCreate: RerunCreateBody }).openapi('RerunDryRun', {
   description:

@@ -19,7 +19,14 @@ export const SubjectCreateRequest = z
     unionStatus: z.string().trim().max(LIMITS.label).optional(),
     attestations: SubjectAttestations,
   })
-  .openapi('SubjectCreateRequest');
+  .openapi('SubjectCreateRequest', {
+    example: {
+      displayName: 'Maya Chen',
+      email: 'maya.chen@talent.example',
+      publicRole: 'Brand ambassador',
+      attestations: { adult: true, notPolitical: true },
+    },
+  });
 
 export const SubjectUpdateRequest = z
   .object({
@@ -29,7 +36,7 @@ export const SubjectUpdateRequest = z
     unionStatus: z.string().trim().max(LIMITS.label).nullable().optional(),
     etag: Etag.optional().describe('The etag you read; or send it as If-Match'),
   })
-  .openapi('SubjectUpdateRequest');
+  .openapi('SubjectUpdateRequest', { example: { publicRole: 'Lead brand ambassador', etag: '"c1d9f4a2b7"' } });
 
 export const CONSENT_GRANTORS = ['subject', 'guardian', 'agent', 'estate'] as const;
 export const EVIDENCE_KINDS = ['signed_release', 'recorded_video', 'esign_envelope', 'other'] as const;
@@ -51,7 +58,18 @@ export const ConsentCreateRequest = z
     evidenceKind: z.enum(EVIDENCE_KINDS),
     evidenceSha256: z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 digest: 64 lowercase hex characters'),
   })
-  .openapi('ConsentCreateRequest');
+  .openapi('ConsentCreateRequest', {
+    example: {
+      grantor: 'subject',
+      coversLikeness: true,
+      coversVoice: false,
+      scope: { uses: ['advertising'], media: ['image', 'video'], channels: ['social'], territories: ['US', 'CA'] },
+      startsOn: '2027-01-01',
+      endsOn: '2028-12-31',
+      evidenceKind: 'signed_release',
+      evidenceSha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    },
+  });
 
 export const CONSENT_STATUS_VALUES = ['pending', 'active', 'suspended', 'revoked'] as const;
 
@@ -80,7 +98,7 @@ export const ConsentMoveRequest = z
     etag: Etag.optional().describe('Checked when sent (or as If-Match); a revoke is never refused for a stale etag'),
     reason: z.string().trim().max(LIMITS.shortText).optional(),
   })
-  .openapi('ConsentMoveRequest');
+  .openapi('ConsentMoveRequest', { example: { etag: '"c1d9f4a2b7"', reason: 'Signed release received and filed' } });
 
 export const ConsentEvent = z
   .object({

@@ -40,8 +40,8 @@ export const UserUpdateRequest = z
       ctx.addIssue({ code: 'custom', path: ['newPassword'], message: 'currentPassword goes with newPassword or email' });
     }
   })
-  .openapi('UserUpdateRequest');
+  .openapi('UserUpdateRequest', { example: { name: 'Ada King' } });
 
 export const AccountDeletionRequest = z
   .object({ reason: z.string().trim().max(LIMITS.shortText).nullish() })
-  .openapi('AccountDeletionRequest');
+  .openapi('AccountDeletionRequest', { example: { reason: 'Closing the studio account.' } });

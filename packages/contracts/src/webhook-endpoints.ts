@@ -89,7 +89,15 @@ export const WebhookEndpointCreateRequest = z
     description: Description.optional(),
     enabled: z.boolean().default(true),
   })
-  .openapi('WebhookEndpointCreateRequest');
+  .openapi('WebhookEndpointCreateRequest', {
+    example: {
+      workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+      url: 'https://hooks.acmehoney.example/atelier',
+      events: ['run.completed', 'run.failed', 'order.completed'],
+      description: 'Production notifier',
+      enabled: true,
+    },
+  });
 
 export const WebhookEndpointUpdateRequest = z
   .object({
@@ -98,7 +106,7 @@ export const WebhookEndpointUpdateRequest = z
     description: Description.nullable().optional().describe('null clears it'),
     enabled: z.boolean().optional(),
   })
-  .openapi('WebhookEndpointUpdateRequest');
+  .openapi('WebhookEndpointUpdateRequest', { example: { events: ['*'], enabled: false } });
 
 export const WebhookEndpointTestResult = z
   .object({

@@ -68,7 +68,21 @@ export const AuthorWorkflowRequest = z
         `A WorkflowDefinition. Its lists are counted first (at most ${LIMITS.steps} runtimeSteps, ${LIMITS.gates} gates, ${LIMITS.intakeFields} intake fields; 422 request validation beyond); then it is checked against the workflow schema and every publishing rule, and all problems come back at once as 422 workflow_invalid`,
       ),
   })
-  .openapi('AuthorWorkflowRequest');
+  .openapi('AuthorWorkflowRequest', {
+    example: {
+      workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+      definition: {
+        id: 'plan-bee-guide',
+        name: 'Plan a beekeeping guide',
+        artifactClass: 'research',
+        version: '2026.11.26',
+        intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true }] },
+        runtimeSteps: [{ id: 'step-1', name: 'Research', kind: 'llm', role: 'researcher', capability: 'text' }],
+        gates: [],
+        providers: { researcher: 'anthropic/claude-haiku-4-5' },
+      },
+    },
+  });
 
 export const PublishWorkflowRequest = z
   .object({
@@ -78,11 +92,11 @@ export const PublishWorkflowRequest = z
       .default('internal')
       .describe('internal (runnable by the workspace, never listed in the public catalog); workspace-authored workflows are never public'),
   })
-  .openapi('PublishWorkflowRequest');
+  .openapi('PublishWorkflowRequest', { example: { version: '2026.11.26', visibility: 'internal' } });
 
 export const DeprecateWorkflowRequest = z
   .object({ supersededById: Id.describe('An existing workflow the caller can see; runs of the deprecated one are refused naming it') })
-  .openapi('DeprecateWorkflowRequest');
+  .openapi('DeprecateWorkflowRequest', { example: { supersededById: 'plan-bee-guide' } });
 
 const Visibility = z.enum(['draft', 'internal', 'public']);
 
@@ -137,7 +151,14 @@ export const DryRunRequest = z
   })
   .passthrough()
   .describe('A draft WorkflowDefinition, whole or partial (intakeSchema, runtimeSteps, providers, gates, ...), plus intake')
-  .openapi('DryRunRequest');
+  .openapi('DryRunRequest', {
+    example: {
+      intakeSchema: { fields: [{ name: 'topic', type: 'string', required: true, description: 'What the report is about' }] },
+      runtimeSteps: [{ id: 'step-1', name: 'Outline', kind: 'llm', role: 'researcher', capability: 'text' }],
+      intake: { topic: 'urban beekeeping' },
+      workspaceId: '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+    },
+  });
 
 export const DryRunResponse = z
   .object({
@@ -170,7 +191,13 @@ export const EstimateRequest = z
     providers: BindingMap,
     budgetPolicy: z.object({ perRunCapUsd: Usd.optional() }).passthrough().optional(),
   })
-  .openapi('EstimateRequest');
+  .openapi('EstimateRequest', {
+    example: {
+      runtimeSteps: [{ id: 'step-1', name: 'Outline', kind: 'llm', role: 'researcher', capability: 'text' }],
+      providers: { researcher: 'anthropic/claude-haiku-4-5' },
+      budgetPolicy: { perRunCapUsd: 2 },
+    },
+  });
 
 export const EstimateResponse = z
   .object({

@@ -14,7 +14,7 @@ export const Workspace = z
   })
   .openapi('Workspace');
 
-export const WorkspaceCreateRequest = z.object({ name: Name }).openapi('WorkspaceCreateRequest');
+export const WorkspaceCreateRequest = z.object({ name: Name }).openapi('WorkspaceCreateRequest', { example: { name: 'Northwind Studio' } });
 
 export const WorkspaceIdParam = z.object({
   workspace_id: z
@@ -35,9 +35,9 @@ export const WorkspaceMember = z
 
 export const MemberAddRequest = z
   .object({ email: z.string().trim().min(1).max(LIMITS.email), role: RoleSchema })
-  .openapi('MemberAddRequest');
+  .openapi('MemberAddRequest', { example: { email: 'grace@studio.example', role: 'member' } });
 
-export const MemberUpdateRequest = z.object({ role: RoleSchema }).openapi('MemberUpdateRequest');
+export const MemberUpdateRequest = z.object({ role: RoleSchema }).openapi('MemberUpdateRequest', { example: { role: 'admin' } });
 
 export const MemberParams = WorkspaceIdParam.extend({
   user_id: z
@@ -67,7 +67,9 @@ export const ProjectCreateRequest = z
     // Brands are projects of kind brand created together with their profile through /v1/brands.
     kind: z.enum(['project']).default('project'),
   })
-  .openapi('ProjectCreateRequest');
+  .openapi('ProjectCreateRequest', {
+    example: { name: 'Spring newsletter', description: 'Research reports and illustrations for the spring issue' },
+  });
 
 export const ProjectUpdateRequest = z
   .object({
@@ -76,7 +78,7 @@ export const ProjectUpdateRequest = z
     archived: z.boolean().optional(),
     clientId: z.string().uuid().nullable().optional().describe('Links the project to a client of its workspace; null unlinks'),
   })
-  .openapi('ProjectUpdateRequest');
+  .openapi('ProjectUpdateRequest', { example: { name: 'Spring newsletter 2027', clientId: '1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65' } });
 
 export const ProjectParams = WorkspaceIdParam.extend({
   project_id: z

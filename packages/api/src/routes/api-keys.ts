@@ -29,10 +29,12 @@ const keyScope = (c: Context<AppEnv>) => ({
 export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured('api-keys'),
+      ...secured('API keys'),
       method: 'post',
       path: '/v1/api-keys',
       summary: 'Create an API key; the secret is shown only in this response',
+      description:
+        "Creates an API key carrying the permissions of the signed-in account (not a reduced role), optionally bound to one workspace; the secret is shown once here and only its hash is stored. Binding to a workspace outside the caller's reach is 403 or 404, and a workspace-bound key cannot widen its binding.",
       request: { body: jsonBody(CreateApiKeyRequest) },
       responses: { 201: { description: 'Created', ...json(CreatedApiKey) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -57,10 +59,12 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured('api-keys'),
+      ...secured('API keys'),
       method: 'get',
       path: '/v1/api-keys',
       summary: 'List your live API keys (never their secrets)',
+      description:
+        "Lists the caller's live keys, paged, with their prefixes but never their secrets. A workspace-bound key sees only keys bound to the same workspace.",
       request: { query: Pagination },
       responses: { 200: { description: 'Keys', ...json(listOf(ApiKey, 'ApiKeyList')) }, ...errorResponses(401, 422) },
     }),
@@ -71,10 +75,12 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured('api-keys'),
+      ...secured('API keys'),
       method: 'get',
       path: '/v1/api-keys/{key_id}',
       summary: 'One of your API keys',
+      description:
+        "One of the caller's keys, without its secret. Another account's key, or one outside a workspace-bound key's workspace, is 404.",
       request: { params: KeyIdParam },
       responses: { 200: { description: 'The key', ...json(ApiKey) }, ...errorResponses(401, 404, 422) },
     }),
@@ -86,10 +92,11 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   )
   .openapi(
     createRoute({
-      ...secured('api-keys'),
+      ...secured('API keys'),
       method: 'delete',
       path: '/v1/api-keys/{key_id}',
       summary: 'Revoke an API key; it stops working at once',
+      description: "Revokes one of the caller's keys: requests with it are refused with 401 from now on. Another account's key is 404.",
       request: { params: KeyIdParam },
       responses: { 200: { description: 'The revoked key', ...json(ApiKey) }, ...errorResponses(401, 404, 422) },
     }),

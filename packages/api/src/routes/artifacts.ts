@@ -32,6 +32,8 @@ export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/artifacts/{artifact_id}',
       summary: 'An artifact with its content, QA record and provenance',
+      description:
+        "An artifact with its content (by class: visual, video, research or knowledge), its QA record and its provenance (runId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: {
         params: z.object({
           artifact_id: z

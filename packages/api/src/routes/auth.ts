@@ -81,6 +81,8 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       path: '/v1/auth/refresh',
       tags: ['auth'],
       summary: 'Exchange a refresh token for a new pair (the old one dies)',
+      description:
+        'Public: send the refresh token of a session to get a new access and refresh token pair; the refresh token sent stops working. An unknown, expired or already used refresh token is 401.',
       request: { body: jsonBody(RefreshRequest) },
       responses: { 200: { description: 'A new token pair', ...tokens }, ...errorResponses(401, 422) },
     }),
@@ -96,6 +98,8 @@ export const authRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       method: 'post',
       path: '/v1/auth/logout',
       summary: 'Revoke the current session',
+      description:
+        'Revokes the session whose access token is sent, so its tokens stop working; API keys are not affected. A missing or invalid token is 401.',
       ...secured('auth'),
       responses: {
         200: { description: 'Signed out', content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } } },

@@ -61,6 +61,8 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/brands',
       summary: 'Create a brand: a project of kind brand and its profile, together (owners and admins)',
+      description:
+        'Creates a brand: a project of kind brand and its profile, together; the answer carries the etag in the ETag header and the etag field. Owners and admins only: a member gets 403 admin_required.',
       request: { body: jsonBody(BrandCreateRequest) },
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -89,6 +91,8 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'get',
       path: '/v1/brands',
       summary: 'Brands of a workspace, newest first; archived ones only with includeArchived=true',
+      description:
+        "The brands of a workspace (workspaceId is required), newest first and paged; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { query: ListBrandsQuery },
       responses: { 200: { description: 'Brands', ...json(listOf(Brand, 'BrandList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -111,6 +115,8 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'get',
       path: '/v1/brands/{project_id}',
       summary: 'A brand with its working copy and current snapshot id',
+      description:
+        "A brand with its working copy and current snapshot id; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: BrandIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -288,6 +294,8 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'get',
       path: '/v1/brands/{project_id}/snapshots',
       summary: "The brand's published snapshots, newest first; every one stays readable",
+      description:
+        "The brand's published snapshots, newest first; every one stays readable, so campaigns pinned to an old one keep it. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: BrandIdParam, query: Pagination },
       responses: {
         200: { description: 'Snapshots', ...json(listOf(BrandSnapshot, 'BrandSnapshotList')) },

@@ -34,6 +34,8 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'post',
       path: '/v1/budgets',
       summary: 'Create a workspace or project budget (owners and admins)',
+      description:
+        'Creates a budget on a workspace or on one of its projects, with a limit, a period and an enforcement mode; budgets are judged before a run or order starts, against estimates. Owners and admins only: a member gets 403 admin_required.',
       request: { body: jsonBody(CreateBudgetRequest) },
       responses: { 201: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -65,6 +67,8 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'get',
       path: '/v1/budgets',
       summary: "A workspace's budgets with their current spend",
+      description:
+        "The budgets of one workspace, each with its current spend. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { query: Pagination.extend({ workspaceId: z.string().uuid().optional() }) },
       responses: { 200: { description: 'Budgets', ...json(listOf(Budget, 'BudgetList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -83,6 +87,8 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'get',
       path: '/v1/budgets/{budget_id}',
       summary: 'A budget with its current spend',
+      description:
+        "A budget with its current spend. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: BudgetIdParam },
       responses: { 200: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404) },
     }),
@@ -97,6 +103,8 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'patch',
       path: '/v1/budgets/{budget_id}',
       summary: 'Change a budget (owners and admins)',
+      description:
+        "Changes a budget's limit, period or enforcement mode; the next run or order is judged by the new terms. Owners and admins only: a member gets 403 admin_required.",
       request: { params: BudgetIdParam, body: jsonBody(PatchBudgetRequest) },
       responses: { 200: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -128,6 +136,8 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'get',
       path: '/v1/budgets/{budget_id}/refusals',
       summary: 'Every request this budget refused, newest first, with the 402 body, time and caller',
+      description:
+        "Every request this budget refused, newest first and paged, each with the 402 body it answered, the time and the caller. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: BudgetIdParam, query: Pagination },
       responses: {
         200: { description: 'Refusals', ...json(listOf(BudgetRefusal, 'BudgetRefusalList')) },

@@ -98,6 +98,8 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/campaigns',
       summary: 'Campaigns of a brand, newest first; archived ones only with includeArchived=true',
+      description:
+        "The campaigns of a brand (projectId is required), newest first and paged, filtered by status; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { query: ListCampaignsQuery },
       responses: { 200: { description: 'Campaigns', ...json(listOf(Campaign, 'CampaignList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -120,6 +122,8 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/campaigns/{campaign_id}',
       summary: 'A campaign',
+      description:
+        "A campaign with its brief, status and pinned brand snapshot; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: CampaignIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -227,6 +231,8 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'post',
       path: '/v1/campaigns/{campaign_id}/archive',
       summary: 'Soft-archive a campaign (owners and admins): hidden from default lists, kept with its provenance; idempotent',
+      description:
+        'Soft-archives a campaign: hidden from default lists, kept with its provenance; archiving again returns it unchanged. Owners and admins only: a member gets 403 admin_required.',
       request: { params: CampaignIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),

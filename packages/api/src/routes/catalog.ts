@@ -15,6 +15,8 @@ export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       path: '/v1/catalog/workflows',
       tags: ['catalog'],
       summary: 'The public catalog of runnable workflows (no credentials needed)',
+      description:
+        'Public, no credential: the public workflows anyone can run, each with its purpose, rough duration, whether QA is included, and what is provided and returned. Draft and internal workflows never appear.',
       request: { query: Pagination },
       responses: { 200: { description: 'Summaries', ...json(listOf(CatalogWorkflowSummary, 'CatalogList')) }, ...errorResponses(422) },
     }),
@@ -31,6 +33,8 @@ export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       path: '/v1/catalog/workflows/{id}',
       tags: ['catalog'],
       summary: 'A public workflow: the complete intake contract, prompts and bindings redacted',
+      description:
+        'Public, no credential: the complete intake contract of a public workflow, with prompts and provider bindings redacted. A workflow that is not public is 404.',
       request: {
         params: z.object({
           id: z
@@ -53,6 +57,8 @@ export const catalogRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'get',
       path: '/v1/models',
       summary: 'The model registry that bindings and per-run overrides name',
+      description:
+        "The model registry: the ids a workflow's providers map and a run's providers overrides may name. Any signed-in caller may read it.",
       ...secured('catalog'),
       responses: { 200: { description: 'Models', ...json(listOf(Model, 'ModelList')) }, ...errorResponses(401) },
     }),

@@ -16,6 +16,8 @@ export const characterBindingRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
     method: 'patch',
     path: '/v1/character-bindings/{binding_id}',
     summary: 'Update the provider consent status of a copy, or disable it (an etag, when sent, is checked)',
+    description:
+      'Updates the provider consent status of a provider copy, or disables it. Owners and admins only (403 admin_required); an etag, when sent, must match (409 etag_mismatch).',
     request: { params: BindingIdParam, body: jsonBody(BindingUpdateRequest) },
     responses: { 200: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 409, 422) },
   }),

@@ -18,6 +18,8 @@ export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: v
       method: 'post',
       path: '/v1/characters/{character_id}/references',
       summary: 'Add a reference (an artifact of the same workspace) to the draft',
+      description:
+        "Adds a reference (role and an artifactId of the same workspace) to the character's draft. Owners and admins only (403 admin_required); an artifact not found in the workspace is 422 artifact_not_found.",
       request: { params: CharacterIdParam, body: jsonBody(ReferenceCreateRequest) },
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -49,6 +51,7 @@ export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: v
       method: 'delete',
       path: '/v1/characters/{character_id}/references/{item_id}',
       summary: 'Remove a reference from the draft; frozen versions keep it',
+      description: 'Removes a reference from the draft; frozen versions keep it. Owners and admins only: a member gets 403 admin_required.',
       request: { params: ReferenceParams },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),

@@ -27,6 +27,8 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       method: 'post',
       path: '/v1/characters/{character_id}/versions',
       summary: 'Freeze the draft as the next version (a likeness names its subject)',
+      description:
+        'Freezes the draft as the next numbered version; a likeness names its subjectId once and later versions keep the same person. Owners and admins only (403 admin_required); a draft that is not ready is 422 no_references, subject_required, subject_changed, subject_not_found or subject_not_allowed, and an archived character is 409 character_archived.',
       request: { params: CharacterIdParam, body: { ...json(VersionCreateRequest), required: false } },
       responses: { 201: { description: 'The frozen version', ...json(CharacterVersion) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -45,6 +47,8 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       method: 'get',
       path: '/v1/characters/{character_id}/versions',
       summary: 'Versions, newest first, each with its provider copies',
+      description:
+        "The versions of a character, newest first, each with its provider copies (bindings). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: CharacterIdParam },
       responses: {
         200: { description: 'Versions', ...json(listOf(CharacterVersion, 'CharacterVersionList')) },
@@ -68,6 +72,8 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       method: 'post',
       path: action('/v1/characters/{character_id}/versions/{number}', 'retire'),
       summary: 'Retire a version: no new work uses it; what it made stays valid; it is never reactivated',
+      description:
+        'Retires a version: no new work uses it, what it made stays valid, and it is never reactivated. Owners and admins only: a member gets 403 admin_required.',
       request: { params: VersionParams },
       responses: { 200: { description: 'The retired version', ...json(CharacterVersion) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -89,6 +95,8 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       method: 'post',
       path: '/v1/characters/{character_id}/versions/{number}/bindings',
       summary: 'Record a provider copy of a version, with the provider consent status',
+      description:
+        "Records a provider copy of a version: provider, assetKind (likeness or voice), the provider's asset id and the provider consent status. Owners and admins only: a member gets 403 admin_required.",
       request: { params: VersionParams, body: jsonBody(BindingCreateRequest) },
       responses: { 201: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 422) },
     }),

@@ -35,6 +35,8 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'get',
       path: '/v1/characters',
       summary: 'Characters of a workspace (or of one project), newest first; archived ones only with includeArchived=true',
+      description:
+        "The characters of a workspace, or of one project, newest first and paged; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { query: ListCharactersQuery },
       responses: { 200: { description: 'Characters', ...json(listOf(Character, 'CharacterList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -59,6 +61,8 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'post',
       path: '/v1/characters',
       summary: 'Create a character in a project (owners and admins); a retry with the same requestId returns the first answer',
+      description:
+        'Creates a character (synthetic or likeness) in a project, with its persona draft. Owners and admins only (403 admin_required); a retry with the same requestId returns the first answer, and the same requestId with another body is 409 request_id_reused.',
       request: { body: jsonBody(CharacterCreateRequest) },
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -101,6 +105,8 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'get',
       path: '/v1/characters/{character_id}',
       summary: 'A character: references, latest version, whether it is usable today',
+      description:
+        "A character with its references, latest version and whether it is usable today; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: CharacterIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -117,6 +123,8 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'patch',
       path: '/v1/characters/{character_id}',
       summary: 'Rename or edit the persona draft; needs the etag (body or If-Match); frozen versions are untouched',
+      description:
+        'Renames a character or edits its persona draft; frozen versions are untouched. Owners and admins only (403 admin_required); the etag is required (428 etag_required) and a stale one is 409 etag_mismatch with current.',
       request: { params: CharacterIdParam, body: jsonBody(CharacterUpdateRequest) },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422, 428) },
     }),
@@ -144,6 +152,8 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'delete',
       path: '/v1/characters/{character_id}',
       summary: 'Archive a character; what it made stays valid (an etag, when sent, is checked)',
+      description:
+        'Archives a character: it is hidden from lists and takes no new work, and nothing it made is affected. Owners and admins only (403 admin_required); an etag, when sent, must match (409 etag_mismatch).',
       request: { params: CharacterIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -173,6 +183,8 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'post',
       path: action('/v1/characters/{character_id}', 'check'),
       summary: 'The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a date or a version',
+      description:
+        "The consent gate for a planned use (media, and optionally use, channel, territory, advertiser, provider, a date or a version): answers whether the character is usable and, if not, the reasons. When a provider is named, the provider's consent is needed as well as the workspace's. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: CharacterIdParam, body: jsonBody(CheckRequest) },
       responses: {
         200: { description: 'Usability and the reasons it is refused', ...json(CheckResult) },

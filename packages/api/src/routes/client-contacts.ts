@@ -23,6 +23,8 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
       method: 'get',
       path: '/v1/clients/{client_id}/contacts',
       summary: "The client's contacts",
+      description:
+        "The contacts of a client, each with whether they approve work. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: ClientIdParam, query: Pagination },
       responses: { 200: { description: 'Contacts', ...json(listOf(Contact, 'ClientContactList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -38,6 +40,8 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
       method: 'post',
       path: '/v1/clients/{client_id}/contacts',
       summary: 'Add a contact; the email is unique per client ignoring case',
+      description:
+        'Adds a contact to a client. Owners and admins only (403 admin_required); an email already on the client, ignoring case, is 409 contact_exists.',
       request: { params: ClientIdParam, body: jsonBody(ContactCreateRequest) },
       responses: { 201: { description: 'The contact', ...json(Contact) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -64,6 +68,8 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
       method: 'patch',
       path: '/v1/clients/{client_id}/contacts/{contact_id}',
       summary: 'Edit a contact, including whether they approve work',
+      description:
+        'Edits a contact, including whether they approve work. Owners and admins only (403 admin_required); changing the email to one already on the client is 409 contact_exists.',
       request: { params: ContactParams, body: jsonBody(ContactUpdateRequest) },
       responses: { 200: { description: 'The contact', ...json(Contact) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -89,6 +95,7 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
       method: 'delete',
       path: '/v1/clients/{client_id}/contacts/{contact_id}',
       summary: 'Remove a contact outright',
+      description: 'Removes a contact outright. Owners and admins only: a member gets 403 admin_required.',
       request: { params: ContactParams },
       responses: { 204: { description: 'Removed' }, ...errorResponses(401, 403, 404, 422) },
     }),

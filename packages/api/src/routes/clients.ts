@@ -38,6 +38,8 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/clients',
       summary: "Clients with this month's rollups, by name; totals leave out leads and past clients",
+      description:
+        "The clients of a workspace by name, with this month's rollups; leads and past clients stay out of totals, and archived ones appear only with includeArchived=true. Members read; billing and money fields are null for anyone but owners and admins.",
       request: { params: WorkspaceIdParam, query: ListClientsQuery },
       responses: { 200: { description: 'Clients', ...json(ClientList) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -61,6 +63,8 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'post',
       path: '/v1/workspaces/{workspace_id}/clients',
       summary: 'Create a client (owners and admins); a retry with the same requestId returns the first answer',
+      description:
+        'Creates a client (name, status, billing). Owners and admins only (403 admin_required); a retry with the same requestId returns the first answer, the same requestId with another body is 409 request_id_reused, and a slug a live client already has is 409 client_conflict.',
       request: { params: WorkspaceIdParam, body: jsonBody(ClientCreateRequest) },
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -108,6 +112,8 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'get',
       path: '/v1/clients/{client_id}',
       summary: 'A client with its projects and rollup',
+      description:
+        'A client with its projects and rollup; the ETag header carries its etag. Members read; billing, cost to serve and expected fees are null for anyone but owners and admins.',
       request: { params: ClientIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -124,6 +130,8 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'patch',
       path: '/v1/clients/{client_id}',
       summary: 'Edit name, slug, status, statusNote, billing or notes; needs the etag (body or If-Match)',
+      description:
+        'Edits the name, slug, status, statusNote, billing or notes of a client and returns the new ETag. Owners and admins only (403 admin_required); the etag is required (428 etag_required), a stale one is 409 etag_mismatch with current, and a slug taken by a live client is 409 client_conflict.',
       request: { params: ClientIdParam, body: jsonBody(ClientUpdateRequest) },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422, 428) },
     }),
@@ -165,6 +173,8 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'delete',
       path: '/v1/clients/{client_id}',
       summary: 'Archive a client: hidden from lists, its history kept (a client with history is never deleted)',
+      description:
+        'Archives a client: hidden from lists by default, its history kept; a client with history is never deleted. Owners and admins only: a member gets 403 admin_required.',
       request: { params: ClientIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -190,6 +200,8 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'get',
       path: '/v1/clients/{client_id}/events',
       summary: 'Status history, newest first',
+      description:
+        "A client's status history, newest first. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: ClientIdParam, query: Pagination },
       responses: { 200: { description: 'Events', ...json(listOf(ClientEvent, 'ClientEventList')) }, ...errorResponses(401, 403, 404, 422) },
     }),

@@ -16,6 +16,8 @@ export const costRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
     method: 'get',
     path: '/v1/costs',
     summary: 'Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider or model',
+    description:
+      "Aggregates spend of a workspace (or one project) between from and to, grouped by day, workflow, project, provider or model; each run counts its own spend once, so sub-workflow children are not counted twice. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
     request: { query: CostsQuery },
     responses: { 200: { description: 'Cost lines', ...json(Costs) }, ...errorResponses(401, 403, 404, 422) },
   }),

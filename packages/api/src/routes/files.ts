@@ -157,6 +157,8 @@ fileRoutes.openAPIRegistry.registerPath({
   tags: ['artifacts'],
   summary:
     "An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local storage streams it with range support, GCS redirects",
+  description:
+    'Public: serves an artifact file through the signed URL found in content.url (exp and sig in the query), so no credential is needed. A missing or wrong signature is 404, an expired one 403 (read the artifact again for a fresh URL), and a range past the end 416.',
   request: {
     params: z.object({
       key: z

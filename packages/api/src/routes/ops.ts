@@ -45,10 +45,12 @@ export async function requireOperator(c: Context<AppEnv>): Promise<void> {
 export const opsRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured('operators'),
+      ...secured('ops'),
       method: 'get',
       path: '/v1/ops/tasks',
       summary: 'The operator queue: one task per submitted campaign, newest first (platform operators)',
+      description:
+        'The operator queue: one task per submitted campaign, newest first. Platform operators only: anyone else gets 403 operator_required.',
       request: { query: ListOpsTasksQuery },
       responses: { 200: { description: 'Tasks', ...json(listOf(OpsTask, 'OpsTaskList')) }, ...errorResponses(401, 403, 422) },
     }),
@@ -71,10 +73,12 @@ export const opsRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
   )
   .openapi(
     createRoute({
-      ...secured('operators'),
+      ...secured('ops'),
       method: 'get',
       path: '/v1/ops/inbox',
       summary: 'Notifications for operators, newest first (platform operators)',
+      description:
+        'Notifications for operators, newest first, such as the one each campaign submission creates. Platform operators only: anyone else gets 403 operator_required.',
       request: { query: Pagination },
       responses: {
         200: { description: 'Notifications', ...json(listOf(OpsNotification, 'OpsNotificationList')) },
@@ -97,7 +101,7 @@ export const opsRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
   )
   .openapi(
     createRoute({
-      ...secured('operators'),
+      ...secured('ops'),
       method: 'post',
       path: '/v1/ops/campaigns/{campaign_id}/request',
       summary: "Move a campaign's managed request and/or add a note (platform operators)",

@@ -35,7 +35,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/orders',
       summary: 'Plan an order: children are created as planned runs with an estimate; nothing runs or is spent',
-      description: IDEMPOTENCY_DESCRIPTION('order'),
+      description: `Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded when the estimate breaches a budget or budgetLimitUsd. ${IDEMPOTENCY_DESCRIPTION('order')}`,
       request: { body: jsonBody(CreateOrderRequest), headers: IdempotencyHeaders },
       responses: {
         201: {
@@ -77,6 +77,8 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'get',
       path: '/v1/orders/{order_id}',
       summary: 'An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=)',
+      description:
+        "An order with its status, counts (planned, running, succeeded, failed, skipped), estimatedCostUsd and actualCostUsd, which rolls up every child; its children are listed by GET /v1/runs?parentOrderId=. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: OrderIdParam },
       responses: { 200: { description: 'The order', ...orderBody }, ...errorResponses(401, 403, 404) },
     }),
@@ -91,6 +93,8 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/orders/{order_id}/start',
       summary: 'Start a planned order; every budget is re-checked against current spend (402 if refused)',
+      description:
+        "Starts a planned order: every budget is re-checked against current spend, then its children execute. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A budget that would be breached is 402 budget_exceeded (recorded), and an order that is not planned is 409 invalid_transition.",
       request: { params: OrderIdParam },
       responses: { 200: { description: 'The running order', ...orderBody }, ...errorResponses(401, 402, 403, 404, 409) },
     }),
@@ -106,6 +110,8 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/orders/{order_id}/retry-failed',
       summary: 'Re-run failed children (all, or runIds); deterministic failures are skipped unless includeDeterministic',
+      description:
+        "Re-runs the failed children of an order (all, or those named), moving it back to running; deterministic failures are skipped unless includeDeterministic is true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A budget refusal is 402 budget_exceeded; an order in a state that cannot retry is 409 invalid_transition.",
       request: { params: OrderIdParam, body: jsonBody(RetryFailedRequest) },
       responses: {
         200: {
@@ -127,6 +133,8 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/orders/{order_id}/accept-gap',
       summary: 'Settle an order short of its target; the reason is kept on the order',
+      description:
+        "Settles an order in attention as completed short of its target; the reason (required) is recorded on the order. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. An order not in attention is 409 invalid_transition.",
       request: { params: OrderIdParam, body: jsonBody(AcceptGapRequest) },
       responses: { 200: { description: 'The completed order', ...orderBody }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -142,6 +150,8 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/orders/{order_id}/cancel',
       summary: 'Cancel an order: no new children start; those in flight stop at their next step boundary',
+      description:
+        "Cancels an order: no new children start and those in flight stop at their next step boundary; spend so far stays billed. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. An order that already ended is 409 invalid_transition.",
       request: { params: OrderIdParam },
       responses: { 200: { description: 'The order', ...orderBody }, ...errorResponses(401, 403, 404, 409) },
     }),

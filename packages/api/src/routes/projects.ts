@@ -35,6 +35,8 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/projects',
       summary: 'Projects of a workspace, newest first; archived ones only with includeArchived=true',
+      description:
+        "The projects of a workspace, newest first and paged; archived ones appear only with includeArchived=true, and clientId filters by client (none for the organization's own). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: WorkspaceIdParam, query: ListProjectsQuery },
       responses: { 200: { description: 'Projects', ...json(listOf(Project, 'ProjectList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -57,6 +59,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'post',
       path: '/v1/workspaces/{workspace_id}/projects',
       summary: 'Create a project (owners and admins)',
+      description: 'Creates a project in the workspace. Owners and admins only: a member gets 403 admin_required.',
       request: { params: WorkspaceIdParam, body: jsonBody(ProjectCreateRequest) },
       responses: { 201: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -80,6 +83,8 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
       summary: 'A project',
+      description:
+        "A project of the workspace. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: ProjectParams },
       responses: { 200: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -97,6 +102,8 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'patch',
       path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
       summary: 'Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins)',
+      description:
+        'Renames, describes, archives or unarchives a project, or links it to a client (clientId) or unlinks it (null); a project belongs to at most one client. Owners and admins only (403 admin_required); a client outside the workspace is 422 client_not_found.',
       request: { params: ProjectParams, body: jsonBody(ProjectUpdateRequest) },
       responses: { 200: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -128,7 +135,8 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'delete',
       path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
       summary: 'Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level',
-      description: 'A hard delete. Archiving (PATCH archived=true) is preferred: it hides the project from lists and keeps it.',
+      description:
+        'A hard delete, by owners and admins only (403 admin_required); a project with characters is refused with 409 project_has_characters. Archiving (PATCH archived=true) is preferred: it hides the project from lists and keeps it.',
       request: { params: ProjectParams },
       responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 409, 422) },
     }),

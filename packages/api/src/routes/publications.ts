@@ -97,6 +97,8 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
       path: '/v1/publications/{publication_id}/verify',
       summary:
         'Send a signed no-op message (action verify) to the revalidateUrl now; 200 only when the consumer answered 2xx, otherwise 422 webhook_verify_failed saying what it answered. Recorded as an attempt and as delivery health',
+      description:
+        "Sends the publication's consumer a signed no-op message now and records the answer as delivery health; 200 means the consumer verified it. Owners and admins only (403 admin_required); any other answer from the consumer is 422 webhook_verify_failed.",
       request: { params: PublicationIdParam },
       responses: {
         200: { description: 'The consumer verified the message', ...json(VerifyResult) },
@@ -148,6 +150,8 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
       method: 'post',
       path: '/v1/publications/{publication_id}/documents',
       summary: 'Add a draft document (owners and admins); publishing it sends the revalidation webhook',
+      description:
+        'Adds a draft document to a publication; nothing is sent until it is published. Owners and admins only (403 admin_required); a slug another document of the publication has is 409 document_slug_taken.',
       request: { params: PublicationIdParam, body: jsonBody(DocumentCreateRequest) },
       responses: { 201: { description: 'The document', ...json(PublicationDocument) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -174,6 +178,8 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
       method: 'post',
       path: '/v1/documents/{document_id}/publish',
       summary: 'Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine with retries',
+      description:
+        "Publishes a document (or publishes it again) and sends the signed revalidation webhook to the publication's revalidateUrl, delivered by the engine with retries. Owners and admins only: a member gets 403 admin_required.",
       request: { params: DocumentIdParam },
       responses: {
         200: { description: 'The document and the message announcing it', ...json(DocumentTransition) },
@@ -189,6 +195,8 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
       path: '/v1/documents/{document_id}/unpublish',
       summary:
         'Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook is delivered by the engine',
+      description:
+        'Unpublishes a published document and sends the signed revalidation webhook. Owners and admins only (403 admin_required); a document that is not published is 409 invalid_transition.',
       request: { params: DocumentIdParam },
       responses: {
         200: { description: 'The document and the message announcing it', ...json(DocumentTransition) },
@@ -203,6 +211,7 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
       path: '/v1/publications/public/{slug}/articles',
       tags: ['publications'],
       summary: "A publication's published documents, newest first (public, no credential)",
+      description: 'Public, no credential: the published documents of a publication, newest first. An unknown slug is 404.',
       request: { params: PublicationSlugParam, query: Pagination },
       responses: { 200: { description: 'Articles', ...json(PublicArticleList) }, ...errorResponses(404, 422) },
     }),

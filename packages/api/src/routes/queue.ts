@@ -47,6 +47,8 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'get',
       path: '/v1/queue/count',
       summary: 'How many runs wait for review, with the same filters as the queue',
+      description:
+        "The number of runs waiting for review, with the same filters as GET /v1/queue (workspaceId, projectId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { query: QueueFilters },
       responses: { 200: { description: 'The number of queue items', ...json(QueueCount) }, ...errorResponses(401, 403, 404, 422) },
     }),

@@ -34,6 +34,8 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     method: 'get',
     path: '/v1/runs/{run_id}/events',
     summary: 'Server-sent events: a snapshot, then each state change of the run until it ends',
+    description:
+      "A server-sent event stream: a full snapshot on connect, then each state change as it happens; every event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event answers 204.",
     request: {
       params: RunIdParam,
       query: z.object({

@@ -27,7 +27,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       method: 'post',
       path: '/v1/runs',
       summary: 'Start a run of a workflow; returns at once with status pending',
-      description: IDEMPOTENCY_DESCRIPTION('run'),
+      description: `Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422 intake_invalid or character_not_usable, 402 budget_exceeded (recorded). ${IDEMPOTENCY_DESCRIPTION('run')}`,
       request: { body: jsonBody(CreateRunRequest), headers: IdempotencyHeaders },
       responses: {
         201: {
@@ -55,6 +55,8 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       method: 'get',
       path: '/v1/runs',
       summary: 'Runs of a workspace, newest first',
+      description:
+        "Lists the runs of one workspace (the one named, else the project's, else the caller's default), newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { query: ListRunsQuery },
       responses: { 200: { description: 'Runs', ...json(listOf(Run, 'RunList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -81,6 +83,8 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       method: 'get',
       path: '/v1/runs/{run_id}',
       summary: 'A run with its step telemetry, costs and review ledger',
+      description:
+        "A run as it stands: status, pinned workflowVersion and specVersionHash, resolved intake, step telemetry, totalCosts and, once produced, artifactId; a failed run carries error and errorCode. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: RunIdParam },
       responses: { 200: { description: 'The run', ...runBody }, ...errorResponses(401, 403, 404) },
     }),

@@ -95,6 +95,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
         method: 'post',
         path: contract.path,
         summary: summaries.create,
+        description: `Creates a ${contract.one} of a workspace and answers its signing secret, shown only here; the URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.`,
         request: { body: jsonBody(schemas.createRequest) },
         responses: {
           201: { description: `The ${contract.one} and its secret, shown once`, ...json(schemas.withSecret) },
@@ -129,6 +130,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
         method: 'get',
         path: contract.path,
         summary: summaries.list,
+        description: `${contract.many} of one workspace, paged, each with its delivery health; secrets are never shown. Any member may read; a workspace-bound API key reaching another workspace gets 403.`,
         request: { query: schemas.listQuery },
         responses: { 200: { description: contract.many, ...json(schemas.list) }, ...errorResponses(401, 403, 404, 422) },
       }),
@@ -146,6 +148,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
         method: 'get',
         path: onePath(contract),
         summary: summaries.get,
+        description: `One ${contract.one} with its delivery health, never its secret. Any member may read; one outside the caller's workspaces is 404.`,
         request: { params: idParams },
         responses: { 200: { description: `The ${contract.one}`, ...json(schemas.record) }, ...errorResponses(401, 403, 404, 422) },
       }),
@@ -161,6 +164,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
         method: 'patch',
         path: onePath(contract),
         summary: summaries.update,
+        description: `Changes a ${contract.one}; a new URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.`,
         request: { params: idParams, body: jsonBody(schemas.updateRequest) },
         responses: { 200: { description: `The ${contract.one}`, ...json(schemas.record) }, ...errorResponses(401, 403, 404, 422) },
       }),
@@ -181,6 +185,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
         method: 'post',
         path: `${onePath(contract)}/rotate-secret`,
         summary: summaries.rotateSecret,
+        description: `Replaces the signing secret of a ${contract.one} and answers the new one, shown only here; the old secret stops signing at once. Owners and admins only: a member gets 403 admin_required.`,
         request: { params: idParams },
         responses: {
           200: { description: `The ${contract.one} and its new secret, shown once`, ...json(schemas.withSecret) },
@@ -227,6 +232,7 @@ export function targetDeliveriesRoute<Row extends TargetRow, Query, Item>(
     method: 'get',
     path: `${onePath(at)}/deliveries`,
     summary: deliveries.summary,
+    description: `Delivery attempts to a ${at.tag === 'publications' ? 'publication' : 'webhook endpoint'}, newest first and paged, each with what the consumer answered. Any member may read; one outside the caller's workspaces is 404.`,
     request: { params: at.idParams, query: deliveries.query },
     responses: { 200: { description: deliveries.description, ...json(deliveries.list) }, ...errorResponses(401, 403, 404, 422) },
   });

@@ -58,10 +58,12 @@ async function visibleConsent(caller: Caller, id: string, write: boolean) {
 
 const consentMoveRoute = (move: ConsentMove, summary: string) =>
   createRoute({
-    ...secured('subjects and consent'),
+    ...secured('subjects'),
     method: 'post',
     path: action('/v1/likeness-consents/{consent_id}', move),
     summary,
+    description:
+      'Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required); an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke, which a stale etag never blocks.',
     request: { params: ConsentIdParam, body: { ...json(ConsentMoveRequest), required: false } },
     responses: { 200: { description: 'The consent', ...json(Consent) }, ...errorResponses(401, 403, 404, 409, 422) },
   });
@@ -107,10 +109,12 @@ async function answerConsentMove(
 export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     createRoute({
-      ...secured('subjects and consent'),
+      ...secured('subjects'),
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/subjects',
       summary: 'People depicted by likeness characters; erased ones only with includeErased=true',
+      description:
+        "The people depicted by likeness characters in a workspace; erased subjects appear only with includeErased=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: WorkspaceIdParam, query: ListSubjectsQuery },
       responses: { 200: { description: 'Subjects', ...json(listOf(Subject, 'SubjectList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -128,10 +132,12 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured('subjects and consent'),
+      ...secured('subjects'),
       method: 'post',
       path: '/v1/workspaces/{workspace_id}/subjects',
       summary: 'Record a person who may be depicted; attested adult and not a political figure (owners and admins)',
+      description:
+        'Records a person who may be depicted, attested adult and not a political figure (both attestations must be true, else 422). Owners and admins only: a member gets 403 admin_required.',
       request: { params: WorkspaceIdParam, body: jsonBody(SubjectCreateRequest) },
       responses: { 201: { description: 'The subject', ...json(Subject) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -156,10 +162,12 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured('subjects and consent'),
+      ...secured('subjects'),
       method: 'get',
       path: '/v1/subjects/{subject_id}',
       summary: 'A subject and all their consents',
+      description:
+        "A subject and all their consents. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: SubjectIdParam },
       responses: { 200: { description: 'The subject', ...json(SubjectWithConsents) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -172,10 +180,12 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured('subjects and consent'),
+      ...secured('subjects'),
       method: 'patch',
       path: '/v1/subjects/{subject_id}',
       summary: 'Edit name, email, public role or union status; needs the etag (body or If-Match)',
+      description:
+        'Edits the name, email, public role or union status of a subject. Owners and admins only (403 admin_required); the etag is required (428 etag_required), a stale one is 409 etag_mismatch with current, and an erased subject is 409 subject_erased.',
       request: { params: SubjectIdParam, body: jsonBody(SubjectUpdateRequest) },
       responses: { 200: { description: 'The subject', ...json(Subject) }, ...errorResponses(401, 403, 404, 409, 422, 428) },
     }),
@@ -201,10 +211,12 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured('subjects and consent'),
+      ...secured('subjects'),
       method: 'post',
       path: action('/v1/subjects/{subject_id}', 'erase'),
       summary: 'Erase a person: identifying data blanked, every consent revoked, every version depicting them retired',
+      description:
+        'Erases a person: identifying data is blanked, every consent is revoked and every character version depicting them is retired. Owners and admins only: a member gets 403 admin_required.',
       request: { params: SubjectIdParam },
       responses: { 200: { description: 'The erased subject', ...json(Subject) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -217,10 +229,12 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured('subjects and consent'),
+      ...secured('subjects'),
       method: 'post',
       path: '/v1/subjects/{subject_id}/consents',
       summary: 'Record a likeness consent; it starts pending and allows nothing until activated',
+      description:
+        'Records a likeness consent (grantor, what it covers, scope, dates at most 10 years apart, evidence); it starts pending and allows nothing until activated. Owners and admins only (403 admin_required); an erased subject is 409 subject_erased.',
       request: { params: SubjectIdParam, body: jsonBody(ConsentCreateRequest) },
       responses: { 201: { description: 'The pending consent', ...json(Consent) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -273,10 +287,12 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
   )
   .openapi(
     createRoute({
-      ...secured('subjects and consent'),
+      ...secured('subjects'),
       method: 'get',
       path: '/v1/likeness-consents/{consent_id}/events',
       summary: "A consent's history, newest first (written by the database on every status change)",
+      description:
+        "A consent's status history, newest first, written by the database on every change. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: ConsentIdParam, query: Pagination },
       responses: {
         200: { description: 'Events', ...json(listOf(ConsentEvent, 'ConsentEventList')) },

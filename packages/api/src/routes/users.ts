@@ -52,6 +52,8 @@ export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
       method: 'get',
       path: '/v1/users/me',
       summary: 'The signed-in user, with any standing account deletion request',
+      description:
+        'The signed-in user (by session or API key), with any standing account deletion request. A missing or invalid credential is 401.',
       responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401) },
     }),
     async (c) => {

@@ -22,7 +22,7 @@ import { visibleTarget } from '../webhook-targets/signed-targets.js';
 import { signedTargetRoutes, targetDeliveriesRoute } from './signed-target-routes.js';
 import { callerOf } from '../http/caller.js';
 
-const at = { tag: 'webhook-endpoints', path: '/v1/webhook-endpoints', idParam: 'endpoint_id', idParams: WebhookEndpointIdParam };
+const at = { tag: 'webhook endpoints', path: '/v1/webhook-endpoints', idParam: 'endpoint_id', idParams: WebhookEndpointIdParam };
 
 /**
  * Event webhooks for integrators (docs/webhooks.md): a workspace's endpoints and the events they want. Each
@@ -81,10 +81,12 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
 })
   .openapi(
     createRoute({
-      ...secured('webhook-endpoints'),
+      ...secured('webhook endpoints'),
       method: 'delete',
       path: '/v1/webhook-endpoints/{endpoint_id}',
       summary: 'Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried included',
+      description:
+        'Deletes the endpoint: nothing more is sent to it, messages still being retried included. Owners and admins only: a member gets 403 admin_required.',
       request: { params: WebhookEndpointIdParam },
       responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -96,10 +98,12 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
   )
   .openapi(
     createRoute({
-      ...secured('webhook-endpoints'),
+      ...secured('webhook endpoints'),
       method: 'post',
       path: '/v1/webhook-endpoints/{endpoint_id}/test',
       summary: `Send an ${WEBHOOK_TEST_EVENT} event (owners and admins), delivered by the engine like any event, with the same signing and retries, even to a disabled endpoint; follow it under deliveries`,
+      description:
+        'Records a test message and hands it to the engine, which delivers it like any event; the answer is 202 before delivery. Owners and admins only: a member gets 403 admin_required.',
       request: { params: WebhookEndpointIdParam },
       responses: {
         202: { description: 'The test message is recorded and on its way', ...json(WebhookEndpointTestResult) },

@@ -96,6 +96,8 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'post',
       path: '/v1/workflows',
       summary: "Create a workspace's workflow as a draft, or replace its current draft (owners and admins)",
+      description:
+        "Creates a workflow of the caller's workspace as a draft (201), or replaces its current draft (200); drafts are not in the catalog and do not execute. Owners and admins only (403 admin_required); an id used by another workflow is 409 workflow_id_taken, and a published version is frozen (409 version_frozen).",
       request: { body: jsonBody(AuthorWorkflowRequest) },
       responses: {
         200: { description: 'The draft was replaced', ...workflowBody },
@@ -114,6 +116,8 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/workflows',
       summary: 'The workflows a workspace can run: its own (any visibility) and the built-ins',
+      description:
+        "The workflows a workspace can run: its own at any visibility, and the built-ins. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { query: ListWorkflowsQuery },
       responses: {
         200: { description: 'Workflows', ...json(listOf(WorkflowSummary, 'WorkflowList')) },
@@ -133,6 +137,8 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/workflows/{id}',
       summary: 'A workflow with its full, unredacted definition (live version, else newest draft)',
+      description:
+        "A workflow with its full, unredacted definition: the live version, else the newest draft. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: WorkflowIdParam },
       responses: { 200: { description: 'The workflow', ...workflowBody }, ...errorResponses(401, 403, 404) },
     }),
@@ -148,6 +154,8 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/workflows/{id}/versions',
       summary: 'The versions of a workflow, newest first',
+      description:
+        "The versions of a workflow, newest first, each with its status. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: WorkflowIdParam, query: Pagination },
       responses: {
         200: { description: 'Versions', ...json(listOf(WorkflowVersion, 'WorkflowVersionList')) },
@@ -167,6 +175,8 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'post',
       path: '/v1/workflows/{id}/publish',
       summary: 'Publish the draft version as internal: frozen, live, runnable by the workspace, never in the public catalog',
+      description:
+        'Publishes the draft version as internal: frozen, live and runnable by the workspace, never in the public catalog. Owners and admins only (403 admin_required); a version already published is 409 version_frozen.',
       request: { params: WorkflowIdParam, body: jsonBody(PublishWorkflowRequest) },
       responses: { 200: { description: 'The workflow', ...workflowBody }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -178,6 +188,8 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'post',
       path: '/v1/workflows/{id}/deprecate',
       summary: 'Deprecate a workflow in favour of a successor; new runs are refused with 400 template_deprecated',
+      description:
+        'Deprecates a workflow in favour of a successor: new runs of it are refused with 400 template_deprecated naming supersededBy, and runs already made are untouched. Owners and admins only (403 admin_required); an unknown or unfit successor is 422 invalid_successor.',
       request: { params: WorkflowIdParam, body: jsonBody(DeprecateWorkflowRequest) },
       responses: { 200: { description: 'The workflow', ...workflowBody }, ...errorResponses(401, 403, 404, 422) },
     }),

@@ -52,6 +52,8 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'get',
       path: '/v1/workspaces',
       summary: 'Your workspaces with your role in each, the default one first',
+      description:
+        "The workspaces the caller is a member of, with the caller's role in each, the default one first, paged. A workspace-bound API key sees only its workspace.",
       request: { query: Pagination },
       responses: { 200: { description: 'Workspaces', ...json(listOf(Workspace, 'WorkspaceList')) }, ...errorResponses(401, 422) },
     }),
@@ -71,6 +73,8 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'post',
       path: '/v1/workspaces',
       summary: 'Create a workspace; you become its owner',
+      description:
+        'Creates a workspace with the caller as its owner. A workspace-bound API key cannot create workspaces (403 account_scope_required).',
       request: { body: jsonBody(WorkspaceCreateRequest) },
       responses: { 201: { description: 'The workspace', ...json(Workspace) }, ...errorResponses(401, 403, 422) },
     }),
@@ -91,6 +95,8 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'get',
       path: '/v1/workspaces/{workspace_id}',
       summary: 'A workspace you are a member of, with your role',
+      description:
+        "A workspace the caller is a member of, with the caller's role. Any other workspace is 404; a workspace-bound key reaching another workspace gets 403.",
       request: { params: WorkspaceIdParam },
       responses: { 200: { description: 'The workspace', ...json(Workspace) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -107,6 +113,8 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/members',
       summary: 'Members of a workspace and their roles',
+      description:
+        "The members of a workspace with their roles (owner, admin, member). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: WorkspaceIdParam, query: Pagination },
       responses: {
         200: { description: 'Members', ...json(listOf(WorkspaceMember, 'WorkspaceMemberList')) },
@@ -125,6 +133,8 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'post',
       path: '/v1/workspaces/{workspace_id}/members',
       summary: 'Add an existing user to a workspace (owners and admins)',
+      description:
+        'Adds an existing user to the workspace with a role. Owners and admins only (403 admin_required), and only an owner may grant the owner role; a user already a member is 409 member_exists.',
       request: { params: WorkspaceIdParam, body: jsonBody(MemberAddRequest) },
       responses: { 201: { description: 'The new member', ...json(WorkspaceMember) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -148,6 +158,8 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'patch',
       path: '/v1/workspaces/{workspace_id}/members/{user_id}',
       summary: "Change a member's role (owners and admins; only owners touch the owner role)",
+      description:
+        "Changes a member's role. Owners and admins only (403 admin_required), and only an owner may grant, change or remove the owner role; demoting the last owner is 409 last_owner.",
       request: { params: MemberParams, body: jsonBody(MemberUpdateRequest) },
       responses: { 200: { description: 'The member', ...json(WorkspaceMember) }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -173,6 +185,8 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'delete',
       path: '/v1/workspaces/{workspace_id}/members/{user_id}',
       summary: 'Remove a member (owners and admins), or leave a workspace yourself',
+      description:
+        'Removes a member; any member may remove themselves (leave). Removing someone else needs an owner or admin (403 admin_required), removing an owner needs an owner, and the last owner cannot leave (409 last_owner).',
       request: { params: MemberParams },
       responses: { 204: { description: 'Removed' }, ...errorResponses(401, 403, 404, 409, 422) },
     }),

@@ -12,6 +12,9 @@ T = TypeVar("T", bound="AcceptGapRequest")
 @_attrs_define
 class AcceptGapRequest:
     """
+    Example:
+        {'reason': 'Two of three reports are enough for the newsletter; the third topic is dropped.'}
+
     Attributes:
         reason (str):
     """

@@ -14,6 +14,9 @@ T = TypeVar("T", bound="AccountDeletionRequest")
 @_attrs_define
 class AccountDeletionRequest:
     """
+    Example:
+        {'reason': 'Closing the studio account.'}
+
     Attributes:
         reason (None | str | Unset):
     """

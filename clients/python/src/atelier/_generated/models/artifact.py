@@ -21,6 +21,17 @@ T = TypeVar("T", bound="Artifact")
 @_attrs_define
 class Artifact:
     """
+    Example:
+        {'id': 'artifact-8d2f4b6a', 'runId': 'run-3f9a1c2e', 'templateId': 'plan-research-report', 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'title': 'Urban
+            beekeeping: a research report', 'status': 'ready', 'artifactClass': 'research', 'artifactType': 'research-
+            report', 'version': 1, 'content': {'type': 'research-report', 'title': 'Urban beekeeping: a research report',
+            'summary': 'City hives thrive on varied forage; the main risks are swarming and neighbours.', 'sections':
+            [{'heading': 'Forage', 'body': 'Parks, gardens and street trees flower in sequence from March to October.'}],
+            'sources': ['https://www.bbka.org.uk/urban-beekeeping']}, 'qa': {'status': 'passed', 'checks': [{'id': 'sources-
+            cited', 'label': 'Every section cites a source', 'status': 'pass', 'detail': '1 of 1 sections cite a source'}]},
+            'createdAt': '2026-11-26T10:15:50.301Z', 'sourceReportArtifactId': None}
+
     Attributes:
         id (str):
         run_id (None | str):

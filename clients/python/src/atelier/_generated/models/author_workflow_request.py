@@ -21,6 +21,13 @@ T = TypeVar("T", bound="AuthorWorkflowRequest")
 @_attrs_define
 class AuthorWorkflowRequest:
     """
+    Example:
+        {'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'definition': {'id': 'plan-bee-guide', 'name': 'Plan a
+            beekeeping guide', 'artifactClass': 'research', 'version': '2026.11.26', 'intakeSchema': {'fields': [{'name':
+            'topic', 'type': 'string', 'required': True}]}, 'runtimeSteps': [{'id': 'step-1', 'name': 'Research', 'kind':
+            'llm', 'role': 'researcher', 'capability': 'text'}], 'gates': [], 'providers': {'researcher': 'anthropic/claude-
+            haiku-4-5'}}}
+
     Attributes:
         definition (AuthorWorkflowRequestDefinition): A WorkflowDefinition. Its lists are counted first (at most 100
             runtimeSteps, 50 gates, 100 intake fields; 422 request validation beyond); then it is checked against the

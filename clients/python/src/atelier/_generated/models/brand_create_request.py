@@ -19,6 +19,12 @@ T = TypeVar("T", bound="BrandCreateRequest")
 @_attrs_define
 class BrandCreateRequest:
     """
+    Example:
+        {'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'name': 'Acme Honey', 'description': 'Raw honey from
+            city rooftops', 'profile': {'voice': {'tone': 'warm and plain-spoken', 'keywords': ['local', 'raw',
+            'seasonal']}, 'visual': {'colors': ['#F2A900', '#1B1B1B'], 'fonts': [], 'logoArtifactId': None}, 'audience':
+            'City dwellers who shop at farmers markets', 'guidelines': 'Never call the honey organic.'}}
+
     Attributes:
         workspace_id (UUID):
         name (str):

@@ -14,6 +14,9 @@ T = TypeVar("T", bound="BrandImportRequest")
 @_attrs_define
 class BrandImportRequest:
     """
+    Example:
+        {'url': 'https://acmehoney.example', 'notes': 'Use the About page for the brand voice'}
+
     Attributes:
         url (str | Unset):
         notes (str | Unset):

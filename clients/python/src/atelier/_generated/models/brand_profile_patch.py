@@ -19,6 +19,10 @@ T = TypeVar("T", bound="BrandProfilePatch")
 @_attrs_define
 class BrandProfilePatch:
     """
+    Example:
+        {'voice': {'tone': 'warm, plain-spoken and a little playful'}, 'visual': {'colors': ['#F2A900', '#1B1B1B',
+            '#FFFFFF']}, 'etag': '"c1d9f4a2b7"'}
+
     Attributes:
         name (str | Unset):
         voice (BrandProfilePatchVoice | Unset):

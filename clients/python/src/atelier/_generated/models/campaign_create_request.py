@@ -17,6 +17,11 @@ T = TypeVar("T", bound="CampaignCreateRequest")
 @_attrs_define
 class CampaignCreateRequest:
     """
+    Example:
+        {'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'name': 'Spring harvest launch', 'brief': {'objective':
+            'Announce the spring harvest to newsletter subscribers', 'deliverables': ['3 social images', '1 research-backed
+            blog post'], 'deadline': '2027-03-15', 'notes': ''}}
+
     Attributes:
         project_id (UUID): The brand project
         name (str):

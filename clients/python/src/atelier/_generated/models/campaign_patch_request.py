@@ -18,6 +18,9 @@ T = TypeVar("T", bound="CampaignPatchRequest")
 @_attrs_define
 class CampaignPatchRequest:
     """
+    Example:
+        {'brief': {'deadline': '2027-03-22'}, 'etag': '"c1d9f4a2b7"'}
+
     Attributes:
         name (str | Unset):
         brief (CampaignPatchRequestBrief | Unset): Fields given replace those of the brief; others stay

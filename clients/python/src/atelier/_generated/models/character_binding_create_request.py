@@ -20,6 +20,10 @@ T = TypeVar("T", bound="CharacterBindingCreateRequest")
 @_attrs_define
 class CharacterBindingCreateRequest:
     """
+    Example:
+        {'provider': 'elevenlabs', 'assetKind': 'voice', 'assetId': 'voice_21m00Tcm4TlvDq8ikWAM',
+            'providerConsentStatus': 'accepted'}
+
     Attributes:
         provider (str):
         asset_kind (CharacterBindingCreateRequestAssetKind):

@@ -17,6 +17,9 @@ T = TypeVar("T", bound="CharacterBindingUpdateRequest")
 @_attrs_define
 class CharacterBindingUpdateRequest:
     """
+    Example:
+        {'providerConsentStatus': 'refused', 'etag': '"c1d9f4a2b7"'}
+
     Attributes:
         provider_consent_status (CharacterBindingUpdateRequestProviderConsentStatus | Unset):
         disabled (bool | Unset):

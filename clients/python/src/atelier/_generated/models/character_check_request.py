@@ -15,6 +15,9 @@ T = TypeVar("T", bound="CharacterCheckRequest")
 @_attrs_define
 class CharacterCheckRequest:
     """
+    Example:
+        {'media': 'image', 'use': 'advertising', 'channel': 'social', 'territory': 'US', 'date': '2027-03-01'}
+
     Attributes:
         media (CharacterCheckRequestMedia):
         use (str | Unset):

@@ -20,6 +20,11 @@ T = TypeVar("T", bound="CharacterCreateRequest")
 @_attrs_define
 class CharacterCreateRequest:
     """
+    Example:
+        {'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'name': 'Bea the Beekeeper', 'format': 'synthetic',
+            'persona': {'summary': 'A cheerful urban beekeeper who explains things simply'}, 'requestId': 'create-
+            bea-2026-11-26'}
+
     Attributes:
         project_id (UUID):
         name (str):

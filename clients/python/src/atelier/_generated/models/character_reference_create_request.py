@@ -17,6 +17,9 @@ T = TypeVar("T", bound="CharacterReferenceCreateRequest")
 @_attrs_define
 class CharacterReferenceCreateRequest:
     """
+    Example:
+        {'role': 'portrait', 'artifactId': 'artifact-5c1e9a7d', 'etag': '"c1d9f4a2b7"'}
+
     Attributes:
         role (CharacterReferenceCreateRequestRole):
         artifact_id (str):

@@ -18,6 +18,9 @@ T = TypeVar("T", bound="CharacterUpdateRequest")
 @_attrs_define
 class CharacterUpdateRequest:
     """
+    Example:
+        {'persona': {'summary': 'A cheerful urban beekeeper with a dry sense of humour'}, 'etag': '"c1d9f4a2b7"'}
+
     Attributes:
         name (str | Unset):
         persona (Persona | Unset):

@@ -15,6 +15,9 @@ T = TypeVar("T", bound="CharacterVersionCreateRequest")
 @_attrs_define
 class CharacterVersionCreateRequest:
     """
+    Example:
+        {'note': 'First approved look'}
+
     Attributes:
         subject_id (UUID | Unset): The depicted person; required for the first likeness version, and the same person
             afterwards

@@ -14,6 +14,9 @@ T = TypeVar("T", bound="ClientContactCreateRequest")
 @_attrs_define
 class ClientContactCreateRequest:
     """
+    Example:
+        {'name': 'Jordan Price', 'email': 'jordan@acmehoney.example', 'role': 'Marketing lead', 'approvesWork': True}
+
     Attributes:
         name (str):
         email (str):

@@ -14,6 +14,9 @@ T = TypeVar("T", bound="ClientContactUpdateRequest")
 @_attrs_define
 class ClientContactUpdateRequest:
     """
+    Example:
+        {'approvesWork': False}
+
     Attributes:
         name (str | Unset):
         email (str | Unset):

@@ -19,6 +19,11 @@ T = TypeVar("T", bound="ClientCreateRequest")
 @_attrs_define
 class ClientCreateRequest:
     """
+    Example:
+        {'name': 'Acme Honey Co.', 'slug': 'acme-honey', 'status': 'active', 'billing': {'model': 'retainer',
+            'amountCents': 250000, 'currency': 'USD', 'period': 'month', 'scope': ['newsletter', 'social']}, 'requestId':
+            'create-acme-2026-11-26'}
+
     Attributes:
         name (str):
         slug (str | Unset): Derived from the name when absent

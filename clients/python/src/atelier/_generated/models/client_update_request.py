@@ -19,6 +19,9 @@ T = TypeVar("T", bound="ClientUpdateRequest")
 @_attrs_define
 class ClientUpdateRequest:
     """
+    Example:
+        {'status': 'paused', 'statusNote': 'Paused over the winter season', 'etag': '"c1d9f4a2b7"'}
+
     Attributes:
         name (str | Unset):
         slug (str | Unset):

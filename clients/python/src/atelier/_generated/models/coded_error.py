@@ -16,6 +16,10 @@ T = TypeVar("T", bound="CodedError")
 @_attrs_define
 class CodedError:
     """
+    Example:
+        {'detail': {'code': 'invalid_transition', 'message': 'an order that is completed cannot be cancelled', 'status':
+            'completed'}}
+
     Attributes:
         detail (CodedErrorDetail):
     """

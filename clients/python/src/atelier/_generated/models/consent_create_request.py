@@ -21,6 +21,12 @@ T = TypeVar("T", bound="ConsentCreateRequest")
 @_attrs_define
 class ConsentCreateRequest:
     """
+    Example:
+        {'grantor': 'subject', 'coversLikeness': True, 'coversVoice': False, 'scope': {'uses': ['advertising'], 'media':
+            ['image', 'video'], 'channels': ['social'], 'territories': ['US', 'CA']}, 'startsOn': '2027-01-01', 'endsOn':
+            '2028-12-31', 'evidenceKind': 'signed_release', 'evidenceSha256':
+            '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}
+
     Attributes:
         grantor (ConsentCreateRequestGrantor):
         covers_likeness (bool):

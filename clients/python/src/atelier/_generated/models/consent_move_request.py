@@ -14,6 +14,9 @@ T = TypeVar("T", bound="ConsentMoveRequest")
 @_attrs_define
 class ConsentMoveRequest:
     """
+    Example:
+        {'etag': '"c1d9f4a2b7"', 'reason': 'Signed release received and filed'}
+
     Attributes:
         etag (str | Unset): Checked when sent (or as If-Match); a revoke is never refused for a stale etag
         reason (str | Unset):

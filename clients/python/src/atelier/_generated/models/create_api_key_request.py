@@ -15,6 +15,9 @@ T = TypeVar("T", bound="CreateApiKeyRequest")
 @_attrs_define
 class CreateApiKeyRequest:
     """
+    Example:
+        {'name': 'CI pipeline', 'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34'}
+
     Attributes:
         name (str):
         workspace_id (None | Unset | UUID):

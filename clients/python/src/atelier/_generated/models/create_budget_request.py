@@ -20,6 +20,10 @@ T = TypeVar("T", bound="CreateBudgetRequest")
 @_attrs_define
 class CreateBudgetRequest:
     """
+    Example:
+        {'scope': 'workspace', 'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'limitUsd': 500, 'period':
+            'month', 'enforcementMode': 'hard_stop', 'perRunCapUsd': 5, 'name': 'Monthly content budget'}
+
     Attributes:
         scope (CreateBudgetRequestScope):
         workspace_id (UUID):

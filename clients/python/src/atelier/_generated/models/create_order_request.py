@@ -31,6 +31,12 @@ T = TypeVar("T", bound="CreateOrderRequest")
 @_attrs_define
 class CreateOrderRequest:
     """
+    Example:
+        {'workflowId': 'plan-research-report', 'variationSpec': {'resolver': 'list', 'params': {'items': [{'topic':
+            'urban beekeeping'}, {'topic': 'rooftop gardens'}, {'topic': 'community composting'}]}}, 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'targetCount': 3,
+            'budgetLimitUsd': 12.5, 'budgetEnforcementMode': 'hard_stop', 'tags': ['q3-content']}
+
     Attributes:
         workflow_id (str):
         variation_spec (VariationSpecCsv | VariationSpecList | VariationSpecMatrix):

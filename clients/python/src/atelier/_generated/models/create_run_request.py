@@ -22,6 +22,11 @@ T = TypeVar("T", bound="CreateRunRequest")
 @_attrs_define
 class CreateRunRequest:
     """
+    Example:
+        {'templateId': 'plan-research-report', 'intake': {'topic': 'urban beekeeping'}, 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'priority':
+            'normal', 'tags': ['q3-content', 'blog'], 'metadata': {'customer': 'acme'}}
+
     Attributes:
         template_id (str):
         intake (CreateRunRequestIntake): Each string in it (a key or a value, at any depth) at most 65,536 characters,

@@ -12,6 +12,9 @@ T = TypeVar("T", bound="DeprecateWorkflowRequest")
 @_attrs_define
 class DeprecateWorkflowRequest:
     """
+    Example:
+        {'supersededById': 'plan-bee-guide'}
+
     Attributes:
         superseded_by_id (str): An existing workflow the caller can see; runs of the deprecated one are refused naming
             it

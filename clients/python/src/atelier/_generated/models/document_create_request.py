@@ -14,6 +14,10 @@ T = TypeVar("T", bound="DocumentCreateRequest")
 @_attrs_define
 class DocumentCreateRequest:
     """
+    Example:
+        {'slug': 'why-city-bees-thrive', 'title': 'Why city bees thrive', 'body': '# Why city bees thrive\\n\\nRooftop
+            hives find more varied forage than many farms.', 'categories': ['beekeeping']}
+
     Attributes:
         slug (str):
         title (str):

@@ -20,6 +20,12 @@ T = TypeVar("T", bound="DryRunRequest")
 class DryRunRequest:
     """A draft WorkflowDefinition, whole or partial (intakeSchema, runtimeSteps, providers, gates, ...), plus intake
 
+    Example:
+        {'intakeSchema': {'fields': [{'name': 'topic', 'type': 'string', 'required': True, 'description': 'What the
+            report is about'}]}, 'runtimeSteps': [{'id': 'step-1', 'name': 'Outline', 'kind': 'llm', 'role': 'researcher',
+            'capability': 'text'}], 'intake': {'topic': 'urban beekeeping'}, 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34'}
+
     Attributes:
         runtime_steps (list[Any] | Unset):
         gates (list[Any] | Unset):

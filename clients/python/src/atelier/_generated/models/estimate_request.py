@@ -22,6 +22,10 @@ T = TypeVar("T", bound="EstimateRequest")
 @_attrs_define
 class EstimateRequest:
     """
+    Example:
+        {'runtimeSteps': [{'id': 'step-1', 'name': 'Outline', 'kind': 'llm', 'role': 'researcher', 'capability':
+            'text'}], 'providers': {'researcher': 'anthropic/claude-haiku-4-5'}, 'budgetPolicy': {'perRunCapUsd': 2}}
+
     Attributes:
         runtime_steps (list[EstimateRequestRuntimeStepsItem]): Step objects of a draft
         providers (EstimateRequestProviders):

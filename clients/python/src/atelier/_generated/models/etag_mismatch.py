@@ -16,6 +16,10 @@ T = TypeVar("T", bound="EtagMismatch")
 @_attrs_define
 class EtagMismatch:
     """
+    Example:
+        {'detail': {'code': 'etag_mismatch', 'message': 'the client changed since you read it', 'current': {'id':
+            '1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65', 'name': 'Acme Honey Co.', 'status': 'active', 'etag': '"d41d8cd98f"'}}}
+
     Attributes:
         detail (EtagMismatchDetail):
     """

@@ -16,6 +16,10 @@ T = TypeVar("T", bound="IntakeInvalid")
 @_attrs_define
 class IntakeInvalid:
     """
+    Example:
+        {'detail': {'error': 'intake_invalid', 'code': 'intake_invalid', 'fields': ['topic is required', 'depth must be
+            one of brief, standard, deep']}}
+
     Attributes:
         detail (IntakeInvalidDetail):
     """

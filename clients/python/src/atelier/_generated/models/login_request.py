@@ -12,6 +12,9 @@ T = TypeVar("T", bound="LoginRequest")
 @_attrs_define
 class LoginRequest:
     """
+    Example:
+        {'email': 'ada@studio.example', 'password': 'correct-horse-battery-staple'}
+
     Attributes:
         email (str):
         password (str):

@@ -14,6 +14,9 @@ T = TypeVar("T", bound="MemberAddRequest")
 @_attrs_define
 class MemberAddRequest:
     """
+    Example:
+        {'email': 'grace@studio.example', 'role': 'member'}
+
     Attributes:
         email (str):
         role (Role): The caller's role in this workspace

@@ -14,6 +14,9 @@ T = TypeVar("T", bound="MemberUpdateRequest")
 @_attrs_define
 class MemberUpdateRequest:
     """
+    Example:
+        {'role': 'admin'}
+
     Attributes:
         role (Role): The caller's role in this workspace
     """

@@ -12,6 +12,9 @@ T = TypeVar("T", bound="MessageError")
 @_attrs_define
 class MessageError:
     """
+    Example:
+        {'detail': 'run run-3f9a1c2e not found'}
+
     Attributes:
         detail (str):
     """

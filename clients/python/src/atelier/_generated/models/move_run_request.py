@@ -13,6 +13,9 @@ T = TypeVar("T", bound="MoveRunRequest")
 @_attrs_define
 class MoveRunRequest:
     """
+    Example:
+        {'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83'}
+
     Attributes:
         project_id (None | UUID): A project of the same workspace, or null for workspace level
     """

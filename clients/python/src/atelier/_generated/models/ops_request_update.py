@@ -16,6 +16,9 @@ T = TypeVar("T", bound="OpsRequestUpdate")
 @_attrs_define
 class OpsRequestUpdate:
     """
+    Example:
+        {'state': 'scoping', 'note': 'We will send a shot list by Friday.', 'noteVisibility': 'campaign'}
+
     Attributes:
         state (OpsRequestUpdateState | Unset):
         note (str | Unset):

@@ -22,6 +22,16 @@ T = TypeVar("T", bound="Order")
 @_attrs_define
 class Order:
     """
+    Example:
+        {'id': 'order-5b8e2c41', 'workflowId': 'plan-research-report', 'workflowVersion': '2026.11.01', 'status':
+            'attention', 'executionMode': 'standard', 'targetCount': 3, 'counts': {'planned': 0, 'running': 0, 'succeeded':
+            2, 'failed': 1, 'skipped': 0, 'cancelled': 0}, 'estimatedCostUsd': 0.126, 'actualCostUsd': 0.089,
+            'budgetLimitUsd': 12.5, 'budgetEnforcementMode': 'hard_stop', 'currency': 'USD', 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'planArtifactId':
+            None, 'priority': 'normal', 'maxConcurrency': None, 'providerOverrides': {}, 'acceptGapReason': None,
+            'failureReason': None, 'createdAt': '2026-11-26T10:20:00.000Z', 'startedAt': '2026-11-26T10:21:12.500Z',
+            'finishedAt': None}
+
     Attributes:
         id (str):
         workflow_id (str):

@@ -18,6 +18,9 @@ T = TypeVar("T", bound="PatchBudgetRequest")
 @_attrs_define
 class PatchBudgetRequest:
     """
+    Example:
+        {'limitUsd': 750, 'enforcementMode': 'allow_overage', 'overageUsd': 50}
+
     Attributes:
         limit_usd (float | Unset):
         period (PatchBudgetRequestPeriod | Unset):

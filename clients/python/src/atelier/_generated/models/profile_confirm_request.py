@@ -15,6 +15,9 @@ T = TypeVar("T", bound="ProfileConfirmRequest")
 @_attrs_define
 class ProfileConfirmRequest:
     """
+    Example:
+        {'runId': 'run-4a7c9e1b', 'fields': ['voice', 'visual']}
+
     Attributes:
         run_id (str):
         fields (list[ProfileConfirmRequestFieldsItem] | Unset): Top-level fields to accept; all when absent

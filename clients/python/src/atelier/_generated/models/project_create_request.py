@@ -15,6 +15,9 @@ T = TypeVar("T", bound="ProjectCreateRequest")
 @_attrs_define
 class ProjectCreateRequest:
     """
+    Example:
+        {'name': 'Spring newsletter', 'description': 'Research reports and illustrations for the spring issue'}
+
     Attributes:
         name (str):
         description (None | str | Unset):

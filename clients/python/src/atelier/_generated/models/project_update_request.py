@@ -15,6 +15,9 @@ T = TypeVar("T", bound="ProjectUpdateRequest")
 @_attrs_define
 class ProjectUpdateRequest:
     """
+    Example:
+        {'name': 'Spring newsletter 2027', 'clientId': '1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65'}
+
     Attributes:
         name (str | Unset):
         description (None | str | Unset):

@@ -13,6 +13,10 @@ T = TypeVar("T", bound="PublicationCreateRequest")
 @_attrs_define
 class PublicationCreateRequest:
     """
+    Example:
+        {'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'slug': 'acme-journal', 'name': 'Acme Journal',
+            'revalidateUrl': 'https://acmehoney.example/api/revalidate', 'sectionPath': '/journal'}
+
     Attributes:
         workspace_id (UUID):
         slug (str):

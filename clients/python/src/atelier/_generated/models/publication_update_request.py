@@ -14,6 +14,9 @@ T = TypeVar("T", bound="PublicationUpdateRequest")
 @_attrs_define
 class PublicationUpdateRequest:
     """
+    Example:
+        {'revalidateUrl': 'https://www.acmehoney.example/api/revalidate/'}
+
     Attributes:
         name (str | Unset):
         revalidate_url (str | Unset):

@@ -17,6 +17,9 @@ T = TypeVar("T", bound="PublishWorkflowRequest")
 @_attrs_define
 class PublishWorkflowRequest:
     """
+    Example:
+        {'version': '2026.11.26', 'visibility': 'internal'}
+
     Attributes:
         version (str): The draft version to publish; it must sort after the previous published version
         visibility (PublishWorkflowRequestVisibility | Unset): internal (runnable by the workspace, never listed in the

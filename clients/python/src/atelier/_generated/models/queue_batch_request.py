@@ -16,6 +16,10 @@ T = TypeVar("T", bound="QueueBatchRequest")
 @_attrs_define
 class QueueBatchRequest:
     """
+    Example:
+        {'decisions': [{'runId': 'run-3f9a1c2e', 'decision': 'approve', 'note': 'Looks good'}, {'runId': 'run-7b2d4e8f',
+            'decision': 'request_changes', 'note': 'Cite a source for the second section'}]}
+
     Attributes:
         decisions (list[QueueDecisionEntry]):
     """

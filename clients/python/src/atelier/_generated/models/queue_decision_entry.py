@@ -21,6 +21,9 @@ T = TypeVar("T", bound="QueueDecisionEntry")
 @_attrs_define
 class QueueDecisionEntry:
     """
+    Example:
+        {'runId': 'run-3f9a1c2e', 'decision': 'approve', 'note': 'Looks good'}
+
     Attributes:
         decision (QueueDecisionRequestDecision):
         run_id (str):

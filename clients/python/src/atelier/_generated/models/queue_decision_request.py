@@ -21,6 +21,9 @@ T = TypeVar("T", bound="QueueDecisionRequest")
 @_attrs_define
 class QueueDecisionRequest:
     """
+    Example:
+        {'decision': 'approve', 'note': 'Sources check out; ready to publish.'}
+
     Attributes:
         decision (QueueDecisionRequestDecision):
         note (None | str | Unset): Kept in the decision ledger with who and when

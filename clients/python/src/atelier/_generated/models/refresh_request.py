@@ -12,6 +12,9 @@ T = TypeVar("T", bound="RefreshRequest")
 @_attrs_define
 class RefreshRequest:
     """
+    Example:
+        {'refreshToken': 'rt_6f1c9d2e8a4b4f0c9e7d3a1b5c8f2e6d'}
+
     Attributes:
         refresh_token (str):
     """

@@ -12,6 +12,9 @@ T = TypeVar("T", bound="RegisterRequest")
 @_attrs_define
 class RegisterRequest:
     """
+    Example:
+        {'email': 'ada@studio.example', 'password': 'correct-horse-battery-staple', 'name': 'Ada Lovelace'}
+
     Attributes:
         email (str):
         password (str):

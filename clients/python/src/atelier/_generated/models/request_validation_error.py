@@ -16,6 +16,10 @@ T = TypeVar("T", bound="RequestValidationError")
 @_attrs_define
 class RequestValidationError:
     """
+    Example:
+        {'detail': [{'type': 'missing', 'loc': ['body', 'templateId'], 'msg': 'Required', 'input': {'workflowId': 'plan-
+            research-report', 'intake': {}}}]}
+
     Attributes:
         detail (list[ValidationIssue]):
     """

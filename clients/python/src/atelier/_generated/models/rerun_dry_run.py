@@ -21,7 +21,11 @@ class RerunDryRun:
 
         Attributes:
             estimate (EstimatedCost):
-            would_create (RerunCreateBody):
+            would_create (RerunCreateBody):  Example: {'templateId': 'plan-research-report', 'workflowVersion':
+                '2026.11.01', 'intake': {'topic': 'rooftop beekeeping in winter', 'depth': 'standard'}, 'workspaceId':
+                '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'providers':
+                {'researcher': 'anthropic/claude-haiku-4-5', 'textGenerator': 'anthropic/claude-haiku-4-5'}, 'priority':
+                'normal', 'tags': ['q3-content', 'blog'], 'metadata': {'customer': 'acme'}, 'rerunOf': 'run-3f9a1c2e'}.
     """
 
     estimate: EstimatedCost

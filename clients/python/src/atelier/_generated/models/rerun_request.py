@@ -19,6 +19,9 @@ T = TypeVar("T", bound="RerunRequest")
 @_attrs_define
 class RerunRequest:
     """
+    Example:
+        {'intake': {'topic': 'rooftop beekeeping in winter'}, 'dryRun': True}
+
     Attributes:
         intake (RerunRequestIntake | Unset): Merged over the original run's intake (as stored, defaults applied), one
             level deep: a key given replaces that key's value whole (an object or a list is not merged into), keys not given

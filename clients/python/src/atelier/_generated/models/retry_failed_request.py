@@ -14,6 +14,9 @@ T = TypeVar("T", bound="RetryFailedRequest")
 @_attrs_define
 class RetryFailedRequest:
     """
+    Example:
+        {'all': True, 'includeDeterministic': False}
+
     Attributes:
         all_ (bool | Unset):
         run_ids (list[str] | Unset): Children to retry, when not all

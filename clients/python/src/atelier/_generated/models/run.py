@@ -26,6 +26,25 @@ T = TypeVar("T", bound="Run")
 @_attrs_define
 class Run:
     """
+    Example:
+        {'id': 'run-3f9a1c2e', 'templateId': 'plan-research-report', 'templateName': 'Plan a research report', 'status':
+            'completed', 'currentStepIndex': 2, 'intake': {'topic': 'urban beekeeping', 'depth': 'standard'}, 'artifactId':
+            'artifact-8d2f4b6a', 'durationMs': 48210, 'workflowVersion': '2026.11.01', 'specVersionHash':
+            'sha256:5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8', 'createdVia': 'api_key', 'apiKeyId':
+            '0c7e5a1f-2b4d-4e8a-9f3c-6d1b8a2e4f70', 'apiKeyName': 'CI pipeline', 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'queuedAt':
+            '2026-11-26T10:15:02.114Z', 'createdAt': '2026-11-26T10:15:02.114Z', 'finishedAt': '2026-11-26T10:15:50.324Z',
+            'totalCosts': {'estimatedUsd': 0.042, 'actualUsd': 0.037, 'ownActualUsd': 0.037, 'currency': 'USD', 'status':
+            'provider_reported'}, 'runSteps': [{'id': 'step-1', 'name': 'Research', 'kind': 'llm', 'status': 'completed',
+            'provider': 'anthropic', 'model': 'anthropic/claude-haiku-4-5', 'durationMs': 21400, 'costActualUsd': 0.021},
+            {'id': 'step-2', 'name': 'Write report', 'kind': 'llm', 'status': 'completed', 'provider': 'anthropic', 'model':
+            'anthropic/claude-haiku-4-5', 'durationMs': 26300, 'costActualUsd': 0.016}, {'id': 'step-3', 'name':
+            'artifact.create', 'kind': 'code', 'status': 'completed', 'provider': None, 'model': None, 'durationMs': 510,
+            'costActualUsd': 0}], 'error': None, 'errorCode': None, 'failureDetails': None, 'parentRunId': None,
+            'parentOrderId': None, 'rerunOf': None, 'orderDedupeKey': None, 'workerId': None, 'archived': False,
+            'notExecutedReason': None, 'reviewGate': None, 'decisions': [], 'tags': ['q3-content', 'blog'], 'metadata':
+            {'customer': 'acme'}}
+
     Attributes:
         id (str):
         template_id (str):

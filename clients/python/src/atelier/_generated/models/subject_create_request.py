@@ -18,6 +18,10 @@ T = TypeVar("T", bound="SubjectCreateRequest")
 @_attrs_define
 class SubjectCreateRequest:
     """
+    Example:
+        {'displayName': 'Maya Chen', 'email': 'maya.chen@talent.example', 'publicRole': 'Brand ambassador',
+            'attestations': {'adult': True, 'notPolitical': True}}
+
     Attributes:
         display_name (str):
         attestations (SubjectAttestations):

@@ -14,6 +14,9 @@ T = TypeVar("T", bound="SubjectUpdateRequest")
 @_attrs_define
 class SubjectUpdateRequest:
     """
+    Example:
+        {'publicRole': 'Lead brand ambassador', 'etag': '"c1d9f4a2b7"'}
+
     Attributes:
         display_name (str | Unset):
         email (None | str | Unset):

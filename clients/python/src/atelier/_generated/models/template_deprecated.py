@@ -16,6 +16,10 @@ T = TypeVar("T", bound="TemplateDeprecated")
 @_attrs_define
 class TemplateDeprecated:
     """
+    Example:
+        {'detail': {'code': 'template_deprecated', 'templateId': 'plan-research-brief', 'supersededBy': 'plan-research-
+            report', 'message': 'plan-research-brief is deprecated; use plan-research-report'}}
+
     Attributes:
         detail (TemplateDeprecatedDetail):
     """

@@ -14,6 +14,9 @@ T = TypeVar("T", bound="UserUpdateRequest")
 @_attrs_define
 class UserUpdateRequest:
     """
+    Example:
+        {'name': 'Ada King'}
+
     Attributes:
         name (str | Unset):
         email (str | Unset):

@@ -18,6 +18,11 @@ T = TypeVar("T", bound="WebhookEndpointCreateRequest")
 @_attrs_define
 class WebhookEndpointCreateRequest:
     """
+    Example:
+        {'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'url': 'https://hooks.acmehoney.example/atelier',
+            'events': ['run.completed', 'run.failed', 'order.completed'], 'description': 'Production notifier', 'enabled':
+            True}
+
     Attributes:
         url (str): Where events are POSTed, in its canonical form (a redirect is never followed)
         events (list[WebhookEndpointCreateRequestEventsItem]): The event types to deliver (duplicates are ignored); `*`

@@ -17,6 +17,9 @@ T = TypeVar("T", bound="WebhookEndpointUpdateRequest")
 @_attrs_define
 class WebhookEndpointUpdateRequest:
     """
+    Example:
+        {'events': ['*'], 'enabled': False}
+
     Attributes:
         url (str | Unset): Where events are POSTed, in its canonical form (a redirect is never followed)
         events (list[WebhookEndpointUpdateRequestEventsItem] | Unset): The event types to deliver (duplicates are

@@ -12,6 +12,9 @@ T = TypeVar("T", bound="WorkspaceCreateRequest")
 @_attrs_define
 class WorkspaceCreateRequest:
     """
+    Example:
+        {'name': 'Northwind Studio'}
+
     Attributes:
         name (str):
     """

@@ -218,8 +218,14 @@ def sync_detailed(
 ]:
     """Create an API key; the secret is shown only in this response
 
+     Creates an API key carrying the permissions of the signed-in account (not a reduced role),
+    optionally bound to one workspace; the secret is shown once here and only its hash is stored.
+    Binding to a workspace outside the caller's reach is 403 or 404, and a workspace-bound key cannot
+    widen its binding.
+
     Args:
-        body (CreateApiKeyRequest):
+        body (CreateApiKeyRequest):  Example: {'name': 'CI pipeline', 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -258,8 +264,14 @@ def sync(
 ):
     """Create an API key; the secret is shown only in this response
 
+     Creates an API key carrying the permissions of the signed-in account (not a reduced role),
+    optionally bound to one workspace; the secret is shown once here and only its hash is stored.
+    Binding to a workspace outside the caller's reach is 403 or 404, and a workspace-bound key cannot
+    widen its binding.
+
     Args:
-        body (CreateApiKeyRequest):
+        body (CreateApiKeyRequest):  Example: {'name': 'CI pipeline', 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -292,8 +304,14 @@ async def asyncio_detailed(
 ]:
     """Create an API key; the secret is shown only in this response
 
+     Creates an API key carrying the permissions of the signed-in account (not a reduced role),
+    optionally bound to one workspace; the secret is shown once here and only its hash is stored.
+    Binding to a workspace outside the caller's reach is 403 or 404, and a workspace-bound key cannot
+    widen its binding.
+
     Args:
-        body (CreateApiKeyRequest):
+        body (CreateApiKeyRequest):  Example: {'name': 'CI pipeline', 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -330,8 +348,14 @@ async def asyncio(
 ):
     """Create an API key; the secret is shown only in this response
 
+     Creates an API key carrying the permissions of the signed-in account (not a reduced role),
+    optionally bound to one workspace; the secret is shown once here and only its hash is stored.
+    Binding to a workspace outside the caller's reach is 403 or 404, and a workspace-bound key cannot
+    widen its binding.
+
     Args:
-        body (CreateApiKeyRequest):
+        body (CreateApiKeyRequest):  Example: {'name': 'CI pipeline', 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

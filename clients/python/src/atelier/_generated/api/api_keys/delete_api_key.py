@@ -169,6 +169,9 @@ def sync_detailed(
 ]:
     """Revoke an API key; it stops working at once
 
+     Revokes one of the caller's keys: requests with it are refused with 401 from now on. Another
+    account's key is 404.
+
     Args:
         key_id (UUID):
 
@@ -208,6 +211,9 @@ def sync(
 ):
     """Revoke an API key; it stops working at once
 
+     Revokes one of the caller's keys: requests with it are refused with 401 from now on. Another
+    account's key is 404.
+
     Args:
         key_id (UUID):
 
@@ -240,6 +246,9 @@ async def asyncio_detailed(
     | MessageError
 ]:
     """Revoke an API key; it stops working at once
+
+     Revokes one of the caller's keys: requests with it are refused with 401 from now on. Another
+    account's key is 404.
 
     Args:
         key_id (UUID):
@@ -277,6 +286,9 @@ async def asyncio(
     | None
 ):
     """Revoke an API key; it stops working at once
+
+     Revokes one of the caller's keys: requests with it are refused with 401 from now on. Another
+    account's key is 404.
 
     Args:
         key_id (UUID):

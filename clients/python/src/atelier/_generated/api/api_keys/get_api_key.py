@@ -169,6 +169,9 @@ def sync_detailed(
 ]:
     """One of your API keys
 
+     One of the caller's keys, without its secret. Another account's key, or one outside a workspace-
+    bound key's workspace, is 404.
+
     Args:
         key_id (UUID):
 
@@ -208,6 +211,9 @@ def sync(
 ):
     """One of your API keys
 
+     One of the caller's keys, without its secret. Another account's key, or one outside a workspace-
+    bound key's workspace, is 404.
+
     Args:
         key_id (UUID):
 
@@ -240,6 +246,9 @@ async def asyncio_detailed(
     | MessageError
 ]:
     """One of your API keys
+
+     One of the caller's keys, without its secret. Another account's key, or one outside a workspace-
+    bound key's workspace, is 404.
 
     Args:
         key_id (UUID):
@@ -277,6 +286,9 @@ async def asyncio(
     | None
 ):
     """One of your API keys
+
+     One of the caller's keys, without its secret. Another account's key, or one outside a workspace-
+    bound key's workspace, is 404.
 
     Args:
         key_id (UUID):

@@ -177,6 +177,9 @@ def sync_detailed(
 ]:
     """List your live API keys (never their secrets)
 
+     Lists the caller's live keys, paged, with their prefixes but never their secrets. A workspace-bound
+    key sees only keys bound to the same workspace.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -219,6 +222,9 @@ def sync(
 ):
     """List your live API keys (never their secrets)
 
+     Lists the caller's live keys, paged, with their prefixes but never their secrets. A workspace-bound
+    key sees only keys bound to the same workspace.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -254,6 +260,9 @@ async def asyncio_detailed(
     | MessageError
 ]:
     """List your live API keys (never their secrets)
+
+     Lists the caller's live keys, paged, with their prefixes but never their secrets. A workspace-bound
+    key sees only keys bound to the same workspace.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -294,6 +303,9 @@ async def asyncio(
     | None
 ):
     """List your live API keys (never their secrets)
+
+     Lists the caller's live keys, paged, with their prefixes but never their secrets. A workspace-bound
+    key sees only keys bound to the same workspace.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.

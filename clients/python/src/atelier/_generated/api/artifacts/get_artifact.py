@@ -117,6 +117,10 @@ def sync_detailed(
 ]:
     """An artifact with its content, QA record and provenance
 
+     An artifact with its content (by class: visual, video, research or knowledge), its QA record and its
+    provenance (runId, templateId). Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         artifact_id (str):
 
@@ -148,6 +152,10 @@ def sync(
 ):
     """An artifact with its content, QA record and provenance
 
+     An artifact with its content (by class: visual, video, research or knowledge), its QA record and its
+    provenance (runId, templateId). Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         artifact_id (str):
 
@@ -173,6 +181,10 @@ async def asyncio_detailed(
     AdminRequired | CodedError | MessageError | Artifact | RequestValidationError
 ]:
     """An artifact with its content, QA record and provenance
+
+     An artifact with its content (by class: visual, video, research or knowledge), its QA record and its
+    provenance (runId, templateId). Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         artifact_id (str):
@@ -202,6 +214,10 @@ async def asyncio(
     AdminRequired | CodedError | MessageError | Artifact | RequestValidationError | None
 ):
     """An artifact with its content, QA record and provenance
+
+     An artifact with its content (by class: visual, video, research or knowledge), its QA record and its
+    provenance (runId, templateId). Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         artifact_id (str):

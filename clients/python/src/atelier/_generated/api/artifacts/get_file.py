@@ -113,6 +113,10 @@ def sync_detailed(
     """An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local
     storage streams it with range support, GCS redirects
 
+     Public: serves an artifact file through the signed URL found in content.url (exp and sig in the
+    query), so no credential is needed. A missing or wrong signature is 404, an expired one 403 (read
+    the artifact again for a fresh URL), and a range past the end 416.
+
     Args:
         key (str): The storage key, slashes included, for example
             artifacts/illustration/artifact-…/processed.webp Example:
@@ -155,6 +159,10 @@ def sync(
     """An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local
     storage streams it with range support, GCS redirects
 
+     Public: serves an artifact file through the signed URL found in content.url (exp and sig in the
+    query), so no credential is needed. A missing or wrong signature is 404, an expired one 403 (read
+    the artifact again for a fresh URL), and a range past the end 416.
+
     Args:
         key (str): The storage key, slashes included, for example
             artifacts/illustration/artifact-…/processed.webp Example:
@@ -191,6 +199,10 @@ async def asyncio_detailed(
 ) -> Response[Any | File | MessageError | RequestValidationError]:
     """An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local
     storage streams it with range support, GCS redirects
+
+     Public: serves an artifact file through the signed URL found in content.url (exp and sig in the
+    query), so no credential is needed. A missing or wrong signature is 404, an expired one 403 (read
+    the artifact again for a fresh URL), and a range past the end 416.
 
     Args:
         key (str): The storage key, slashes included, for example
@@ -231,6 +243,10 @@ async def asyncio(
 ) -> Any | File | MessageError | RequestValidationError | None:
     """An artifact's file by its signed URL (content.url: no credential, exp and sig in the query); local
     storage streams it with range support, GCS redirects
+
+     Public: serves an artifact file through the signed URL found in content.url (exp and sig in the
+    query), so no credential is needed. A missing or wrong signature is 404, an expired one 403 (read
+    the artifact again for a fresh URL), and a range past the end 416.
 
     Args:
         key (str): The storage key, slashes included, for example

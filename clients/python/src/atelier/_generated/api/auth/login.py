@@ -193,7 +193,8 @@ def sync_detailed(
     are not counted. A successful sign-in starts the account's count over.
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest):  Example: {'email': 'ada@studio.example', 'password': 'correct-horse-
+            battery-staple'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -238,7 +239,8 @@ def sync(
     are not counted. A successful sign-in starts the account's count over.
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest):  Example: {'email': 'ada@studio.example', 'password': 'correct-horse-
+            battery-staple'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -277,7 +279,8 @@ async def asyncio_detailed(
     are not counted. A successful sign-in starts the account's count over.
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest):  Example: {'email': 'ada@studio.example', 'password': 'correct-horse-
+            battery-staple'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -320,7 +323,8 @@ async def asyncio(
     are not counted. A successful sign-in starts the account's count over.
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest):  Example: {'email': 'ada@studio.example', 'password': 'correct-horse-
+            battery-staple'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

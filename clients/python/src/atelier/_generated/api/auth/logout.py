@@ -61,6 +61,9 @@ def sync_detailed(
 ) -> Response[LogoutResponse200 | MessageError]:
     """Revoke the current session
 
+     Revokes the session whose access token is sent, so its tokens stop working; API keys are not
+    affected. A missing or invalid token is 401.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -84,6 +87,9 @@ def sync(
 ) -> LogoutResponse200 | MessageError | None:
     """Revoke the current session
 
+     Revokes the session whose access token is sent, so its tokens stop working; API keys are not
+    affected. A missing or invalid token is 401.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -102,6 +108,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[LogoutResponse200 | MessageError]:
     """Revoke the current session
+
+     Revokes the session whose access token is sent, so its tokens stop working; API keys are not
+    affected. A missing or invalid token is 401.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,6 +132,9 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> LogoutResponse200 | MessageError | None:
     """Revoke the current session
+
+     Revokes the session whose access token is sent, so its tokens stop working; API keys are not
+    affected. A missing or invalid token is 401.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -178,8 +178,11 @@ def sync_detailed(
 ]:
     """Exchange a refresh token for a new pair (the old one dies)
 
+     Public: send the refresh token of a session to get a new access and refresh token pair; the refresh
+    token sent stops working. An unknown, expired or already used refresh token is 401.
+
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest):  Example: {'refreshToken': 'rt_6f1c9d2e8a4b4f0c9e7d3a1b5c8f2e6d'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -217,8 +220,11 @@ def sync(
 ):
     """Exchange a refresh token for a new pair (the old one dies)
 
+     Public: send the refresh token of a session to get a new access and refresh token pair; the refresh
+    token sent stops working. An unknown, expired or already used refresh token is 401.
+
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest):  Example: {'refreshToken': 'rt_6f1c9d2e8a4b4f0c9e7d3a1b5c8f2e6d'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -250,8 +256,11 @@ async def asyncio_detailed(
 ]:
     """Exchange a refresh token for a new pair (the old one dies)
 
+     Public: send the refresh token of a session to get a new access and refresh token pair; the refresh
+    token sent stops working. An unknown, expired or already used refresh token is 401.
+
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest):  Example: {'refreshToken': 'rt_6f1c9d2e8a4b4f0c9e7d3a1b5c8f2e6d'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -287,8 +296,11 @@ async def asyncio(
 ):
     """Exchange a refresh token for a new pair (the old one dies)
 
+     Public: send the refresh token of a session to get a new access and refresh token pair; the refresh
+    token sent stops working. An unknown, expired or already used refresh token is 401.
+
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest):  Example: {'refreshToken': 'rt_6f1c9d2e8a4b4f0c9e7d3a1b5c8f2e6d'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -202,7 +202,8 @@ def sync_detailed(
     name; a 422 entry of type password_too_weak on body.password says why.
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest):  Example: {'email': 'ada@studio.example', 'password': 'correct-
+            horse-battery-staple', 'name': 'Ada Lovelace'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -245,7 +246,8 @@ def sync(
     name; a 422 entry of type password_too_weak on body.password says why.
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest):  Example: {'email': 'ada@studio.example', 'password': 'correct-
+            horse-battery-staple', 'name': 'Ada Lovelace'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -282,7 +284,8 @@ async def asyncio_detailed(
     name; a 422 entry of type password_too_weak on body.password says why.
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest):  Example: {'email': 'ada@studio.example', 'password': 'correct-
+            horse-battery-staple', 'name': 'Ada Lovelace'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -323,7 +326,8 @@ async def asyncio(
     name; a 422 entry of type password_too_weak on body.password says why.
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest):  Example: {'email': 'ada@studio.example', 'password': 'correct-
+            horse-battery-staple', 'name': 'Ada Lovelace'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -256,7 +256,8 @@ def sync_detailed(
 
     Args:
         project_id (UUID):
-        body (ProfileConfirmRequest):
+        body (ProfileConfirmRequest):  Example: {'runId': 'run-4a7c9e1b', 'fields': ['voice',
+            'visual']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -305,7 +306,8 @@ def sync(
 
     Args:
         project_id (UUID):
-        body (ProfileConfirmRequest):
+        body (ProfileConfirmRequest):  Example: {'runId': 'run-4a7c9e1b', 'fields': ['voice',
+            'visual']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -348,7 +350,8 @@ async def asyncio_detailed(
 
     Args:
         project_id (UUID):
-        body (ProfileConfirmRequest):
+        body (ProfileConfirmRequest):  Example: {'runId': 'run-4a7c9e1b', 'fields': ['voice',
+            'visual']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -395,7 +398,8 @@ async def asyncio(
 
     Args:
         project_id (UUID):
-        body (ProfileConfirmRequest):
+        body (ProfileConfirmRequest):  Example: {'runId': 'run-4a7c9e1b', 'fields': ['voice',
+            'visual']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -218,8 +218,16 @@ def sync_detailed(
 ]:
     """Create a brand: a project of kind brand and its profile, together (owners and admins)
 
+     Creates a brand: a project of kind brand and its profile, together; the answer carries the etag in
+    the ETag header and the etag field. Owners and admins only: a member gets 403 admin_required.
+
     Args:
-        body (BrandCreateRequest):
+        body (BrandCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'name': 'Acme Honey', 'description': 'Raw honey
+            from city rooftops', 'profile': {'voice': {'tone': 'warm and plain-spoken', 'keywords':
+            ['local', 'raw', 'seasonal']}, 'visual': {'colors': ['#F2A900', '#1B1B1B'], 'fonts': [],
+            'logoArtifactId': None}, 'audience': 'City dwellers who shop at farmers markets',
+            'guidelines': 'Never call the honey organic.'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -258,8 +266,16 @@ def sync(
 ):
     """Create a brand: a project of kind brand and its profile, together (owners and admins)
 
+     Creates a brand: a project of kind brand and its profile, together; the answer carries the etag in
+    the ETag header and the etag field. Owners and admins only: a member gets 403 admin_required.
+
     Args:
-        body (BrandCreateRequest):
+        body (BrandCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'name': 'Acme Honey', 'description': 'Raw honey
+            from city rooftops', 'profile': {'voice': {'tone': 'warm and plain-spoken', 'keywords':
+            ['local', 'raw', 'seasonal']}, 'visual': {'colors': ['#F2A900', '#1B1B1B'], 'fonts': [],
+            'logoArtifactId': None}, 'audience': 'City dwellers who shop at farmers markets',
+            'guidelines': 'Never call the honey organic.'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -292,8 +308,16 @@ async def asyncio_detailed(
 ]:
     """Create a brand: a project of kind brand and its profile, together (owners and admins)
 
+     Creates a brand: a project of kind brand and its profile, together; the answer carries the etag in
+    the ETag header and the etag field. Owners and admins only: a member gets 403 admin_required.
+
     Args:
-        body (BrandCreateRequest):
+        body (BrandCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'name': 'Acme Honey', 'description': 'Raw honey
+            from city rooftops', 'profile': {'voice': {'tone': 'warm and plain-spoken', 'keywords':
+            ['local', 'raw', 'seasonal']}, 'visual': {'colors': ['#F2A900', '#1B1B1B'], 'fonts': [],
+            'logoArtifactId': None}, 'audience': 'City dwellers who shop at farmers markets',
+            'guidelines': 'Never call the honey organic.'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -330,8 +354,16 @@ async def asyncio(
 ):
     """Create a brand: a project of kind brand and its profile, together (owners and admins)
 
+     Creates a brand: a project of kind brand and its profile, together; the answer carries the etag in
+    the ETag header and the etag field. Owners and admins only: a member gets 403 admin_required.
+
     Args:
-        body (BrandCreateRequest):
+        body (BrandCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'name': 'Acme Honey', 'description': 'Raw honey
+            from city rooftops', 'profile': {'voice': {'tone': 'warm and plain-spoken', 'keywords':
+            ['local', 'raw', 'seasonal']}, 'visual': {'colors': ['#F2A900', '#1B1B1B'], 'fonts': [],
+            'logoArtifactId': None}, 'audience': 'City dwellers who shop at farmers markets',
+            'guidelines': 'Never call the honey organic.'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -204,6 +204,10 @@ def sync_detailed(
 ]:
     """A brand with its working copy and current snapshot id
 
+     A brand with its working copy and current snapshot id; the ETag header carries its etag. Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         project_id (UUID):
 
@@ -244,6 +248,10 @@ def sync(
 ):
     """A brand with its working copy and current snapshot id
 
+     A brand with its working copy and current snapshot id; the ETag header carries its etag. Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         project_id (UUID):
 
@@ -277,6 +285,10 @@ async def asyncio_detailed(
     | WorkflowInvalid
 ]:
     """A brand with its working copy and current snapshot id
+
+     A brand with its working copy and current snapshot id; the ETag header carries its etag. Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
 
     Args:
         project_id (UUID):
@@ -315,6 +327,10 @@ async def asyncio(
     | None
 ):
     """A brand with its working copy and current snapshot id
+
+     A brand with its working copy and current snapshot id; the ETag header carries its etag. Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
 
     Args:
         project_id (UUID):

@@ -289,7 +289,8 @@ def sync_detailed(
 
     Args:
         project_id (UUID):
-        body (BrandImportRequest):
+        body (BrandImportRequest):  Example: {'url': 'https://acmehoney.example', 'notes': 'Use
+            the About page for the brand voice'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -339,7 +340,8 @@ def sync(
 
     Args:
         project_id (UUID):
-        body (BrandImportRequest):
+        body (BrandImportRequest):  Example: {'url': 'https://acmehoney.example', 'notes': 'Use
+            the About page for the brand voice'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -383,7 +385,8 @@ async def asyncio_detailed(
 
     Args:
         project_id (UUID):
-        body (BrandImportRequest):
+        body (BrandImportRequest):  Example: {'url': 'https://acmehoney.example', 'notes': 'Use
+            the About page for the brand voice'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -431,7 +434,8 @@ async def asyncio(
 
     Args:
         project_id (UUID):
-        body (BrandImportRequest):
+        body (BrandImportRequest):  Example: {'url': 'https://acmehoney.example', 'notes': 'Use
+            the About page for the brand voice'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -223,6 +223,10 @@ def sync_detailed(
 ]:
     """The brand's published snapshots, newest first; every one stays readable
 
+     The brand's published snapshots, newest first; every one stays readable, so campaigns pinned to an
+    old one keep it. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         project_id (UUID):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -269,6 +273,10 @@ def sync(
 ):
     """The brand's published snapshots, newest first; every one stays readable
 
+     The brand's published snapshots, newest first; every one stays readable, so campaigns pinned to an
+    old one keep it. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         project_id (UUID):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -308,6 +316,10 @@ async def asyncio_detailed(
     | WorkflowInvalid
 ]:
     """The brand's published snapshots, newest first; every one stays readable
+
+     The brand's published snapshots, newest first; every one stays readable, so campaigns pinned to an
+    old one keep it. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         project_id (UUID):
@@ -352,6 +364,10 @@ async def asyncio(
     | None
 ):
     """The brand's published snapshots, newest first; every one stays readable
+
+     The brand's published snapshots, newest first; every one stays readable, so campaigns pinned to an
+    old one keep it. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         project_id (UUID):

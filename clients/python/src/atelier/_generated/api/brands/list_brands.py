@@ -232,6 +232,10 @@ def sync_detailed(
 ]:
     """Brands of a workspace, newest first; archived ones only with includeArchived=true
 
+     The brands of a workspace (workspaceId is required), newest first and paged; archived ones appear
+    only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -281,6 +285,10 @@ def sync(
 ):
     """Brands of a workspace, newest first; archived ones only with includeArchived=true
 
+     The brands of a workspace (workspaceId is required), newest first and paged; archived ones appear
+    only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -323,6 +331,10 @@ async def asyncio_detailed(
     | WorkflowInvalid
 ]:
     """Brands of a workspace, newest first; archived ones only with includeArchived=true
+
+     The brands of a workspace (workspaceId is required), newest first and paged; archived ones appear
+    only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -370,6 +382,10 @@ async def asyncio(
     | None
 ):
     """Brands of a workspace, newest first; archived ones only with includeArchived=true
+
+     The brands of a workspace (workspaceId is required), newest first and paged; archived ones appear
+    only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.

@@ -254,7 +254,9 @@ def sync_detailed(
 
     Args:
         project_id (UUID):
-        body (BrandProfilePatch):
+        body (BrandProfilePatch):  Example: {'voice': {'tone': 'warm, plain-spoken and a little
+            playful'}, 'visual': {'colors': ['#F2A900', '#1B1B1B', '#FFFFFF']}, 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -301,7 +303,9 @@ def sync(
 
     Args:
         project_id (UUID):
-        body (BrandProfilePatch):
+        body (BrandProfilePatch):  Example: {'voice': {'tone': 'warm, plain-spoken and a little
+            playful'}, 'visual': {'colors': ['#F2A900', '#1B1B1B', '#FFFFFF']}, 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -342,7 +346,9 @@ async def asyncio_detailed(
 
     Args:
         project_id (UUID):
-        body (BrandProfilePatch):
+        body (BrandProfilePatch):  Example: {'voice': {'tone': 'warm, plain-spoken and a little
+            playful'}, 'visual': {'colors': ['#F2A900', '#1B1B1B', '#FFFFFF']}, 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -387,7 +393,9 @@ async def asyncio(
 
     Args:
         project_id (UUID):
-        body (BrandProfilePatch):
+        body (BrandProfilePatch):  Example: {'voice': {'tone': 'warm, plain-spoken and a little
+            playful'}, 'visual': {'colors': ['#F2A900', '#1B1B1B', '#FFFFFF']}, 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

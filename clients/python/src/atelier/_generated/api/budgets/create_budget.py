@@ -218,8 +218,14 @@ def sync_detailed(
 ]:
     """Create a workspace or project budget (owners and admins)
 
+     Creates a budget on a workspace or on one of its projects, with a limit, a period and an enforcement
+    mode; budgets are judged before a run or order starts, against estimates. Owners and admins only: a
+    member gets 403 admin_required.
+
     Args:
-        body (CreateBudgetRequest):
+        body (CreateBudgetRequest):  Example: {'scope': 'workspace', 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'limitUsd': 500, 'period': 'month',
+            'enforcementMode': 'hard_stop', 'perRunCapUsd': 5, 'name': 'Monthly content budget'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -258,8 +264,14 @@ def sync(
 ):
     """Create a workspace or project budget (owners and admins)
 
+     Creates a budget on a workspace or on one of its projects, with a limit, a period and an enforcement
+    mode; budgets are judged before a run or order starts, against estimates. Owners and admins only: a
+    member gets 403 admin_required.
+
     Args:
-        body (CreateBudgetRequest):
+        body (CreateBudgetRequest):  Example: {'scope': 'workspace', 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'limitUsd': 500, 'period': 'month',
+            'enforcementMode': 'hard_stop', 'perRunCapUsd': 5, 'name': 'Monthly content budget'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -292,8 +304,14 @@ async def asyncio_detailed(
 ]:
     """Create a workspace or project budget (owners and admins)
 
+     Creates a budget on a workspace or on one of its projects, with a limit, a period and an enforcement
+    mode; budgets are judged before a run or order starts, against estimates. Owners and admins only: a
+    member gets 403 admin_required.
+
     Args:
-        body (CreateBudgetRequest):
+        body (CreateBudgetRequest):  Example: {'scope': 'workspace', 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'limitUsd': 500, 'period': 'month',
+            'enforcementMode': 'hard_stop', 'perRunCapUsd': 5, 'name': 'Monthly content budget'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -330,8 +348,14 @@ async def asyncio(
 ):
     """Create a workspace or project budget (owners and admins)
 
+     Creates a budget on a workspace or on one of its projects, with a limit, a period and an enforcement
+    mode; budgets are judged before a run or order starts, against estimates. Owners and admins only: a
+    member gets 403 admin_required.
+
     Args:
-        body (CreateBudgetRequest):
+        body (CreateBudgetRequest):  Example: {'scope': 'workspace', 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'limitUsd': 500, 'period': 'month',
+            'enforcementMode': 'hard_stop', 'perRunCapUsd': 5, 'name': 'Monthly content budget'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -115,6 +115,9 @@ def sync_detailed(
 ]:
     """A budget with its current spend
 
+     A budget with its current spend. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         budget_id (str):
 
@@ -144,6 +147,9 @@ def sync(
 ) -> AdminRequired | CodedError | MessageError | Budget | RequestValidationError | None:
     """A budget with its current spend
 
+     A budget with its current spend. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         budget_id (str):
 
@@ -169,6 +175,9 @@ async def asyncio_detailed(
     AdminRequired | CodedError | MessageError | Budget | RequestValidationError
 ]:
     """A budget with its current spend
+
+     A budget with its current spend. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         budget_id (str):
@@ -196,6 +205,9 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> AdminRequired | CodedError | MessageError | Budget | RequestValidationError | None:
     """A budget with its current spend
+
+     A budget with its current spend. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         budget_id (str):

@@ -222,6 +222,10 @@ def sync_detailed(
 ]:
     """Every request this budget refused, newest first, with the 402 body, time and caller
 
+     Every request this budget refused, newest first and paged, each with the 402 body it answered, the
+    time and the caller. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         budget_id (str):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -268,6 +272,10 @@ def sync(
 ):
     """Every request this budget refused, newest first, with the 402 body, time and caller
 
+     Every request this budget refused, newest first and paged, each with the 402 body it answered, the
+    time and the caller. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         budget_id (str):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -307,6 +315,10 @@ async def asyncio_detailed(
     | WorkflowInvalid
 ]:
     """Every request this budget refused, newest first, with the 402 body, time and caller
+
+     Every request this budget refused, newest first and paged, each with the 402 body it answered, the
+    time and the caller. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         budget_id (str):
@@ -351,6 +363,10 @@ async def asyncio(
     | None
 ):
     """Every request this budget refused, newest first, with the 402 body, time and caller
+
+     Every request this budget refused, newest first and paged, each with the 402 body it answered, the
+    time and the caller. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         budget_id (str):

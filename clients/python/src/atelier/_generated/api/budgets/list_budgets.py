@@ -225,6 +225,10 @@ def sync_detailed(
 ]:
     """A workspace's budgets with their current spend
 
+     The budgets of one workspace, each with its current spend. Any member of the workspace may call it;
+    a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -271,6 +275,10 @@ def sync(
 ):
     """A workspace's budgets with their current spend
 
+     The budgets of one workspace, each with its current spend. Any member of the workspace may call it;
+    a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -310,6 +318,10 @@ async def asyncio_detailed(
     | WorkflowInvalid
 ]:
     """A workspace's budgets with their current spend
+
+     The budgets of one workspace, each with its current spend. Any member of the workspace may call it;
+    a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -354,6 +366,10 @@ async def asyncio(
     | None
 ):
     """A workspace's budgets with their current spend
+
+     The budgets of one workspace, each with its current spend. Any member of the workspace may call it;
+    a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.

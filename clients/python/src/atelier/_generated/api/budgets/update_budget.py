@@ -223,9 +223,13 @@ def sync_detailed(
 ]:
     """Change a budget (owners and admins)
 
+     Changes a budget's limit, period or enforcement mode; the next run or order is judged by the new
+    terms. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         budget_id (str):
-        body (PatchBudgetRequest):
+        body (PatchBudgetRequest):  Example: {'limitUsd': 750, 'enforcementMode': 'allow_overage',
+            'overageUsd': 50}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -266,9 +270,13 @@ def sync(
 ):
     """Change a budget (owners and admins)
 
+     Changes a budget's limit, period or enforcement mode; the next run or order is judged by the new
+    terms. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         budget_id (str):
-        body (PatchBudgetRequest):
+        body (PatchBudgetRequest):  Example: {'limitUsd': 750, 'enforcementMode': 'allow_overage',
+            'overageUsd': 50}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -303,9 +311,13 @@ async def asyncio_detailed(
 ]:
     """Change a budget (owners and admins)
 
+     Changes a budget's limit, period or enforcement mode; the next run or order is judged by the new
+    terms. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         budget_id (str):
-        body (PatchBudgetRequest):
+        body (PatchBudgetRequest):  Example: {'limitUsd': 750, 'enforcementMode': 'allow_overage',
+            'overageUsd': 50}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -344,9 +356,13 @@ async def asyncio(
 ):
     """Change a budget (owners and admins)
 
+     Changes a budget's limit, period or enforcement mode; the next run or order is judged by the new
+    terms. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         budget_id (str):
-        body (PatchBudgetRequest):
+        body (PatchBudgetRequest):  Example: {'limitUsd': 750, 'enforcementMode': 'allow_overage',
+            'overageUsd': 50}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

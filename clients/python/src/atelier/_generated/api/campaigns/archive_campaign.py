@@ -204,6 +204,9 @@ def sync_detailed(
     """Soft-archive a campaign (owners and admins): hidden from default lists, kept with its provenance;
     idempotent
 
+     Soft-archives a campaign: hidden from default lists, kept with its provenance; archiving again
+    returns it unchanged. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         campaign_id (str):
 
@@ -245,6 +248,9 @@ def sync(
     """Soft-archive a campaign (owners and admins): hidden from default lists, kept with its provenance;
     idempotent
 
+     Soft-archives a campaign: hidden from default lists, kept with its provenance; archiving again
+    returns it unchanged. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         campaign_id (str):
 
@@ -279,6 +285,9 @@ async def asyncio_detailed(
 ]:
     """Soft-archive a campaign (owners and admins): hidden from default lists, kept with its provenance;
     idempotent
+
+     Soft-archives a campaign: hidden from default lists, kept with its provenance; archiving again
+    returns it unchanged. Owners and admins only: a member gets 403 admin_required.
 
     Args:
         campaign_id (str):
@@ -318,6 +327,9 @@ async def asyncio(
 ):
     """Soft-archive a campaign (owners and admins): hidden from default lists, kept with its provenance;
     idempotent
+
+     Soft-archives a campaign: hidden from default lists, kept with its provenance; archiving again
+    returns it unchanged. Owners and admins only: a member gets 403 admin_required.
 
     Args:
         campaign_id (str):

@@ -222,7 +222,10 @@ def sync_detailed(
      422 brand_not_published when the brand has never published. Later publishes never move the pin.
 
     Args:
-        body (CampaignCreateRequest):
+        body (CampaignCreateRequest):  Example: {'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'name': 'Spring harvest launch', 'brief':
+            {'objective': 'Announce the spring harvest to newsletter subscribers', 'deliverables': ['3
+            social images', '1 research-backed blog post'], 'deadline': '2027-03-15', 'notes': ''}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -265,7 +268,10 @@ def sync(
      422 brand_not_published when the brand has never published. Later publishes never move the pin.
 
     Args:
-        body (CampaignCreateRequest):
+        body (CampaignCreateRequest):  Example: {'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'name': 'Spring harvest launch', 'brief':
+            {'objective': 'Announce the spring harvest to newsletter subscribers', 'deliverables': ['3
+            social images', '1 research-backed blog post'], 'deadline': '2027-03-15', 'notes': ''}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -302,7 +308,10 @@ async def asyncio_detailed(
      422 brand_not_published when the brand has never published. Later publishes never move the pin.
 
     Args:
-        body (CampaignCreateRequest):
+        body (CampaignCreateRequest):  Example: {'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'name': 'Spring harvest launch', 'brief':
+            {'objective': 'Announce the spring harvest to newsletter subscribers', 'deliverables': ['3
+            social images', '1 research-backed blog post'], 'deadline': '2027-03-15', 'notes': ''}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -343,7 +352,10 @@ async def asyncio(
      422 brand_not_published when the brand has never published. Later publishes never move the pin.
 
     Args:
-        body (CampaignCreateRequest):
+        body (CampaignCreateRequest):  Example: {'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'name': 'Spring harvest launch', 'brief':
+            {'objective': 'Announce the spring harvest to newsletter subscribers', 'deliverables': ['3
+            social images', '1 research-backed blog post'], 'deadline': '2027-03-15', 'notes': ''}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -203,6 +203,10 @@ def sync_detailed(
 ]:
     """A campaign
 
+     A campaign with its brief, status and pinned brand snapshot; the ETag header carries its etag. Any
+    member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403,
+    and a resource outside the caller's workspaces is 404.
+
     Args:
         campaign_id (str):
 
@@ -243,6 +247,10 @@ def sync(
 ):
     """A campaign
 
+     A campaign with its brief, status and pinned brand snapshot; the ETag header carries its etag. Any
+    member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403,
+    and a resource outside the caller's workspaces is 404.
+
     Args:
         campaign_id (str):
 
@@ -276,6 +284,10 @@ async def asyncio_detailed(
     | WorkflowInvalid
 ]:
     """A campaign
+
+     A campaign with its brief, status and pinned brand snapshot; the ETag header carries its etag. Any
+    member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403,
+    and a resource outside the caller's workspaces is 404.
 
     Args:
         campaign_id (str):
@@ -314,6 +326,10 @@ async def asyncio(
     | None
 ):
     """A campaign
+
+     A campaign with its brief, status and pinned brand snapshot; the ETag header carries its etag. Any
+    member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403,
+    and a resource outside the caller's workspaces is 404.
 
     Args:
         campaign_id (str):

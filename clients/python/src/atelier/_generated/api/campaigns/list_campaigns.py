@@ -241,6 +241,11 @@ def sync_detailed(
 ]:
     """Campaigns of a brand, newest first; archived ones only with includeArchived=true
 
+     The campaigns of a brand (projectId is required), newest first and paged, filtered by status;
+    archived ones appear only with includeArchived=true. Any member of the workspace may call it; a
+    workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -293,6 +298,11 @@ def sync(
 ):
     """Campaigns of a brand, newest first; archived ones only with includeArchived=true
 
+     The campaigns of a brand (projectId is required), newest first and paged, filtered by status;
+    archived ones appear only with includeArchived=true. Any member of the workspace may call it; a
+    workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -338,6 +348,11 @@ async def asyncio_detailed(
     | WorkflowInvalid
 ]:
     """Campaigns of a brand, newest first; archived ones only with includeArchived=true
+
+     The campaigns of a brand (projectId is required), newest first and paged, filtered by status;
+    archived ones appear only with includeArchived=true. Any member of the workspace may call it; a
+    workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -388,6 +403,11 @@ async def asyncio(
     | None
 ):
     """Campaigns of a brand, newest first; archived ones only with includeArchived=true
+
+     The campaigns of a brand (projectId is required), newest first and paged, filtered by status;
+    archived ones appear only with includeArchived=true. Any member of the workspace may call it; a
+    workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.

@@ -254,7 +254,8 @@ def sync_detailed(
 
     Args:
         campaign_id (str):
-        body (CampaignPatchRequest):
+        body (CampaignPatchRequest):  Example: {'brief': {'deadline': '2027-03-22'}, 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -302,7 +303,8 @@ def sync(
 
     Args:
         campaign_id (str):
-        body (CampaignPatchRequest):
+        body (CampaignPatchRequest):  Example: {'brief': {'deadline': '2027-03-22'}, 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -344,7 +346,8 @@ async def asyncio_detailed(
 
     Args:
         campaign_id (str):
-        body (CampaignPatchRequest):
+        body (CampaignPatchRequest):  Example: {'brief': {'deadline': '2027-03-22'}, 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -390,7 +393,8 @@ async def asyncio(
 
     Args:
         campaign_id (str):
-        body (CampaignPatchRequest):
+        body (CampaignPatchRequest):  Example: {'brief': {'deadline': '2027-03-22'}, 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -73,6 +73,9 @@ def sync_detailed(
 ) -> Response[CatalogWorkflow | MessageError | RequestValidationError]:
     """A public workflow: the complete intake contract, prompts and bindings redacted
 
+     Public, no credential: the complete intake contract of a public workflow, with prompts and provider
+    bindings redacted. A workflow that is not public is 404.
+
     Args:
         id (str):
 
@@ -102,6 +105,9 @@ def sync(
 ) -> CatalogWorkflow | MessageError | RequestValidationError | None:
     """A public workflow: the complete intake contract, prompts and bindings redacted
 
+     Public, no credential: the complete intake contract of a public workflow, with prompts and provider
+    bindings redacted. A workflow that is not public is 404.
+
     Args:
         id (str):
 
@@ -125,6 +131,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
 ) -> Response[CatalogWorkflow | MessageError | RequestValidationError]:
     """A public workflow: the complete intake contract, prompts and bindings redacted
+
+     Public, no credential: the complete intake contract of a public workflow, with prompts and provider
+    bindings redacted. A workflow that is not public is 404.
 
     Args:
         id (str):
@@ -152,6 +161,9 @@ async def asyncio(
     client: AuthenticatedClient | Client,
 ) -> CatalogWorkflow | MessageError | RequestValidationError | None:
     """A public workflow: the complete intake contract, prompts and bindings redacted
+
+     Public, no credential: the complete intake contract of a public workflow, with prompts and provider
+    bindings redacted. A workflow that is not public is 404.
 
     Args:
         id (str):

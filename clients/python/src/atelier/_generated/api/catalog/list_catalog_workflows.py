@@ -172,6 +172,10 @@ def sync_detailed(
 ]:
     """The public catalog of runnable workflows (no credentials needed)
 
+     Public, no credential: the public workflows anyone can run, each with its purpose, rough duration,
+    whether QA is included, and what is provided and returned. Draft and internal workflows never
+    appear.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -214,6 +218,10 @@ def sync(
 ):
     """The public catalog of runnable workflows (no credentials needed)
 
+     Public, no credential: the public workflows anyone can run, each with its purpose, rough duration,
+    whether QA is included, and what is provided and returned. Draft and internal workflows never
+    appear.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -249,6 +257,10 @@ async def asyncio_detailed(
     | MessageError
 ]:
     """The public catalog of runnable workflows (no credentials needed)
+
+     Public, no credential: the public workflows anyone can run, each with its purpose, rough duration,
+    whether QA is included, and what is provided and returned. Draft and internal workflows never
+    appear.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -289,6 +301,10 @@ async def asyncio(
     | None
 ):
     """The public catalog of runnable workflows (no credentials needed)
+
+     Public, no credential: the public workflows anyone can run, each with its purpose, rough duration,
+    whether QA is included, and what is provided and returned. Draft and internal workflows never
+    appear.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.

@@ -61,6 +61,9 @@ def sync_detailed(
 ) -> Response[MessageError | ModelList]:
     """The model registry that bindings and per-run overrides name
 
+     The model registry: the ids a workflow's providers map and a run's providers overrides may name. Any
+    signed-in caller may read it.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -84,6 +87,9 @@ def sync(
 ) -> MessageError | ModelList | None:
     """The model registry that bindings and per-run overrides name
 
+     The model registry: the ids a workflow's providers map and a run's providers overrides may name. Any
+    signed-in caller may read it.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -102,6 +108,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[MessageError | ModelList]:
     """The model registry that bindings and per-run overrides name
+
+     The model registry: the ids a workflow's providers map and a run's providers overrides may name. Any
+    signed-in caller may read it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,6 +132,9 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> MessageError | ModelList | None:
     """The model registry that bindings and per-run overrides name
+
+     The model registry: the ids a workflow's providers map and a run's providers overrides may name. Any
+    signed-in caller may read it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

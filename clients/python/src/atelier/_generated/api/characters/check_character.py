@@ -224,9 +224,16 @@ def sync_detailed(
     """The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a
     date or a version
 
+     The consent gate for a planned use (media, and optionally use, channel, territory, advertiser,
+    provider, a date or a version): answers whether the character is usable and, if not, the reasons.
+    When a provider is named, the provider's consent is needed as well as the workspace's. Any member of
+    the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         character_id (str):
-        body (CharacterCheckRequest):
+        body (CharacterCheckRequest):  Example: {'media': 'image', 'use': 'advertising',
+            'channel': 'social', 'territory': 'US', 'date': '2027-03-01'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -268,9 +275,16 @@ def sync(
     """The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a
     date or a version
 
+     The consent gate for a planned use (media, and optionally use, channel, territory, advertiser,
+    provider, a date or a version): answers whether the character is usable and, if not, the reasons.
+    When a provider is named, the provider's consent is needed as well as the workspace's. Any member of
+    the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         character_id (str):
-        body (CharacterCheckRequest):
+        body (CharacterCheckRequest):  Example: {'media': 'image', 'use': 'advertising',
+            'channel': 'social', 'territory': 'US', 'date': '2027-03-01'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -306,9 +320,16 @@ async def asyncio_detailed(
     """The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a
     date or a version
 
+     The consent gate for a planned use (media, and optionally use, channel, territory, advertiser,
+    provider, a date or a version): answers whether the character is usable and, if not, the reasons.
+    When a provider is named, the provider's consent is needed as well as the workspace's. Any member of
+    the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         character_id (str):
-        body (CharacterCheckRequest):
+        body (CharacterCheckRequest):  Example: {'media': 'image', 'use': 'advertising',
+            'channel': 'social', 'territory': 'US', 'date': '2027-03-01'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -348,9 +369,16 @@ async def asyncio(
     """The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a
     date or a version
 
+     The consent gate for a planned use (media, and optionally use, channel, territory, advertiser,
+    provider, a date or a version): answers whether the character is usable and, if not, the reasons.
+    When a provider is named, the provider's consent is needed as well as the workspace's. Any member of
+    the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         character_id (str):
-        body (CharacterCheckRequest):
+        body (CharacterCheckRequest):  Example: {'media': 'image', 'use': 'advertising',
+            'channel': 'social', 'territory': 'US', 'date': '2027-03-01'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -244,8 +244,15 @@ def sync_detailed(
     """Create a character in a project (owners and admins); a retry with the same requestId returns the
     first answer
 
+     Creates a character (synthetic or likeness) in a project, with its persona draft. Owners and admins
+    only (403 admin_required); a retry with the same requestId returns the first answer, and the same
+    requestId with another body is 409 request_id_reused.
+
     Args:
-        body (CharacterCreateRequest):
+        body (CharacterCreateRequest):  Example: {'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'name': 'Bea the Beekeeper', 'format':
+            'synthetic', 'persona': {'summary': 'A cheerful urban beekeeper who explains things
+            simply'}, 'requestId': 'create-bea-2026-11-26'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -286,8 +293,15 @@ def sync(
     """Create a character in a project (owners and admins); a retry with the same requestId returns the
     first answer
 
+     Creates a character (synthetic or likeness) in a project, with its persona draft. Owners and admins
+    only (403 admin_required); a retry with the same requestId returns the first answer, and the same
+    requestId with another body is 409 request_id_reused.
+
     Args:
-        body (CharacterCreateRequest):
+        body (CharacterCreateRequest):  Example: {'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'name': 'Bea the Beekeeper', 'format':
+            'synthetic', 'persona': {'summary': 'A cheerful urban beekeeper who explains things
+            simply'}, 'requestId': 'create-bea-2026-11-26'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -322,8 +336,15 @@ async def asyncio_detailed(
     """Create a character in a project (owners and admins); a retry with the same requestId returns the
     first answer
 
+     Creates a character (synthetic or likeness) in a project, with its persona draft. Owners and admins
+    only (403 admin_required); a retry with the same requestId returns the first answer, and the same
+    requestId with another body is 409 request_id_reused.
+
     Args:
-        body (CharacterCreateRequest):
+        body (CharacterCreateRequest):  Example: {'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'name': 'Bea the Beekeeper', 'format':
+            'synthetic', 'persona': {'summary': 'A cheerful urban beekeeper who explains things
+            simply'}, 'requestId': 'create-bea-2026-11-26'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -362,8 +383,15 @@ async def asyncio(
     """Create a character in a project (owners and admins); a retry with the same requestId returns the
     first answer
 
+     Creates a character (synthetic or likeness) in a project, with its persona draft. Owners and admins
+    only (403 admin_required); a retry with the same requestId returns the first answer, and the same
+    requestId with another body is 409 request_id_reused.
+
     Args:
-        body (CharacterCreateRequest):
+        body (CharacterCreateRequest):  Example: {'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'name': 'Bea the Beekeeper', 'format':
+            'synthetic', 'persona': {'summary': 'A cheerful urban beekeeper who explains things
+            simply'}, 'requestId': 'create-bea-2026-11-26'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -248,9 +248,13 @@ def sync_detailed(
 ]:
     """Add a reference (an artifact of the same workspace) to the draft
 
+     Adds a reference (role and an artifactId of the same workspace) to the character's draft. Owners and
+    admins only (403 admin_required); an artifact not found in the workspace is 422 artifact_not_found.
+
     Args:
         character_id (str):
-        body (CharacterReferenceCreateRequest):
+        body (CharacterReferenceCreateRequest):  Example: {'role': 'portrait', 'artifactId':
+            'artifact-5c1e9a7d', 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -292,9 +296,13 @@ def sync(
 ):
     """Add a reference (an artifact of the same workspace) to the draft
 
+     Adds a reference (role and an artifactId of the same workspace) to the character's draft. Owners and
+    admins only (403 admin_required); an artifact not found in the workspace is 422 artifact_not_found.
+
     Args:
         character_id (str):
-        body (CharacterReferenceCreateRequest):
+        body (CharacterReferenceCreateRequest):  Example: {'role': 'portrait', 'artifactId':
+            'artifact-5c1e9a7d', 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -330,9 +338,13 @@ async def asyncio_detailed(
 ]:
     """Add a reference (an artifact of the same workspace) to the draft
 
+     Adds a reference (role and an artifactId of the same workspace) to the character's draft. Owners and
+    admins only (403 admin_required); an artifact not found in the workspace is 422 artifact_not_found.
+
     Args:
         character_id (str):
-        body (CharacterReferenceCreateRequest):
+        body (CharacterReferenceCreateRequest):  Example: {'role': 'portrait', 'artifactId':
+            'artifact-5c1e9a7d', 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -372,9 +384,13 @@ async def asyncio(
 ):
     """Add a reference (an artifact of the same workspace) to the draft
 
+     Adds a reference (role and an artifactId of the same workspace) to the character's draft. Owners and
+    admins only (403 admin_required); an artifact not found in the workspace is 422 artifact_not_found.
+
     Args:
         character_id (str):
-        body (CharacterReferenceCreateRequest):
+        body (CharacterReferenceCreateRequest):  Example: {'role': 'portrait', 'artifactId':
+            'artifact-5c1e9a7d', 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

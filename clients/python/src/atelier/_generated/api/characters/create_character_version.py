@@ -249,9 +249,14 @@ def sync_detailed(
 ]:
     """Freeze the draft as the next version (a likeness names its subject)
 
+     Freezes the draft as the next numbered version; a likeness names its subjectId once and later
+    versions keep the same person. Owners and admins only (403 admin_required); a draft that is not
+    ready is 422 no_references, subject_required, subject_changed, subject_not_found or
+    subject_not_allowed, and an archived character is 409 character_archived.
+
     Args:
         character_id (str):
-        body (CharacterVersionCreateRequest | Unset):
+        body (CharacterVersionCreateRequest | Unset):  Example: {'note': 'First approved look'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -293,9 +298,14 @@ def sync(
 ):
     """Freeze the draft as the next version (a likeness names its subject)
 
+     Freezes the draft as the next numbered version; a likeness names its subjectId once and later
+    versions keep the same person. Owners and admins only (403 admin_required); a draft that is not
+    ready is 422 no_references, subject_required, subject_changed, subject_not_found or
+    subject_not_allowed, and an archived character is 409 character_archived.
+
     Args:
         character_id (str):
-        body (CharacterVersionCreateRequest | Unset):
+        body (CharacterVersionCreateRequest | Unset):  Example: {'note': 'First approved look'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -331,9 +341,14 @@ async def asyncio_detailed(
 ]:
     """Freeze the draft as the next version (a likeness names its subject)
 
+     Freezes the draft as the next numbered version; a likeness names its subjectId once and later
+    versions keep the same person. Owners and admins only (403 admin_required); a draft that is not
+    ready is 422 no_references, subject_required, subject_changed, subject_not_found or
+    subject_not_allowed, and an archived character is 409 character_archived.
+
     Args:
         character_id (str):
-        body (CharacterVersionCreateRequest | Unset):
+        body (CharacterVersionCreateRequest | Unset):  Example: {'note': 'First approved look'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -373,9 +388,14 @@ async def asyncio(
 ):
     """Freeze the draft as the next version (a likeness names its subject)
 
+     Freezes the draft as the next numbered version; a likeness names its subjectId once and later
+    versions keep the same person. Owners and admins only (403 admin_required); a draft that is not
+    ready is 422 no_references, subject_required, subject_changed, subject_not_found or
+    subject_not_allowed, and an archived character is 409 character_archived.
+
     Args:
         character_id (str):
-        body (CharacterVersionCreateRequest | Unset):
+        body (CharacterVersionCreateRequest | Unset):  Example: {'note': 'First approved look'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -226,10 +226,14 @@ def sync_detailed(
 ]:
     """Record a provider copy of a version, with the provider consent status
 
+     Records a provider copy of a version: provider, assetKind (likeness or voice), the provider's asset
+    id and the provider consent status. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         character_id (str):
         number (int):
-        body (CharacterBindingCreateRequest):
+        body (CharacterBindingCreateRequest):  Example: {'provider': 'elevenlabs', 'assetKind':
+            'voice', 'assetId': 'voice_21m00Tcm4TlvDq8ikWAM', 'providerConsentStatus': 'accepted'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -272,10 +276,14 @@ def sync(
 ):
     """Record a provider copy of a version, with the provider consent status
 
+     Records a provider copy of a version: provider, assetKind (likeness or voice), the provider's asset
+    id and the provider consent status. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         character_id (str):
         number (int):
-        body (CharacterBindingCreateRequest):
+        body (CharacterBindingCreateRequest):  Example: {'provider': 'elevenlabs', 'assetKind':
+            'voice', 'assetId': 'voice_21m00Tcm4TlvDq8ikWAM', 'providerConsentStatus': 'accepted'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -312,10 +320,14 @@ async def asyncio_detailed(
 ]:
     """Record a provider copy of a version, with the provider consent status
 
+     Records a provider copy of a version: provider, assetKind (likeness or voice), the provider's asset
+    id and the provider consent status. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         character_id (str):
         number (int):
-        body (CharacterBindingCreateRequest):
+        body (CharacterBindingCreateRequest):  Example: {'provider': 'elevenlabs', 'assetKind':
+            'voice', 'assetId': 'voice_21m00Tcm4TlvDq8ikWAM', 'providerConsentStatus': 'accepted'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -356,10 +368,14 @@ async def asyncio(
 ):
     """Record a provider copy of a version, with the provider consent status
 
+     Records a provider copy of a version: provider, assetKind (likeness or voice), the provider's asset
+    id and the provider consent status. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         character_id (str):
         number (int):
-        body (CharacterBindingCreateRequest):
+        body (CharacterBindingCreateRequest):  Example: {'provider': 'elevenlabs', 'assetKind':
+            'voice', 'assetId': 'voice_21m00Tcm4TlvDq8ikWAM', 'providerConsentStatus': 'accepted'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

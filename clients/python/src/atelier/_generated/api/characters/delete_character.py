@@ -228,6 +228,10 @@ def sync_detailed(
 ]:
     """Archive a character; what it made stays valid (an etag, when sent, is checked)
 
+     Archives a character: it is hidden from lists and takes no new work, and nothing it made is
+    affected. Owners and admins only (403 admin_required); an etag, when sent, must match (409
+    etag_mismatch).
+
     Args:
         character_id (str):
 
@@ -269,6 +273,10 @@ def sync(
 ):
     """Archive a character; what it made stays valid (an etag, when sent, is checked)
 
+     Archives a character: it is hidden from lists and takes no new work, and nothing it made is
+    affected. Owners and admins only (403 admin_required); an etag, when sent, must match (409
+    etag_mismatch).
+
     Args:
         character_id (str):
 
@@ -303,6 +311,10 @@ async def asyncio_detailed(
     | EtagMismatch
 ]:
     """Archive a character; what it made stays valid (an etag, when sent, is checked)
+
+     Archives a character: it is hidden from lists and takes no new work, and nothing it made is
+    affected. Owners and admins only (403 admin_required); an etag, when sent, must match (409
+    etag_mismatch).
 
     Args:
         character_id (str):
@@ -342,6 +354,10 @@ async def asyncio(
     | None
 ):
     """Archive a character; what it made stays valid (an etag, when sent, is checked)
+
+     Archives a character: it is hidden from lists and takes no new work, and nothing it made is
+    affected. Owners and admins only (403 admin_required); an etag, when sent, must match (409
+    etag_mismatch).
 
     Args:
         character_id (str):

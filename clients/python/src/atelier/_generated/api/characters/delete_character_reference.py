@@ -232,6 +232,9 @@ def sync_detailed(
 ]:
     """Remove a reference from the draft; frozen versions keep it
 
+     Removes a reference from the draft; frozen versions keep it. Owners and admins only: a member gets
+    403 admin_required.
+
     Args:
         character_id (str):
         item_id (UUID):
@@ -276,6 +279,9 @@ def sync(
 ):
     """Remove a reference from the draft; frozen versions keep it
 
+     Removes a reference from the draft; frozen versions keep it. Owners and admins only: a member gets
+    403 admin_required.
+
     Args:
         character_id (str):
         item_id (UUID):
@@ -313,6 +319,9 @@ async def asyncio_detailed(
     | EtagMismatch
 ]:
     """Remove a reference from the draft; frozen versions keep it
+
+     Removes a reference from the draft; frozen versions keep it. Owners and admins only: a member gets
+    403 admin_required.
 
     Args:
         character_id (str):
@@ -355,6 +364,9 @@ async def asyncio(
     | None
 ):
     """Remove a reference from the draft; frozen versions keep it
+
+     Removes a reference from the draft; frozen versions keep it. Owners and admins only: a member gets
+    403 admin_required.
 
     Args:
         character_id (str):

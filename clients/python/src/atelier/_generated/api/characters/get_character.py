@@ -203,6 +203,10 @@ def sync_detailed(
 ]:
     """A character: references, latest version, whether it is usable today
 
+     A character with its references, latest version and whether it is usable today; the ETag header
+    carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         character_id (str):
 
@@ -243,6 +247,10 @@ def sync(
 ):
     """A character: references, latest version, whether it is usable today
 
+     A character with its references, latest version and whether it is usable today; the ETag header
+    carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         character_id (str):
 
@@ -276,6 +284,10 @@ async def asyncio_detailed(
     | WorkflowInvalid
 ]:
     """A character: references, latest version, whether it is usable today
+
+     A character with its references, latest version and whether it is usable today; the ETag header
+    carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         character_id (str):
@@ -314,6 +326,10 @@ async def asyncio(
     | None
 ):
     """A character: references, latest version, whether it is usable today
+
+     A character with its references, latest version and whether it is usable today; the ETag header
+    carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         character_id (str):

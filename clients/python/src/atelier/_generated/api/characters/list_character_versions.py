@@ -203,6 +203,10 @@ def sync_detailed(
 ]:
     """Versions, newest first, each with its provider copies
 
+     The versions of a character, newest first, each with its provider copies (bindings). Any member of
+    the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         character_id (str):
 
@@ -243,6 +247,10 @@ def sync(
 ):
     """Versions, newest first, each with its provider copies
 
+     The versions of a character, newest first, each with its provider copies (bindings). Any member of
+    the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         character_id (str):
 
@@ -276,6 +284,10 @@ async def asyncio_detailed(
     | CharacterVersionList
 ]:
     """Versions, newest first, each with its provider copies
+
+     The versions of a character, newest first, each with its provider copies (bindings). Any member of
+    the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
 
     Args:
         character_id (str):
@@ -314,6 +326,10 @@ async def asyncio(
     | None
 ):
     """Versions, newest first, each with its provider copies
+
+     The versions of a character, newest first, each with its provider copies (bindings). Any member of
+    the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
 
     Args:
         character_id (str):

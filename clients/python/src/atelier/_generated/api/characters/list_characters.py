@@ -242,6 +242,10 @@ def sync_detailed(
     """Characters of a workspace (or of one project), newest first; archived ones only with
     includeArchived=true
 
+     The characters of a workspace, or of one project, newest first and paged; archived ones appear only
+    with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -295,6 +299,10 @@ def sync(
     """Characters of a workspace (or of one project), newest first; archived ones only with
     includeArchived=true
 
+     The characters of a workspace, or of one project, newest first and paged; archived ones appear only
+    with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -341,6 +349,10 @@ async def asyncio_detailed(
 ]:
     """Characters of a workspace (or of one project), newest first; archived ones only with
     includeArchived=true
+
+     The characters of a workspace, or of one project, newest first and paged; archived ones appear only
+    with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -392,6 +404,10 @@ async def asyncio(
 ):
     """Characters of a workspace (or of one project), newest first; archived ones only with
     includeArchived=true
+
+     The characters of a workspace, or of one project, newest first and paged; archived ones appear only
+    with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.

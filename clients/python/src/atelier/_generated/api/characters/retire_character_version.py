@@ -206,6 +206,9 @@ def sync_detailed(
 ]:
     """Retire a version: no new work uses it; what it made stays valid; it is never reactivated
 
+     Retires a version: no new work uses it, what it made stays valid, and it is never reactivated.
+    Owners and admins only: a member gets 403 admin_required.
+
     Args:
         character_id (str):
         number (int):
@@ -249,6 +252,9 @@ def sync(
 ):
     """Retire a version: no new work uses it; what it made stays valid; it is never reactivated
 
+     Retires a version: no new work uses it, what it made stays valid, and it is never reactivated.
+    Owners and admins only: a member gets 403 admin_required.
+
     Args:
         character_id (str):
         number (int):
@@ -285,6 +291,9 @@ async def asyncio_detailed(
     | CharacterVersion
 ]:
     """Retire a version: no new work uses it; what it made stays valid; it is never reactivated
+
+     Retires a version: no new work uses it, what it made stays valid, and it is never reactivated.
+    Owners and admins only: a member gets 403 admin_required.
 
     Args:
         character_id (str):
@@ -326,6 +335,9 @@ async def asyncio(
     | None
 ):
     """Retire a version: no new work uses it; what it made stays valid; it is never reactivated
+
+     Retires a version: no new work uses it, what it made stays valid, and it is never reactivated.
+    Owners and admins only: a member gets 403 admin_required.
 
     Args:
         character_id (str):

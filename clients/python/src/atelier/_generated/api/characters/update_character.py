@@ -257,9 +257,14 @@ def sync_detailed(
 ]:
     """Rename or edit the persona draft; needs the etag (body or If-Match); frozen versions are untouched
 
+     Renames a character or edits its persona draft; frozen versions are untouched. Owners and admins
+    only (403 admin_required); the etag is required (428 etag_required) and a stale one is 409
+    etag_mismatch with current.
+
     Args:
         character_id (str):
-        body (CharacterUpdateRequest):
+        body (CharacterUpdateRequest):  Example: {'persona': {'summary': 'A cheerful urban
+            beekeeper with a dry sense of humour'}, 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -302,9 +307,14 @@ def sync(
 ):
     """Rename or edit the persona draft; needs the etag (body or If-Match); frozen versions are untouched
 
+     Renames a character or edits its persona draft; frozen versions are untouched. Owners and admins
+    only (403 admin_required); the etag is required (428 etag_required) and a stale one is 409
+    etag_mismatch with current.
+
     Args:
         character_id (str):
-        body (CharacterUpdateRequest):
+        body (CharacterUpdateRequest):  Example: {'persona': {'summary': 'A cheerful urban
+            beekeeper with a dry sense of humour'}, 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -341,9 +351,14 @@ async def asyncio_detailed(
 ]:
     """Rename or edit the persona draft; needs the etag (body or If-Match); frozen versions are untouched
 
+     Renames a character or edits its persona draft; frozen versions are untouched. Owners and admins
+    only (403 admin_required); the etag is required (428 etag_required) and a stale one is 409
+    etag_mismatch with current.
+
     Args:
         character_id (str):
-        body (CharacterUpdateRequest):
+        body (CharacterUpdateRequest):  Example: {'persona': {'summary': 'A cheerful urban
+            beekeeper with a dry sense of humour'}, 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -384,9 +399,14 @@ async def asyncio(
 ):
     """Rename or edit the persona draft; needs the etag (body or If-Match); frozen versions are untouched
 
+     Renames a character or edits its persona draft; frozen versions are untouched. Owners and admins
+    only (403 admin_required); the etag is required (428 etag_required) and a stale one is 409
+    etag_mismatch with current.
+
     Args:
         character_id (str):
-        body (CharacterUpdateRequest):
+        body (CharacterUpdateRequest):  Example: {'persona': {'summary': 'A cheerful urban
+            beekeeper with a dry sense of humour'}, 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -249,9 +249,13 @@ def sync_detailed(
 ]:
     """Update the provider consent status of a copy, or disable it (an etag, when sent, is checked)
 
+     Updates the provider consent status of a provider copy, or disables it. Owners and admins only (403
+    admin_required); an etag, when sent, must match (409 etag_mismatch).
+
     Args:
         binding_id (UUID):
-        body (CharacterBindingUpdateRequest):
+        body (CharacterBindingUpdateRequest):  Example: {'providerConsentStatus': 'refused',
+            'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -293,9 +297,13 @@ def sync(
 ):
     """Update the provider consent status of a copy, or disable it (an etag, when sent, is checked)
 
+     Updates the provider consent status of a provider copy, or disables it. Owners and admins only (403
+    admin_required); an etag, when sent, must match (409 etag_mismatch).
+
     Args:
         binding_id (UUID):
-        body (CharacterBindingUpdateRequest):
+        body (CharacterBindingUpdateRequest):  Example: {'providerConsentStatus': 'refused',
+            'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -331,9 +339,13 @@ async def asyncio_detailed(
 ]:
     """Update the provider consent status of a copy, or disable it (an etag, when sent, is checked)
 
+     Updates the provider consent status of a provider copy, or disables it. Owners and admins only (403
+    admin_required); an etag, when sent, must match (409 etag_mismatch).
+
     Args:
         binding_id (UUID):
-        body (CharacterBindingUpdateRequest):
+        body (CharacterBindingUpdateRequest):  Example: {'providerConsentStatus': 'refused',
+            'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -373,9 +385,13 @@ async def asyncio(
 ):
     """Update the provider consent status of a copy, or disable it (an etag, when sent, is checked)
 
+     Updates the provider consent status of a provider copy, or disables it. Owners and admins only (403
+    admin_required); an etag, when sent, must match (409 etag_mismatch).
+
     Args:
         binding_id (UUID):
-        body (CharacterBindingUpdateRequest):
+        body (CharacterBindingUpdateRequest):  Example: {'providerConsentStatus': 'refused',
+            'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

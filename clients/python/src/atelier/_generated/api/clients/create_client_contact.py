@@ -249,9 +249,13 @@ def sync_detailed(
 ]:
     """Add a contact; the email is unique per client ignoring case
 
+     Adds a contact to a client. Owners and admins only (403 admin_required); an email already on the
+    client, ignoring case, is 409 contact_exists.
+
     Args:
         client_id (UUID):
-        body (ClientContactCreateRequest):
+        body (ClientContactCreateRequest):  Example: {'name': 'Jordan Price', 'email':
+            'jordan@acmehoney.example', 'role': 'Marketing lead', 'approvesWork': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -293,9 +297,13 @@ def sync(
 ):
     """Add a contact; the email is unique per client ignoring case
 
+     Adds a contact to a client. Owners and admins only (403 admin_required); an email already on the
+    client, ignoring case, is 409 contact_exists.
+
     Args:
         client_id (UUID):
-        body (ClientContactCreateRequest):
+        body (ClientContactCreateRequest):  Example: {'name': 'Jordan Price', 'email':
+            'jordan@acmehoney.example', 'role': 'Marketing lead', 'approvesWork': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -331,9 +339,13 @@ async def asyncio_detailed(
 ]:
     """Add a contact; the email is unique per client ignoring case
 
+     Adds a contact to a client. Owners and admins only (403 admin_required); an email already on the
+    client, ignoring case, is 409 contact_exists.
+
     Args:
         client_id (UUID):
-        body (ClientContactCreateRequest):
+        body (ClientContactCreateRequest):  Example: {'name': 'Jordan Price', 'email':
+            'jordan@acmehoney.example', 'role': 'Marketing lead', 'approvesWork': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -373,9 +385,13 @@ async def asyncio(
 ):
     """Add a contact; the email is unique per client ignoring case
 
+     Adds a contact to a client. Owners and admins only (403 admin_required); an email already on the
+    client, ignoring case, is 409 contact_exists.
+
     Args:
         client_id (UUID):
-        body (ClientContactCreateRequest):
+        body (ClientContactCreateRequest):  Example: {'name': 'Jordan Price', 'email':
+            'jordan@acmehoney.example', 'role': 'Marketing lead', 'approvesWork': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -249,9 +249,16 @@ def sync_detailed(
 ]:
     """Create a client (owners and admins); a retry with the same requestId returns the first answer
 
+     Creates a client (name, status, billing). Owners and admins only (403 admin_required); a retry with
+    the same requestId returns the first answer, the same requestId with another body is 409
+    request_id_reused, and a slug a live client already has is 409 client_conflict.
+
     Args:
         workspace_id (UUID):
-        body (ClientCreateRequest):
+        body (ClientCreateRequest):  Example: {'name': 'Acme Honey Co.', 'slug': 'acme-honey',
+            'status': 'active', 'billing': {'model': 'retainer', 'amountCents': 250000, 'currency':
+            'USD', 'period': 'month', 'scope': ['newsletter', 'social']}, 'requestId': 'create-
+            acme-2026-11-26'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -293,9 +300,16 @@ def sync(
 ):
     """Create a client (owners and admins); a retry with the same requestId returns the first answer
 
+     Creates a client (name, status, billing). Owners and admins only (403 admin_required); a retry with
+    the same requestId returns the first answer, the same requestId with another body is 409
+    request_id_reused, and a slug a live client already has is 409 client_conflict.
+
     Args:
         workspace_id (UUID):
-        body (ClientCreateRequest):
+        body (ClientCreateRequest):  Example: {'name': 'Acme Honey Co.', 'slug': 'acme-honey',
+            'status': 'active', 'billing': {'model': 'retainer', 'amountCents': 250000, 'currency':
+            'USD', 'period': 'month', 'scope': ['newsletter', 'social']}, 'requestId': 'create-
+            acme-2026-11-26'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -331,9 +345,16 @@ async def asyncio_detailed(
 ]:
     """Create a client (owners and admins); a retry with the same requestId returns the first answer
 
+     Creates a client (name, status, billing). Owners and admins only (403 admin_required); a retry with
+    the same requestId returns the first answer, the same requestId with another body is 409
+    request_id_reused, and a slug a live client already has is 409 client_conflict.
+
     Args:
         workspace_id (UUID):
-        body (ClientCreateRequest):
+        body (ClientCreateRequest):  Example: {'name': 'Acme Honey Co.', 'slug': 'acme-honey',
+            'status': 'active', 'billing': {'model': 'retainer', 'amountCents': 250000, 'currency':
+            'USD', 'period': 'month', 'scope': ['newsletter', 'social']}, 'requestId': 'create-
+            acme-2026-11-26'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -373,9 +394,16 @@ async def asyncio(
 ):
     """Create a client (owners and admins); a retry with the same requestId returns the first answer
 
+     Creates a client (name, status, billing). Owners and admins only (403 admin_required); a retry with
+    the same requestId returns the first answer, the same requestId with another body is 409
+    request_id_reused, and a slug a live client already has is 409 client_conflict.
+
     Args:
         workspace_id (UUID):
-        body (ClientCreateRequest):
+        body (ClientCreateRequest):  Example: {'name': 'Acme Honey Co.', 'slug': 'acme-honey',
+            'status': 'active', 'billing': {'model': 'retainer', 'amountCents': 250000, 'currency':
+            'USD', 'period': 'month', 'scope': ['newsletter', 'social']}, 'requestId': 'create-
+            acme-2026-11-26'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -204,6 +204,9 @@ def sync_detailed(
 ]:
     """Archive a client: hidden from lists, its history kept (a client with history is never deleted)
 
+     Archives a client: hidden from lists by default, its history kept; a client with history is never
+    deleted. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         client_id (UUID):
 
@@ -244,6 +247,9 @@ def sync(
 ):
     """Archive a client: hidden from lists, its history kept (a client with history is never deleted)
 
+     Archives a client: hidden from lists by default, its history kept; a client with history is never
+    deleted. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         client_id (UUID):
 
@@ -277,6 +283,9 @@ async def asyncio_detailed(
     | Client
 ]:
     """Archive a client: hidden from lists, its history kept (a client with history is never deleted)
+
+     Archives a client: hidden from lists by default, its history kept; a client with history is never
+    deleted. Owners and admins only: a member gets 403 admin_required.
 
     Args:
         client_id (UUID):
@@ -315,6 +324,9 @@ async def asyncio(
     | None
 ):
     """Archive a client: hidden from lists, its history kept (a client with history is never deleted)
+
+     Archives a client: hidden from lists by default, its history kept; a client with history is never
+    deleted. Owners and admins only: a member gets 403 admin_required.
 
     Args:
         client_id (UUID):

@@ -205,6 +205,8 @@ def sync_detailed(
 ]:
     """Remove a contact outright
 
+     Removes a contact outright. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         client_id (UUID):
         contact_id (UUID):
@@ -248,6 +250,8 @@ def sync(
 ):
     """Remove a contact outright
 
+     Removes a contact outright. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         client_id (UUID):
         contact_id (UUID):
@@ -284,6 +288,8 @@ async def asyncio_detailed(
     | WorkflowInvalid
 ]:
     """Remove a contact outright
+
+     Removes a contact outright. Owners and admins only: a member gets 403 admin_required.
 
     Args:
         client_id (UUID):
@@ -325,6 +331,8 @@ async def asyncio(
     | None
 ):
     """Remove a contact outright
+
+     Removes a contact outright. Owners and admins only: a member gets 403 admin_required.
 
     Args:
         client_id (UUID):

@@ -204,6 +204,9 @@ def sync_detailed(
 ]:
     """A client with its projects and rollup
 
+     A client with its projects and rollup; the ETag header carries its etag. Members read; billing, cost
+    to serve and expected fees are null for anyone but owners and admins.
+
     Args:
         client_id (UUID):
 
@@ -244,6 +247,9 @@ def sync(
 ):
     """A client with its projects and rollup
 
+     A client with its projects and rollup; the ETag header carries its etag. Members read; billing, cost
+    to serve and expected fees are null for anyone but owners and admins.
+
     Args:
         client_id (UUID):
 
@@ -277,6 +283,9 @@ async def asyncio_detailed(
     | Client
 ]:
     """A client with its projects and rollup
+
+     A client with its projects and rollup; the ETag header carries its etag. Members read; billing, cost
+    to serve and expected fees are null for anyone but owners and admins.
 
     Args:
         client_id (UUID):
@@ -315,6 +324,9 @@ async def asyncio(
     | None
 ):
     """A client with its projects and rollup
+
+     A client with its projects and rollup; the ETag header carries its etag. Members read; billing, cost
+    to serve and expected fees are null for anyone but owners and admins.
 
     Args:
         client_id (UUID):

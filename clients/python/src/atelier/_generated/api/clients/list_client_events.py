@@ -223,6 +223,9 @@ def sync_detailed(
 ]:
     """Status history, newest first
 
+     A client's status history, newest first. Any member of the workspace may call it; a workspace-bound
+    API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         client_id (UUID):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -269,6 +272,9 @@ def sync(
 ):
     """Status history, newest first
 
+     A client's status history, newest first. Any member of the workspace may call it; a workspace-bound
+    API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         client_id (UUID):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -308,6 +314,9 @@ async def asyncio_detailed(
     | ClientEventList
 ]:
     """Status history, newest first
+
+     A client's status history, newest first. Any member of the workspace may call it; a workspace-bound
+    API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         client_id (UUID):
@@ -352,6 +361,9 @@ async def asyncio(
     | None
 ):
     """Status history, newest first
+
+     A client's status history, newest first. Any member of the workspace may call it; a workspace-bound
+    API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         client_id (UUID):

@@ -243,6 +243,10 @@ def sync_detailed(
 ]:
     """Clients with this month's rollups, by name; totals leave out leads and past clients
 
+     The clients of a workspace by name, with this month's rollups; leads and past clients stay out of
+    totals, and archived ones appear only with includeArchived=true. Members read; billing and money
+    fields are null for anyone but owners and admins.
+
     Args:
         workspace_id (UUID):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -295,6 +299,10 @@ def sync(
 ):
     """Clients with this month's rollups, by name; totals leave out leads and past clients
 
+     The clients of a workspace by name, with this month's rollups; leads and past clients stay out of
+    totals, and archived ones appear only with includeArchived=true. Members read; billing and money
+    fields are null for anyone but owners and admins.
+
     Args:
         workspace_id (UUID):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -340,6 +348,10 @@ async def asyncio_detailed(
     | ClientList
 ]:
     """Clients with this month's rollups, by name; totals leave out leads and past clients
+
+     The clients of a workspace by name, with this month's rollups; leads and past clients stay out of
+    totals, and archived ones appear only with includeArchived=true. Members read; billing and money
+    fields are null for anyone but owners and admins.
 
     Args:
         workspace_id (UUID):
@@ -390,6 +402,10 @@ async def asyncio(
     | None
 ):
     """Clients with this month's rollups, by name; totals leave out leads and past clients
+
+     The clients of a workspace by name, with this month's rollups; leads and past clients stay out of
+    totals, and archived ones appear only with includeArchived=true. Members read; billing and money
+    fields are null for anyone but owners and admins.
 
     Args:
         workspace_id (UUID):

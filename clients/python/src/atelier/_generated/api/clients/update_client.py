@@ -258,9 +258,14 @@ def sync_detailed(
 ]:
     """Edit name, slug, status, statusNote, billing or notes; needs the etag (body or If-Match)
 
+     Edits the name, slug, status, statusNote, billing or notes of a client and returns the new ETag.
+    Owners and admins only (403 admin_required); the etag is required (428 etag_required), a stale one
+    is 409 etag_mismatch with current, and a slug taken by a live client is 409 client_conflict.
+
     Args:
         client_id (UUID):
-        body (ClientUpdateRequest):
+        body (ClientUpdateRequest):  Example: {'status': 'paused', 'statusNote': 'Paused over the
+            winter season', 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -303,9 +308,14 @@ def sync(
 ):
     """Edit name, slug, status, statusNote, billing or notes; needs the etag (body or If-Match)
 
+     Edits the name, slug, status, statusNote, billing or notes of a client and returns the new ETag.
+    Owners and admins only (403 admin_required); the etag is required (428 etag_required), a stale one
+    is 409 etag_mismatch with current, and a slug taken by a live client is 409 client_conflict.
+
     Args:
         client_id (UUID):
-        body (ClientUpdateRequest):
+        body (ClientUpdateRequest):  Example: {'status': 'paused', 'statusNote': 'Paused over the
+            winter season', 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -342,9 +352,14 @@ async def asyncio_detailed(
 ]:
     """Edit name, slug, status, statusNote, billing or notes; needs the etag (body or If-Match)
 
+     Edits the name, slug, status, statusNote, billing or notes of a client and returns the new ETag.
+    Owners and admins only (403 admin_required); the etag is required (428 etag_required), a stale one
+    is 409 etag_mismatch with current, and a slug taken by a live client is 409 client_conflict.
+
     Args:
         client_id (UUID):
-        body (ClientUpdateRequest):
+        body (ClientUpdateRequest):  Example: {'status': 'paused', 'statusNote': 'Paused over the
+            winter season', 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -385,9 +400,14 @@ async def asyncio(
 ):
     """Edit name, slug, status, statusNote, billing or notes; needs the etag (body or If-Match)
 
+     Edits the name, slug, status, statusNote, billing or notes of a client and returns the new ETag.
+    Owners and admins only (403 admin_required); the etag is required (428 etag_required), a stale one
+    is 409 etag_mismatch with current, and a slug taken by a live client is 409 client_conflict.
+
     Args:
         client_id (UUID):
-        body (ClientUpdateRequest):
+        body (ClientUpdateRequest):  Example: {'status': 'paused', 'statusNote': 'Paused over the
+            winter season', 'etag': '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

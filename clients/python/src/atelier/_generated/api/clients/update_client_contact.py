@@ -252,10 +252,13 @@ def sync_detailed(
 ]:
     """Edit a contact, including whether they approve work
 
+     Edits a contact, including whether they approve work. Owners and admins only (403 admin_required);
+    changing the email to one already on the client is 409 contact_exists.
+
     Args:
         client_id (UUID):
         contact_id (UUID):
-        body (ClientContactUpdateRequest):
+        body (ClientContactUpdateRequest):  Example: {'approvesWork': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -299,10 +302,13 @@ def sync(
 ):
     """Edit a contact, including whether they approve work
 
+     Edits a contact, including whether they approve work. Owners and admins only (403 admin_required);
+    changing the email to one already on the client is 409 contact_exists.
+
     Args:
         client_id (UUID):
         contact_id (UUID):
-        body (ClientContactUpdateRequest):
+        body (ClientContactUpdateRequest):  Example: {'approvesWork': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -340,10 +346,13 @@ async def asyncio_detailed(
 ]:
     """Edit a contact, including whether they approve work
 
+     Edits a contact, including whether they approve work. Owners and admins only (403 admin_required);
+    changing the email to one already on the client is 409 contact_exists.
+
     Args:
         client_id (UUID):
         contact_id (UUID):
-        body (ClientContactUpdateRequest):
+        body (ClientContactUpdateRequest):  Example: {'approvesWork': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -385,10 +394,13 @@ async def asyncio(
 ):
     """Edit a contact, including whether they approve work
 
+     Edits a contact, including whether they approve work. Owners and admins only (403 admin_required);
+    changing the email to one already on the client is 409 contact_exists.
+
     Args:
         client_id (UUID):
         contact_id (UUID):
-        body (ClientContactUpdateRequest):
+        body (ClientContactUpdateRequest):  Example: {'approvesWork': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -254,6 +254,11 @@ def sync_detailed(
     """Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider
     or model
 
+     Aggregates spend of a workspace (or one project) between from and to, grouped by day, workflow,
+    project, provider or model; each run counts its own spend once, so sub-workflow children are not
+    counted twice. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         workspace_id (UUID | Unset):
         project_id (UUID | Unset):
@@ -307,6 +312,11 @@ def sync(
     """Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider
     or model
 
+     Aggregates spend of a workspace (or one project) between from and to, grouped by day, workflow,
+    project, provider or model; each run counts its own spend once, so sub-workflow children are not
+    counted twice. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         workspace_id (UUID | Unset):
         project_id (UUID | Unset):
@@ -353,6 +363,11 @@ async def asyncio_detailed(
 ]:
     """Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider
     or model
+
+     Aggregates spend of a workspace (or one project) between from and to, grouped by day, workflow,
+    project, provider or model; each run counts its own spend once, so sub-workflow children are not
+    counted twice. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID | Unset):
@@ -404,6 +419,11 @@ async def asyncio(
 ):
     """Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider
     or model
+
+     Aggregates spend of a workspace (or one project) between from and to, grouped by day, workflow,
+    project, provider or model; each run counts its own spend once, so sub-workflow children are not
+    counted twice. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID | Unset):

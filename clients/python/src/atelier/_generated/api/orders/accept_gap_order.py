@@ -248,9 +248,15 @@ def sync_detailed(
 ]:
     """Settle an order short of its target; the reason is kept on the order
 
+     Settles an order in attention as completed short of its target; the reason (required) is recorded on
+    the order. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404. An order not in attention
+    is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
-        body (AcceptGapRequest):
+        body (AcceptGapRequest):  Example: {'reason': 'Two of three reports are enough for the
+            newsletter; the third topic is dropped.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -292,9 +298,15 @@ def sync(
 ):
     """Settle an order short of its target; the reason is kept on the order
 
+     Settles an order in attention as completed short of its target; the reason (required) is recorded on
+    the order. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404. An order not in attention
+    is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
-        body (AcceptGapRequest):
+        body (AcceptGapRequest):  Example: {'reason': 'Two of three reports are enough for the
+            newsletter; the third topic is dropped.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -330,9 +342,15 @@ async def asyncio_detailed(
 ]:
     """Settle an order short of its target; the reason is kept on the order
 
+     Settles an order in attention as completed short of its target; the reason (required) is recorded on
+    the order. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404. An order not in attention
+    is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
-        body (AcceptGapRequest):
+        body (AcceptGapRequest):  Example: {'reason': 'Two of three reports are enough for the
+            newsletter; the third topic is dropped.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -372,9 +390,15 @@ async def asyncio(
 ):
     """Settle an order short of its target; the reason is kept on the order
 
+     Settles an order in attention as completed short of its target; the reason (required) is recorded on
+    the order. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404. An order not in attention
+    is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
-        body (AcceptGapRequest):
+        body (AcceptGapRequest):  Example: {'reason': 'Two of three reports are enough for the
+            newsletter; the third topic is dropped.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

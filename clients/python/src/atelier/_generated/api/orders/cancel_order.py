@@ -155,6 +155,11 @@ def sync_detailed(
 ]:
     """Cancel an order: no new children start; those in flight stop at their next step boundary
 
+     Cancels an order: no new children start and those in flight stop at their next step boundary; spend
+    so far stays billed. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404. An order that
+    already ended is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
 
@@ -192,6 +197,11 @@ def sync(
 ):
     """Cancel an order: no new children start; those in flight stop at their next step boundary
 
+     Cancels an order: no new children start and those in flight stop at their next step boundary; spend
+    so far stays billed. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404. An order that
+    already ended is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
 
@@ -222,6 +232,11 @@ async def asyncio_detailed(
     | RequestValidationError
 ]:
     """Cancel an order: no new children start; those in flight stop at their next step boundary
+
+     Cancels an order: no new children start and those in flight stop at their next step boundary; spend
+    so far stays billed. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404. An order that
+    already ended is 409 invalid_transition.
 
     Args:
         order_id (str):  Example: order-0123456789abcdef.
@@ -257,6 +272,11 @@ async def asyncio(
     | None
 ):
     """Cancel an order: no new children start; those in flight stop at their next step boundary
+
+     Cancels an order: no new children start and those in flight stop at their next step boundary; spend
+    so far stays billed. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404. An order that
+    already ended is 409 invalid_transition.
 
     Args:
         order_id (str):  Example: order-0123456789abcdef.

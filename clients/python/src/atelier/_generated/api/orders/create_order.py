@@ -256,11 +256,15 @@ def sync_detailed(
 ]:
     """Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
 
-     Without an Idempotency-Key each call creates a new order. With one, a retry of the same request
-    (same key, same body, same workspace) within 24 hours creates nothing and answers the order the
-    first request created, as it now stands, with the header Idempotent-Replayed: true; the same key
-    with another body is refused with 422 idempotency_key_reused. Two requests racing with one key
-    create one order.
+     Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs
+    or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused
+    with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or
+    character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded
+    when the estimate breaches a budget or budgetLimitUsd. Without an Idempotency-Key each call creates
+    a new order. With one, a retry of the same request (same key, same body, same workspace) within 24
+    hours creates nothing and answers the order the first request created, as it now stands, with the
+    header Idempotent-Replayed: true; the same key with another body is refused with 422
+    idempotency_key_reused. Two requests racing with one key create one order.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -268,7 +272,12 @@ def sync_detailed(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateOrderRequest):
+        body (CreateOrderRequest):  Example: {'workflowId': 'plan-research-report',
+            'variationSpec': {'resolver': 'list', 'params': {'items': [{'topic': 'urban beekeeping'},
+            {'topic': 'rooftop gardens'}, {'topic': 'community composting'}]}}, 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'targetCount': 3, 'budgetLimitUsd': 12.5,
+            'budgetEnforcementMode': 'hard_stop', 'tags': ['q3-content']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -311,11 +320,15 @@ def sync(
 ):
     """Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
 
-     Without an Idempotency-Key each call creates a new order. With one, a retry of the same request
-    (same key, same body, same workspace) within 24 hours creates nothing and answers the order the
-    first request created, as it now stands, with the header Idempotent-Replayed: true; the same key
-    with another body is refused with 422 idempotency_key_reused. Two requests racing with one key
-    create one order.
+     Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs
+    or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused
+    with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or
+    character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded
+    when the estimate breaches a budget or budgetLimitUsd. Without an Idempotency-Key each call creates
+    a new order. With one, a retry of the same request (same key, same body, same workspace) within 24
+    hours creates nothing and answers the order the first request created, as it now stands, with the
+    header Idempotent-Replayed: true; the same key with another body is refused with 422
+    idempotency_key_reused. Two requests racing with one key create one order.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -323,7 +336,12 @@ def sync(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateOrderRequest):
+        body (CreateOrderRequest):  Example: {'workflowId': 'plan-research-report',
+            'variationSpec': {'resolver': 'list', 'params': {'items': [{'topic': 'urban beekeeping'},
+            {'topic': 'rooftop gardens'}, {'topic': 'community composting'}]}}, 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'targetCount': 3, 'budgetLimitUsd': 12.5,
+            'budgetEnforcementMode': 'hard_stop', 'tags': ['q3-content']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -360,11 +378,15 @@ async def asyncio_detailed(
 ]:
     """Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
 
-     Without an Idempotency-Key each call creates a new order. With one, a retry of the same request
-    (same key, same body, same workspace) within 24 hours creates nothing and answers the order the
-    first request created, as it now stands, with the header Idempotent-Replayed: true; the same key
-    with another body is refused with 422 idempotency_key_reused. Two requests racing with one key
-    create one order.
+     Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs
+    or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused
+    with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or
+    character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded
+    when the estimate breaches a budget or budgetLimitUsd. Without an Idempotency-Key each call creates
+    a new order. With one, a retry of the same request (same key, same body, same workspace) within 24
+    hours creates nothing and answers the order the first request created, as it now stands, with the
+    header Idempotent-Replayed: true; the same key with another body is refused with 422
+    idempotency_key_reused. Two requests racing with one key create one order.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -372,7 +394,12 @@ async def asyncio_detailed(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateOrderRequest):
+        body (CreateOrderRequest):  Example: {'workflowId': 'plan-research-report',
+            'variationSpec': {'resolver': 'list', 'params': {'items': [{'topic': 'urban beekeeping'},
+            {'topic': 'rooftop gardens'}, {'topic': 'community composting'}]}}, 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'targetCount': 3, 'budgetLimitUsd': 12.5,
+            'budgetEnforcementMode': 'hard_stop', 'tags': ['q3-content']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -413,11 +440,15 @@ async def asyncio(
 ):
     """Plan an order: children are created as planned runs with an estimate; nothing runs or is spent
 
-     Without an Idempotency-Key each call creates a new order. With one, a retry of the same request
-    (same key, same body, same workspace) within 24 hours creates nothing and answers the order the
-    first request created, as it now stands, with the header Idempotent-Replayed: true; the same key
-    with another body is refused with 422 idempotency_key_reused. Two requests racing with one key
-    create one order.
+     Plans an order: one child run per variation, created as planned runs with an estimate; nothing runs
+    or is spent until POST /v1/orders/{order_id}/start. Any member of the workspace may call it; refused
+    with 404 unknown workflow, 400 template_deprecated, invalid_provider_override or
+    character_batch_unsupported, 422 intake_invalid or character_not_usable, and 402 budget_exceeded
+    when the estimate breaches a budget or budgetLimitUsd. Without an Idempotency-Key each call creates
+    a new order. With one, a retry of the same request (same key, same body, same workspace) within 24
+    hours creates nothing and answers the order the first request created, as it now stands, with the
+    header Idempotent-Replayed: true; the same key with another body is refused with 422
+    idempotency_key_reused. Two requests racing with one key create one order.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -425,7 +456,12 @@ async def asyncio(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateOrderRequest):
+        body (CreateOrderRequest):  Example: {'workflowId': 'plan-research-report',
+            'variationSpec': {'resolver': 'list', 'params': {'items': [{'topic': 'urban beekeeping'},
+            {'topic': 'rooftop gardens'}, {'topic': 'community composting'}]}}, 'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'projectId':
+            '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'targetCount': 3, 'budgetLimitUsd': 12.5,
+            'budgetEnforcementMode': 'hard_stop', 'tags': ['q3-content']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -115,6 +115,11 @@ def sync_detailed(
 ]:
     """An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=)
 
+     An order with its status, counts (planned, running, succeeded, failed, skipped), estimatedCostUsd
+    and actualCostUsd, which rolls up every child; its children are listed by GET
+    /v1/runs?parentOrderId=. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
 
@@ -144,6 +149,11 @@ def sync(
 ) -> AdminRequired | CodedError | MessageError | Order | RequestValidationError | None:
     """An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=)
 
+     An order with its status, counts (planned, running, succeeded, failed, skipped), estimatedCostUsd
+    and actualCostUsd, which rolls up every child; its children are listed by GET
+    /v1/runs?parentOrderId=. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
 
@@ -169,6 +179,11 @@ async def asyncio_detailed(
     AdminRequired | CodedError | MessageError | Order | RequestValidationError
 ]:
     """An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=)
+
+     An order with its status, counts (planned, running, succeeded, failed, skipped), estimatedCostUsd
+    and actualCostUsd, which rolls up every child; its children are listed by GET
+    /v1/runs?parentOrderId=. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         order_id (str):  Example: order-0123456789abcdef.
@@ -196,6 +211,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> AdminRequired | CodedError | MessageError | Order | RequestValidationError | None:
     """An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=)
+
+     An order with its status, counts (planned, running, succeeded, failed, skipped), estimatedCostUsd
+    and actualCostUsd, which rolls up every child; its children are listed by GET
+    /v1/runs?parentOrderId=. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         order_id (str):  Example: order-0123456789abcdef.

@@ -258,9 +258,15 @@ def sync_detailed(
     """Re-run failed children (all, or runIds); deterministic failures are skipped unless
     includeDeterministic
 
+     Re-runs the failed children of an order (all, or those named), moving it back to running;
+    deterministic failures are skipped unless includeDeterministic is true. Any member of the workspace
+    may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
+    the caller's workspaces is 404. A budget refusal is 402 budget_exceeded; an order in a state that
+    cannot retry is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
-        body (RetryFailedRequest):
+        body (RetryFailedRequest):  Example: {'all': True, 'includeDeterministic': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -304,9 +310,15 @@ def sync(
     """Re-run failed children (all, or runIds); deterministic failures are skipped unless
     includeDeterministic
 
+     Re-runs the failed children of an order (all, or those named), moving it back to running;
+    deterministic failures are skipped unless includeDeterministic is true. Any member of the workspace
+    may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
+    the caller's workspaces is 404. A budget refusal is 402 budget_exceeded; an order in a state that
+    cannot retry is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
-        body (RetryFailedRequest):
+        body (RetryFailedRequest):  Example: {'all': True, 'includeDeterministic': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -344,9 +356,15 @@ async def asyncio_detailed(
     """Re-run failed children (all, or runIds); deterministic failures are skipped unless
     includeDeterministic
 
+     Re-runs the failed children of an order (all, or those named), moving it back to running;
+    deterministic failures are skipped unless includeDeterministic is true. Any member of the workspace
+    may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
+    the caller's workspaces is 404. A budget refusal is 402 budget_exceeded; an order in a state that
+    cannot retry is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
-        body (RetryFailedRequest):
+        body (RetryFailedRequest):  Example: {'all': True, 'includeDeterministic': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -388,9 +406,15 @@ async def asyncio(
     """Re-run failed children (all, or runIds); deterministic failures are skipped unless
     includeDeterministic
 
+     Re-runs the failed children of an order (all, or those named), moving it back to running;
+    deterministic failures are skipped unless includeDeterministic is true. Any member of the workspace
+    may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
+    the caller's workspaces is 404. A budget refusal is 402 budget_exceeded; an order in a state that
+    cannot retry is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
-        body (RetryFailedRequest):
+        body (RetryFailedRequest):  Example: {'all': True, 'includeDeterministic': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

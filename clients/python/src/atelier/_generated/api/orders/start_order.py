@@ -164,6 +164,11 @@ def sync_detailed(
 ]:
     """Start a planned order; every budget is re-checked against current spend (402 if refused)
 
+     Starts a planned order: every budget is re-checked against current spend, then its children execute.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. A budget that would be breached is 402
+    budget_exceeded (recorded), and an order that is not planned is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
 
@@ -202,6 +207,11 @@ def sync(
 ):
     """Start a planned order; every budget is re-checked against current spend (402 if refused)
 
+     Starts a planned order: every budget is re-checked against current spend, then its children execute.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. A budget that would be breached is 402
+    budget_exceeded (recorded), and an order that is not planned is 409 invalid_transition.
+
     Args:
         order_id (str):  Example: order-0123456789abcdef.
 
@@ -233,6 +243,11 @@ async def asyncio_detailed(
     | RequestValidationError
 ]:
     """Start a planned order; every budget is re-checked against current spend (402 if refused)
+
+     Starts a planned order: every budget is re-checked against current spend, then its children execute.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. A budget that would be breached is 402
+    budget_exceeded (recorded), and an order that is not planned is 409 invalid_transition.
 
     Args:
         order_id (str):  Example: order-0123456789abcdef.
@@ -269,6 +284,11 @@ async def asyncio(
     | None
 ):
     """Start a planned order; every budget is re-checked against current spend (402 if refused)
+
+     Starts a planned order: every budget is re-checked against current spend, then its children execute.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. A budget that would be breached is 402
+    budget_exceeded (recorded), and an order that is not planned is 409 invalid_transition.
 
     Args:
         order_id (str):  Example: order-0123456789abcdef.

@@ -224,9 +224,12 @@ def sync_detailed(
 ]:
     """Create a project (owners and admins)
 
+     Creates a project in the workspace. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         workspace_id (UUID):
-        body (ProjectCreateRequest):
+        body (ProjectCreateRequest):  Example: {'name': 'Spring newsletter', 'description':
+            'Research reports and illustrations for the spring issue'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -267,9 +270,12 @@ def sync(
 ):
     """Create a project (owners and admins)
 
+     Creates a project in the workspace. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         workspace_id (UUID):
-        body (ProjectCreateRequest):
+        body (ProjectCreateRequest):  Example: {'name': 'Spring newsletter', 'description':
+            'Research reports and illustrations for the spring issue'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -304,9 +310,12 @@ async def asyncio_detailed(
 ]:
     """Create a project (owners and admins)
 
+     Creates a project in the workspace. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         workspace_id (UUID):
-        body (ProjectCreateRequest):
+        body (ProjectCreateRequest):  Example: {'name': 'Spring newsletter', 'description':
+            'Research reports and illustrations for the spring issue'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -345,9 +354,12 @@ async def asyncio(
 ):
     """Create a project (owners and admins)
 
+     Creates a project in the workspace. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         workspace_id (UUID):
-        body (ProjectCreateRequest):
+        body (ProjectCreateRequest):  Example: {'name': 'Spring newsletter', 'description':
+            'Research reports and illustrations for the spring issue'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -230,8 +230,9 @@ def sync_detailed(
 ]:
     """Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level
 
-     A hard delete. Archiving (PATCH archived=true) is preferred: it hides the project from lists and
-    keeps it.
+     A hard delete, by owners and admins only (403 admin_required); a project with characters is refused
+    with 409 project_has_characters. Archiving (PATCH archived=true) is preferred: it hides the project
+    from lists and keeps it.
 
     Args:
         workspace_id (UUID):
@@ -277,8 +278,9 @@ def sync(
 ):
     """Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level
 
-     A hard delete. Archiving (PATCH archived=true) is preferred: it hides the project from lists and
-    keeps it.
+     A hard delete, by owners and admins only (403 admin_required); a project with characters is refused
+    with 409 project_has_characters. Archiving (PATCH archived=true) is preferred: it hides the project
+    from lists and keeps it.
 
     Args:
         workspace_id (UUID):
@@ -318,8 +320,9 @@ async def asyncio_detailed(
 ]:
     """Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level
 
-     A hard delete. Archiving (PATCH archived=true) is preferred: it hides the project from lists and
-    keeps it.
+     A hard delete, by owners and admins only (403 admin_required); a project with characters is refused
+    with 409 project_has_characters. Archiving (PATCH archived=true) is preferred: it hides the project
+    from lists and keeps it.
 
     Args:
         workspace_id (UUID):
@@ -363,8 +366,9 @@ async def asyncio(
 ):
     """Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level
 
-     A hard delete. Archiving (PATCH archived=true) is preferred: it hides the project from lists and
-    keeps it.
+     A hard delete, by owners and admins only (403 admin_required); a project with characters is refused
+    with 409 project_has_characters. Archiving (PATCH archived=true) is preferred: it hides the project
+    from lists and keeps it.
 
     Args:
         workspace_id (UUID):

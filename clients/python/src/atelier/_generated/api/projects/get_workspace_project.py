@@ -207,6 +207,9 @@ def sync_detailed(
 ]:
     """A project
 
+     A project of the workspace. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         workspace_id (UUID):
         project_id (UUID):
@@ -250,6 +253,9 @@ def sync(
 ):
     """A project
 
+     A project of the workspace. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         workspace_id (UUID):
         project_id (UUID):
@@ -286,6 +292,9 @@ async def asyncio_detailed(
     | Project
 ]:
     """A project
+
+     A project of the workspace. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID):
@@ -327,6 +336,9 @@ async def asyncio(
     | None
 ):
     """A project
+
+     A project of the workspace. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID):

@@ -249,6 +249,11 @@ def sync_detailed(
 ]:
     """Projects of a workspace, newest first; archived ones only with includeArchived=true
 
+     The projects of a workspace, newest first and paged; archived ones appear only with
+    includeArchived=true, and clientId filters by client (none for the organization's own). Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         workspace_id (UUID):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -302,6 +307,11 @@ def sync(
 ):
     """Projects of a workspace, newest first; archived ones only with includeArchived=true
 
+     The projects of a workspace, newest first and paged; archived ones appear only with
+    includeArchived=true, and clientId filters by client (none for the organization's own). Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         workspace_id (UUID):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -348,6 +358,11 @@ async def asyncio_detailed(
     | ProjectList
 ]:
     """Projects of a workspace, newest first; archived ones only with includeArchived=true
+
+     The projects of a workspace, newest first and paged; archived ones appear only with
+    includeArchived=true, and clientId filters by client (none for the organization's own). Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID):
@@ -399,6 +414,11 @@ async def asyncio(
     | None
 ):
     """Projects of a workspace, newest first; archived ones only with includeArchived=true
+
+     The projects of a workspace, newest first and paged; archived ones appear only with
+    includeArchived=true, and clientId filters by client (none for the organization's own). Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID):

@@ -227,10 +227,15 @@ def sync_detailed(
 ]:
     """Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins)
 
+     Renames, describes, archives or unarchives a project, or links it to a client (clientId) or unlinks
+    it (null); a project belongs to at most one client. Owners and admins only (403 admin_required); a
+    client outside the workspace is 422 client_not_found.
+
     Args:
         workspace_id (UUID):
         project_id (UUID):
-        body (ProjectUpdateRequest):
+        body (ProjectUpdateRequest):  Example: {'name': 'Spring newsletter 2027', 'clientId':
+            '1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -273,10 +278,15 @@ def sync(
 ):
     """Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins)
 
+     Renames, describes, archives or unarchives a project, or links it to a client (clientId) or unlinks
+    it (null); a project belongs to at most one client. Owners and admins only (403 admin_required); a
+    client outside the workspace is 422 client_not_found.
+
     Args:
         workspace_id (UUID):
         project_id (UUID):
-        body (ProjectUpdateRequest):
+        body (ProjectUpdateRequest):  Example: {'name': 'Spring newsletter 2027', 'clientId':
+            '1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -313,10 +323,15 @@ async def asyncio_detailed(
 ]:
     """Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins)
 
+     Renames, describes, archives or unarchives a project, or links it to a client (clientId) or unlinks
+    it (null); a project belongs to at most one client. Owners and admins only (403 admin_required); a
+    client outside the workspace is 422 client_not_found.
+
     Args:
         workspace_id (UUID):
         project_id (UUID):
-        body (ProjectUpdateRequest):
+        body (ProjectUpdateRequest):  Example: {'name': 'Spring newsletter 2027', 'clientId':
+            '1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -357,10 +372,15 @@ async def asyncio(
 ):
     """Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins)
 
+     Renames, describes, archives or unarchives a project, or links it to a client (clientId) or unlinks
+    it (null); a project belongs to at most one client. Owners and admins only (403 admin_required); a
+    client outside the workspace is 422 client_not_found.
+
     Args:
         workspace_id (UUID):
         project_id (UUID):
-        body (ProjectUpdateRequest):
+        body (ProjectUpdateRequest):  Example: {'name': 'Spring newsletter 2027', 'clientId':
+            '1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -243,8 +243,14 @@ def sync_detailed(
 ]:
     """Create a publication (owners and admins); the signing secret is in this response only
 
+     Creates a publication of a workspace and answers its signing secret, shown only here; the URL must
+    pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member
+    gets 403 admin_required.
+
     Args:
-        body (PublicationCreateRequest):
+        body (PublicationCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'slug': 'acme-journal', 'name': 'Acme Journal',
+            'revalidateUrl': 'https://acmehoney.example/api/revalidate', 'sectionPath': '/journal'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -284,8 +290,14 @@ def sync(
 ):
     """Create a publication (owners and admins); the signing secret is in this response only
 
+     Creates a publication of a workspace and answers its signing secret, shown only here; the URL must
+    pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member
+    gets 403 admin_required.
+
     Args:
-        body (PublicationCreateRequest):
+        body (PublicationCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'slug': 'acme-journal', 'name': 'Acme Journal',
+            'revalidateUrl': 'https://acmehoney.example/api/revalidate', 'sectionPath': '/journal'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -319,8 +331,14 @@ async def asyncio_detailed(
 ]:
     """Create a publication (owners and admins); the signing secret is in this response only
 
+     Creates a publication of a workspace and answers its signing secret, shown only here; the URL must
+    pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member
+    gets 403 admin_required.
+
     Args:
-        body (PublicationCreateRequest):
+        body (PublicationCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'slug': 'acme-journal', 'name': 'Acme Journal',
+            'revalidateUrl': 'https://acmehoney.example/api/revalidate', 'sectionPath': '/journal'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -358,8 +376,14 @@ async def asyncio(
 ):
     """Create a publication (owners and admins); the signing secret is in this response only
 
+     Creates a publication of a workspace and answers its signing secret, shown only here; the URL must
+    pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member
+    gets 403 admin_required.
+
     Args:
-        body (PublicationCreateRequest):
+        body (PublicationCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'slug': 'acme-journal', 'name': 'Acme Journal',
+            'revalidateUrl': 'https://acmehoney.example/api/revalidate', 'sectionPath': '/journal'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -248,9 +248,15 @@ def sync_detailed(
 ]:
     """Add a draft document (owners and admins); publishing it sends the revalidation webhook
 
+     Adds a draft document to a publication; nothing is sent until it is published. Owners and admins
+    only (403 admin_required); a slug another document of the publication has is 409
+    document_slug_taken.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
-        body (DocumentCreateRequest):
+        body (DocumentCreateRequest):  Example: {'slug': 'why-city-bees-thrive', 'title': 'Why
+            city bees thrive', 'body': '# Why city bees thrive\\n\\nRooftop hives find more varied
+            forage than many farms.', 'categories': ['beekeeping']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -292,9 +298,15 @@ def sync(
 ):
     """Add a draft document (owners and admins); publishing it sends the revalidation webhook
 
+     Adds a draft document to a publication; nothing is sent until it is published. Owners and admins
+    only (403 admin_required); a slug another document of the publication has is 409
+    document_slug_taken.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
-        body (DocumentCreateRequest):
+        body (DocumentCreateRequest):  Example: {'slug': 'why-city-bees-thrive', 'title': 'Why
+            city bees thrive', 'body': '# Why city bees thrive\\n\\nRooftop hives find more varied
+            forage than many farms.', 'categories': ['beekeeping']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -330,9 +342,15 @@ async def asyncio_detailed(
 ]:
     """Add a draft document (owners and admins); publishing it sends the revalidation webhook
 
+     Adds a draft document to a publication; nothing is sent until it is published. Owners and admins
+    only (403 admin_required); a slug another document of the publication has is 409
+    document_slug_taken.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
-        body (DocumentCreateRequest):
+        body (DocumentCreateRequest):  Example: {'slug': 'why-city-bees-thrive', 'title': 'Why
+            city bees thrive', 'body': '# Why city bees thrive\\n\\nRooftop hives find more varied
+            forage than many farms.', 'categories': ['beekeeping']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -372,9 +390,15 @@ async def asyncio(
 ):
     """Add a draft document (owners and admins); publishing it sends the revalidation webhook
 
+     Adds a draft document to a publication; nothing is sent until it is published. Owners and admins
+    only (403 admin_required); a slug another document of the publication has is 409
+    document_slug_taken.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
-        body (DocumentCreateRequest):
+        body (DocumentCreateRequest):  Example: {'slug': 'why-city-bees-thrive', 'title': 'Why
+            city bees thrive', 'body': '# Why city bees thrive\\n\\nRooftop hives find more varied
+            forage than many farms.', 'categories': ['beekeeping']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -222,6 +222,9 @@ def sync_detailed(
 ]:
     """Every delivery attempt to this publication (verify included), newest first
 
+     Delivery attempts to a publication, newest first and paged, each with what the consumer answered.
+    Any member may read; one outside the caller's workspaces is 404.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -268,6 +271,9 @@ def sync(
 ):
     """Every delivery attempt to this publication (verify included), newest first
 
+     Delivery attempts to a publication, newest first and paged, each with what the consumer answered.
+    Any member may read; one outside the caller's workspaces is 404.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -307,6 +313,9 @@ async def asyncio_detailed(
     | DeliveryAttemptList
 ]:
     """Every delivery attempt to this publication (verify included), newest first
+
+     Delivery attempts to a publication, newest first and paged, each with what the consumer answered.
+    Any member may read; one outside the caller's workspaces is 404.
 
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
@@ -351,6 +360,9 @@ async def asyncio(
     | None
 ):
     """Every delivery attempt to this publication (verify included), newest first
+
+     Delivery attempts to a publication, newest first and paged, each with what the consumer answered.
+    Any member may read; one outside the caller's workspaces is 404.
 
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.

@@ -182,6 +182,9 @@ def sync_detailed(
 ]:
     """A publication's published documents, newest first (public, no credential)
 
+     Public, no credential: the published documents of a publication, newest first. An unknown slug is
+    404.
+
     Args:
         slug (str):  Example: journal.
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -227,6 +230,9 @@ def sync(
 ):
     """A publication's published documents, newest first (public, no credential)
 
+     Public, no credential: the published documents of a publication, newest first. An unknown slug is
+    404.
+
     Args:
         slug (str):  Example: journal.
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -265,6 +271,9 @@ async def asyncio_detailed(
     | PublicArticleList
 ]:
     """A publication's published documents, newest first (public, no credential)
+
+     Public, no credential: the published documents of a publication, newest first. An unknown slug is
+    404.
 
     Args:
         slug (str):  Example: journal.
@@ -308,6 +317,9 @@ async def asyncio(
     | None
 ):
     """A publication's published documents, newest first (public, no credential)
+
+     Public, no credential: the published documents of a publication, newest first. An unknown slug is
+    404.
 
     Args:
         slug (str):  Example: journal.

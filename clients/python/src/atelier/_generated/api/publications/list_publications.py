@@ -225,6 +225,9 @@ def sync_detailed(
 ]:
     """A workspace's publications with their delivery health (never their secrets)
 
+     Publications of one workspace, paged, each with its delivery health; secrets are never shown. Any
+    member may read; a workspace-bound API key reaching another workspace gets 403.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -271,6 +274,9 @@ def sync(
 ):
     """A workspace's publications with their delivery health (never their secrets)
 
+     Publications of one workspace, paged, each with its delivery health; secrets are never shown. Any
+    member may read; a workspace-bound API key reaching another workspace gets 403.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -310,6 +316,9 @@ async def asyncio_detailed(
     | PublicationList
 ]:
     """A workspace's publications with their delivery health (never their secrets)
+
+     Publications of one workspace, paged, each with its delivery health; secrets are never shown. Any
+    member may read; a workspace-bound API key reaching another workspace gets 403.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -354,6 +363,9 @@ async def asyncio(
     | None
 ):
     """A workspace's publications with their delivery health (never their secrets)
+
+     Publications of one workspace, paged, each with its delivery health; secrets are never shown. Any
+    member may read; a workspace-bound API key reaching another workspace gets 403.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.

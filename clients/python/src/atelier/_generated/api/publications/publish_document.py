@@ -204,6 +204,10 @@ def sync_detailed(
     """Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine
     with retries
 
+     Publishes a document (or publishes it again) and sends the signed revalidation webhook to the
+    publication's revalidateUrl, delivered by the engine with retries. Owners and admins only: a member
+    gets 403 admin_required.
+
     Args:
         document_id (str):  Example: doc-0123456789abcdef.
 
@@ -245,6 +249,10 @@ def sync(
     """Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine
     with retries
 
+     Publishes a document (or publishes it again) and sends the signed revalidation webhook to the
+    publication's revalidateUrl, delivered by the engine with retries. Owners and admins only: a member
+    gets 403 admin_required.
+
     Args:
         document_id (str):  Example: doc-0123456789abcdef.
 
@@ -279,6 +287,10 @@ async def asyncio_detailed(
 ]:
     """Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine
     with retries
+
+     Publishes a document (or publishes it again) and sends the signed revalidation webhook to the
+    publication's revalidateUrl, delivered by the engine with retries. Owners and admins only: a member
+    gets 403 admin_required.
 
     Args:
         document_id (str):  Example: doc-0123456789abcdef.
@@ -318,6 +330,10 @@ async def asyncio(
 ):
     """Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine
     with retries
+
+     Publishes a document (or publishes it again) and sends the signed revalidation webhook to the
+    publication's revalidateUrl, delivered by the engine with retries. Owners and admins only: a member
+    gets 403 admin_required.
 
     Args:
         document_id (str):  Example: doc-0123456789abcdef.

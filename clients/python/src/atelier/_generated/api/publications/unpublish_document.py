@@ -229,6 +229,9 @@ def sync_detailed(
     """Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook
     is delivered by the engine
 
+     Unpublishes a published document and sends the signed revalidation webhook. Owners and admins only
+    (403 admin_required); a document that is not published is 409 invalid_transition.
+
     Args:
         document_id (str):  Example: doc-0123456789abcdef.
 
@@ -271,6 +274,9 @@ def sync(
     """Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook
     is delivered by the engine
 
+     Unpublishes a published document and sends the signed revalidation webhook. Owners and admins only
+    (403 admin_required); a document that is not published is 409 invalid_transition.
+
     Args:
         document_id (str):  Example: doc-0123456789abcdef.
 
@@ -306,6 +312,9 @@ async def asyncio_detailed(
 ]:
     """Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook
     is delivered by the engine
+
+     Unpublishes a published document and sends the signed revalidation webhook. Owners and admins only
+    (403 admin_required); a document that is not published is 409 invalid_transition.
 
     Args:
         document_id (str):  Example: doc-0123456789abcdef.
@@ -346,6 +355,9 @@ async def asyncio(
 ):
     """Unpublish a published document (409 invalid_transition otherwise); the signed revalidation webhook
     is delivered by the engine
+
+     Unpublishes a published document and sends the signed revalidation webhook. Owners and admins only
+    (403 admin_required); a document that is not published is 409 invalid_transition.
 
     Args:
         document_id (str):  Example: doc-0123456789abcdef.

@@ -224,9 +224,13 @@ def sync_detailed(
     """Change the name, revalidateUrl or sectionPath (owners and admins); the slug is a stable id and never
     changes
 
+     Changes a publication; a new URL must pass the egress policy (a refused URL is a 422 entry on its
+    field). Owners and admins only: a member gets 403 admin_required.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
-        body (PublicationUpdateRequest):
+        body (PublicationUpdateRequest):  Example: {'revalidateUrl':
+            'https://www.acmehoney.example/api/revalidate/'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -268,9 +272,13 @@ def sync(
     """Change the name, revalidateUrl or sectionPath (owners and admins); the slug is a stable id and never
     changes
 
+     Changes a publication; a new URL must pass the egress policy (a refused URL is a 422 entry on its
+    field). Owners and admins only: a member gets 403 admin_required.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
-        body (PublicationUpdateRequest):
+        body (PublicationUpdateRequest):  Example: {'revalidateUrl':
+            'https://www.acmehoney.example/api/revalidate/'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -306,9 +314,13 @@ async def asyncio_detailed(
     """Change the name, revalidateUrl or sectionPath (owners and admins); the slug is a stable id and never
     changes
 
+     Changes a publication; a new URL must pass the egress policy (a refused URL is a 422 entry on its
+    field). Owners and admins only: a member gets 403 admin_required.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
-        body (PublicationUpdateRequest):
+        body (PublicationUpdateRequest):  Example: {'revalidateUrl':
+            'https://www.acmehoney.example/api/revalidate/'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -348,9 +360,13 @@ async def asyncio(
     """Change the name, revalidateUrl or sectionPath (owners and admins); the slug is a stable id and never
     changes
 
+     Changes a publication; a new URL must pass the egress policy (a refused URL is a 422 entry on its
+    field). Owners and admins only: a member gets 403 admin_required.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
-        body (PublicationUpdateRequest):
+        body (PublicationUpdateRequest):  Example: {'revalidateUrl':
+            'https://www.acmehoney.example/api/revalidate/'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

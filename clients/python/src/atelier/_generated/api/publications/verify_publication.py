@@ -205,6 +205,10 @@ def sync_detailed(
     answered 2xx, otherwise 422 webhook_verify_failed saying what it answered. Recorded as an attempt
     and as delivery health
 
+     Sends the publication's consumer a signed no-op message now and records the answer as delivery
+    health; 200 means the consumer verified it. Owners and admins only (403 admin_required); any other
+    answer from the consumer is 422 webhook_verify_failed.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
 
@@ -247,6 +251,10 @@ def sync(
     answered 2xx, otherwise 422 webhook_verify_failed saying what it answered. Recorded as an attempt
     and as delivery health
 
+     Sends the publication's consumer a signed no-op message now and records the answer as delivery
+    health; 200 means the consumer verified it. Owners and admins only (403 admin_required); any other
+    answer from the consumer is 422 webhook_verify_failed.
+
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
 
@@ -282,6 +290,10 @@ async def asyncio_detailed(
     """Send a signed no-op message (action verify) to the revalidateUrl now; 200 only when the consumer
     answered 2xx, otherwise 422 webhook_verify_failed saying what it answered. Recorded as an attempt
     and as delivery health
+
+     Sends the publication's consumer a signed no-op message now and records the answer as delivery
+    health; 200 means the consumer verified it. Owners and admins only (403 admin_required); any other
+    answer from the consumer is 422 webhook_verify_failed.
 
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.
@@ -322,6 +334,10 @@ async def asyncio(
     """Send a signed no-op message (action verify) to the revalidateUrl now; 200 only when the consumer
     answered 2xx, otherwise 422 webhook_verify_failed saying what it answered. Recorded as an attempt
     and as delivery health
+
+     Sends the publication's consumer a signed no-op message now and records the answer as delivery
+    health; 200 means the consumer verified it. Owners and admins only (403 admin_required); any other
+    answer from the consumer is 422 webhook_verify_failed.
 
     Args:
         publication_id (str):  Example: pub-0123456789abcdef.

@@ -256,7 +256,8 @@ def sync_detailed(
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
-        body (QueueDecisionRequest):
+        body (QueueDecisionRequest):  Example: {'decision': 'approve', 'note': 'Sources check out;
+            ready to publish.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -306,7 +307,8 @@ def sync(
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
-        body (QueueDecisionRequest):
+        body (QueueDecisionRequest):  Example: {'decision': 'approve', 'note': 'Sources check out;
+            ready to publish.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -350,7 +352,8 @@ async def asyncio_detailed(
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
-        body (QueueDecisionRequest):
+        body (QueueDecisionRequest):  Example: {'decision': 'approve', 'note': 'Sources check out;
+            ready to publish.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -398,7 +401,8 @@ async def asyncio(
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
-        body (QueueDecisionRequest):
+        body (QueueDecisionRequest):  Example: {'decision': 'approve', 'note': 'Sources check out;
+            ready to publish.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

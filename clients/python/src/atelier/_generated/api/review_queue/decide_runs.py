@@ -183,7 +183,9 @@ def sync_detailed(
     would have answered.
 
     Args:
-        body (QueueBatchRequest):
+        body (QueueBatchRequest):  Example: {'decisions': [{'runId': 'run-3f9a1c2e', 'decision':
+            'approve', 'note': 'Looks good'}, {'runId': 'run-7b2d4e8f', 'decision': 'request_changes',
+            'note': 'Cite a source for the second section'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -226,7 +228,9 @@ def sync(
     would have answered.
 
     Args:
-        body (QueueBatchRequest):
+        body (QueueBatchRequest):  Example: {'decisions': [{'runId': 'run-3f9a1c2e', 'decision':
+            'approve', 'note': 'Looks good'}, {'runId': 'run-7b2d4e8f', 'decision': 'request_changes',
+            'note': 'Cite a source for the second section'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -263,7 +267,9 @@ async def asyncio_detailed(
     would have answered.
 
     Args:
-        body (QueueBatchRequest):
+        body (QueueBatchRequest):  Example: {'decisions': [{'runId': 'run-3f9a1c2e', 'decision':
+            'approve', 'note': 'Looks good'}, {'runId': 'run-7b2d4e8f', 'decision': 'request_changes',
+            'note': 'Cite a source for the second section'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -304,7 +310,9 @@ async def asyncio(
     would have answered.
 
     Args:
-        body (QueueBatchRequest):
+        body (QueueBatchRequest):  Example: {'decisions': [{'runId': 'run-3f9a1c2e', 'decision':
+            'approve', 'note': 'Looks good'}, {'runId': 'run-7b2d4e8f', 'decision': 'request_changes',
+            'note': 'Cite a source for the second section'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

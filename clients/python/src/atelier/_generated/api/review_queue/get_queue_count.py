@@ -223,6 +223,10 @@ def sync_detailed(
 ]:
     """How many runs wait for review, with the same filters as the queue
 
+     The number of runs waiting for review, with the same filters as GET /v1/queue (workspaceId,
+    projectId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         workspace_id (UUID | Unset): Defaults to the API key's workspace, else the caller's
             default
@@ -270,6 +274,10 @@ def sync(
 ):
     """How many runs wait for review, with the same filters as the queue
 
+     The number of runs waiting for review, with the same filters as GET /v1/queue (workspaceId,
+    projectId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
+
     Args:
         workspace_id (UUID | Unset): Defaults to the API key's workspace, else the caller's
             default
@@ -310,6 +318,10 @@ async def asyncio_detailed(
     | QueueCount
 ]:
     """How many runs wait for review, with the same filters as the queue
+
+     The number of runs waiting for review, with the same filters as GET /v1/queue (workspaceId,
+    projectId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID | Unset): Defaults to the API key's workspace, else the caller's
@@ -355,6 +367,10 @@ async def asyncio(
     | None
 ):
     """How many runs wait for review, with the same filters as the queue
+
+     The number of runs waiting for review, with the same filters as GET /v1/queue (workspaceId,
+    projectId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID | Unset): Defaults to the API key's workspace, else the caller's

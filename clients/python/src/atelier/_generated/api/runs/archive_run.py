@@ -155,6 +155,11 @@ def sync_detailed(
 ]:
     """Hide a terminal run from lists (includeArchived=true shows it again)
 
+     Hides a terminal run from lists without changing its status; GET /v1/runs?includeArchived=true shows
+    it again. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404. A run that has not ended
+    is 409 invalid_transition.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
 
@@ -192,6 +197,11 @@ def sync(
 ):
     """Hide a terminal run from lists (includeArchived=true shows it again)
 
+     Hides a terminal run from lists without changing its status; GET /v1/runs?includeArchived=true shows
+    it again. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404. A run that has not ended
+    is 409 invalid_transition.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
 
@@ -222,6 +232,11 @@ async def asyncio_detailed(
     | Run
 ]:
     """Hide a terminal run from lists (includeArchived=true shows it again)
+
+     Hides a terminal run from lists without changing its status; GET /v1/runs?includeArchived=true shows
+    it again. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404. A run that has not ended
+    is 409 invalid_transition.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
@@ -257,6 +272,11 @@ async def asyncio(
     | None
 ):
     """Hide a terminal run from lists (includeArchived=true shows it again)
+
+     Hides a terminal run from lists without changing its status; GET /v1/runs?includeArchived=true shows
+    it again. Any member of the workspace may call it; a workspace-bound API key reaching another
+    workspace gets 403, and a resource outside the caller's workspaces is 404. A run that has not ended
+    is 409 invalid_transition.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.

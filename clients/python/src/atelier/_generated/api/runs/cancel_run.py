@@ -155,6 +155,11 @@ def sync_detailed(
 ]:
     """Cancel a run at its next step boundary; spend so far stays billed
 
+     Cancels a run that has not ended: it stops at the next step boundary and settles as cancelled, and
+    spend so far stays billed. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run
+    that already ended is 409 invalid_transition.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
 
@@ -192,6 +197,11 @@ def sync(
 ):
     """Cancel a run at its next step boundary; spend so far stays billed
 
+     Cancels a run that has not ended: it stops at the next step boundary and settles as cancelled, and
+    spend so far stays billed. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run
+    that already ended is 409 invalid_transition.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
 
@@ -222,6 +232,11 @@ async def asyncio_detailed(
     | Run
 ]:
     """Cancel a run at its next step boundary; spend so far stays billed
+
+     Cancels a run that has not ended: it stops at the next step boundary and settles as cancelled, and
+    spend so far stays billed. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run
+    that already ended is 409 invalid_transition.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
@@ -257,6 +272,11 @@ async def asyncio(
     | None
 ):
     """Cancel a run at its next step boundary; spend so far stays billed
+
+     Cancels a run that has not ended: it stops at the next step boundary and settles as cancelled, and
+    spend so far stays billed. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run
+    that already ended is 409 invalid_transition.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.

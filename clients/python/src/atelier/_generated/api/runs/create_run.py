@@ -256,11 +256,14 @@ def sync_detailed(
 ]:
     """Start a run of a workflow; returns at once with status pending
 
-     Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same
-    key, same body, same workspace) within 24 hours creates nothing and answers the run the first
-    request created, as it now stands, with the header Idempotent-Replayed: true; the same key with
-    another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one
-    run.
+     Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member
+    of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before
+    anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422
+    intake_invalid or character_not_usable, 402 budget_exceeded (recorded). Without an Idempotency-Key
+    each call creates a new run. With one, a retry of the same request (same key, same body, same
+    workspace) within 24 hours creates nothing and answers the run the first request created, as it now
+    stands, with the header Idempotent-Replayed: true; the same key with another body is refused with
+    422 idempotency_key_reused. Two requests racing with one key create one run.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -268,7 +271,10 @@ def sync_detailed(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateRunRequest):
+        body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':
+            {'topic': 'urban beekeeping'}, 'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+            'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'priority': 'normal', 'tags':
+            ['q3-content', 'blog'], 'metadata': {'customer': 'acme'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -311,11 +317,14 @@ def sync(
 ):
     """Start a run of a workflow; returns at once with status pending
 
-     Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same
-    key, same body, same workspace) within 24 hours creates nothing and answers the run the first
-    request created, as it now stands, with the header Idempotent-Replayed: true; the same key with
-    another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one
-    run.
+     Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member
+    of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before
+    anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422
+    intake_invalid or character_not_usable, 402 budget_exceeded (recorded). Without an Idempotency-Key
+    each call creates a new run. With one, a retry of the same request (same key, same body, same
+    workspace) within 24 hours creates nothing and answers the run the first request created, as it now
+    stands, with the header Idempotent-Replayed: true; the same key with another body is refused with
+    422 idempotency_key_reused. Two requests racing with one key create one run.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -323,7 +332,10 @@ def sync(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateRunRequest):
+        body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':
+            {'topic': 'urban beekeeping'}, 'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+            'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'priority': 'normal', 'tags':
+            ['q3-content', 'blog'], 'metadata': {'customer': 'acme'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -360,11 +372,14 @@ async def asyncio_detailed(
 ]:
     """Start a run of a workflow; returns at once with status pending
 
-     Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same
-    key, same body, same workspace) within 24 hours creates nothing and answers the run the first
-    request created, as it now stands, with the header Idempotent-Replayed: true; the same key with
-    another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one
-    run.
+     Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member
+    of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before
+    anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422
+    intake_invalid or character_not_usable, 402 budget_exceeded (recorded). Without an Idempotency-Key
+    each call creates a new run. With one, a retry of the same request (same key, same body, same
+    workspace) within 24 hours creates nothing and answers the run the first request created, as it now
+    stands, with the header Idempotent-Replayed: true; the same key with another body is refused with
+    422 idempotency_key_reused. Two requests racing with one key create one run.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -372,7 +387,10 @@ async def asyncio_detailed(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateRunRequest):
+        body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':
+            {'topic': 'urban beekeeping'}, 'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+            'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'priority': 'normal', 'tags':
+            ['q3-content', 'blog'], 'metadata': {'customer': 'acme'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -413,11 +431,14 @@ async def asyncio(
 ):
     """Start a run of a workflow; returns at once with status pending
 
-     Without an Idempotency-Key each call creates a new run. With one, a retry of the same request (same
-    key, same body, same workspace) within 24 hours creates nothing and answers the run the first
-    request created, as it now stands, with the header Idempotent-Replayed: true; the same key with
-    another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one
-    run.
+     Starts a run of the workflow templateId with an intake that satisfies its intakeSchema; any member
+    of the workspace may call it (a workspace-bound API key only in its own, else 403). Refused before
+    anything is spent: 404 unknown workflow, 400 template_deprecated or invalid_provider_override, 422
+    intake_invalid or character_not_usable, 402 budget_exceeded (recorded). Without an Idempotency-Key
+    each call creates a new run. With one, a retry of the same request (same key, same body, same
+    workspace) within 24 hours creates nothing and answers the run the first request created, as it now
+    stands, with the header Idempotent-Replayed: true; the same key with another body is refused with
+    422 idempotency_key_reused. Two requests racing with one key create one run.
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
@@ -425,7 +446,10 @@ async def asyncio(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (CreateRunRequest):
+        body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':
+            {'topic': 'urban beekeeping'}, 'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34',
+            'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83', 'priority': 'normal', 'tags':
+            ['q3-content', 'blog'], 'metadata': {'customer': 'acme'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

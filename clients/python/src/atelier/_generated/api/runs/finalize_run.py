@@ -156,6 +156,11 @@ def sync_detailed(
     """Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs
     again
 
+     Recovery for a run whose steps all completed but whose finalization is missing: writes the artifact
+    and terminal status from recorded data; no step is re-run. Any member of the workspace may call it;
+    a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404. A run that is not in that state is 409 invalid_transition.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
 
@@ -194,6 +199,11 @@ def sync(
     """Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs
     again
 
+     Recovery for a run whose steps all completed but whose finalization is missing: writes the artifact
+    and terminal status from recorded data; no step is re-run. Any member of the workspace may call it;
+    a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404. A run that is not in that state is 409 invalid_transition.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
 
@@ -225,6 +235,11 @@ async def asyncio_detailed(
 ]:
     """Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs
     again
+
+     Recovery for a run whose steps all completed but whose finalization is missing: writes the artifact
+    and terminal status from recorded data; no step is re-run. Any member of the workspace may call it;
+    a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404. A run that is not in that state is 409 invalid_transition.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
@@ -261,6 +276,11 @@ async def asyncio(
 ):
     """Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs
     again
+
+     Recovery for a run whose steps all completed but whose finalization is missing: writes the artifact
+    and terminal status from recorded data; no step is re-run. Any member of the workspace may call it;
+    a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404. A run that is not in that state is 409 invalid_transition.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.

@@ -111,6 +111,11 @@ def sync_detailed(
 ) -> Response[AdminRequired | CodedError | MessageError | RequestValidationError | Run]:
     """A run with its step telemetry, costs and review ledger
 
+     A run as it stands: status, pinned workflowVersion and specVersionHash, resolved intake, step
+    telemetry, totalCosts and, once produced, artifactId; a failed run carries error and errorCode. Any
+    member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403,
+    and a resource outside the caller's workspaces is 404.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
 
@@ -140,6 +145,11 @@ def sync(
 ) -> AdminRequired | CodedError | MessageError | RequestValidationError | Run | None:
     """A run with its step telemetry, costs and review ledger
 
+     A run as it stands: status, pinned workflowVersion and specVersionHash, resolved intake, step
+    telemetry, totalCosts and, once produced, artifactId; a failed run carries error and errorCode. Any
+    member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403,
+    and a resource outside the caller's workspaces is 404.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
 
@@ -163,6 +173,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[AdminRequired | CodedError | MessageError | RequestValidationError | Run]:
     """A run with its step telemetry, costs and review ledger
+
+     A run as it stands: status, pinned workflowVersion and specVersionHash, resolved intake, step
+    telemetry, totalCosts and, once produced, artifactId; a failed run carries error and errorCode. Any
+    member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403,
+    and a resource outside the caller's workspaces is 404.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
@@ -190,6 +205,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> AdminRequired | CodedError | MessageError | RequestValidationError | Run | None:
     """A run with its step telemetry, costs and review ledger
+
+     A run as it stands: status, pinned workflowVersion and specVersionHash, resolved intake, step
+    telemetry, totalCosts and, once produced, artifactId; a failed run carries error and errorCode. Any
+    member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403,
+    and a resource outside the caller's workspaces is 404.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.

@@ -135,6 +135,12 @@ def sync_detailed(
 ]:
     """Server-sent events: a snapshot, then each state change of the run until it ends
 
+     A server-sent event stream: a full snapshot on connect, then each state change as it happens; every
+    event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event
+    answers 204.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
         last_event_id (str | Unset): Same as the Last-Event-ID header, for clients that cannot set
@@ -176,6 +182,12 @@ def sync(
 ):
     """Server-sent events: a snapshot, then each state change of the run until it ends
 
+     A server-sent event stream: a full snapshot on connect, then each state change as it happens; every
+    event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event
+    answers 204.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
         last_event_id (str | Unset): Same as the Last-Event-ID header, for clients that cannot set
@@ -205,6 +217,12 @@ async def asyncio_detailed(
     AdminRequired | CodedError | MessageError | Any | RequestValidationError | str
 ]:
     """Server-sent events: a snapshot, then each state change of the run until it ends
+
+     A server-sent event stream: a full snapshot on connect, then each state change as it happens; every
+    event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event
+    answers 204.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.
@@ -244,6 +262,12 @@ async def asyncio(
     | None
 ):
     """Server-sent events: a snapshot, then each state change of the run until it ends
+
+     A server-sent event stream: a full snapshot on connect, then each state change as it happens; every
+    event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition.
+    Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets
+    403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event
+    answers 204.
 
     Args:
         run_id (str):  Example: run-1a2b3c4d.

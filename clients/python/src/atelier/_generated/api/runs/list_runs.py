@@ -283,6 +283,12 @@ def sync_detailed(
 ]:
     """Runs of a workspace, newest first
 
+     Lists the runs of one workspace (the one named, else the project's, else the caller's default),
+    newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and
+    metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace
+    may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
+    the caller's workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -359,6 +365,12 @@ def sync(
 ):
     """Runs of a workspace, newest first
 
+     Lists the runs of one workspace (the one named, else the project's, else the caller's default),
+    newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and
+    metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace
+    may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
+    the caller's workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -428,6 +440,12 @@ async def asyncio_detailed(
     | RunList
 ]:
     """Runs of a workspace, newest first
+
+     Lists the runs of one workspace (the one named, else the project's, else the caller's default),
+    newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and
+    metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace
+    may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
+    the caller's workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -502,6 +520,12 @@ async def asyncio(
     | None
 ):
     """Runs of a workspace, newest first
+
+     Lists the runs of one workspace (the one named, else the project's, else the caller's default),
+    newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and
+    metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace
+    may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
+    the caller's workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.

@@ -288,7 +288,8 @@ def sync_detailed(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (RerunRequest | Unset):
+        body (RerunRequest | Unset):  Example: {'intake': {'topic': 'rooftop beekeeping in
+            winter'}, 'dryRun': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -351,7 +352,8 @@ def sync(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (RerunRequest | Unset):
+        body (RerunRequest | Unset):  Example: {'intake': {'topic': 'rooftop beekeeping in
+            winter'}, 'dryRun': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -408,7 +410,8 @@ async def asyncio_detailed(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (RerunRequest | Unset):
+        body (RerunRequest | Unset):  Example: {'intake': {'topic': 'rooftop beekeeping in
+            winter'}, 'dryRun': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -469,7 +472,8 @@ async def asyncio(
             Idempotent-Replayed: true); another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
-        body (RerunRequest | Unset):
+        body (RerunRequest | Unset):  Example: {'intake': {'topic': 'rooftop beekeeping in
+            winter'}, 'dryRun': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -223,9 +223,14 @@ def sync_detailed(
 ]:
     """Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level
 
+     Moves a run to another project of the same workspace, or to workspace level with projectId null (the
+    key must be present); its costs and artifacts follow. Any member of the workspace may call it; a
+    workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404. A project outside the run's workspace is 404.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
-        body (MoveRunRequest):
+        body (MoveRunRequest):  Example: {'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -266,9 +271,14 @@ def sync(
 ):
     """Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level
 
+     Moves a run to another project of the same workspace, or to workspace level with projectId null (the
+    key must be present); its costs and artifacts follow. Any member of the workspace may call it; a
+    workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404. A project outside the run's workspace is 404.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
-        body (MoveRunRequest):
+        body (MoveRunRequest):  Example: {'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -303,9 +313,14 @@ async def asyncio_detailed(
 ]:
     """Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level
 
+     Moves a run to another project of the same workspace, or to workspace level with projectId null (the
+    key must be present); its costs and artifacts follow. Any member of the workspace may call it; a
+    workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404. A project outside the run's workspace is 404.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
-        body (MoveRunRequest):
+        body (MoveRunRequest):  Example: {'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -344,9 +359,14 @@ async def asyncio(
 ):
     """Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level
 
+     Moves a run to another project of the same workspace, or to workspace level with projectId null (the
+    key must be present); its costs and artifacts follow. Any member of the workspace may call it; a
+    workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's
+    workspaces is 404. A project outside the run's workspace is 404.
+
     Args:
         run_id (str):  Example: run-1a2b3c4d.
-        body (MoveRunRequest):
+        body (MoveRunRequest):  Example: {'projectId': '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

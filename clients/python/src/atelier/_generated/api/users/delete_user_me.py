@@ -219,7 +219,8 @@ def sync_detailed(
     /v1/users/me/restore withdraws it while it is still pending.
 
     Args:
-        body (AccountDeletionRequest | Unset):
+        body (AccountDeletionRequest | Unset):  Example: {'reason': 'Closing the studio
+            account.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -263,7 +264,8 @@ def sync(
     /v1/users/me/restore withdraws it while it is still pending.
 
     Args:
-        body (AccountDeletionRequest | Unset):
+        body (AccountDeletionRequest | Unset):  Example: {'reason': 'Closing the studio
+            account.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -301,7 +303,8 @@ async def asyncio_detailed(
     /v1/users/me/restore withdraws it while it is still pending.
 
     Args:
-        body (AccountDeletionRequest | Unset):
+        body (AccountDeletionRequest | Unset):  Example: {'reason': 'Closing the studio
+            account.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -343,7 +346,8 @@ async def asyncio(
     /v1/users/me/restore withdraws it while it is still pending.
 
     Args:
-        body (AccountDeletionRequest | Unset):
+        body (AccountDeletionRequest | Unset):  Example: {'reason': 'Closing the studio
+            account.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

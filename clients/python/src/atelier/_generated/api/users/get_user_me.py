@@ -61,6 +61,9 @@ def sync_detailed(
 ) -> Response[MessageError | User]:
     """The signed-in user, with any standing account deletion request
 
+     The signed-in user (by session or API key), with any standing account deletion request. A missing or
+    invalid credential is 401.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -84,6 +87,9 @@ def sync(
 ) -> MessageError | User | None:
     """The signed-in user, with any standing account deletion request
 
+     The signed-in user (by session or API key), with any standing account deletion request. A missing or
+    invalid credential is 401.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -102,6 +108,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[MessageError | User]:
     """The signed-in user, with any standing account deletion request
+
+     The signed-in user (by session or API key), with any standing account deletion request. A missing or
+    invalid credential is 401.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,6 +132,9 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> MessageError | User | None:
     """The signed-in user, with any standing account deletion request
+
+     The signed-in user (by session or API key), with any standing account deletion request. A missing or
+    invalid credential is 401.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

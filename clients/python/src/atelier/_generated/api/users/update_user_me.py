@@ -255,7 +255,7 @@ def sync_detailed(
     with DELETE /v1/api-keys/{key_id}).
 
     Args:
-        body (UserUpdateRequest):
+        body (UserUpdateRequest):  Example: {'name': 'Ada King'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -304,7 +304,7 @@ def sync(
     with DELETE /v1/api-keys/{key_id}).
 
     Args:
-        body (UserUpdateRequest):
+        body (UserUpdateRequest):  Example: {'name': 'Ada King'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -347,7 +347,7 @@ async def asyncio_detailed(
     with DELETE /v1/api-keys/{key_id}).
 
     Args:
-        body (UserUpdateRequest):
+        body (UserUpdateRequest):  Example: {'name': 'Ada King'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -394,7 +394,7 @@ async def asyncio(
     with DELETE /v1/api-keys/{key_id}).
 
     Args:
-        body (UserUpdateRequest):
+        body (UserUpdateRequest):  Example: {'name': 'Ada King'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

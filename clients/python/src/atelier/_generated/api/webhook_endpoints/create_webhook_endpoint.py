@@ -219,8 +219,15 @@ def sync_detailed(
     """Register an endpoint for a workspace's events (owners and admins; at most 20 per workspace); the
     signing secret is in this response only
 
+     Creates a endpoint of a workspace and answers its signing secret, shown only here; the URL must pass
+    the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets
+    403 admin_required.
+
     Args:
-        body (WebhookEndpointCreateRequest):
+        body (WebhookEndpointCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'url': 'https://hooks.acmehoney.example/atelier',
+            'events': ['run.completed', 'run.failed', 'order.completed'], 'description': 'Production
+            notifier', 'enabled': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -260,8 +267,15 @@ def sync(
     """Register an endpoint for a workspace's events (owners and admins; at most 20 per workspace); the
     signing secret is in this response only
 
+     Creates a endpoint of a workspace and answers its signing secret, shown only here; the URL must pass
+    the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets
+    403 admin_required.
+
     Args:
-        body (WebhookEndpointCreateRequest):
+        body (WebhookEndpointCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'url': 'https://hooks.acmehoney.example/atelier',
+            'events': ['run.completed', 'run.failed', 'order.completed'], 'description': 'Production
+            notifier', 'enabled': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -295,8 +309,15 @@ async def asyncio_detailed(
     """Register an endpoint for a workspace's events (owners and admins; at most 20 per workspace); the
     signing secret is in this response only
 
+     Creates a endpoint of a workspace and answers its signing secret, shown only here; the URL must pass
+    the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets
+    403 admin_required.
+
     Args:
-        body (WebhookEndpointCreateRequest):
+        body (WebhookEndpointCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'url': 'https://hooks.acmehoney.example/atelier',
+            'events': ['run.completed', 'run.failed', 'order.completed'], 'description': 'Production
+            notifier', 'enabled': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -334,8 +355,15 @@ async def asyncio(
     """Register an endpoint for a workspace's events (owners and admins; at most 20 per workspace); the
     signing secret is in this response only
 
+     Creates a endpoint of a workspace and answers its signing secret, shown only here; the URL must pass
+    the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets
+    403 admin_required.
+
     Args:
-        body (WebhookEndpointCreateRequest):
+        body (WebhookEndpointCreateRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'url': 'https://hooks.acmehoney.example/atelier',
+            'events': ['run.completed', 'run.failed', 'order.completed'], 'description': 'Production
+            notifier', 'enabled': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -204,6 +204,9 @@ def sync_detailed(
     """Send an endpoint.test event (owners and admins), delivered by the engine like any event, with the
     same signing and retries, even to a disabled endpoint; follow it under deliveries
 
+     Records a test message and hands it to the engine, which delivers it like any event; the answer is
+    202 before delivery. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
 
@@ -245,6 +248,9 @@ def sync(
     """Send an endpoint.test event (owners and admins), delivered by the engine like any event, with the
     same signing and retries, even to a disabled endpoint; follow it under deliveries
 
+     Records a test message and hands it to the engine, which delivers it like any event; the answer is
+    202 before delivery. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
 
@@ -279,6 +285,9 @@ async def asyncio_detailed(
 ]:
     """Send an endpoint.test event (owners and admins), delivered by the engine like any event, with the
     same signing and retries, even to a disabled endpoint; follow it under deliveries
+
+     Records a test message and hands it to the engine, which delivers it like any event; the answer is
+    202 before delivery. Owners and admins only: a member gets 403 admin_required.
 
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
@@ -318,6 +327,9 @@ async def asyncio(
 ):
     """Send an endpoint.test event (owners and admins), delivered by the engine like any event, with the
     same signing and retries, even to a disabled endpoint; follow it under deliveries
+
+     Records a test message and hands it to the engine, which delivers it like any event; the answer is
+    202 before delivery. Owners and admins only: a member gets 403 admin_required.
 
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.

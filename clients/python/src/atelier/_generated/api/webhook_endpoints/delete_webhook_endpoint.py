@@ -202,6 +202,9 @@ def sync_detailed(
     """Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried
     included
 
+     Deletes the endpoint: nothing more is sent to it, messages still being retried included. Owners and
+    admins only: a member gets 403 admin_required.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
 
@@ -243,6 +246,9 @@ def sync(
     """Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried
     included
 
+     Deletes the endpoint: nothing more is sent to it, messages still being retried included. Owners and
+    admins only: a member gets 403 admin_required.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
 
@@ -277,6 +283,9 @@ async def asyncio_detailed(
 ]:
     """Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried
     included
+
+     Deletes the endpoint: nothing more is sent to it, messages still being retried included. Owners and
+    admins only: a member gets 403 admin_required.
 
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
@@ -316,6 +325,9 @@ async def asyncio(
 ):
     """Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried
     included
+
+     Deletes the endpoint: nothing more is sent to it, messages still being retried included. Owners and
+    admins only: a member gets 403 admin_required.
 
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.

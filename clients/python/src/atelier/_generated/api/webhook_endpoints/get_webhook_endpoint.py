@@ -203,6 +203,9 @@ def sync_detailed(
 ]:
     """A webhook endpoint with its delivery health
 
+     One endpoint with its delivery health, never its secret. Any member may read; one outside the
+    caller's workspaces is 404.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
 
@@ -243,6 +246,9 @@ def sync(
 ):
     """A webhook endpoint with its delivery health
 
+     One endpoint with its delivery health, never its secret. Any member may read; one outside the
+    caller's workspaces is 404.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
 
@@ -276,6 +282,9 @@ async def asyncio_detailed(
     | WebhookEndpoint
 ]:
     """A webhook endpoint with its delivery health
+
+     One endpoint with its delivery health, never its secret. Any member may read; one outside the
+    caller's workspaces is 404.
 
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
@@ -314,6 +323,9 @@ async def asyncio(
     | None
 ):
     """A webhook endpoint with its delivery health
+
+     One endpoint with its delivery health, never its secret. Any member may read; one outside the
+    caller's workspaces is 404.
 
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.

@@ -233,6 +233,9 @@ def sync_detailed(
 ]:
     """The messages sent to this endpoint, newest first, each with its payload and every attempt
 
+     Delivery attempts to a webhook endpoint, newest first and paged, each with what the consumer
+    answered. Any member may read; one outside the caller's workspaces is 404.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -282,6 +285,9 @@ def sync(
 ):
     """The messages sent to this endpoint, newest first, each with its payload and every attempt
 
+     Delivery attempts to a webhook endpoint, newest first and paged, each with what the consumer
+    answered. Any member may read; one outside the caller's workspaces is 404.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -324,6 +330,9 @@ async def asyncio_detailed(
     | WebhookEndpointDeliveryList
 ]:
     """The messages sent to this endpoint, newest first, each with its payload and every attempt
+
+     Delivery attempts to a webhook endpoint, newest first and paged, each with what the consumer
+    answered. Any member may read; one outside the caller's workspaces is 404.
 
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
@@ -371,6 +380,9 @@ async def asyncio(
     | None
 ):
     """The messages sent to this endpoint, newest first, each with its payload and every attempt
+
+     Delivery attempts to a webhook endpoint, newest first and paged, each with what the consumer
+    answered. Any member may read; one outside the caller's workspaces is 404.
 
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.

@@ -204,6 +204,9 @@ def sync_detailed(
     """Replace the signing secret (owners and admins); the new one is in this response only and the old one
     stops signing at once, retries of earlier messages included
 
+     Replaces the signing secret of a endpoint and answers the new one, shown only here; the old secret
+    stops signing at once. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
 
@@ -245,6 +248,9 @@ def sync(
     """Replace the signing secret (owners and admins); the new one is in this response only and the old one
     stops signing at once, retries of earlier messages included
 
+     Replaces the signing secret of a endpoint and answers the new one, shown only here; the old secret
+    stops signing at once. Owners and admins only: a member gets 403 admin_required.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
 
@@ -279,6 +285,9 @@ async def asyncio_detailed(
 ]:
     """Replace the signing secret (owners and admins); the new one is in this response only and the old one
     stops signing at once, retries of earlier messages included
+
+     Replaces the signing secret of a endpoint and answers the new one, shown only here; the old secret
+    stops signing at once. Owners and admins only: a member gets 403 admin_required.
 
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
@@ -318,6 +327,9 @@ async def asyncio(
 ):
     """Replace the signing secret (owners and admins); the new one is in this response only and the old one
     stops signing at once, retries of earlier messages included
+
+     Replaces the signing secret of a endpoint and answers the new one, shown only here; the old secret
+    stops signing at once. Owners and admins only: a member gets 403 admin_required.
 
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.

@@ -224,9 +224,12 @@ def sync_detailed(
     """Change the url, the events, the description, or enable/disable the endpoint (owners and admins). A
     disabled endpoint is sent no new events
 
+     Changes a endpoint; a new URL must pass the egress policy (a refused URL is a 422 entry on its
+    field). Owners and admins only: a member gets 403 admin_required.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
-        body (WebhookEndpointUpdateRequest):
+        body (WebhookEndpointUpdateRequest):  Example: {'events': ['*'], 'enabled': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -268,9 +271,12 @@ def sync(
     """Change the url, the events, the description, or enable/disable the endpoint (owners and admins). A
     disabled endpoint is sent no new events
 
+     Changes a endpoint; a new URL must pass the egress policy (a refused URL is a 422 entry on its
+    field). Owners and admins only: a member gets 403 admin_required.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
-        body (WebhookEndpointUpdateRequest):
+        body (WebhookEndpointUpdateRequest):  Example: {'events': ['*'], 'enabled': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -306,9 +312,12 @@ async def asyncio_detailed(
     """Change the url, the events, the description, or enable/disable the endpoint (owners and admins). A
     disabled endpoint is sent no new events
 
+     Changes a endpoint; a new URL must pass the egress policy (a refused URL is a 422 entry on its
+    field). Owners and admins only: a member gets 403 admin_required.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
-        body (WebhookEndpointUpdateRequest):
+        body (WebhookEndpointUpdateRequest):  Example: {'events': ['*'], 'enabled': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -348,9 +357,12 @@ async def asyncio(
     """Change the url, the events, the description, or enable/disable the endpoint (owners and admins). A
     disabled endpoint is sent no new events
 
+     Changes a endpoint; a new URL must pass the egress policy (a refused URL is a 422 entry on its
+    field). Owners and admins only: a member gets 403 admin_required.
+
     Args:
         endpoint_id (str):  Example: ep-0123456789abcdef.
-        body (WebhookEndpointUpdateRequest):
+        body (WebhookEndpointUpdateRequest):  Example: {'events': ['*'], 'enabled': False}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

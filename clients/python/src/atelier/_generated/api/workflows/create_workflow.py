@@ -248,8 +248,19 @@ def sync_detailed(
 ]:
     """Create a workspace's workflow as a draft, or replace its current draft (owners and admins)
 
+     Creates a workflow of the caller's workspace as a draft (201), or replaces its current draft (200);
+    drafts are not in the catalog and do not execute. Owners and admins only (403 admin_required); an id
+    used by another workflow is 409 workflow_id_taken, and a published version is frozen (409
+    version_frozen).
+
     Args:
-        body (AuthorWorkflowRequest):
+        body (AuthorWorkflowRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'definition': {'id': 'plan-bee-guide', 'name':
+            'Plan a beekeeping guide', 'artifactClass': 'research', 'version': '2026.11.26',
+            'intakeSchema': {'fields': [{'name': 'topic', 'type': 'string', 'required': True}]},
+            'runtimeSteps': [{'id': 'step-1', 'name': 'Research', 'kind': 'llm', 'role': 'researcher',
+            'capability': 'text'}], 'gates': [], 'providers': {'researcher': 'anthropic/claude-
+            haiku-4-5'}}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -289,8 +300,19 @@ def sync(
 ):
     """Create a workspace's workflow as a draft, or replace its current draft (owners and admins)
 
+     Creates a workflow of the caller's workspace as a draft (201), or replaces its current draft (200);
+    drafts are not in the catalog and do not execute. Owners and admins only (403 admin_required); an id
+    used by another workflow is 409 workflow_id_taken, and a published version is frozen (409
+    version_frozen).
+
     Args:
-        body (AuthorWorkflowRequest):
+        body (AuthorWorkflowRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'definition': {'id': 'plan-bee-guide', 'name':
+            'Plan a beekeeping guide', 'artifactClass': 'research', 'version': '2026.11.26',
+            'intakeSchema': {'fields': [{'name': 'topic', 'type': 'string', 'required': True}]},
+            'runtimeSteps': [{'id': 'step-1', 'name': 'Research', 'kind': 'llm', 'role': 'researcher',
+            'capability': 'text'}], 'gates': [], 'providers': {'researcher': 'anthropic/claude-
+            haiku-4-5'}}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -324,8 +346,19 @@ async def asyncio_detailed(
 ]:
     """Create a workspace's workflow as a draft, or replace its current draft (owners and admins)
 
+     Creates a workflow of the caller's workspace as a draft (201), or replaces its current draft (200);
+    drafts are not in the catalog and do not execute. Owners and admins only (403 admin_required); an id
+    used by another workflow is 409 workflow_id_taken, and a published version is frozen (409
+    version_frozen).
+
     Args:
-        body (AuthorWorkflowRequest):
+        body (AuthorWorkflowRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'definition': {'id': 'plan-bee-guide', 'name':
+            'Plan a beekeeping guide', 'artifactClass': 'research', 'version': '2026.11.26',
+            'intakeSchema': {'fields': [{'name': 'topic', 'type': 'string', 'required': True}]},
+            'runtimeSteps': [{'id': 'step-1', 'name': 'Research', 'kind': 'llm', 'role': 'researcher',
+            'capability': 'text'}], 'gates': [], 'providers': {'researcher': 'anthropic/claude-
+            haiku-4-5'}}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -363,8 +396,19 @@ async def asyncio(
 ):
     """Create a workspace's workflow as a draft, or replace its current draft (owners and admins)
 
+     Creates a workflow of the caller's workspace as a draft (201), or replaces its current draft (200);
+    drafts are not in the catalog and do not execute. Owners and admins only (403 admin_required); an id
+    used by another workflow is 409 workflow_id_taken, and a published version is frozen (409
+    version_frozen).
+
     Args:
-        body (AuthorWorkflowRequest):
+        body (AuthorWorkflowRequest):  Example: {'workspaceId':
+            '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34', 'definition': {'id': 'plan-bee-guide', 'name':
+            'Plan a beekeeping guide', 'artifactClass': 'research', 'version': '2026.11.26',
+            'intakeSchema': {'fields': [{'name': 'topic', 'type': 'string', 'required': True}]},
+            'runtimeSteps': [{'id': 'step-1', 'name': 'Research', 'kind': 'llm', 'role': 'researcher',
+            'capability': 'text'}], 'gates': [], 'providers': {'researcher': 'anthropic/claude-
+            haiku-4-5'}}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -223,9 +223,13 @@ def sync_detailed(
 ]:
     """Deprecate a workflow in favour of a successor; new runs are refused with 400 template_deprecated
 
+     Deprecates a workflow in favour of a successor: new runs of it are refused with 400
+    template_deprecated naming supersededBy, and runs already made are untouched. Owners and admins only
+    (403 admin_required); an unknown or unfit successor is 422 invalid_successor.
+
     Args:
         id (str):  Example: plan-garden-notes.
-        body (DeprecateWorkflowRequest):
+        body (DeprecateWorkflowRequest):  Example: {'supersededById': 'plan-bee-guide'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -266,9 +270,13 @@ def sync(
 ):
     """Deprecate a workflow in favour of a successor; new runs are refused with 400 template_deprecated
 
+     Deprecates a workflow in favour of a successor: new runs of it are refused with 400
+    template_deprecated naming supersededBy, and runs already made are untouched. Owners and admins only
+    (403 admin_required); an unknown or unfit successor is 422 invalid_successor.
+
     Args:
         id (str):  Example: plan-garden-notes.
-        body (DeprecateWorkflowRequest):
+        body (DeprecateWorkflowRequest):  Example: {'supersededById': 'plan-bee-guide'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -303,9 +311,13 @@ async def asyncio_detailed(
 ]:
     """Deprecate a workflow in favour of a successor; new runs are refused with 400 template_deprecated
 
+     Deprecates a workflow in favour of a successor: new runs of it are refused with 400
+    template_deprecated naming supersededBy, and runs already made are untouched. Owners and admins only
+    (403 admin_required); an unknown or unfit successor is 422 invalid_successor.
+
     Args:
         id (str):  Example: plan-garden-notes.
-        body (DeprecateWorkflowRequest):
+        body (DeprecateWorkflowRequest):  Example: {'supersededById': 'plan-bee-guide'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -344,9 +356,13 @@ async def asyncio(
 ):
     """Deprecate a workflow in favour of a successor; new runs are refused with 400 template_deprecated
 
+     Deprecates a workflow in favour of a successor: new runs of it are refused with 400
+    template_deprecated naming supersededBy, and runs already made are untouched. Owners and admins only
+    (403 admin_required); an unknown or unfit successor is 422 invalid_successor.
+
     Args:
         id (str):  Example: plan-garden-notes.
-        body (DeprecateWorkflowRequest):
+        body (DeprecateWorkflowRequest):  Example: {'supersededById': 'plan-bee-guide'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -214,7 +214,11 @@ def sync_detailed(
 
     Args:
         body (DryRunRequest): A draft WorkflowDefinition, whole or partial (intakeSchema,
-            runtimeSteps, providers, gates, ...), plus intake
+            runtimeSteps, providers, gates, ...), plus intake Example: {'intakeSchema': {'fields':
+            [{'name': 'topic', 'type': 'string', 'required': True, 'description': 'What the report is
+            about'}]}, 'runtimeSteps': [{'id': 'step-1', 'name': 'Outline', 'kind': 'llm', 'role':
+            'researcher', 'capability': 'text'}], 'intake': {'topic': 'urban beekeeping'},
+            'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -259,7 +263,11 @@ def sync(
 
     Args:
         body (DryRunRequest): A draft WorkflowDefinition, whole or partial (intakeSchema,
-            runtimeSteps, providers, gates, ...), plus intake
+            runtimeSteps, providers, gates, ...), plus intake Example: {'intakeSchema': {'fields':
+            [{'name': 'topic', 'type': 'string', 'required': True, 'description': 'What the report is
+            about'}]}, 'runtimeSteps': [{'id': 'step-1', 'name': 'Outline', 'kind': 'llm', 'role':
+            'researcher', 'capability': 'text'}], 'intake': {'topic': 'urban beekeeping'},
+            'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -298,7 +306,11 @@ async def asyncio_detailed(
 
     Args:
         body (DryRunRequest): A draft WorkflowDefinition, whole or partial (intakeSchema,
-            runtimeSteps, providers, gates, ...), plus intake
+            runtimeSteps, providers, gates, ...), plus intake Example: {'intakeSchema': {'fields':
+            [{'name': 'topic', 'type': 'string', 'required': True, 'description': 'What the report is
+            about'}]}, 'runtimeSteps': [{'id': 'step-1', 'name': 'Outline', 'kind': 'llm', 'role':
+            'researcher', 'capability': 'text'}], 'intake': {'topic': 'urban beekeeping'},
+            'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -341,7 +353,11 @@ async def asyncio(
 
     Args:
         body (DryRunRequest): A draft WorkflowDefinition, whole or partial (intakeSchema,
-            runtimeSteps, providers, gates, ...), plus intake
+            runtimeSteps, providers, gates, ...), plus intake Example: {'intakeSchema': {'fields':
+            [{'name': 'topic', 'type': 'string', 'required': True, 'description': 'What the report is
+            about'}]}, 'runtimeSteps': [{'id': 'step-1', 'name': 'Outline', 'kind': 'llm', 'role':
+            'researcher', 'capability': 'text'}], 'intake': {'topic': 'urban beekeeping'},
+            'workspaceId': '4f6c2a9e-8d1b-4c3e-9a57-2b8e1d6f0c34'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

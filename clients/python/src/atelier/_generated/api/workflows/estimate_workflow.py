@@ -207,7 +207,9 @@ def sync_detailed(
     Unregistered models and unbound roles are 422 workflow_invalid.
 
     Args:
-        body (EstimateRequest):
+        body (EstimateRequest):  Example: {'runtimeSteps': [{'id': 'step-1', 'name': 'Outline',
+            'kind': 'llm', 'role': 'researcher', 'capability': 'text'}], 'providers': {'researcher':
+            'anthropic/claude-haiku-4-5'}, 'budgetPolicy': {'perRunCapUsd': 2}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -250,7 +252,9 @@ def sync(
     Unregistered models and unbound roles are 422 workflow_invalid.
 
     Args:
-        body (EstimateRequest):
+        body (EstimateRequest):  Example: {'runtimeSteps': [{'id': 'step-1', 'name': 'Outline',
+            'kind': 'llm', 'role': 'researcher', 'capability': 'text'}], 'providers': {'researcher':
+            'anthropic/claude-haiku-4-5'}, 'budgetPolicy': {'perRunCapUsd': 2}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -287,7 +291,9 @@ async def asyncio_detailed(
     Unregistered models and unbound roles are 422 workflow_invalid.
 
     Args:
-        body (EstimateRequest):
+        body (EstimateRequest):  Example: {'runtimeSteps': [{'id': 'step-1', 'name': 'Outline',
+            'kind': 'llm', 'role': 'researcher', 'capability': 'text'}], 'providers': {'researcher':
+            'anthropic/claude-haiku-4-5'}, 'budgetPolicy': {'perRunCapUsd': 2}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -328,7 +334,9 @@ async def asyncio(
     Unregistered models and unbound roles are 422 workflow_invalid.
 
     Args:
-        body (EstimateRequest):
+        body (EstimateRequest):  Example: {'runtimeSteps': [{'id': 'step-1', 'name': 'Outline',
+            'kind': 'llm', 'role': 'researcher', 'capability': 'text'}], 'providers': {'researcher':
+            'anthropic/claude-haiku-4-5'}, 'budgetPolicy': {'perRunCapUsd': 2}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

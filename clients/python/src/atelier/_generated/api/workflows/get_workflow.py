@@ -117,6 +117,10 @@ def sync_detailed(
 ]:
     """A workflow with its full, unredacted definition (live version, else newest draft)
 
+     A workflow with its full, unredacted definition: the live version, else the newest draft. Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         id (str):  Example: plan-garden-notes.
 
@@ -148,6 +152,10 @@ def sync(
 ):
     """A workflow with its full, unredacted definition (live version, else newest draft)
 
+     A workflow with its full, unredacted definition: the live version, else the newest draft. Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
+
     Args:
         id (str):  Example: plan-garden-notes.
 
@@ -173,6 +181,10 @@ async def asyncio_detailed(
     AdminRequired | CodedError | MessageError | RequestValidationError | Workflow
 ]:
     """A workflow with its full, unredacted definition (live version, else newest draft)
+
+     A workflow with its full, unredacted definition: the live version, else the newest draft. Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
 
     Args:
         id (str):  Example: plan-garden-notes.
@@ -202,6 +214,10 @@ async def asyncio(
     AdminRequired | CodedError | MessageError | RequestValidationError | Workflow | None
 ):
     """A workflow with its full, unredacted definition (live version, else newest draft)
+
+     A workflow with its full, unredacted definition: the live version, else the newest draft. Any member
+    of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a
+    resource outside the caller's workspaces is 404.
 
     Args:
         id (str):  Example: plan-garden-notes.

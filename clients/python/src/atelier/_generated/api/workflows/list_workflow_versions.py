@@ -222,6 +222,10 @@ def sync_detailed(
 ]:
     """The versions of a workflow, newest first
 
+     The versions of a workflow, newest first, each with its status. Any member of the workspace may call
+    it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
+    caller's workspaces is 404.
+
     Args:
         id (str):  Example: plan-garden-notes.
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -268,6 +272,10 @@ def sync(
 ):
     """The versions of a workflow, newest first
 
+     The versions of a workflow, newest first, each with its status. Any member of the workspace may call
+    it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
+    caller's workspaces is 404.
+
     Args:
         id (str):  Example: plan-garden-notes.
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -307,6 +315,10 @@ async def asyncio_detailed(
     | WorkflowVersionList
 ]:
     """The versions of a workflow, newest first
+
+     The versions of a workflow, newest first, each with its status. Any member of the workspace may call
+    it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
+    caller's workspaces is 404.
 
     Args:
         id (str):  Example: plan-garden-notes.
@@ -351,6 +363,10 @@ async def asyncio(
     | None
 ):
     """The versions of a workflow, newest first
+
+     The versions of a workflow, newest first, each with its status. Any member of the workspace may call
+    it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
+    caller's workspaces is 404.
 
     Args:
         id (str):  Example: plan-garden-notes.

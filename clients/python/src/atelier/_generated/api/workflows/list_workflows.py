@@ -225,6 +225,10 @@ def sync_detailed(
 ]:
     """The workflows a workspace can run: its own (any visibility) and the built-ins
 
+     The workflows a workspace can run: its own at any visibility, and the built-ins. Any member of the
+    workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource
+    outside the caller's workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -271,6 +275,10 @@ def sync(
 ):
     """The workflows a workspace can run: its own (any visibility) and the built-ins
 
+     The workflows a workspace can run: its own at any visibility, and the built-ins. Any member of the
+    workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource
+    outside the caller's workspaces is 404.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -310,6 +318,10 @@ async def asyncio_detailed(
     | WorkflowList
 ]:
     """The workflows a workspace can run: its own (any visibility) and the built-ins
+
+     The workflows a workspace can run: its own at any visibility, and the built-ins. Any member of the
+    workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource
+    outside the caller's workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -354,6 +366,10 @@ async def asyncio(
     | None
 ):
     """The workflows a workspace can run: its own (any visibility) and the built-ins
+
+     The workflows a workspace can run: its own at any visibility, and the built-ins. Any member of the
+    workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource
+    outside the caller's workspaces is 404.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.

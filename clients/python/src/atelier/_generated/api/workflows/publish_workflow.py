@@ -249,9 +249,14 @@ def sync_detailed(
     """Publish the draft version as internal: frozen, live, runnable by the workspace, never in the public
     catalog
 
+     Publishes the draft version as internal: frozen, live and runnable by the workspace, never in the
+    public catalog. Owners and admins only (403 admin_required); a version already published is 409
+    version_frozen.
+
     Args:
         id (str):  Example: plan-garden-notes.
-        body (PublishWorkflowRequest):
+        body (PublishWorkflowRequest):  Example: {'version': '2026.11.26', 'visibility':
+            'internal'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -294,9 +299,14 @@ def sync(
     """Publish the draft version as internal: frozen, live, runnable by the workspace, never in the public
     catalog
 
+     Publishes the draft version as internal: frozen, live and runnable by the workspace, never in the
+    public catalog. Owners and admins only (403 admin_required); a version already published is 409
+    version_frozen.
+
     Args:
         id (str):  Example: plan-garden-notes.
-        body (PublishWorkflowRequest):
+        body (PublishWorkflowRequest):  Example: {'version': '2026.11.26', 'visibility':
+            'internal'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -333,9 +343,14 @@ async def asyncio_detailed(
     """Publish the draft version as internal: frozen, live, runnable by the workspace, never in the public
     catalog
 
+     Publishes the draft version as internal: frozen, live and runnable by the workspace, never in the
+    public catalog. Owners and admins only (403 admin_required); a version already published is 409
+    version_frozen.
+
     Args:
         id (str):  Example: plan-garden-notes.
-        body (PublishWorkflowRequest):
+        body (PublishWorkflowRequest):  Example: {'version': '2026.11.26', 'visibility':
+            'internal'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -376,9 +391,14 @@ async def asyncio(
     """Publish the draft version as internal: frozen, live, runnable by the workspace, never in the public
     catalog
 
+     Publishes the draft version as internal: frozen, live and runnable by the workspace, never in the
+    public catalog. Owners and admins only (403 admin_required); a version already published is 409
+    version_frozen.
+
     Args:
         id (str):  Example: plan-garden-notes.
-        body (PublishWorkflowRequest):
+        body (PublishWorkflowRequest):  Example: {'version': '2026.11.26', 'visibility':
+            'internal'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -213,8 +213,11 @@ def sync_detailed(
 ]:
     """Create a workspace; you become its owner
 
+     Creates a workspace with the caller as its owner. A workspace-bound API key cannot create workspaces
+    (403 account_scope_required).
+
     Args:
-        body (WorkspaceCreateRequest):
+        body (WorkspaceCreateRequest):  Example: {'name': 'Northwind Studio'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -253,8 +256,11 @@ def sync(
 ):
     """Create a workspace; you become its owner
 
+     Creates a workspace with the caller as its owner. A workspace-bound API key cannot create workspaces
+    (403 account_scope_required).
+
     Args:
-        body (WorkspaceCreateRequest):
+        body (WorkspaceCreateRequest):  Example: {'name': 'Northwind Studio'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -287,8 +293,11 @@ async def asyncio_detailed(
 ]:
     """Create a workspace; you become its owner
 
+     Creates a workspace with the caller as its owner. A workspace-bound API key cannot create workspaces
+    (403 account_scope_required).
+
     Args:
-        body (WorkspaceCreateRequest):
+        body (WorkspaceCreateRequest):  Example: {'name': 'Northwind Studio'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -325,8 +334,11 @@ async def asyncio(
 ):
     """Create a workspace; you become its owner
 
+     Creates a workspace with the caller as its owner. A workspace-bound API key cannot create workspaces
+    (403 account_scope_required).
+
     Args:
-        body (WorkspaceCreateRequest):
+        body (WorkspaceCreateRequest):  Example: {'name': 'Northwind Studio'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -249,9 +249,12 @@ def sync_detailed(
 ]:
     """Add an existing user to a workspace (owners and admins)
 
+     Adds an existing user to the workspace with a role. Owners and admins only (403 admin_required), and
+    only an owner may grant the owner role; a user already a member is 409 member_exists.
+
     Args:
         workspace_id (UUID):
-        body (MemberAddRequest):
+        body (MemberAddRequest):  Example: {'email': 'grace@studio.example', 'role': 'member'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -293,9 +296,12 @@ def sync(
 ):
     """Add an existing user to a workspace (owners and admins)
 
+     Adds an existing user to the workspace with a role. Owners and admins only (403 admin_required), and
+    only an owner may grant the owner role; a user already a member is 409 member_exists.
+
     Args:
         workspace_id (UUID):
-        body (MemberAddRequest):
+        body (MemberAddRequest):  Example: {'email': 'grace@studio.example', 'role': 'member'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -331,9 +337,12 @@ async def asyncio_detailed(
 ]:
     """Add an existing user to a workspace (owners and admins)
 
+     Adds an existing user to the workspace with a role. Owners and admins only (403 admin_required), and
+    only an owner may grant the owner role; a user already a member is 409 member_exists.
+
     Args:
         workspace_id (UUID):
-        body (MemberAddRequest):
+        body (MemberAddRequest):  Example: {'email': 'grace@studio.example', 'role': 'member'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -373,9 +382,12 @@ async def asyncio(
 ):
     """Add an existing user to a workspace (owners and admins)
 
+     Adds an existing user to the workspace with a role. Owners and admins only (403 admin_required), and
+    only an owner may grant the owner role; a user already a member is 409 member_exists.
+
     Args:
         workspace_id (UUID):
-        body (MemberAddRequest):
+        body (MemberAddRequest):  Example: {'email': 'grace@studio.example', 'role': 'member'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -230,6 +230,10 @@ def sync_detailed(
 ]:
     """Remove a member (owners and admins), or leave a workspace yourself
 
+     Removes a member; any member may remove themselves (leave). Removing someone else needs an owner or
+    admin (403 admin_required), removing an owner needs an owner, and the last owner cannot leave (409
+    last_owner).
+
     Args:
         workspace_id (UUID):
         user_id (UUID):
@@ -274,6 +278,10 @@ def sync(
 ):
     """Remove a member (owners and admins), or leave a workspace yourself
 
+     Removes a member; any member may remove themselves (leave). Removing someone else needs an owner or
+    admin (403 admin_required), removing an owner needs an owner, and the last owner cannot leave (409
+    last_owner).
+
     Args:
         workspace_id (UUID):
         user_id (UUID):
@@ -311,6 +319,10 @@ async def asyncio_detailed(
     | EtagMismatch
 ]:
     """Remove a member (owners and admins), or leave a workspace yourself
+
+     Removes a member; any member may remove themselves (leave). Removing someone else needs an owner or
+    admin (403 admin_required), removing an owner needs an owner, and the last owner cannot leave (409
+    last_owner).
 
     Args:
         workspace_id (UUID):
@@ -353,6 +365,10 @@ async def asyncio(
     | None
 ):
     """Remove a member (owners and admins), or leave a workspace yourself
+
+     Removes a member; any member may remove themselves (leave). Removing someone else needs an owner or
+    admin (403 admin_required), removing an owner needs an owner, and the last owner cannot leave (409
+    last_owner).
 
     Args:
         workspace_id (UUID):

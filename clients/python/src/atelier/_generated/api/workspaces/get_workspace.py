@@ -204,6 +204,9 @@ def sync_detailed(
 ]:
     """A workspace you are a member of, with your role
 
+     A workspace the caller is a member of, with the caller's role. Any other workspace is 404; a
+    workspace-bound key reaching another workspace gets 403.
+
     Args:
         workspace_id (UUID):
 
@@ -244,6 +247,9 @@ def sync(
 ):
     """A workspace you are a member of, with your role
 
+     A workspace the caller is a member of, with the caller's role. Any other workspace is 404; a
+    workspace-bound key reaching another workspace gets 403.
+
     Args:
         workspace_id (UUID):
 
@@ -277,6 +283,9 @@ async def asyncio_detailed(
     | Workspace
 ]:
     """A workspace you are a member of, with your role
+
+     A workspace the caller is a member of, with the caller's role. Any other workspace is 404; a
+    workspace-bound key reaching another workspace gets 403.
 
     Args:
         workspace_id (UUID):
@@ -315,6 +324,9 @@ async def asyncio(
     | None
 ):
     """A workspace you are a member of, with your role
+
+     A workspace the caller is a member of, with the caller's role. Any other workspace is 404; a
+    workspace-bound key reaching another workspace gets 403.
 
     Args:
         workspace_id (UUID):

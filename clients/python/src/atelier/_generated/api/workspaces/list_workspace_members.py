@@ -223,6 +223,10 @@ def sync_detailed(
 ]:
     """Members of a workspace and their roles
 
+     The members of a workspace with their roles (owner, admin, member). Any member of the workspace may
+    call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
+    caller's workspaces is 404.
+
     Args:
         workspace_id (UUID):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -269,6 +273,10 @@ def sync(
 ):
     """Members of a workspace and their roles
 
+     The members of a workspace with their roles (owner, admin, member). Any member of the workspace may
+    call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
+    caller's workspaces is 404.
+
     Args:
         workspace_id (UUID):
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -308,6 +316,10 @@ async def asyncio_detailed(
     | WorkspaceMemberList
 ]:
     """Members of a workspace and their roles
+
+     The members of a workspace with their roles (owner, admin, member). Any member of the workspace may
+    call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
+    caller's workspaces is 404.
 
     Args:
         workspace_id (UUID):
@@ -352,6 +364,10 @@ async def asyncio(
     | None
 ):
     """Members of a workspace and their roles
+
+     The members of a workspace with their roles (owner, admin, member). Any member of the workspace may
+    call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the
+    caller's workspaces is 404.
 
     Args:
         workspace_id (UUID):

@@ -177,6 +177,9 @@ def sync_detailed(
 ]:
     """Your workspaces with your role in each, the default one first
 
+     The workspaces the caller is a member of, with the caller's role in each, the default one first,
+    paged. A workspace-bound API key sees only its workspace.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -219,6 +222,9 @@ def sync(
 ):
     """Your workspaces with your role in each, the default one first
 
+     The workspaces the caller is a member of, with the caller's role in each, the default one first,
+    paged. A workspace-bound API key sees only its workspace.
+
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
         limit (int | Unset):  Default: 50. Example: 50.
@@ -254,6 +260,9 @@ async def asyncio_detailed(
     | WorkspaceList
 ]:
     """Your workspaces with your role in each, the default one first
+
+     The workspaces the caller is a member of, with the caller's role in each, the default one first,
+    paged. A workspace-bound API key sees only its workspace.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.
@@ -294,6 +303,9 @@ async def asyncio(
     | None
 ):
     """Your workspaces with your role in each, the default one first
+
+     The workspaces the caller is a member of, with the caller's role in each, the default one first,
+    paged. A workspace-bound API key sees only its workspace.
 
     Args:
         offset (int | None | Unset):  Default: 0. Example: 0.

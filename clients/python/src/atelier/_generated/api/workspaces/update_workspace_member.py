@@ -252,10 +252,13 @@ def sync_detailed(
 ]:
     """Change a member's role (owners and admins; only owners touch the owner role)
 
+     Changes a member's role. Owners and admins only (403 admin_required), and only an owner may grant,
+    change or remove the owner role; demoting the last owner is 409 last_owner.
+
     Args:
         workspace_id (UUID):
         user_id (UUID):
-        body (MemberUpdateRequest):
+        body (MemberUpdateRequest):  Example: {'role': 'admin'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -299,10 +302,13 @@ def sync(
 ):
     """Change a member's role (owners and admins; only owners touch the owner role)
 
+     Changes a member's role. Owners and admins only (403 admin_required), and only an owner may grant,
+    change or remove the owner role; demoting the last owner is 409 last_owner.
+
     Args:
         workspace_id (UUID):
         user_id (UUID):
-        body (MemberUpdateRequest):
+        body (MemberUpdateRequest):  Example: {'role': 'admin'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -340,10 +346,13 @@ async def asyncio_detailed(
 ]:
     """Change a member's role (owners and admins; only owners touch the owner role)
 
+     Changes a member's role. Owners and admins only (403 admin_required), and only an owner may grant,
+    change or remove the owner role; demoting the last owner is 409 last_owner.
+
     Args:
         workspace_id (UUID):
         user_id (UUID):
-        body (MemberUpdateRequest):
+        body (MemberUpdateRequest):  Example: {'role': 'admin'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -385,10 +394,13 @@ async def asyncio(
 ):
     """Change a member's role (owners and admins; only owners touch the owner role)
 
+     Changes a member's role. Owners and admins only (403 admin_required), and only an owner may grant,
+    change or remove the owner role; demoting the last owner is 409 last_owner.
+
     Args:
         workspace_id (UUID):
         user_id (UUID):
-        body (MemberUpdateRequest):
+        body (MemberUpdateRequest):  Example: {'role': 'admin'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -15,21 +15,30 @@ from ...models.keyed_invalid import KeyedInvalid
 from ...models.message_error import MessageError
 from ...models.request_validation_error import RequestValidationError
 from ...models.subject import Subject
+from ...models.subject_create_request import SubjectCreateRequest
 from ...models.workflow_invalid import WorkflowInvalid
 from ...types import Response
 
 
 def _get_kwargs(
-    subject_id: UUID,
+    workspace_id: UUID,
+    *,
+    body: SubjectCreateRequest,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
         "method": "post",
-        "url": "/v1/subjects/{subject_id}:erase".format(
-            subject_id=quote(str(subject_id), safe=""),
+        "url": "/v1/workspaces/{workspace_id}/subjects".format(
+            workspace_id=quote(str(workspace_id), safe=""),
         ),
     }
 
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -47,10 +56,10 @@ def _parse_response(
     | Subject
     | None
 ):
-    if response.status_code == 200:
-        response_200 = Subject.from_dict(response.json())
+    if response.status_code == 201:
+        response_201 = Subject.from_dict(response.json())
 
-        return response_200
+        return response_201
 
     if response.status_code == 401:
         response_401 = MessageError.from_dict(response.json())
@@ -92,6 +101,16 @@ def _parse_response(
         response_404 = MessageError.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 413:
+        response_413 = MessageError.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = MessageError.from_dict(response.json())
+
+        return response_415
 
     if response.status_code == 422:
 
@@ -188,9 +207,10 @@ def _build_response(
 
 
 def sync_detailed(
-    subject_id: UUID,
+    workspace_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: SubjectCreateRequest,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -202,11 +222,16 @@ def sync_detailed(
     | WorkflowInvalid
     | Subject
 ]:
-    """Erase a person: identifying data blanked, every consent revoked, every version depicting them
-    retired
+    """Record a person who may be depicted; attested adult and not a political figure (owners and admins)
+
+     Records a person who may be depicted, attested adult and not a political figure (both attestations
+    must be true, else 422). Owners and admins only: a member gets 403 admin_required.
 
     Args:
-        subject_id (UUID):
+        workspace_id (UUID):
+        body (SubjectCreateRequest):  Example: {'displayName': 'Maya Chen', 'email':
+            'maya.chen@talent.example', 'publicRole': 'Brand ambassador', 'attestations': {'adult':
+            True, 'notPolitical': True}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -217,7 +242,8 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
-        subject_id=subject_id,
+        workspace_id=workspace_id,
+        body=body,
     )
 
     response = client.get_httpx_client().request(
@@ -228,9 +254,10 @@ def sync_detailed(
 
 
 def sync(
-    subject_id: UUID,
+    workspace_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: SubjectCreateRequest,
 ) -> (
     AdminRequired
     | CodedError
@@ -243,11 +270,16 @@ def sync(
     | Subject
     | None
 ):
-    """Erase a person: identifying data blanked, every consent revoked, every version depicting them
-    retired
+    """Record a person who may be depicted; attested adult and not a political figure (owners and admins)
+
+     Records a person who may be depicted, attested adult and not a political figure (both attestations
+    must be true, else 422). Owners and admins only: a member gets 403 admin_required.
 
     Args:
-        subject_id (UUID):
+        workspace_id (UUID):
+        body (SubjectCreateRequest):  Example: {'displayName': 'Maya Chen', 'email':
+            'maya.chen@talent.example', 'publicRole': 'Brand ambassador', 'attestations': {'adult':
+            True, 'notPolitical': True}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -258,15 +290,17 @@ def sync(
     """
 
     return sync_detailed(
-        subject_id=subject_id,
+        workspace_id=workspace_id,
         client=client,
+        body=body,
     ).parsed
 
 
 async def asyncio_detailed(
-    subject_id: UUID,
+    workspace_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: SubjectCreateRequest,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -278,11 +312,16 @@ async def asyncio_detailed(
     | WorkflowInvalid
     | Subject
 ]:
-    """Erase a person: identifying data blanked, every consent revoked, every version depicting them
-    retired
+    """Record a person who may be depicted; attested adult and not a political figure (owners and admins)
+
+     Records a person who may be depicted, attested adult and not a political figure (both attestations
+    must be true, else 422). Owners and admins only: a member gets 403 admin_required.
 
     Args:
-        subject_id (UUID):
+        workspace_id (UUID):
+        body (SubjectCreateRequest):  Example: {'displayName': 'Maya Chen', 'email':
+            'maya.chen@talent.example', 'publicRole': 'Brand ambassador', 'attestations': {'adult':
+            True, 'notPolitical': True}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -293,7 +332,8 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
-        subject_id=subject_id,
+        workspace_id=workspace_id,
+        body=body,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -302,9 +342,10 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    subject_id: UUID,
+    workspace_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: SubjectCreateRequest,
 ) -> (
     AdminRequired
     | CodedError
@@ -317,11 +358,16 @@ async def asyncio(
     | Subject
     | None
 ):
-    """Erase a person: identifying data blanked, every consent revoked, every version depicting them
-    retired
+    """Record a person who may be depicted; attested adult and not a political figure (owners and admins)
+
+     Records a person who may be depicted, attested adult and not a political figure (both attestations
+    must be true, else 422). Owners and admins only: a member gets 403 admin_required.
 
     Args:
-        subject_id (UUID):
+        workspace_id (UUID):
+        body (SubjectCreateRequest):  Example: {'displayName': 'Maya Chen', 'email':
+            'maya.chen@talent.example', 'publicRole': 'Brand ambassador', 'attestations': {'adult':
+            True, 'notPolitical': True}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -333,7 +379,8 @@ async def asyncio(
 
     return (
         await asyncio_detailed(
-            subject_id=subject_id,
+            workspace_id=workspace_id,
             client=client,
+            body=body,
         )
     ).parsed

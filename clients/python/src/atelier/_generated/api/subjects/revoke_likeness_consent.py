@@ -10,26 +10,37 @@ from ...client import AuthenticatedClient, Client
 from ...models.admin_required import AdminRequired
 from ...models.character_not_usable import CharacterNotUsable
 from ...models.coded_error import CodedError
+from ...models.consent_move_request import ConsentMoveRequest
+from ...models.etag_mismatch import EtagMismatch
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
+from ...models.likeness_consent import LikenessConsent
 from ...models.message_error import MessageError
 from ...models.request_validation_error import RequestValidationError
-from ...models.subject_with_consents import SubjectWithConsents
 from ...models.workflow_invalid import WorkflowInvalid
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    subject_id: UUID,
+    consent_id: UUID,
+    *,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
-        "method": "get",
-        "url": "/v1/subjects/{subject_id}".format(
-            subject_id=quote(str(subject_id), safe=""),
+        "method": "post",
+        "url": "/v1/likeness-consents/{consent_id}:revoke".format(
+            consent_id=quote(str(consent_id), safe=""),
         ),
     }
 
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -44,11 +55,12 @@ def _parse_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectWithConsents
+    | EtagMismatch
+    | LikenessConsent
     | None
 ):
     if response.status_code == 200:
-        response_200 = SubjectWithConsents.from_dict(response.json())
+        response_200 = LikenessConsent.from_dict(response.json())
 
         return response_200
 
@@ -92,6 +104,37 @@ def _parse_response(
         response_404 = MessageError.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 409:
+
+        def _parse_response_409(data: object) -> CodedError | EtagMismatch:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_409_type_0 = EtagMismatch.from_dict(data)
+
+                return response_409_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_409_type_1 = CodedError.from_dict(data)
+
+            return response_409_type_1
+
+        response_409 = _parse_response_409(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = MessageError.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = MessageError.from_dict(response.json())
+
+        return response_415
 
     if response.status_code == 422:
 
@@ -177,7 +220,8 @@ def _build_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectWithConsents
+    | EtagMismatch
+    | LikenessConsent
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -188,9 +232,10 @@ def _build_response(
 
 
 def sync_detailed(
-    subject_id: UUID,
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -200,23 +245,32 @@ def sync_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectWithConsents
+    | EtagMismatch
+    | LikenessConsent
 ]:
-    """A subject and all their consents
+    """Revoke a consent: final, never refused for a stale etag, accepted twice
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
-        subject_id (UUID):
+        consent_id (UUID):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectWithConsents]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
     """
 
     kwargs = _get_kwargs(
-        subject_id=subject_id,
+        consent_id=consent_id,
+        body=body,
     )
 
     response = client.get_httpx_client().request(
@@ -227,9 +281,10 @@ def sync_detailed(
 
 
 def sync(
-    subject_id: UUID,
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -239,32 +294,42 @@ def sync(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectWithConsents
+    | EtagMismatch
+    | LikenessConsent
     | None
 ):
-    """A subject and all their consents
+    """Revoke a consent: final, never refused for a stale etag, accepted twice
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
-        subject_id (UUID):
+        consent_id (UUID):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectWithConsents
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
     """
 
     return sync_detailed(
-        subject_id=subject_id,
+        consent_id=consent_id,
         client=client,
+        body=body,
     ).parsed
 
 
 async def asyncio_detailed(
-    subject_id: UUID,
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -274,23 +339,32 @@ async def asyncio_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectWithConsents
+    | EtagMismatch
+    | LikenessConsent
 ]:
-    """A subject and all their consents
+    """Revoke a consent: final, never refused for a stale etag, accepted twice
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
-        subject_id (UUID):
+        consent_id (UUID):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectWithConsents]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
     """
 
     kwargs = _get_kwargs(
-        subject_id=subject_id,
+        consent_id=consent_id,
+        body=body,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -299,9 +373,10 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    subject_id: UUID,
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -311,25 +386,34 @@ async def asyncio(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectWithConsents
+    | EtagMismatch
+    | LikenessConsent
     | None
 ):
-    """A subject and all their consents
+    """Revoke a consent: final, never refused for a stale etag, accepted twice
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
-        subject_id (UUID):
+        consent_id (UUID):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectWithConsents
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
     """
 
     return (
         await asyncio_detailed(
-            subject_id=subject_id,
+            consent_id=consent_id,
             client=client,
+            body=body,
         )
     ).parsed

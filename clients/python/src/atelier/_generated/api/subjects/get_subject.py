@@ -10,37 +10,26 @@ from ...client import AuthenticatedClient, Client
 from ...models.admin_required import AdminRequired
 from ...models.character_not_usable import CharacterNotUsable
 from ...models.coded_error import CodedError
-from ...models.consent_move_request import ConsentMoveRequest
-from ...models.etag_mismatch import EtagMismatch
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
-from ...models.likeness_consent import LikenessConsent
 from ...models.message_error import MessageError
 from ...models.request_validation_error import RequestValidationError
+from ...models.subject_with_consents import SubjectWithConsents
 from ...models.workflow_invalid import WorkflowInvalid
-from ...types import UNSET, Response, Unset
+from ...types import Response
 
 
 def _get_kwargs(
-    consent_id: UUID,
-    *,
-    body: ConsentMoveRequest | Unset = UNSET,
+    subject_id: UUID,
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
-        "method": "post",
-        "url": "/v1/likeness-consents/{consent_id}:revoke".format(
-            consent_id=quote(str(consent_id), safe=""),
+        "method": "get",
+        "url": "/v1/subjects/{subject_id}".format(
+            subject_id=quote(str(subject_id), safe=""),
         ),
     }
 
-    if not isinstance(body, Unset):
-        _kwargs["json"] = body.to_dict()
-
-    headers["Content-Type"] = "application/json"
-
-    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -55,12 +44,11 @@ def _parse_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | SubjectWithConsents
     | None
 ):
     if response.status_code == 200:
-        response_200 = LikenessConsent.from_dict(response.json())
+        response_200 = SubjectWithConsents.from_dict(response.json())
 
         return response_200
 
@@ -104,37 +92,6 @@ def _parse_response(
         response_404 = MessageError.from_dict(response.json())
 
         return response_404
-
-    if response.status_code == 409:
-
-        def _parse_response_409(data: object) -> CodedError | EtagMismatch:
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                response_409_type_0 = EtagMismatch.from_dict(data)
-
-                return response_409_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            if not isinstance(data, dict):
-                raise TypeError()
-            response_409_type_1 = CodedError.from_dict(data)
-
-            return response_409_type_1
-
-        response_409 = _parse_response_409(response.json())
-
-        return response_409
-
-    if response.status_code == 413:
-        response_413 = MessageError.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 415:
-        response_415 = MessageError.from_dict(response.json())
-
-        return response_415
 
     if response.status_code == 422:
 
@@ -220,8 +177,7 @@ def _build_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | SubjectWithConsents
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -232,10 +188,9 @@ def _build_response(
 
 
 def sync_detailed(
-    consent_id: UUID,
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentMoveRequest | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -245,26 +200,26 @@ def sync_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | SubjectWithConsents
 ]:
-    """Revoke a consent: final, never refused for a stale etag, accepted twice
+    """A subject and all their consents
+
+     A subject and all their consents. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
-        consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        subject_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectWithConsents]
     """
 
     kwargs = _get_kwargs(
-        consent_id=consent_id,
-        body=body,
+        subject_id=subject_id,
     )
 
     response = client.get_httpx_client().request(
@@ -275,10 +230,9 @@ def sync_detailed(
 
 
 def sync(
-    consent_id: UUID,
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentMoveRequest | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -288,36 +242,35 @@ def sync(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | SubjectWithConsents
     | None
 ):
-    """Revoke a consent: final, never refused for a stale etag, accepted twice
+    """A subject and all their consents
+
+     A subject and all their consents. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
-        consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        subject_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectWithConsents
     """
 
     return sync_detailed(
-        consent_id=consent_id,
+        subject_id=subject_id,
         client=client,
-        body=body,
     ).parsed
 
 
 async def asyncio_detailed(
-    consent_id: UUID,
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentMoveRequest | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -327,26 +280,26 @@ async def asyncio_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | SubjectWithConsents
 ]:
-    """Revoke a consent: final, never refused for a stale etag, accepted twice
+    """A subject and all their consents
+
+     A subject and all their consents. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
-        consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        subject_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectWithConsents]
     """
 
     kwargs = _get_kwargs(
-        consent_id=consent_id,
-        body=body,
+        subject_id=subject_id,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -355,10 +308,9 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    consent_id: UUID,
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentMoveRequest | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -368,28 +320,28 @@ async def asyncio(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | SubjectWithConsents
     | None
 ):
-    """Revoke a consent: final, never refused for a stale etag, accepted twice
+    """A subject and all their consents
+
+     A subject and all their consents. Any member of the workspace may call it; a workspace-bound API key
+    reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
-        consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        subject_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectWithConsents
     """
 
     return (
         await asyncio_detailed(
-            consent_id=consent_id,
+            subject_id=subject_id,
             client=client,
-            body=body,
         )
     ).parsed

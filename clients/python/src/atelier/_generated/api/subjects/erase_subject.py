@@ -1,5 +1,7 @@
 from http import HTTPStatus
 from typing import Any
+from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -10,44 +12,22 @@ from ...models.character_not_usable import CharacterNotUsable
 from ...models.coded_error import CodedError
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
-from ...models.list_op_tasks_status import ListOpTasksStatus
 from ...models.message_error import MessageError
-from ...models.ops_task_list import OpsTaskList
 from ...models.request_validation_error import RequestValidationError
+from ...models.subject import Subject
 from ...models.workflow_invalid import WorkflowInvalid
-from ...types import UNSET, Response, Unset
+from ...types import Response
 
 
 def _get_kwargs(
-    *,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
-    status: ListOpTasksStatus | Unset = UNSET,
+    subject_id: UUID,
 ) -> dict[str, Any]:
 
-    params: dict[str, Any] = {}
-
-    json_offset: int | None | Unset
-    if isinstance(offset, Unset):
-        json_offset = UNSET
-    else:
-        json_offset = offset
-    params["offset"] = json_offset
-
-    params["limit"] = limit
-
-    json_status: str | Unset = UNSET
-    if not isinstance(status, Unset):
-        json_status = status.value
-
-    params["status"] = json_status
-
-    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
-
     _kwargs: dict[str, Any] = {
-        "method": "get",
-        "url": "/v1/ops/tasks",
-        "params": params,
+        "method": "post",
+        "url": "/v1/subjects/{subject_id}:erase".format(
+            subject_id=quote(str(subject_id), safe=""),
+        ),
     }
 
     return _kwargs
@@ -64,11 +44,11 @@ def _parse_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsTaskList
+    | Subject
     | None
 ):
     if response.status_code == 200:
-        response_200 = OpsTaskList.from_dict(response.json())
+        response_200 = Subject.from_dict(response.json())
 
         return response_200
 
@@ -107,6 +87,11 @@ def _parse_response(
         response_403 = _parse_response_403(response.json())
 
         return response_403
+
+    if response.status_code == 404:
+        response_404 = MessageError.from_dict(response.json())
+
+        return response_404
 
     if response.status_code == 422:
 
@@ -192,7 +177,7 @@ def _build_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsTaskList
+    | Subject
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -203,11 +188,9 @@ def _build_response(
 
 
 def sync_detailed(
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
-    status: ListOpTasksStatus | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -217,27 +200,27 @@ def sync_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsTaskList
+    | Subject
 ]:
-    """The operator queue: one task per submitted campaign, newest first (platform operators)
+    """Erase a person: identifying data blanked, every consent revoked, every version depicting them
+    retired
+
+     Erases a person: identifying data is blanked, every consent is revoked and every character version
+    depicting them is retired. Owners and admins only: a member gets 403 admin_required.
 
     Args:
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
-        status (ListOpTasksStatus | Unset):
+        subject_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsTaskList]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | Subject]
     """
 
     kwargs = _get_kwargs(
-        offset=offset,
-        limit=limit,
-        status=status,
+        subject_id=subject_id,
     )
 
     response = client.get_httpx_client().request(
@@ -248,11 +231,9 @@ def sync_detailed(
 
 
 def sync(
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
-    status: ListOpTasksStatus | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -262,38 +243,36 @@ def sync(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsTaskList
+    | Subject
     | None
 ):
-    """The operator queue: one task per submitted campaign, newest first (platform operators)
+    """Erase a person: identifying data blanked, every consent revoked, every version depicting them
+    retired
+
+     Erases a person: identifying data is blanked, every consent is revoked and every character version
+    depicting them is retired. Owners and admins only: a member gets 403 admin_required.
 
     Args:
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
-        status (ListOpTasksStatus | Unset):
+        subject_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsTaskList
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | Subject
     """
 
     return sync_detailed(
+        subject_id=subject_id,
         client=client,
-        offset=offset,
-        limit=limit,
-        status=status,
     ).parsed
 
 
 async def asyncio_detailed(
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
-    status: ListOpTasksStatus | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -303,27 +282,27 @@ async def asyncio_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsTaskList
+    | Subject
 ]:
-    """The operator queue: one task per submitted campaign, newest first (platform operators)
+    """Erase a person: identifying data blanked, every consent revoked, every version depicting them
+    retired
+
+     Erases a person: identifying data is blanked, every consent is revoked and every character version
+    depicting them is retired. Owners and admins only: a member gets 403 admin_required.
 
     Args:
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
-        status (ListOpTasksStatus | Unset):
+        subject_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsTaskList]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | Subject]
     """
 
     kwargs = _get_kwargs(
-        offset=offset,
-        limit=limit,
-        status=status,
+        subject_id=subject_id,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -332,11 +311,9 @@ async def asyncio_detailed(
 
 
 async def asyncio(
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
-    status: ListOpTasksStatus | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -346,29 +323,29 @@ async def asyncio(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsTaskList
+    | Subject
     | None
 ):
-    """The operator queue: one task per submitted campaign, newest first (platform operators)
+    """Erase a person: identifying data blanked, every consent revoked, every version depicting them
+    retired
+
+     Erases a person: identifying data is blanked, every consent is revoked and every character version
+    depicting them is retired. Owners and admins only: a member gets 403 admin_required.
 
     Args:
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
-        status (ListOpTasksStatus | Unset):
+        subject_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsTaskList
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | Subject
     """
 
     return (
         await asyncio_detailed(
+            subject_id=subject_id,
             client=client,
-            offset=offset,
-            limit=limit,
-            status=status,
         )
     ).parsed

@@ -1,7 +1,5 @@
 from http import HTTPStatus
 from typing import Any
-from urllib.parse import quote
-from uuid import UUID
 
 import httpx
 
@@ -10,37 +8,48 @@ from ...client import AuthenticatedClient, Client
 from ...models.admin_required import AdminRequired
 from ...models.character_not_usable import CharacterNotUsable
 from ...models.coded_error import CodedError
-from ...models.consent_move_request import ConsentMoveRequest
-from ...models.etag_mismatch import EtagMismatch
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
-from ...models.likeness_consent import LikenessConsent
+from ...models.list_op_tasks_status import ListOpTasksStatus
 from ...models.message_error import MessageError
+from ...models.ops_task_list import OpsTaskList
 from ...models.request_validation_error import RequestValidationError
 from ...models.workflow_invalid import WorkflowInvalid
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    consent_id: UUID,
     *,
-    body: ConsentMoveRequest | Unset = UNSET,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    status: ListOpTasksStatus | Unset = UNSET,
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
+
+    params: dict[str, Any] = {}
+
+    json_offset: int | None | Unset
+    if isinstance(offset, Unset):
+        json_offset = UNSET
+    else:
+        json_offset = offset
+    params["offset"] = json_offset
+
+    params["limit"] = limit
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
-        "method": "post",
-        "url": "/v1/likeness-consents/{consent_id}:suspend".format(
-            consent_id=quote(str(consent_id), safe=""),
-        ),
+        "method": "get",
+        "url": "/v1/ops/tasks",
+        "params": params,
     }
 
-    if not isinstance(body, Unset):
-        _kwargs["json"] = body.to_dict()
-
-    headers["Content-Type"] = "application/json"
-
-    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -55,12 +64,11 @@ def _parse_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | OpsTaskList
     | None
 ):
     if response.status_code == 200:
-        response_200 = LikenessConsent.from_dict(response.json())
+        response_200 = OpsTaskList.from_dict(response.json())
 
         return response_200
 
@@ -99,42 +107,6 @@ def _parse_response(
         response_403 = _parse_response_403(response.json())
 
         return response_403
-
-    if response.status_code == 404:
-        response_404 = MessageError.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 409:
-
-        def _parse_response_409(data: object) -> CodedError | EtagMismatch:
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                response_409_type_0 = EtagMismatch.from_dict(data)
-
-                return response_409_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            if not isinstance(data, dict):
-                raise TypeError()
-            response_409_type_1 = CodedError.from_dict(data)
-
-            return response_409_type_1
-
-        response_409 = _parse_response_409(response.json())
-
-        return response_409
-
-    if response.status_code == 413:
-        response_413 = MessageError.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 415:
-        response_415 = MessageError.from_dict(response.json())
-
-        return response_415
 
     if response.status_code == 422:
 
@@ -220,8 +192,7 @@ def _build_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | OpsTaskList
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -232,10 +203,11 @@ def _build_response(
 
 
 def sync_detailed(
-    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentMoveRequest | Unset = UNSET,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    status: ListOpTasksStatus | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -245,26 +217,30 @@ def sync_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | OpsTaskList
 ]:
-    """Suspend an active consent
+    """The operator queue: one task per submitted campaign, newest first (platform operators)
+
+     The operator queue: one task per submitted campaign, newest first. Platform operators only: anyone
+    else gets 403 operator_required.
 
     Args:
-        consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        status (ListOpTasksStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsTaskList]
     """
 
     kwargs = _get_kwargs(
-        consent_id=consent_id,
-        body=body,
+        offset=offset,
+        limit=limit,
+        status=status,
     )
 
     response = client.get_httpx_client().request(
@@ -275,10 +251,11 @@ def sync_detailed(
 
 
 def sync(
-    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentMoveRequest | Unset = UNSET,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    status: ListOpTasksStatus | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -288,36 +265,41 @@ def sync(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | OpsTaskList
     | None
 ):
-    """Suspend an active consent
+    """The operator queue: one task per submitted campaign, newest first (platform operators)
+
+     The operator queue: one task per submitted campaign, newest first. Platform operators only: anyone
+    else gets 403 operator_required.
 
     Args:
-        consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        status (ListOpTasksStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsTaskList
     """
 
     return sync_detailed(
-        consent_id=consent_id,
         client=client,
-        body=body,
+        offset=offset,
+        limit=limit,
+        status=status,
     ).parsed
 
 
 async def asyncio_detailed(
-    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentMoveRequest | Unset = UNSET,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    status: ListOpTasksStatus | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -327,26 +309,30 @@ async def asyncio_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | OpsTaskList
 ]:
-    """Suspend an active consent
+    """The operator queue: one task per submitted campaign, newest first (platform operators)
+
+     The operator queue: one task per submitted campaign, newest first. Platform operators only: anyone
+    else gets 403 operator_required.
 
     Args:
-        consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        status (ListOpTasksStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsTaskList]
     """
 
     kwargs = _get_kwargs(
-        consent_id=consent_id,
-        body=body,
+        offset=offset,
+        limit=limit,
+        status=status,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -355,10 +341,11 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentMoveRequest | Unset = UNSET,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    status: ListOpTasksStatus | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -368,28 +355,32 @@ async def asyncio(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | OpsTaskList
     | None
 ):
-    """Suspend an active consent
+    """The operator queue: one task per submitted campaign, newest first (platform operators)
+
+     The operator queue: one task per submitted campaign, newest first. Platform operators only: anyone
+    else gets 403 operator_required.
 
     Args:
-        consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        status (ListOpTasksStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsTaskList
     """
 
     return (
         await asyncio_detailed(
-            consent_id=consent_id,
             client=client,
-            body=body,
+            offset=offset,
+            limit=limit,
+            status=status,
         )
     ).parsed

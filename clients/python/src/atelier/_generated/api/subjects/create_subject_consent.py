@@ -10,14 +10,13 @@ from ...client import AuthenticatedClient, Client
 from ...models.admin_required import AdminRequired
 from ...models.character_not_usable import CharacterNotUsable
 from ...models.coded_error import CodedError
+from ...models.consent_create_request import ConsentCreateRequest
 from ...models.etag_mismatch import EtagMismatch
-from ...models.etag_required import EtagRequired
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
+from ...models.likeness_consent import LikenessConsent
 from ...models.message_error import MessageError
 from ...models.request_validation_error import RequestValidationError
-from ...models.subject import Subject
-from ...models.subject_update_request import SubjectUpdateRequest
 from ...models.workflow_invalid import WorkflowInvalid
 from ...types import Response
 
@@ -25,13 +24,13 @@ from ...types import Response
 def _get_kwargs(
     subject_id: UUID,
     *,
-    body: SubjectUpdateRequest,
+    body: ConsentCreateRequest,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
-        "method": "patch",
-        "url": "/v1/subjects/{subject_id}".format(
+        "method": "post",
+        "url": "/v1/subjects/{subject_id}/consents".format(
             subject_id=quote(str(subject_id), safe=""),
         ),
     }
@@ -56,14 +55,13 @@ def _parse_response(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | EtagRequired
-    | Subject
+    | LikenessConsent
     | None
 ):
-    if response.status_code == 200:
-        response_200 = Subject.from_dict(response.json())
+    if response.status_code == 201:
+        response_201 = LikenessConsent.from_dict(response.json())
 
-        return response_200
+        return response_201
 
     if response.status_code == 401:
         response_401 = MessageError.from_dict(response.json())
@@ -199,11 +197,6 @@ def _parse_response(
 
         return response_422
 
-    if response.status_code == 428:
-        response_428 = EtagRequired.from_dict(response.json())
-
-        return response_428
-
     if response.status_code == 503:
         response_503 = MessageError.from_dict(response.json())
 
@@ -227,8 +220,7 @@ def _build_response(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | EtagRequired
-    | Subject
+    | LikenessConsent
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -242,7 +234,7 @@ def sync_detailed(
     subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: SubjectUpdateRequest,
+    body: ConsentCreateRequest,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -253,21 +245,28 @@ def sync_detailed(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | EtagRequired
-    | Subject
+    | LikenessConsent
 ]:
-    """Edit name, email, public role or union status; needs the etag (body or If-Match)
+    """Record a likeness consent; it starts pending and allows nothing until activated
+
+     Records a likeness consent (grantor, what it covers, scope, dates at most 10 years apart, evidence);
+    it starts pending and allows nothing until activated. Owners and admins only (403 admin_required);
+    an erased subject is 409 subject_erased.
 
     Args:
         subject_id (UUID):
-        body (SubjectUpdateRequest):
+        body (ConsentCreateRequest):  Example: {'grantor': 'subject', 'coversLikeness': True,
+            'coversVoice': False, 'scope': {'uses': ['advertising'], 'media': ['image', 'video'],
+            'channels': ['social'], 'territories': ['US', 'CA']}, 'startsOn': '2027-01-01', 'endsOn':
+            '2028-12-31', 'evidenceKind': 'signed_release', 'evidenceSha256':
+            '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | EtagRequired | MessageError | Subject]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
     """
 
     kwargs = _get_kwargs(
@@ -286,7 +285,7 @@ def sync(
     subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: SubjectUpdateRequest,
+    body: ConsentCreateRequest,
 ) -> (
     AdminRequired
     | CodedError
@@ -297,22 +296,29 @@ def sync(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | EtagRequired
-    | Subject
+    | LikenessConsent
     | None
 ):
-    """Edit name, email, public role or union status; needs the etag (body or If-Match)
+    """Record a likeness consent; it starts pending and allows nothing until activated
+
+     Records a likeness consent (grantor, what it covers, scope, dates at most 10 years apart, evidence);
+    it starts pending and allows nothing until activated. Owners and admins only (403 admin_required);
+    an erased subject is 409 subject_erased.
 
     Args:
         subject_id (UUID):
-        body (SubjectUpdateRequest):
+        body (ConsentCreateRequest):  Example: {'grantor': 'subject', 'coversLikeness': True,
+            'coversVoice': False, 'scope': {'uses': ['advertising'], 'media': ['image', 'video'],
+            'channels': ['social'], 'territories': ['US', 'CA']}, 'startsOn': '2027-01-01', 'endsOn':
+            '2028-12-31', 'evidenceKind': 'signed_release', 'evidenceSha256':
+            '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | EtagRequired | MessageError | Subject
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
     """
 
     return sync_detailed(
@@ -326,7 +332,7 @@ async def asyncio_detailed(
     subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: SubjectUpdateRequest,
+    body: ConsentCreateRequest,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -337,21 +343,28 @@ async def asyncio_detailed(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | EtagRequired
-    | Subject
+    | LikenessConsent
 ]:
-    """Edit name, email, public role or union status; needs the etag (body or If-Match)
+    """Record a likeness consent; it starts pending and allows nothing until activated
+
+     Records a likeness consent (grantor, what it covers, scope, dates at most 10 years apart, evidence);
+    it starts pending and allows nothing until activated. Owners and admins only (403 admin_required);
+    an erased subject is 409 subject_erased.
 
     Args:
         subject_id (UUID):
-        body (SubjectUpdateRequest):
+        body (ConsentCreateRequest):  Example: {'grantor': 'subject', 'coversLikeness': True,
+            'coversVoice': False, 'scope': {'uses': ['advertising'], 'media': ['image', 'video'],
+            'channels': ['social'], 'territories': ['US', 'CA']}, 'startsOn': '2027-01-01', 'endsOn':
+            '2028-12-31', 'evidenceKind': 'signed_release', 'evidenceSha256':
+            '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | EtagRequired | MessageError | Subject]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
     """
 
     kwargs = _get_kwargs(
@@ -368,7 +381,7 @@ async def asyncio(
     subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: SubjectUpdateRequest,
+    body: ConsentCreateRequest,
 ) -> (
     AdminRequired
     | CodedError
@@ -379,22 +392,29 @@ async def asyncio(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | EtagRequired
-    | Subject
+    | LikenessConsent
     | None
 ):
-    """Edit name, email, public role or union status; needs the etag (body or If-Match)
+    """Record a likeness consent; it starts pending and allows nothing until activated
+
+     Records a likeness consent (grantor, what it covers, scope, dates at most 10 years apart, evidence);
+    it starts pending and allows nothing until activated. Owners and admins only (403 admin_required);
+    an erased subject is 409 subject_erased.
 
     Args:
         subject_id (UUID):
-        body (SubjectUpdateRequest):
+        body (ConsentCreateRequest):  Example: {'grantor': 'subject', 'coversLikeness': True,
+            'coversVoice': False, 'scope': {'uses': ['advertising'], 'media': ['image', 'video'],
+            'channels': ['social'], 'territories': ['US', 'CA']}, 'startsOn': '2027-01-01', 'endsOn':
+            '2028-12-31', 'evidenceKind': 'signed_release', 'evidenceSha256':
+            '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | EtagRequired | MessageError | Subject
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
     """
 
     return (

@@ -10,9 +10,11 @@ from ...client import AuthenticatedClient, Client
 from ...models.admin_required import AdminRequired
 from ...models.character_not_usable import CharacterNotUsable
 from ...models.coded_error import CodedError
-from ...models.consent_event_list import ConsentEventList
+from ...models.consent_move_request import ConsentMoveRequest
+from ...models.etag_mismatch import EtagMismatch
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
+from ...models.likeness_consent import LikenessConsent
 from ...models.message_error import MessageError
 from ...models.request_validation_error import RequestValidationError
 from ...models.workflow_invalid import WorkflowInvalid
@@ -22,31 +24,23 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     consent_id: UUID,
     *,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> dict[str, Any]:
-
-    params: dict[str, Any] = {}
-
-    json_offset: int | None | Unset
-    if isinstance(offset, Unset):
-        json_offset = UNSET
-    else:
-        json_offset = offset
-    params["offset"] = json_offset
-
-    params["limit"] = limit
-
-    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+    headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
-        "method": "get",
-        "url": "/v1/likeness-consents/{consent_id}/events".format(
+        "method": "post",
+        "url": "/v1/likeness-consents/{consent_id}:activate".format(
             consent_id=quote(str(consent_id), safe=""),
         ),
-        "params": params,
     }
 
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -61,11 +55,12 @@ def _parse_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | ConsentEventList
+    | EtagMismatch
+    | LikenessConsent
     | None
 ):
     if response.status_code == 200:
-        response_200 = ConsentEventList.from_dict(response.json())
+        response_200 = LikenessConsent.from_dict(response.json())
 
         return response_200
 
@@ -109,6 +104,37 @@ def _parse_response(
         response_404 = MessageError.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 409:
+
+        def _parse_response_409(data: object) -> CodedError | EtagMismatch:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_409_type_0 = EtagMismatch.from_dict(data)
+
+                return response_409_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_409_type_1 = CodedError.from_dict(data)
+
+            return response_409_type_1
+
+        response_409 = _parse_response_409(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = MessageError.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = MessageError.from_dict(response.json())
+
+        return response_415
 
     if response.status_code == 422:
 
@@ -194,7 +220,8 @@ def _build_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | ConsentEventList
+    | EtagMismatch
+    | LikenessConsent
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -208,8 +235,7 @@ def sync_detailed(
     consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -219,27 +245,32 @@ def sync_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | ConsentEventList
+    | EtagMismatch
+    | LikenessConsent
 ]:
-    """A consent's history, newest first (written by the database on every status change)
+    """Activate a pending consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
         consent_id (UUID):
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | ConsentEventList | MessageError]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
     """
 
     kwargs = _get_kwargs(
         consent_id=consent_id,
-        offset=offset,
-        limit=limit,
+        body=body,
     )
 
     response = client.get_httpx_client().request(
@@ -253,8 +284,7 @@ def sync(
     consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -264,29 +294,34 @@ def sync(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | ConsentEventList
+    | EtagMismatch
+    | LikenessConsent
     | None
 ):
-    """A consent's history, newest first (written by the database on every status change)
+    """Activate a pending consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
         consent_id (UUID):
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | ConsentEventList | MessageError
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
     """
 
     return sync_detailed(
         consent_id=consent_id,
         client=client,
-        offset=offset,
-        limit=limit,
+        body=body,
     ).parsed
 
 
@@ -294,8 +329,7 @@ async def asyncio_detailed(
     consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -305,27 +339,32 @@ async def asyncio_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | ConsentEventList
+    | EtagMismatch
+    | LikenessConsent
 ]:
-    """A consent's history, newest first (written by the database on every status change)
+    """Activate a pending consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
         consent_id (UUID):
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | ConsentEventList | MessageError]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
     """
 
     kwargs = _get_kwargs(
         consent_id=consent_id,
-        offset=offset,
-        limit=limit,
+        body=body,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -337,8 +376,7 @@ async def asyncio(
     consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -348,29 +386,34 @@ async def asyncio(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | ConsentEventList
+    | EtagMismatch
+    | LikenessConsent
     | None
 ):
-    """A consent's history, newest first (written by the database on every status change)
+    """Activate a pending consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
         consent_id (UUID):
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | ConsentEventList | MessageError
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
     """
 
     return (
         await asyncio_detailed(
             consent_id=consent_id,
             client=client,
-            offset=offset,
-            limit=limit,
+            body=body,
         )
     ).parsed

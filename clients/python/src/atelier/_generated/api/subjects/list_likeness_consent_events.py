@@ -10,36 +10,43 @@ from ...client import AuthenticatedClient, Client
 from ...models.admin_required import AdminRequired
 from ...models.character_not_usable import CharacterNotUsable
 from ...models.coded_error import CodedError
-from ...models.consent_create_request import ConsentCreateRequest
-from ...models.etag_mismatch import EtagMismatch
+from ...models.consent_event_list import ConsentEventList
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
-from ...models.likeness_consent import LikenessConsent
 from ...models.message_error import MessageError
 from ...models.request_validation_error import RequestValidationError
 from ...models.workflow_invalid import WorkflowInvalid
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    subject_id: UUID,
+    consent_id: UUID,
     *,
-    body: ConsentCreateRequest,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
+
+    params: dict[str, Any] = {}
+
+    json_offset: int | None | Unset
+    if isinstance(offset, Unset):
+        json_offset = UNSET
+    else:
+        json_offset = offset
+    params["offset"] = json_offset
+
+    params["limit"] = limit
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
-        "method": "post",
-        "url": "/v1/subjects/{subject_id}/consents".format(
-            subject_id=quote(str(subject_id), safe=""),
+        "method": "get",
+        "url": "/v1/likeness-consents/{consent_id}/events".format(
+            consent_id=quote(str(consent_id), safe=""),
         ),
+        "params": params,
     }
 
-    _kwargs["json"] = body.to_dict()
-
-    headers["Content-Type"] = "application/json"
-
-    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -54,14 +61,13 @@ def _parse_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | ConsentEventList
     | None
 ):
-    if response.status_code == 201:
-        response_201 = LikenessConsent.from_dict(response.json())
+    if response.status_code == 200:
+        response_200 = ConsentEventList.from_dict(response.json())
 
-        return response_201
+        return response_200
 
     if response.status_code == 401:
         response_401 = MessageError.from_dict(response.json())
@@ -103,37 +109,6 @@ def _parse_response(
         response_404 = MessageError.from_dict(response.json())
 
         return response_404
-
-    if response.status_code == 409:
-
-        def _parse_response_409(data: object) -> CodedError | EtagMismatch:
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                response_409_type_0 = EtagMismatch.from_dict(data)
-
-                return response_409_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            if not isinstance(data, dict):
-                raise TypeError()
-            response_409_type_1 = CodedError.from_dict(data)
-
-            return response_409_type_1
-
-        response_409 = _parse_response_409(response.json())
-
-        return response_409
-
-    if response.status_code == 413:
-        response_413 = MessageError.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 415:
-        response_415 = MessageError.from_dict(response.json())
-
-        return response_415
 
     if response.status_code == 422:
 
@@ -219,8 +194,7 @@ def _build_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | ConsentEventList
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -231,10 +205,11 @@ def _build_response(
 
 
 def sync_detailed(
-    subject_id: UUID,
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentCreateRequest,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -244,26 +219,31 @@ def sync_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | ConsentEventList
 ]:
-    """Record a likeness consent; it starts pending and allows nothing until activated
+    """A consent's history, newest first (written by the database on every status change)
+
+     A consent's status history, newest first, written by the database on every change. Any member of the
+    workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource
+    outside the caller's workspaces is 404.
 
     Args:
-        subject_id (UUID):
-        body (ConsentCreateRequest):
+        consent_id (UUID):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | ConsentEventList | MessageError]
     """
 
     kwargs = _get_kwargs(
-        subject_id=subject_id,
-        body=body,
+        consent_id=consent_id,
+        offset=offset,
+        limit=limit,
     )
 
     response = client.get_httpx_client().request(
@@ -274,10 +254,11 @@ def sync_detailed(
 
 
 def sync(
-    subject_id: UUID,
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentCreateRequest,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
 ) -> (
     AdminRequired
     | CodedError
@@ -287,36 +268,42 @@ def sync(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | ConsentEventList
     | None
 ):
-    """Record a likeness consent; it starts pending and allows nothing until activated
+    """A consent's history, newest first (written by the database on every status change)
+
+     A consent's status history, newest first, written by the database on every change. Any member of the
+    workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource
+    outside the caller's workspaces is 404.
 
     Args:
-        subject_id (UUID):
-        body (ConsentCreateRequest):
+        consent_id (UUID):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | ConsentEventList | MessageError
     """
 
     return sync_detailed(
-        subject_id=subject_id,
+        consent_id=consent_id,
         client=client,
-        body=body,
+        offset=offset,
+        limit=limit,
     ).parsed
 
 
 async def asyncio_detailed(
-    subject_id: UUID,
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentCreateRequest,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -326,26 +313,31 @@ async def asyncio_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | ConsentEventList
 ]:
-    """Record a likeness consent; it starts pending and allows nothing until activated
+    """A consent's history, newest first (written by the database on every status change)
+
+     A consent's status history, newest first, written by the database on every change. Any member of the
+    workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource
+    outside the caller's workspaces is 404.
 
     Args:
-        subject_id (UUID):
-        body (ConsentCreateRequest):
+        consent_id (UUID):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | ConsentEventList | MessageError]
     """
 
     kwargs = _get_kwargs(
-        subject_id=subject_id,
-        body=body,
+        consent_id=consent_id,
+        offset=offset,
+        limit=limit,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -354,10 +346,11 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    subject_id: UUID,
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsentCreateRequest,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
 ) -> (
     AdminRequired
     | CodedError
@@ -367,28 +360,33 @@ async def asyncio(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | EtagMismatch
-    | LikenessConsent
+    | ConsentEventList
     | None
 ):
-    """Record a likeness consent; it starts pending and allows nothing until activated
+    """A consent's history, newest first (written by the database on every status change)
+
+     A consent's status history, newest first, written by the database on every change. Any member of the
+    workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource
+    outside the caller's workspaces is 404.
 
     Args:
-        subject_id (UUID):
-        body (ConsentCreateRequest):
+        consent_id (UUID):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | ConsentEventList | MessageError
     """
 
     return (
         await asyncio_detailed(
-            subject_id=subject_id,
+            consent_id=consent_id,
             client=client,
-            body=body,
+            offset=offset,
+            limit=limit,
         )
     ).parsed

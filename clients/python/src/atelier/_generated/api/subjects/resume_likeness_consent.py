@@ -30,7 +30,7 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "post",
-        "url": "/v1/likeness-consents/{consent_id}:activate".format(
+        "url": "/v1/likeness-consents/{consent_id}:resume".format(
             consent_id=quote(str(consent_id), safe=""),
         ),
     }
@@ -248,11 +248,17 @@ def sync_detailed(
     | EtagMismatch
     | LikenessConsent
 ]:
-    """Activate a pending consent
+    """Resume a suspended consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
         consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -292,11 +298,17 @@ def sync(
     | LikenessConsent
     | None
 ):
-    """Activate a pending consent
+    """Resume a suspended consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
         consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -330,11 +342,17 @@ async def asyncio_detailed(
     | EtagMismatch
     | LikenessConsent
 ]:
-    """Activate a pending consent
+    """Resume a suspended consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
         consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -372,11 +390,17 @@ async def asyncio(
     | LikenessConsent
     | None
 ):
-    """Activate a pending consent
+    """Resume a suspended consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
         consent_id (UUID):
-        body (ConsentMoveRequest | Unset):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,6 +1,7 @@
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -10,27 +11,28 @@ from ...models.admin_required import AdminRequired
 from ...models.character_not_usable import CharacterNotUsable
 from ...models.coded_error import CodedError
 from ...models.etag_mismatch import EtagMismatch
+from ...models.etag_required import EtagRequired
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
 from ...models.message_error import MessageError
-from ...models.ops_request_update import OpsRequestUpdate
-from ...models.ops_request_view import OpsRequestView
 from ...models.request_validation_error import RequestValidationError
+from ...models.subject import Subject
+from ...models.subject_update_request import SubjectUpdateRequest
 from ...models.workflow_invalid import WorkflowInvalid
 from ...types import Response
 
 
 def _get_kwargs(
-    campaign_id: str,
+    subject_id: UUID,
     *,
-    body: OpsRequestUpdate,
+    body: SubjectUpdateRequest,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
-        "method": "post",
-        "url": "/v1/ops/campaigns/{campaign_id}/request".format(
-            campaign_id=quote(str(campaign_id), safe=""),
+        "method": "patch",
+        "url": "/v1/subjects/{subject_id}".format(
+            subject_id=quote(str(subject_id), safe=""),
         ),
     }
 
@@ -54,11 +56,12 @@ def _parse_response(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | OpsRequestView
+    | EtagRequired
+    | Subject
     | None
 ):
     if response.status_code == 200:
-        response_200 = OpsRequestView.from_dict(response.json())
+        response_200 = Subject.from_dict(response.json())
 
         return response_200
 
@@ -196,6 +199,11 @@ def _parse_response(
 
         return response_422
 
+    if response.status_code == 428:
+        response_428 = EtagRequired.from_dict(response.json())
+
+        return response_428
+
     if response.status_code == 503:
         response_503 = MessageError.from_dict(response.json())
 
@@ -219,7 +227,8 @@ def _build_response(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | OpsRequestView
+    | EtagRequired
+    | Subject
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -230,10 +239,10 @@ def _build_response(
 
 
 def sync_detailed(
-    campaign_id: str,
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: OpsRequestUpdate,
+    body: SubjectUpdateRequest,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -244,29 +253,30 @@ def sync_detailed(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | OpsRequestView
+    | EtagRequired
+    | Subject
 ]:
-    """Move a campaign's managed request and/or add a note (platform operators)
+    """Edit name, email, public role or union status; needs the etag (body or If-Match)
 
-     Moves: received → scoping | in_production | closed; scoping → in_production | closed; in_production
-    → delivered | scoping | closed; delivered → closed | in_production; closed is final. Reaching
-    in_production makes the campaign producing. A note with noteVisibility campaign is shown to the
-    customer; internal notes never are. Any other move is 409 invalid_transition naming the state.
+     Edits the name, email, public role or union status of a subject. Owners and admins only (403
+    admin_required); the etag is required (428 etag_required), a stale one is 409 etag_mismatch with
+    current, and an erased subject is 409 subject_erased.
 
     Args:
-        campaign_id (str):
-        body (OpsRequestUpdate):
+        subject_id (UUID):
+        body (SubjectUpdateRequest):  Example: {'publicRole': 'Lead brand ambassador', 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | MessageError | OpsRequestView]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | EtagRequired | MessageError | Subject]
     """
 
     kwargs = _get_kwargs(
-        campaign_id=campaign_id,
+        subject_id=subject_id,
         body=body,
     )
 
@@ -278,10 +288,10 @@ def sync_detailed(
 
 
 def sync(
-    campaign_id: str,
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: OpsRequestUpdate,
+    body: SubjectUpdateRequest,
 ) -> (
     AdminRequired
     | CodedError
@@ -292,40 +302,41 @@ def sync(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | OpsRequestView
+    | EtagRequired
+    | Subject
     | None
 ):
-    """Move a campaign's managed request and/or add a note (platform operators)
+    """Edit name, email, public role or union status; needs the etag (body or If-Match)
 
-     Moves: received → scoping | in_production | closed; scoping → in_production | closed; in_production
-    → delivered | scoping | closed; delivered → closed | in_production; closed is final. Reaching
-    in_production makes the campaign producing. A note with noteVisibility campaign is shown to the
-    customer; internal notes never are. Any other move is 409 invalid_transition naming the state.
+     Edits the name, email, public role or union status of a subject. Owners and admins only (403
+    admin_required); the etag is required (428 etag_required), a stale one is 409 etag_mismatch with
+    current, and an erased subject is 409 subject_erased.
 
     Args:
-        campaign_id (str):
-        body (OpsRequestUpdate):
+        subject_id (UUID):
+        body (SubjectUpdateRequest):  Example: {'publicRole': 'Lead brand ambassador', 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | MessageError | OpsRequestView
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | EtagRequired | MessageError | Subject
     """
 
     return sync_detailed(
-        campaign_id=campaign_id,
+        subject_id=subject_id,
         client=client,
         body=body,
     ).parsed
 
 
 async def asyncio_detailed(
-    campaign_id: str,
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: OpsRequestUpdate,
+    body: SubjectUpdateRequest,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -336,29 +347,30 @@ async def asyncio_detailed(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | OpsRequestView
+    | EtagRequired
+    | Subject
 ]:
-    """Move a campaign's managed request and/or add a note (platform operators)
+    """Edit name, email, public role or union status; needs the etag (body or If-Match)
 
-     Moves: received → scoping | in_production | closed; scoping → in_production | closed; in_production
-    → delivered | scoping | closed; delivered → closed | in_production; closed is final. Reaching
-    in_production makes the campaign producing. A note with noteVisibility campaign is shown to the
-    customer; internal notes never are. Any other move is 409 invalid_transition naming the state.
+     Edits the name, email, public role or union status of a subject. Owners and admins only (403
+    admin_required); the etag is required (428 etag_required), a stale one is 409 etag_mismatch with
+    current, and an erased subject is 409 subject_erased.
 
     Args:
-        campaign_id (str):
-        body (OpsRequestUpdate):
+        subject_id (UUID):
+        body (SubjectUpdateRequest):  Example: {'publicRole': 'Lead brand ambassador', 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | MessageError | OpsRequestView]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | EtagRequired | MessageError | Subject]
     """
 
     kwargs = _get_kwargs(
-        campaign_id=campaign_id,
+        subject_id=subject_id,
         body=body,
     )
 
@@ -368,10 +380,10 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    campaign_id: str,
+    subject_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: OpsRequestUpdate,
+    body: SubjectUpdateRequest,
 ) -> (
     AdminRequired
     | CodedError
@@ -382,31 +394,32 @@ async def asyncio(
     | RequestValidationError
     | WorkflowInvalid
     | EtagMismatch
-    | OpsRequestView
+    | EtagRequired
+    | Subject
     | None
 ):
-    """Move a campaign's managed request and/or add a note (platform operators)
+    """Edit name, email, public role or union status; needs the etag (body or If-Match)
 
-     Moves: received → scoping | in_production | closed; scoping → in_production | closed; in_production
-    → delivered | scoping | closed; delivered → closed | in_production; closed is final. Reaching
-    in_production makes the campaign producing. A note with noteVisibility campaign is shown to the
-    customer; internal notes never are. Any other move is 409 invalid_transition naming the state.
+     Edits the name, email, public role or union status of a subject. Owners and admins only (403
+    admin_required); the etag is required (428 etag_required), a stale one is 409 etag_mismatch with
+    current, and an erased subject is 409 subject_erased.
 
     Args:
-        campaign_id (str):
-        body (OpsRequestUpdate):
+        subject_id (UUID):
+        body (SubjectUpdateRequest):  Example: {'publicRole': 'Lead brand ambassador', 'etag':
+            '"c1d9f4a2b7"'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | MessageError | OpsRequestView
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | EtagRequired | MessageError | Subject
     """
 
     return (
         await asyncio_detailed(
-            campaign_id=campaign_id,
+            subject_id=subject_id,
             client=client,
             body=body,
         )

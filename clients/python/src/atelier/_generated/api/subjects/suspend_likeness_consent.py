@@ -1,5 +1,7 @@
 from http import HTTPStatus
 from typing import Any
+from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -8,40 +10,37 @@ from ...client import AuthenticatedClient, Client
 from ...models.admin_required import AdminRequired
 from ...models.character_not_usable import CharacterNotUsable
 from ...models.coded_error import CodedError
+from ...models.consent_move_request import ConsentMoveRequest
+from ...models.etag_mismatch import EtagMismatch
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
+from ...models.likeness_consent import LikenessConsent
 from ...models.message_error import MessageError
-from ...models.ops_notification_list import OpsNotificationList
 from ...models.request_validation_error import RequestValidationError
 from ...models.workflow_invalid import WorkflowInvalid
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
+    consent_id: UUID,
     *,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> dict[str, Any]:
-
-    params: dict[str, Any] = {}
-
-    json_offset: int | None | Unset
-    if isinstance(offset, Unset):
-        json_offset = UNSET
-    else:
-        json_offset = offset
-    params["offset"] = json_offset
-
-    params["limit"] = limit
-
-    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+    headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
-        "method": "get",
-        "url": "/v1/ops/inbox",
-        "params": params,
+        "method": "post",
+        "url": "/v1/likeness-consents/{consent_id}:suspend".format(
+            consent_id=quote(str(consent_id), safe=""),
+        ),
     }
 
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -56,11 +55,12 @@ def _parse_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsNotificationList
+    | EtagMismatch
+    | LikenessConsent
     | None
 ):
     if response.status_code == 200:
-        response_200 = OpsNotificationList.from_dict(response.json())
+        response_200 = LikenessConsent.from_dict(response.json())
 
         return response_200
 
@@ -99,6 +99,42 @@ def _parse_response(
         response_403 = _parse_response_403(response.json())
 
         return response_403
+
+    if response.status_code == 404:
+        response_404 = MessageError.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+
+        def _parse_response_409(data: object) -> CodedError | EtagMismatch:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_409_type_0 = EtagMismatch.from_dict(data)
+
+                return response_409_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_409_type_1 = CodedError.from_dict(data)
+
+            return response_409_type_1
+
+        response_409 = _parse_response_409(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = MessageError.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = MessageError.from_dict(response.json())
+
+        return response_415
 
     if response.status_code == 422:
 
@@ -184,7 +220,8 @@ def _build_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsNotificationList
+    | EtagMismatch
+    | LikenessConsent
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -195,10 +232,10 @@ def _build_response(
 
 
 def sync_detailed(
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -208,25 +245,32 @@ def sync_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsNotificationList
+    | EtagMismatch
+    | LikenessConsent
 ]:
-    """Notifications for operators, newest first (platform operators)
+    """Suspend an active consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
+        consent_id (UUID):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsNotificationList]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
     """
 
     kwargs = _get_kwargs(
-        offset=offset,
-        limit=limit,
+        consent_id=consent_id,
+        body=body,
     )
 
     response = client.get_httpx_client().request(
@@ -237,10 +281,10 @@ def sync_detailed(
 
 
 def sync(
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -250,35 +294,42 @@ def sync(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsNotificationList
+    | EtagMismatch
+    | LikenessConsent
     | None
 ):
-    """Notifications for operators, newest first (platform operators)
+    """Suspend an active consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
+        consent_id (UUID):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsNotificationList
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
     """
 
     return sync_detailed(
+        consent_id=consent_id,
         client=client,
-        offset=offset,
-        limit=limit,
+        body=body,
     ).parsed
 
 
 async def asyncio_detailed(
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -288,25 +339,32 @@ async def asyncio_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsNotificationList
+    | EtagMismatch
+    | LikenessConsent
 ]:
-    """Notifications for operators, newest first (platform operators)
+    """Suspend an active consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
+        consent_id (UUID):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsNotificationList]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError]
     """
 
     kwargs = _get_kwargs(
-        offset=offset,
-        limit=limit,
+        consent_id=consent_id,
+        body=body,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -315,10 +373,10 @@ async def asyncio_detailed(
 
 
 async def asyncio(
+    consent_id: UUID,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
+    body: ConsentMoveRequest | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -328,27 +386,34 @@ async def asyncio(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | OpsNotificationList
+    | EtagMismatch
+    | LikenessConsent
     | None
 ):
-    """Notifications for operators, newest first (platform operators)
+    """Suspend an active consent
+
+     Moves a consent: pending to active (activate), active to suspended (suspend), suspended to active
+    (resume), or any of those to revoked (revoke, final). Owners and admins only (403 admin_required);
+    an invalid move is 409 invalid_transition, and a stale etag is 409 etag_mismatch except on revoke,
+    which a stale etag never blocks.
 
     Args:
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
+        consent_id (UUID):
+        body (ConsentMoveRequest | Unset):  Example: {'etag': '"c1d9f4a2b7"', 'reason': 'Signed
+            release received and filed'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | OpsNotificationList
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | LikenessConsent | MessageError
     """
 
     return (
         await asyncio_detailed(
+            consent_id=consent_id,
             client=client,
-            offset=offset,
-            limit=limit,
+            body=body,
         )
     ).parsed

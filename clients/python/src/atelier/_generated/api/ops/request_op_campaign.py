@@ -1,7 +1,6 @@
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import quote
-from uuid import UUID
 
 import httpx
 
@@ -10,53 +9,36 @@ from ...client import AuthenticatedClient, Client
 from ...models.admin_required import AdminRequired
 from ...models.character_not_usable import CharacterNotUsable
 from ...models.coded_error import CodedError
+from ...models.etag_mismatch import EtagMismatch
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
-from ...models.list_workspace_subjects_include_erased import (
-    ListWorkspaceSubjectsIncludeErased,
-)
 from ...models.message_error import MessageError
+from ...models.ops_request_update import OpsRequestUpdate
+from ...models.ops_request_view import OpsRequestView
 from ...models.request_validation_error import RequestValidationError
-from ...models.subject_list import SubjectList
 from ...models.workflow_invalid import WorkflowInvalid
-from ...types import UNSET, Response, Unset
+from ...types import Response
 
 
 def _get_kwargs(
-    workspace_id: UUID,
+    campaign_id: str,
     *,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
-    include_erased: ListWorkspaceSubjectsIncludeErased | Unset = UNSET,
+    body: OpsRequestUpdate,
 ) -> dict[str, Any]:
-
-    params: dict[str, Any] = {}
-
-    json_offset: int | None | Unset
-    if isinstance(offset, Unset):
-        json_offset = UNSET
-    else:
-        json_offset = offset
-    params["offset"] = json_offset
-
-    params["limit"] = limit
-
-    json_include_erased: str | Unset = UNSET
-    if not isinstance(include_erased, Unset):
-        json_include_erased = include_erased.value
-
-    params["includeErased"] = json_include_erased
-
-    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+    headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
-        "method": "get",
-        "url": "/v1/workspaces/{workspace_id}/subjects".format(
-            workspace_id=quote(str(workspace_id), safe=""),
+        "method": "post",
+        "url": "/v1/ops/campaigns/{campaign_id}/request".format(
+            campaign_id=quote(str(campaign_id), safe=""),
         ),
-        "params": params,
     }
 
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -71,11 +53,12 @@ def _parse_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectList
+    | EtagMismatch
+    | OpsRequestView
     | None
 ):
     if response.status_code == 200:
-        response_200 = SubjectList.from_dict(response.json())
+        response_200 = OpsRequestView.from_dict(response.json())
 
         return response_200
 
@@ -119,6 +102,37 @@ def _parse_response(
         response_404 = MessageError.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 409:
+
+        def _parse_response_409(data: object) -> CodedError | EtagMismatch:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_409_type_0 = EtagMismatch.from_dict(data)
+
+                return response_409_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_409_type_1 = CodedError.from_dict(data)
+
+            return response_409_type_1
+
+        response_409 = _parse_response_409(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = MessageError.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = MessageError.from_dict(response.json())
+
+        return response_415
 
     if response.status_code == 422:
 
@@ -204,7 +218,8 @@ def _build_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectList
+    | EtagMismatch
+    | OpsRequestView
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -215,12 +230,10 @@ def _build_response(
 
 
 def sync_detailed(
-    workspace_id: UUID,
+    campaign_id: str,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
-    include_erased: ListWorkspaceSubjectsIncludeErased | Unset = UNSET,
+    body: OpsRequestUpdate,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -230,29 +243,32 @@ def sync_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectList
+    | EtagMismatch
+    | OpsRequestView
 ]:
-    """People depicted by likeness characters; erased ones only with includeErased=true
+    """Move a campaign's managed request and/or add a note (platform operators)
+
+     Moves: received → scoping | in_production | closed; scoping → in_production | closed; in_production
+    → delivered | scoping | closed; delivered → closed | in_production; closed is final. Reaching
+    in_production makes the campaign producing. A note with noteVisibility campaign is shown to the
+    customer; internal notes never are. Any other move is 409 invalid_transition naming the state.
 
     Args:
-        workspace_id (UUID):
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
-        include_erased (ListWorkspaceSubjectsIncludeErased | Unset):
+        campaign_id (str):
+        body (OpsRequestUpdate):  Example: {'state': 'scoping', 'note': 'We will send a shot list
+            by Friday.', 'noteVisibility': 'campaign'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectList]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | MessageError | OpsRequestView]
     """
 
     kwargs = _get_kwargs(
-        workspace_id=workspace_id,
-        offset=offset,
-        limit=limit,
-        include_erased=include_erased,
+        campaign_id=campaign_id,
+        body=body,
     )
 
     response = client.get_httpx_client().request(
@@ -263,12 +279,10 @@ def sync_detailed(
 
 
 def sync(
-    workspace_id: UUID,
+    campaign_id: str,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
-    include_erased: ListWorkspaceSubjectsIncludeErased | Unset = UNSET,
+    body: OpsRequestUpdate,
 ) -> (
     AdminRequired
     | CodedError
@@ -278,41 +292,42 @@ def sync(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectList
+    | EtagMismatch
+    | OpsRequestView
     | None
 ):
-    """People depicted by likeness characters; erased ones only with includeErased=true
+    """Move a campaign's managed request and/or add a note (platform operators)
+
+     Moves: received → scoping | in_production | closed; scoping → in_production | closed; in_production
+    → delivered | scoping | closed; delivered → closed | in_production; closed is final. Reaching
+    in_production makes the campaign producing. A note with noteVisibility campaign is shown to the
+    customer; internal notes never are. Any other move is 409 invalid_transition naming the state.
 
     Args:
-        workspace_id (UUID):
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
-        include_erased (ListWorkspaceSubjectsIncludeErased | Unset):
+        campaign_id (str):
+        body (OpsRequestUpdate):  Example: {'state': 'scoping', 'note': 'We will send a shot list
+            by Friday.', 'noteVisibility': 'campaign'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectList
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | MessageError | OpsRequestView
     """
 
     return sync_detailed(
-        workspace_id=workspace_id,
+        campaign_id=campaign_id,
         client=client,
-        offset=offset,
-        limit=limit,
-        include_erased=include_erased,
+        body=body,
     ).parsed
 
 
 async def asyncio_detailed(
-    workspace_id: UUID,
+    campaign_id: str,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
-    include_erased: ListWorkspaceSubjectsIncludeErased | Unset = UNSET,
+    body: OpsRequestUpdate,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -322,29 +337,32 @@ async def asyncio_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectList
+    | EtagMismatch
+    | OpsRequestView
 ]:
-    """People depicted by likeness characters; erased ones only with includeErased=true
+    """Move a campaign's managed request and/or add a note (platform operators)
+
+     Moves: received → scoping | in_production | closed; scoping → in_production | closed; in_production
+    → delivered | scoping | closed; delivered → closed | in_production; closed is final. Reaching
+    in_production makes the campaign producing. A note with noteVisibility campaign is shown to the
+    customer; internal notes never are. Any other move is 409 invalid_transition naming the state.
 
     Args:
-        workspace_id (UUID):
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
-        include_erased (ListWorkspaceSubjectsIncludeErased | Unset):
+        campaign_id (str):
+        body (OpsRequestUpdate):  Example: {'state': 'scoping', 'note': 'We will send a shot list
+            by Friday.', 'noteVisibility': 'campaign'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectList]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | MessageError | OpsRequestView]
     """
 
     kwargs = _get_kwargs(
-        workspace_id=workspace_id,
-        offset=offset,
-        limit=limit,
-        include_erased=include_erased,
+        campaign_id=campaign_id,
+        body=body,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -353,12 +371,10 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    workspace_id: UUID,
+    campaign_id: str,
     *,
     client: AuthenticatedClient,
-    offset: int | None | Unset = 0,
-    limit: int | Unset = 50,
-    include_erased: ListWorkspaceSubjectsIncludeErased | Unset = UNSET,
+    body: OpsRequestUpdate,
 ) -> (
     AdminRequired
     | CodedError
@@ -368,31 +384,34 @@ async def asyncio(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | SubjectList
+    | EtagMismatch
+    | OpsRequestView
     | None
 ):
-    """People depicted by likeness characters; erased ones only with includeErased=true
+    """Move a campaign's managed request and/or add a note (platform operators)
+
+     Moves: received → scoping | in_production | closed; scoping → in_production | closed; in_production
+    → delivered | scoping | closed; delivered → closed | in_production; closed is final. Reaching
+    in_production makes the campaign producing. A note with noteVisibility campaign is shown to the
+    customer; internal notes never are. Any other move is 409 invalid_transition naming the state.
 
     Args:
-        workspace_id (UUID):
-        offset (int | None | Unset):  Default: 0. Example: 0.
-        limit (int | Unset):  Default: 50. Example: 50.
-        include_erased (ListWorkspaceSubjectsIncludeErased | Unset):
+        campaign_id (str):
+        body (OpsRequestUpdate):  Example: {'state': 'scoping', 'note': 'We will send a shot list
+            by Friday.', 'noteVisibility': 'campaign'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectList
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | CodedError | EtagMismatch | MessageError | OpsRequestView
     """
 
     return (
         await asyncio_detailed(
-            workspace_id=workspace_id,
+            campaign_id=campaign_id,
             client=client,
-            offset=offset,
-            limit=limit,
-            include_erased=include_erased,
+            body=body,
         )
     ).parsed

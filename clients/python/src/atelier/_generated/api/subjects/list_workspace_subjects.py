@@ -12,33 +12,51 @@ from ...models.character_not_usable import CharacterNotUsable
 from ...models.coded_error import CodedError
 from ...models.intake_invalid import IntakeInvalid
 from ...models.keyed_invalid import KeyedInvalid
+from ...models.list_workspace_subjects_include_erased import (
+    ListWorkspaceSubjectsIncludeErased,
+)
 from ...models.message_error import MessageError
 from ...models.request_validation_error import RequestValidationError
-from ...models.subject import Subject
-from ...models.subject_create_request import SubjectCreateRequest
+from ...models.subject_list import SubjectList
 from ...models.workflow_invalid import WorkflowInvalid
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     workspace_id: UUID,
     *,
-    body: SubjectCreateRequest,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    include_erased: ListWorkspaceSubjectsIncludeErased | Unset = UNSET,
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
+
+    params: dict[str, Any] = {}
+
+    json_offset: int | None | Unset
+    if isinstance(offset, Unset):
+        json_offset = UNSET
+    else:
+        json_offset = offset
+    params["offset"] = json_offset
+
+    params["limit"] = limit
+
+    json_include_erased: str | Unset = UNSET
+    if not isinstance(include_erased, Unset):
+        json_include_erased = include_erased.value
+
+    params["includeErased"] = json_include_erased
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
-        "method": "post",
+        "method": "get",
         "url": "/v1/workspaces/{workspace_id}/subjects".format(
             workspace_id=quote(str(workspace_id), safe=""),
         ),
+        "params": params,
     }
 
-    _kwargs["json"] = body.to_dict()
-
-    headers["Content-Type"] = "application/json"
-
-    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -53,13 +71,13 @@ def _parse_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | Subject
+    | SubjectList
     | None
 ):
-    if response.status_code == 201:
-        response_201 = Subject.from_dict(response.json())
+    if response.status_code == 200:
+        response_200 = SubjectList.from_dict(response.json())
 
-        return response_201
+        return response_200
 
     if response.status_code == 401:
         response_401 = MessageError.from_dict(response.json())
@@ -101,16 +119,6 @@ def _parse_response(
         response_404 = MessageError.from_dict(response.json())
 
         return response_404
-
-    if response.status_code == 413:
-        response_413 = MessageError.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 415:
-        response_415 = MessageError.from_dict(response.json())
-
-        return response_415
 
     if response.status_code == 422:
 
@@ -196,7 +204,7 @@ def _build_response(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | Subject
+    | SubjectList
 ]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -210,7 +218,9 @@ def sync_detailed(
     workspace_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: SubjectCreateRequest,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    include_erased: ListWorkspaceSubjectsIncludeErased | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -220,25 +230,33 @@ def sync_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | Subject
+    | SubjectList
 ]:
-    """Record a person who may be depicted; attested adult and not a political figure (owners and admins)
+    """People depicted by likeness characters; erased ones only with includeErased=true
+
+     The people depicted by likeness characters in a workspace; erased subjects appear only with
+    includeErased=true. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID):
-        body (SubjectCreateRequest):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        include_erased (ListWorkspaceSubjectsIncludeErased | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | Subject]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectList]
     """
 
     kwargs = _get_kwargs(
         workspace_id=workspace_id,
-        body=body,
+        offset=offset,
+        limit=limit,
+        include_erased=include_erased,
     )
 
     response = client.get_httpx_client().request(
@@ -252,7 +270,9 @@ def sync(
     workspace_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: SubjectCreateRequest,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    include_erased: ListWorkspaceSubjectsIncludeErased | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -262,27 +282,35 @@ def sync(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | Subject
+    | SubjectList
     | None
 ):
-    """Record a person who may be depicted; attested adult and not a political figure (owners and admins)
+    """People depicted by likeness characters; erased ones only with includeErased=true
+
+     The people depicted by likeness characters in a workspace; erased subjects appear only with
+    includeErased=true. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID):
-        body (SubjectCreateRequest):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        include_erased (ListWorkspaceSubjectsIncludeErased | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | Subject
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectList
     """
 
     return sync_detailed(
         workspace_id=workspace_id,
         client=client,
-        body=body,
+        offset=offset,
+        limit=limit,
+        include_erased=include_erased,
     ).parsed
 
 
@@ -290,7 +318,9 @@ async def asyncio_detailed(
     workspace_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: SubjectCreateRequest,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    include_erased: ListWorkspaceSubjectsIncludeErased | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -300,25 +330,33 @@ async def asyncio_detailed(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | Subject
+    | SubjectList
 ]:
-    """Record a person who may be depicted; attested adult and not a political figure (owners and admins)
+    """People depicted by likeness characters; erased ones only with includeErased=true
+
+     The people depicted by likeness characters in a workspace; erased subjects appear only with
+    includeErased=true. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID):
-        body (SubjectCreateRequest):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        include_erased (ListWorkspaceSubjectsIncludeErased | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | Subject]
+        Response[AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectList]
     """
 
     kwargs = _get_kwargs(
         workspace_id=workspace_id,
-        body=body,
+        offset=offset,
+        limit=limit,
+        include_erased=include_erased,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -330,7 +368,9 @@ async def asyncio(
     workspace_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: SubjectCreateRequest,
+    offset: int | None | Unset = 0,
+    limit: int | Unset = 50,
+    include_erased: ListWorkspaceSubjectsIncludeErased | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -340,27 +380,35 @@ async def asyncio(
     | KeyedInvalid
     | RequestValidationError
     | WorkflowInvalid
-    | Subject
+    | SubjectList
     | None
 ):
-    """Record a person who may be depicted; attested adult and not a political figure (owners and admins)
+    """People depicted by likeness characters; erased ones only with includeErased=true
+
+     The people depicted by likeness characters in a workspace; erased subjects appear only with
+    includeErased=true. Any member of the workspace may call it; a workspace-bound API key reaching
+    another workspace gets 403, and a resource outside the caller's workspaces is 404.
 
     Args:
         workspace_id (UUID):
-        body (SubjectCreateRequest):
+        offset (int | None | Unset):  Default: 0. Example: 0.
+        limit (int | Unset):  Default: 50. Example: 50.
+        include_erased (ListWorkspaceSubjectsIncludeErased | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | Subject
+        AdminRequired | CodedError | MessageError | CharacterNotUsable | CodedError | IntakeInvalid | KeyedInvalid | RequestValidationError | WorkflowInvalid | MessageError | SubjectList
     """
 
     return (
         await asyncio_detailed(
             workspace_id=workspace_id,
             client=client,
-            body=body,
+            offset=offset,
+            limit=limit,
+            include_erased=include_erased,
         )
     ).parsed
