@@ -2929,6 +2929,18 @@ export interface components {
             wouldAct: string[];
             skipped: components["schemas"]["BulkSkipped"][];
         };
+        /**
+         * @example {
+         *       "filter": {
+         *         "status": "running",
+         *         "tag": [
+         *           "campaign:spring"
+         *         ]
+         *       },
+         *       "dryRun": true,
+         *       "limit": 100
+         *     }
+         */
         BulkCancelRequest: {
             filter: components["schemas"]["RunFilter"];
             /** @description true: change nothing; answer what would be done */
@@ -2990,7 +3002,20 @@ export interface components {
             /** @description The sum of the typical estimates of the reruns in wouldAct. Each was judged alone against budgets as they stand; the reruns together may be refused sooner, and the real bulk rerun stops at the first 402 */
             estimateUsd: number;
         };
-        /** @description intake and providers apply to every rerun, each over its own original as a single rerun takes them */
+        /**
+         * @description intake and providers apply to every rerun, each over its own original as a single rerun takes them
+         * @example {
+         *       "filter": {
+         *         "status": "failed",
+         *         "templateId": "plan-research-report"
+         *       },
+         *       "dryRun": true,
+         *       "limit": 50,
+         *       "intake": {
+         *         "depth": "brief"
+         *       }
+         *     }
+         */
         BulkRerunRequest: {
             filter: components["schemas"]["RunFilter"];
             /** @description true: change nothing; answer what would be done */

@@ -355,12 +355,15 @@ const BulkFields = {
     ),
 };
 
-export const BulkCancelRequest = z.object(BulkFields).openapi('BulkCancelRequest');
+export const BulkCancelRequest = z.object(BulkFields).openapi('BulkCancelRequest', {
+  example: { filter: { status: 'running', tag: ['campaign:spring'] }, dryRun: true, limit: 100 },
+});
 
 export const BulkRerunRequest = z
   .object({ ...BulkFields, intake: RerunRequest.shape.intake, providers: RerunRequest.shape.providers })
   .openapi('BulkRerunRequest', {
     description: 'intake and providers apply to every rerun, each over its own original as a single rerun takes them',
+    example: { filter: { status: 'failed', templateId: 'plan-research-report' }, dryRun: true, limit: 50, intake: { depth: 'brief' } },
   });
 
 export const BulkSkipped = z

@@ -18,6 +18,9 @@ T = TypeVar("T", bound="BulkCancelRequest")
 @_attrs_define
 class BulkCancelRequest:
     """
+    Example:
+        {'filter': {'status': 'running', 'tag': ['campaign:spring']}, 'dryRun': True, 'limit': 100}
+
     Attributes:
         filter_ (RunFilter): The runs a bulk action chooses, as GET /v1/runs filters them (one workspace: the one named,
             else the project's or order's, else the key's or the caller's default); {} chooses every run of that workspace

@@ -21,6 +21,10 @@ T = TypeVar("T", bound="BulkRerunRequest")
 class BulkRerunRequest:
     """intake and providers apply to every rerun, each over its own original as a single rerun takes them
 
+    Example:
+        {'filter': {'status': 'failed', 'templateId': 'plan-research-report'}, 'dryRun': True, 'limit': 50, 'intake':
+            {'depth': 'brief'}}
+
     Attributes:
         filter_ (RunFilter): The runs a bulk action chooses, as GET /v1/runs filters them (one workspace: the one named,
             else the project's or order's, else the key's or the caller's default); {} chooses every run of that workspace

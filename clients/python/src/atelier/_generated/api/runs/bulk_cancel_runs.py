@@ -243,7 +243,8 @@ def sync_detailed(
     filter matching more than limit runs is 422 bulk_limit_exceeded and nothing is done.
 
     Args:
-        body (BulkCancelRequest):
+        body (BulkCancelRequest):  Example: {'filter': {'status': 'running', 'tag':
+            ['campaign:spring']}, 'dryRun': True, 'limit': 100}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -288,7 +289,8 @@ def sync(
     filter matching more than limit runs is 422 bulk_limit_exceeded and nothing is done.
 
     Args:
-        body (BulkCancelRequest):
+        body (BulkCancelRequest):  Example: {'filter': {'status': 'running', 'tag':
+            ['campaign:spring']}, 'dryRun': True, 'limit': 100}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -327,7 +329,8 @@ async def asyncio_detailed(
     filter matching more than limit runs is 422 bulk_limit_exceeded and nothing is done.
 
     Args:
-        body (BulkCancelRequest):
+        body (BulkCancelRequest):  Example: {'filter': {'status': 'running', 'tag':
+            ['campaign:spring']}, 'dryRun': True, 'limit': 100}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -370,7 +373,8 @@ async def asyncio(
     filter matching more than limit runs is 422 bulk_limit_exceeded and nothing is done.
 
     Args:
-        body (BulkCancelRequest):
+        body (BulkCancelRequest):  Example: {'filter': {'status': 'running', 'tag':
+            ['campaign:spring']}, 'dryRun': True, 'limit': 100}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -246,7 +246,9 @@ def sync_detailed(
 
     Args:
         body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
-            original as a single rerun takes them
+            original as a single rerun takes them Example: {'filter': {'status': 'failed',
+            'templateId': 'plan-research-report'}, 'dryRun': True, 'limit': 50, 'intake': {'depth':
+            'brief'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -294,7 +296,9 @@ def sync(
 
     Args:
         body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
-            original as a single rerun takes them
+            original as a single rerun takes them Example: {'filter': {'status': 'failed',
+            'templateId': 'plan-research-report'}, 'dryRun': True, 'limit': 50, 'intake': {'depth':
+            'brief'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -336,7 +340,9 @@ async def asyncio_detailed(
 
     Args:
         body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
-            original as a single rerun takes them
+            original as a single rerun takes them Example: {'filter': {'status': 'failed',
+            'templateId': 'plan-research-report'}, 'dryRun': True, 'limit': 50, 'intake': {'depth':
+            'brief'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -382,7 +388,9 @@ async def asyncio(
 
     Args:
         body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
-            original as a single rerun takes them
+            original as a single rerun takes them Example: {'filter': {'status': 'failed',
+            'templateId': 'plan-research-report'}, 'dryRun': True, 'limit': 50, 'intake': {'depth':
+            'brief'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
