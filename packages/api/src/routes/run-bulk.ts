@@ -6,7 +6,7 @@ import {
   BulkRerunDryRun,
   BulkRerunRequest,
   BulkRerunResult,
-} from '@atelier/contracts/runs';
+} from '@atelier/contracts/run-actions';
 import { errorResponses, validationHook } from '../errors.js';
 import { bulkCancel, bulkRerun } from '../runs/bulk.js';
 import type { AppEnv } from '../services.js';

@@ -10,7 +10,7 @@ import {
   type BulkRerunResult,
   type BulkSkipped,
   type RunFilter,
-} from '@atelier/contracts/runs';
+} from '@atelier/contracts/run-actions';
 import { type RunRow, listRunRows } from '@atelier/db';
 import { type RunStatus, isTerminalRunStatus } from '@atelier/domain';
 import { listAccess } from '../access.js';

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import type { RerunCreateBody, RerunRequest } from '@atelier/contracts/runs';
+import type { RerunCreateBody, RerunRequest } from '@atelier/contracts/run-actions';
 import type { IdempotencyKey, RunRow } from '@atelier/db';
 import type { CostEstimate } from '@atelier/domain';
 import type { Caller } from '../caller.js';
