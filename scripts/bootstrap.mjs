@@ -108,7 +108,8 @@ switch (mode) {
     // The compiled build production runs (test/e2e/compiled.test.ts starts its processes).
     const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
     if (built.status !== 0) process.exit(built.status ?? 1);
-    run(bin('vitest'), ['run', ...rest]);
+    // The suite's `atelier` child processes run this fresh build: tsx spends seconds compiling each one.
+    run(bin('vitest'), ['run', ...rest], { ATELIER_TEST_BUILD: 'compiled' });
     break;
   }
   case 'build':

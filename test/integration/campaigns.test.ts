@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
+import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { atelierArgs } from '../support/atelier-cli';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
 /** Campaigns and the operator surface over HTTP against the real stack. Operators are granted with the real CLI. */
@@ -29,7 +30,7 @@ const brief = {
 /** `atelier operators <args>` as an operator would run it, against the harness's database. */
 function atelier(...args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, sourceCliArgs(...args), {
+    const child = spawn(process.execPath, atelierArgs(...args), {
       cwd: PROJECT_ROOT,
       env: { ...process.env, DATABASE_URL: h.databaseUrl, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
+import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { atelierArgs } from '../support/atelier-cli';
 import { ensureReconcilerSchedule, reconcileOnce, reconcilerScheduleId } from '@atelier/engine/reconciler';
 import { type Harness, type TestUser, registerUser, startHarness, waitForOrder, waitForRun, executionClosed } from '../support/harness';
 
@@ -113,7 +114,7 @@ describe('one reconciler pass', () => {
     const orphan = `run-${randomBytes(4).toString('hex')}`;
     await orphanCopy(await start('for the command'), orphan, 30);
     const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, sourceCliArgs('runs', 'reconcile', ...args), {
+      promisify(execFile)(process.execPath, atelierArgs('runs', 'reconcile', ...args), {
         cwd: PROJECT_ROOT,
         env: { ...process.env, DATABASE_URL: h.databaseUrl, TEMPORAL_ADDRESS: h.temporalAddress, LOG_LEVEL: 'warn' },
       });

@@ -15,7 +15,8 @@ import { type ProviderJobSettings, createRunWorker } from '@atelier/engine/worke
 import { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
 import { LocalStorage } from '@atelier/storage';
 import { type FileUrlSigning, fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
-import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
+import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
+import { atelierArgs } from './atelier-cli';
 import path from 'node:path';
 import { type ProviderOptions, createProviders } from '@atelier/engine/providers/index';
 import type { WebhookRetrySettings } from '@atelier/engine/webhooks/types';
@@ -385,7 +386,7 @@ export function spawnAtelierWorker(h: Harness, localLatencyMs: number, env: Reco
 
 /** `atelier <command>` in a process of its own, as an operator starts it; stderr is the test's unless `output` is 'pipe'. */
 export function spawnAtelier(command: 'api' | 'worker', env: Record<string, string>, output: 'stderr' | 'pipe' = 'stderr'): ChildProcess {
-  return spawn(process.execPath, sourceCliArgs(command), {
+  return spawn(process.execPath, atelierArgs(command), {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...env },
     stdio: output === 'pipe' ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'ignore', 'inherit'],
