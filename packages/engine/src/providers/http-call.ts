@@ -1,5 +1,6 @@
 import { traceProviderCall } from '../tracing.js';
 import { delay } from './delay.js';
+import { providerFetch } from './http-transport.js';
 import { parseRetryAfter } from './provider-limits.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from './types.js';
 
@@ -75,7 +76,7 @@ export async function postJsonWithRetries(call: JsonCall): Promise<unknown> {
     const model = (call.body as { model?: unknown } | null)?.model;
     if (span && typeof model === 'string') span.setAttribute('gen_ai.request.model', model);
     const headers = {
-      // fetch sets a multipart body's own content type, boundary included.
+      // A multipart body's content type, its boundary included, comes from its encoder (http-transport.ts).
       ...(method === 'POST' && !call.form ? { 'content-type': 'application/json' } : {}),
       ...traceHeaders,
       ...(call.idempotencyKey ? { 'idempotency-key': call.idempotencyKey } : {}),
@@ -200,7 +201,7 @@ async function attempts<T>(
     const timeout = AbortSignal.timeout(timeoutMs);
     let response: Response;
     try {
-      response = await fetch(url, {
+      response = await providerFetch(url, {
         method: call.method ?? 'POST',
         headers,
         ...(call.method === 'GET' ? {} : { body: call.form ?? JSON.stringify(call.body) }),
