@@ -3386,8 +3386,19 @@ export interface components {
             name?: string | null;
         };
         BudgetRefusalList: {
-            items: components["schemas"]["BudgetRefusal"][];
+            items: components["schemas"]["BudgetRefusalRecord"][];
             total: number;
+        };
+        BudgetRefusalRecord: {
+            id: string;
+            /** @description The `detail` of the 402 BudgetRefusal body the request was answered with */
+            detail: {
+                [key: string]: unknown;
+            };
+            attempted: string;
+            callerId: string | null;
+            callerVia: string | null;
+            createdAt: string;
         };
         Costs: {
             currency: string;

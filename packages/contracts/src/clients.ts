@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Email, Etag, LIMITS, Name, Pagination, QueryBoolean, RequestId, Text, orNull } from './common.js';
+import { CalendarDay, Email, Etag, LIMITS, Name, Pagination, QueryBoolean, RequestId, Slug, Text, orNull } from './common.js';
 
 /** Clients, their billing, rollups, status history and contacts. Money fields are null for members. */
 export const CLIENT_STATUSES = ['lead', 'active', 'paused', 'past'] as const;
@@ -7,12 +7,6 @@ export const BILLING_MODELS = ['retainer', 'project', 'hourly', 'usage'] as cons
 export const BILLING_PERIODS = ['month', 'quarter', 'year', 'one_off'] as const;
 
 const day = CalendarDay;
-const slug = z
-  .string()
-  .trim()
-  .min(1)
-  .max(LIMITS.slug)
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
 
 export const BillingInput = z
   .object({
@@ -90,7 +84,7 @@ export const ClientList = z
 export const ClientCreateRequest = z
   .object({
     name: Name,
-    slug: slug.optional().describe('Derived from the name when absent'),
+    slug: Slug.optional().describe('Derived from the name when absent'),
     status: z.enum(CLIENT_STATUSES).default('lead'),
     statusNote: z.string().trim().max(LIMITS.shortText).optional(),
     billing: BillingInput.optional(),
@@ -111,7 +105,7 @@ export const ClientCreateRequest = z
 export const ClientUpdateRequest = z
   .object({
     name: Name.optional(),
-    slug: slug.optional(),
+    slug: Slug.optional(),
     status: z.enum(CLIENT_STATUSES).optional(),
     statusNote: z.string().trim().max(LIMITS.shortText).nullable().optional(),
     billing: BillingInput.nullable().optional(),

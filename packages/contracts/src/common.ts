@@ -75,6 +75,15 @@ export const RequestId = z.string().trim().min(1).max(LIMITS.id);
 export const Etag = z.string().max(LIMITS.id);
 /** An absolute URL, at most 2048 characters. */
 export const Url = z.string().url().max(LIMITS.url);
+/** A URL this gateway sends requests to (webhook targets): http or https only. */
+export const HttpUrl = Url.refine((u) => /^https?:\/\//i.test(u), 'an http or https URL');
+/** A slug (clients, publications, documents): lowercase words joined by hyphens; the database checks the same pattern. */
+export const Slug = z
+  .string()
+  .trim()
+  .min(1)
+  .max(LIMITS.slug)
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
 /** Free text: at most 10,000 characters. */
 export const Text = z.string().max(LIMITS.text);
 /** An integer a PostgreSQL `integer` column holds, from `min`. */

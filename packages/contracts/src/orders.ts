@@ -275,16 +275,20 @@ export const Budget = z
   })
   .openapi('Budget');
 
-export const BudgetRefusal = z
+/**
+ * A refusal as a budget recorded it. Not the 402 body itself: that is BudgetRefusal (errors.ts), whose
+ * `detail` this record keeps, with when, by whom and for what the request was refused.
+ */
+export const BudgetRefusalRecord = z
   .object({
     id: z.string(),
-    detail: z.record(z.string(), z.unknown()),
+    detail: z.record(z.string(), z.unknown()).describe('The `detail` of the 402 BudgetRefusal body the request was answered with'),
     attempted: z.string(),
     callerId: z.string().nullable(),
     callerVia: z.string().nullable(),
     createdAt: z.string(),
   })
-  .openapi('BudgetRefusal');
+  .openapi('BudgetRefusalRecord');
 
 export const CostsQuery = z.object({
   workspaceId: z.string().uuid().optional(),

@@ -1,17 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { LIMITS, Label, Name, Pagination, Url } from './common.js';
+import { HttpUrl, LIMITS, Label, Name, Pagination, Slug } from './common.js';
 
 /**
  * Publications: a consumer site's revalidation webhook configuration (revalidateUrl, sectionPath, a signing
  * secret shown once), its documents, their delivery attempts and the delivery health (docs/publications.md).
  */
-const slug = z
-  .string()
-  .trim()
-  .min(1)
-  .max(LIMITS.slug)
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters and digits joined by single hyphens');
-const HttpUrl = Url.refine((u) => /^https?:\/\//i.test(u), 'an http or https URL');
 const SectionPath = z
   .string()
   .min(1)
@@ -78,7 +71,7 @@ export const PublicationList = z.object({ items: z.array(Publication), total: z.
 export const PublicationCreateRequest = z
   .object({
     workspaceId: z.string().uuid(),
-    slug,
+    slug: Slug,
     name: Name,
     revalidateUrl: HttpUrl.describe("The consumer's revalidation endpoint in its canonical form (a redirect is not followed)"),
     sectionPath: SectionPath,
@@ -99,7 +92,7 @@ export const PublicationUpdateRequest = z
 
 export const DocumentCreateRequest = z
   .object({
-    slug,
+    slug: Slug,
     title: Name,
     body: z.string().max(200_000),
     categories: z.array(Label).max(50).default([]),

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { LIMITS, Pagination, Url } from './common.js';
+import { HttpUrl, LIMITS, Pagination } from './common.js';
 import { DeliveryHealth } from './publications.js';
 
 /**
@@ -37,9 +37,7 @@ const Events = z
   .max(WEBHOOK_EVENT_TYPES.length + 1)
   .transform((events) => [...new Set(events)])
   .describe('The event types to deliver (duplicates are ignored); `*` for every event type, including ones added later');
-const HttpUrl = Url.refine((u) => /^https?:\/\//i.test(u), 'an http or https URL').describe(
-  'Where events are POSTed, in its canonical form (a redirect is never followed)',
-);
+const EndpointUrl = HttpUrl.describe('Where events are POSTed, in its canonical form (a redirect is never followed)');
 const Description = z.string().trim().max(LIMITS.shortText);
 
 export const WebhookEndpointIdParam = z.object({
@@ -84,7 +82,7 @@ export const WebhookEndpointList = z.object({ items: z.array(WebhookEndpoint), t
 export const WebhookEndpointCreateRequest = z
   .object({
     workspaceId: z.string().uuid().optional().describe("The workspace whose events are sent; by default the key's, else the caller's"),
-    url: HttpUrl,
+    url: EndpointUrl,
     events: Events,
     description: Description.optional(),
     enabled: z.boolean().default(true),
@@ -101,7 +99,7 @@ export const WebhookEndpointCreateRequest = z
 
 export const WebhookEndpointUpdateRequest = z
   .object({
-    url: HttpUrl.optional(),
+    url: EndpointUrl.optional(),
     events: Events.optional(),
     description: Description.nullable().optional().describe('null clears it'),
     enabled: z.boolean().optional(),

@@ -12,7 +12,8 @@ import {
 import { newArtifactId } from '@atelier/domain';
 import { DEFAULT_EGRESS_POLICY, EgressRefused, egressFetch } from '@atelier/egress';
 import type { Caller } from '../caller.js';
-import { type Profile, profileHash, storedProfile } from './brand-records.js';
+import { type Profile, storedProfile } from '../presenters/brand.js';
+import { profileHash } from './brand-records.js';
 
 /** A font file is small: more than this is refused, and the fetch gives up after FONT_TIMEOUT_MS. */
 export const FONT_MAX_BYTES = 5 * 1024 * 1024;

@@ -1,3 +1,4 @@
+/** The wire shapes of characters, subjects and consents (camelCase, ISO times, quoted etags). */
 import type {
   CharacterBindingRow,
   CharacterReferenceRow,
@@ -9,9 +10,7 @@ import type {
 } from '@atelier/db';
 import type { CharacterVerdict } from '@atelier/domain';
 import { wireEtag } from '../http/etag.js';
-
-/** The wire shapes of characters, subjects and consents (camelCase, ISO times, quoted etags). */
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+import { iso } from './time.js';
 
 export function presentSubject(s: SubjectRow) {
   return {

@@ -1,6 +1,5 @@
 import type { OrderCounts, OrderRow } from '@atelier/db';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+import { iso } from './time.js';
 
 export function presentOrder(order: OrderRow, counts: OrderCounts) {
   return {

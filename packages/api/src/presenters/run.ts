@@ -2,10 +2,10 @@ import { type RunStatus, type StepFallback, runTotalUsd } from '@atelier/domain'
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import type { Database, RunRow, RunStepRow } from '@atelier/db';
 import type { Selectable } from 'kysely';
+import { iso } from './time.js';
 
 type DecisionRow = Selectable<Database['run_decisions']>;
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const num = (v: string | number | null) => (v === null ? 0 : Number(v));
 
 /**

@@ -2,7 +2,6 @@ import {
   PG,
   type PublicationDocumentRow,
   type PublicationRow,
-  type WebhookAttemptListRow,
   getPublication,
   getPublicationDocument,
   pgErrorCode,
@@ -13,45 +12,16 @@ import { requireWriter, resourceAccess } from '../access.js';
 import { type ApiError, fail } from '../errors.js';
 import { egressPolicyOf } from '../http/outbound-url.js';
 import type { Caller } from '../caller.js';
-import { presentAttemptOf, secretsKeyOf } from '../webhook-targets/signed-targets.js';
+import { publicationFields } from '../presenters/publication.js';
+import { secretsKeyOf } from '../webhook-targets/signed-targets.js';
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-
-/** A publication is a signed webhook target (webhook-targets/signed-targets.ts); its own fields are these. */
+/** A publication is a signed webhook target (webhook-targets/signed-targets.ts): its store, and its own fields in its record. */
 export const publicationTarget = {
   kind: 'publication' as const,
   noun: 'publication' as const,
   store: publicationTargets,
-  fields: (p: PublicationRow) => ({ slug: p.slug, name: p.name, revalidateUrl: p.revalidate_url, sectionPath: p.section_path }),
+  fields: publicationFields,
 };
-
-export function presentDocument(d: PublicationDocumentRow) {
-  return {
-    id: d.id,
-    publicationId: d.publication_id,
-    slug: d.slug,
-    title: d.title,
-    body: d.body,
-    categories: d.categories,
-    status: d.status,
-    publishedAt: iso(d.published_at),
-    createdAt: iso(d.created_at)!,
-    updatedAt: iso(d.updated_at)!,
-  };
-}
-
-export function presentArticle(d: PublicationDocumentRow) {
-  return { slug: d.slug, title: d.title, body: d.body, categories: d.categories, publishedAt: iso(d.published_at)! };
-}
-
-export function presentAttempt(a: WebhookAttemptListRow) {
-  return {
-    id: String(a.id),
-    messageId: a.message_id,
-    action: a.event_type,
-    ...presentAttemptOf(a),
-  };
-}
 
 /** A document the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
 export async function visibleDocument(

@@ -32,19 +32,12 @@ import {
 } from '@atelier/contracts/brands';
 import { Run } from '@atelier/contracts/runs';
 import { requireWriter, workspaceAccess } from '../access.js';
-import {
-  type Profile,
-  visibleBrand,
-  brandRecord,
-  brandRecords,
-  checkLogo,
-  presentSnapshot,
-  storedProfile,
-} from '../brands/brand-records.js';
+import { visibleBrand, brandRecord, brandRecords, checkLogo } from '../brands/brand-records.js';
 import { publishBrand } from '../brands/publish.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { type Profile, presentSnapshot, storedProfile } from '../presenters/brand.js';
 import { presentRun } from '../presenters/run.js';
 import { createRun } from '../runs/create-run.js';
 import type { AppEnv } from '../services.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { budgetSpend, createBudget, getBudget, getProjectInWorkspace, listBudgets, listRefusals, updateBudget } from '@atelier/db';
 import { Pagination, listOf } from '@atelier/contracts/common';
-import { Budget, BudgetRefusal, CreateBudgetRequest, PatchBudgetRequest } from '@atelier/contracts/orders';
+import { Budget, BudgetRefusalRecord, CreateBudgetRequest, PatchBudgetRequest } from '@atelier/contracts/orders';
 import { requireWriter, resourceAccess, workspaceAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { presentBudget } from '../presenters/budget.js';
@@ -140,7 +140,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
         "Every request this budget refused, newest first and paged, each with the 402 body it answered, the time and the caller. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { params: BudgetIdParam, query: Pagination },
       responses: {
-        200: { description: 'Refusals', ...json(listOf(BudgetRefusal, 'BudgetRefusalList')) },
+        200: { description: 'Refusals', ...json(listOf(BudgetRefusalRecord, 'BudgetRefusalList')) },
         ...errorResponses(401, 403, 404, 422),
       },
     }),

@@ -31,15 +31,8 @@ import {
 import { attemptWebhook, newWebhookMessageId } from '@atelier/engine/webhooks/index';
 import { errorResponses, fail } from '../errors.js';
 import { json, jsonBody, secured } from '../http/route.js';
-import {
-  attemptDeps,
-  conflictsAnswered,
-  visibleDocument,
-  presentArticle,
-  presentAttempt,
-  presentDocument,
-  publicationTarget,
-} from '../publications/records.js';
+import { presentArticle, presentAttempt, presentDocument } from '../presenters/publication.js';
+import { attemptDeps, conflictsAnswered, visibleDocument, publicationTarget } from '../publications/records.js';
 import type { AppEnv } from '../services.js';
 import { presentHealth, visibleTarget } from '../webhook-targets/signed-targets.js';
 import { signedTargetRoutes, targetDeliveriesRoute } from './signed-target-routes.js';

@@ -17,7 +17,8 @@ import {
 import { newWebhookMessageId } from '@atelier/engine/webhooks/index';
 import { errorResponses, fail } from '../errors.js';
 import { json, secured } from '../http/route.js';
-import { endpointTarget, presentDelivery } from '../webhook-endpoints/records.js';
+import { presentDelivery } from '../presenters/webhook-endpoint.js';
+import { endpointTarget } from '../webhook-endpoints/records.js';
 import { visibleTarget } from '../webhook-targets/signed-targets.js';
 import { signedTargetRoutes, targetDeliveriesRoute } from './signed-target-routes.js';
 import { callerOf } from '../http/caller.js';

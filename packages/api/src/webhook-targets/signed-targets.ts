@@ -3,6 +3,7 @@ import { secretsKeyFromEnv } from '@atelier/engine/webhooks/index';
 import { requireWriter, resourceAccess } from '../access.js';
 import type { Caller } from '../caller.js';
 import { type NotFoundNoun, fail } from '../errors.js';
+import { iso } from '../presenters/time.js';
 
 /**
  * Signed webhook targets: a workspace's URL with a signing secret sealed at rest (shown once, at creation
@@ -11,8 +12,6 @@ import { type NotFoundNoun, fail } from '../errors.js';
  * key), and routes/signed-target-routes.ts the operations they share (create, list, read, change, rotate
  * the secret, deliveries).
  */
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 export type DeliveryHealth = ReturnType<typeof presentHealth>;
 
@@ -30,7 +29,7 @@ export function presentHealth(h: WebhookHealthRow | undefined) {
 export function presentAttemptOf(a: WebhookAttemptRow) {
   return {
     attempt: a.attempt,
-    attemptedAt: iso(a.started_at)!,
+    attemptedAt: iso(a.started_at),
     webhookTimestamp: Number(a.webhook_timestamp),
     url: a.url,
     statusCode: a.status_code,
@@ -74,10 +73,10 @@ export function presentTarget<Row extends TargetRow, Own>(target: SignedTarget<R
     id: row.id,
     workspaceId: row.workspace_id,
     ...target.fields(row),
-    secretRotatedAt: iso(row.secret_rotated_at)!,
+    secretRotatedAt: iso(row.secret_rotated_at),
     deliveryHealth: health,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
   };
 }
 

@@ -14,11 +14,10 @@ import { type WorkspaceAccess, requireWriter, resourceAccess, workspaceAccess } 
 import { fail } from '../errors.js';
 import type { Caller } from '../caller.js';
 import { kept } from '../kept/index.js';
+import { iso } from '../presenters/time.js';
 
 /** The contract's refusal of a definition: every broken rule at once, as sentences. */
 export const workflowInvalid = (errors: string[]) => fail.invalid('workflow_invalid', { errors });
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function presentWorkflowSummary(w: WorkflowRow) {
   return {

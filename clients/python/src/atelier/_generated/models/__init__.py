@@ -46,6 +46,8 @@ from .budget_refusal_detail import BudgetRefusalDetail
 from .budget_refusal_detail_code import BudgetRefusalDetailCode
 from .budget_refusal_detail_reason import BudgetRefusalDetailReason
 from .budget_refusal_list import BudgetRefusalList
+from .budget_refusal_record import BudgetRefusalRecord
+from .budget_refusal_record_detail import BudgetRefusalRecordDetail
 from .budget_scope import BudgetScope
 from .bulk_cancel_dry_run import BulkCancelDryRun
 from .bulk_cancel_request import BulkCancelRequest
@@ -506,6 +508,8 @@ __all__ = (
     "BudgetRefusalDetailCode",
     "BudgetRefusalDetailReason",
     "BudgetRefusalList",
+    "BudgetRefusalRecord",
+    "BudgetRefusalRecordDetail",
     "BudgetScope",
     "BulkCancelDryRun",
     "BulkCancelRequest",

@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.budget_refusal import BudgetRefusal
+    from ..models.budget_refusal_record import BudgetRefusalRecord
 
 
 T = TypeVar("T", bound="BudgetRefusalList")
@@ -17,11 +17,11 @@ T = TypeVar("T", bound="BudgetRefusalList")
 class BudgetRefusalList:
     """
     Attributes:
-        items (list[BudgetRefusal]):
+        items (list[BudgetRefusalRecord]):
         total (int):
     """
 
-    items: list[BudgetRefusal]
+    items: list[BudgetRefusalRecord]
     total: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -46,13 +46,13 @@ class BudgetRefusalList:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.budget_refusal import BudgetRefusal
+        from ..models.budget_refusal_record import BudgetRefusalRecord
 
         d = dict(src_dict)
         items = []
         _items = d.pop("items")
         for items_item_data in _items:
-            items_item = BudgetRefusal.from_dict(items_item_data)
+            items_item = BudgetRefusalRecord.from_dict(items_item_data)
 
             items.append(items_item)
 
