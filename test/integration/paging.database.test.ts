@@ -54,7 +54,7 @@ describe('pageOf', () => {
   it('walks the pages in order, breaking ties by the last key, and counts every match on each', async () => {
     const seen: string[] = [];
     for (let offset = 0; offset < 9; offset += 3) {
-      const page = await pageOf(ofOwnerA(), (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], { offset, limit: 3 });
+      const page = await pageOf(t, ofOwnerA(), (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], { offset, limit: 3 });
       expect(page.total).toBe(7);
       seen.push(...page.items.map((r) => r.id));
     }
@@ -62,18 +62,21 @@ describe('pageOf', () => {
   });
 
   it('gives an empty page past the end, still with the total', async () => {
-    const page = await pageOf(ofOwnerA(), (qb) => qb.selectAll(), ['id'], { offset: 50, limit: 10 });
+    const page = await pageOf(t, ofOwnerA(), (qb) => qb.selectAll(), ['id'], { offset: 50, limit: 10 });
     expect(page).toEqual({ items: [], total: 7 });
   });
 
   it('sorts by several keys in their own directions', async () => {
-    const page = await pageOf(ofOwnerA(), (qb) => qb.select(['id', 'name']), ['name', ['id', 'desc']], { offset: 0, limit: 10 });
+    const page = await pageOf(t, ofOwnerA(), (qb) => qb.select(['id', 'name']), ['name', ['id', 'desc']], { offset: 0, limit: 10 });
     expect(page.items.map((r) => r.id)).toEqual(['a7', 'a5', 'a1', 'a6', 'a4', 'a2', 'a3']);
   });
 
   it('sorts by an expression', async () => {
     const flipped = sql<string>`reverse(paging_items.id)`;
-    const page = await pageOf(ofOwnerA(), (qb) => qb.select(['id', flipped.as('flipped')]), [[flipped, 'desc']], { offset: 0, limit: 2 });
+    const page = await pageOf(t, ofOwnerA(), (qb) => qb.select(['id', flipped.as('flipped')]), [[flipped, 'desc']], {
+      offset: 0,
+      limit: 2,
+    });
     expect(page.items).toEqual([
       { id: 'a7', flipped: '7a' },
       { id: 'a6', flipped: '6a' },
@@ -83,6 +86,7 @@ describe('pageOf', () => {
   it('lets the page join for columns while the count reads the filtered rows alone', async () => {
     const base = t.selectFrom('paging_items as i').where('i.owner', '=', 'b');
     const page = await pageOf(
+      t,
       base,
       (qb) => qb.innerJoin('paging_notes as n', 'n.item_id', 'i.id').select(['i.id', 'n.note']),
       [['i.id', 'desc']],
@@ -96,9 +100,22 @@ describe('pageOf', () => {
     // Past a2 in (created_at desc, id asc): its instant's later ids, then everything older.
     const seek = (qb: ReturnType<typeof ofOwnerA>) =>
       qb.where(sql<boolean>`(created_at < ${at(2)} or (created_at = ${at(2)} and id > 'a2'))`);
-    const page = await pageOf(ofOwnerA(), (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], { offset: 0, limit: 3 }, seek);
+    const page = await pageOf(t, ofOwnerA(), (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], { offset: 0, limit: 3 }, seek);
     expect(page.items.map((r) => r.id)).toEqual(['a3', 'a4', 'a1']);
     expect(page.total).toBe(7);
+  });
+
+  it("reads the page and its total in the caller's transaction when given one", async () => {
+    const page = await t.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('paging_items')
+        .values({ id: 'a8', owner: 'a', created_at: at(6), name: 'x' })
+        .execute();
+      return pageOf(tx, tx.selectFrom('paging_items').where('owner', '=', 'a'), (qb) => qb.selectAll(), ['id'], { offset: 7, limit: 5 });
+    });
+    expect(page.items.map((r) => r.id)).toEqual(['a8']);
+    expect(page.total).toBe(8);
+    await t.deleteFrom('paging_items').where('id', '=', 'a8').execute();
   });
 
   it('writes the same SQL as a list written by hand', () => {

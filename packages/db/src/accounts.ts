@@ -265,7 +265,7 @@ export async function listApiKeys(
 ): Promise<{ items: ApiKeyRow[]; total: number }> {
   let base = db.selectFrom('api_keys').where('user_id', '=', scope.userId).where('revoked_at', 'is', null);
   if (scope.onlyWorkspaceId) base = base.where('workspace_id', '=', scope.onlyWorkspaceId);
-  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], page);
+  return pageOf(db, base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], page);
 }
 
 export async function getApiKey(db: Db, scope: KeyScope, id: string): Promise<ApiKeyRow | undefined> {

@@ -27,6 +27,7 @@ export async function listArtifacts(db: Db, f: ArtifactFilters): Promise<PageOf<
   if (f.createdAfter) q = q.where('created_at', '>=', sql<Date>`${f.createdAfter}::timestamptz`);
   if (f.createdBefore) q = q.where('created_at', '<', sql<Date>`${f.createdBefore}::timestamptz`);
   return pageOf(
+    db,
     q,
     (qb) => qb.selectAll(),
     [

@@ -91,7 +91,7 @@ export interface BrandListQuery {
 export async function listBrands(db: Db, q: BrandListQuery): Promise<{ items: BrandRow[]; total: number }> {
   let base = brandsFrom(db).where('p.workspace_id', '=', q.workspaceId);
   if (!q.includeArchived) base = base.where('p.archived', '=', false);
-  const { items, total } = await pageOf(base, brandColumns, [['p.created_at', 'desc'], 'p.id'], q);
+  const { items, total } = await pageOf(db, base, brandColumns, [['p.created_at', 'desc'], 'p.id'], q);
   return { items: items as BrandRow[], total };
 }
 
@@ -222,7 +222,7 @@ export async function listBrandSnapshots(
   page: { offset: number; limit: number },
 ): Promise<{ items: BrandSnapshotRow[]; total: number }> {
   const base = db.selectFrom('brand_snapshots').where('project_id', '=', projectId);
-  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], page);
+  return pageOf(db, base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], page);
 }
 
 /** The run ids of the active (not yet ended) imports of these brands, by brand. */

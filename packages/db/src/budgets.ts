@@ -16,7 +16,7 @@ export async function getBudget(db: Db, id: string): Promise<BudgetRow | undefin
 
 export async function listBudgets(db: Db, workspaceId: string, page: { offset: number; limit: number }) {
   const base = db.selectFrom('budgets').where('workspace_id', '=', workspaceId);
-  return pageOf(base, (qb) => qb.selectAll(), ['created_at', 'id'], page);
+  return pageOf(db, base, (qb) => qb.selectAll(), ['created_at', 'id'], page);
 }
 
 export async function updateBudget(db: Db, id: string, patch: Partial<Insertable<BudgetsTable>>): Promise<BudgetRow | undefined> {
@@ -103,7 +103,7 @@ export async function recordRefusal(
 
 export async function listRefusals(db: Db, budgetId: string, page: { offset: number; limit: number }) {
   const base = db.selectFrom('budget_refusals').where('budget_id', '=', budgetId);
-  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc']], page);
+  return pageOf(db, base, (qb) => qb.selectAll(), [['created_at', 'desc']], page);
 }
 
 /**

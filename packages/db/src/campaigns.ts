@@ -61,7 +61,7 @@ export async function listCampaigns(db: Db, q: CampaignListQuery): Promise<{ ite
   let base = db.selectFrom('campaigns').where('project_id', '=', q.projectId);
   if (q.status) base = base.where('status', '=', q.status);
   if (!q.includeArchived) base = base.where('archived', '=', false);
-  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], q);
+  return pageOf(db, base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], q);
 }
 
 /** Edits a draft campaign; undefined when it is no longer a draft (or the etag, when given, is stale). */
@@ -250,6 +250,7 @@ export async function listOpsTasks(
   let base = db.selectFrom('ops_tasks as t').innerJoin('campaigns as c', 'c.id', 't.campaign_id');
   if (q.status) base = base.where('t.status', '=', q.status);
   return pageOf(
+    db,
     base,
     (qb) => qb.selectAll('t').select(['c.name as campaign_name', 'c.project_id', 'c.request_state']),
     [['t.created_at', 'desc'], 't.id'],
@@ -262,5 +263,5 @@ export async function listOpsNotifications(
   q: { offset: number; limit: number },
 ): Promise<{ items: OpsNotificationRow[]; total: number }> {
   const base = db.selectFrom('ops_notifications');
-  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], q);
+  return pageOf(db, base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], q);
 }

@@ -51,7 +51,7 @@ export async function listCharacters(
   let base = db.selectFrom('characters').where('workspace_id', '=', f.workspaceId);
   if (f.projectId) base = base.where('project_id', '=', f.projectId);
   if (!f.includeArchived) base = base.where('archived_at', 'is', null);
-  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], f);
+  return pageOf(db, base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], f);
 }
 
 /** Changes the draft only when the stored etag is still `expectedEtag` (undefined otherwise). */

@@ -57,7 +57,7 @@ function clientFilter(db: Db, f: Omit<ClientListQuery, 'offset' | 'limit'>) {
 
 export async function listClients(db: Db, f: ClientListQuery) {
   const base = clientFilter(db, f);
-  return pageOf(base, (qb) => qb.selectAll(), ['name', 'id'], f);
+  return pageOf(db, base, (qb) => qb.selectAll(), ['name', 'id'], f);
 }
 
 /** Every client matching the filter that counts towards totals (leads and past clients do not). */
@@ -129,12 +129,12 @@ export async function clientMonths(db: Db, clientIds: string[], periodStart: str
 
 export async function listClientEvents(db: Db, clientId: string, page: { offset: number; limit: number }) {
   const base = db.selectFrom('client_events').where('client_id', '=', clientId);
-  return pageOf(base, (qb) => qb.selectAll(), [['id', 'desc']], page);
+  return pageOf(db, base, (qb) => qb.selectAll(), [['id', 'desc']], page);
 }
 
 export async function listClientContacts(db: Db, clientId: string, page: { offset: number; limit: number }) {
   const base = db.selectFrom('client_contacts').where('client_id', '=', clientId);
-  return pageOf(base, (qb) => qb.selectAll(), ['created_at', 'id'], page);
+  return pageOf(db, base, (qb) => qb.selectAll(), ['created_at', 'id'], page);
 }
 
 export async function createClientContact(db: Db, row: Insertable<ClientContactsTable>): Promise<ClientContactRow> {

@@ -112,6 +112,7 @@ export async function listOrders(db: Executor, f: OrderFilters): Promise<PageOf<
   const after = f.after;
   // One row past the page says whether another page follows.
   const { items, total } = await pageOf(
+    db,
     q,
     (qb) =>
       qb.selectAll().select(sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('key_created_at')),

@@ -1,4 +1,4 @@
-import type { OrderByDirection, OrderByExpression, SelectQueryBuilder } from 'kysely';
+import type { Kysely, OrderByDirection, OrderByExpression, SelectQueryBuilder } from 'kysely';
 
 /**
  * Paging for list endpoints, kept in one place. The contract's list endpoints take `offset` (from 0) and
@@ -43,10 +43,12 @@ export type Seek<DB, TB extends keyof DB> = (
 
 /**
  * The requested page of a filtered query (which selects nothing yet), in the given order, and the count of
- * every row the filter matches. The two queries run side by side, as separate statements. `seek`, when
- * given, applies to the page's statement alone.
+ * every row the filter matches. Both are read from one snapshot (a repeatable-read transaction, or the
+ * caller's), so a row written meanwhile is in both or in neither: `items` never disagrees with `total`.
+ * `seek`, when given, applies to the page's statement alone.
  */
 export async function pageOf<DB, TB extends keyof DB, Q extends AnySelect>(
+  db: Kysely<any>,
   filtered: SelectQueryBuilder<DB, TB, NothingSelected>,
   select: (filtered: SelectQueryBuilder<DB, TB, NothingSelected>) => Q,
   order: ReadonlyArray<SortKeyOf<Q>>,
@@ -54,8 +56,13 @@ export async function pageOf<DB, TB extends keyof DB, Q extends AnySelect>(
   seek?: Seek<DB, TB>,
 ): Promise<PageOf<RowOf<Q>>> {
   const rows = pageRows(seek ? seek(filtered) : filtered, select, order, page);
-  const [items, total] = await Promise.all([rows.execute() as Promise<RowOf<Q>[]>, countOf(filtered)]);
-  return { items, total };
+  const count = countQuery(filtered);
+  const read = async (ex: Kysely<any>): Promise<PageOf<RowOf<Q>>> => {
+    const items = (await ex.executeQuery(rows)).rows as RowOf<Q>[];
+    const counted = await ex.executeQuery(count);
+    return { items, total: Number(counted.rows[0]?.n ?? 0) };
+  };
+  return db.isTransaction ? read(db) : db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
 }
 
 /** The page query itself: `pageOf`'s first statement, for callers that need the SQL. */

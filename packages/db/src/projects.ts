@@ -30,7 +30,7 @@ export async function listProjects(db: Db, q: ProjectListQuery): Promise<{ items
   if (!q.includeArchived) base = base.where('archived', '=', false);
   if (q.clientId === null) base = base.where('client_id', 'is', null);
   else if (q.clientId !== undefined) base = base.where('client_id', '=', q.clientId);
-  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], q);
+  return pageOf(db, base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], q);
 }
 
 export interface NewProject {

@@ -37,7 +37,7 @@ export async function listPublishedDocuments(
   page: { offset: number; limit: number },
 ): Promise<{ items: PublicationDocumentRow[]; total: number }> {
   const base = db.selectFrom('publication_documents').where('publication_id', '=', publicationId).where('status', '=', 'published');
-  return pageOf(base, (qb) => qb.selectAll(), [['published_at', 'desc'], 'id'], page);
+  return pageOf(db, base, (qb) => qb.selectAll(), [['published_at', 'desc'], 'id'], page);
 }
 
 /**

@@ -58,6 +58,7 @@ export async function listQueue(
 ): Promise<{ items: QueueRow[]; total: number }> {
   const enteredReview = sql<Date>`coalesce(runs.finished_at, runs.updated_at)`;
   const { items, total } = await pageOf(
+    db,
     queueBase(db, f),
     (qb) =>
       qb.select([

@@ -163,6 +163,7 @@ function filteredRuns(db: Db, f: RunFilter) {
 /** The matching runs' rows, newest first, without their steps; `total` counts every match. */
 export async function listRunRows(db: Db, f: RunFilters): Promise<PageOf<RunRow>> {
   return pageOf(
+    db,
     filteredRuns(db, f),
     (qb) => qb.selectAll(),
     [

@@ -66,7 +66,7 @@ export function signedWebhookTargetStore<Name extends keyof SignedWebhookTargetT
     insert: (db, row) => on(db).insertInto(target).values(row).returningAll().executeTakeFirstOrThrow(),
     get: (db, id) => on(db).selectFrom(target).selectAll().where('id', '=', id).executeTakeFirst(),
     list: (db, workspaceId, page) =>
-      pageOf(on(db).selectFrom(target).where('workspace_id', '=', workspaceId), (qb) => qb.selectAll(), ['created_at', 'id'], page),
+      pageOf(on(db), on(db).selectFrom(target).where('workspace_id', '=', workspaceId), (qb) => qb.selectAll(), ['created_at', 'id'], page),
     count: (db, workspaceId) => countOf(on(db).selectFrom(target).where('workspace_id', '=', workspaceId)),
     update,
     replaceSecret: (db, id, secretSealed) => update(db, id, { secret_sealed: secretSealed, secret_rotated_at: new Date() }),

@@ -20,7 +20,7 @@ export async function getSubject(db: Executor, id: string): Promise<SubjectRow |
 export async function listSubjects(db: Db, f: { workspaceId: string; includeErased: boolean; offset: number; limit: number }) {
   let base = db.selectFrom('subjects').where('workspace_id', '=', f.workspaceId);
   if (!f.includeErased) base = base.where('erased_at', 'is', null);
-  return pageOf(base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], f);
+  return pageOf(db, base, (qb) => qb.selectAll(), [['created_at', 'desc'], 'id'], f);
 }
 
 /** Applies `patch` only when the stored etag is still `expectedEtag`; undefined means it was not. */
@@ -121,5 +121,5 @@ export async function moveConsent(
 
 export async function listConsentEvents(db: Db, consentId: string, page: { offset: number; limit: number }) {
   const base = db.selectFrom('likeness_consent_events').where('consent_id', '=', consentId);
-  return pageOf(base, (qb) => qb.selectAll(), [['id', 'desc']], page);
+  return pageOf(db, base, (qb) => qb.selectAll(), [['id', 'desc']], page);
 }

@@ -31,6 +31,7 @@ export async function listWebhookEndpointDeliveries(
   let base = db.selectFrom('webhook_messages').where('target_kind', '=', 'webhook_endpoint').where('target_id', '=', endpointId);
   if (page.status) base = base.where('status', '=', page.status);
   const { items: messages, total } = await pageOf(
+    db,
     base,
     (qb) => qb.selectAll(),
     [

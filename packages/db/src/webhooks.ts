@@ -133,6 +133,7 @@ export async function listWebhookAttempts(
   // The count reads the attempts alone: each has its message (message_id is NOT NULL and cascades), so the join adds columns only.
   const base = db.selectFrom('webhook_attempts as a').where('a.target_kind', '=', kind).where('a.target_id', '=', targetId);
   return pageOf(
+    db,
     base,
     (qb) => qb.innerJoin('webhook_messages as m', 'm.id', 'a.message_id').selectAll('a').select('m.event_type'),
     [['a.id', 'desc']],

@@ -176,7 +176,7 @@ export async function listWorkspaceWorkflows(
     .where((eb) =>
       eb.or([eb('workspace_id', '=', workspaceId), eb.and([eb('workspace_id', 'is', null), eb('visibility', '!=', 'draft')])]),
     );
-  return pageOf(base, (qb) => qb.selectAll(), ['id'], page);
+  return pageOf(db, base, (qb) => qb.selectAll(), ['id'], page);
 }
 
 /** Every version of a workflow, newest first by version order. */

@@ -73,7 +73,7 @@ export async function listWorkspacesForUser(
 ): Promise<{ items: WorkspaceWithRole[]; total: number }> {
   let base = db.selectFrom('memberships as m').innerJoin('workspaces as w', 'w.id', 'm.workspace_id').where('m.user_id', '=', userId);
   if (page.onlyWorkspaceId) base = base.where('w.id', '=', page.onlyWorkspaceId);
-  return pageOf(base, (qb) => qb.selectAll('w').select('m.role'), ['m.created_at', 'w.id'], page);
+  return pageOf(db, base, (qb) => qb.selectAll('w').select('m.role'), ['m.created_at', 'w.id'], page);
 }
 
 export type MemberRow = Pick<Selectable<UsersTable>, 'email' | 'name'> & { user_id: string; role: Role; created_at: Date };
@@ -83,7 +83,7 @@ const memberColumns = ['m.user_id', 'm.role', 'm.created_at', 'u.email', 'u.name
 /** Members of a workspace with their user's email and name, in the order they joined. */
 export async function listMembers(db: Db, workspaceId: string, page: Page): Promise<{ items: MemberRow[]; total: number }> {
   const base = db.selectFrom('memberships as m').innerJoin('users as u', 'u.id', 'm.user_id').where('m.workspace_id', '=', workspaceId);
-  return pageOf(base, (qb) => qb.select(memberColumns), ['m.created_at', 'm.user_id'], page);
+  return pageOf(db, base, (qb) => qb.select(memberColumns), ['m.created_at', 'm.user_id'], page);
 }
 
 export async function getMember(db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> {
