@@ -203,6 +203,50 @@ describe('the console run page', () => {
     await expect.poll(() => page.locator('#runs-table tbody tr').count()).toBe(1);
   });
 
+  it('narrows the run list to a date range and searches through the API, both kept in the URL', async () => {
+    // The article run alone on a day of its own; noon UTC is that day in the browser's zone, whichever it is.
+    await h.db.updateTable('runs').set({ created_at: '2020-06-15T12:00:00Z' }).where('id', '=', articleRun.id).execute();
+    const shown = () => page.locator('#runs-table tbody tr td:first-child a').allTextContents();
+    const runsRequests = () => requests.filter((u) => new URL(u).pathname === '/v1/runs').map((u) => new URL(u).searchParams);
+
+    await page.goto(`${h.url}/console/runs`);
+    await page.locator('#runs-table table').waitFor();
+    await page.locator('#runs-from').fill('2020-06-15');
+    await page.waitForURL((url) => url.searchParams.get('from') === '2020-06-15');
+    await page.locator('#runs-to').fill('2020-06-15');
+    await page.waitForURL((url) => url.searchParams.get('to') === '2020-06-15');
+    await expect.poll(shown).toEqual([articleRun.id]);
+    expect(await page.locator('#runs-table caption').textContent()).toContain('created 2020-06-15 to 2020-06-15');
+    // The days went to the API as a window of instants, the last day included.
+    const windowed = runsRequests().at(-1)!;
+    const [after, before] = [Date.parse(windowed.get('createdAfter')!), Date.parse(windowed.get('createdBefore')!)];
+    expect(before - after).toBe(24 * 3600_000);
+    expect(after).toBeLessThanOrEqual(Date.parse('2020-06-15T12:00:00Z'));
+    expect(before).toBeGreaterThan(Date.parse('2020-06-15T12:00:00Z'));
+
+    // The search is the API's q: part of the tag finds the run, within the date range still set.
+    await page.locator('#runs-search').fill(TAG.slice(4).toUpperCase());
+    await page.locator('#runs-filters').getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === TAG.slice(4).toUpperCase() && url.searchParams.has('from'));
+    await expect.poll(() => page.locator('#runs-table caption').textContent()).toContain(`matching “${TAG.slice(4).toUpperCase()}”`);
+    expect(await shown()).toEqual([articleRun.id]);
+    expect(runsRequests().at(-1)!.get('q')).toBe(TAG.slice(4).toUpperCase());
+
+    // Back undoes the search and keeps the dates, in the form as in the list.
+    await page.goBack();
+    await page.waitForURL((url) => !url.searchParams.has('q') && url.searchParams.get('to') === '2020-06-15');
+    expect(await page.locator('#runs-search').inputValue()).toBe('');
+    expect(await page.locator('#runs-from').inputValue()).toBe('2020-06-15');
+
+    // A linked search with no other filter lists what the API finds, not what one page held.
+    await page.goto(`${h.url}/console/runs?q=product-shot`);
+    await page.locator('#runs-table table').waitFor();
+    const found = (await h.request('GET', '/v1/runs?q=product-shot', { token: reviewer.token })).body;
+    expect(found.items.map((r: any) => r.id).sort()).toEqual(shots.map((r: any) => r.id).sort());
+    await expect.poll(async () => (await shown()).sort()).toEqual(shots.map((r: any) => r.id).sort());
+    expect(await page.locator('#runs-search').inputValue()).toBe('product-shot');
+  });
+
   it('tells two queued runs of the same workflow apart by their intake, and names the gate holding them', async () => {
     await page.goto(`${h.url}/console/queue`);
     for (const shot of shots) await page.locator(`#queue-list [data-run-id="${shot.id}"]`).waitFor();

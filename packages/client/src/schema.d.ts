@@ -201,7 +201,7 @@ export interface paths {
         };
         /**
          * Runs of a workspace, newest first
-         * @description Lists the runs of one workspace (the one named, else the project's, else the caller's default), newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
+         * @description Lists the runs of one workspace (the one named, else the project's, else the caller's default), newest first, paged; filters include status, projectId, templateId, parentOrderId, workerId, rerunOf, tag, metadata[key], createdAfter and createdBefore, and q searches run ids, workflow ids and names and tags; archived runs appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.
          */
         get: operations["listRuns"];
         put?: never;
@@ -5757,6 +5757,12 @@ export interface operations {
                 metadata?: {
                     [key: string]: string;
                 };
+                /** @description Runs created at or after this instant */
+                createdAfter?: string;
+                /** @description Runs created before this instant */
+                createdBefore?: string;
+                /** @description Only runs whose id, workflow id, workflow name or one of whose tags contains this text, case aside (at most 200 characters; % and _ are matched as themselves) */
+                q?: string;
             };
             header?: never;
             path?: never;

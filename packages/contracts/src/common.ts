@@ -68,7 +68,12 @@ export const Email = z.string().trim().email().max(LIMITS.email);
 /** An id (or version) named in a body, query or path: 1–200 characters. */
 export const Id = z.string().min(1).max(LIMITS.id);
 /** A point in time in a query (createdAfter, createdBefore): ISO 8601 with an offset, so it means one instant. */
-export const Instant = z.string().datetime({ offset: true }).max(LIMITS.label);
+export const Instant = z
+  .string()
+  .datetime({ offset: true })
+  .max(LIMITS.label)
+  // ISO's year 0000 passes the format, but PostgreSQL's timestamptz has no year 0 and would refuse it in the query.
+  .refine((s) => !s.startsWith('0000'), 'year 0000 is out of range: the first year is 0001');
 /** A caller's idempotency key: trimmed, 1–200 characters. */
 export const RequestId = z.string().trim().min(1).max(LIMITS.id);
 /** An etag sent back in a body (the `If-Match` header is the other way). */

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, Id, Intake, LIMITS, Pagination, QueryBoolean } from './common.js';
+import { BindingMap, Id, Instant, Intake, LIMITS, Pagination, QueryBoolean } from './common.js';
 
 import { PRIORITY_VALUES } from './priorities.js';
 import { RUN_STATUS_VALUES } from './run-statuses.js';
@@ -249,11 +249,25 @@ export const RUN_FILTER_FIELDS = {
   rerunOf: z.string().max(LIMITS.generatedId).optional().describe('Only the reruns of this run'),
 };
 
+/** The longest `q` GET /v1/runs searches for: longer than any id, workflow name or tag it could be part of. */
+export const RUN_SEARCH_MAX = LIMITS.name;
+
 export const ListRunsQuery = Pagination.extend({
   ...RUN_FILTER_FIELDS,
   includeArchived: QueryBoolean,
   tag: TagFilter,
   metadata: MetadataFilter,
+  createdAfter: Instant.optional().describe('Runs created at or after this instant'),
+  createdBefore: Instant.optional().describe('Runs created before this instant'),
+  q: z
+    .string()
+    .max(RUN_SEARCH_MAX)
+    .trim()
+    .optional()
+    .describe(
+      `Only runs whose id, workflow id, workflow name or one of whose tags contains this text, case aside (at most ${RUN_SEARCH_MAX} characters; % and _ are matched as themselves)`,
+    )
+    .openapi({ example: 'heron' }),
 })
   // metadata[<key>] parameters arrive as keys of their own: let them through, check them, fold them into `metadata`.
   .loose()

@@ -207,6 +207,8 @@ describe('request bounds: at the bound parses, one past it is refused', () => {
   it('runs, queue and workflows: ids 200, generated ids 64, batches 100, free text 10,000, steps 100, gates 50, intake fields 100', () => {
     bound(runs.CreateRunRequest, { templateId: 't', intake: {} }, ['templateId'], s(200), s(201));
     bound(runs.ListRunsQuery, {}, ['parentOrderId'], s(200), s(201));
+    bound(runs.ListRunsQuery, {}, ['q'], s(200), s(201));
+    bound(runs.ListRunsQuery, {}, ['createdAfter'], '0001-01-01T00:00:00Z', '0000-12-31T00:00:00Z');
     bound(runs.RunIdParam, {}, ['run_id'], s(64), s(65));
     bound(queue.QueueRunIdParam, {}, ['run_id'], s(64), s(65));
     bound(orders.OrderIdParam, {}, ['order_id'], s(64), s(65));

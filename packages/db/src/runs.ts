@@ -141,7 +141,15 @@ export interface RunFilter {
   tags?: string[];
   /** Runs whose metadata has each of these keys with exactly this value. */
   metadata?: Record<string, string>;
+  /** Inclusive, and createdBefore exclusive, as on GET /v1/orders: adjacent windows neither overlap nor leave a gap. */
+  createdAfter?: string;
+  createdBefore?: string;
+  /** Runs whose id, template id or name, or one of whose tags, contains this text, case aside; taken literally. */
+  search?: string;
 }
+
+/** `text` as an ILIKE pattern that matches it anywhere, its own `%`, `_` and `\` taken as themselves. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 export interface RunFilters extends RunFilter, PageRequest {}
 
@@ -157,6 +165,17 @@ function filteredRuns(db: Db, f: RunFilter) {
   // Containment, so the tags' GIN index (migration 0025) serves it.
   if (f.tags?.length) q = q.where(sql<boolean>`tags @> ${f.tags}::text[]`);
   if (f.metadata && Object.keys(f.metadata).length) q = q.where(sql<boolean>`metadata @> ${JSON.stringify(f.metadata)}::jsonb`);
+  if (f.createdAfter) q = q.where('created_at', '>=', sql<Date>`${f.createdAfter}::timestamptz`);
+  if (f.createdBefore) q = q.where('created_at', '<', sql<Date>`${f.createdBefore}::timestamptz`);
+  if (f.search) {
+    const pattern = containsPattern(f.search);
+    // No index serves a substring match: it scans the workspace's runs the other filters leave, which the
+    // list pages anyway. Each tag on its own, so that a search never matches across two of them.
+    q = q.where(
+      sql<boolean>`(id ILIKE ${pattern} ESCAPE '\\' OR template_id ILIKE ${pattern} ESCAPE '\\' OR template_name ILIKE ${pattern} ESCAPE '\\'
+        OR EXISTS (SELECT 1 FROM unnest(tags) AS tag WHERE tag ILIKE ${pattern} ESCAPE '\\'))`,
+    );
+  }
   return q;
 }
 

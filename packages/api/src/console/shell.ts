@@ -100,7 +100,9 @@ function runs() {
   <label>Workflow <select name="workflow" id="runs-workflow"><option value="">any</option></select></label>
   <label>Status <select name="status" id="runs-status"><option value="">any</option>${RUN_STATUS_VALUES.map((s) => html`<option>${s}</option>`)}</select></label>
   <label>Tag <input name="tag" id="runs-tag" spellcheck="false" placeholder="any"></label>
-  <label>Search <input type="search" name="q" id="runs-search" spellcheck="false" placeholder="id, workflow or tag on this page"></label>
+  <label>From <input type="date" name="from" id="runs-from"></label>
+  <label>To <input type="date" name="to" id="runs-to"></label>
+  <label>Search <input type="search" name="q" id="runs-search" maxlength="200" spellcheck="false" placeholder="id, workflow or tag"></label>
   <button type="submit">Filter</button>
 </form>
 <div id="runs-table"></div>`;

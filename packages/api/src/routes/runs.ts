@@ -56,7 +56,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       path: '/v1/runs',
       summary: 'Runs of a workspace, newest first',
       description:
-        "Lists the runs of one workspace (the one named, else the project's, else the caller's default), newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+        "Lists the runs of one workspace (the one named, else the project's, else the caller's default), newest first, paged; filters include status, projectId, templateId, parentOrderId, workerId, rerunOf, tag, metadata[key], createdAfter and createdBefore, and q searches run ids, workflow ids and names and tags; archived runs appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
       request: { query: ListRunsQuery },
       responses: { 200: { description: 'Runs', ...json(listOf(Run, 'RunList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -64,7 +64,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       const q = c.req.valid('query');
       const { db } = c.get('services');
       const access = await listAccess(callerOf(c), q);
-      const page = await listRuns(db, { ...q, tags: q.tag, workspaceId: access.workspaceId });
+      const page = await listRuns(db, { ...q, tags: q.tag, search: q.q, workspaceId: access.workspaceId });
       const steps = groupBy(page.steps, (s) => s.run_id);
       const decisions = groupBy(
         await listRunDecisions(

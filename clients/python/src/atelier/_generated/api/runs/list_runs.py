@@ -1,3 +1,4 @@
+import datetime
 from http import HTTPStatus
 from typing import Any
 from uuid import UUID
@@ -35,6 +36,9 @@ def _get_kwargs(
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
+    created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
+    q: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -89,6 +93,18 @@ def _get_kwargs(
         json_metadata = metadata.to_dict()
     if not isinstance(json_metadata, Unset):
         params.update(json_metadata)
+
+    json_created_after: str | Unset = UNSET
+    if not isinstance(created_after, Unset):
+        json_created_after = created_after.isoformat()
+    params["createdAfter"] = json_created_after
+
+    json_created_before: str | Unset = UNSET
+    if not isinstance(created_before, Unset):
+        json_created_before = created_before.isoformat()
+    params["createdBefore"] = json_created_before
+
+    params["q"] = q
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -270,6 +286,9 @@ def sync_detailed(
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
+    created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
+    q: str | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -284,8 +303,9 @@ def sync_detailed(
     """Runs of a workspace, newest first
 
      Lists the runs of one workspace (the one named, else the project's, else the caller's default),
-    newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and
-    metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace
+    newest first, paged; filters include status, projectId, templateId, parentOrderId, workerId,
+    rerunOf, tag, metadata[key], createdAfter and createdBefore, and q searches run ids, workflow ids
+    and names and tags; archived runs appear only with includeArchived=true. Any member of the workspace
     may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
     the caller's workspaces is 404.
 
@@ -305,6 +325,11 @@ def sync_detailed(
         metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
             this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
             'acme'}.
+        created_after (datetime.datetime | Unset): Runs created at or after this instant
+        created_before (datetime.datetime | Unset): Runs created before this instant
+        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
+            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
+            Example: heron.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -327,6 +352,9 @@ def sync_detailed(
         include_archived=include_archived,
         tag=tag,
         metadata=metadata,
+        created_after=created_after,
+        created_before=created_before,
+        q=q,
     )
 
     response = client.get_httpx_client().request(
@@ -351,6 +379,9 @@ def sync(
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
+    created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
+    q: str | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -366,8 +397,9 @@ def sync(
     """Runs of a workspace, newest first
 
      Lists the runs of one workspace (the one named, else the project's, else the caller's default),
-    newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and
-    metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace
+    newest first, paged; filters include status, projectId, templateId, parentOrderId, workerId,
+    rerunOf, tag, metadata[key], createdAfter and createdBefore, and q searches run ids, workflow ids
+    and names and tags; archived runs appear only with includeArchived=true. Any member of the workspace
     may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
     the caller's workspaces is 404.
 
@@ -387,6 +419,11 @@ def sync(
         metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
             this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
             'acme'}.
+        created_after (datetime.datetime | Unset): Runs created at or after this instant
+        created_before (datetime.datetime | Unset): Runs created before this instant
+        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
+            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
+            Example: heron.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -410,6 +447,9 @@ def sync(
         include_archived=include_archived,
         tag=tag,
         metadata=metadata,
+        created_after=created_after,
+        created_before=created_before,
+        q=q,
     ).parsed
 
 
@@ -428,6 +468,9 @@ async def asyncio_detailed(
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
+    created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
+    q: str | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -442,8 +485,9 @@ async def asyncio_detailed(
     """Runs of a workspace, newest first
 
      Lists the runs of one workspace (the one named, else the project's, else the caller's default),
-    newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and
-    metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace
+    newest first, paged; filters include status, projectId, templateId, parentOrderId, workerId,
+    rerunOf, tag, metadata[key], createdAfter and createdBefore, and q searches run ids, workflow ids
+    and names and tags; archived runs appear only with includeArchived=true. Any member of the workspace
     may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
     the caller's workspaces is 404.
 
@@ -463,6 +507,11 @@ async def asyncio_detailed(
         metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
             this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
             'acme'}.
+        created_after (datetime.datetime | Unset): Runs created at or after this instant
+        created_before (datetime.datetime | Unset): Runs created before this instant
+        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
+            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
+            Example: heron.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -485,6 +534,9 @@ async def asyncio_detailed(
         include_archived=include_archived,
         tag=tag,
         metadata=metadata,
+        created_after=created_after,
+        created_before=created_before,
+        q=q,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -507,6 +559,9 @@ async def asyncio(
     include_archived: ListRunsIncludeArchived | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
     metadata: ListRunsMetadata | Unset = UNSET,
+    created_after: datetime.datetime | Unset = UNSET,
+    created_before: datetime.datetime | Unset = UNSET,
+    q: str | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -522,8 +577,9 @@ async def asyncio(
     """Runs of a workspace, newest first
 
      Lists the runs of one workspace (the one named, else the project's, else the caller's default),
-    newest first, paged; filters include status, projectId, parentOrderId, workerId, rerunOf, tag and
-    metadata[key], and archived runs appear only with includeArchived=true. Any member of the workspace
+    newest first, paged; filters include status, projectId, templateId, parentOrderId, workerId,
+    rerunOf, tag, metadata[key], createdAfter and createdBefore, and q searches run ids, workflow ids
+    and names and tags; archived runs appear only with includeArchived=true. Any member of the workspace
     may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside
     the caller's workspaces is 404.
 
@@ -543,6 +599,11 @@ async def asyncio(
         metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
             this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
             'acme'}.
+        created_after (datetime.datetime | Unset): Runs created at or after this instant
+        created_before (datetime.datetime | Unset): Runs created before this instant
+        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
+            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
+            Example: heron.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -567,5 +628,8 @@ async def asyncio(
             include_archived=include_archived,
             tag=tag,
             metadata=metadata,
+            created_after=created_after,
+            created_before=created_before,
+            q=q,
         )
     ).parsed
