@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAtelier } from '../support/atelier-cli';
 import { type Harness, type TestUser, createApiKey, registerUser, startHarness, waitForRun } from '../support/harness';
@@ -71,6 +72,19 @@ describe('GET /v1/artifacts', () => {
     expect((await list(stranger, `?workspaceId=${owner.workspaceId}`)).status).toBe(404);
     expect((await list(owner, '?artifactClass=poem')).status).toBe(422);
     expect((await list(owner, '?createdAfter=yesterday')).status).toBe(422);
+  });
+
+  it("reads a page from the workspace's index (migration 0028), in its order, without sorting", async () => {
+    // A test database holds a handful of artifacts, which a sequential scan reads cheaper; turned off, the
+    // planner shows whether the index can serve the list's WHERE and ORDER BY at all.
+    const plan = await h.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+      const { rows } = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT * FROM artifacts WHERE workspace_id = ${owner.workspaceId}
+        ORDER BY created_at DESC, id DESC LIMIT 20`.execute(trx);
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('artifacts_workspace_created');
+    expect(plan).not.toContain('Sort');
   });
 
   it('atelier artifacts list --run/--type/--json prints them', { timeout: 60_000 }, async () => {

@@ -5,7 +5,8 @@ import { type Harness, type TestUser, registerUser, startHarness, waitForRun } f
  * POST /v1/runs/bulk-cancel and /v1/runs/bulk-rerun against the real gateway, worker and PostgreSQL: a dry
  * run counts and changes nothing; a filter matching more than the limit is refused whole; a bulk cancel by
  * tag cancels only the matching runs that had not ended, and only the caller's workspace's; a bulk rerun
- * links each rerun to its original; a budget refusing one rerun stops the rest.
+ * links each rerun to its original, and under an Idempotency-Key reruns once; a budget refusing one rerun stops
+ * the rest.
  */
 let h: Harness;
 
@@ -140,6 +141,39 @@ describe('POST /v1/runs/bulk-rerun', () => {
       expect(rerun).toMatchObject({ intake: { topic: 'bulk again' }, tags: original.tags, metadata: original.metadata });
     }
     expect(await runsOf(owner.workspaceId)).toHaveLength(before.length + 2);
+    await bulk(owner, 'cancel', { filter: {} });
+  }, 90_000);
+
+  it('under an Idempotency-Key reruns once: the same key and body get the first answer back, another body is 422', async () => {
+    const owner = await registerUser(h);
+    const originals = [await endedRun(owner, { tags: ['keyed'] }), await endedRun(owner, { tags: ['keyed'] })];
+    const keyed = (body: unknown, key = 'bulk-rerun-1') =>
+      h.request('POST', '/v1/runs/bulk-rerun', { token: owner.token, body, headers: { 'idempotency-key': key } });
+    const body = { filter: { tag: ['keyed'] }, intake: { topic: 'once' } };
+
+    const before = await runsOf(owner.workspaceId);
+    const first = await keyed(body);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(first.body).toMatchObject({ matched: 2, acted: [originals[1].id, originals[0].id], skipped: [], failed: [] });
+    const created = await runsOf(owner.workspaceId);
+    expect(created).toHaveLength(before.length + 2);
+
+    // The reruns carry the tag, so matching the filter again would choose four runs: the retry answers from the key instead.
+    const again = await keyed({ intake: { topic: 'once' }, filter: { tag: ['keyed'] } });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await runsOf(owner.workspaceId)).toEqual(created);
+
+    const other = await keyed({ ...body, intake: { topic: 'twice' } });
+    expect(other.status).toBe(422);
+    expect(other.body.detail).toMatchObject({ code: 'idempotency_key_reused' });
+    // A dry run ignores the key; POST /v1/runs with the same key is a key space of its own.
+    expect((await keyed({ ...body, intake: { topic: 'twice' }, dryRun: true })).status).toBe(200);
+    const single = await h.request('POST', '/v1/runs', { token: owner.token, body: RUN, headers: { 'idempotency-key': 'bulk-rerun-1' } });
+    expect(single.status, JSON.stringify(single.body)).toBe(201);
+    expect(await runsOf(owner.workspaceId)).toHaveLength(created.length + 1);
     await bulk(owner, 'cancel', { filter: {} });
   }, 90_000);
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from pathlib import Path
 
 import pytest
@@ -40,5 +41,20 @@ def test_the_async_client_runs_waits_follows_and_refuses(base_url: str, api_key:
                 await client.create_run("plan-research-report", {"depth": "enormous"})
             with pytest.raises(NotFound):
                 await client.get_order("order-00000000")
+
+    asyncio.run(main())
+
+
+def test_the_async_client_labels_an_order_and_plans_it_once_under_a_key(base_url: str, api_key: str) -> None:
+    async def main() -> None:
+        async with AsyncAtelier(base_url, api_key) as client:
+            tag = f"py-async-{uuid.uuid4().hex[:12]}"
+            key = f"py-async-{uuid.uuid4().hex}"
+            spec = {"resolver": "list", "params": {"items": [{"topic": "rails"}]}}
+            options = {"intake_base": {"depth": "brief"}, "tags": [tag], "metadata": {"ticket": "PY-3"}, "idempotency_key": key}
+            order = await client.create_order("plan-research-report", spec, **options)
+            assert (await client.create_order("plan-research-report", spec, **options)).id == order.id
+            children = await client.list_runs(tags=[tag], metadata={"ticket": "PY-3"})
+            assert [r.parent_order_id for r in children.items] == [order.id]
 
     asyncio.run(main())

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from atelier import Atelier, models
+import uuid
+
+import pytest
+
+from atelier import Atelier, UnprocessableEntity, models
 
 
 def test_an_order_is_created_started_and_followed(client: Atelier) -> None:
@@ -32,3 +36,30 @@ def test_a_variation_spec_model_is_accepted(client: Atelier) -> None:
     )
     order = client.create_order("plan-research-report", spec, intake_base={"depth": "brief"})
     assert order.target_count == 1
+
+
+def test_an_order_labels_its_runs_and_is_planned_once_under_a_key(client: Atelier) -> None:
+    tag = f"py-order-{uuid.uuid4().hex[:12]}"
+    key = f"py-order-{uuid.uuid4().hex}"
+    spec = {"resolver": "list", "params": {"items": [{"topic": "grebes"}, {"topic": "coots"}]}}
+    order = client.create_order(
+        "plan-research-report",
+        spec,
+        intake_base={"depth": "brief"},
+        tags=(tag,),
+        metadata={"ticket": "PY-2"},
+        idempotency_key=key,
+    )
+    children = client.list_runs(parent_order_id=order.id)
+    assert children.total == 2
+    assert all(r.tags == [tag] and r.metadata.to_dict() == {"ticket": "PY-2"} for r in children.items)
+
+    # A retry with the same key and arguments plans nothing more: the first order comes back.
+    again = client.create_order(
+        "plan-research-report", spec, intake_base={"depth": "brief"}, tags=[tag], metadata={"ticket": "PY-2"}, idempotency_key=key
+    )
+    assert again.id == order.id
+    assert client.list_runs(tags=[tag]).total == 2
+    with pytest.raises(UnprocessableEntity) as refused:
+        client.create_order("plan-research-report", spec, intake_base={"depth": "brief"}, tags=[tag], idempotency_key=key)
+    assert refused.value.code == "idempotency_key_reused"

@@ -367,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * Rerun every run a filter chooses, or with dryRun price the reruns
-         * @description Each run is rerun as POST /v1/runs/{run_id}/rerun reruns one, with the same intake and providers overrides, one after another. A rerun refused is listed in failed with its status and detail; a 402 from a budget ends the bulk rerun and the runs after it are skipped (reason budget). A filter matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. No Idempotency-Key: sending the request again reruns the runs again.
+         * @description Each run is rerun as POST /v1/runs/{run_id}/rerun reruns one, with the same intake and providers overrides, one after another. A rerun refused is listed in failed with its status and detail; a 402 from a budget ends the bulk rerun and the runs after it are skipped (reason budget). A filter matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. Without an Idempotency-Key, sending the request again reruns the runs again (a filter by tag then also matches the first request's reruns). With one (a dry run ignores it), a retry with the same key and body in the same workspace within 24 hours creates nothing and answers the reruns the first request created, with Idempotent-Replayed: true (failed and skipped are not kept: empty, and matched counts the reruns); the same key with another body is 422 idempotency_key_reused. Keys are those of POST /v1/runs, in a space of their own: a bulk rerun never meets a run created under the same key.
          */
         post: operations["bulkRerunRuns"];
         delete?: never;
@@ -5830,7 +5830,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the create safe to retry: within 24 hours, a request with the same key and body in the same workspace gets what the first created (201, Idempotent-Replayed: true); another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. */
+                /** @description Makes the create safe to retry: within 24 hours, a request with the same key and body in the same workspace gets what the first created, with Idempotent-Replayed: true; another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -6324,7 +6324,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the create safe to retry: within 24 hours, a request with the same key and body in the same workspace gets what the first created (201, Idempotent-Replayed: true); another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. */
+                /** @description Makes the create safe to retry: within 24 hours, a request with the same key and body in the same workspace gets what the first created, with Idempotent-Replayed: true; another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6531,7 +6531,10 @@ export interface operations {
     bulkRerunRuns: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: within 24 hours, a request with the same key and body in the same workspace gets what the first created, with Idempotent-Replayed: true; another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6541,9 +6544,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description What was done, or with dryRun what would be */
+            /** @description What was done, or with dryRun what would be; or, replayed, the reruns an earlier request with the same Idempotency-Key created */
             200: {
                 headers: {
+                    /** @description Present when this answer is what an earlier request with the same Idempotency-Key created */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7013,7 +7018,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the create safe to retry: within 24 hours, a request with the same key and body in the same workspace gets what the first created (201, Idempotent-Replayed: true); another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. */
+                /** @description Makes the create safe to retry: within 24 hours, a request with the same key and body in the same workspace gets what the first created, with Idempotent-Replayed: true; another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. */
                 "idempotency-key"?: string;
             };
             path?: never;

@@ -143,7 +143,15 @@ def decide_review(run_id: str, decision: str, *, note: str | None, patch: Mappin
     return Call("POST", f"/v1/queue/{seg(run_id)}/decision", json=body, parse=Run.from_dict)
 
 
-def create_order(workflow_id: str, variation_spec: Any, options: Mapping[str, Any]) -> Call:
+def create_order(
+    workflow_id: str,
+    variation_spec: Any,
+    options: Mapping[str, Any],
+    *,
+    idempotency_key: str | None = None,
+    tags: Sequence[str] | None = None,
+    metadata: Mapping[str, str] | None = None,
+) -> Call:
     names = {
         "intake_base": "intakeBase",
         "workflow_version": "workflowVersion",
@@ -164,7 +172,10 @@ def create_order(workflow_id: str, variation_spec: Any, options: Mapping[str, An
         if value is None:
             continue
         body[names.get(key, key)] = body_of(value)
-    return Call("POST", "/v1/orders", json=body, parse=Order.from_dict)
+    # As create_run sends them: a tuple or a read-only mapping becomes the JSON array and object the API reads.
+    body.update(compact({"tags": None if tags is None else list(tags), "metadata": None if metadata is None else dict(metadata)}))
+    headers = {"idempotency-key": idempotency_key} if idempotency_key else None
+    return Call("POST", "/v1/orders", json=body, headers=headers, parse=Order.from_dict)
 
 
 def start_order(order_id: str) -> Call:

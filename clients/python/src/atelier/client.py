@@ -228,16 +228,32 @@ class Atelier:
 
     # --- orders -------------------------------------------------------------------------------
 
-    def create_order(self, workflow_id: str, variation_spec: Any, **options: Any) -> Order:
+    def create_order(
+        self,
+        workflow_id: str,
+        variation_spec: Any,
+        *,
+        idempotency_key: str | None = None,
+        tags: Sequence[str] | None = None,
+        metadata: Mapping[str, str] | None = None,
+        **options: Any,
+    ) -> Order:
         """POST /v1/orders: many runs of one workflow, planned (``status`` ``planned``) until :meth:`start_order`.
 
         ``variation_spec`` is a dict (or a ``models.VariationSpecList`` / ``Matrix`` / ``Csv``), e.g.
-        ``{"resolver": "list", "params": {"items": [{"topic": "owls"}, {"topic": "larks"}]}}``. Options, in
+        ``{"resolver": "list", "params": {"items": [{"topic": "owls"}, {"topic": "larks"}]}}``. ``tags`` and
+        ``metadata`` label every child run, as on :meth:`create_run`. With ``idempotency_key`` a retry with the
+        same arguments within 24 hours plans nothing and returns the order the first call planned; the key with
+        other arguments raises :class:`UnprocessableEntity` (``idempotency_key_reused``). Options, in
         snake case: ``intake_base``, ``target_count``, ``budget_limit_usd``, ``budget_enforcement_mode``,
         ``project_id``, ``workspace_id``, ``workflow_version``, ``execution_mode``, ``priority``,
         ``max_concurrency``, ``provider_overrides``, ``plan_artifact_id``, ``order_dedupe_key``.
         """
-        return self._send(_base.create_order(workflow_id, variation_spec, options))
+        return self._send(
+            _base.create_order(
+                workflow_id, variation_spec, options, idempotency_key=idempotency_key, tags=tags, metadata=metadata
+            )
+        )
 
     def start_order(self, order_id: str) -> Order:
         """POST /v1/orders/{order_id}/start. Raises :class:`BudgetExceeded` when a budget refuses it."""

@@ -72,7 +72,7 @@ export const IdempotencyHeaders = z.object({
     .regex(KEY_PATTERN, 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces')
     .optional()
     .openapi({
-      description: `Makes the create safe to retry: within ${IDEMPOTENCY_WINDOW_HOURS} hours, a request with the same key and body in the same workspace gets what the first created (201, ${REPLAYED_HEADER}: true); another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces.`,
+      description: `Makes the create safe to retry: within ${IDEMPOTENCY_WINDOW_HOURS} hours, a request with the same key and body in the same workspace gets what the first created, with ${REPLAYED_HEADER}: true; another body with the key is refused (422 idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces.`,
       example: 'order-2026-11-26-0001',
     }),
 });

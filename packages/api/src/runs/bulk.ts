@@ -11,10 +11,11 @@ import {
   type BulkSkipped,
   type RunFilter,
 } from '@atelier/contracts/run-actions';
-import { type RunRow, listRunRows } from '@atelier/db';
+import { type Executor, type IdempotencyKey, type RunRow, idempotentCreations, listRunRows } from '@atelier/db';
 import { type RunStatus, isTerminalRunStatus } from '@atelier/domain';
 import { listAccess } from '../access.js';
 import { ApiError, fail } from '../errors.js';
+import { createdOnce } from '../http/idempotency.js';
 import type { Caller } from '../caller.js';
 import { cancelRun } from './cancel.js';
 import { dryRunRerun, rerunRun } from './rerun.js';
@@ -98,6 +99,7 @@ const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6;
 export async function bulkRerun(
   caller: Caller,
   request: z.infer<typeof BulkRerunRequest>,
+  key?: IdempotencyKey,
 ): Promise<z.infer<typeof BulkRerunDryRun> | z.infer<typeof BulkRerunResult>> {
   const runs = await matchingRuns(caller, request.filter, request.limit);
   const overrides = {
@@ -125,10 +127,12 @@ export async function bulkRerun(
   const failed: Failed[] = [];
   for (const [index, run] of runs.entries()) {
     try {
-      const { row } = await rerunRun(caller, run.id, overrides);
+      const { row } = await rerunRun(caller, run.id, overrides, key && rerunKey(key, reruns.length));
       acted.push(run.id);
       reruns.push({ runId: row.id, rerunOf: run.id });
     } catch (err) {
+      // A racing request with another body under the key took this rerun's key: the whole request's refusal, not this run's.
+      if (err instanceof ApiError && (err.detail as { code?: unknown } | null)?.code === 'idempotency_key_reused') throw err;
       const refusal = refusalOf(run.id, err);
       failed.push(refusal);
       if (refusal.status === 402) {
@@ -139,4 +143,69 @@ export async function bulkRerun(
   }
   caller.logger.info({ matched: runs.length, acted: acted.length, failed: failed.length, skipped: skipped.length }, 'bulk rerun');
   return { dryRun: false, matched: runs.length, acted, reruns, skipped, failed };
+}
+
+type BulkRerunAnswer = z.infer<typeof BulkRerunResult>;
+
+/**
+ * The key the n-th rerun of a bulk rerun is recorded under, in the runs' key space: the request's key, a space
+ * and n. A client's key never holds a space (IdempotencyHeaders), so no POST /v1/runs or single rerun meets it;
+ * the hash is the bulk request's, so every rerun of one request carries the same one.
+ */
+const rerunKey = (key: IdempotencyKey, n: number): IdempotencyKey => ({ key: `${key.key} ${n}`, hash: key.hash });
+
+/**
+ * A bulk rerun's creations under a key, for createdOnce: its reruns are runs recorded under rerunKey 0, 1, …,
+ * so what an earlier request created is read back from them, in order, with no table of answers. Only
+ * creations are kept: a replay's `failed` and `skipped` are empty and `matched` counts the reruns.
+ */
+function bulkRerunCreations(limit: number) {
+  const runs = idempotentCreations('runs');
+  return {
+    async find(db: Executor, workspaceId: string, key: string) {
+      const rows: RunRow[] = [];
+      let hash = '';
+      // Rerun n+1 is only created after rerun n, so the first key missing ends them.
+      for (let n = 0; n < limit; n++) {
+        const earlier = await runs.find(db, workspaceId, `${key} ${n}`);
+        if (!earlier) break;
+        rows.push(earlier.row);
+        hash = earlier.hash;
+      }
+      if (rows.length === 0) return undefined;
+      const answer: BulkRerunAnswer = {
+        dryRun: false,
+        matched: rows.length,
+        acted: rows.map((r) => r.rerun_of ?? ''),
+        reruns: rows.map((r) => ({ runId: r.id, rerunOf: r.rerun_of ?? '' })),
+        skipped: [],
+        failed: [],
+      };
+      return { row: answer, hash };
+    },
+    // Each rerun is created through createRunOnce, which meets a taken or expired key of its own; these two
+    // only answer for the first rerun's key, should a unique violation ever reach createdOnce from here.
+    releaseExpired: (db: Executor, workspaceId: string, key: string) => runs.releaseExpired(db, workspaceId, `${key} 0`),
+    isTaken: runs.isTaken,
+  };
+}
+
+/**
+ * POST /v1/runs/bulk-rerun with an `Idempotency-Key` (not a dry run): as POST /v1/runs with one, through the
+ * same createdOnce. A retry with the same body within the window creates nothing and answers the reruns the
+ * first request created, rather than matching the filter again: the first request's reruns carry their
+ * originals' tags, so a filter by tag would now choose them too. Another body under the key is 422.
+ */
+export async function bulkRerunOnce(
+  caller: Caller,
+  request: z.infer<typeof BulkRerunRequest>,
+  key: IdempotencyKey,
+): Promise<{ answer: BulkRerunAnswer; replayed: boolean }> {
+  const access = await listAccess(caller, request.filter);
+  const { row, replayed } = await createdOnce(bulkRerunCreations(request.limit), caller.services.db, access.workspaceId, key, async () => {
+    const answer = await bulkRerun(caller, { ...request, dryRun: false }, key);
+    // bulkRerun answers a dry run only when asked for one, which it was not.
+    return answer as BulkRerunAnswer;
+  });
+  return { answer: row, replayed };
 }

@@ -16,14 +16,17 @@ from ...models.keyed_invalid import KeyedInvalid
 from ...models.message_error import MessageError
 from ...models.request_validation_error import RequestValidationError
 from ...models.workflow_invalid import WorkflowInvalid
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: BulkRerunRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["idempotency-key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -224,6 +227,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: BulkRerunRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -241,10 +245,20 @@ def sync_detailed(
      Each run is rerun as POST /v1/runs/{run_id}/rerun reruns one, with the same intake and providers
     overrides, one after another. A rerun refused is listed in failed with its status and detail; a 402
     from a budget ends the bulk rerun and the runs after it are skipped (reason budget). A filter
-    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. No Idempotency-Key:
-    sending the request again reruns the runs again.
+    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. Without an
+    Idempotency-Key, sending the request again reruns the runs again (a filter by tag then also matches
+    the first request's reruns). With one (a dry run ignores it), a retry with the same key and body in
+    the same workspace within 24 hours creates nothing and answers the reruns the first request created,
+    with Idempotent-Replayed: true (failed and skipped are not kept: empty, and matched counts the
+    reruns); the same key with another body is 422 idempotency_key_reused. Keys are those of POST
+    /v1/runs, in a space of their own: a bulk rerun never meets a run created under the same key.
 
     Args:
+        idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
+            idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
+            order-2026-11-26-0001.
         body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
             original as a single rerun takes them Example: {'filter': {'status': 'failed',
             'templateId': 'plan-research-report'}, 'dryRun': True, 'limit': 50, 'intake': {'depth':
@@ -260,6 +274,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -273,6 +288,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: BulkRerunRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -291,10 +307,20 @@ def sync(
      Each run is rerun as POST /v1/runs/{run_id}/rerun reruns one, with the same intake and providers
     overrides, one after another. A rerun refused is listed in failed with its status and detail; a 402
     from a budget ends the bulk rerun and the runs after it are skipped (reason budget). A filter
-    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. No Idempotency-Key:
-    sending the request again reruns the runs again.
+    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. Without an
+    Idempotency-Key, sending the request again reruns the runs again (a filter by tag then also matches
+    the first request's reruns). With one (a dry run ignores it), a retry with the same key and body in
+    the same workspace within 24 hours creates nothing and answers the reruns the first request created,
+    with Idempotent-Replayed: true (failed and skipped are not kept: empty, and matched counts the
+    reruns); the same key with another body is 422 idempotency_key_reused. Keys are those of POST
+    /v1/runs, in a space of their own: a bulk rerun never meets a run created under the same key.
 
     Args:
+        idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
+            idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
+            order-2026-11-26-0001.
         body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
             original as a single rerun takes them Example: {'filter': {'status': 'failed',
             'templateId': 'plan-research-report'}, 'dryRun': True, 'limit': 50, 'intake': {'depth':
@@ -311,6 +337,7 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -318,6 +345,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: BulkRerunRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -335,10 +363,20 @@ async def asyncio_detailed(
      Each run is rerun as POST /v1/runs/{run_id}/rerun reruns one, with the same intake and providers
     overrides, one after another. A rerun refused is listed in failed with its status and detail; a 402
     from a budget ends the bulk rerun and the runs after it are skipped (reason budget). A filter
-    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. No Idempotency-Key:
-    sending the request again reruns the runs again.
+    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. Without an
+    Idempotency-Key, sending the request again reruns the runs again (a filter by tag then also matches
+    the first request's reruns). With one (a dry run ignores it), a retry with the same key and body in
+    the same workspace within 24 hours creates nothing and answers the reruns the first request created,
+    with Idempotent-Replayed: true (failed and skipped are not kept: empty, and matched counts the
+    reruns); the same key with another body is 422 idempotency_key_reused. Keys are those of POST
+    /v1/runs, in a space of their own: a bulk rerun never meets a run created under the same key.
 
     Args:
+        idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
+            idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
+            order-2026-11-26-0001.
         body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
             original as a single rerun takes them Example: {'filter': {'status': 'failed',
             'templateId': 'plan-research-report'}, 'dryRun': True, 'limit': 50, 'intake': {'depth':
@@ -354,6 +392,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -365,6 +404,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: BulkRerunRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -383,10 +423,20 @@ async def asyncio(
      Each run is rerun as POST /v1/runs/{run_id}/rerun reruns one, with the same intake and providers
     overrides, one after another. A rerun refused is listed in failed with its status and detail; a 402
     from a budget ends the bulk rerun and the runs after it are skipped (reason budget). A filter
-    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. No Idempotency-Key:
-    sending the request again reruns the runs again.
+    matching more than limit runs is 422 bulk_limit_exceeded and nothing is done. Without an
+    Idempotency-Key, sending the request again reruns the runs again (a filter by tag then also matches
+    the first request's reruns). With one (a dry run ignores it), a retry with the same key and body in
+    the same workspace within 24 hours creates nothing and answers the reruns the first request created,
+    with Idempotent-Replayed: true (failed and skipped are not kept: empty, and matched counts the
+    reruns); the same key with another body is 422 idempotency_key_reused. Keys are those of POST
+    /v1/runs, in a space of their own: a bulk rerun never meets a run created under the same key.
 
     Args:
+        idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
+            idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
+            order-2026-11-26-0001.
         body (BulkRerunRequest): intake and providers apply to every rerun, each over its own
             original as a single rerun takes them Example: {'filter': {'status': 'failed',
             'templateId': 'plan-research-report'}, 'dryRun': True, 'limit': 50, 'intake': {'depth':
@@ -404,5 +454,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -267,8 +267,8 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
-            with the same key and body in the same workspace gets what the first created (201,
-            Idempotent-Replayed: true); another body with the key is refused (422
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
         body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':
@@ -328,8 +328,8 @@ def sync(
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
-            with the same key and body in the same workspace gets what the first created (201,
-            Idempotent-Replayed: true); another body with the key is refused (422
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
         body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':
@@ -383,8 +383,8 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
-            with the same key and body in the same workspace gets what the first created (201,
-            Idempotent-Replayed: true); another body with the key is refused (422
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
         body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':
@@ -442,8 +442,8 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
-            with the same key and body in the same workspace gets what the first created (201,
-            Idempotent-Replayed: true); another body with the key is refused (422
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
         body (CreateRunRequest):  Example: {'templateId': 'plan-research-report', 'intake':

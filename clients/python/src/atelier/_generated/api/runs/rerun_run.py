@@ -284,8 +284,8 @@ def sync_detailed(
     Args:
         run_id (str):  Example: run-1a2b3c4d.
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
-            with the same key and body in the same workspace gets what the first created (201,
-            Idempotent-Replayed: true); another body with the key is refused (422
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
         body (RerunRequest | Unset):  Example: {'intake': {'topic': 'rooftop beekeeping in
@@ -348,8 +348,8 @@ def sync(
     Args:
         run_id (str):  Example: run-1a2b3c4d.
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
-            with the same key and body in the same workspace gets what the first created (201,
-            Idempotent-Replayed: true); another body with the key is refused (422
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
         body (RerunRequest | Unset):  Example: {'intake': {'topic': 'rooftop beekeeping in
@@ -406,8 +406,8 @@ async def asyncio_detailed(
     Args:
         run_id (str):  Example: run-1a2b3c4d.
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
-            with the same key and body in the same workspace gets what the first created (201,
-            Idempotent-Replayed: true); another body with the key is refused (422
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
         body (RerunRequest | Unset):  Example: {'intake': {'topic': 'rooftop beekeeping in
@@ -468,8 +468,8 @@ async def asyncio(
     Args:
         run_id (str):  Example: run-1a2b3c4d.
         idempotency_key (str | Unset): Makes the create safe to retry: within 24 hours, a request
-            with the same key and body in the same workspace gets what the first created (201,
-            Idempotent-Replayed: true); another body with the key is refused (422
+            with the same key and body in the same workspace gets what the first created, with
+            Idempotent-Replayed: true; another body with the key is refused (422
             idempotency_key_reused). 1 to 255 printable ASCII characters, no spaces. Example:
             order-2026-11-26-0001.
         body (RerunRequest | Unset):  Example: {'intake': {'topic': 'rooftop beekeeping in
