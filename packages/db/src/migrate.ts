@@ -30,6 +30,7 @@ import * as idempotencyKeys from './migrations/0024-idempotency-keys.js';
 import * as runTags from './migrations/0025-run-tags.js';
 import * as runRerunOf from './migrations/0026-run-rerun-of.js';
 import * as subworkflowCost from './migrations/0027-subworkflow-cost.js';
+import * as stepInputs from './migrations/0029-step-inputs.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -65,6 +66,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0025-run-tags': runTags,
   '0026-run-rerun-of': runRerunOf,
   '0027-subworkflow-cost': subworkflowCost,
+  '0029-step-inputs': stepInputs,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -59,10 +59,16 @@ export function presentRun(run: RunRow, steps: RunStepRow[], decisions: Decision
         ...(row ? { attempts: row.attempts } : {}),
         ...(Array.isArray(row?.fallbacks) && row.fallbacks.length > 0 ? { fallbacks: row.fallbacks as StepFallback[] } : {}),
         ...(row && providerSpend ? { providerSpendUsd: providerSpend.get(index) ?? 0 } : {}),
-        // What a person reading one run wants (the console's timeline and step outputs); left out of lists and
-        // webhook payloads, where an output (a whole report) would make every item large.
+        // What a person reading one run wants (the console's timeline, step inputs and outputs); left out of lists
+        // and webhook payloads, where an output (a whole report) would make every item large.
         ...(providerSpend
-          ? { startedAt: iso(row?.started_at ?? null), finishedAt: iso(row?.finished_at ?? null), output: row?.output ?? null }
+          ? {
+              startedAt: iso(row?.started_at ?? null),
+              finishedAt: iso(row?.finished_at ?? null),
+              output: row?.output ?? null,
+              input: row?.input ?? null,
+              inputOmitted: row?.input_omitted ?? false,
+            }
           : {}),
       };
     }),
