@@ -17,6 +17,7 @@ const SHOTS =
   process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? path.join(PROJECT_ROOT, 'docs') : path.join(PROJECT_ROOT, '.test-data', 'console');
 const PASSWORD = 'correct horse battery';
 const TAG = 'run-page-test';
+const TEMPORAL_UI = 'http://127.0.0.1:8233/';
 
 let h: Harness;
 let reviewer: TestUser;
@@ -37,7 +38,8 @@ beforeAll(async () => {
   }
   await mkdir(SHOTS, { recursive: true });
   [h, browser] = await Promise.all([
-    startHarness({ localLatencyMs: 1000 }),
+    // A Web UI address the page links to (never fetched: the test only reads the link).
+    startHarness({ localLatencyMs: 1000, temporalUiUrl: TEMPORAL_UI }),
     chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }),
   ]);
   reviewer = await registerUser(h, 'Reviewer');
@@ -104,6 +106,11 @@ describe('the console run page', () => {
     const childLink = page.locator('#run-view .child-run a');
     const childId = (await childLink.textContent()) ?? '';
     expect((await h.request('GET', `/v1/runs/${childId}`, { token: reviewer.token })).body.parentRunId).toBe(articleRun.id);
+
+    // The run's execution in the Temporal Web UI: its workflow id is the run id, in the gateway's namespace.
+    const execution = page.locator('#run-view .facts a.temporal-link');
+    expect(await execution.getAttribute('href')).toBe(`http://127.0.0.1:8233/namespaces/default/workflows/${articleRun.id}`);
+    expect(await execution.getAttribute('target')).toBe('_blank');
 
     // Inputs and outputs are collapsed until asked for; a long one is cut, with "show all".
     const outputs = page.locator('#run-view details.step-output');
