@@ -1,6 +1,6 @@
 import { type RunStatus, type StepFallback, runTotalUsd } from '@atelier/domain';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import type { Database, RunRow, RunStepRow } from '@atelier/db';
+import type { Database, ListedRunStepRow, RunRow, RunStepRow } from '@atelier/db';
 import type { Selectable } from 'kysely';
 
 type DecisionRow = Selectable<Database['run_decisions']>;
@@ -13,7 +13,12 @@ const num = (v: string | number | null) => (v === null ? 0 : Number(v));
  * steps that have not started yet are `pending` with no telemetry. Started steps show their attempts and,
  * when `providerSpend` (step index → USD, every attempt's calls) is given, what the providers charged.
  */
-export function presentRun(run: RunRow, steps: RunStepRow[], decisions: DecisionRow[] = [], providerSpend?: Map<number, number>) {
+export function presentRun(
+  run: RunRow,
+  steps: Array<ListedRunStepRow & Partial<RunStepRow>>,
+  decisions: DecisionRow[] = [],
+  providerSpend?: Map<number, number>,
+) {
   const definition = run.definition as WorkflowDefinition;
   const byIndex = new Map(steps.map((s) => [s.step_index, s]));
   const end = run.finished_at ?? new Date();
