@@ -17,6 +17,7 @@ const SHOTS =
   process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? path.join(PROJECT_ROOT, 'docs') : path.join(PROJECT_ROOT, '.test-data', 'console');
 const PASSWORD = 'correct horse battery';
 const TAG = 'run-page-test';
+const TEMPORAL_UI = 'http://127.0.0.1:8233/';
 
 let h: Harness;
 let reviewer: TestUser;
@@ -37,7 +38,8 @@ beforeAll(async () => {
   }
   await mkdir(SHOTS, { recursive: true });
   [h, browser] = await Promise.all([
-    startHarness({ localLatencyMs: 1000 }),
+    // A Web UI address the page links to (never fetched: the test only reads the link).
+    startHarness({ localLatencyMs: 1000, temporalUiUrl: TEMPORAL_UI }),
     chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }),
   ]);
   reviewer = await registerUser(h, 'Reviewer');
@@ -105,10 +107,26 @@ describe('the console run page', () => {
     const childId = (await childLink.textContent()) ?? '';
     expect((await h.request('GET', `/v1/runs/${childId}`, { token: reviewer.token })).body.parentRunId).toBe(articleRun.id);
 
-    // Outputs are collapsed until asked for; a long one is cut, with "show all".
+    // The run's execution in the Temporal Web UI: its workflow id is the run id, in the gateway's namespace.
+    const execution = page.locator('#run-view .facts a.temporal-link');
+    expect(await execution.getAttribute('href')).toBe(`http://127.0.0.1:8233/namespaces/default/workflows/${articleRun.id}`);
+    expect(await execution.getAttribute('target')).toBe('_blank');
+
+    // Inputs and outputs are collapsed until asked for; a long one is cut, with "show all".
     const outputs = page.locator('#run-view details.step-output');
     expect(await outputs.count()).toBeGreaterThan(0);
     expect(await outputs.first().getAttribute('open')).toBeNull();
+    // The article step's input is its prompt as the model got it, the research filled in, beside its output.
+    const write = page.locator('#run-view details.step-output[data-step="2"]');
+    await write.locator('summary').click();
+    const read = articleRun.runSteps[2];
+    expect(await write.locator('.step-input pre').first().textContent()).toMatch(/^Write an article on "/);
+    expect(read.input.prompt).toContain(articleRun.runSteps[1].output.title);
+    expect(await write.locator('.step-output-value pre').count()).toBe(1);
+    // A subWorkflow step has no input of its own: its child run has the intake.
+    const child = page.locator('#run-view details.step-output[data-step="1"]');
+    await child.locator('summary').click();
+    expect(await child.locator('.step-input').textContent()).toContain('None recorded.');
 
     // The article is read as an article: title, standfirst, paragraphs — no JSON dump.
     const article = page.locator('#run-view section.artifact article.article');
@@ -119,7 +137,7 @@ describe('the console run page', () => {
     await page.screenshot({ path: path.join(SHOTS, 'console-run-page.png'), fullPage: true });
 
     await outputs.last().locator('summary').click();
-    const showAll = outputs.last().locator('button.show-all');
+    const showAll = outputs.last().locator('.step-output-value button.show-all');
     if (await showAll.count()) {
       await showAll.click();
       expect(await showAll.count()).toBe(0);

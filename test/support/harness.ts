@@ -124,6 +124,8 @@ export interface HarnessOptions {
   loginThrottle?: Partial<LoginThrottleSettings>;
   /** Proxies whose X-Forwarded-For the gateway believes (0 unless a test says). */
   trustedProxyHops?: number;
+  /** The Temporal Web UI the console links runs to (ATELIER_TEMPORAL_UI_URL); none unless a test says. */
+  temporalUiUrl?: string;
 }
 
 /** Production's egress policy plus loopback: what harness workers use unless a test says otherwise. */
@@ -195,6 +197,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       webhookRetry: opts.webhookRetry,
       loginThrottle: opts.loginThrottle,
       trustedProxyHops: opts.trustedProxyHops ?? 0,
+      ...(opts.temporalUiUrl ? { temporalUiUrl: opts.temporalUiUrl } : {}),
       providerWebhooks: createProviders(opts.providers).webhooks,
     },
     0,

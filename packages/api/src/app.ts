@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { MessageError, RequestValidationError } from '@atelier/contracts/errors';
 import { mountDocs } from './docs-page.js';
 import { mountConsole } from './console/index.js';
+import { temporalUiUrl } from './console/temporal-ui.js';
 import { gatewayReadiness } from './readiness.js';
 import { routedPath } from './http/action-paths.js';
 import { publishedDocument } from './http/openapi-document.js';
@@ -60,6 +61,7 @@ export function createApp(given: AppServices) {
     // Read once here, so that a bad setting stops the gateway at start rather than failing sign-ins.
     loginThrottle: loginThrottleSettings(process.env, given.loginThrottle),
     trustedProxyHops: trustedProxyHops(process.env, given.trustedProxyHops),
+    temporalUiUrl: temporalUiUrl(process.env, given.temporalUiUrl),
   };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: routedPath });
   // A server span per request, outermost, when this process exports traces (startApiServer starts tracing).
@@ -120,7 +122,7 @@ export function createApp(given: AppServices) {
     return c.json(document);
   });
   mountDocs(app);
-  mountConsole(app);
+  mountConsole(app, services.temporalUiUrl ? { ui: services.temporalUiUrl, namespace: services.temporal.options.namespace } : undefined);
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/metrics', operatorOnly(services.metricsToken), async (c) =>
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE }),

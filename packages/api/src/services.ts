@@ -59,6 +59,11 @@ export interface AppServices {
   providerWebhooks?: (provider: string) => JobWebhooks | undefined;
   /** Proxies in front of the gateway whose X-Forwarded-For is believed (ATELIER_TRUSTED_PROXY_HOPS, else 0). */
   trustedProxyHops?: number;
+  /**
+   * The Temporal Web UI the console's run page links a run's execution to (ATELIER_TEMPORAL_UI_URL when
+   * absent; console/temporal-ui.ts). Neither set: no link.
+   */
+  temporalUiUrl?: string;
 }
 
 /** Who is calling: a signed-in session or an API key, always on behalf of one user. */

@@ -2694,6 +2694,10 @@ export interface components {
             finishedAt?: string | null;
             /** @description The step's recorded output (a subWorkflow step's carries its child's runId); null until it has one. On reads of one run, so a list of runs stays small */
             output?: unknown;
+            /** @description What the step was given, resolved against the run as it started: a model step its rendered prompt (`{ prompt }`, an image step's params beside it), a tool or code function its input, a code expression the run context it reads. null until the step starts, for a step with no input of its own (skipped, subWorkflow: its child run has the intake), for steps recorded before inputs were kept, and when its JSON is over 64 KB (then inputOmitted is true). On reads of one run */
+            input?: unknown;
+            /** @description True when the input was over 64 KB as JSON and was not kept (input is null). On reads of one run */
+            inputOmitted?: boolean;
         };
         StepFallback: {
             /** @description The role whose binding listed the model */

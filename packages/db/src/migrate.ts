@@ -31,6 +31,7 @@ import * as runTags from './migrations/0025-run-tags.js';
 import * as runRerunOf from './migrations/0026-run-rerun-of.js';
 import * as subworkflowCost from './migrations/0027-subworkflow-cost.js';
 import * as artifactsWorkspaceCreated from './migrations/0028-artifacts-workspace-created.js';
+import * as stepInputs from './migrations/0029-step-inputs.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -67,6 +68,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0026-run-rerun-of': runRerunOf,
   '0027-subworkflow-cost': subworkflowCost,
   '0028-artifacts-workspace-created': artifactsWorkspaceCreated,
+  '0029-step-inputs': stepInputs,
 };
 
 class InCodeMigrations implements MigrationProvider {

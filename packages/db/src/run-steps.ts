@@ -29,6 +29,24 @@ export interface StepStart {
   stepId: string;
   name: string;
   kind: string;
+  /** What the step was given, resolved against its run; absent for a step with no input of its own. */
+  input?: unknown;
+}
+
+/**
+ * The most of a step's input kept, as JSON bytes. A step may read whole earlier outputs (a report, an
+ * article's draft); kept in full, every step after such a one would copy it into its row again.
+ */
+export const STEP_INPUT_MAX_BYTES = 64 * 1024;
+
+/** A step's input as its two columns hold it: its JSON, or null with `omitted` when over the limit. */
+export function stepInputColumns(input: unknown): { json: string | null; omitted: boolean } {
+  if (input === undefined) return { json: null, omitted: false };
+  const json = JSON.stringify(input);
+  // JSON.stringify answers undefined for a function or symbol: nothing to keep.
+  if (json === undefined) return { json: null, omitted: false };
+  if (Buffer.byteLength(json, 'utf8') > STEP_INPUT_MAX_BYTES) return { json: null, omitted: true };
+  return { json, omitted: false };
 }
 
 /**
@@ -51,6 +69,7 @@ async function startFreshStep(db: Executor, s: StepStart): Promise<RunStepRow | 
     { type: 'run.status', data: { status: 'running' }, when: sql<boolean>`run.was <> 'running'` },
     { type: 'step.started', data: { stepIndex: s.stepIndex, stepId: s.stepId, name: s.name, kind: s.kind } },
   ];
+  const input = stepInputColumns(s.input);
   const { rows } = await sql<RunStepRow & { announced: unknown }>`
     WITH locked AS (SELECT status FROM runs WHERE id = ${s.runId} FOR UPDATE),
     run AS (
@@ -62,8 +81,8 @@ async function startFreshStep(db: Executor, s: StepStart): Promise<RunStepRow | 
         AND NOT EXISTS (SELECT 1 FROM run_steps WHERE run_id = ${s.runId} AND step_index = ${s.stepIndex})
       RETURNING runs.event_seq, locked.status AS was),
     step AS (
-      INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at)
-      SELECT ${s.runId}, ${s.stepIndex}, ${s.stepId}, ${s.name}, ${s.kind}, 'pending', now() FROM run
+      INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at, input, input_omitted)
+      SELECT ${s.runId}, ${s.stepIndex}, ${s.stepId}, ${s.name}, ${s.kind}, 'pending', now(), ${input.json}::jsonb, ${input.omitted} FROM run
       RETURNING *),
     ${appendedEvents(s.runId, events)}
     SELECT step.*, ${announceAppended} AS announced FROM step, appended ORDER BY appended.seq`.execute(db);
@@ -83,6 +102,7 @@ async function startStepAgain(tx: Transaction<Database>, s: StepStart): Promise<
     .executeTakeFirst();
   // The first step's start is when the run starts running: one transaction instead of a bookkeeping one of its own.
   if (run && (run.status === 'pending' || run.status === 'queued')) await moveRunStatus(tx, s.runId, 'running');
+  const input = stepInputColumns(s.input);
   const started = await tx
     .insertInto('run_steps')
     .values({
@@ -93,6 +113,8 @@ async function startStepAgain(tx: Transaction<Database>, s: StepStart): Promise<
       kind: s.kind,
       status: 'pending',
       started_at: new Date(),
+      input: input.json,
+      input_omitted: input.omitted,
     })
     .onConflict((oc) => oc.columns(['run_id', 'step_index']).doNothing())
     .returningAll()
@@ -242,17 +264,20 @@ export interface StepStartedAt extends StepStart {
  * The CTEs `step` and `calls` of a statement that records a step begun and settled at once: the step's row
  * (for each row of the statement's `run`, so only when the run was updated) and its provider calls.
  */
-export const insertStartedStep = (s: StepSettlement, start: StepStartedAt, costUsd: number) => sql`
+export const insertStartedStep = (s: StepSettlement, start: StepStartedAt, costUsd: number) => {
+  const input = stepInputColumns(start.input);
+  return sql`
     step AS (
       INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at, finished_at,
-        provider, model, duration_ms, cost_actual_usd, output, error, error_code, fallbacks)
+        provider, model, duration_ms, cost_actual_usd, output, error, error_code, fallbacks, input, input_omitted)
       SELECT ${s.runId}, ${s.stepIndex}, ${start.stepId}, ${start.name}, ${start.kind}, ${s.status}, ${start.at}, now(),
         ${s.provider ?? null}, ${s.model ?? null}, ${s.durationMs ?? null}, ${costUsd},
         ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb, ${s.error ?? null}, ${s.errorCode ?? null},
-        ${fallbacksJson(s)}::jsonb
+        ${fallbacksJson(s)}::jsonb, ${input.json}::jsonb, ${input.omitted}
       FROM run
       RETURNING step_index),
     calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`EXISTS (SELECT 1 FROM step)`)})`;
+};
 
 /**
  * Records a step's start and its settlement together, in one statement, for a step that ran before its

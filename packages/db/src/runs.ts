@@ -193,13 +193,38 @@ export async function listRunRows(db: Db, f: RunFilters): Promise<PageOf<RunRow>
   );
 }
 
+/** A step's columns a list of runs reads: its input (up to 64 KB) is shown only on reads of one run. */
+const LISTED_STEP_COLUMNS = [
+  'run_id',
+  'step_index',
+  'step_id',
+  'name',
+  'kind',
+  'status',
+  'provider',
+  'model',
+  'duration_ms',
+  'cost_actual_usd',
+  'subworkflow_actual_usd',
+  'output',
+  'error',
+  'error_code',
+  'attempts',
+  'started_at',
+  'finished_at',
+  'fallbacks',
+] as const satisfies ReadonlyArray<keyof RunStepRow>;
+
+/** A run's step as a list of runs has it: without its input. */
+export type ListedRunStepRow = Omit<RunStepRow, 'input' | 'input_omitted'>;
+
 /** Newest first; `total` counts every match. */
-export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]; steps: RunStepRow[]; total: number }> {
+export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]; steps: ListedRunStepRow[]; total: number }> {
   const { items, total } = await listRunRows(db, f);
   const steps = items.length
     ? await db
         .selectFrom('run_steps')
-        .selectAll()
+        .select(LISTED_STEP_COLUMNS)
         .where(
           'run_id',
           'in',

@@ -205,6 +205,10 @@ export interface RunStepsTable {
   /** A subWorkflow step's child run's total spend, as it settled; 0 for every other step. */
   subworkflow_actual_usd: Numeric;
   output: NullableJson;
+  /** What the step was given, resolved, as it started (migration 0029); null before, or when none or too large. */
+  input: NullableJson;
+  /** The input's JSON was over STEP_INPUT_MAX_BYTES, so `input` was left null. */
+  input_omitted: Generated<boolean>;
   error: string | null;
   error_code: string | null;
   attempts: Generated<number>;

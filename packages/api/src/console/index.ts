@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import { type ConsoleView, consolePage, notFoundPage } from './shell.js';
+import { runExecutionUrl } from './temporal-ui.js';
 
 /**
  * The review console at /console (docs/console.md): server-rendered page shells plus a few plain ES
@@ -71,19 +72,27 @@ function notFound(c: Context) {
   return c.html(notFoundPage(c.req.path), 404);
 }
 
-function page(c: Context, view: ConsoleView, id?: string) {
+/** Where the console links a run's execution in the Temporal Web UI; absent, it shows no link. */
+export interface ConsoleTemporalUi {
+  ui: string;
+  namespace: string;
+}
+
+function page(c: Context, view: ConsoleView, id?: string, temporal?: ConsoleTemporalUi) {
   if (id !== undefined && !PAGE_ID.test(id)) return notFound(c);
   pageHeaders(c);
-  return c.html(consolePage(view, id));
+  // A run page carries its execution's address for its script: the gateway's setting, not data of the run.
+  const execution = view === 'run' && id && temporal ? runExecutionUrl(temporal.ui, temporal.namespace, id) : undefined;
+  return c.html(consolePage(view, id, execution));
 }
 
 const cache = new Map<string, Buffer>();
 
-export function mountConsole(app: Hono<any>): void {
+export function mountConsole(app: Hono<any>, temporal?: ConsoleTemporalUi): void {
   app.get('/console', (c) => page(c, 'signin'));
   app.get('/console/queue', (c) => page(c, 'queue'));
   app.get('/console/runs', (c) => page(c, 'runs'));
-  app.get('/console/runs/:id', (c) => page(c, 'run', c.req.param('id')));
+  app.get('/console/runs/:id', (c) => page(c, 'run', c.req.param('id'), temporal));
   app.get('/console/orders', (c) => page(c, 'orders'));
   app.get('/console/orders/:id', (c) => page(c, 'order', c.req.param('id')));
   app.get('/console/settings', (c) => page(c, 'settings'));

@@ -108,9 +108,10 @@ function runs() {
 <div id="runs-table"></div>`;
 }
 
-function run(id: string) {
+/** `execution`: the run's page in the Temporal Web UI, when the gateway knows the UI (ATELIER_TEMPORAL_UI_URL). */
+function run(id: string, execution?: string) {
   return html`<div class="pane-head"><h1>Run <code>${id}</code></h1><div id="run-actions" class="run-actions"></div><span id="run-live" class="muted small"></span></div>
-<div id="run-view" class="run-view"></div>`;
+<div id="run-view" class="run-view"${execution ? html` data-temporal-url="${execution}"` : ''}></div>`;
 }
 
 function orders() {
@@ -128,7 +129,7 @@ function order(id: string) {
 <div id="order-view"></div>`;
 }
 
-function body(view: ConsoleView, id: string) {
+function body(view: ConsoleView, id: string, execution?: string) {
   switch (view) {
     case 'signin':
       return signIn();
@@ -137,7 +138,7 @@ function body(view: ConsoleView, id: string) {
     case 'runs':
       return runs();
     case 'run':
-      return run(id);
+      return run(id, execution);
     case 'orders':
       return orders();
     case 'order':
@@ -147,7 +148,7 @@ function body(view: ConsoleView, id: string) {
   }
 }
 
-export function consolePage(view: ConsoleView, id = '') {
+export function consolePage(view: ConsoleView, id = '', execution?: string) {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -164,7 +165,7 @@ ${isSettingsView(view) ? html`<link rel="stylesheet" href="/console/assets/setti
 ${header(view)}
 <main id="main" tabindex="-1">
 <p id="status" class="status" role="status" aria-live="polite"></p>
-${body(view, id)}
+${body(view, id, execution)}
 </main>
 <noscript><p class="error">The review console needs JavaScript; the API itself is documented at <a href="/docs">/docs</a>.</p></noscript>
 </body>

@@ -1,6 +1,6 @@
 import { type RunStatus, type StepFallback, runTotalUsd } from '@atelier/domain';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
-import type { Database, RunRow, RunStepRow } from '@atelier/db';
+import type { Database, ListedRunStepRow, RunRow, RunStepRow } from '@atelier/db';
 import type { Selectable } from 'kysely';
 import { iso } from './time.js';
 
@@ -13,7 +13,12 @@ const num = (v: string | number | null) => (v === null ? 0 : Number(v));
  * steps that have not started yet are `pending` with no telemetry. Started steps show their attempts and,
  * when `providerSpend` (step index → USD, every attempt's calls) is given, what the providers charged.
  */
-export function presentRun(run: RunRow, steps: RunStepRow[], decisions: DecisionRow[] = [], providerSpend?: Map<number, number>) {
+export function presentRun(
+  run: RunRow,
+  steps: Array<ListedRunStepRow & Partial<RunStepRow>>,
+  decisions: DecisionRow[] = [],
+  providerSpend?: Map<number, number>,
+) {
   const definition = run.definition as WorkflowDefinition;
   const byIndex = new Map(steps.map((s) => [s.step_index, s]));
   const end = run.finished_at ?? new Date();
@@ -59,10 +64,16 @@ export function presentRun(run: RunRow, steps: RunStepRow[], decisions: Decision
         ...(row ? { attempts: row.attempts } : {}),
         ...(Array.isArray(row?.fallbacks) && row.fallbacks.length > 0 ? { fallbacks: row.fallbacks as StepFallback[] } : {}),
         ...(row && providerSpend ? { providerSpendUsd: providerSpend.get(index) ?? 0 } : {}),
-        // What a person reading one run wants (the console's timeline and step outputs); left out of lists and
-        // webhook payloads, where an output (a whole report) would make every item large.
+        // What a person reading one run wants (the console's timeline, step inputs and outputs); left out of lists
+        // and webhook payloads, where an output (a whole report) would make every item large.
         ...(providerSpend
-          ? { startedAt: iso(row?.started_at ?? null), finishedAt: iso(row?.finished_at ?? null), output: row?.output ?? null }
+          ? {
+              startedAt: iso(row?.started_at ?? null),
+              finishedAt: iso(row?.finished_at ?? null),
+              output: row?.output ?? null,
+              input: row?.input ?? null,
+              inputOmitted: row?.input_omitted ?? false,
+            }
           : {}),
       };
     }),

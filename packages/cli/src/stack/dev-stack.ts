@@ -51,6 +51,10 @@ export async function startDevStack(config: AtelierConfig, logger: Logger): Prom
       ATELIER_PUBLIC_URL: config.publicUrl ?? `http://127.0.0.1:${apiPort}`,
       // `atelier dev` fetches from this machine (its own gateway, local clip servers) unless told not to.
       ATELIER_EGRESS_ALLOW_PRIVATE: String(egressAllowsPrivate),
+      // The console links runs to the dev server's Web UI, unless the developer names another UI.
+      ...(given.ATELIER_TEMPORAL_UI_URL || deps.temporalUiUrl
+        ? { ATELIER_TEMPORAL_UI_URL: given.ATELIER_TEMPORAL_UI_URL || deps.temporalUiUrl }
+        : {}),
       ...(secretsKey ? { ATELIER_SECRETS_KEY: secretsKey.toString('base64') } : {}),
       [DEV_SUPERVISED_VARIABLE]: '1',
     };

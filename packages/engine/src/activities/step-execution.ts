@@ -32,6 +32,7 @@ import type { SettleRunAs } from './run-settlement.js';
 import { STEP_START_DEFER_MS, StepStartRecord } from './step-start.js';
 import { TextDeltaPublisher, announceTextDelta } from './text-deltas.js';
 import { StepFailure, executeStepKind } from './steps/index.js';
+import { resolvedStepInput } from './steps/step-input.js';
 
 /** Tells runs that the provider work they wait for ended (a batch answered their calls), as a webhook would. */
 async function announceJobsEnded(ended: Array<{ runId: string; jobId: string }>): Promise<void> {
@@ -97,7 +98,8 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
       const carried = CarriedAnswers.from(ctx.info.heartbeatDetails);
       // A first attempt writes its start late (quick steps with their settlement); a retry reads the earlier one's.
       const first = Context.current().info.attempt === 1;
-      const identity = { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind };
+      // The step's input as resolved now, kept with its start, so a run read shows what went into each step.
+      const identity = { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind, input: resolvedStepInput(input) };
       // A step run again after its provider job continues the attempt that submitted the job: no attempt is counted.
       const resumed = first && input.resumesJob ? await getRunStep(db, runId, stepIndex) : undefined;
       const start = resumed

@@ -64,6 +64,15 @@ const runLinks = (ids) =>
       )
     : '';
 
+/**
+ * The run's execution in the Temporal Web UI: the shell carries its address when the gateway is told where
+ * the UI is (ATELIER_TEMPORAL_UI_URL); otherwise there is no link. A new tab: the UI is another site.
+ */
+function executionLink() {
+  const url = $('#run-view').dataset.temporalUrl;
+  return url ? h('a', { class: 'temporal-link', href: url, target: '_blank', rel: 'noopener noreferrer' }, 'Temporal Web UI') : '';
+}
+
 function summary(run, reruns) {
   return facts([
     ['Status', badge(run.status)],
@@ -74,6 +83,7 @@ function summary(run, reruns) {
     ['Parent run', run.parentRunId ? runLink(run.parentRunId) : ''],
     ['Rerun of', run.rerunOf ? h('span', { class: 'rerun-of' }, runLink(run.rerunOf)) : ''],
     ['Reruns', runLinks(reruns)],
+    ['Execution', executionLink()],
     ['Created via', run.apiKeyName ? `${run.createdVia} (${run.apiKeyName})` : run.createdVia],
     ['Tags', tagList(run.tags)],
     ['Metadata', metadataView(run.metadata)],

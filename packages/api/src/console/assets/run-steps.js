@@ -1,5 +1,5 @@
 // What a run was given and what each step did: the intake as a key/value table, a timeline of the steps
-// (status, start, duration, cost, with the total under it) and each step's recorded output.
+// (status, start, duration, cost, with the total under it) and each step's input and recorded output.
 import { badge, duration, h, runLink, table, usd } from './dom.js';
 
 /** Past this many characters a value is cut, with a button that shows the rest. */
@@ -119,18 +119,31 @@ export function timelineView(run) {
   return body;
 }
 
+/** A model step's input is its rendered prompt: shown as the text it is rather than as `{ "prompt": … }`. */
+function inputValue(input) {
+  const keys = input && typeof input === 'object' && !Array.isArray(input) ? Object.keys(input) : [];
+  return keys.length === 1 && keys[0] === 'prompt' && typeof input.prompt === 'string' ? input.prompt : input;
+}
+
+/** One side of a step, what went in or what came out, under its label. */
+function stepSide(cls, label, body) {
+  return h('div', { class: `step-side ${cls}` }, h('h4', {}, label), body);
+}
+
 /**
- * Each step's recorded output, collapsed (a report or a whole article would bury the page). Inputs are
- * not recorded per step — a step's prompt is built from the intake and earlier outputs as it runs — so the
- * intake above is what went in.
+ * Each step's resolved input (as it started: a rendered prompt, a tool's input) and its recorded output, side
+ * by side, collapsed (a report or a whole article would bury the page). A step that has neither yet is left
+ * out; an input over 64 KB was not kept, and the page says so rather than showing nothing.
  */
 export function stepOutputsView(run, open) {
-  const steps = (run.runSteps ?? []).map((s, i) => [s, i]).filter(([s]) => s.output !== undefined && s.output !== null);
+  const has = (v) => v !== undefined && v !== null;
+  const steps = (run.runSteps ?? []).map((s, i) => [s, i]).filter(([s]) => has(s.output) || has(s.input) || s.inputOmitted);
   if (!steps.length) return null;
+  const none = (text) => h('p', { class: 'muted small' }, text);
   return h(
     'section',
-    { class: 'step-outputs', 'aria-label': 'Step outputs' },
-    h('h3', {}, 'Step outputs'),
+    { class: 'step-outputs', 'aria-label': 'Step inputs and outputs' },
+    h('h3', {}, 'Step inputs and outputs'),
     steps.map(([s, i]) =>
       h(
         'details',
@@ -138,11 +151,20 @@ export function stepOutputsView(run, open) {
           class: 'step-output',
           'data-step': String(i),
           open: open.has(i),
-          // Remembered across the re-renders each event causes, so an opened output stays open.
+          // Remembered across the re-renders each event causes, so an opened step stays open.
           ontoggle: (e) => (e.target.open ? open.add(i) : open.delete(i)),
         },
         h('summary', {}, `${i + 1}. ${s.name}`, h('span', { class: 'muted small' }, ` ${s.kind ?? ''}`)),
-        valueView(s.output),
+        h(
+          'div',
+          { class: 'step-sides' },
+          stepSide(
+            'step-input',
+            'Input',
+            has(s.input) ? valueView(inputValue(s.input)) : none(s.inputOmitted ? 'Over 64 KB as JSON: not kept.' : 'None recorded.'),
+          ),
+          stepSide('step-output-value', 'Output', has(s.output) ? valueView(s.output) : none('None yet.')),
+        ),
       ),
     ),
   );

@@ -40,6 +40,13 @@ class RunStep:
         finished_at (None | str | Unset): When the step settled; null until it has. On reads of one run
         output (Any | Unset): The step's recorded output (a subWorkflow step's carries its child's runId); null until it
             has one. On reads of one run, so a list of runs stays small
+        input_ (Any | Unset): What the step was given, resolved against the run as it started: a model step its rendered
+            prompt (`{ prompt }`, an image step's params beside it), a tool or code function its input, a code expression
+            the run context it reads. null until the step starts, for a step with no input of its own (skipped, subWorkflow:
+            its child run has the intake), for steps recorded before inputs were kept, and when its JSON is over 64 KB (then
+            inputOmitted is true). On reads of one run
+        input_omitted (bool | Unset): True when the input was over 64 KB as JSON and was not kept (input is null). On
+            reads of one run
     """
 
     id: str
@@ -57,6 +64,8 @@ class RunStep:
     started_at: None | str | Unset = UNSET
     finished_at: None | str | Unset = UNSET
     output: Any | Unset = UNSET
+    input_: Any | Unset = UNSET
+    input_omitted: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -110,6 +119,10 @@ class RunStep:
 
         output = self.output
 
+        input_ = self.input_
+
+        input_omitted = self.input_omitted
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -138,6 +151,10 @@ class RunStep:
             field_dict["finishedAt"] = finished_at
         if output is not UNSET:
             field_dict["output"] = output
+        if input_ is not UNSET:
+            field_dict["input"] = input_
+        if input_omitted is not UNSET:
+            field_dict["inputOmitted"] = input_omitted
 
         return field_dict
 
@@ -219,6 +236,10 @@ class RunStep:
 
         output = d.pop("output", UNSET)
 
+        input_ = d.pop("input", UNSET)
+
+        input_omitted = d.pop("inputOmitted", UNSET)
+
         run_step = cls(
             id=id,
             name=name,
@@ -235,6 +256,8 @@ class RunStep:
             started_at=started_at,
             finished_at=finished_at,
             output=output,
+            input_=input_,
+            input_omitted=input_omitted,
         )
 
         run_step.additional_properties = d
