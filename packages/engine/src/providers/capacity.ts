@@ -29,6 +29,8 @@ export interface CapacityOptions {
   db?: Db;
   /** atelier_provider_throttled_seconds_total (metrics.ts); absent, nothing is counted. */
   throttled?: Counter<'provider' | 'reason'>;
+  /** atelier_provider_slots_missed_total: start slots given up because the call woke too late for them. */
+  slotsMissed?: Counter<'provider'>;
 }
 
 type Reason = 'limit' | '429';
@@ -129,6 +131,7 @@ class FleetCapacity {
       const target = asked + waitMs;
       await this.wait(provider, 'limit', waitMs, signal);
       if (!mustRequeue(performance.now() - target)) return;
+      this.opts.slotsMissed?.inc({ provider });
     }
   }
 

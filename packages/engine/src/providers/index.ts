@@ -1,6 +1,4 @@
-import type { Counter } from 'prom-client';
-import type { Db } from '@atelier/db';
-import { withCapacity } from './capacity.js';
+import { type CapacityOptions, withCapacity } from './capacity.js';
 import { createLocalProvider } from './local/index.js';
 import type { ProviderLimits } from './provider-limits.js';
 import { type ConfiguredProviders, createAdapters } from './registry.js';
@@ -20,11 +18,8 @@ export interface ProviderOptions extends ConfiguredProviders {
   limits?: ProviderLimits;
 }
 
-/** What holds the fleet's capacity: the database every worker shares, and the throttled-time counter. */
-export interface CapacityDeps {
-  db?: Db;
-  throttled?: Counter<'provider' | 'reason'>;
-}
+/** What holds the fleet's capacity: the database every worker shares, and its counters (capacity.ts). */
+export type CapacityDeps = Omit<CapacityOptions, 'limits'>;
 
 /**
  * The adapters by provider name, as the model registry's `provider` field names them, each call held to the
