@@ -210,7 +210,11 @@ async function createWorker(
     db: opts.db,
     models: opts.models,
     storage,
-    providers: createProviders(opts.providers, { db: opts.db, throttled: opts.metrics?.providerThrottled, slotsMissed: opts.metrics?.providerSlotsMissed }),
+    providers: createProviders(opts.providers, {
+      db: opts.db,
+      throttled: opts.metrics?.providerThrottled,
+      slotsMissed: opts.metrics?.providerSlotsMissed,
+    }),
     logger: opts.logger,
     expressions,
     egress: opts.egress ?? egressPolicyFromEnv(process.env),
