@@ -5,7 +5,6 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Db, MIGRATION_NAMES, connectDb } from '@atelier/db';
-import { sourceCliArgs } from '@atelier/cli/stack/paths';
 import { freePort } from '@atelier/cli/stack/processes';
 import { fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
 import { type Harness, registerUser, startHarness, waitForOrder, waitForRun } from '../support/harness';
@@ -24,6 +23,7 @@ import {
   reportedProblems,
   workflowTaskFailures,
 } from '../support/upgrade-checks';
+import { atelierArgs } from '../support/atelier-cli';
 
 /**
  * Rolling the worker fleet from the previous release to this one with runs and an order in flight, and
@@ -84,7 +84,7 @@ async function startRuns(base: string, topics: string[]): Promise<void> {
 async function startWorker(kind: 'previous' | 'current', name: string): Promise<{ p: Spawned; port: number }> {
   const port = await freePort();
   const env = { ...sharedEnv, ATELIER_WORKER_PORT: String(port) };
-  const p = kind === 'previous' ? spawnPrevious(release, name, 'worker', env) : spawnCurrent(name, sourceCliArgs('worker'), env);
+  const p = kind === 'previous' ? spawnPrevious(release, name, 'worker', env) : spawnCurrent(name, atelierArgs('worker'), env);
   processes.push(p);
   return { p, port };
 }
