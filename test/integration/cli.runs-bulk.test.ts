@@ -79,4 +79,52 @@ describe('atelier runs cancel-many and rerun-many', { timeout: 180_000 }, () => 
     expect(rerun.body).toMatchObject({ rerunOf: original.id, intake: { topic: 'again' }, tags: ['cli:again'] });
     await h.request('POST', '/v1/runs/bulk-cancel', { token: user.token, body: { filter: {} } });
   });
+
+  it('runs list and cancel-many take --since, --until (a date is 00:00 UTC, --until exclusive) and --search', async () => {
+    const [early, edge, late] = [await startRun(['kite:a']), await startRun(['Kite:b']), await startRun(['wren'])];
+    // Ended first, so what the commands answer does not hang on how far the worker got meanwhile.
+    for (const run of [early, edge, late])
+      expect((await h.request('POST', `/v1/runs/${run.id}/cancel`, { token: user.token })).status).toBe(200);
+    for (const run of [early, edge, late]) expect((await waitForRun(h, user.token, run.id)).status).toBe('cancelled');
+    const at: Array<[string, string]> = [
+      [early.id, '2020-05-01T12:00:00Z'],
+      [edge.id, '2020-05-02T00:00:00Z'],
+      [late.id, '2020-05-02T06:00:00Z'],
+    ];
+    for (const [id, createdAt] of at) await h.db.updateTable('runs').set({ created_at: createdAt }).where('id', '=', id).execute();
+    const listed = async (...flags: string[]) => {
+      const res = await atelier(['runs', 'list', ...flags, '--json']);
+      expect(res.code, res.stderr).toBe(0);
+      const page = JSON.parse(res.stdout);
+      return { ids: page.items.map((r: { id: string }) => r.id), total: page.total };
+    };
+
+    expect(await listed('--since', '2020-05-01', '--until', '2020-05-02')).toEqual({ ids: [early.id], total: 1 });
+    expect(await listed('--since', '2020-05-02T02:00:00+02:00', '--until', '2020-05-03')).toEqual({ ids: [late.id, edge.id], total: 2 });
+    expect(await listed('--until', '2020-05-03', '--search', 'KITE')).toEqual({ ids: [edge.id, early.id], total: 2 });
+    expect(await listed('--until', '2020-05-03', '--status', 'completed')).toEqual({ ids: [], total: 0 });
+    const table = await atelier(['runs', 'list', '--since', '2020-05-02', '--search', 'kite']);
+    expect(table.stdout).toContain(edge.id);
+    expect(table.stdout).toContain('1 of 1');
+    for (const bad of ['yesterday', '2020-02-30', '2020-05-02T00:00:00']) {
+      const refused = await atelier(['runs', 'list', '--since', bad]);
+      expect(refused.code, bad).toBe(2);
+      expect(refused.stderr).toContain('--since expects a date');
+    }
+
+    const dry = await atelier(['runs', 'cancel-many', '--since', '2020-05-02', '--search', 'kite', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual({
+      dryRun: true,
+      matched: 1,
+      wouldAct: [],
+      skipped: [{ runId: edge.id, reason: 'terminal', status: 'cancelled' }],
+    });
+    const rerunDry = await atelier(['runs', 'rerun-many', '--until', '2020-05-02', '--search', 'kite', '--dry-run', '--json']);
+    expect(rerunDry.code, rerunDry.stderr).toBe(0);
+    expect(JSON.parse(rerunDry.stdout)).toMatchObject({ dryRun: true, matched: 1, wouldAct: [early.id] });
+    const done = await atelier(['runs', 'cancel-many', '--since', '2020-05-02', '--search', 'kite', '--yes']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain(`1 runs matched; cancel 0\nskipped ${edge.id}: already cancelled`);
+  });
 });

@@ -108,6 +108,51 @@ describe('POST /v1/runs/bulk-cancel', () => {
     expect(listed.body.total).toBe(2);
     await bulk(owner, 'cancel', { filter: {} });
   }, 60_000);
+
+  it('takes the date window and the search as GET /v1/runs does: createdAfter inclusive, createdBefore exclusive, q in tags', async () => {
+    const owner = await registerUser(h);
+    const old = await startRun(owner, { tags: ['heron:a'] });
+    const recent = await startRun(owner, { tags: ['Heron:b'] });
+    const otherTag = await startRun(owner, { tags: ['osprey'] });
+    const ended = await endedRun(owner, { tags: ['heron:c'] });
+    // Creation stamps now: put the runs on days of their own, `recent` exactly on the window's edge.
+    const at: Array<[string, string]> = [
+      [old.id, '2020-01-01T00:00:00Z'],
+      [recent.id, '2020-02-01T00:00:00Z'],
+      [otherTag.id, '2020-02-02T00:00:00Z'],
+      [ended.id, '2020-02-03T00:00:00Z'],
+    ];
+    for (const [id, createdAt] of at) await h.db.updateTable('runs').set({ created_at: createdAt }).where('id', '=', id).execute();
+    const edge = '2020-02-01T00:00:00Z';
+
+    const dry = await bulk(owner, 'cancel', { filter: { createdAfter: edge, q: 'HERON' }, dryRun: true });
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body).toEqual({
+      dryRun: true,
+      matched: 2,
+      wouldAct: [recent.id],
+      skipped: [{ runId: ended.id, reason: 'terminal', status: 'cancelled' }],
+    });
+    // The list a client checks first counts the same runs.
+    const listed = await h.request('GET', `/v1/runs?createdAfter=${encodeURIComponent(edge)}&q=HERON`, { token: owner.token });
+    expect(listed.body.total).toBe(2);
+    const before = await bulk(owner, 'cancel', { filter: { createdBefore: edge, q: 'heron' }, dryRun: true });
+    expect(before.body).toMatchObject({ matched: 1, wouldAct: [old.id] });
+    const rerunDry = await bulk(owner, 'rerun', { filter: { createdAfter: edge, q: 'heron' }, dryRun: true });
+    expect(rerunDry.status, JSON.stringify(rerunDry.body)).toBe(200);
+    expect(rerunDry.body.matched).toBe(2);
+    expect([...rerunDry.body.wouldAct, ...rerunDry.body.wouldFail.map((f: { runId: string }) => f.runId)]).toEqual([ended.id, recent.id]);
+    const over = await bulk(owner, 'cancel', { filter: { createdAfter: edge, q: 'heron' }, limit: 1 });
+    expect(over.body.detail).toMatchObject({ code: 'bulk_limit_exceeded', matched: 2, limit: 1 });
+    // Refused as the list refuses them.
+    for (const filter of [{ createdAfter: '2020-02-01' }, { q: 'x'.repeat(201) }])
+      expect((await bulk(owner, 'cancel', { filter, dryRun: true })).status).toBe(422);
+
+    const done = await bulk(owner, 'cancel', { filter: { createdAfter: edge, q: 'heron' } });
+    expect(done.body).toMatchObject({ dryRun: false, matched: 2, acted: [recent.id], failed: [] });
+    expect(await cancelCommands([old.id, otherTag.id])).toEqual([]);
+    await bulk(owner, 'cancel', { filter: {} });
+  }, 60_000);
 });
 
 describe('POST /v1/runs/bulk-rerun', () => {

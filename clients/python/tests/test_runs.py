@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
-from atelier import Atelier, NotFound, RunEvent, models
+from atelier import AsyncAtelier, Atelier, NotFound, RunEvent, models
 
 
 def test_a_run_is_waited_for_over_the_event_stream_and_its_artifact_downloaded(client: Atelier, tmp_path: Path) -> None:
@@ -111,3 +114,34 @@ def test_tags_and_metadata_label_a_run_and_filter_the_list(client: Atelier) -> N
     assert [r.id for r in client.list_runs(tags=[tag, "second"], metadata={"ticket": "PY-1"}).items] == [created.id]
     assert client.list_runs(tags=[tag], metadata={"ticket": "other"}).items == []
     assert client.list_runs(tags=[tag, "absent"]).items == []
+
+
+def test_list_runs_by_workflow_creation_window_and_search(client: Atelier, base_url: str, api_key: str) -> None:
+    tag = f"py-window-{uuid.uuid4().hex[:12]}"
+    first, second = (
+        client.create_run("plan-research-report", {"topic": t, "depth": "brief"}, tags=[tag]) for t in ("ibis", "rail")
+    )
+    for run in (first, second):
+        client.cancel_run(run.id)
+    at = datetime.fromisoformat(second.created_at)
+
+    def ids(**filters: Any) -> list[str]:
+        return [r.id for r in client.list_runs(tags=[tag], **filters).items]
+
+    # created_after inclusive, created_before exclusive: the same instant splits the two.
+    assert ids(created_after=at) == [second.id]
+    assert ids(created_before=at) == [first.id]
+    assert ids(created_after=second.created_at, template_id="plan-research-report") == [second.id]
+    assert ids(template_id="generate-product-shot") == []
+    # q finds the runs by their tag, case aside, without the tag filter.
+    assert [r.id for r in client.list_runs(q=tag.upper()).items] == [second.id, first.id]
+    assert ids(q="no-such-text") == []
+    with pytest.raises(ValueError, match="timezone"):
+        client.list_runs(created_after=at.replace(tzinfo=None))
+
+    async def listed_async() -> list[str]:
+        async with AsyncAtelier(base_url, api_key) as async_client:
+            page = await async_client.list_runs(q=tag, created_before=at, template_id="plan-research-report")
+            return [r.id for r in page.items]
+
+    assert asyncio.run(listed_async()) == [first.id]

@@ -2969,6 +2969,21 @@ export interface components {
             workerId?: string;
             /** @description Only the reruns of this run */
             rerunOf?: string;
+            /**
+             * Format: date-time
+             * @description Runs created at or after this instant
+             */
+            createdAfter?: string;
+            /**
+             * Format: date-time
+             * @description Runs created before this instant
+             */
+            createdBefore?: string;
+            /**
+             * @description Only runs whose id, workflow id, workflow name or one of whose tags contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
+             * @example heron
+             */
+            q?: string;
             /** @description true: archived runs match too (the list hides them otherwise) */
             includeArchived?: boolean;
             /** @description Only runs carrying every tag given */
@@ -5754,6 +5769,12 @@ export interface operations {
                 workerId?: string;
                 /** @description Only the reruns of this run */
                 rerunOf?: string;
+                /** @description Runs created at or after this instant */
+                createdAfter?: string;
+                /** @description Runs created before this instant */
+                createdBefore?: string;
+                /** @description Only runs whose id, workflow id, workflow name or one of whose tags contains this text, case aside (at most 200 characters; % and _ are matched as themselves) */
+                q?: string;
                 includeArchived?: "true" | "false";
                 /** @description Only runs carrying every tag given (repeat the parameter for more than one) */
                 tag?: string[];
@@ -5761,12 +5782,6 @@ export interface operations {
                 metadata?: {
                     [key: string]: string;
                 };
-                /** @description Runs created at or after this instant */
-                createdAfter?: string;
-                /** @description Runs created before this instant */
-                createdBefore?: string;
-                /** @description Only runs whose id, workflow id, workflow name or one of whose tags contains this text, case aside (at most 200 characters; % and _ are matched as themselves) */
-                q?: string;
             };
             header?: never;
             path?: never;

@@ -248,6 +248,9 @@ export const MoveRunRequest = z
   .object({ projectId: z.string().uuid().nullable().describe('A project of the same workspace, or null for workspace level') })
   .openapi('MoveRunRequest', { example: { projectId: '9b2e7d41-3c6a-4f58-8e19-6a0d2c7b5e83' } });
 
+/** The longest `q` GET /v1/runs searches for: longer than any id, workflow name or tag it could be part of. */
+export const RUN_SEARCH_MAX = LIMITS.name;
+
 /**
  * The filters GET /v1/runs and the bulk actions (POST /v1/runs/bulk-cancel, bulk-rerun) share: one list of
  * fields, so a bulk action chooses its runs exactly as the list a client checked first would show them.
@@ -260,16 +263,6 @@ export const RUN_FILTER_FIELDS = {
   parentOrderId: z.string().max(LIMITS.id).optional(),
   workerId: z.string().max(LIMITS.id).optional(),
   rerunOf: z.string().max(LIMITS.generatedId).optional().describe('Only the reruns of this run'),
-};
-
-/** The longest `q` GET /v1/runs searches for: longer than any id, workflow name or tag it could be part of. */
-export const RUN_SEARCH_MAX = LIMITS.name;
-
-export const ListRunsQuery = Pagination.extend({
-  ...RUN_FILTER_FIELDS,
-  includeArchived: QueryBoolean,
-  tag: TagFilter,
-  metadata: MetadataFilter,
   createdAfter: Instant.optional().describe('Runs created at or after this instant'),
   createdBefore: Instant.optional().describe('Runs created before this instant'),
   q: z
@@ -281,6 +274,13 @@ export const ListRunsQuery = Pagination.extend({
       `Only runs whose id, workflow id, workflow name or one of whose tags contains this text, case aside (at most ${RUN_SEARCH_MAX} characters; % and _ are matched as themselves)`,
     )
     .openapi({ example: 'heron' }),
+};
+
+export const ListRunsQuery = Pagination.extend({
+  ...RUN_FILTER_FIELDS,
+  includeArchived: QueryBoolean,
+  tag: TagFilter,
+  metadata: MetadataFilter,
 })
   // metadata[<key>] parameters arrive as keys of their own: let them through, check them, fold them into `metadata`.
   .loose()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -104,6 +105,19 @@ def get_run(run_id: str) -> Call:
     return Call("GET", f"/v1/runs/{seg(run_id)}", parse=Run.from_dict)
 
 
+def instant(name: str, value: datetime | str | None) -> str | None:
+    """A datetime as the ISO 8601 instant the API takes; a string is sent as given (the gateway checks it).
+
+    A datetime without a timezone is refused here: the API needs an offset, and guessing the machine's zone
+    would move the window by hours without a word.
+    """
+    if value is None or isinstance(value, str):
+        return value
+    if value.utcoffset() is None:
+        raise ValueError(f"{name} needs a timezone (e.g. datetime(..., tzinfo=timezone.utc)), got a naive datetime")
+    return value.isoformat()
+
+
 def list_runs(
     *,
     status: str | None,
@@ -115,6 +129,10 @@ def list_runs(
     offset: int,
     tags: Sequence[str] | None = None,
     metadata: Mapping[str, str] | None = None,
+    template_id: str | None = None,
+    created_after: datetime | str | None = None,
+    created_before: datetime | str | None = None,
+    q: str | None = None,
 ) -> Call:
     params = compact(
         {
@@ -122,6 +140,10 @@ def list_runs(
             "projectId": project_id,
             "workspaceId": workspace_id,
             "parentOrderId": parent_order_id,
+            "templateId": template_id,
+            "createdAfter": instant("created_after", created_after),
+            "createdBefore": instant("created_before", created_before),
+            "q": q,
             "includeArchived": None if include_archived is None else ("true" if include_archived else "false"),
             "limit": limit,
             "offset": offset,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Self
 
@@ -125,8 +126,17 @@ class Atelier:
         offset: int = 0,
         tags: Sequence[str] | None = None,
         metadata: Mapping[str, str] | None = None,
+        template_id: str | None = None,
+        created_after: datetime | str | None = None,
+        created_before: datetime | str | None = None,
+        q: str | None = None,
     ) -> RunList:
-        """GET /v1/runs: one page (``items``, ``total``), newest first; ``tags`` all of them, ``metadata`` each key with its value."""
+        """GET /v1/runs: one page (``items``, ``total``), newest first; ``tags`` all of them, ``metadata`` each key with its value.
+
+        ``template_id`` one workflow's runs; ``created_after`` (inclusive) and ``created_before`` (exclusive) a window of
+        creation instants (timezone-aware datetimes, or ISO 8601 strings with an offset); ``q`` runs whose id, workflow id
+        or name, or one of whose tags, contains the text, case aside.
+        """
         return self._send(
             _base.list_runs(
                 status=status,
@@ -138,6 +148,10 @@ class Atelier:
                 offset=offset,
                 tags=tags,
                 metadata=metadata,
+                template_id=template_id,
+                created_after=created_after,
+                created_before=created_before,
+                q=q,
             )
         )
 

@@ -6,6 +6,7 @@ import { listAccess } from '../access.js';
 import { errorResponses, validationHook } from '../errors.js';
 import { presentRun } from '../presenters/run.js';
 import { createRun, createRunOnce } from '../runs/create-run.js';
+import { runFilterOf } from '../runs/filter.js';
 import { runResponse, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { IDEMPOTENCY_DESCRIPTION, IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
@@ -64,7 +65,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       const q = c.req.valid('query');
       const { db } = c.get('services');
       const access = await listAccess(callerOf(c), q);
-      const page = await listRuns(db, { ...q, tags: q.tag, search: q.q, workspaceId: access.workspaceId });
+      const page = await listRuns(db, { ...runFilterOf(q, access.workspaceId), offset: q.offset, limit: q.limit });
       const steps = groupBy(page.steps, (s) => s.run_id);
       const decisions = groupBy(
         await listRunDecisions(

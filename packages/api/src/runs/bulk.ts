@@ -18,6 +18,7 @@ import { ApiError, fail } from '../errors.js';
 import { createdOnce } from '../http/idempotency.js';
 import type { Caller } from '../caller.js';
 import { cancelRun } from './cancel.js';
+import { runFilterOf } from './filter.js';
 import { dryRunRerun, rerunRun } from './rerun.js';
 
 type Skipped = z.infer<typeof BulkSkipped>;
@@ -31,14 +32,7 @@ type Failed = z.infer<typeof BulkFailed>;
  */
 async function matchingRuns(caller: Caller, filter: z.infer<typeof RunFilter>, limit: number): Promise<RunRow[]> {
   const access = await listAccess(caller, filter);
-  const { tag, ...rest } = filter;
-  const { items, total } = await listRunRows(caller.services.db, {
-    ...rest,
-    ...(tag ? { tags: tag } : {}),
-    workspaceId: access.workspaceId,
-    offset: 0,
-    limit,
-  });
+  const { items, total } = await listRunRows(caller.services.db, { ...runFilterOf(filter, access.workspaceId), offset: 0, limit });
   if (total > limit) {
     throw fail.code('bulk_limit_exceeded', {
       message: `the filter matches ${total} runs, more than the limit of ${limit}; narrow the filter or raise limit (at most ${BULK_LIMITS.max})`,

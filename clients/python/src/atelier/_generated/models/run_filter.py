@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from uuid import UUID
@@ -30,6 +31,10 @@ class RunFilter:
             parent_order_id (str | Unset):
             worker_id (str | Unset):
             rerun_of (str | Unset): Only the reruns of this run
+            created_after (datetime.datetime | Unset): Runs created at or after this instant
+            created_before (datetime.datetime | Unset): Runs created before this instant
+            q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags contains this text, case
+                aside (at most 200 characters; % and _ are matched as themselves) Example: heron.
             include_archived (bool | Unset): true: archived runs match too (the list hides them otherwise)
             tag (list[str] | Unset): Only runs carrying every tag given
             metadata (RunFilterMetadata | Unset): Only runs whose metadata has each key with exactly this value
@@ -42,6 +47,9 @@ class RunFilter:
     parent_order_id: str | Unset = UNSET
     worker_id: str | Unset = UNSET
     rerun_of: str | Unset = UNSET
+    created_after: datetime.datetime | Unset = UNSET
+    created_before: datetime.datetime | Unset = UNSET
+    q: str | Unset = UNSET
     include_archived: bool | Unset = UNSET
     tag: list[str] | Unset = UNSET
     metadata: RunFilterMetadata | Unset = UNSET
@@ -67,6 +75,16 @@ class RunFilter:
         worker_id = self.worker_id
 
         rerun_of = self.rerun_of
+
+        created_after: str | Unset = UNSET
+        if not isinstance(self.created_after, Unset):
+            created_after = self.created_after.isoformat()
+
+        created_before: str | Unset = UNSET
+        if not isinstance(self.created_before, Unset):
+            created_before = self.created_before.isoformat()
+
+        q = self.q
 
         include_archived = self.include_archived
 
@@ -95,6 +113,12 @@ class RunFilter:
             field_dict["workerId"] = worker_id
         if rerun_of is not UNSET:
             field_dict["rerunOf"] = rerun_of
+        if created_after is not UNSET:
+            field_dict["createdAfter"] = created_after
+        if created_before is not UNSET:
+            field_dict["createdBefore"] = created_before
+        if q is not UNSET:
+            field_dict["q"] = q
         if include_archived is not UNSET:
             field_dict["includeArchived"] = include_archived
         if tag is not UNSET:
@@ -138,6 +162,22 @@ class RunFilter:
 
         rerun_of = d.pop("rerunOf", UNSET)
 
+        _created_after = d.pop("createdAfter", UNSET)
+        created_after: datetime.datetime | Unset
+        if isinstance(_created_after, Unset):
+            created_after = UNSET
+        else:
+            created_after = datetime.datetime.fromisoformat(_created_after)
+
+        _created_before = d.pop("createdBefore", UNSET)
+        created_before: datetime.datetime | Unset
+        if isinstance(_created_before, Unset):
+            created_before = UNSET
+        else:
+            created_before = datetime.datetime.fromisoformat(_created_before)
+
+        q = d.pop("q", UNSET)
+
         include_archived = d.pop("includeArchived", UNSET)
 
         tag = cast(list[str], d.pop("tag", UNSET))
@@ -157,6 +197,9 @@ class RunFilter:
             parent_order_id=parent_order_id,
             worker_id=worker_id,
             rerun_of=rerun_of,
+            created_after=created_after,
+            created_before=created_before,
+            q=q,
             include_archived=include_archived,
             tag=tag,
             metadata=metadata,

@@ -33,12 +33,12 @@ def _get_kwargs(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
-    include_archived: ListRunsIncludeArchived | Unset = UNSET,
-    tag: list[str] | Unset = UNSET,
-    metadata: ListRunsMetadata | Unset = UNSET,
     created_after: datetime.datetime | Unset = UNSET,
     created_before: datetime.datetime | Unset = UNSET,
     q: str | Unset = UNSET,
+    include_archived: ListRunsIncludeArchived | Unset = UNSET,
+    tag: list[str] | Unset = UNSET,
+    metadata: ListRunsMetadata | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -76,6 +76,18 @@ def _get_kwargs(
 
     params["rerunOf"] = rerun_of
 
+    json_created_after: str | Unset = UNSET
+    if not isinstance(created_after, Unset):
+        json_created_after = created_after.isoformat()
+    params["createdAfter"] = json_created_after
+
+    json_created_before: str | Unset = UNSET
+    if not isinstance(created_before, Unset):
+        json_created_before = created_before.isoformat()
+    params["createdBefore"] = json_created_before
+
+    params["q"] = q
+
     json_include_archived: str | Unset = UNSET
     if not isinstance(include_archived, Unset):
         json_include_archived = include_archived.value
@@ -93,18 +105,6 @@ def _get_kwargs(
         json_metadata = metadata.to_dict()
     if not isinstance(json_metadata, Unset):
         params.update(json_metadata)
-
-    json_created_after: str | Unset = UNSET
-    if not isinstance(created_after, Unset):
-        json_created_after = created_after.isoformat()
-    params["createdAfter"] = json_created_after
-
-    json_created_before: str | Unset = UNSET
-    if not isinstance(created_before, Unset):
-        json_created_before = created_before.isoformat()
-    params["createdBefore"] = json_created_before
-
-    params["q"] = q
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -283,12 +283,12 @@ def sync_detailed(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
-    include_archived: ListRunsIncludeArchived | Unset = UNSET,
-    tag: list[str] | Unset = UNSET,
-    metadata: ListRunsMetadata | Unset = UNSET,
     created_after: datetime.datetime | Unset = UNSET,
     created_before: datetime.datetime | Unset = UNSET,
     q: str | Unset = UNSET,
+    include_archived: ListRunsIncludeArchived | Unset = UNSET,
+    tag: list[str] | Unset = UNSET,
+    metadata: ListRunsMetadata | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -319,17 +319,17 @@ def sync_detailed(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
+        created_after (datetime.datetime | Unset): Runs created at or after this instant
+        created_before (datetime.datetime | Unset): Runs created before this instant
+        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
+            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
+            Example: heron.
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
         metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
             this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
             'acme'}.
-        created_after (datetime.datetime | Unset): Runs created at or after this instant
-        created_before (datetime.datetime | Unset): Runs created before this instant
-        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
-            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
-            Example: heron.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -349,12 +349,12 @@ def sync_detailed(
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         rerun_of=rerun_of,
-        include_archived=include_archived,
-        tag=tag,
-        metadata=metadata,
         created_after=created_after,
         created_before=created_before,
         q=q,
+        include_archived=include_archived,
+        tag=tag,
+        metadata=metadata,
     )
 
     response = client.get_httpx_client().request(
@@ -376,12 +376,12 @@ def sync(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
-    include_archived: ListRunsIncludeArchived | Unset = UNSET,
-    tag: list[str] | Unset = UNSET,
-    metadata: ListRunsMetadata | Unset = UNSET,
     created_after: datetime.datetime | Unset = UNSET,
     created_before: datetime.datetime | Unset = UNSET,
     q: str | Unset = UNSET,
+    include_archived: ListRunsIncludeArchived | Unset = UNSET,
+    tag: list[str] | Unset = UNSET,
+    metadata: ListRunsMetadata | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -413,17 +413,17 @@ def sync(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
+        created_after (datetime.datetime | Unset): Runs created at or after this instant
+        created_before (datetime.datetime | Unset): Runs created before this instant
+        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
+            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
+            Example: heron.
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
         metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
             this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
             'acme'}.
-        created_after (datetime.datetime | Unset): Runs created at or after this instant
-        created_before (datetime.datetime | Unset): Runs created before this instant
-        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
-            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
-            Example: heron.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -444,12 +444,12 @@ def sync(
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         rerun_of=rerun_of,
-        include_archived=include_archived,
-        tag=tag,
-        metadata=metadata,
         created_after=created_after,
         created_before=created_before,
         q=q,
+        include_archived=include_archived,
+        tag=tag,
+        metadata=metadata,
     ).parsed
 
 
@@ -465,12 +465,12 @@ async def asyncio_detailed(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
-    include_archived: ListRunsIncludeArchived | Unset = UNSET,
-    tag: list[str] | Unset = UNSET,
-    metadata: ListRunsMetadata | Unset = UNSET,
     created_after: datetime.datetime | Unset = UNSET,
     created_before: datetime.datetime | Unset = UNSET,
     q: str | Unset = UNSET,
+    include_archived: ListRunsIncludeArchived | Unset = UNSET,
+    tag: list[str] | Unset = UNSET,
+    metadata: ListRunsMetadata | Unset = UNSET,
 ) -> Response[
     AdminRequired
     | CodedError
@@ -501,17 +501,17 @@ async def asyncio_detailed(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
+        created_after (datetime.datetime | Unset): Runs created at or after this instant
+        created_before (datetime.datetime | Unset): Runs created before this instant
+        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
+            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
+            Example: heron.
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
         metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
             this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
             'acme'}.
-        created_after (datetime.datetime | Unset): Runs created at or after this instant
-        created_before (datetime.datetime | Unset): Runs created before this instant
-        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
-            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
-            Example: heron.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -531,12 +531,12 @@ async def asyncio_detailed(
         parent_order_id=parent_order_id,
         worker_id=worker_id,
         rerun_of=rerun_of,
-        include_archived=include_archived,
-        tag=tag,
-        metadata=metadata,
         created_after=created_after,
         created_before=created_before,
         q=q,
+        include_archived=include_archived,
+        tag=tag,
+        metadata=metadata,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -556,12 +556,12 @@ async def asyncio(
     parent_order_id: str | Unset = UNSET,
     worker_id: str | Unset = UNSET,
     rerun_of: str | Unset = UNSET,
-    include_archived: ListRunsIncludeArchived | Unset = UNSET,
-    tag: list[str] | Unset = UNSET,
-    metadata: ListRunsMetadata | Unset = UNSET,
     created_after: datetime.datetime | Unset = UNSET,
     created_before: datetime.datetime | Unset = UNSET,
     q: str | Unset = UNSET,
+    include_archived: ListRunsIncludeArchived | Unset = UNSET,
+    tag: list[str] | Unset = UNSET,
+    metadata: ListRunsMetadata | Unset = UNSET,
 ) -> (
     AdminRequired
     | CodedError
@@ -593,17 +593,17 @@ async def asyncio(
         parent_order_id (str | Unset):
         worker_id (str | Unset):
         rerun_of (str | Unset): Only the reruns of this run
+        created_after (datetime.datetime | Unset): Runs created at or after this instant
+        created_before (datetime.datetime | Unset): Runs created before this instant
+        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
+            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
+            Example: heron.
         include_archived (ListRunsIncludeArchived | Unset):
         tag (list[str] | Unset): Only runs carrying every tag given (repeat the parameter for more
             than one) Example: ['campaign:spring'].
         metadata (ListRunsMetadata | Unset): Only runs whose metadata has each key with exactly
             this value: metadata[<key>]=<value>, repeatable with other keys Example: {'customer':
             'acme'}.
-        created_after (datetime.datetime | Unset): Runs created at or after this instant
-        created_before (datetime.datetime | Unset): Runs created before this instant
-        q (str | Unset): Only runs whose id, workflow id, workflow name or one of whose tags
-            contains this text, case aside (at most 200 characters; % and _ are matched as themselves)
-            Example: heron.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -625,11 +625,11 @@ async def asyncio(
             parent_order_id=parent_order_id,
             worker_id=worker_id,
             rerun_of=rerun_of,
-            include_archived=include_archived,
-            tag=tag,
-            metadata=metadata,
             created_after=created_after,
             created_before=created_before,
             q=q,
+            include_archived=include_archived,
+            tag=tag,
+            metadata=metadata,
         )
     ).parsed
