@@ -6,6 +6,7 @@ import { emitRunEvent, runEventType } from './event-webhooks.js';
 import { announceAppended, appendedEvents } from './runs/events.js';
 import type { RunRow } from './runs/row.js';
 import { artifactUpsert } from './runs/artifact-write.js';
+import { subWorkflowRollup } from './runs/subworkflow-rollup.js';
 import type { Database, RunsTable } from './schema.js';
 
 type ArtifactInsert = Insertable<Database['artifacts']>;
@@ -76,13 +77,18 @@ async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; sub
     .where('id', '=', runId)
     .where(sql<boolean>`EXISTS (SELECT 1 FROM ok)`)
     .returningAll();
+  // A sub-workflow child that settles carries its spend up to its parents (runs/subworkflow-rollup.ts).
+  const rollup = isTerminalRunStatus(to)
+    ? sql`${subWorkflowRollup(sql`SELECT id, parent_run_id, actual_usd + subworkflow_actual_usd AS total FROM run`)},`
+    : sql``;
   const { rows } = await sql<RunRow & { was_subscribed: boolean; announced: unknown }>`
-    WITH locked AS (SELECT status, workspace_id, cancel_requested_at FROM runs WHERE id = ${runId} FOR UPDATE),
+    WITH RECURSIVE locked AS (SELECT status, workspace_id, cancel_requested_at FROM runs WHERE id = ${runId} FOR UPDATE),
     subscribed AS (SELECT ${subscribed} AS yes),
     ok AS (SELECT 1 FROM locked, subscribed WHERE locked.status = ANY(${forwardFrom(to)}::text[]) AND NOT subscribed.yes
       ${m.unlessCancelRequested ? sql`AND locked.cancel_requested_at IS NULL` : sql``}),
     ${artifact ? sql`written AS (${artifactUpsert(artifact, sql`FROM ok`)}),` : sql``}
     run AS (${update}),
+    ${rollup}
     ${appendedEvents(runId, events)},
     announced AS (SELECT ${announceAppended} FROM appended)
     SELECT run.*, subscribed.yes AS was_subscribed, (SELECT count(*) FROM announced) AS announced
