@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { insertRun, moveRunStatus, settleStep, startStep } from '@atelier/db';
+import { requestRunCancel } from '@atelier/engine/operations';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 import { researchRunRow } from '../support/run-rows';
 
@@ -111,5 +113,26 @@ describe('a sub-workflow child settling after its parent', () => {
       .executeTakeFirstOrThrow();
     expect(Number(pending.subworkflow_actual_usd)).toBe(0);
     expect(await spend(top)).toEqual({ own: 0.001, children: 0.009, step: 0.009 });
+  });
+
+  it('settles alongside a cancel of its parent asked for meanwhile, without a deadlock', async () => {
+    const [, middle, leaf] = await tree();
+    await billLeaf(leaf, 0.004);
+    // The leaf's settlement holds the leaf, then writes its parents; the cancel locks the middle and its
+    // children. Taken in opposite orders, the two would wait on each other.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const settling = h.db.transaction().execute(async (tx) => {
+      await sql`SELECT id FROM runs WHERE id = ${leaf} FOR UPDATE`.execute(tx);
+      await held;
+      await moveRunStatus(tx, leaf, 'cancelled');
+    });
+    const cancelling = requestRunCancel(h.db, middle);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await Promise.all([settling, cancelling]);
+    expect(await spend(middle)).toMatchObject({ children: 0.004, step: 0.004 });
   });
 });

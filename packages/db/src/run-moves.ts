@@ -114,13 +114,23 @@ export const statusEventData = (to: string, fields: Partial<Insertable<RunsTable
  * Records that a cancel was asked for, on the runs named and on their sub-workflow runs, in the caller's
  * transaction: a last step settling its run (moveRunStatus with `unlessCancelRequested`) then leaves the
  * settlement to the workflow, which ends the run cancelled. Settled runs are left alone.
+ *
+ * The sub-workflow runs are locked before their parents: a child's settlement holds the child and then
+ * writes its parents (runs/subworkflow-rollup.ts), so locking the other way round could deadlock with it.
+ * A caller that locks a named run itself does so after this.
  */
 export async function markCancelRequested(tx: Executor, target: { runId: string } | { orderId: string }): Promise<void> {
-  const named =
+  const [named, childrenFirst] =
     'runId' in target
-      ? sql`id = ${target.runId} OR parent_run_id = ${target.runId}`
-      : sql`parent_order_id = ${target.orderId} OR parent_run_id IN (SELECT id FROM runs WHERE parent_order_id = ${target.orderId})`;
+      ? [sql`id = ${target.runId} OR parent_run_id = ${target.runId}`, sql`id = ${target.runId}`]
+      : [
+          sql`parent_order_id = ${target.orderId} OR parent_run_id IN (SELECT id FROM runs WHERE parent_order_id = ${target.orderId})`,
+          sql`parent_run_id IS NULL`,
+        ];
   await sql`
+    WITH targets AS (
+      SELECT id FROM runs WHERE (${named}) AND NOT (status = ANY(${[...TERMINAL_RUN_STATUSES]}::text[]))
+      ORDER BY ${childrenFirst}, id FOR UPDATE)
     UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, now())
-    WHERE (${named}) AND NOT (status = ANY(${[...TERMINAL_RUN_STATUSES]}::text[]))`.execute(tx);
+    FROM targets WHERE runs.id = targets.id`.execute(tx);
 }
