@@ -10,6 +10,7 @@ import { runEventType } from './event-webhooks.js';
 import { statusEventData, subscribedTo } from './run-moves.js';
 import { type ArtifactWrite, artifactUpsert } from './runs/artifact-write.js';
 import { announceAppended, appendedEvents } from './runs/events.js';
+import { subWorkflowRollup } from './runs/subworkflow-rollup.js';
 import { type StepSettlement, type StepStartedAt, insertStartedStep, settledEvent, spendWith } from './run-steps.js';
 import type { RunsTable } from './schema.js';
 
@@ -72,8 +73,10 @@ export async function settleRunWithStep(
     { type: 'artifact.created', data: { artifactId: run.artifact.id }, when: sql<boolean>`EXISTS (SELECT 1 FROM written WHERE inserted)` },
     { type: 'run.status', data: statusEventData(run.to, run.fields) },
   ];
+  // A sub-workflow child that settles carries its spend up to its parents (runs/subworkflow-rollup.ts).
+  const rollup = isTerminalRunStatus(run.to) ? sql`${subWorkflowRollup(sql`SELECT id, parent_run_id, total FROM run`)},` : sql``;
   const { rows } = await sql<RunSettledRow & { announced: unknown }>`
-    WITH locked AS (
+    WITH RECURSIVE locked AS (
       SELECT status, workspace_id, project_id, template_id, template_name, parent_order_id, order_dedupe_key,
         cancel_requested_at
       FROM runs WHERE id = ${runId} FOR UPDATE),
@@ -96,8 +99,10 @@ export async function settleRunWithStep(
         event_seq = runs.event_seq + CASE WHEN ok.status = 'running' THEN 3 ELSE 4 END
           + (SELECT count(*) FROM written WHERE inserted)
       FROM ok WHERE runs.id = ${runId}
-      RETURNING runs.event_seq, runs.status, runs.template_id, runs.definition->'gates' AS gates, ok.status AS was),
+      RETURNING runs.event_seq, runs.status, runs.template_id, runs.definition->'gates' AS gates, ok.status AS was,
+        runs.id, runs.parent_run_id, runs.actual_usd + runs.subworkflow_actual_usd AS total),
     ${insertStartedStep(s, start, costUsd)},
+    ${rollup}
     ${appendedEvents(runId, events)}
     SELECT ${announceAppended} AS announced, run.status, run.template_id, run.gates
     FROM appended, run ORDER BY appended.seq`.execute(db);

@@ -6,6 +6,7 @@ import { emitRunEvent, runEventType } from './event-webhooks.js';
 import { announceAppended, appendedEvents } from './runs/events.js';
 import type { RunRow } from './runs/row.js';
 import { artifactUpsert } from './runs/artifact-write.js';
+import { subWorkflowRollup } from './runs/subworkflow-rollup.js';
 import type { Database, RunsTable } from './schema.js';
 
 type ArtifactInsert = Insertable<Database['artifacts']>;
@@ -76,13 +77,18 @@ async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; sub
     .where('id', '=', runId)
     .where(sql<boolean>`EXISTS (SELECT 1 FROM ok)`)
     .returningAll();
+  // A sub-workflow child that settles carries its spend up to its parents (runs/subworkflow-rollup.ts).
+  const rollup = isTerminalRunStatus(to)
+    ? sql`${subWorkflowRollup(sql`SELECT id, parent_run_id, actual_usd + subworkflow_actual_usd AS total FROM run`)},`
+    : sql``;
   const { rows } = await sql<RunRow & { was_subscribed: boolean; announced: unknown }>`
-    WITH locked AS (SELECT status, workspace_id, cancel_requested_at FROM runs WHERE id = ${runId} FOR UPDATE),
+    WITH RECURSIVE locked AS (SELECT status, workspace_id, cancel_requested_at FROM runs WHERE id = ${runId} FOR UPDATE),
     subscribed AS (SELECT ${subscribed} AS yes),
     ok AS (SELECT 1 FROM locked, subscribed WHERE locked.status = ANY(${forwardFrom(to)}::text[]) AND NOT subscribed.yes
       ${m.unlessCancelRequested ? sql`AND locked.cancel_requested_at IS NULL` : sql``}),
     ${artifact ? sql`written AS (${artifactUpsert(artifact, sql`FROM ok`)}),` : sql``}
     run AS (${update}),
+    ${rollup}
     ${appendedEvents(runId, events)},
     announced AS (SELECT ${announceAppended} FROM appended)
     SELECT run.*, subscribed.yes AS was_subscribed, (SELECT count(*) FROM announced) AS announced
@@ -108,13 +114,23 @@ export const statusEventData = (to: string, fields: Partial<Insertable<RunsTable
  * Records that a cancel was asked for, on the runs named and on their sub-workflow runs, in the caller's
  * transaction: a last step settling its run (moveRunStatus with `unlessCancelRequested`) then leaves the
  * settlement to the workflow, which ends the run cancelled. Settled runs are left alone.
+ *
+ * The sub-workflow runs are locked before their parents: a child's settlement holds the child and then
+ * writes its parents (runs/subworkflow-rollup.ts), so locking the other way round could deadlock with it.
+ * A caller that locks a named run itself does so after this.
  */
 export async function markCancelRequested(tx: Executor, target: { runId: string } | { orderId: string }): Promise<void> {
-  const named =
+  const [named, childrenFirst] =
     'runId' in target
-      ? sql`id = ${target.runId} OR parent_run_id = ${target.runId}`
-      : sql`parent_order_id = ${target.orderId} OR parent_run_id IN (SELECT id FROM runs WHERE parent_order_id = ${target.orderId})`;
+      ? [sql`id = ${target.runId} OR parent_run_id = ${target.runId}`, sql`id = ${target.runId}`]
+      : [
+          sql`parent_order_id = ${target.orderId} OR parent_run_id IN (SELECT id FROM runs WHERE parent_order_id = ${target.orderId})`,
+          sql`parent_run_id IS NULL`,
+        ];
   await sql`
+    WITH targets AS (
+      SELECT id FROM runs WHERE (${named}) AND NOT (status = ANY(${[...TERMINAL_RUN_STATUSES]}::text[]))
+      ORDER BY ${childrenFirst}, id FOR UPDATE)
     UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, now())
-    WHERE (${named}) AND NOT (status = ANY(${[...TERMINAL_RUN_STATUSES]}::text[]))`.execute(tx);
+    FROM targets WHERE runs.id = targets.id`.execute(tx);
 }

@@ -3,10 +3,11 @@
  * the provider calls it made, each one statement in the common case.
  */
 import { type Transaction, sql } from 'kysely';
-import { roundUsd, runTotalUsd } from '@atelier/domain';
+import { TERMINAL_RUN_STATUSES, roundUsd, runTotalUsd } from '@atelier/domain';
 import { type Executor, inTransaction } from './connect.js';
 import { moveRunStatus } from './run-moves.js';
 import { announceAppended, appendedEvents } from './runs/events.js';
+import { subWorkflowRollup } from './runs/subworkflow-rollup.js';
 import { type ProviderCallRecord, insertProviderCalls } from './provider-calls.js';
 import { type RunRow, type RunStepRow, appendRunEvent } from './runs.js';
 import type { Database } from './schema.js';
@@ -211,7 +212,7 @@ async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: b
     data: sql`${JSON.stringify(settledEvent(s, runTotalUsd(costUsd, childUsd)))}::jsonb || jsonb_build_object('stepId', step.step_id, 'name', step.name, 'kind', step.kind)`,
   };
   const { rows } = await sql<{ announced: unknown }>`
-    WITH locked AS (SELECT id FROM runs WHERE id = ${s.runId} FOR UPDATE),
+    WITH RECURSIVE locked AS (SELECT id FROM runs WHERE id = ${s.runId} FOR UPDATE),
     step AS (
       UPDATE run_steps SET status = ${s.status}, provider = ${s.provider ?? null}, model = ${s.model ?? null},
         duration_ms = ${s.durationMs ?? null}, cost_actual_usd = ${costUsd}, subworkflow_actual_usd = ${childUsd},
@@ -226,8 +227,12 @@ async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: b
         ${s.subWorkflowUsd === undefined ? sql`` : sql`subworkflow_actual_usd = ${subWorkflowSpendWith(s, childUsd)},`}
         cost_status = 'provider_reported', updated_at = now(), event_seq = event_seq + 1
       FROM step WHERE runs.id = ${s.runId}
-      RETURNING ${returnRun ? sql`runs.*` : sql`event_seq`}),
+      RETURNING ${returnRun ? sql`runs.*` : sql`event_seq, id, parent_run_id, status, actual_usd, subworkflow_actual_usd`}),
     calls AS (${insertProviderCalls(s.providerCalls ?? [])}),
+    -- A step billed after its run settled (a sub-workflow child whose parent stopped waiting for it) still
+    -- reaches the parents' totals, as the run's settlement would have carried it.
+    ${subWorkflowRollup(sql`SELECT id, parent_run_id, actual_usd + subworkflow_actual_usd AS total FROM run
+      WHERE status = ANY(${[...TERMINAL_RUN_STATUSES]}::text[])`)},
     ${appendedEvents(s.runId, [event], { alsoFrom: sql`step` })}
     SELECT ${announceAppended} AS announced${returnRun ? sql`, run.*` : sql``}
     FROM appended${returnRun ? sql`, run` : sql``}`.execute(db);

@@ -34,11 +34,13 @@ export async function cancelRun(db: Db, temporal: Client, runId: string): Promis
  */
 export async function requestRunCancel(db: Db, runId: string): Promise<void> {
   const status = await db.transaction().execute(async (tx) => {
+    // Marked first, which locks the run's sub-workflow runs before the run (as a child's settlement does,
+    // child then parent), so the two cannot deadlock; a refusal below rolls the marks back.
+    await markCancelRequested(tx, { runId });
     const run = await lockRun(tx, runId);
     if (!run) throw new RunStateConflict(`run ${runId} not found`, 'missing');
     if (isTerminalRunStatus(run.status)) throw new RunStateConflict(`run ${runId} is already ${run.status}`, run.status);
     await enqueueEngineCommand(tx, 'cancel_run', runId);
-    await markCancelRequested(tx, { runId });
     return run.status;
   });
   if (status === 'pending' || status === 'planned') await moveRunStatus(db, runId, 'cancelled');
