@@ -82,7 +82,9 @@ describe('a parent cancelled while its sub-workflow child spends', () => {
 
     const leaf = await waitForRun(h, u.token, leafId);
     const middle = await waitForRun(h, u.token, middleId);
-    await waitForRun(h, u.token, topId);
+    // A cancel reaches the whole tree: each parent ends cancelled, not failed by its cancelled child.
+    expect((await waitForRun(h, u.token, topId)).status).toBe('cancelled');
+    expect(middle.status).toBe('cancelled');
     // The leaf's step in flight finished and was billed, on the leaf.
     expect(stepOf(leaf, 'leaf').status).toBe('completed');
     expect(leaf.totalCosts.ownActualUsd).toBeGreaterThan(0);

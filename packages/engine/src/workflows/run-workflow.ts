@@ -243,6 +243,10 @@ async function runChild(run: RunProgress, step: PlannedStep, index: number): Pro
   });
   const child = await childOutcome(started, childRunId);
   run.activeChild = undefined;
+  // A run cancelled while its child ran cancels the child too (run-handlers.ts): the child ending cancelled is
+  // the run's own cancellation reaching it, not a failure of the step. Replay-safe without a new shape: either
+  // way the run settles through settleRun, and the status it settled with is read from that activity's result.
+  if (child.status === 'cancelled' && run.cancelRequested) throw new RunStop({ status: 'cancelled' });
   if (child.status !== 'completed') {
     throw new RunStop({
       status: 'failed',
