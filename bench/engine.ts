@@ -23,7 +23,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import pino from 'pino';
 import { RunEventHub, startApiServer } from '@atelier/api';
@@ -37,6 +37,7 @@ import { type CpuDelta, cpuDelta, sampleCpu } from './cpu';
 import { SSE_TEMPLATE, readRunStream, ssePhase } from './engine-sse';
 import { type RunSample, runTimeline, spread, temporalCycle } from './engine-timeline';
 import {
+  benchTemporalClient,
   type Cleanup,
   RunWatcher,
   abba,
@@ -279,9 +280,7 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
     activities: bareStepActivities,
   });
 
-  const clientConnection = await Connection.connect({ address: infra.temporalAddress });
-  cleanup.add('the Temporal client connection', () => clientConnection.close());
-  const client = new Client({ connection: clientConnection, namespace: NAMESPACE });
+  const client = await benchTemporalClient(cleanup, infra, NAMESPACE);
   const gatewayHub = new RunEventHub(infra.databaseUrl, logger);
   cleanup.add('the gateway’s run event listener', () => gatewayHub.close());
   const api = await startApiServer(

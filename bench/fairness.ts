@@ -15,10 +15,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
-import { connectDb } from '@atelier/db';
+import type { connectDb } from '@atelier/db';
 import {
+  benchDbPool,
+  benchTemporalClient,
   type Cleanup,
   TERMINAL,
   benchLog,
@@ -32,7 +32,7 @@ import {
   rawQuery,
   runMain,
   startAtelier,
-  startBaselineWorker,
+  startBaselineWorkerConnected,
   startInfra,
   temporalStoreEnv,
 } from './harness';
@@ -88,20 +88,14 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
     await sleep(settings.latencyMs);
     return input.i;
   };
-  const bareConnection = await NativeConnection.connect({ address: infra.temporalAddress });
-  cleanup.add('the baseline worker connection', () => bareConnection.close());
-  await startBaselineWorker(cleanup, {
-    connection: bareConnection,
+  await startBaselineWorkerConnected(cleanup, infra, {
     namespace: NAMESPACE,
     taskQueue: BARE_QUEUE,
     workflowBundle: await bundling,
     activities: { stepOne: sleepStep, stepTwo: sleepStep, stepThree: async (input: { i: number }) => input.i },
   });
-  const clientConnection = await Connection.connect({ address: infra.temporalAddress });
-  cleanup.add('the Temporal client connection', () => clientConnection.close());
-  const client = new Client({ connection: clientConnection, namespace: NAMESPACE });
-  const db = connectDb({ url: infra.databaseUrl, max: 3 });
-  cleanup.add('the bench database pool', () => db.destroy());
+  const client = await benchTemporalClient(cleanup, infra, NAMESPACE);
+  const db = benchDbPool(cleanup, infra);
   const keyA = await createApiKey(atelier.url);
   const keyB = await createApiKey(atelier.url);
   let wsA = '';

@@ -15,7 +15,7 @@ import { Agent, request } from 'node:http';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
-import { DefaultLogger, type NativeConnection, Runtime, Worker, bundleWorkflowCode, makeTelemetryFilterString } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, makeTelemetryFilterString } from '@temporalio/worker';
 import type { AtelierConfig } from '@atelier/cli/config';
 import { createLogger } from '@atelier/cli/logger';
 import { startStack } from '@atelier/cli/stack/stack';
@@ -28,7 +28,7 @@ import { Cleanup, type Infra, type Log, type TemporalStore, describe } from './i
 import type { RunWatcher } from './run-watcher';
 import { round1 } from './stats';
 
-export { Cleanup, type Infra, type Log, describe, rawQuery, startInfra } from './infra';
+export { Cleanup, type Infra, type Log, benchDbPool, benchTemporalClient, describe, rawQuery, startInfra } from './infra';
 export { RunWatcher, type Settled, TERMINAL } from './run-watcher';
 
 // ------------------------------------------------------------------------------------ settings and logs
@@ -197,6 +197,17 @@ export async function startBaselineWorker(
   });
   keepRunning(cleanup, `the baseline worker (${opts.taskQueue})`, worker);
   return worker;
+}
+
+/** The baseline worker on a Temporal connection of its own, closed at cleanup. */
+export async function startBaselineWorkerConnected(
+  cleanup: Cleanup,
+  infra: Infra,
+  opts: Omit<Parameters<typeof startBaselineWorker>[1], 'connection'>,
+): Promise<Worker> {
+  const connection = await NativeConnection.connect({ address: infra.temporalAddress });
+  cleanup.add('the baseline worker connection', () => connection.close());
+  return startBaselineWorker(cleanup, { ...opts, connection });
 }
 
 // --------------------------------------------------------------------------------------------- Atelier

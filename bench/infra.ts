@@ -13,7 +13,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Db, connectDb, startEmbeddedPostgres } from '@atelier/db';
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { PROJECT_ROOT, temporalSettings } from '@atelier/cli/stack/paths';
 import { freePort, spawnManaged, waitFor } from '@atelier/cli/stack/processes';
 import {
@@ -209,6 +209,20 @@ export async function startInfra(cleanup: Cleanup, log: Log, temporalStore: Temp
   if (t.status === 'rejected') throw t.reason;
   if (p.status === 'rejected') throw p.reason;
   return { temporalAddress: t.value, databaseUrl: p.value.url, tmpDir, postgres: p.value.kind };
+}
+
+/** A Temporal client of the bench's own, beside Atelier's, on a connection closed at cleanup. */
+export async function benchTemporalClient(cleanup: Cleanup, infra: Infra, namespace: string): Promise<Client> {
+  const connection = await Connection.connect({ address: infra.temporalAddress });
+  cleanup.add('the Temporal client connection', () => connection.close());
+  return new Client({ connection, namespace });
+}
+
+/** A small pool for the bench's own reads (the run watcher, its checks), closed at cleanup. */
+export function benchDbPool(cleanup: Cleanup, infra: Infra): Db {
+  const db = connectDb({ url: infra.databaseUrl, max: 3 });
+  cleanup.add('the bench database pool', () => db.destroy());
+  return db;
 }
 
 export const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -13,12 +13,11 @@
  */
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
-import { connectDb } from '@atelier/db';
 import * as bareActivities from './bare-activities';
 import { Meter } from './diagnostics';
 import {
+  benchDbPool,
+  benchTemporalClient,
   type Cleanup,
   RunWatcher,
   type Sides,
@@ -33,7 +32,7 @@ import {
   postRun,
   runMain,
   startAtelier,
-  startBaselineWorker,
+  startBaselineWorkerConnected,
   startInfra,
   temporalStoreEnv,
 } from './harness';
@@ -92,21 +91,15 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
     orderConcurrency: settings.orderConcurrency,
   });
 
-  const bareConnection = await NativeConnection.connect({ address: infra.temporalAddress });
-  cleanup.add('the baseline worker connection', () => bareConnection.close());
-  await startBaselineWorker(cleanup, {
-    connection: bareConnection,
+  await startBaselineWorkerConnected(cleanup, infra, {
     namespace: NAMESPACE,
     taskQueue: BARE_QUEUE,
     workflowBundle: await bundling,
     activities: bareActivities,
   });
-  const clientConnection = await Connection.connect({ address: infra.temporalAddress });
-  cleanup.add('the Temporal client connection', () => clientConnection.close());
-  const client = new Client({ connection: clientConnection, namespace: NAMESPACE });
+  const client = await benchTemporalClient(cleanup, infra, NAMESPACE);
 
-  const benchDb = connectDb({ url: infra.databaseUrl, max: 3 });
-  cleanup.add('the bench database pool', () => benchDb.destroy());
+  const benchDb = benchDbPool(cleanup, infra);
   const watcher = await RunWatcher.start(cleanup, benchDb, infra.databaseUrl, log);
   const own = { queries: 0 };
   const s: Sides = {

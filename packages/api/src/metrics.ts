@@ -57,30 +57,34 @@ export function createGatewayMetrics(db: Db): GatewayMetrics {
       });
     return inFlightQuery;
   };
-  new Gauge({
-    name: 'atelier_runs_in_flight',
-    help: 'Runs not yet settled, by status (pending, queued, running), read from the database on scrape',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const rows = await runsInFlight();
-      if (!rows) return;
-      for (const status of IN_FLIGHT_RUN_STATUSES) this.set({ status }, rows.find((r) => r.status === status)?.runs ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'atelier_runs_oldest_in_flight_age_seconds',
-    help: 'Age in seconds of the oldest run in each unsettled status (pending, queued, running); 0 when there is none',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const rows = await runsInFlight();
-      if (!rows) return;
-      for (const status of IN_FLIGHT_RUN_STATUSES) this.set({ status }, rows.find((r) => r.status === status)?.oldestAgeSeconds ?? 0);
-    },
-  });
+  type InFlightRow = NonNullable<Awaited<ReturnType<typeof runsInFlight>>>[number];
+  // Both gauges label every unsettled status, a status with no run at 0, so a series never goes missing.
+  const inFlightGauge = (name: string, help: string, value: (row: InFlightRow) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['status'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const rows = await runsInFlight();
+        if (!rows) return;
+        for (const status of IN_FLIGHT_RUN_STATUSES) {
+          const row = rows.find((r) => r.status === status);
+          this.set({ status }, row ? value(row) : 0);
+        }
+      },
+    });
+  inFlightGauge(
+    'atelier_runs_in_flight',
+    'Runs not yet settled, by status (pending, queued, running), read from the database on scrape',
+    (r) => r.runs,
+  );
+  inFlightGauge(
+    'atelier_runs_oldest_in_flight_age_seconds',
+    'Age in seconds of the oldest run in each unsettled status (pending, queued, running); 0 when there is none',
+    (r) => r.oldestAgeSeconds,
+  );
   return {
     registry,
     httpRequests: new Counter({

@@ -1,19 +1,15 @@
-import { sql } from 'kysely';
 import type { Db } from './connect.js';
-import { type PageOf, type PageRequest, pageOf } from './paging.js';
+import { type CreatedWindow, type PageOf, type PageRequest, createdWithin, pageOf } from './paging.js';
 import type { Database } from './schema.js';
 import type { Selectable } from 'kysely';
 
-export interface ArtifactFilters extends PageRequest {
+export interface ArtifactFilters extends PageRequest, CreatedWindow {
   workspaceId: string;
   projectId?: string;
   runId?: string;
   artifactClass?: string;
   artifactType?: string;
   status?: string;
-  /** Inclusive, and createdBefore exclusive, as on GET /v1/orders: adjacent windows neither overlap nor leave a gap. */
-  createdAfter?: string;
-  createdBefore?: string;
 }
 
 /** A workspace's artifacts, newest first (created_at, then id, both descending); `total` counts every match. */
@@ -24,8 +20,7 @@ export async function listArtifacts(db: Db, f: ArtifactFilters): Promise<PageOf<
   if (f.artifactClass) q = q.where('artifact_class', '=', f.artifactClass);
   if (f.artifactType) q = q.where('artifact_type', '=', f.artifactType);
   if (f.status) q = q.where('status', '=', f.status);
-  if (f.createdAfter) q = q.where('created_at', '>=', sql<Date>`${f.createdAfter}::timestamptz`);
-  if (f.createdBefore) q = q.where('created_at', '<', sql<Date>`${f.createdBefore}::timestamptz`);
+  q = createdWithin(q, f);
   return pageOf(
     db,
     q,

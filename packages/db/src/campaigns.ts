@@ -206,13 +206,17 @@ export async function isPlatformOperator(db: Executor, userId: string): Promise<
   return (await db.selectFrom('platform_operators').select('user_id').where('user_id', '=', userId).executeTakeFirst()) !== undefined;
 }
 
-/** Grants the operator role to the user with this email (case-insensitive); false when there is no such user. */
-export async function grantPlatformOperator(db: Db, email: string, grantedBy: string): Promise<'granted' | 'already' | 'no_user'> {
-  const user = await db
+/** Emails are matched case-insensitively and trimmed, as the operator commands take them from a person typing. */
+const userByEmail = (db: Db, email: string) =>
+  db
     .selectFrom('users')
     .select('id')
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
     .executeTakeFirst();
+
+/** Grants the operator role to the user with this email (case-insensitive); false when there is no such user. */
+export async function grantPlatformOperator(db: Db, email: string, grantedBy: string): Promise<'granted' | 'already' | 'no_user'> {
+  const user = await userByEmail(db, email);
   if (!user) return 'no_user';
   const row = await db
     .insertInto('platform_operators')
@@ -224,11 +228,7 @@ export async function grantPlatformOperator(db: Db, email: string, grantedBy: st
 }
 
 export async function revokePlatformOperator(db: Db, email: string): Promise<'revoked' | 'not_operator' | 'no_user'> {
-  const user = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
-    .executeTakeFirst();
+  const user = await userByEmail(db, email);
   if (!user) return 'no_user';
   const res = await db.deleteFrom('platform_operators').where('user_id', '=', user.id).executeTakeFirst();
   return Number(res.numDeletedRows) > 0 ? 'revoked' : 'not_operator';

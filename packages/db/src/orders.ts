@@ -3,7 +3,7 @@ import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { emitOrderEvent } from './event-webhooks.js';
 import type { Database, OrdersTable, RunsTable } from './schema.js';
-import { type PageOf, type PageRequest, pageOf } from './paging.js';
+import { type CreatedWindow, type PageOf, type PageRequest, createdWithin, pageOf } from './paging.js';
 import { appendRunEvents, appendedEvents } from './runs/events.js';
 import { IN_FLIGHT_RUN_STATUSES, type RunRow } from './runs/row.js';
 
@@ -79,14 +79,11 @@ export async function getOrder(db: Executor, id: string): Promise<OrderRow | und
   return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export interface OrderFilters extends PageRequest {
+export interface OrderFilters extends PageRequest, CreatedWindow {
   workspaceId: string;
   projectId?: string;
   status?: OrderRow['status'];
   workflowId?: string;
-  /** Inclusive, so that adjacent windows (after = the other's before) neither overlap nor leave a gap. */
-  createdAfter?: string;
-  createdBefore?: string;
   /** The last order of an earlier page: the page continues after it. */
   after?: OrderKey;
 }
@@ -107,8 +104,7 @@ export async function listOrders(db: Executor, f: OrderFilters): Promise<PageOf<
   if (f.projectId) q = q.where('project_id', '=', f.projectId);
   if (f.status) q = q.where('status', '=', f.status);
   if (f.workflowId) q = q.where('workflow_id', '=', f.workflowId);
-  if (f.createdAfter) q = q.where('created_at', '>=', sql<Date>`${f.createdAfter}::timestamptz`);
-  if (f.createdBefore) q = q.where('created_at', '<', sql<Date>`${f.createdBefore}::timestamptz`);
+  q = createdWithin(q, f);
   const after = f.after;
   // One row past the page says whether another page follows.
   const { items, total } = await pageOf(

@@ -1,4 +1,4 @@
-import type { Kysely, OrderByDirection, OrderByExpression, SelectQueryBuilder } from 'kysely';
+import { type Kysely, type OrderByDirection, type OrderByExpression, type SelectQueryBuilder, sql } from 'kysely';
 
 /**
  * Paging for list endpoints, kept in one place. The contract's list endpoints take `offset` (from 0) and
@@ -27,6 +27,23 @@ export interface PageRequest {
 export interface PageOf<T> {
   items: T[];
   total: number;
+}
+
+/** A list's creation window, as GET /v1/orders takes it: `createdAfter` inclusive, `createdBefore` exclusive. */
+export interface CreatedWindow {
+  createdAfter?: string;
+  createdBefore?: string;
+}
+
+/**
+ * Narrows a list to its creation window. Every list reads the window the same way, so that adjacent
+ * windows neither overlap nor leave a gap whichever list is paged through.
+ */
+export function createdWithin<Q extends AnySelect>(q: Q, window: CreatedWindow): Q {
+  let narrowed: AnySelect = q;
+  if (window.createdAfter) narrowed = narrowed.where('created_at', '>=', sql<Date>`${window.createdAfter}::timestamptz`);
+  if (window.createdBefore) narrowed = narrowed.where('created_at', '<', sql<Date>`${window.createdBefore}::timestamptz`);
+  return narrowed as Q;
 }
 
 /**

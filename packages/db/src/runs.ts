@@ -8,7 +8,7 @@ import { announceAppended, appendRunEvents, appendedEvents } from './runs/events
 import type { Database, RunsTable } from './schema.js';
 import type { EngineCommandKind } from './schema-engine.js';
 import type { Insertable } from 'kysely';
-import { type PageOf, type PageRequest, pageOf } from './paging.js';
+import { type CreatedWindow, type PageOf, type PageRequest, createdWithin, pageOf } from './paging.js';
 
 export { type RunRow, type RunStepRow, IN_FLIGHT_RUN_STATUSES } from './runs/row.js';
 
@@ -126,7 +126,7 @@ export async function getRunStep(db: Executor, runId: string, stepIndex: number)
 }
 
 /** The runs a list or a bulk action chooses: GET /v1/runs's filters, always within one workspace. */
-export interface RunFilter {
+export interface RunFilter extends CreatedWindow {
   workspaceId: string;
   projectId?: string;
   status?: string;
@@ -141,9 +141,6 @@ export interface RunFilter {
   tags?: string[];
   /** Runs whose metadata has each of these keys with exactly this value. */
   metadata?: Record<string, string>;
-  /** Inclusive, and createdBefore exclusive, as on GET /v1/orders: adjacent windows neither overlap nor leave a gap. */
-  createdAfter?: string;
-  createdBefore?: string;
   /** Runs whose id, template id or name, or one of whose tags, contains this text, case aside; taken literally. */
   search?: string;
 }
@@ -165,8 +162,7 @@ function filteredRuns(db: Db, f: RunFilter) {
   // Containment, so the tags' GIN index (migration 0025) serves it.
   if (f.tags?.length) q = q.where(sql<boolean>`tags @> ${f.tags}::text[]`);
   if (f.metadata && Object.keys(f.metadata).length) q = q.where(sql<boolean>`metadata @> ${JSON.stringify(f.metadata)}::jsonb`);
-  if (f.createdAfter) q = q.where('created_at', '>=', sql<Date>`${f.createdAfter}::timestamptz`);
-  if (f.createdBefore) q = q.where('created_at', '<', sql<Date>`${f.createdBefore}::timestamptz`);
+  q = createdWithin(q, f);
   if (f.search) {
     const pattern = containsPattern(f.search);
     // No index serves a substring match: it scans the workspace's runs the other filters leave, which the

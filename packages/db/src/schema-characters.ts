@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Json, NullableTimestamp, Timestamp } from './schema-columns.js';
+import type { Json, NullableTimestamp, Timestamp, ManagedRecordColumns } from './schema-columns.js';
 
 /** Tables of characters, subjects and likeness consents (migration 0004-characters-consent). */
 export interface SubjectsTable {
@@ -55,20 +55,13 @@ export interface LikenessConsentEventsTable {
   created_at: Timestamp;
 }
 
-export interface CharactersTable {
+export interface CharactersTable extends ManagedRecordColumns {
   id: string;
   workspace_id: string;
   project_id: string;
   name: string;
   format: 'synthetic' | 'likeness';
   persona: Json<Record<string, unknown>>;
-  request_id: string | null;
-  request_fingerprint: string | null;
-  etag: string;
-  created_by: string | null;
-  archived_at: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
 }
 
 export interface CharacterReferencesTable {

@@ -1,8 +1,8 @@
 import type { Generated } from 'kysely';
-import type { NullableJson, NullableTimestamp, Timestamp } from './schema-columns.js';
+import type { NullableJson, Timestamp, ManagedRecordColumns } from './schema-columns.js';
 
 /** Tables of clients, their contacts and status events (migration 0005-clients). */
-export interface ClientsTable {
+export interface ClientsTable extends ManagedRecordColumns {
   id: string;
   workspace_id: string;
   name: string;
@@ -19,13 +19,6 @@ export interface ClientsTable {
   renews_on: string | null;
   payment_customer_id: string | null;
   notes: string | null;
-  request_id: string | null;
-  request_fingerprint: string | null;
-  etag: string;
-  created_by: string | null;
-  archived_at: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
 }
 
 export interface ClientEventsTable {

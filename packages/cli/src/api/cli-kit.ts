@@ -1,6 +1,7 @@
 /** What the user commands share: exit codes, output, option parsers and the ways a command ends. */
 import type { AtelierClient } from '@atelier/client';
 import { ApiFailure, retryAfterSeconds } from './errors.js';
+import { table } from './format.js';
 
 export const EXIT = { ok: 0, unsuccessful: 1, usage: 2, api: 3 } as const;
 
@@ -23,6 +24,24 @@ export interface GlobalFlags {
 
 export const print = (line: string) => process.stdout.write(`${line}\n`);
 export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
+
+/**
+ * A page of a list command: the answer as it is with --json, else a table and how many of the matches it
+ * shows, with the cursor of the next page where the list pages by cursor.
+ */
+export function printPage<T>(
+  page: { items: T[]; total: number; nextCursor?: string | null },
+  json: boolean | undefined,
+  headers: string[],
+  row: (item: T) => string[],
+): void {
+  if (json) {
+    printJson(page);
+    return;
+  }
+  print(table(page.items.map(row), headers));
+  print(`${page.items.length} of ${page.total}${page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : ''}`);
+}
 
 /** Ends the command with an API error: runCli prints it as a sentence (errors.ts), or its raw body with --json, and exits 3. */
 export function apiErrorExit(status: number, body: unknown, what: string, headers?: Headers): never {

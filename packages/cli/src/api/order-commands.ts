@@ -5,7 +5,7 @@ import type { AtelierClient, Order, OrderStatus } from '@atelier/client';
 import { ORDER_STATUSES } from '@atelier/contracts/order-statuses';
 import { OrderProgress } from './order-progress.js';
 import { money, table } from './format.js';
-import { type CommandContext, EXIT, UsageError, collect, ok, parseJson, positiveInt, print, printJson, usd } from './cli-kit.js';
+import { type CommandContext, EXIT, UsageError, collect, ok, parseJson, positiveInt, print, printJson, printPage, usd } from './cli-kit.js';
 
 function orderSummary(order: Order): string {
   const c = order.counts;
@@ -194,16 +194,14 @@ export function registerOrderCommands(program: Command, { act }: CommandContext)
             ...(opts.cursor ? { cursor: opts.cursor } : {}),
           };
           const page = ok(await client.GET('/v1/orders', { params: { query } }), 'GET /v1/orders');
-          if (opts.json) printJson(page);
-          else {
-            print(
-              table(
-                page.items.map((o) => [o.id, o.status, o.workflowId, childrenCell(o), money(o.actualCostUsd), o.createdAt]),
-                ['order', 'status', 'workflow', 'children', 'cost', 'created'],
-              ),
-            );
-            print(`${page.items.length} of ${page.total}${page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : ''}`);
-          }
+          printPage(page, opts.json, ['order', 'status', 'workflow', 'children', 'cost', 'created'], (o) => [
+            o.id,
+            o.status,
+            o.workflowId,
+            childrenCell(o),
+            money(o.actualCostUsd),
+            o.createdAt,
+          ]);
           return EXIT.ok;
         },
       ),

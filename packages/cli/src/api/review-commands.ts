@@ -5,7 +5,7 @@ import { type Command, Option } from 'commander';
 import { AtelierApiError, type AtelierClient, type Run } from '@atelier/client';
 import { ARTIFACT_CLASS_VALUES, ARTIFACT_STATUS_VALUES } from '@atelier/contracts/catalog';
 import { decideCommands, holdNeeds, intakeSummary, researchReportMarkdown, table } from './format.js';
-import { type CommandContext, EXIT, apiErrorExit, collect, objectFrom, ok, positiveInt, print, printJson } from './cli-kit.js';
+import { type CommandContext, EXIT, apiErrorExit, collect, objectFrom, ok, positiveInt, print, printJson, printPage } from './cli-kit.js';
 
 type Decision = 'approve' | 'reject' | 'request_changes';
 interface DecideOptions {
@@ -179,16 +179,14 @@ export function registerReviewCommands(program: Command, { act }: CommandContext
             ...(opts.project ? { projectId: opts.project } : {}),
           };
           const page = ok(await client.GET('/v1/artifacts', { params: { query } }), 'GET /v1/artifacts');
-          if (opts.json) printJson(page);
-          else {
-            print(
-              table(
-                page.items.map((a) => [a.id, `${a.artifactClass}/${a.artifactType}`, a.status, a.runId ?? '-', a.createdAt, a.title]),
-                ['artifact', 'type', 'status', 'run', 'created', 'title'],
-              ),
-            );
-            print(`${page.items.length} of ${page.total}`);
-          }
+          printPage(page, opts.json, ['artifact', 'type', 'status', 'run', 'created', 'title'], (a) => [
+            a.id,
+            `${a.artifactClass}/${a.artifactType}`,
+            a.status,
+            a.runId ?? '-',
+            a.createdAt,
+            a.title,
+          ]);
           return EXIT.ok;
         },
       ),

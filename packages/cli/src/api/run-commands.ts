@@ -16,6 +16,7 @@ import {
   positiveInt,
   print,
   printJson,
+  printPage,
 } from './cli-kit.js';
 
 function runSummary(run: Run): string[][] {
@@ -197,24 +198,15 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
       act(async (client, opts: RunFilterFlags & { limit: number; offset: number; json?: boolean }) => {
         const query = { limit: opts.limit, offset: opts.offset, ...runFilterOf(opts) };
         const page = ok(await client.GET('/v1/runs', { params: { query } }), 'GET /v1/runs');
-        if (opts.json) printJson(page);
-        else {
-          print(
-            table(
-              page.items.map((r) => [
-                r.id,
-                r.templateId,
-                r.status,
-                r.createdAt,
-                money(r.totalCosts.actualUsd),
-                r.artifactId ?? '-',
-                r.tags?.join(' ') || '-',
-              ]),
-              ['run', 'workflow', 'status', 'created', 'cost', 'artifact', 'tags'],
-            ),
-          );
-          print(`${page.items.length} of ${page.total}`);
-        }
+        printPage(page, opts.json, ['run', 'workflow', 'status', 'created', 'cost', 'artifact', 'tags'], (r) => [
+          r.id,
+          r.templateId,
+          r.status,
+          r.createdAt,
+          money(r.totalCosts.actualUsd),
+          r.artifactId ?? '-',
+          r.tags?.join(' ') || '-',
+        ]);
         return EXIT.ok;
       }),
     );

@@ -1,7 +1,8 @@
+import type { Span } from '@opentelemetry/api';
 import { traceProviderCall } from '../tracing.js';
 import { delay } from './delay.js';
+import { attempt as attemptOnce, backoffMs, parseJsonAnswer, retryAfterOf } from './http-attempt.js';
 import { providerFetch } from './http-transport.js';
-import { parseRetryAfter } from './provider-limits.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from './types.js';
 
 /** One JSON POST to a provider's HTTP API, as every adapter makes it. */
@@ -31,12 +32,6 @@ export interface JsonCall {
 }
 
 const RETRYABLE = (status: number) => status >= 500;
-
-function backoff(attempt: number, retryAfter: string | null): number {
-  const after = parseRetryAfter(retryAfter, Date.now());
-  if (after !== undefined) return Math.min(20_000, after);
-  return Math.min(20_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-}
 
 /**
  * The message of an error body: `{ error: { message } }` is the shape of OpenAI's API, of Anthropic's
@@ -73,15 +68,13 @@ export async function postJsonWithRetries(call: JsonCall): Promise<unknown> {
   const url = `${call.baseUrl.replace(/\/$/, '')}${call.path}`;
   const method = call.method ?? 'POST';
   return traceProviderCall({ method, url, path: call.path }, async (traceHeaders, span) => {
-    const model = (call.body as { model?: unknown } | null)?.model;
-    if (span && typeof model === 'string') span.setAttribute('gen_ai.request.model', model);
-    const headers = {
+    const headers = callHeaders(
+      call,
+      traceHeaders,
+      span,
       // A multipart body's content type, its boundary included, comes from its encoder (http-transport.ts).
-      ...(method === 'POST' && !call.form ? { 'content-type': 'application/json' } : {}),
-      ...traceHeaders,
-      ...(call.idempotencyKey ? { 'idempotency-key': call.idempotencyKey } : {}),
-      ...call.headers,
-    };
+      method === 'POST' && !call.form ? { 'content-type': 'application/json' } : {},
+    );
     return attempts(
       call,
       url,
@@ -111,15 +104,7 @@ export interface SseMessage {
 export async function postStreamWithRetries(call: JsonCall, onEvent: (event: SseMessage) => void): Promise<unknown> {
   const url = `${call.baseUrl.replace(/\/$/, '')}${call.path}`;
   return traceProviderCall({ method: 'POST', url, path: call.path }, async (traceHeaders, span) => {
-    const model = (call.body as { model?: unknown } | null)?.model;
-    if (span && typeof model === 'string') span.setAttribute('gen_ai.request.model', model);
-    const headers = {
-      'content-type': 'application/json',
-      accept: 'text/event-stream',
-      ...traceHeaders,
-      ...(call.idempotencyKey ? { 'idempotency-key': call.idempotencyKey } : {}),
-      ...call.headers,
-    };
+    const headers = callHeaders(call, traceHeaders, span, { 'content-type': 'application/json', accept: 'text/event-stream' });
     return attempts(
       call,
       url,
@@ -134,13 +119,28 @@ export async function postStreamWithRetries(call: JsonCall, onEvent: (event: Sse
   });
 }
 
+/**
+ * The headers of every attempt of a call: what its kind of request needs, the trace's, the idempotency key,
+ * then the provider's own (its authentication) last, so nothing overrides them. The model goes on the span.
+ */
+function callHeaders(
+  call: JsonCall,
+  traceHeaders: Record<string, string>,
+  span: Span | undefined,
+  kind: Record<string, string>,
+): Record<string, string> {
+  const model = (call.body as { model?: unknown } | null)?.model;
+  if (span && typeof model === 'string') span.setAttribute('gen_ai.request.model', model);
+  return {
+    ...kind,
+    ...traceHeaders,
+    ...(call.idempotencyKey ? { 'idempotency-key': call.idempotencyKey } : {}),
+    ...call.headers,
+  };
+}
+
 async function readJson(response: Response, path: string): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new TransientProviderError(`the provider answered ${path} with a body that is not JSON`, response.status);
-  }
+  return parseJsonAnswer(await response.text(), 'the provider', path, response.status);
 }
 
 /** Reads a `text/event-stream` body to its end (the SSE format: `field: value` lines, a blank line ends an event). */
@@ -198,29 +198,30 @@ async function attempts<T>(
   let last = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
     onAttempt(attempt);
-    const timeout = AbortSignal.timeout(timeoutMs);
-    let response: Response;
-    try {
-      response = await providerFetch(url, {
-        method: call.method ?? 'POST',
-        headers,
-        ...(call.method === 'GET' ? {} : { body: call.form ?? JSON.stringify(call.body) }),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      last = timeout.aborted ? `timed out after ${timeoutMs} ms` : redact((err as Error).message, call.secrets);
-      if (attempt < attempts) await delay(backoff(attempt, null), signal);
+    const response = await attemptOnce(
+      (bound) =>
+        providerFetch(url, {
+          method: call.method ?? 'POST',
+          headers,
+          ...(call.method === 'GET' ? {} : { body: call.form ?? JSON.stringify(call.body) }),
+          signal: bound,
+        }),
+      timeoutMs,
+      signal,
+      (message) => redact(message, call.secrets),
+    );
+    if ('noAnswer' in response) {
+      last = response.message;
+      if (attempt < attempts) await delay(backoffMs(attempt, undefined), signal);
       continue;
     }
     if (response.ok) return read(response);
     const text = await response.text();
     const message = redact(errorMessage(text), call.secrets);
-    if (response.status === 429)
-      throw new ProviderThrottledError(`429: ${message}`.slice(0, 300), parseRetryAfter(response.headers.get('retry-after'), Date.now()));
+    if (response.status === 429) throw new ProviderThrottledError(`429: ${message}`.slice(0, 300), retryAfterOf(response));
     if (!RETRYABLE(response.status)) throw new PermanentProviderError(`${response.status}: ${message}`.slice(0, 500), response.status);
     last = `${response.status}: ${message}`.slice(0, 300);
-    if (attempt < attempts) await delay(backoff(attempt, response.headers.get('retry-after')), signal);
+    if (attempt < attempts) await delay(backoffMs(attempt, retryAfterOf(response)), signal);
   }
   throw new TransientProviderError(`the provider kept failing after ${attempts} attempts (${last})`);
 }

@@ -63,6 +63,12 @@ export function mediaInput(file: string, format: string): string[] {
   return [...RESTRICTED, '-f', format, '-i', file];
 }
 
+/**
+ * The video encoding every clip the engine writes gets: H.264 in yuv420p (what every player decodes) at a
+ * constant frame rate, so clips cut or generated here join and play alike.
+ */
+export const h264Output = (fps: number): string[] => ['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-r', String(fps)];
+
 export class MediaToolError extends Error {
   constructor(
     message: string,

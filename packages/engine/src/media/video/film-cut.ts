@@ -4,7 +4,7 @@ import { EgressRefused, EgressStatusError, egressDownload, egressPolicyFromEnv }
 import { isArtifactFile } from '@atelier/domain/artifact-files';
 import { ObjectNotFoundError } from '@atelier/storage';
 import { type ToolContext, ToolInputError } from '../../steps/tools.js';
-import { MediaToolError, ffmpeg, mediaInput } from './ffmpeg.js';
+import { MediaToolError, ffmpeg, h264Output, mediaInput } from './ffmpeg.js';
 import { inScratch, videoKeys } from './files.js';
 import { type MediaProbe, probeMedia, referenceFormatOf } from './probe.js';
 
@@ -123,14 +123,7 @@ export function filmCutArgs(clips: ClipFile[], spec: FilmCutSpec, out: string): 
     '-map',
     '[out]',
     '-an',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-pix_fmt',
-    'yuv420p',
-    '-r',
-    String(fps),
+    ...h264Output(fps),
     '-movflags',
     '+faststart',
     '-map_metadata',

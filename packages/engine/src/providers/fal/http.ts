@@ -1,6 +1,6 @@
 import { traceProviderCall } from '../../tracing.js';
 import { delay } from '../delay.js';
-import { parseRetryAfter } from '../provider-limits.js';
+import { attempt as attemptOnce, backoffMs, retryAfterOf } from '../http-attempt.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
 export interface FalOptions {
@@ -43,12 +43,6 @@ export interface FalAnswer {
   body: unknown;
 }
 
-function backoff(attempt: number, retryAfter: string | null): number {
-  const after = parseRetryAfter(retryAfter, Date.now());
-  if (after !== undefined) return Math.min(20_000, after);
-  return Math.min(20_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-}
-
 const parse = (text: string): unknown => {
   try {
     return JSON.parse(text);
@@ -87,24 +81,25 @@ export function falCall(opts: FalOptions, call: FalCall): Promise<FalAnswer> {
     let last = '';
     for (let attempt = 1; attempt <= attempts; attempt++) {
       span?.setAttribute('atelier.provider.attempts', attempt);
-      const timeout = AbortSignal.timeout(timeoutMs);
-      let response: Response;
-      try {
-        response = await fetch(call.url, {
-          method: call.method,
-          headers: {
-            accept: 'application/json',
-            ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
-            ...traceHeaders,
-            authorization: `Key ${opts.apiKey}`,
-          },
-          ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-          signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
-        });
-      } catch (err) {
-        if (call.signal?.aborted) throw err;
-        last = timeout.aborted ? `timed out after ${timeoutMs} ms` : (err as Error).message;
-        if (attempt < attempts) await delay(backoff(attempt, null), call.signal);
+      const response = await attemptOnce(
+        (signal) =>
+          fetch(call.url, {
+            method: call.method,
+            headers: {
+              accept: 'application/json',
+              ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+              ...traceHeaders,
+              authorization: `Key ${opts.apiKey}`,
+            },
+            ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+            signal,
+          }),
+        timeoutMs,
+        call.signal,
+      );
+      if ('noAnswer' in response) {
+        last = response.message;
+        if (attempt < attempts) await delay(backoffMs(attempt, undefined), call.signal);
         continue;
       }
       const text = await response.text();
@@ -114,12 +109,11 @@ export function falCall(opts: FalOptions, call: FalCall): Promise<FalAnswer> {
         return { status: response.status, body };
       }
       const message = `${response.status}: ${falMessage(body, text)}`;
-      if (response.status === 429)
-        throw new ProviderThrottledError(`fal: ${message}`.slice(0, 300), parseRetryAfter(response.headers.get('retry-after'), Date.now()));
+      if (response.status === 429) throw new ProviderThrottledError(`fal: ${message}`.slice(0, 300), retryAfterOf(response));
       if (response.status < 500) throw new PermanentProviderError(`fal: ${message}`.slice(0, 500), response.status);
       if (call.settled?.(response.status, body)) throw new FalRequestFailed(`fal: ${message}`.slice(0, 500), response.status);
       last = message.slice(0, 300);
-      if (attempt < attempts) await delay(backoff(attempt, response.headers.get('retry-after')), call.signal);
+      if (attempt < attempts) await delay(backoffMs(attempt, retryAfterOf(response)), call.signal);
     }
     throw new TransientProviderError(`fal kept failing after ${attempts} attempts (${last})`);
   });

@@ -1,5 +1,6 @@
 import { traceProviderCall } from '../../tracing.js';
 import { delay } from '../delay.js';
+import { attempt as attemptOnce, backoffMs, parseJsonAnswer } from '../http-attempt.js';
 import { parseRetryAfter } from '../provider-limits.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
@@ -22,8 +23,6 @@ interface GoogleStatus {
   status?: string;
   details?: Array<{ '@type'?: string; retryDelay?: string }>;
 }
-
-const MAX_BACKOFF_MS = 20_000;
 
 /** 5xx, and ABORTED (409): Google's guidance is to retry a request aborted by a concurrent change. */
 const RETRYABLE = (status: number) => status >= 500 || status === 409;
@@ -65,11 +64,6 @@ function describe(opts: GoogleOptions, httpStatus: number, text: string, status:
   return withoutKey(opts, `${httpStatus}${name}: ${status?.message ?? text}`).slice(0, 500);
 }
 
-function backoff(attempt: number, hintMs: number | undefined): number {
-  if (hintMs !== undefined) return Math.min(MAX_BACKOFF_MS, hintMs);
-  return Math.min(MAX_BACKOFF_MS, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-}
-
 export interface GoogleCall {
   method: 'GET' | 'POST';
   /** From the origin, e.g. `/v1beta/models/gemini-2.5-flash:generateContent`. */
@@ -104,35 +98,31 @@ export async function callGoogle(opts: GoogleOptions, call: GoogleCall): Promise
     let last = '';
     for (let attempt = 1; attempt <= attempts; attempt++) {
       span?.setAttribute('atelier.provider.attempts', attempt);
-      const timeout = AbortSignal.timeout(call.timeoutMs);
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: call.method,
-          headers,
-          ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
-          signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
-        });
-      } catch (err) {
-        if (call.signal?.aborted) throw err;
-        last = timeout.aborted ? `timed out after ${call.timeoutMs} ms` : withoutKey(opts, (err as Error).message);
-        if (attempt < attempts) await delay(backoff(attempt, undefined), call.signal);
+      const response = await attemptOnce(
+        (signal) =>
+          fetch(url, {
+            method: call.method,
+            headers,
+            ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+            signal,
+          }),
+        call.timeoutMs,
+        call.signal,
+        (message) => withoutKey(opts, message),
+      );
+      if ('noAnswer' in response) {
+        last = response.message;
+        if (attempt < attempts) await delay(backoffMs(attempt, undefined), call.signal);
         continue;
       }
       const text = await response.text();
-      if (response.ok) {
-        try {
-          return JSON.parse(text);
-        } catch {
-          throw new TransientProviderError(`Google answered ${call.path} with a body that is not JSON`, response.status);
-        }
-      }
+      if (response.ok) return parseJsonAnswer(text, 'Google', call.path, response.status);
       const status = readStatus(text);
       const message = describe(opts, response.status, text, status);
       if (response.status === 429) throw new ProviderThrottledError(message, retryAfterMs(response.headers, status));
       if (!RETRYABLE(response.status)) throw new PermanentProviderError(message, response.status);
       last = message;
-      if (attempt < attempts) await delay(backoff(attempt, retryAfterMs(response.headers, status)), call.signal);
+      if (attempt < attempts) await delay(backoffMs(attempt, retryAfterMs(response.headers, status)), call.signal);
     }
     throw new TransientProviderError(`Google kept failing after ${attempts} attempts (${last})`);
   });

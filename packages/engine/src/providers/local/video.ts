@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ffmpeg } from '../../media/video/ffmpeg.js';
+import { ffmpeg, h264Output } from '../../media/video/ffmpeg.js';
 import { seededRandom } from '../seeded-random.js';
 
 /**
@@ -51,23 +51,7 @@ export function localClipArgs(req: LocalClipRequest, out: string): string[] {
     args.push('-f', 'lavfi', '-i', `sine=frequency=${Math.round(220 + random() * 660)}:sample_rate=48000:duration=${d}`);
   args.push('-filter_complex', filter, '-map', '[v]');
   if (req.generateAudio) args.push('-map', '3:a', '-c:a', 'aac', '-b:a', '96k');
-  args.push(
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-pix_fmt',
-    'yuv420p',
-    '-r',
-    String(fps),
-    '-t',
-    String(d),
-    '-map_metadata',
-    '-1',
-    '-fflags',
-    '+bitexact',
-    out,
-  );
+  args.push(...h264Output(fps), '-t', String(d), '-map_metadata', '-1', '-fflags', '+bitexact', out);
   return args;
 }
 

@@ -1,6 +1,6 @@
 import { traceProviderCall } from '../../tracing.js';
 import { delay } from '../delay.js';
-import { parseRetryAfter } from '../provider-limits.js';
+import { attempt as attemptOnce, backoffMs, parseJsonAnswer, retryAfterOf } from '../http-attempt.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
 export interface ReplicateOptions {
@@ -19,12 +19,6 @@ export interface ReplicateOptions {
 
 /** Output files larger than this are refused rather than held in memory (a 10 s 1080p clip is tens of MB). */
 const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
-
-function backoff(attempt: number, retryAfter: string | null): number {
-  const after = parseRetryAfter(retryAfter, Date.now());
-  if (after !== undefined) return Math.min(20_000, after);
-  return Math.min(20_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-}
 
 /**
  * Replicate answers errors as problem details (`{title, detail, status}`, 422s add `invalid_fields`), and
@@ -69,40 +63,34 @@ export async function replicateApi(opts: ReplicateOptions, call: ApiCall): Promi
     let last = '';
     for (let attempt = 1; attempt <= attempts; attempt++) {
       span?.setAttribute('atelier.provider.attempts', attempt);
-      const timeout = AbortSignal.timeout(timeoutMs);
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: call.method,
-          headers: {
-            ...traceHeaders,
-            ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
-            authorization: `Bearer ${opts.apiToken}`,
-          },
-          ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
-          signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
-        });
-      } catch (err) {
-        if (call.signal?.aborted) throw err;
-        last = timeout.aborted ? `timed out after ${timeoutMs} ms` : (err as Error).message;
-        if (timeout.aborted && !call.repeatAfterTimeout) throw new TransientProviderError(`Replicate ${call.path}: ${last}`);
-        if (attempt < attempts) await delay(backoff(attempt, null), call.signal);
+      const response = await attemptOnce(
+        (signal) =>
+          fetch(url, {
+            method: call.method,
+            headers: {
+              ...traceHeaders,
+              ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
+              authorization: `Bearer ${opts.apiToken}`,
+            },
+            ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+            signal,
+          }),
+        timeoutMs,
+        call.signal,
+      );
+      if ('noAnswer' in response) {
+        last = response.message;
+        if (response.timedOut && !call.repeatAfterTimeout) throw new TransientProviderError(`Replicate ${call.path}: ${last}`);
+        if (attempt < attempts) await delay(backoffMs(attempt, undefined), call.signal);
         continue;
       }
       const text = await response.text();
-      if (response.ok) {
-        try {
-          return JSON.parse(text);
-        } catch {
-          throw new TransientProviderError(`Replicate answered ${call.path} with a body that is not JSON`, response.status);
-        }
-      }
+      if (response.ok) return parseJsonAnswer(text, 'Replicate', call.path, response.status);
       const message = `${response.status}: ${problemMessage(text, opts.apiToken)}`;
-      if (response.status === 429)
-        throw new ProviderThrottledError(message.slice(0, 300), parseRetryAfter(response.headers.get('retry-after'), Date.now()));
+      if (response.status === 429) throw new ProviderThrottledError(message.slice(0, 300), retryAfterOf(response));
       if (response.status < 500) throw new PermanentProviderError(message.slice(0, 500), response.status);
       last = message.slice(0, 300);
-      if (attempt < attempts) await delay(backoff(attempt, response.headers.get('retry-after')), call.signal);
+      if (attempt < attempts) await delay(backoffMs(attempt, retryAfterOf(response)), call.signal);
     }
     throw new TransientProviderError(`Replicate kept failing after ${attempts} attempts (${last})`);
   });
@@ -145,8 +133,7 @@ export async function downloadOutput(
           return { bytes, mimeType: response.headers.get('content-type')?.split(';')[0]?.trim() ?? 'application/octet-stream' };
         }
         await response.body?.cancel();
-        if (response.status === 429)
-          throw new ProviderThrottledError('429 on an output file', parseRetryAfter(response.headers.get('retry-after'), Date.now()));
+        if (response.status === 429) throw new ProviderThrottledError('429 on an output file', retryAfterOf(response));
         if (response.status < 500)
           throw new PermanentProviderError(
             `Replicate's output file answered ${response.status} (outputs are kept for an hour)`,
@@ -157,7 +144,7 @@ export async function downloadOutput(
         if (signal?.aborted || err instanceof PermanentProviderError || err instanceof TransientProviderError) throw err;
         last = timeout.aborted ? `timed out after ${timeoutMs} ms` : (err as Error).message;
       }
-      if (attempt < attempts) await delay(backoff(attempt, null), signal);
+      if (attempt < attempts) await delay(backoffMs(attempt, undefined), signal);
     }
     throw new TransientProviderError(`Replicate's output file kept failing after ${attempts} attempts (${last})`);
   });

@@ -95,11 +95,12 @@ async function clipSeconds(bytes: Buffer, signal?: AbortSignal): Promise<number 
  */
 async function createPrediction(
   opts: ReplicateOptions,
-  model: ReplicateModel,
-  input: Record<string, unknown>,
-  webhookUrl: string | undefined,
-  signal: AbortSignal | undefined,
+  req: (ImageRequest | VideoRequest) & { webhookUrl?: string },
+  inputOf: (model: ReplicateModel) => Record<string, unknown>,
 ): Promise<{ jobId: string }> {
+  const model = replicateModel(req.model.id);
+  const input = inputOf(model);
+  const { webhookUrl, signal } = req;
   const webhook = webhookUrl ? { webhook: webhookUrl, webhook_events_filter: ['completed'] } : {};
   const answer = (await replicateApi(opts, {
     method: 'POST',
@@ -112,13 +113,21 @@ async function createPrediction(
   return { jobId: answer.id };
 }
 
-const readPrediction = async (opts: ReplicateOptions, jobId: string, signal?: AbortSignal) =>
-  (await replicateApi(opts, {
+/** A prediction's output file URLs once it has succeeded, or where it stands until then. */
+async function predictionOutput(
+  opts: ReplicateOptions,
+  jobId: string,
+  signal?: AbortSignal,
+): Promise<{ urls: string[]; progress?: undefined } | { progress: JobProgress<never> }> {
+  const prediction = (await replicateApi(opts, {
     method: 'GET',
     path: `/v1/predictions/${encodeURIComponent(jobId)}`,
     signal,
     repeatAfterTimeout: true,
   })) as Prediction;
+  const progress = unlessSucceeded(prediction);
+  return progress ? { progress } : { urls: outputUrls(prediction.output) };
+}
 
 async function cancelPrediction(opts: ReplicateOptions, jobId: string, signal?: AbortSignal): Promise<void> {
   try {
@@ -145,14 +154,12 @@ export function createReplicateProvider(opts: ReplicateOptions): Adapter {
   const imageJobs: JobProvider<ImageRequest, GeneratedImage> = {
     async submit(req) {
       price(req.model, 'per_image', 'images');
-      const model = replicateModel(req.model.id);
-      return createPrediction(opts, model, imageInput(model, req), req.webhookUrl, req.signal);
+      return createPrediction(opts, req, (model) => imageInput(model, req));
     },
     async check(req, jobId) {
-      const prediction = await readPrediction(opts, jobId, req.signal);
-      const progress = unlessSucceeded(prediction);
-      if (progress) return progress;
-      const urls = outputUrls(prediction.output);
+      const output = await predictionOutput(opts, jobId, req.signal);
+      if (output.progress) return output.progress;
+      const { urls } = output;
       if (urls.length === 0)
         return { state: 'failed', error: new PermanentProviderError(`Replicate prediction ${jobId} succeeded without an image`) };
       const image = await downloadOutput(opts, urls[0]!, req.signal);
@@ -165,14 +172,12 @@ export function createReplicateProvider(opts: ReplicateOptions): Adapter {
   const videoJobs: JobProvider<VideoRequest, GeneratedVideo> = {
     async submit(req) {
       price(req.model, 'per_second', 'seconds of video');
-      const model = replicateModel(req.model.id);
-      return createPrediction(opts, model, videoInput(model, req), req.webhookUrl, req.signal);
+      return createPrediction(opts, req, (model) => videoInput(model, req));
     },
     async check(req, jobId) {
-      const prediction = await readPrediction(opts, jobId, req.signal);
-      const progress = unlessSucceeded(prediction);
-      if (progress) return progress;
-      const [url] = outputUrls(prediction.output);
+      const output = await predictionOutput(opts, jobId, req.signal);
+      if (output.progress) return output.progress;
+      const [url] = output.urls;
       if (!url) return { state: 'failed', error: new PermanentProviderError(`Replicate prediction ${jobId} succeeded without a video`) };
       const clip = await downloadOutput(opts, url, req.signal);
       const perSecond = price(req.model, 'per_second', 'seconds of video');
