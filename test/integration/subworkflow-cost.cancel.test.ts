@@ -69,7 +69,14 @@ async function treeInFlight(token: string): Promise<[string, string, string]> {
   const topId = created.body.id;
   const middleId = await childIdOf(topId);
   const leafId = await childIdOf(middleId);
-  await waitForRun(h, token, leafId, (r) => r.status === 'running' && stepOf(r, 'leaf')?.status === 'pending');
+  // Its row written (startedAt), not only shown pending: a step's start is recorded 250 ms in
+  // (STEP_START_DEFER_MS), and a stop before that is a different case, the step never having begun in the record.
+  await waitForRun(
+    h,
+    token,
+    leafId,
+    (r) => r.status === 'running' && stepOf(r, 'leaf')?.status === 'pending' && !!stepOf(r, 'leaf')?.startedAt,
+  );
   return [topId, middleId, leafId];
 }
 
