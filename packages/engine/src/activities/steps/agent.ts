@@ -1,9 +1,8 @@
-import { renderTemplate } from '@atelier/domain';
 import type { ExecuteStepInput } from '../../run-types.js';
 import { ToolInputError } from '../../steps/tools.js';
 import type { ModelEntry } from '@atelier/domain';
 import { withFallbacks } from './fallbacks.js';
-import { type ExecutorDeps, StepFailure, type StepExecution, completeText, invalid, toolContext } from './shared.js';
+import { type ExecutorDeps, StepFailure, type StepExecution, completeText, invalid, stepPrompt, toolContext } from './shared.js';
 
 export interface AgentTurn {
   turn: number;
@@ -56,7 +55,7 @@ async function agentLoop(input: ExecuteStepInput, model: ModelEntry, deps: Execu
   const toolNames = step.tools ?? [];
   for (const name of toolNames) if (!deps.tools[name]) throw invalid(`step ${step.id}: unknown tool ${name}`);
   const maxTurns = step.maxTurns ?? 5;
-  const task = renderTemplate(step.prompt ?? '{{intake}}', context);
+  const task = stepPrompt(step, context);
   const catalogue = toolNames.map((n) => `- ${n}: ${deps.tools[n]!.description}`).join('\n') || '(none)';
   const turns: AgentTurn[] = [];
   let cost = 0;

@@ -1,12 +1,11 @@
 import sharp from 'sharp';
-import { renderTemplate } from '@atelier/domain';
 import type { ExecuteStepInput } from '../../run-types.js';
 import { cpuBound } from '../../media/cpu-slots.js';
 import { visualKeys } from '../../media/visual/remove-background.js';
 import { generateVideoStep } from './video.js';
 import type { ModelEntry } from '@atelier/domain';
 import { withFallbacks } from './fallbacks.js';
-import { type ExecutorDeps, type StepExecution, invalid, stepInput } from './shared.js';
+import { type ExecutorDeps, type StepExecution, invalid, mediaPrompt, stepInput } from './shared.js';
 
 const MAX_SIDE = 4096;
 
@@ -34,8 +33,7 @@ async function generateImage(input: ExecuteStepInput, model: ModelEntry, deps: E
   const provider = deps.providers.image(model.provider);
   if (!provider) throw invalid(`step ${step.id}: provider ${model.provider} makes no images`);
   const params = (stepInput(step, context) ?? {}) as Record<string, unknown>;
-  const promptSource = typeof params.prompt === 'string' && params.prompt ? params.prompt : undefined;
-  const prompt = promptSource ?? renderTemplate(step.prompt ?? '{{intake}}', context);
+  const prompt = mediaPrompt(step, context, params);
   const width = dimension(params.width, 1024, 'width', step.id);
   const height = dimension(params.height, 1024, 'height', step.id);
   const transparentBackground = params.transparentBackground === true;

@@ -1,11 +1,10 @@
-import { renderTemplate } from '@atelier/domain';
 import { withFallbacks } from './fallbacks.js';
-import { type StepExecutor, completeText } from './shared.js';
+import { type StepExecutor, completeText, stepPrompt } from './shared.js';
 
 /** An llm step: renders its prompt over the run context and asks the bound model (or its fallbacks); jsonSchema enforced; its answer streamed. */
 export const executeLlm: StepExecutor = async (input, deps, signal) => {
   const { step, context } = input;
-  const prompt = renderTemplate(step.prompt ?? '{{intake}}', context);
+  const prompt = stepPrompt(step, context);
   const batch = input.executionMode === 'batch';
   // A batch interface answers later and whole: nothing to stream.
   const onDelta = batch ? undefined : deps.onTextDelta;

@@ -7,6 +7,7 @@ import {
   type StepFallback,
   primaryModel,
   readPath,
+  renderTemplate,
   resolveParams,
 } from '@atelier/domain';
 import type { RunContext } from '@atelier/domain/run-context';
@@ -105,6 +106,13 @@ export function boundModel(step: Step, role: string | undefined, bindings: Bindi
   if (!model) throw invalid(`step ${step.id}: model ${modelId} is not registered`);
   return model;
 }
+
+/** A model step's prompt: its template rendered over the run, the intake when it names none. */
+export const stepPrompt = (step: Step, context: RunContext): string => renderTemplate(step.prompt ?? '{{intake}}', context);
+
+/** An image or video step's prompt: a non-empty `prompt` among its resolved params wins over its template. */
+export const mediaPrompt = (step: Step, context: RunContext, params: Record<string, unknown> | undefined): string =>
+  typeof params?.prompt === 'string' && params.prompt ? params.prompt : stepPrompt(step, context);
 
 /** The value a step works on: its inputPath, with params merged over it (or params alone). */
 export function stepInput(step: Step, context: RunContext): unknown {

@@ -1,6 +1,5 @@
-import { renderTemplate } from '@atelier/domain';
 import type { ExecuteStepInput } from '../../run-types.js';
-import { stepInput } from './shared.js';
+import { mediaPrompt, stepInput, stepPrompt } from './shared.js';
 
 /**
  * What a step is given, resolved against its run as its executor resolves it, to be recorded with its start
@@ -14,13 +13,11 @@ export function resolvedStepInput({ step, context }: Pick<ExecuteStepInput, 'ste
     switch (step.kind) {
       case 'llm':
       case 'agent':
-        return { prompt: renderTemplate(step.prompt ?? '{{intake}}', context) };
+        return { prompt: stepPrompt(step, context) };
       case 'image': {
         // As generateImage and the video step read them: a prompt among the params wins over the template.
         const params = step.params || step.inputPath ? (stepInput(step, context) as Record<string, unknown> | undefined) : undefined;
-        const prompt =
-          typeof params?.prompt === 'string' && params.prompt ? params.prompt : renderTemplate(step.prompt ?? '{{intake}}', context);
-        return { prompt, ...(params ? { params } : {}) };
+        return { prompt: mediaPrompt(step, context, params), ...(params ? { params } : {}) };
       }
       case 'code':
         return step.expression ? context : stepInput(step, context);

@@ -1,10 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { renderTemplate } from '@atelier/domain';
 import { faststart, inScratch, videoKeys } from '../../media/video/files.js';
 import { probeMedia } from '../../media/video/probe.js';
 import type { ExecuteStepInput } from '../../run-types.js';
-import { type ExecutorDeps, type StepExecution, invalid, stepInput } from './shared.js';
+import { type ExecutorDeps, type StepExecution, invalid, mediaPrompt, stepInput } from './shared.js';
 import type { ModelEntry } from '@atelier/domain';
 
 /** Frame sizes by aspect ratio: even sides (H.264 in yuv420p needs them), about 640 pixels on the long side. */
@@ -36,7 +35,7 @@ export async function generateVideoStep(
   const provider = deps.providers.video(model.provider);
   if (!provider) throw invalid(`step ${step.id}: provider ${model.provider} makes no videos`);
   const params = (stepInput(step, context) ?? {}) as Record<string, unknown>;
-  const prompt = typeof params.prompt === 'string' && params.prompt ? params.prompt : renderTemplate(step.prompt ?? '{{intake}}', context);
+  const prompt = mediaPrompt(step, context, params);
   const aspectRatio = typeof params.aspectRatio === 'string' ? params.aspectRatio : '16:9';
   const size = VIDEO_SIZES[aspectRatio];
   if (!size) throw invalid(`step ${step.id}: aspectRatio must be one of ${Object.keys(VIDEO_SIZES).join(', ')}`);
