@@ -142,10 +142,16 @@ describe('one reconciler pass', () => {
     const orderId = planned.body.id as string;
     expect((await h.request('POST', `/v1/orders/${orderId}/start`, { token: user.token })).status).toBeLessThan(300);
     await waitForOrder(h, user.token, orderId, (o) => o.counts.running > 0, 30_000);
-    // Terminating the order workflow terminates its children too (parent close policy).
-    await h.temporal.workflow.getHandle(orderId).terminate('simulated engine loss');
-    // The server closes the children after the parent, asynchronously: a pass judges what is closed.
+    // The engine loses the order and its children: each execution is terminated (the order's close alone would
+    // only ask its children to cancel, ParentClosePolicy REQUEST_CANCEL, and they would settle themselves).
     const children = await h.db.selectFrom('runs').select('id').where('parent_order_id', '=', orderId).execute();
+    await h.temporal.workflow.getHandle(orderId).terminate('simulated engine loss');
+    for (const child of children)
+      await h.temporal.workflow
+        .getHandle(child.id)
+        .terminate('simulated engine loss')
+        .catch(() => undefined);
+    // A pass judges what is closed.
     const deadline = Date.now() + 30_000;
     for (const child of children) {
       for (;;) {

@@ -77,13 +77,14 @@ async function usableCharacter(referenceArtifactId: string): Promise<string> {
 }
 
 /**
- * The run workflow shape histories are recorded in now, named after the change that made it (RunShape 5,
- * run-types.ts: `lean-step-inputs`, a step is sent its id and the artifact's id). Histories of a shape stay
+ * The run workflow shape histories are recorded in now, named after the change that made it (RunShape 6,
+ * run-types.ts: `decision-wait`, a run in review waits open for its decision). Histories of a shape stay
  * while a supported release can have executions of it open: the previous release's shape included, so
- * runs in flight across a deploy are covered; a new shape adds files instead of replacing them, and a
- * retired shape's files go with its code (docs/operations.md, Retiring a workflow shape).
+ * runs in flight across a deploy are covered (`lean-step-inputs`, shape 5); a new shape adds files instead
+ * of replacing them, and a retired shape's files go with its code (docs/operations.md, Retiring a workflow
+ * shape).
  */
-const SHAPE = 'lean-step-inputs';
+const SHAPE = 'decision-wait';
 
 /** Every patch marker a history records, and every `TemporalChangeVersion` upsert that comes with one. */
 function patchEvents(history: { events?: Array<any> | null }) {
@@ -175,8 +176,17 @@ describe('the run workflow stays deterministic', () => {
       ['film-cut-completed', film],
       ['product-shot-with-character', cast],
     ] as const;
+    // A run in review waits open for its decision (shape 6); decided, it writes the status and closes.
+    for (const id of [review, cast]) {
+      expect((await h.temporal.workflow.getHandle(id).describe()).status.name).toBe('RUNNING');
+      const decided = await h.request('POST', `/v1/queue/${id}/decision`, {
+        token: user.token,
+        body: { decision: id === review ? 'approve' : 'reject', ...(id === review ? { patch: { usage: 'web' } } : {}) },
+      });
+      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    }
     // On-call reads the run's outcome from Temporal: a failed or gate-rejected run's execution ends Failed,
-    // a cancelled one Canceled, the rest Completed (a run in review included).
+    // a cancelled one Canceled, the rest Completed (a decided run in review included).
     const expected: Record<string, string> = {
       'run-failed-step-invalid': 'FAILED',
       'run-cancelled': 'CANCELLED',
@@ -205,7 +215,17 @@ describe('the run workflow stays deterministic', () => {
     const childInput = h.temporal.options.loadedDataConverter.payloadConverter.fromPayload<any>(
       childStart.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!,
     );
-    expect(childInput).toMatchObject({ shape: 5 });
+    expect(childInput).toMatchObject({ shape: 6 });
+    // The child may wait open in review after the parent closed: the parent's close only asks it to cancel.
+    expect(childStart.startChildWorkflowExecutionInitiatedEventAttributes!.parentClosePolicy).toBe(3); // REQUEST_CANCEL
+    // A run in review wrote its status twice: as it settled, and as it was decided.
+    const statusesOf = async (id: string) =>
+      ((await h.temporal.workflow.getHandle(id).fetchHistory()).events ?? []).flatMap((e) => {
+        const field = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.RunStatus;
+        return field ? [h.temporal.options.loadedDataConverter.payloadConverter.fromPayload(field)] : [];
+      });
+    expect(await statusesOf(review)).toEqual(['review', 'completed']);
+    expect(await statusesOf(cast)).toEqual(['review', 'rejected']);
     expect(patchEvents(await h.temporal.workflow.getHandle(childId).fetchHistory())).toEqual([]);
     const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
     expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityId)).toEqual(['1-step-1', '2-step-2', '3-step-3']);
@@ -217,7 +237,7 @@ describe('the run workflow stays deterministic', () => {
     // activity is named by the hash, so no prompt or jsonSchema is written into the history.
     const converter = h.temporal.options.loadedDataConverter.payloadConverter;
     const started = converter.fromPayload<any>(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
-    expect(started).toMatchObject({ shape: 5, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
+    expect(started).toMatchObject({ shape: 6, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
     expect(started).not.toHaveProperty('definition');
     // Shape 3: RunStatus is written once, as the run settles (the start wrote `queued`).
     const statusWrites = (history.events ?? []).flatMap((e) => {

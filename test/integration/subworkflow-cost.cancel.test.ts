@@ -116,9 +116,14 @@ describe('a parent cancelled while its sub-workflow child spends', () => {
   it('reaches a parent settled before its child, when the tree’s executions are gone', async () => {
     const u = await registerUser(h);
     const [topId, middleId, leafId] = await treeInFlight(u.token);
-    // An operator ends the top's execution (its children's end with it): the gateway's cancel then settles
-    // each run from the read model, the top first, while the leaf's model call is still in flight.
-    await h.temporal.workflow.getHandle(topId).terminate('test: the tree is stopped');
+    // An operator ends the tree's executions: the gateway's cancel then settles each run from the read model,
+    // the top first, while the leaf's model call is still in flight. (The top's close alone would ask its
+    // child to cancel, ParentClosePolicy REQUEST_CANCEL, which is what the tests above cover.)
+    for (const id of [topId, middleId, leafId])
+      await h.temporal.workflow
+        .getHandle(id)
+        .terminate('test: the tree is stopped')
+        .catch(() => undefined);
     for (const id of [topId, middleId, leafId]) {
       const cancel = await h.request('POST', `/v1/runs/${id}/cancel`, { token: u.token });
       expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);

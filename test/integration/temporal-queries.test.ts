@@ -135,7 +135,7 @@ describe('the on-call queries of docs/operations.md, through the temporal CLI', 
       if (!q) throw new Error(`docs/operations.md lists no query for "${question}" (it lists: ${[...queries.keys()].join('; ')})`);
       return fill(q, values);
     };
-    expect([...queries.keys()]).toHaveLength(9);
+    expect([...queries.keys()]).toHaveLength(10);
 
     const worker = await h.startWorker();
     const completed = await startRun({ topic: 'a finished run' });
@@ -153,6 +153,19 @@ describe('the on-call queries of docs/operations.md, through the temporal CLI', 
     const shortChildren = await childrenOf(short);
     expect(doneChildren).toHaveLength(2);
     expect(shortChildren).toHaveLength(2);
+
+    // A run held for review: its execution waits open for the decision, then shows what was decided.
+    const held = await h.request('POST', '/v1/runs', {
+      token: user.token,
+      body: { templateId: 'generate-product-shot', intake: { product: 'a tin cup' } },
+    });
+    expect((await waitForRun(h, user.token, held.body.id)).status).toBe('review');
+    await expectListed(query('Runs waiting for a review decision'), [held.body.id], [held.body.id]);
+    expect(
+      (await h.request('POST', `/v1/queue/${held.body.id}/decision`, { token: user.token, body: { decision: 'reject' } })).status,
+    ).toBe(200);
+    await expectListed(query('Runs waiting for a review decision'), [held.body.id], []);
+    await expectListed("ExecutionStatus = 'Completed' AND RunStatus = 'rejected'", [held.body.id], [held.body.id]);
 
     // A run left `running`: its worker (each model call takes 2 s here) stops during the first step and
     // nothing else polls the task queue.
@@ -197,13 +210,14 @@ describe('the on-call queries of docs/operations.md, through the temporal CLI', 
 
     // The orders' histories (with their OrderStatus upserts) are replayed by replay.test.ts; recorded when
     // missing, or again with UPDATE_HISTORIES=1 (like replay.test.ts's own), as new orders record them
-    // (OrderWorkflowInput.shape 3, its patches deprecated: `deprecated-markers`). `*.per-concurrency.json`,
-    // the same shape with the markers patched() records, are b05201b's orders and stay beside them.
+    // (OrderWorkflowInput.shape 4, its children settling by signal: `children-signal`). `*.deprecated-markers.json`
+    // (shape 3, its patches deprecated) and `*.per-concurrency.json` (shape 3 with the markers patched()
+    // records, b05201b's orders) stay beside them.
     for (const [name, id] of [
       ['order-completed', done],
       ['order-attention', short],
     ] as const) {
-      const file = path.join(PROJECT_ROOT, 'test', 'histories', `${name}.deprecated-markers.json`);
+      const file = path.join(PROJECT_ROOT, 'test', 'histories', `${name}.children-signal.json`);
       if (!existsSync(file) || process.env.UPDATE_HISTORIES === '1')
         await writeFile(file, `${historyToJSON(await h.temporal.workflow.getHandle(id).fetchHistory())}\n`);
     }

@@ -32,6 +32,7 @@ import * as runRerunOf from './migrations/0026-run-rerun-of.js';
 import * as subworkflowCost from './migrations/0027-subworkflow-cost.js';
 import * as artifactsWorkspaceCreated from './migrations/0028-artifacts-workspace-created.js';
 import * as stepInputs from './migrations/0029-step-inputs.js';
+import * as decideRunCommand from './migrations/0030-decide-run-command.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so that they travel with the package and the
@@ -69,6 +70,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0027-subworkflow-cost': subworkflowCost,
   '0028-artifacts-workspace-created': artifactsWorkspaceCreated,
   '0029-step-inputs': stepInputs,
+  '0030-decide-run-command': decideRunCommand,
 };
 
 class InCodeMigrations implements MigrationProvider {

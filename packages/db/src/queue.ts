@@ -2,6 +2,7 @@ import { emitRunEvent } from './event-webhooks.js';
 import { sql } from 'kysely';
 import { type DecisionRequest, type ReviewRefusal, judgeDecision, newUuid } from '@atelier/domain';
 import type { Db } from './connect.js';
+import { enqueueEngineCommand } from './engine-commands.js';
 import { type RunRow, appendRunEvent, lockRun } from './runs.js';
 import { countOf, pageOf } from './paging.js';
 
@@ -157,6 +158,8 @@ export async function decideRun(db: Db, input: DecisionInput): Promise<DecisionO
     await appendRunEvent(tx, run.id, 'run.status', { status: judged.runStatus, decision: input.decision, gateId: run.review_gate_id });
     // An approval completes the run: integrators subscribed to run.completed hear of it like any other.
     await emitRunEvent(tx, updated);
+    // The run's execution, waiting open in review, hears the decision (engine dispatcher).
+    await enqueueEngineCommand(tx, 'decide_run', run.id);
     return { ok: true, run: updated, decisionId };
   });
 }

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { NullableTimestamp, Timestamp } from './schema-columns.js';
 
-export type EngineCommandKind = 'start_run' | 'start_order' | 'cancel_run' | 'cancel_order' | 'deliver_webhook';
+export type EngineCommandKind = 'start_run' | 'start_order' | 'cancel_run' | 'cancel_order' | 'deliver_webhook' | 'decide_run';
 
 export interface EngineCommandsTable {
   id: Generated<number>;

@@ -14,14 +14,22 @@ export interface HoldFieldSpec {
   options?: string[];
 }
 
+/** The statuses a decision settles a run in. */
+export type DecidedRunStatus = 'completed' | 'rejected' | 'changes_requested';
+
 /** Where each decision takes the run and its artifact. */
-export const DECISION_OUTCOMES: Record<ReviewDecision, { runStatus: string; artifactStatus: string }> = {
+export const DECISION_OUTCOMES: Record<ReviewDecision, { runStatus: DecidedRunStatus; artifactStatus: string }> = {
   approve: { runStatus: 'completed', artifactStatus: 'approved' },
   reject: { runStatus: 'rejected', artifactStatus: 'rejected' },
   // Changes requested: the work is neither accepted nor refused, and nobody is asked to review it again
   // as it stands, so it goes back to being a draft (not `review`, which would leave it looking queued).
   request_changes: { runStatus: 'changes_requested', artifactStatus: 'draft' },
 };
+
+/** Whether a run's status is one a review decision settles it in (`completed` is an approval's too). */
+export function isDecidedRunStatus(status: string): status is DecidedRunStatus {
+  return Object.values(DECISION_OUTCOMES).some((o) => o.runStatus === status);
+}
 
 export type ReviewRefusal =
   | { kind: 'invalid_transition'; status: string; message: string }

@@ -1,9 +1,11 @@
+import type { DecidedRunStatus } from '@atelier/domain/review';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalPriority } from '@atelier/domain/priority';
 import type { RunWorkflowInput } from './run-types.js';
 import { cancelOrderSignal, orderWorkflow, wakeOrderSignal } from './workflows/order-workflow.js';
-import { cancelRunSignal, providerJobEndedSignal, runWorkflow } from './workflows/run-workflow.js';
+import { cancelRunSignal, providerJobEndedSignal, reviewDecidedSignal, runWorkflow } from './workflows/run-workflow.js';
 import { SEARCH_ATTRIBUTES } from './workflows/search-attributes.js';
+import { ORDER_SHAPE } from './workflows/shapes.js';
 
 export interface StartRunOptions {
   taskQueue: string;
@@ -52,6 +54,20 @@ export async function signalRunCancel(client: Client, runId: string): Promise<'s
   return 'signalled';
 }
 
+/**
+ * Tells a run waiting in review (run shape 6) the status its review decision settled it with; false when
+ * no execution waits: it closed as it settled (an older shape), or was terminated.
+ */
+export async function signalReviewDecided(client: Client, runId: string, status: DecidedRunStatus): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(runId).signal(reviewDecidedSignal, { status });
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
 /** Tells a run waiting for a provider job that the provider announced its end; false when the run is not live. */
 export async function signalProviderJobEnded(client: Client, runId: string, jobId: string): Promise<boolean> {
   try {
@@ -88,7 +104,7 @@ export async function startOrWakeOrderWorkflow(client: Client, orderId: string, 
   await client.workflow.start(orderWorkflow, {
     workflowId: orderId,
     taskQueue: opts.taskQueue,
-    args: [{ orderId, concurrency: opts.concurrency, shape: 3 }],
+    args: [{ orderId, concurrency: opts.concurrency, shape: ORDER_SHAPE }],
     priority: opts.priority,
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },

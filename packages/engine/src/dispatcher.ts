@@ -18,9 +18,9 @@ import {
   setOrderStatus,
   getWebhookMessage,
 } from '@atelier/db';
-import { isTerminalRunStatus } from '@atelier/domain';
+import { isDecidedRunStatus, isTerminalRunStatus } from '@atelier/domain';
 import { orderConcurrencyOf, temporalPriorityOf } from '@atelier/domain/priority';
-import { signalOrderCancel, signalRunCancel, startOrWakeOrderWorkflow, startRunWorkflow } from './client.js';
+import { signalOrderCancel, signalReviewDecided, signalRunCancel, startOrWakeOrderWorkflow, startRunWorkflow } from './client.js';
 import { runWorkflowInputOf } from './run-input.js';
 import { traceEngineCommand, withRunContext } from './tracing.js';
 import { type WebhookRetrySettings, startWebhookDelivery, webhookRetrySettings } from './webhooks/index.js';
@@ -250,6 +250,12 @@ export class EngineDispatcher {
           await cancelPlannedChildren(tx, id);
           await setOrderStatus(tx, id, 'cancelled');
         });
+        return false;
+      }
+      case 'decide_run': {
+        // The status the decision settled the run in, read now: a run decided again since is not (decisions are final).
+        const run = await getRunRow(db, id);
+        if (run && isDecidedRunStatus(run.status)) await signalReviewDecided(temporal, id, run.status);
         return false;
       }
       case 'deliver_webhook': {

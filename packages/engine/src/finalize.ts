@@ -54,11 +54,14 @@ export async function finalizeRun(db: Db, temporal: Client, runId: string): Prom
       if (err instanceof WorkflowUpdateFailedError) throw new NotFinalizable(err.cause?.message ?? err.message, run.status);
       throw err;
     }
-    return { via: 'workflow', run: (await getRunRow(db, runId))! };
+    const settled = (await getRunRow(db, runId))!;
+    // A workflow that settled long before (a run waiting open in review) answers at once with what it wrote
+    // then; if the read model has lost that since, it is settled again from the recorded steps, below.
+    if (isTerminalRunStatus(settled.status)) return { via: 'workflow', run: settled };
   }
 
-  // The workflow is gone: the same settlement rule the workflow follows decides, from the recorded steps
-  // (approval → review, a failing QA → QA hold, pack membership kept).
+  // The workflow is gone (or settled already): the same settlement rule the workflow follows decides, from
+  // the recorded steps (approval → review, a failing QA → QA hold, pack membership kept).
   const { row } = await settleRunFromRecord(db, run);
   return { via: 'recorded_steps', run: row ?? (await getRunRow(db, runId))! };
 }

@@ -3,6 +3,7 @@ import type { RunToStart } from '@atelier/db';
 import { definitionHash } from '@atelier/domain/hashing';
 import { runPlanOf } from '@atelier/domain/run-plan';
 import type { RunShape, RunStart, RunWorkflowInput } from './run-types.js';
+import { RUN_SHAPE } from './workflows/shapes.js';
 
 /** The id of a supplied research report among a run's inputs, which its artifact names as its source. */
 function suppliedReport(inputs: unknown): string | null {
@@ -12,25 +13,25 @@ function suppliedReport(inputs: unknown): string | null {
   return null;
 }
 
-/**
- * The workflow shape new runs take (RunWorkflowInput.shape): carried in their input, so the run workflow
- * records no patch marker and no `TemporalChangeVersion` upsert to choose it. Changing it is a release that
- * starts a new shape; dropping an old one follows docs/operations.md, Retiring a workflow shape.
+/*
+ * The workflow shape new runs take (RUN_SHAPE, workflows/shapes.ts) is carried in their input, so the run
+ * workflow records no patch marker and no `TemporalChangeVersion` upsert to choose it. Changing it is a
+ * release that starts a new shape; dropping an old one follows docs/operations.md, Retiring a workflow shape.
  */
-export const RUN_SHAPE: RunShape = 5;
+export { RUN_SHAPE } from './workflows/shapes.js';
 
 /**
  * A run workflow input with the definition by reference: its plan and content hash, not the definition,
  * travel in the workflow's history (and in an order's or a parent run's, which start it). It names the
- * shape the run takes (RUN_SHAPE). Every input the engine starts a run with is made here: the dispatcher's,
- * an order's children's and a parent run's children's.
+ * shape the run takes (RUN_SHAPE unless a parent names another). Every input the engine starts a run with is
+ * made here: the dispatcher's, an order's children's and a parent run's children's.
  */
-export function plannedRunInput(start: RunStart, definition: WorkflowDefinition): RunWorkflowInput {
-  return { ...start, shape: RUN_SHAPE, plan: runPlanOf(definition), definitionHash: definitionHash(definition) };
+export function plannedRunInput(start: RunStart, definition: WorkflowDefinition, shape: RunShape = RUN_SHAPE): RunWorkflowInput {
+  return { ...start, shape, plan: runPlanOf(definition), definitionHash: definitionHash(definition) };
 }
 
 /** What the run workflow starts from, read off the run as it was recorded at creation. */
-export function runWorkflowInputOf(run: RunToStart): RunWorkflowInput {
+export function runWorkflowInputOf(run: RunToStart, shape: RunShape = RUN_SHAPE): RunWorkflowInput {
   return plannedRunInput(
     {
       runId: run.id,
@@ -42,5 +43,6 @@ export function runWorkflowInputOf(run: RunToStart): RunWorkflowInput {
       sourceReportArtifactId: suppliedReport(run.inputs),
     },
     run.definition as WorkflowDefinition,
+    shape,
   );
 }

@@ -6,6 +6,7 @@ import type { Gate, Step } from '@atelier/contracts/workflow-definition';
 import type { Bindings } from '@atelier/domain/bindings';
 import type { RunContext } from '@atelier/domain/run-context';
 import type { RunPlan } from '@atelier/domain/run-plan';
+import type { DecidedRunStatus } from '@atelier/domain/review';
 
 /**
  * What a run workflow starts from: the run, the shape it takes (RUN_SHAPE, run-input.ts) and its definition
@@ -28,7 +29,18 @@ export type RunWorkflowInput = RunStart & { shape: RunShape; plan: RunPlan; defi
  * patch marker (each would be a history event plus a `TemporalChangeVersion` upsert on every run).
  * A new shape adds a number here and branches on it; the oldest go as docs/operations.md says.
  */
-export type RunShape = 5;
+export type RunShape = 5 | 6;
+
+/**
+ * Shape 6 is 5 and one change: a run that settles `review` keeps its execution open until the decision
+ * (reviewDecidedSignal, sent by the dispatcher once the queue recorded it) and then writes the decided status
+ * to `RunStatus` and closes, so Temporal's view stays true after a review. A parent that starts a child in
+ * this shape (an order, or a run's subWorkflow step) hears of the child's settlement by childSettledSignal
+ * instead of its execution's close, and starts it with ParentClosePolicy REQUEST_CANCEL: its close (an order
+ * that finished, a parent that failed, or either terminated) asks its children to cancel, which those in
+ * flight do at their next step boundary and those waiting in review ignore (`review` is terminal). Only a parent that listens names shape 6 for its children (PrepareChildInput.runShape,
+ * claimOrderChildren's `runShape`); a child not named one takes 5 (workflows/shapes.ts).
+ */
 
 export interface RunStart {
   runId: string;
@@ -60,7 +72,9 @@ export interface OrderWorkflowInput {
  * children before it continues as new (not 400 whatever the concurrency), so a concurrency above 400 is
  * honoured. Inputs without a shape and shapes 1-2 were retired (docs/operations.md, Retiring a workflow shape).
  */
-export type OrderShape = 3;
+export type OrderShape = 3 | 4;
+
+/* Order shape 4 is 3 and one change: its children take run shape 6 (they settle by signal and stay open in review). */
 
 export interface OrderProgress {
   targetCount: number;
@@ -148,6 +162,8 @@ export interface PrepareChildInput {
   /** The subWorkflow step: its identity and the child it starts (a planned step carries these). */
   step: StepIdentity & Pick<Step, 'templateId' | 'templateVersion' | 'intakeMapping'>;
   context: RunContext;
+  /** The shape the child takes: a parent that hears childSettledSignal names 6; absent, the child takes 5. */
+  runShape?: RunShape;
 }
 
 export interface SettleChildStepInput {
@@ -178,7 +194,8 @@ export interface EmitArtifactInput {
 
 export interface RunOutcome {
   runId: string;
-  status: SettleRunInput['status'];
+  /** How the run settled; a run of shape 6 that waited in review returns the decided status. */
+  status: SettleRunInput['status'] | DecidedRunStatus;
   artifactId?: string;
   artifactType?: string;
   errorCode?: string;

@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
 import { RUN_SHAPE, plannedRunInput } from '../src/run-input.js';
+import { CHILD_SHAPE_UNNAMED, ORDER_SHAPE, hearsChildrenSettle, waitsForDecision } from '../src/workflows/shapes.js';
 
 describe('the run workflow’s shape, carried in its input', () => {
   it('is named by every input the engine starts a run with, so the workflow asks no patch marker', () => {
     const definition = loadBuiltinWorkflows().find((d) => d.id === 'plan-research-report')!;
     const start = { runId: 'run-1', workspaceId: 'ws-1', intake: { topic: 't' }, inputs: {}, bindings: {} };
-    expect(RUN_SHAPE).toBe(5);
+    expect(RUN_SHAPE).toBe(6);
     expect(plannedRunInput(start, definition)).toMatchObject({ shape: RUN_SHAPE, runId: 'run-1', plan: { id: definition.id } });
+    // A child whose parent names no shape takes the one that closes in review, which such a parent waits for.
+    expect(plannedRunInput(start, definition, CHILD_SHAPE_UNNAMED)).toMatchObject({ shape: 5 });
+  });
+
+  it('waits in review from shape 6, and an order hears its children settle from shape 4', () => {
+    expect([5, 6].map((s) => waitsForDecision(s as 5 | 6))).toEqual([false, true]);
+    expect(waitsForDecision(RUN_SHAPE)).toBe(true);
+    expect([3, 4].map((s) => hearsChildrenSettle(s as 3 | 4))).toEqual([false, true]);
+    expect(hearsChildrenSettle(ORDER_SHAPE)).toBe(true);
   });
 });

@@ -43,6 +43,7 @@ export async function decideOne(caller: Caller, runId: string, body: z.infer<typ
     decidedVia: principal.via,
   });
   if (!outcome.ok) throw refusalError(outcome.refusal);
+  caller.services.dispatcher?.wake();
   return outcome.run.status;
 }
 

@@ -13,7 +13,8 @@ import {
 } from '@atelier/db';
 import { type Bindings, type ModelRegistry, readPath, resolveIntake } from '@atelier/domain';
 import { plannedRunInput } from '../run-input.js';
-import type { PrepareChildInput, RunWorkflowInput, SettleChildStepInput, StepResult } from '../run-types.js';
+import type { PrepareChildInput, RunShape, RunWorkflowInput, SettleChildStepInput, StepResult } from '../run-types.js';
+import { CHILD_SHAPE_UNNAMED } from '../workflows/shapes.js';
 import type { ActivityDeps } from './deps.js';
 import { StepFailure } from './steps/shared.js';
 
@@ -23,7 +24,8 @@ const inputOf = (
   definition: WorkflowDefinition,
   intake: Record<string, unknown>,
   bindings: Bindings,
-): RunWorkflowInput => plannedRunInput({ runId, workspaceId, intake, inputs: {}, bindings }, definition);
+  shape: RunShape,
+): RunWorkflowInput => plannedRunInput({ runId, workspaceId, intake, inputs: {}, bindings }, definition, shape);
 
 /**
  * Records the child run of a subWorkflow step: the pinned template version, the intake mapped from the
@@ -32,11 +34,20 @@ const inputOf = (
  */
 export async function prepareChildRun(db: Db, models: ModelRegistry, input: PrepareChildInput): Promise<RunWorkflowInput> {
   const { step, parentRunId, childRunId } = input;
+  // A parent that does not name the child's shape waits for its execution to close (workflows/shapes.ts).
+  const shape = input.runShape ?? CHILD_SHAPE_UNNAMED;
   const existing = await getRunRow(db, childRunId);
   if (existing) {
     if (existing.parent_run_id !== parentRunId)
       throw new StepFailure(`step ${step.id}: child run id ${childRunId} is taken`, 'step_invalid', 0);
-    return inputOf(existing.id, existing.workspace_id, existing.definition as WorkflowDefinition, existing.intake, existing.bindings);
+    return inputOf(
+      existing.id,
+      existing.workspace_id,
+      existing.definition as WorkflowDefinition,
+      existing.intake,
+      existing.bindings,
+      shape,
+    );
   }
   const parent = await getRunRow(db, parentRunId);
   if (!parent) throw new StepFailure(`run ${parentRunId} is not in the database`, 'step_invalid', 0);
@@ -88,7 +99,7 @@ export async function prepareChildRun(db: Db, models: ModelRegistry, input: Prep
       models,
     ),
   );
-  return inputOf(childRunId, parent.workspace_id, definition, resolution.intake, bindings);
+  return inputOf(childRunId, parent.workspace_id, definition, resolution.intake, bindings, shape);
 }
 
 /** A subWorkflow step's two ends: its child run recorded before it starts, and settled from the child's outcome. */

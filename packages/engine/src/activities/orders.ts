@@ -9,7 +9,8 @@ import {
   setOrderStatus,
 } from '@atelier/db';
 import { runWorkflowInputOf } from '../run-input.js';
-import type { OrderProgress, RunWorkflowInput, SettleOrderInput } from '../run-types.js';
+import type { OrderProgress, RunShape, RunWorkflowInput, SettleOrderInput } from '../run-types.js';
+import { CHILD_SHAPE_UNNAMED } from '../workflows/shapes.js';
 
 /** The activities of the order workflow: claiming children, reading progress, settling the order. */
 export function createOrderActivities(db: Db) {
@@ -22,11 +23,12 @@ export function createOrderActivities(db: Db) {
   return {
     /**
      * Claims the next planned children (planned → pending) and returns their run workflow inputs. A retry
-     * of the same `claim` returns what its first attempt claimed, if that attempt committed.
+     * of the same `claim` returns what its first attempt claimed, if that attempt committed. The children
+     * take the shape the order names (an order of shape 3 names none: its children take 5).
      */
-    async claimOrderChildren(input: { orderId: string; limit: number; claim: string }): Promise<RunWorkflowInput[]> {
+    async claimOrderChildren(input: { orderId: string; limit: number; claim: string; runShape?: RunShape }): Promise<RunWorkflowInput[]> {
       const rows = await claimPlannedChildren(db, input.orderId, input.limit, input.claim);
-      return rows.map(runWorkflowInputOf);
+      return rows.map((row) => runWorkflowInputOf(row, input.runShape ?? CHILD_SHAPE_UNNAMED));
     },
 
     async orderProgress(input: { orderId: string }): Promise<OrderProgress> {

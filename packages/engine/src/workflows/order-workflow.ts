@@ -7,6 +7,7 @@
 import {
   CancellationScope,
   ContinueAsNew,
+  ParentClosePolicy,
   condition,
   continueAsNew,
   defineSignal,
@@ -21,9 +22,10 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders.js';
-import type { OrderWorkflowInput, RunWorkflowInput, SettleOrderInput } from '../run-types.js';
-import { cancelRunSignal, runWorkflow } from './run-workflow.js';
+import type { OrderWorkflowInput, RunOutcome, RunWorkflowInput, SettleOrderInput } from '../run-types.js';
+import { cancelRunSignal, childSettledSignal, runWorkflow } from './run-workflow.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
+import { RUN_SHAPE, hearsChildrenSettle } from './shapes.js';
 
 /** Children started by one execution before it continues as new, at the least. */
 export const CHILDREN_PER_EXECUTION = 400;
@@ -103,10 +105,13 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
   let claiming = false;
   let claimFailure: unknown;
   let wakes = 0;
+  // Shape 4: children wait open in review and say they settled (childSettledSignal); they outlive the order,
+  // whose close asks the rest to cancel (run-types.ts, RunShape).
+  const signalled = hearsChildrenSettle(input.shape);
   const claim = (limit: number) => {
     claiming = true;
     const wakesBefore = wakes;
-    void claimOrderChildren({ orderId, limit, claim: nextClaim() })
+    void claimOrderChildren({ orderId, limit, claim: nextClaim(), ...(signalled ? { runShape: RUN_SHAPE } : {}) })
       .then(
         (batch) => {
           if (batch.length > 0) ready.push(...batch);
@@ -124,12 +129,18 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
 
   let succeeded = 0;
   let started = 0;
+  /** Children that said they settled before their execution closed: counted then, not again at the close. */
+  const settledOpen = new Set<string>();
+  const settled = (outcome: RunOutcome) => {
+    if (outcome.status === 'completed' || outcome.status === 'review') succeeded += 1;
+  };
   const start = (child: RunWorkflowInput) => {
     started += 1;
     inFlight.add(child.runId);
     void executeChild(runWorkflow, {
       workflowId: child.runId,
       args: [child],
+      ...(signalled ? { parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL } : {}),
       typedSearchAttributes: [
         { key: SEARCH_ATTRIBUTES.OrderId, value: orderId },
         { key: SEARCH_ATTRIBUTES.WorkspaceId, value: child.workspaceId },
@@ -139,7 +150,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
     })
       .then(
         (outcome) => {
-          if (outcome.status === 'completed' || outcome.status === 'review') succeeded += 1;
+          if (!settledOpen.has(child.runId)) settled(outcome);
         },
         () => undefined, // a child that errored has recorded its own failure
       )
@@ -158,6 +169,12 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
       void handle.signal(cancelRunSignal).catch(() => undefined);
       void handle.cancel().catch(() => undefined);
     }
+  });
+  setHandler(childSettledSignal, (outcome) => {
+    if (!inFlight.delete(outcome.runId)) return;
+    settledOpen.add(outcome.runId);
+    settled(outcome);
+    changed = true;
   });
   setHandler(wakeOrderSignal, () => {
     wakes += 1;

@@ -4,6 +4,7 @@
  * run-handlers.ts. run-workflow.ts tells the run's story with it. Imports stay limited to the Temporal workflow SDK
  * and pure modules.
  */
+import type { DecidedRunStatus } from '@atelier/domain/review';
 import {
   CancellationScope,
   getExternalWorkflowHandle,
@@ -64,6 +65,10 @@ export class RunProgress {
   cancelledByTemporal = false;
   /** Provider jobs whose end a webhook announced (providerJobEndedSignal). */
   readonly endedJobs = new Set<string>();
+  /** The review decision on a run settled in review (reviewDecidedSignal). */
+  decided: DecidedRunStatus | undefined;
+  /** Children that said they settled (childSettledSignal), by run id. */
+  readonly settledChildren = new Map<string, RunOutcome>();
 
   constructor(readonly input: RunWorkflowInput) {
     this.plan = input.plan;

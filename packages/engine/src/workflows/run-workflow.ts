@@ -3,14 +3,23 @@
  * every effect (model calls, files, database writes) happens in activities. Imports stay limited to the
  * Temporal workflow SDK and pure modules.
  */
-import { CancellationScope, condition, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  ParentClosePolicy,
+  condition,
+  executeChild,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Gate } from '@atelier/contracts/workflow-definition';
 import { gateHold, gateOf, gateStop, isJudgedGate } from '@atelier/domain/gates';
 import { sliceContext } from '@atelier/domain/run-context';
 import type { PlannedStep } from '@atelier/domain/run-plan';
 import type { RunActivities } from '../activities/definitions.js';
 import type { RunOutcome, RunWorkflowInput, StepResult } from '../run-types.js';
-import { handleRunRequests } from './run-handlers.js';
+import { childSettledSignal, handleRunRequests } from './run-handlers.js';
 import { NON_RETRYABLE, RunStop, childOutcome, closeAs, describeStepFailure } from './run-failures.js';
 import {
   RunProgress,
@@ -23,8 +32,16 @@ import {
   stepLabel,
 } from './run-progress.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
+import { RUN_SHAPE, waitsForDecision } from './shapes.js';
 
-export { cancelRunSignal, finalizeRunUpdate, providerJobEndedSignal, runStateQuery } from './run-handlers.js';
+export {
+  cancelRunSignal,
+  childSettledSignal,
+  finalizeRunUpdate,
+  providerJobEndedSignal,
+  reviewDecidedSignal,
+  runStateQuery,
+} from './run-handlers.js';
 
 const { executeStep, prepareChildRun, cancelProviderJobs } = proxyActivities<RunActivities>({
   startToCloseTimeout: '15 minutes',
@@ -39,7 +56,8 @@ const { executeStep, prepareChildRun, cancelProviderJobs } = proxyActivities<Run
  * again; then each step runs in order (supplied, a sub-workflow, or an activity), its gate is judged,
  * an approval gate holds the run for review; and the run settles `completed` with its artifact. Any
  * failure on the way settles it too, before the execution closes, and the execution closes as the run
- * ended (closeAs). The input names the shape the run takes (RunShape, run-types.ts); there is one.
+ * ended (closeAs); a run held for review (shape 6) once it is decided. The input names the shape the run
+ * takes (RunShape, run-types.ts): 5 or 6.
  */
 export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> {
   const run = new RunProgress(input);
@@ -48,7 +66,25 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> 
   // step boundary, as the cancel signal does: the step in flight finishes and stays billed.
   CancellationScope.current().cancelRequested.catch(() => run.cancelFromTemporal());
   const outcome = await CancellationScope.nonCancellable(() => interpret(run));
+  if (outcome.status === 'review' && waitsForDecision(input.shape)) return closeAs(await untilDecided(run, outcome), false);
   return closeAs(outcome, run.cancelledByTemporal);
+}
+
+/**
+ * A run settled in review keeps its execution open until the review queue decides it (the dispatcher sends
+ * reviewDecidedSignal), then shows the decided status in `RunStatus` and closes Completed: Temporal cannot
+ * change a closed execution's search attributes. A parent hears of the settlement at once (childSettledSignal),
+ * not at the close. A Temporal cancellation (its parent closing) does not end the wait: `review` is terminal,
+ * as the gateway's cancel says, and only the decision moves it on (or on-call terminating the execution).
+ */
+async function untilDecided(run: RunProgress, outcome: RunOutcome): Promise<RunOutcome> {
+  const parent = workflowInfo().parent;
+  if (parent)
+    await getExternalWorkflowHandle(parent.workflowId, parent.runId)
+      .signal(childSettledSignal, outcome)
+      .catch(() => undefined);
+  await CancellationScope.nonCancellable(() => condition(() => run.decided !== undefined));
+  return run.finish(run.decided!, outcome.artifactId);
 }
 
 /** The run from its first boundary to its settlement. */
@@ -229,19 +265,30 @@ async function untilJobEnds(
 async function runChild(run: RunProgress, step: PlannedStep, index: number): Promise<unknown> {
   const { runId, workspaceId } = run.input;
   const childRunId = `run-${uuid4().replace(/-/g, '').slice(0, 8)}`;
-  const prepare = { parentRunId: runId, childRunId, stepIndex: index, step, context: run.context };
+  const prepare = {
+    parentRunId: runId,
+    childRunId,
+    stepIndex: index,
+    step,
+    context: run.context,
+    // A parent of shape 6 hears its child's settlement by signal, so the child may wait open in review.
+    ...(waitsForDecision(run.input.shape) ? { runShape: RUN_SHAPE } : {}),
+  };
   const childInput = await prepareChildRun.executeWithOptions(stepOptions(step, index, 'child'), [prepare]);
+  const signals = waitsForDecision(childInput.shape);
   run.activeChild = childRunId;
   const started = executeChild(runWorkflow, {
     workflowId: childRunId,
     args: [childInput],
+    // The parent may close while the child waits for its review decision, which a cancellation does not end.
+    ...(signals ? { parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL } : {}),
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.WorkspaceId, value: workspaceId },
       { key: SEARCH_ATTRIBUTES.TemplateId, value: childInput.plan.id },
       { key: SEARCH_ATTRIBUTES.RunStatus, value: 'queued' },
     ],
   });
-  const child = await childOutcome(started, childRunId);
+  const child = signals ? await settledOrClosed(run, started, childRunId) : await childOutcome(started, childRunId);
   run.activeChild = undefined;
   // A run cancelled while its child ran cancels the child too (run-handlers.ts): the child ending cancelled is
   // the run's own cancellation reaching it, not a failure of the step. Replay-safe without a new shape: either
@@ -265,4 +312,15 @@ async function runChild(run: RunProgress, step: PlannedStep, index: number): Pro
     artifactId: child.artifactId,
   });
   return settled.output;
+}
+
+/** A child of shape 6: its outcome as it said it settled (held in review, still open), or as its execution closed. */
+async function settledOrClosed(run: RunProgress, started: Promise<RunOutcome>, childRunId: string): Promise<RunOutcome> {
+  let closed = false;
+  const close = () => {
+    closed = true;
+  };
+  started.then(close, close);
+  await condition(() => closed || run.settledChildren.has(childRunId));
+  return run.settledChildren.get(childRunId) ?? (await childOutcome(started, childRunId));
 }

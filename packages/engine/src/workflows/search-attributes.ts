@@ -7,7 +7,7 @@ import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/commo
  * `WorkflowId = "run-1a2b3c4d"`. Every key here is registered from `temporal/dev-server.json`.
  *
  * - `RunStatus`: the run's status as the run workflow last wrote it: `pending`/`queued` at start, then the
- *   settled status.
+ *   settled status, then for a run in review (shape 6, which waits open) the decided one.
  * - `OrderStatus`: on order workflows only, the order's status as the order workflow last wrote it
  *   (`running` at start, then `completed`, `attention`, `failed` or `cancelled`).
  * - `OrderId`: on an order's workflow and on each of its child runs.

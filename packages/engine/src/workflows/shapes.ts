@@ -1,0 +1,22 @@
+/**
+ * What each workflow shape does differently (RunShape, OrderShape: run-types.ts), as pure code the workflows
+ * and the activities that build their inputs share.
+ */
+import type { OrderShape, RunShape } from '../run-types.js';
+
+/** The shape the dispatcher starts runs in, and that a listening parent names for its children. */
+export const RUN_SHAPE: RunShape = 6;
+/** The shape of a child whose parent does not name one: a parent of an older shape waits for its execution to close. */
+export const CHILD_SHAPE_UNNAMED: RunShape = 5;
+/** The shape the dispatcher starts orders in. */
+export const ORDER_SHAPE: OrderShape = 4;
+
+/** A run of this shape waits, open, for the review decision, and tells a parent of its settlement by signal. */
+export function waitsForDecision(shape: RunShape): boolean {
+  return shape >= 6;
+}
+
+/** An order of this shape starts its children in RUN_SHAPE and hears their settlement by signal. */
+export function hearsChildrenSettle(shape: OrderShape): boolean {
+  return shape >= 4;
+}
