@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRun, moveRunStatus, settleStartedStep, startStep } from '@atelier/db';
 import { StepStartRecord } from '@atelier/engine/activities/step-start';
+import { completedWithStep } from '@atelier/engine/settlement';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
-import { researchRunRow } from '../support/run-rows';
+import { researchDefinition, researchRunRow } from '../support/run-rows';
 
 /**
  * A step's start written late (StepStartRecord) against real PostgreSQL: a quick step's start goes in its
@@ -128,5 +129,82 @@ describe('StepStartRecord', () => {
     expect(written.earlier).toMatchObject({ status: 'completed', output: { title: 'first' } });
     expect((await startStep(h.db, { runId, ...outline })).output).toEqual({ title: 'first' });
     expect(await events(runId)).toHaveLength(4);
+  });
+});
+
+/**
+ * A quick step (its start never written) still in flight when its run was settled from the read model (a
+ * cancel of a run with no execution, the dispatcher or the reconciler): what the provider billed it stays
+ * billed to the run. The one-statement start and settlement write nothing for a settled run; the fallback
+ * (startStep, then settleStep) records the step, its provider calls and its spend, without reopening the run.
+ */
+describe('a quick step of a run settled while it ran', () => {
+  const calls = (runId: string, stepIndex: number) => [
+    { runId, stepIndex, stepAttempt: 1, callKey: `${runId}:${stepIndex}:a`, provider: 'local', model: 'local/text-1', costUsd: 0.001 },
+    { runId, stepIndex, stepAttempt: 1, callKey: `${runId}:${stepIndex}:b`, provider: 'local', model: 'local/text-1', costUsd: 0.002 },
+  ];
+  const runRow = (runId: string) =>
+    h.db.selectFrom('runs').select(['status', 'actual_usd', 'finished_at']).where('id', '=', runId).executeTakeFirstOrThrow();
+  const callKeys = async (runId: string) =>
+    (await h.db.selectFrom('provider_calls').select('call_key').where('run_id', '=', runId).orderBy('call_key').execute()).map(
+      (c) => c.call_key,
+    );
+
+  it('records the step, its provider calls and its spend on the cancelled run, once, and leaves the run cancelled', async () => {
+    const runId = await queuedRun();
+    const first = { runId, ...outline, at: new Date() };
+    await settleStartedStep(h.db, { runId, stepIndex: 0, status: 'completed', output: {}, costActualUsd: 0.001, start: first }, false);
+    const second = { runId, stepIndex: 1, stepId: 'step-2', name: 'Write the sections', kind: 'llm' };
+    const record = new StepStartRecord(h.db, second, 10_000);
+    await moveRunStatus(h.db, runId, 'cancelled');
+    const cancelled = await runRow(runId);
+    const seen = (await events(runId)).length;
+
+    const settlement = {
+      runId,
+      stepIndex: 1,
+      status: 'completed' as const,
+      durationMs: 40,
+      costActualUsd: 0.003,
+      output: { sections: [] },
+      providerCalls: calls(runId, 1),
+    };
+    expect(await record.settle(settlement, false)).toEqual({});
+    expect(await stepRow(runId, 1)).toMatchObject({ status: 'completed', cost_actual_usd: '0.003000', attempts: 1 });
+    expect(await runRow(runId)).toEqual({ ...cancelled, actual_usd: '0.004000' });
+    expect(await callKeys(runId)).toEqual([`${runId}:1:a`, `${runId}:1:b`]);
+    // The step's events, and no `run.status` running on a cancelled run.
+    expect((await events(runId)).slice(seen).map((e) => e.type)).toEqual(['step.started', 'step.completed']);
+
+    // Settled again (another execution of the step): the first settlement stands, nothing counted twice.
+    const again = new StepStartRecord(h.db, second, 10_000);
+    expect((await again.settle({ ...settlement, costActualUsd: 0.005 }, true)).earlier).toMatchObject({ status: 'completed' });
+    expect((await runRow(runId)).actual_usd).toBe('0.004000');
+    expect(await callKeys(runId)).toHaveLength(2);
+    expect(await events(runId)).toHaveLength(seen + 2);
+  });
+
+  it('bills a last step that would have settled its run, the run as the cancel left it', async () => {
+    const runId = await queuedRun();
+    const record = new StepStartRecord(h.db, { runId, ...outline }, 10_000);
+    await moveRunStatus(h.db, runId, 'cancelled');
+    const cancelled = await runRow(runId);
+    const settlement = {
+      runId,
+      stepIndex: 0,
+      status: 'completed' as const,
+      durationMs: 40,
+      costActualUsd: 0.003,
+      output: { title: 'Rivers' },
+      providerCalls: calls(runId, 0),
+    };
+    const settles = completedWithStep(researchDefinition.artifactSchema, { id: `art-${runId}`, content: { title: 'Rivers' } }, null);
+    const written = await record.settle(settlement, true, settles);
+    expect(written.settled).toBeUndefined();
+    expect(written.run).toMatchObject({ id: runId, status: 'cancelled', actual_usd: '0.003000' });
+    expect(await runRow(runId)).toEqual({ ...cancelled, actual_usd: '0.003000' });
+    expect(await stepRow(runId)).toMatchObject({ status: 'completed', cost_actual_usd: '0.003000' });
+    expect(await callKeys(runId)).toEqual([`${runId}:0:a`, `${runId}:0:b`]);
+    expect((await events(runId)).map((e) => e.type)).toEqual(['run.status', 'run.status', 'step.started', 'step.completed']);
   });
 });
