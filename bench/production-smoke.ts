@@ -160,6 +160,10 @@ async function main() {
     };
     log(`burst: ${JSON.stringify(result.burst)}`);
 
+    // A run held for review: its execution waits open for the decision (listed by the on-call query below).
+    const held = await call(g1, 'POST', '/v1/runs', key, { templateId: 'generate-product-shot', intake: { product: 'a smoke lamp' } });
+    await until(g2, `/v1/runs/${held.id}`, key, (r) => r.status === 'review', 120_000);
+
     // Visibility is eventually consistent: a moment for the last attributes to land.
     await new Promise((r) => setTimeout(r, 2_000));
     const cli = await ensureTemporalCli(log);
@@ -195,6 +199,29 @@ async function main() {
     }
     result.onCallQueries = queries;
     for (const q of queries) log(`${q.refused ? 'REFUSED' : 'ok     '} ${q.question}: ${q.refused ?? `${q.count} executions`}`);
+
+    // The decision reaches the waiting execution through one gateway's dispatcher and any worker, and SQL
+    // visibility then shows the decided status on the closed execution.
+    t = Date.now();
+    await call(g2, 'POST', `/v1/queue/${held.id}/decision`, key, { decision: 'approve', patch: { usage: 'web' } });
+    const decidedQuery = `WorkflowId = '${held.id}' AND ExecutionStatus = 'Completed' AND RunStatus = 'completed'`;
+    let shown = false;
+    while (!shown && Date.now() - t < 60_000) {
+      const { stdout } = await run(cli, [
+        'workflow',
+        'count',
+        '--address',
+        temporalAddress,
+        '--namespace',
+        'default',
+        '--query',
+        decidedQuery,
+      ]);
+      shown = Number(stdout.match(/\d+/)?.[0]) === 1;
+      if (!shown) await new Promise((r) => setTimeout(r, 500));
+    }
+    result.reviewDecision = { runId: held.id, shownInTemporal: shown, ms: Date.now() - t };
+    log(`review decision ${shown ? 'shown' : 'NOT shown'} in Temporal's RunStatus after ${Date.now() - t} ms`);
   } finally {
     await stack?.stop();
   }
