@@ -175,23 +175,23 @@ async function main() {
       'workspace-id': runs[0].workspaceId ?? '',
     };
     const queries: Array<{ question: string; query: string; count?: number; refused?: string }> = [];
+    // The real server limits visibility calls per namespace (frontend.namespaceRPS.visibility, 10/s by
+    // default), which the dev server does not: a refusal for that is waited out, not reported.
+    const cliCall = async (query: string, ...args: string[]) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await run(cli, [...args, '--address', temporalAddress, '--namespace', 'default', '--query', query]);
+        } catch (err) {
+          if (attempt > 10 || !/rate limit/.test(String((err as { stderr?: string }).stderr))) throw err;
+          await new Promise((r) => setTimeout(r, 1_000));
+        }
+      }
+    };
     for (const [question, template] of await documentedQueries()) {
       const query = template.replace(/<([a-z-]+)>/g, (_, name: string) => values[name] ?? `<${name}>`);
-      // The real server limits visibility calls per namespace (frontend.namespaceRPS.visibility, 10/s by
-      // default), which the dev server does not: a refusal for that is waited out, not reported.
-      const cliCall = async (...args: string[]) => {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            return await run(cli, [...args, '--address', temporalAddress, '--namespace', 'default', '--query', query]);
-          } catch (err) {
-            if (attempt > 10 || !/rate limit/.test(String((err as { stderr?: string }).stderr))) throw err;
-            await new Promise((r) => setTimeout(r, 1_000));
-          }
-        }
-      };
       try {
-        const { stdout } = await cliCall('workflow', 'count');
-        await cliCall('workflow', 'list', '--limit', '5');
+        const { stdout } = await cliCall(query, 'workflow', 'count');
+        await cliCall(query, 'workflow', 'list', '--limit', '5');
         queries.push({ question, query, count: Number(stdout.match(/\d+/)?.[0] ?? Number.NaN) });
       } catch (err) {
         queries.push({ question, query, refused: ((err as { stderr?: string }).stderr || (err as Error).message).trim().split('\n')[0]! });
@@ -207,16 +207,7 @@ async function main() {
     const decidedQuery = `WorkflowId = '${held.id}' AND ExecutionStatus = 'Completed' AND RunStatus = 'completed'`;
     let shown = false;
     while (!shown && Date.now() - t < 60_000) {
-      const { stdout } = await run(cli, [
-        'workflow',
-        'count',
-        '--address',
-        temporalAddress,
-        '--namespace',
-        'default',
-        '--query',
-        decidedQuery,
-      ]);
+      const { stdout } = await cliCall(decidedQuery, 'workflow', 'count');
       shown = Number(stdout.match(/\d+/)?.[0]) === 1;
       if (!shown) await new Promise((r) => setTimeout(r, 500));
     }
