@@ -88,6 +88,17 @@ async function reviewRun(product: string): Promise<string> {
   return created.body.id;
 }
 
+/** An order of one child per item, planned and started. */
+async function startOrder(workflowId: string, items: Array<Record<string, unknown>>): Promise<string> {
+  const planned = await h.request('POST', '/v1/orders', {
+    token: user.token,
+    body: { workflowId, variationSpec: { resolver: 'list', params: { items } } },
+  });
+  expect(planned.status, JSON.stringify(planned.body)).toBe(201);
+  expect((await h.request('POST', `/v1/orders/${planned.body.id}/start`, { token: user.token })).status).toBe(200);
+  return planned.body.id;
+}
+
 const decide = async (runId: string, body: Record<string, unknown>) => {
   const res = await h.request('POST', `/v1/queue/${runId}/decision`, { token: user.token, body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -124,16 +135,8 @@ describe('RunStatus after a review decision', () => {
   });
 
   it('lets an order close while its children wait in review, each closing when decided', async () => {
-    const planned = await h.request('POST', '/v1/orders', {
-      token: user.token,
-      body: {
-        workflowId: 'generate-product-shot',
-        variationSpec: { resolver: 'list', params: { items: [{ product: 'a felt hat' }, { product: 'a wool scarf' }] } },
-      },
-    });
-    expect(planned.status, JSON.stringify(planned.body)).toBe(201);
-    expect((await h.request('POST', `/v1/orders/${planned.body.id}/start`, { token: user.token })).status).toBe(200);
-    const order = await waitForOrder(h, user.token, planned.body.id);
+    const orderId = await startOrder('generate-product-shot', [{ product: 'a felt hat' }, { product: 'a wool scarf' }]);
+    const order = await waitForOrder(h, user.token, orderId);
     expect(order.status).toBe('completed');
     // The order's execution closed (its children, started with ParentClosePolicy REQUEST_CANCEL, ignore it in review)...
     expect((await executionClosed(h, order.id)).status).toBe('COMPLETED');
@@ -151,16 +154,7 @@ describe('RunStatus after a review decision', () => {
   });
 
   it('asks the children still running to cancel when an order’s execution is terminated', async () => {
-    const planned = await h.request('POST', '/v1/orders', {
-      token: user.token,
-      body: {
-        workflowId: 'plan-research-report',
-        variationSpec: { resolver: 'list', params: { items: [{ topic: 'fens' }, { topic: 'moors' }] } },
-      },
-    });
-    expect(planned.status, JSON.stringify(planned.body)).toBe(201);
-    const orderId = planned.body.id as string;
-    expect((await h.request('POST', `/v1/orders/${orderId}/start`, { token: user.token })).status).toBe(200);
+    const orderId = await startOrder('plan-research-report', [{ topic: 'fens' }, { topic: 'moors' }]);
     await waitForOrder(h, user.token, orderId, (o) => o.counts.running === 2, 30_000);
     await h.temporal.workflow.getHandle(orderId).terminate('test: on-call stops the order');
     // ParentClosePolicy REQUEST_CANCEL: each child stops at its next step boundary and settles itself.

@@ -1,5 +1,6 @@
 import type { DecidedRunStatus } from '@atelier/domain/review';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { SignalDefinition } from '@temporalio/common';
 import type { TemporalPriority } from '@atelier/domain/priority';
 import type { RunWorkflowInput } from './run-types.js';
 import { cancelOrderSignal, orderWorkflow, wakeOrderSignal } from './workflows/order-workflow.js';
@@ -54,13 +55,15 @@ export async function signalRunCancel(client: Client, runId: string): Promise<'s
   return 'signalled';
 }
 
-/**
- * Tells a run waiting in review (run shape 6) the status its review decision settled it with; false when
- * no execution waits: it closed as it settled (an older shape), or was terminated.
- */
-export async function signalReviewDecided(client: Client, runId: string, status: DecidedRunStatus): Promise<boolean> {
+/** Signals a run's open execution; false when there is none to take it (closed, or never started). */
+async function signalOpenRun<Args extends unknown[]>(
+  client: Client,
+  runId: string,
+  signal: SignalDefinition<Args>,
+  ...args: Args
+): Promise<boolean> {
   try {
-    await client.workflow.getHandle(runId).signal(reviewDecidedSignal, { status });
+    await client.workflow.getHandle(runId).signal(signal, ...args);
     return true;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;
@@ -68,15 +71,17 @@ export async function signalReviewDecided(client: Client, runId: string, status:
   }
 }
 
+/**
+ * Tells a run waiting in review (run shape 6) the status its review decision settled it with; false when
+ * no execution waits: it closed as it settled (an older shape), or was terminated.
+ */
+export function signalReviewDecided(client: Client, runId: string, status: DecidedRunStatus): Promise<boolean> {
+  return signalOpenRun(client, runId, reviewDecidedSignal, { status });
+}
+
 /** Tells a run waiting for a provider job that the provider announced its end; false when the run is not live. */
-export async function signalProviderJobEnded(client: Client, runId: string, jobId: string): Promise<boolean> {
-  try {
-    await client.workflow.getHandle(runId).signal(providerJobEndedSignal, { jobId });
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
+export function signalProviderJobEnded(client: Client, runId: string, jobId: string): Promise<boolean> {
+  return signalOpenRun(client, runId, providerJobEndedSignal, { jobId });
 }
 
 export interface StartOrderOptions {
