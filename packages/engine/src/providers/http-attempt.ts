@@ -1,3 +1,4 @@
+import { delay } from './delay.js';
 import { parseRetryAfter } from './provider-limits.js';
 import { TransientProviderError } from './types.js';
 
@@ -42,6 +43,41 @@ export async function attempt(
       ? { noAnswer: true, timedOut: true, message: `timed out after ${timeoutMs} ms` }
       : { noAnswer: true, timedOut: false, message: scrub((err as Error).message) };
   }
+}
+
+/**
+ * What an attempt answers when the call is worth trying again: why (the last reason goes into the final
+ * error), and the wait the provider asked for, if it said. A class, not a marked object, because the values
+ * attempts return are parsed answers of any shape, which a mark could be forged by.
+ */
+export class TryAgain {
+  constructor(
+    readonly reason: string,
+    readonly notBeforeMs?: number,
+  ) {}
+}
+
+/**
+ * The retry loop every provider call runs: up to `attempts` tries of `once` (told which try it is), backing
+ * off between them (for as long as a TryAgain asked, else exponentially), until one returns its value. What
+ * `once` throws (a throttle, a refusal, the caller's abort) ends the call at once, and so does `signal`
+ * aborting during a wait. When the last try still asks to be tried again, the call is transient, in words
+ * that name `name` and the last reason.
+ */
+export async function withRetries<T>(
+  name: string,
+  attempts: number,
+  signal: AbortSignal | undefined,
+  once: (attempt: number) => Promise<T | TryAgain>,
+): Promise<T> {
+  let last = '';
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const outcome = await once(attempt);
+    if (!(outcome instanceof TryAgain)) return outcome;
+    last = outcome.reason;
+    if (attempt < attempts) await delay(backoffMs(attempt, outcome.notBeforeMs), signal);
+  }
+  throw new TransientProviderError(`${name} kept failing after ${attempts} attempts (${last})`);
 }
 
 /** A 2xx body that is not JSON is a fault on the provider's side (a proxy's page), worth trying again later. */

@@ -1,7 +1,6 @@
 import type { Span } from '@opentelemetry/api';
 import { traceProviderCall } from '../tracing.js';
-import { delay } from './delay.js';
-import { attempt as attemptOnce, backoffMs, parseJsonAnswer, retryAfterOf } from './http-attempt.js';
+import { attempt as attemptOnce, parseJsonAnswer, retryAfterOf, TryAgain, withRetries } from './http-attempt.js';
 import { providerFetch } from './http-transport.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from './types.js';
 
@@ -194,9 +193,7 @@ async function attempts<T>(
   read: (response: Response) => Promise<T>,
 ): Promise<T> {
   const { timeoutMs, signal } = call;
-  const attempts = call.maxAttempts ?? 3;
-  let last = '';
-  for (let attempt = 1; attempt <= attempts; attempt++) {
+  return withRetries('the provider', call.maxAttempts ?? 3, signal, async (attempt) => {
     onAttempt(attempt);
     const response = await attemptOnce(
       (bound) =>
@@ -210,18 +207,12 @@ async function attempts<T>(
       signal,
       (message) => redact(message, call.secrets),
     );
-    if ('noAnswer' in response) {
-      last = response.message;
-      if (attempt < attempts) await delay(backoffMs(attempt, undefined), signal);
-      continue;
-    }
+    if ('noAnswer' in response) return new TryAgain(response.message);
     if (response.ok) return read(response);
     const text = await response.text();
     const message = redact(errorMessage(text), call.secrets);
     if (response.status === 429) throw new ProviderThrottledError(`429: ${message}`.slice(0, 300), retryAfterOf(response));
     if (!RETRYABLE(response.status)) throw new PermanentProviderError(`${response.status}: ${message}`.slice(0, 500), response.status);
-    last = `${response.status}: ${message}`.slice(0, 300);
-    if (attempt < attempts) await delay(backoffMs(attempt, retryAfterOf(response)), signal);
-  }
-  throw new TransientProviderError(`the provider kept failing after ${attempts} attempts (${last})`);
+    return new TryAgain(`${response.status}: ${message}`.slice(0, 300), retryAfterOf(response));
+  });
 }

@@ -1,6 +1,5 @@
 import { traceProviderCall } from '../../tracing.js';
-import { delay } from '../delay.js';
-import { attempt as attemptOnce, backoffMs, retryAfterOf } from '../http-attempt.js';
+import { attempt as attemptOnce, retryAfterOf, TryAgain, withRetries } from '../http-attempt.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
 export interface FalOptions {
@@ -76,10 +75,8 @@ export function falMessage(body: unknown, text: string): string {
  */
 export function falCall(opts: FalOptions, call: FalCall): Promise<FalAnswer> {
   return traceProviderCall({ method: call.method, url: call.url, path: call.path }, async (traceHeaders, span) => {
-    const attempts = opts.maxAttempts ?? 3;
     const timeoutMs = opts.requestTimeoutMs ?? 30_000;
-    let last = '';
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    return withRetries('fal', opts.maxAttempts ?? 3, call.signal, async (attempt) => {
       span?.setAttribute('atelier.provider.attempts', attempt);
       const response = await attemptOnce(
         (signal) =>
@@ -97,11 +94,7 @@ export function falCall(opts: FalOptions, call: FalCall): Promise<FalAnswer> {
         timeoutMs,
         call.signal,
       );
-      if ('noAnswer' in response) {
-        last = response.message;
-        if (attempt < attempts) await delay(backoffMs(attempt, undefined), call.signal);
-        continue;
-      }
+      if ('noAnswer' in response) return new TryAgain(response.message);
       const text = await response.text();
       const body = parse(text);
       if (response.ok) {
@@ -112,10 +105,8 @@ export function falCall(opts: FalOptions, call: FalCall): Promise<FalAnswer> {
       if (response.status === 429) throw new ProviderThrottledError(`fal: ${message}`.slice(0, 300), retryAfterOf(response));
       if (response.status < 500) throw new PermanentProviderError(`fal: ${message}`.slice(0, 500), response.status);
       if (call.settled?.(response.status, body)) throw new FalRequestFailed(`fal: ${message}`.slice(0, 500), response.status);
-      last = message.slice(0, 300);
-      if (attempt < attempts) await delay(backoffMs(attempt, retryAfterOf(response)), call.signal);
-    }
-    throw new TransientProviderError(`fal kept failing after ${attempts} attempts (${last})`);
+      return new TryAgain(message.slice(0, 300), retryAfterOf(response));
+    });
   });
 }
 

@@ -1,6 +1,5 @@
 import { traceProviderCall } from '../../tracing.js';
-import { delay } from '../delay.js';
-import { attempt as attemptOnce, backoffMs, parseJsonAnswer } from '../http-attempt.js';
+import { attempt as attemptOnce, parseJsonAnswer, TryAgain, withRetries } from '../http-attempt.js';
 import { parseRetryAfter } from '../provider-limits.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
@@ -94,9 +93,7 @@ export async function callGoogle(opts: GoogleOptions, call: GoogleCall): Promise
       ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
       'x-goog-api-key': opts.apiKey,
     };
-    const attempts = opts.maxAttempts ?? 3;
-    let last = '';
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    return withRetries('Google', opts.maxAttempts ?? 3, call.signal, async (attempt) => {
       span?.setAttribute('atelier.provider.attempts', attempt);
       const response = await attemptOnce(
         (signal) =>
@@ -110,21 +107,15 @@ export async function callGoogle(opts: GoogleOptions, call: GoogleCall): Promise
         call.signal,
         (message) => withoutKey(opts, message),
       );
-      if ('noAnswer' in response) {
-        last = response.message;
-        if (attempt < attempts) await delay(backoffMs(attempt, undefined), call.signal);
-        continue;
-      }
+      if ('noAnswer' in response) return new TryAgain(response.message);
       const text = await response.text();
       if (response.ok) return parseJsonAnswer(text, 'Google', call.path, response.status);
       const status = readStatus(text);
       const message = describe(opts, response.status, text, status);
       if (response.status === 429) throw new ProviderThrottledError(message, retryAfterMs(response.headers, status));
       if (!RETRYABLE(response.status)) throw new PermanentProviderError(message, response.status);
-      last = message;
-      if (attempt < attempts) await delay(backoffMs(attempt, retryAfterMs(response.headers, status)), call.signal);
-    }
-    throw new TransientProviderError(`Google kept failing after ${attempts} attempts (${last})`);
+      return new TryAgain(message, retryAfterMs(response.headers, status));
+    });
   });
 }
 

@@ -1,6 +1,5 @@
 import { traceProviderCall } from '../../tracing.js';
-import { delay } from '../delay.js';
-import { attempt as attemptOnce, backoffMs, parseJsonAnswer, retryAfterOf } from '../http-attempt.js';
+import { attempt as attemptOnce, parseJsonAnswer, retryAfterOf, TryAgain, withRetries } from '../http-attempt.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
 export interface ReplicateOptions {
@@ -58,10 +57,8 @@ export interface ApiCall {
 export async function replicateApi(opts: ReplicateOptions, call: ApiCall): Promise<unknown> {
   const url = `${opts.baseUrl.replace(/\/$/, '')}${call.path}`;
   return traceProviderCall({ method: call.method, url, path: call.path }, async (traceHeaders, span) => {
-    const attempts = opts.maxAttempts ?? 3;
     const timeoutMs = opts.timeoutMs ?? 30_000;
-    let last = '';
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    return withRetries('Replicate', opts.maxAttempts ?? 3, call.signal, async (attempt) => {
       span?.setAttribute('atelier.provider.attempts', attempt);
       const response = await attemptOnce(
         (signal) =>
@@ -79,20 +76,16 @@ export async function replicateApi(opts: ReplicateOptions, call: ApiCall): Promi
         call.signal,
       );
       if ('noAnswer' in response) {
-        last = response.message;
-        if (response.timedOut && !call.repeatAfterTimeout) throw new TransientProviderError(`Replicate ${call.path}: ${last}`);
-        if (attempt < attempts) await delay(backoffMs(attempt, undefined), call.signal);
-        continue;
+        if (response.timedOut && !call.repeatAfterTimeout) throw new TransientProviderError(`Replicate ${call.path}: ${response.message}`);
+        return new TryAgain(response.message);
       }
       const text = await response.text();
       if (response.ok) return parseJsonAnswer(text, 'Replicate', call.path, response.status);
       const message = `${response.status}: ${problemMessage(text, opts.apiToken)}`;
       if (response.status === 429) throw new ProviderThrottledError(message.slice(0, 300), retryAfterOf(response));
       if (response.status < 500) throw new PermanentProviderError(message.slice(0, 500), response.status);
-      last = message.slice(0, 300);
-      if (attempt < attempts) await delay(backoffMs(attempt, retryAfterOf(response)), call.signal);
-    }
-    throw new TransientProviderError(`Replicate kept failing after ${attempts} attempts (${last})`);
+      return new TryAgain(message.slice(0, 300), retryAfterOf(response));
+    });
   });
 }
 
@@ -116,10 +109,9 @@ export async function downloadOutput(
     throw new PermanentProviderError(`Replicate answered with a ${parsed.protocol} output URL; only http and https are fetched`);
   const path = parsed.pathname;
   return traceProviderCall({ method: 'GET', url: `${parsed.origin}${path}`, path }, async (traceHeaders) => {
-    const attempts = opts.maxAttempts ?? 3;
     const timeoutMs = opts.downloadTimeoutMs ?? 120_000;
-    let last = '';
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    return withRetries("Replicate's output file", opts.maxAttempts ?? 3, signal, async () => {
+      // Its own timeout rather than attemptOnce's: the timeout bounds reading the body too, not just the answer.
       const timeout = AbortSignal.timeout(timeoutMs);
       try {
         const response = await fetch(parsed, { headers: traceHeaders, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
@@ -139,13 +131,11 @@ export async function downloadOutput(
             `Replicate's output file answered ${response.status} (outputs are kept for an hour)`,
             response.status,
           );
-        last = `${response.status}`;
+        return new TryAgain(`${response.status}`);
       } catch (err) {
         if (signal?.aborted || err instanceof PermanentProviderError || err instanceof TransientProviderError) throw err;
-        last = timeout.aborted ? `timed out after ${timeoutMs} ms` : (err as Error).message;
+        return new TryAgain(timeout.aborted ? `timed out after ${timeoutMs} ms` : (err as Error).message);
       }
-      if (attempt < attempts) await delay(backoffMs(attempt, undefined), signal);
-    }
-    throw new TransientProviderError(`Replicate's output file kept failing after ${attempts} attempts (${last})`);
+    });
   });
 }
