@@ -253,7 +253,7 @@ export class EngineDispatcher {
         return false;
       }
       case 'decide_run': {
-        // The status the decision settled the run in, read now: a run decided again since is not (decisions are final).
+        // The decided status is read from the run, not carried in the command: a decision is final, so they agree.
         const run = await getRunRow(db, id);
         if (run && isDecidedRunStatus(run.status)) await signalReviewDecided(temporal, id, run.status);
         return false;
