@@ -117,8 +117,8 @@ describe('a parent cancelled while its sub-workflow child spends', () => {
     const u = await registerUser(h);
     const [topId, middleId, leafId] = await treeInFlight(u.token);
     // An operator ends the tree's executions: the gateway's cancel then settles each run from the read model,
-    // the top first, while the leaf's model call is still in flight. (The top's close alone would ask its
-    // child to cancel, ParentClosePolicy REQUEST_CANCEL, which is what the tests above cover.)
+    // the top first, while the leaf's model call is still in flight. (The top's close alone would only ask its
+    // child to cancel, ParentClosePolicy REQUEST_CANCEL, and the child would settle itself.)
     for (const id of [topId, middleId, leafId])
       await h.temporal.workflow
         .getHandle(id)

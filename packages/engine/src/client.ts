@@ -41,17 +41,14 @@ export async function startRunWorkflow(client: Client, input: RunWorkflowInput, 
  * Reports whether a live workflow received it.
  */
 export async function signalRunCancel(client: Client, runId: string): Promise<'signalled' | 'not_running'> {
-  const handle = client.workflow.getHandle(runId);
-  try {
-    await handle.signal(cancelRunSignal);
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return 'not_running';
-    throw err;
-  }
+  if (!(await signalOpenRun(client, runId, cancelRunSignal))) return 'not_running';
   // The run may have settled between the two calls: then there is nothing left to cancel.
-  await handle.cancel().catch((err: unknown) => {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
-  });
+  await client.workflow
+    .getHandle(runId)
+    .cancel()
+    .catch((err: unknown) => {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    });
   return 'signalled';
 }
 

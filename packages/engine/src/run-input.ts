@@ -13,13 +13,6 @@ function suppliedReport(inputs: unknown): string | null {
   return null;
 }
 
-/*
- * The workflow shape new runs take (RUN_SHAPE, workflows/shapes.ts) is carried in their input, so the run
- * workflow records no patch marker and no `TemporalChangeVersion` upsert to choose it. Changing it is a
- * release that starts a new shape; dropping an old one follows docs/operations.md, Retiring a workflow shape.
- */
-export { RUN_SHAPE } from './workflows/shapes.js';
-
 /**
  * A run workflow input with the definition by reference: its plan and content hash, not the definition,
  * travel in the workflow's history (and in an order's or a parent run's, which start it). It names the

@@ -9,14 +9,14 @@ import type { RunPlan } from '@atelier/domain/run-plan';
 import type { DecidedRunStatus } from '@atelier/domain/review';
 
 /**
- * What a run workflow starts from: the run, the shape it takes (RUN_SHAPE, run-input.ts) and its definition
+ * What a run workflow starts from: the run, the shape it takes (RUN_SHAPE, workflows/shapes.ts) and its definition
  * by reference, the plan and the definition's content hash. Inputs of retired shapes (the definition whole,
  * no shape, shapes 1-4) are no longer read: docs/operations.md, Retiring a workflow shape.
  */
 export type RunWorkflowInput = RunStart & { shape: RunShape; plan: RunPlan; definitionHash: string };
 
 /**
- * The workflow shape a run input names (RunWorkflowInput.shape), the only one the run workflow still takes.
+ * The workflow shape a run input names (RunWorkflowInput.shape): 5 or 6, what the run workflow still takes.
  * Each shape was the one before and one change, numbered as they came (git log -S'RunShape'); 5 is all of:
  * each step's activity named after the step (id `<n>-<step id>`, summary `<n> · <name> (<kind>)`) and the
  * execution ending Failed or Canceled as the run does; no markRunRunning (the first step's start marks the run
@@ -27,20 +27,20 @@ export type RunWorkflowInput = RunStart & { shape: RunShape; plan: RunPlan; defi
  * is `batch` (the worker reads the rest from the definition it fetches by hash, activities/definitions.ts).
  * The shape is in the execution's first history event, so choosing by it is deterministic and records no
  * patch marker (each would be a history event plus a `TemporalChangeVersion` upsert on every run).
- * A new shape adds a number here and branches on it; the oldest go as docs/operations.md says.
- */
-export type RunShape = 5 | 6;
-
-/**
- * Shape 6 is 5 and one change: a run that settles `review` keeps its execution open until the decision
+ *
+ * 6 is 5 and one change: a run that settles `review` keeps its execution open until the decision
  * (reviewDecidedSignal, sent by the dispatcher once the queue recorded it) and then writes the decided status
  * to `RunStatus` and closes, so Temporal's view stays true after a review. A parent that starts a child in
  * this shape (an order, or a run's subWorkflow step) hears of the child's settlement by childSettledSignal
  * instead of its execution's close, and starts it with ParentClosePolicy REQUEST_CANCEL: its close (an order
  * that finished, a parent that failed, or either terminated) asks its children to cancel, which those in
- * flight do at their next step boundary and those waiting in review ignore (`review` is terminal). Only a parent that listens names shape 6 for its children (PrepareChildInput.runShape,
- * claimOrderChildren's `runShape`); a child not named one takes 5 (workflows/shapes.ts).
+ * flight do at their next step boundary and those waiting in review ignore (`review` is terminal). Only a
+ * parent that listens names shape 6 for its children (PrepareChildInput.runShape, claimOrderChildren's
+ * `runShape`); a child not named one takes 5 (workflows/shapes.ts, where the branches on shape live).
+ *
+ * A new shape adds a number here and branches on it; the oldest go as docs/operations.md says.
  */
+export type RunShape = 5 | 6;
 
 export interface RunStart {
   runId: string;
@@ -65,16 +65,16 @@ export interface OrderWorkflowInput {
 }
 
 /**
- * The order workflow's shape, the only one it still takes; each was the one before and one change. 3 is all
+ * The order workflow's shape, 3 or 4; each was the one before and one change. 3 is all
  * of: children claimed ahead, a batch as large as the concurrency at a time, instead of one claim (an activity
  * and a database round trip) per child started; the next batch claimed as soon as one is used up, while its
  * children run, instead of when a slot frees up; an execution starting at least twice the concurrency in
  * children before it continues as new (not 400 whatever the concurrency), so a concurrency above 400 is
- * honoured. Inputs without a shape and shapes 1-2 were retired (docs/operations.md, Retiring a workflow shape).
+ * honoured. 4 is 3 and one change: its children take run shape 6 (they say they settled by signal and stay
+ * open in review). Inputs without a shape and shapes 1-2 were retired (docs/operations.md, Retiring a
+ * workflow shape).
  */
 export type OrderShape = 3 | 4;
-
-/* Order shape 4 is 3 and one change: its children take run shape 6 (they settle by signal and stay open in review). */
 
 export interface OrderProgress {
   targetCount: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
-import { RUN_SHAPE, plannedRunInput } from '../src/run-input.js';
-import { CHILD_SHAPE_UNNAMED, ORDER_SHAPE, hearsChildrenSettle, waitsForDecision } from '../src/workflows/shapes.js';
+import { plannedRunInput } from '../src/run-input.js';
+import { CHILD_SHAPE_UNNAMED, ORDER_SHAPE, RUN_SHAPE, hearsChildrenSettle, waitsForDecision } from '../src/workflows/shapes.js';
 
 describe('the run workflow’s shape, carried in its input', () => {
   it('is named by every input the engine starts a run with, so the workflow asks no patch marker', () => {

@@ -131,7 +131,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
   let started = 0;
   /** Children that said they settled before their execution closed: counted then, not again at the close. */
   const settledOpen = new Set<string>();
-  const settled = (outcome: RunOutcome) => {
+  const countSucceeded = (outcome: RunOutcome) => {
     if (outcome.status === 'completed' || outcome.status === 'review') succeeded += 1;
   };
   const start = (child: RunWorkflowInput) => {
@@ -150,7 +150,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
     })
       .then(
         (outcome) => {
-          if (!settledOpen.has(child.runId)) settled(outcome);
+          if (!settledOpen.has(child.runId)) countSucceeded(outcome);
         },
         () => undefined, // a child that errored has recorded its own failure
       )
@@ -173,7 +173,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ orderI
   setHandler(childSettledSignal, (outcome) => {
     if (!inFlight.delete(outcome.runId)) return;
     settledOpen.add(outcome.runId);
-    settled(outcome);
+    countSucceeded(outcome);
     changed = true;
   });
   setHandler(wakeOrderSignal, () => {

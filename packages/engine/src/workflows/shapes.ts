@@ -4,7 +4,12 @@
  */
 import type { OrderShape, RunShape } from '../run-types.js';
 
-/** The shape the dispatcher starts runs in, and that a listening parent names for its children. */
+/**
+ * The shape the dispatcher starts runs in, and that a listening parent names for its children. Carried in the
+ * input, so the run workflow records no patch marker and no `TemporalChangeVersion` upsert to choose it;
+ * changing it is a release that starts a new shape, and dropping an old one follows docs/operations.md,
+ * Retiring a workflow shape.
+ */
 export const RUN_SHAPE: RunShape = 6;
 /** The shape of a child whose parent does not name one: a parent of an older shape waits for its execution to close. */
 export const CHILD_SHAPE_UNNAMED: RunShape = 5;
