@@ -1,14 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm test` builds first and sets ATELIER_TEST_BUILD=compiled: test files then import the workspace packages'
-// compiled dist/, which Node loads natively, as production does. Run through Vite's module runner instead,
-// every file re-evaluated each package's TypeScript, import by import, and the suite spent minutes on it.
-const compiled = process.env.ATELIER_TEST_BUILD === 'compiled';
-
-// Otherwise workspace packages resolve to their TypeScript sources under the `atelier-source` export condition
-// (their package.json "exports"), so one file runs without a build. Vite's own defaults (less `module`, as
-// Vitest leaves it out) follow it, since naming conditions replaces them.
-const conditions = [...(compiled ? [] : ['atelier-source']), 'node', 'development|production'];
+// Workspace packages resolve to their TypeScript sources under the `atelier-source` export condition
+// (their package.json "exports"); without it they would resolve to the compiled dist/. Vite's own
+// defaults (less `module`, as Vitest leaves it out) follow it, since naming conditions replaces them.
+const conditions = ['atelier-source', 'node', 'development|production'];
 
 export default defineConfig({
   resolve: { conditions },
@@ -23,6 +18,5 @@ export default defineConfig({
     maxWorkers: 2,
     fileParallelism: true,
     reporters: ['default'],
-    server: { deps: { external: compiled ? [/\/packages\/[^/]+\/dist\//] : [] } },
   },
 });
