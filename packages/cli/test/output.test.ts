@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gatewayOrigin, resolveCredentials } from '../src/api/credentials.js';
+import { given } from '../src/api/cli-kit.js';
 import { ApiFailure, apiErrorText, describeApiError, retryAfterSeconds } from '../src/api/errors.js';
 import { money, researchReportMarkdown } from '../src/api/format.js';
 
@@ -119,5 +120,19 @@ describe('the gateway a command goes to', () => {
     expect((await resolveCredentials({}, { ...none, ATELIER_API_PORT: '9090' })).url).toBe('http://127.0.0.1:9090');
     expect((await resolveCredentials({}, { ...none, ATELIER_API_PORT: '0' })).url).toBe('http://127.0.0.1:8080');
     expect((await resolveCredentials({ url: 'http://h:1/v1' }, none)).url).toBe('http://h:1');
+  });
+});
+
+describe('given: the flags a command was given, under the API’s names', () => {
+  it('renames the flags given and sends none that was left out or empty', () => {
+    const opts = { workflow: 'wf_1', workspace: undefined, project: '', status: 'failed', limit: 20 };
+    expect(given(opts, { workflow: 'templateId', workspace: 'workspaceId', project: 'projectId', status: 'status' })).toEqual({
+      templateId: 'wf_1',
+      status: 'failed',
+    });
+  });
+
+  it('keeps a repeated flag’s list as it is', () => {
+    expect(given({ run: ['run_1', 'run_2'] }, { run: 'runIds' })).toEqual({ runIds: ['run_1', 'run_2'] });
   });
 });

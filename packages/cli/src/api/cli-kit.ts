@@ -54,6 +54,22 @@ export function ok<T>(result: { data?: T; error?: unknown; response: Response },
   return apiErrorExit(result.response.status, result.error ?? null, what, result.response.headers);
 }
 
+/**
+ * The flags a command was given, under the API's names for them (`{ workflow: 'templateId' }`): a flag left
+ * out or empty is not sent, so the API applies its own default.
+ */
+export function given<O extends object, const N extends { readonly [F in keyof O]?: string }>(
+  opts: O,
+  names: N,
+): { [F in keyof N & keyof O as N[F] & string]?: Exclude<O[F], undefined> } {
+  const sent: Record<string, unknown> = {};
+  for (const [flag, name] of Object.entries(names)) {
+    const value = (opts as Record<string, unknown>)[flag];
+    if (value) sent[name as string] = value;
+  }
+  return sent as never;
+}
+
 export function parseJson(flag: string, text: string): unknown {
   try {
     return JSON.parse(text);

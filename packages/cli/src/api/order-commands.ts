@@ -5,7 +5,20 @@ import type { AtelierClient, Order, OrderStatus } from '@atelier/client';
 import { ORDER_STATUSES } from '@atelier/contracts/order-statuses';
 import { OrderProgress } from './order-progress.js';
 import { money, table } from './format.js';
-import { type CommandContext, EXIT, UsageError, collect, ok, parseJson, positiveInt, print, printJson, printPage, usd } from './cli-kit.js';
+import {
+  type CommandContext,
+  EXIT,
+  UsageError,
+  collect,
+  given,
+  ok,
+  parseJson,
+  positiveInt,
+  print,
+  printJson,
+  printPage,
+  usd,
+} from './cli-kit.js';
 
 function orderSummary(order: Order): string {
   const c = order.counts;
@@ -112,8 +125,8 @@ export function registerOrderCommands(program: Command, { act }: CommandContext)
             json?: boolean;
           },
         ) => {
-          const given = [opts.items, opts.matrix, opts.csv, opts.variations].filter((v) => v !== undefined).length;
-          if (given !== 1) throw new UsageError('give exactly one of --items, --matrix, --csv, --variations');
+          const specs = [opts.items, opts.matrix, opts.csv, opts.variations].filter((v) => v !== undefined).length;
+          if (specs !== 1) throw new UsageError('give exactly one of --items, --matrix, --csv, --variations');
           const variationSpec = opts.items
             ? { resolver: 'list' as const, params: { items: parseJson('--items', opts.items) as Array<Record<string, unknown>> } }
             : opts.matrix
@@ -127,10 +140,12 @@ export function registerOrderCommands(program: Command, { act }: CommandContext)
             ...(opts.intakeBase ? { intakeBase: parseJson('--intake-base', opts.intakeBase) as Record<string, unknown> } : {}),
             ...(opts.targetCount !== undefined ? { targetCount: opts.targetCount } : {}),
             ...(opts.budgetLimit !== undefined ? { budgetLimitUsd: opts.budgetLimit } : {}),
-            ...(opts.budgetMode ? { budgetEnforcementMode: opts.budgetMode } : {}),
-            ...(opts.executionMode ? { executionMode: opts.executionMode } : {}),
-            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
-            ...(opts.project ? { projectId: opts.project } : {}),
+            ...given(opts, {
+              budgetMode: 'budgetEnforcementMode',
+              executionMode: 'executionMode',
+              workspace: 'workspaceId',
+              project: 'projectId',
+            }),
           };
           let order = ok(await client.POST('/v1/orders', { body }), 'POST /v1/orders');
           if (opts.start || opts.watch)
@@ -187,11 +202,7 @@ export function registerOrderCommands(program: Command, { act }: CommandContext)
         ) => {
           const query = {
             limit: opts.limit,
-            ...(opts.status ? { status: opts.status } : {}),
-            ...(opts.workflow ? { workflowId: opts.workflow } : {}),
-            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
-            ...(opts.project ? { projectId: opts.project } : {}),
-            ...(opts.cursor ? { cursor: opts.cursor } : {}),
+            ...given(opts, { status: 'status', workflow: 'workflowId', workspace: 'workspaceId', project: 'projectId', cursor: 'cursor' }),
           };
           const page = ok(await client.GET('/v1/orders', { params: { query } }), 'GET /v1/orders');
           printPage(page, opts.json, ['order', 'status', 'workflow', 'children', 'cost', 'created'], (o) => [

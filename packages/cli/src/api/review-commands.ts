@@ -5,7 +5,19 @@ import { type Command, Option } from 'commander';
 import { AtelierApiError, type AtelierClient, type Run } from '@atelier/client';
 import { ARTIFACT_CLASS_VALUES, ARTIFACT_STATUS_VALUES } from '@atelier/contracts/catalog';
 import { decideCommands, holdNeeds, intakeSummary, researchReportMarkdown, table } from './format.js';
-import { type CommandContext, EXIT, apiErrorExit, collect, objectFrom, ok, positiveInt, print, printJson, printPage } from './cli-kit.js';
+import {
+  type CommandContext,
+  EXIT,
+  apiErrorExit,
+  collect,
+  given,
+  objectFrom,
+  ok,
+  positiveInt,
+  print,
+  printJson,
+  printPage,
+} from './cli-kit.js';
 
 type Decision = 'approve' | 'reject' | 'request_changes';
 interface DecideOptions {
@@ -22,9 +34,8 @@ async function decide(client: AtelierClient, runId: string, decision: Decision, 
   const patch = opts.patch || opts.set?.length ? objectFrom('--patch', opts.patch, opts.set) : undefined;
   const body = {
     decision,
-    ...(opts.note ? { note: opts.note } : {}),
+    ...given(opts, { note: 'note', gate: 'gateId' }),
     ...(patch ? { patch } : {}),
-    ...(opts.gate ? { gateId: opts.gate } : {}),
   };
   const answer = ok(
     await client.POST('/v1/queue/{run_id}/decision', { params: { path: { run_id: runId } }, body }),
@@ -67,9 +78,7 @@ export function registerReviewCommands(program: Command, { act }: CommandContext
       act(async (client, opts: { workspace?: string; project?: string; workflow?: string; limit: number; json?: boolean }) => {
         const query = {
           limit: opts.limit,
-          ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
-          ...(opts.project ? { projectId: opts.project } : {}),
-          ...(opts.workflow ? { templateId: opts.workflow } : {}),
+          ...given(opts, { workspace: 'workspaceId', project: 'projectId', workflow: 'templateId' }),
         };
         const page = ok(await client.GET('/v1/queue', { params: { query } }), 'GET /v1/queue');
         if (opts.json) {
@@ -171,12 +180,14 @@ export function registerReviewCommands(program: Command, { act }: CommandContext
           const query = {
             limit: opts.limit,
             offset: opts.offset,
-            ...(opts.run ? { runId: opts.run } : {}),
-            ...(opts.type ? { artifactType: opts.type } : {}),
-            ...(opts.class ? { artifactClass: opts.class } : {}),
-            ...(opts.status ? { status: opts.status } : {}),
-            ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
-            ...(opts.project ? { projectId: opts.project } : {}),
+            ...given(opts, {
+              run: 'runId',
+              type: 'artifactType',
+              class: 'artifactClass',
+              status: 'status',
+              workspace: 'workspaceId',
+              project: 'projectId',
+            }),
           };
           const page = ok(await client.GET('/v1/artifacts', { params: { query } }), 'GET /v1/artifacts');
           printPage(page, opts.json, ['artifact', 'type', 'status', 'run', 'created', 'title'], (a) => [

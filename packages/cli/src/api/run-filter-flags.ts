@@ -1,7 +1,7 @@
 /** The run filter flags `runs list` and the bulk commands share, so a bulk command chooses what `runs list` with the same flags shows. */
 import { type Command, Option } from 'commander';
 import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
-import { UsageError, collect, pairs } from './cli-kit.js';
+import { UsageError, collect, given, pairs } from './cli-kit.js';
 
 export interface RunFilterFlags {
   status?: (typeof RUN_STATUS_VALUES)[number];
@@ -57,17 +57,19 @@ export function addRunFilterFlags(command: Command): Command {
 /** The flags as GET /v1/runs's filter fields (the query and the bulk actions' `filter` name them alike). */
 export function runFilterOf(opts: RunFilterFlags) {
   return {
-    ...(opts.status ? { status: opts.status } : {}),
-    ...(opts.workflow ? { templateId: opts.workflow } : {}),
-    ...(opts.workspace ? { workspaceId: opts.workspace } : {}),
-    ...(opts.project ? { projectId: opts.project } : {}),
-    ...(opts.order ? { parentOrderId: opts.order } : {}),
-    ...(opts.tag ? { tag: opts.tag } : {}),
+    ...given(opts, {
+      status: 'status',
+      workflow: 'templateId',
+      workspace: 'workspaceId',
+      project: 'projectId',
+      order: 'parentOrderId',
+      tag: 'tag',
+      rerunOf: 'rerunOf',
+      since: 'createdAfter',
+      until: 'createdBefore',
+      search: 'q',
+    }),
     // In a query, sent as metadata[<key>]=<value> (the client's deepObject serialization); in a body, an object.
     ...(opts.meta ? { metadata: pairs('--meta', 'key=value', opts.meta) } : {}),
-    ...(opts.rerunOf ? { rerunOf: opts.rerunOf } : {}),
-    ...(opts.since ? { createdAfter: opts.since } : {}),
-    ...(opts.until ? { createdBefore: opts.until } : {}),
-    ...(opts.search ? { q: opts.search } : {}),
   };
 }

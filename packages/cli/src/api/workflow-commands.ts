@@ -2,7 +2,19 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { intakeFieldRows, money, table } from './format.js';
-import { type CommandContext, EXIT, UsageError, collect, intakeFrom, ok, parseJson, positiveInt, print, printJson } from './cli-kit.js';
+import {
+  type CommandContext,
+  EXIT,
+  UsageError,
+  collect,
+  given,
+  intakeFrom,
+  ok,
+  parseJson,
+  positiveInt,
+  print,
+  printJson,
+} from './cli-kit.js';
 
 export function registerWorkflowCommands(program: Command, { act, operate }: CommandContext): void {
   // ---- workflows ----
@@ -17,7 +29,7 @@ export function registerWorkflowCommands(program: Command, { act, operate }: Com
       act(async (client, opts: { workspace?: string; limit: number; json?: boolean }) => {
         const page = ok(
           await client.GET('/v1/workflows', {
-            params: { query: { limit: opts.limit, ...(opts.workspace ? { workspaceId: opts.workspace } : {}) } },
+            params: { query: { limit: opts.limit, ...given(opts, { workspace: 'workspaceId' }) } },
           }),
           'GET /v1/workflows',
         );
