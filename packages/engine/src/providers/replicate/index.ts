@@ -113,20 +113,46 @@ async function createPrediction(
   return { jobId: answer.id };
 }
 
-/** A prediction's output file URLs once it has succeeded, or where it stands until then. */
-async function predictionOutput(
+/** What tells one kind of prediction from another: its input, its price, and its result from the output file. */
+interface PredictionKind<Req, Result> {
+  /** The output it should have, for the error when it has none. */
+  noun: string;
+  price: [unit: 'per_image' | 'per_second', what: string];
+  input(model: ReplicateModel, req: Req): Record<string, unknown>;
+  /** The result from the first output file, the number of files and the unit price. */
+  result(req: Req, file: { bytes: Buffer; mimeType: string }, files: number, unitPrice: number): Promise<Result>;
+}
+
+/**
+ * One kind of prediction as a durable job: the price is checked before submitting (the paid act), and the
+ * succeeded prediction's first output file is fetched and priced.
+ */
+function predictionJobs<Req extends ImageRequest | VideoRequest, Result>(
   opts: ReplicateOptions,
-  jobId: string,
-  signal?: AbortSignal,
-): Promise<{ urls: string[]; progress?: undefined } | { progress: JobProgress<never> }> {
-  const prediction = (await replicateApi(opts, {
-    method: 'GET',
-    path: `/v1/predictions/${encodeURIComponent(jobId)}`,
-    signal,
-    repeatAfterTimeout: true,
-  })) as Prediction;
-  const progress = unlessSucceeded(prediction);
-  return progress ? { progress } : { urls: outputUrls(prediction.output) };
+  kind: PredictionKind<Req, Result>,
+): JobProvider<Req, Result> {
+  return {
+    async submit(req) {
+      price(req.model, ...kind.price);
+      return createPrediction(opts, req, (model) => kind.input(model, req));
+    },
+    async check(req, jobId) {
+      const prediction = (await replicateApi(opts, {
+        method: 'GET',
+        path: `/v1/predictions/${encodeURIComponent(jobId)}`,
+        signal: req.signal,
+        repeatAfterTimeout: true,
+      })) as Prediction;
+      const progress = unlessSucceeded(prediction);
+      if (progress) return progress;
+      const urls = outputUrls(prediction.output);
+      if (!urls[0])
+        return { state: 'failed', error: new PermanentProviderError(`Replicate prediction ${jobId} succeeded without ${kind.noun}`) };
+      const file = await downloadOutput(opts, urls[0], req.signal);
+      return { state: 'succeeded', result: await kind.result(req, file, urls.length, price(req.model, ...kind.price)) };
+    },
+    cancel: ({ jobId, signal }) => cancelPrediction(opts, jobId, signal),
+  };
 }
 
 async function cancelPrediction(opts: ReplicateOptions, jobId: string, signal?: AbortSignal): Promise<void> {
@@ -151,43 +177,27 @@ async function cancelPrediction(opts: ReplicateOptions, jobId: string, signal?: 
  * returned, and a clip `per_second` × its length read from the file.
  */
 export function createReplicateProvider(opts: ReplicateOptions): Adapter {
-  const imageJobs: JobProvider<ImageRequest, GeneratedImage> = {
-    async submit(req) {
-      price(req.model, 'per_image', 'images');
-      return createPrediction(opts, req, (model) => imageInput(model, req));
-    },
-    async check(req, jobId) {
-      const output = await predictionOutput(opts, jobId, req.signal);
-      if (output.progress) return output.progress;
-      const { urls } = output;
-      if (urls.length === 0)
-        return { state: 'failed', error: new PermanentProviderError(`Replicate prediction ${jobId} succeeded without an image`) };
-      const image = await downloadOutput(opts, urls[0]!, req.signal);
-      const costUsd = roundUsd(price(req.model, 'per_image', 'images') * urls.length);
-      return { state: 'succeeded', result: { bytes: image.bytes, mimeType: image.mimeType, nativeTransparency: false, costUsd } };
-    },
-    cancel: ({ jobId, signal }) => cancelPrediction(opts, jobId, signal),
-  };
-
-  const videoJobs: JobProvider<VideoRequest, GeneratedVideo> = {
-    async submit(req) {
-      price(req.model, 'per_second', 'seconds of video');
-      return createPrediction(opts, req, (model) => videoInput(model, req));
-    },
-    async check(req, jobId) {
-      const output = await predictionOutput(opts, jobId, req.signal);
-      if (output.progress) return output.progress;
-      const [url] = output.urls;
-      if (!url) return { state: 'failed', error: new PermanentProviderError(`Replicate prediction ${jobId} succeeded without a video`) };
-      const clip = await downloadOutput(opts, url, req.signal);
-      const perSecond = price(req.model, 'per_second', 'seconds of video');
+  const imageJobs = predictionJobs<ImageRequest, GeneratedImage>(opts, {
+    noun: 'an image',
+    price: ['per_image', 'images'],
+    input: imageInput,
+    result: async (_req, image, files, perImage) => ({
+      bytes: image.bytes,
+      mimeType: image.mimeType,
+      nativeTransparency: false,
+      costUsd: roundUsd(perImage * files),
+    }),
+  });
+  const videoJobs = predictionJobs<VideoRequest, GeneratedVideo>(opts, {
+    noun: 'a video',
+    price: ['per_second', 'seconds of video'],
+    input: videoInput,
+    result: async (req, clip, _files, perSecond) => {
       // A file that cannot be measured is priced at the duration asked for (it fails the step's own probe anyway).
       const seconds = (await clipSeconds(clip.bytes, req.signal)) ?? req.durationSeconds;
-      return { state: 'succeeded', result: { bytes: clip.bytes, mimeType: 'video/mp4', costUsd: roundUsd(perSecond * seconds) } };
+      return { bytes: clip.bytes, mimeType: 'video/mp4', costUsd: roundUsd(perSecond * seconds) };
     },
-    cancel: ({ jobId, signal }) => cancelPrediction(opts, jobId, signal),
-  };
-
+  });
   return { imageJobs, videoJobs, webhooks: replicateWebhooks(opts) };
 }
 
