@@ -54,6 +54,7 @@ afterAll(() => server?.close());
 beforeEach(() => {
   server.received.length = 0;
   server.script.length = 0;
+  server.fileScript.length = 0;
   nextCourse = { pendingReads: 1, status: 'succeeded', files: [{ bytes: png, contentType: 'image/png' }] };
 });
 
@@ -220,6 +221,19 @@ describe('replicate HTTP errors', () => {
     expect(err.message).toMatch(/after 3 attempts .*Service temporarily unavailable/);
     expect(err.message).not.toContain(server.token);
     expect(server.received).toHaveLength(3);
+  });
+
+  it('wait as long as an output file’s 5xx asks in Retry-After before fetching it again', async () => {
+    nextCourse = { pendingReads: 0, status: 'succeeded', files: [{ bytes: png, contentType: 'image/png' }] };
+    const jobs = adapter().imageJobs!;
+    const { jobId } = await jobs.submit(imageReq());
+    server.fileScript.push({ status: 503, headers: { 'retry-after': '1' }, body: { detail: 'busy' } });
+    const downloadsBefore = server.downloads.length;
+    const started = Date.now();
+    expect(await jobs.check(imageReq(), jobId)).toMatchObject({ state: 'succeeded' });
+    // Without the header the first wait is at most 250 ms.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(server.downloads.length - downloadsBefore).toBe(2);
   });
 
   it('recover from one 5xx on a read', async () => {

@@ -7,7 +7,7 @@ import { TransientProviderError } from './types.js';
  * own hint) when it said, else from 250 ms doubling, jittered so callers that failed together spread out;
  * 20 s at the most either way, since the engine's own step retries take over beyond that.
  */
-export function backoffMs(attempt: number, hintMs: number | undefined): number {
+function backoffMs(attempt: number, hintMs: number | undefined): number {
   if (hintMs !== undefined) return Math.min(20_000, hintMs);
   return Math.min(20_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
 }

@@ -64,6 +64,8 @@ export interface ReplicateLoopback {
   received: ReceivedRequest[];
   /** Answers the next /v1 requests in order, before anything else (after the auth check). */
   script: ScriptedAnswer[];
+  /** Answers the next output file downloads in order, before the file. */
+  fileScript: ScriptedAnswer[];
   /** The course of each new prediction, from its model and input. */
   course: (model: string, input: Record<string, unknown>) => Course;
   predictions: Map<string, Prediction>;
@@ -112,6 +114,7 @@ export async function startReplicateLoopback(
     webhookSecret: `whsec_${randomBytes(24).toString('base64')}`,
     received: [] as ReceivedRequest[],
     script: [] as ScriptedAnswer[],
+    fileScript: [] as ScriptedAnswer[],
     course,
     predictions: new Map<string, Prediction>(),
     downloads: [] as Array<{ path: string; authorization?: string }>,
@@ -277,6 +280,8 @@ export async function startReplicateLoopback(
     };
     if (path.startsWith('/files/')) {
       state.downloads.push({ path, ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
+      const scripted = state.fileScript.shift();
+      if (scripted) return send(scripted);
       const file = files.get(path);
       if (!file) return send(NOT_FOUND);
       return send({ body: file.bytes }, file.contentType);

@@ -131,7 +131,7 @@ export async function downloadOutput(
             `Replicate's output file answered ${response.status} (outputs are kept for an hour)`,
             response.status,
           );
-        return new TryAgain(`${response.status}`);
+        return new TryAgain(`${response.status}`, retryAfterOf(response));
       } catch (err) {
         if (signal?.aborted || err instanceof PermanentProviderError || err instanceof TransientProviderError) throw err;
         return new TryAgain(timeout.aborted ? `timed out after ${timeoutMs} ms` : (err as Error).message);
