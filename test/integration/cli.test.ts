@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncBuiltinWorkflows } from '@atelier/db';
+import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { type CliResult, runAtelier } from '../support/atelier-cli';
 import { type Harness, type TestUser, createApiKey, registerUser, startHarness, waitForRun } from '../support/harness';
 
@@ -86,6 +87,16 @@ describe('atelier CLI against the API', { timeout: 180_000 }, () => {
     const noKey = await atelier(['runs', 'list'], { ATELIER_API_KEY: '' });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('no API key');
+  });
+
+  it('an API command loads neither Temporal’s worker nor the database driver (the operator commands’ weight)', async () => {
+    const preload = path.join(PROJECT_ROOT, 'test', 'support', 'loaded-packages.cjs');
+    const { code, stderr } = await atelier(['runs', 'list', '--help'], { NODE_OPTIONS: `--require ${preload}` });
+    expect(code).toBe(0);
+    const loaded = /^loaded-packages: (.*)$/m.exec(stderr)?.[1]?.split(' ') ?? [];
+    expect(loaded).toContain('commander');
+    for (const heavy of ['@temporalio/worker', '@temporalio/client', 'pg', 'sharp', '@google-cloud/storage', 'webpack'])
+      expect(loaded).not.toContain(heavy);
   });
 
   it('runs start --json, then runs watch prints each step and exits 0 when the run completed', async () => {
