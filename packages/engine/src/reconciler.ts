@@ -91,17 +91,22 @@ export async function reconcileOnce(db: Db, temporal: Client, opts: ReconcileOpt
   const dryRun = opts.dryRun === true;
   const settled: ReconcileAction[] = [];
 
-  const runs = await idleRunsInFlight(db, graceMs, limit);
-  const unsettledChildrenOf = new Set<string>();
-  for (const candidate of runs) {
+  // Why an idle run or order is stuck (nothing, while its execution lives), with its engine commands.
+  const diagnose = async (candidate: { id: string; updated_at: Date }, start: 'start_run' | 'start_order') => {
     const commands = await engineCommandsFor(db, candidate.id);
-    const execution = await executionOf(temporal, candidate.id);
     const because = stuckBecause(
-      execution,
-      commands.some((c) => c.kind === 'start_run' && !c.done),
+      await executionOf(temporal, candidate.id),
+      commands.some((c) => c.kind === start && !c.done),
       Date.now() - candidate.updated_at.getTime(),
       opts.staleAfterMs,
     );
+    return { commands, because };
+  };
+
+  const runs = await idleRunsInFlight(db, graceMs, limit);
+  const unsettledChildrenOf = new Set<string>();
+  for (const candidate of runs) {
+    const { commands, because } = await diagnose(candidate, 'start_run');
     if (!because) continue;
     const run = await getRunRow(db, candidate.id);
     if (!run || isTerminalRunStatus(run.status)) continue;
@@ -129,14 +134,7 @@ export async function reconcileOnce(db: Db, temporal: Client, opts: ReconcileOpt
 
   const orders = await idleRunningOrders(db, graceMs, limit);
   for (const candidate of orders) {
-    const commands = await engineCommandsFor(db, candidate.id);
-    const execution = await executionOf(temporal, candidate.id);
-    const because = stuckBecause(
-      execution,
-      commands.some((c) => c.kind === 'start_order' && !c.done),
-      Date.now() - candidate.updated_at.getTime(),
-      opts.staleAfterMs,
-    );
+    const { commands, because } = await diagnose(candidate, 'start_order');
     if (!because) continue;
     const order = await getOrder(db, candidate.id);
     if (order?.status !== 'running') continue;
