@@ -89,13 +89,21 @@ describe('atelier CLI against the API', { timeout: 180_000 }, () => {
     expect(noKey.stderr).toContain('no API key');
   });
 
-  it('an API command loads neither Temporal’s worker nor the database driver (the operator commands’ weight)', async () => {
+  it('an API command loads neither Temporal’s worker, the database driver nor the contract’s schemas (the operator commands’ weight)', async () => {
     const preload = path.join(PROJECT_ROOT, 'test', 'support', 'loaded-packages.cjs');
     const { code, stderr } = await atelier(['runs', 'list', '--help'], { NODE_OPTIONS: `--require ${preload}` });
     expect(code).toBe(0);
     const loaded = /^loaded-packages: (.*)$/m.exec(stderr)?.[1]?.split(' ') ?? [];
     expect(loaded).toContain('commander');
-    for (const heavy of ['@temporalio/worker', '@temporalio/client', 'pg', 'sharp', '@google-cloud/storage', 'webpack'])
+    for (const heavy of [
+      '@temporalio/worker',
+      '@temporalio/client',
+      'pg',
+      'sharp',
+      '@google-cloud/storage',
+      'webpack',
+      '@asteasolutions/zod-to-openapi',
+    ])
       expect(loaded).not.toContain(heavy);
   });
 

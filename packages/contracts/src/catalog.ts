@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { ARTIFACT_CLASS_VALUES, ARTIFACT_STATUS_VALUES } from './artifact-values.js';
 import { Id, Instant, LIMITS, Pagination } from './common.js';
 import { ArtifactTypeRef, IntakeField } from './workflow-definition.js';
 
@@ -42,8 +43,7 @@ export const Model = z
   })
   .openapi('Model');
 
-export const ARTIFACT_STATUS_VALUES = ['review', 'approved', 'rejected', 'draft', 'ready'] as const;
-export const ARTIFACT_CLASS_VALUES = ['visual', 'video', 'research', 'knowledge'] as const;
+export { ARTIFACT_CLASS_VALUES, ARTIFACT_STATUS_VALUES };
 
 export const Artifact = z
   .object({

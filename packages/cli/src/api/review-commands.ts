@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { AtelierApiError, type AtelierClient, type Run } from '@atelier/client';
-import { ARTIFACT_CLASS_VALUES, ARTIFACT_STATUS_VALUES } from '@atelier/contracts/catalog';
+import { ARTIFACT_CLASS_VALUES, ARTIFACT_STATUS_VALUES } from '@atelier/contracts/artifact-values';
 import { decideCommands, holdNeeds, intakeSummary, researchReportMarkdown, table } from './format.js';
 import {
   type CommandContext,
