@@ -43,8 +43,6 @@ export const Model = z
   })
   .openapi('Model');
 
-export { ARTIFACT_CLASS_VALUES, ARTIFACT_STATUS_VALUES };
-
 export const Artifact = z
   .object({
     id: z.string(),
