@@ -92,7 +92,7 @@ describe('a worker killed while its step waits for the database', () => {
     while (!stopping && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(stopping, 'step 2 called its model').toBeDefined();
     await stopping;
-    // Past the heartbeat throttle (0.8 × the 15 s heartbeat timeout): a heartbeat carried the answer.
+    // Past the time between heartbeats (half the 15 s heartbeat timeout detached, 0.8 of it in a slot): a heartbeat carried the answer.
     await new Promise((r) => setTimeout(r, 16_000));
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));

@@ -85,6 +85,8 @@ export interface WorkerMetrics {
    * here for the webhook delivery activity to increment: `metrics.webhookDeliveries.inc({ outcome, attempt: String(n) })`.
    */
   webhookDeliveries: Counter<'outcome' | 'attempt'>;
+  /** Step attempts running detached from the worker's activity slots now (activities/detached-steps.ts). */
+  detachedSteps: Gauge;
   /** Workflow tasks that failed because this worker's workflow code cannot replay the run's history (nondeterminism.ts). */
   nondeterminism: Counter<'workflow_type'>;
 }
@@ -154,6 +156,11 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
       name: 'atelier_webhook_deliveries_total',
       help: 'Webhook delivery attempts, by outcome (delivered, retrying, failed: given up after the last attempt) and attempt number',
       labelNames: ['outcome', 'attempt'],
+      registers: [registry],
+    }),
+    detachedSteps: new Gauge({
+      name: 'atelier_worker_detached_steps',
+      help: 'Step attempts running detached from the worker activity slots (asynchronous completion), waiting on providers',
       registers: [registry],
     }),
     nondeterminism: new Counter({

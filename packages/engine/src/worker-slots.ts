@@ -1,4 +1,5 @@
 import type { State, Worker, WorkerTuner } from '@temporalio/worker';
+import type { DetachedSteps } from './activities/detached-steps.js';
 import type { NondeterminismWatch } from './nondeterminism.js';
 
 /**
@@ -17,6 +18,13 @@ import type { NondeterminismWatch } from './nondeterminism.js';
 export interface WorkerSlots {
   /** Activities of the run queue in flight at once (ATELIER_WORKER_MAX_ACTIVITIES, default 1,000). */
   activities: number;
+  /**
+   * Step attempts a worker runs detached from its slots at once (ATELIER_WORKER_MAX_DETACHED_STEPS, default
+   * 5,000; 0 keeps every attempt in its slot). A detached attempt hands its slot back at once and reports
+   * through the worker's client (activities/step-attempt.ts): a step waiting on its provider then costs its
+   * own promises, not the SDK's machinery of an activity in flight.
+   */
+  detachedSteps: number;
   /** Delivery attempts in flight at once on the webhook queue (ATELIER_WEBHOOK_MAX_ACTIVITIES, default 200). */
   webhookActivities: number;
   /**
@@ -31,22 +39,31 @@ export interface WorkerSlots {
   workflowCache?: number;
 }
 
-export const DEFAULT_WORKER_SLOTS: Readonly<WorkerSlots> = Object.freeze({ activities: 1_000, webhookActivities: 200, workflowTasks: 8 });
+export const DEFAULT_WORKER_SLOTS: Readonly<WorkerSlots> = Object.freeze({
+  activities: 1_000,
+  detachedSteps: 5_000,
+  webhookActivities: 200,
+  workflowTasks: 8,
+});
+
+/** How long a stopping worker waits for its detached step attempts, as long as the SDK's shutdown grace. */
+const DETACHED_DRAIN_MS = 10_000;
 
 /** Local activities are the run workflow's bookkeeping (database writes), bounded as they were. */
 const LOCAL_ACTIVITY_SLOTS = 50;
 
-function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function count(env: NodeJS.ProcessEnv, name: string, fallback: number, least = 1): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer (got "${raw}")`);
+  if (!Number.isInteger(n) || n < least) throw new Error(`${name} must be an integer of at least ${least} (got "${raw}")`);
   return n;
 }
 
 export function workerSlotsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerSlots {
   return {
     activities: count(env, 'ATELIER_WORKER_MAX_ACTIVITIES', DEFAULT_WORKER_SLOTS.activities),
+    detachedSteps: count(env, 'ATELIER_WORKER_MAX_DETACHED_STEPS', DEFAULT_WORKER_SLOTS.detachedSteps, 0),
     webhookActivities: count(env, 'ATELIER_WEBHOOK_MAX_ACTIVITIES', DEFAULT_WORKER_SLOTS.webhookActivities),
     workflowTasks: count(env, 'ATELIER_WORKFLOW_TASK_SLOTS', DEFAULT_WORKER_SLOTS.workflowTasks),
     ...(env.ATELIER_WORKFLOW_CACHE_SIZE?.trim() ? { workflowCache: count(env, 'ATELIER_WORKFLOW_CACHE_SIZE', 0) } : {}),
@@ -76,6 +93,8 @@ export class RunWorkers {
     private readonly stopped: () => Promise<unknown> = async () => undefined,
     /** Where both report nondeterminism errors (for the probe server's /readyz). */
     readonly nondeterminism?: NondeterminismWatch,
+    /** Step attempts running detached from the run worker's slots: drained before the connection may close. */
+    readonly detached?: DetachedSteps,
   ) {}
 
   get client() {
@@ -100,6 +119,7 @@ export class RunWorkers {
       const [failed] = (await Promise.allSettled(both)).filter((r) => r.status === 'rejected');
       if (failed) throw failed.reason;
     } finally {
+      await this.detached?.drain(DETACHED_DRAIN_MS);
       await this.stopped();
     }
   }

@@ -13,7 +13,8 @@ import { StepOutputCache, withStepOutputs } from './activities/step-outputs.js';
 import { createActivities } from './activities/index.js';
 import type { ProviderJobSettings } from './providers/durable-jobs.js';
 import { createOrderActivities } from './activities/orders.js';
-import { heartbeating } from './activities/attempt-heartbeat.js';
+import { DetachedSteps } from './activities/detached-steps.js';
+import { detached, heartbeating } from './activities/step-attempt.js';
 import { withRetryBudget } from './activities/retry-budget.js';
 import type { WorkerMetrics } from './metrics.js';
 import { NondeterminismWatch, createWatchedWorker } from './nondeterminism.js';
@@ -52,6 +53,8 @@ export interface RunWorkerOptions {
   workflowBundle?: RunWorkflowBundle;
   /** Activity slots of the run queue's worker; ATELIER_WORKER_MAX_ACTIVITIES or 1,000 when absent (worker-slots.ts). */
   maxConcurrentActivities?: number;
+  /** Step attempts run detached from the slots at once; ATELIER_WORKER_MAX_DETACHED_STEPS or 5,000 when absent, 0 for none. */
+  maxDetachedSteps?: number;
   /** Activity slots of the webhook queue's worker; ATELIER_WEBHOOK_MAX_ACTIVITIES or 200 when absent. */
   maxConcurrentWebhookActivities?: number;
   /** Workflow tasks the worker holds at once; ATELIER_WORKFLOW_TASK_SLOTS or 8 when absent (worker-slots.ts says why). */
@@ -142,6 +145,11 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorker
   });
   const tracing = await startTracing({ serviceName: WORKER_SERVICE_NAME });
   const expressions = new ExpressionEvaluator();
+  const detachedSteps = new DetachedSteps(
+    opts.maxDetachedSteps ?? workerSlotsFromEnv(process.env).detachedSteps,
+    opts.logger.child({ component: 'detached-steps' }),
+    (n) => opts.metrics?.detachedSteps.set(n),
+  );
   const stopped = () => Promise.all([expressions.close(), tracing.shutdown()]);
   try {
     const traced = tracing.enabled ? tracing.workerOptions() : undefined;
@@ -152,10 +160,10 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorker
         ? opts.workflowBundle
         : await bundleRunWorkflows({ tracing: !!traced });
     const [runs, webhooks] = await Promise.all([
-      createWorker(opts, bundle, expressions, traced, nondeterminism),
+      createWorker(opts, bundle, expressions, traced, nondeterminism, detachedSteps),
       createWebhookWorker(opts, bundle, traced, nondeterminism),
     ]);
-    return new RunWorkers(runs, webhooks, stopped, nondeterminism);
+    return new RunWorkers(runs, webhooks, stopped, nondeterminism, detachedSteps);
   } catch (err) {
     await stopped();
     throw err;
@@ -204,7 +212,13 @@ async function createWorker(
   expressions: ExpressionEvaluator,
   traced: Traced,
   nondeterminism: NondeterminismWatch,
+  detachedSteps: DetachedSteps,
 ): Promise<Worker> {
+  // A step waits on its provider detached from its slot when the worker allows any (step-attempt.ts);
+  // otherwise in its slot, heartbeating. Either way it heartbeats from its first read, so an attempt
+  // waiting for the database is not taken for dead.
+  const asAttempt = <I extends unknown[], O>(activity: (...input: I) => Promise<O>) =>
+    detachedSteps.limit > 0 ? detached(detachedSteps, activity) : heartbeating(activity);
   const storage = traced ? withStorageSpans(opts.storage) : opts.storage;
   const activities = createActivities({
     db: opts.db,
@@ -234,9 +248,8 @@ async function createWorker(
         ...activities,
         // The run workflow names its step by the definition's hash, and outputs it holds by reference by step
         // id; the worker's caches make both whole.
-        // Heartbeats from the first read (attempt-heartbeat.ts): an attempt waiting for the database is not taken for dead.
-        executeStep: withRetryBudget(
-          heartbeating(withFullStep(DefinitionCache.of(opts.db), withStepOutputs(StepOutputCache.of(opts.db), activities.executeStep))),
+        executeStep: asAttempt(
+          withRetryBudget(withFullStep(DefinitionCache.of(opts.db), withStepOutputs(StepOutputCache.of(opts.db), activities.executeStep))),
         ),
         prepareChildRun: withRetryBudget(activities.prepareChildRun),
         ...createOrderActivities(opts.db),

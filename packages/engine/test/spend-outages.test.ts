@@ -6,7 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_MODELS, OPENAI_MODELS } from '@atelier/domain';
 import { LocalStorage, ObjectNotFoundError, type ObjectStorage, isStorageOutage } from '@atelier/storage';
-import { heartbeating } from '../src/activities/attempt-heartbeat.js';
+import { heartbeating } from '../src/activities/step-attempt.js';
 import { CarriedAnswers } from '../src/activities/carried-answers.js';
 import { StorageUnavailableError, outageOf, patientStorage, waitOutOutages } from '../src/activities/outage-wait.js';
 import { ProviderCallLog } from '../src/activities/provider-call-log.js';

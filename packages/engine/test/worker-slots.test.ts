@@ -10,17 +10,21 @@ describe('worker slots from the environment', () => {
     expect(
       workerSlotsFromEnv({
         ATELIER_WORKER_MAX_ACTIVITIES: '2500',
+        ATELIER_WORKER_MAX_DETACHED_STEPS: '0',
         ATELIER_WEBHOOK_MAX_ACTIVITIES: '50',
         ATELIER_WORKFLOW_TASK_SLOTS: '4',
         ATELIER_WORKFLOW_CACHE_SIZE: '200',
       }),
-    ).toEqual({ activities: 2500, webhookActivities: 50, workflowTasks: 4, workflowCache: 200 });
+    ).toEqual({ activities: 2500, detachedSteps: 0, webhookActivities: 50, workflowTasks: 4, workflowCache: 200 });
   });
 
-  it('refuses a value that is not a positive whole number, naming the setting', () => {
+  it('refuses a value that is not a whole number in range, naming the setting', () => {
     expect(() => workerSlotsFromEnv({ ATELIER_WORKFLOW_CACHE_SIZE: 'lots' })).toThrow(
-      /ATELIER_WORKFLOW_CACHE_SIZE must be a positive integer/,
+      /ATELIER_WORKFLOW_CACHE_SIZE must be an integer of at least 1/,
     );
     expect(() => workerSlotsFromEnv({ ATELIER_WORKFLOW_TASK_SLOTS: '0' })).toThrow(/ATELIER_WORKFLOW_TASK_SLOTS/);
+    expect(() => workerSlotsFromEnv({ ATELIER_WORKER_MAX_DETACHED_STEPS: '-1' })).toThrow(
+      /ATELIER_WORKER_MAX_DETACHED_STEPS must be an integer of at least 0/,
+    );
   });
 });

@@ -1,7 +1,7 @@
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { classifyDbError } from '@atelier/db';
 import { StorageUnavailableError } from './outage-wait.js';
+import { currentAttempt } from './step-attempt.js';
 
 /** Attempts a step gets for failures of its own (a provider's 5xx, a timeout) before the run fails. */
 export const STEP_ATTEMPTS = 5;
@@ -24,7 +24,7 @@ export function withRetryBudget<I extends unknown[], O>(
       if (err instanceof ApplicationFailure && err.nonRetryable) throw err;
       // The database or storage being away: waited out however long it lasts, never the step's own failure.
       if (classifyDbError(err) === 'unavailable' || err instanceof StorageUnavailableError) throw err;
-      if (Context.current().info.attempt >= attempts) {
+      if (currentAttempt().info.attempt >= attempts) {
         throw ApplicationFailure.nonRetryable(err instanceof Error ? err.message : String(err), 'transient_failure');
       }
       throw err;

@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   type ProviderCallRecord,
@@ -23,7 +22,7 @@ import { keyedProviders } from '../providers/index.js';
 import type { ExecuteStepInput, SettleRunInput, SkipStepInput, StepResult } from '../run-types.js';
 import { completedWithStep } from '../settlement.js';
 import { toolRegistry } from '../steps/tools.js';
-import { attemptHeartbeat, heartbeating } from './attempt-heartbeat.js';
+import { currentAttempt } from './step-attempt.js';
 import { CarriedAnswers } from './carried-answers.js';
 import type { ActivityDeps } from './deps.js';
 import { type OutageWait, patientStorage, waitOutOutages } from './outage-wait.js';
@@ -36,7 +35,7 @@ import { resolvedStepInput } from './steps/step-input.js';
 
 /** Tells runs that the provider work they wait for ended (a batch answered their calls), as a webhook would. */
 async function announceJobsEnded(ended: Array<{ runId: string; jobId: string }>): Promise<void> {
-  const { client } = Context.current();
+  const { client } = currentAttempt();
   // A run no longer waiting (settled, or looking already) is no error: it finds the answer when it looks.
   await Promise.all(
     ended.map((e) =>
@@ -79,25 +78,25 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
   };
 
   return {
-    // Heartbeats from the first read to the last write, carrying what the attempt bought (attempt-heartbeat.ts).
-    executeStep: heartbeating(async (input: ExecuteStepInput): Promise<StepResult> => {
+    // Run as a StepAttempt (step-attempt.ts): in the worker's slot heartbeating, or detached from it.
+    async executeStep(input: ExecuteStepInput): Promise<StepResult> {
       const { runId, stepIndex, step } = input;
-      const ctx = Context.current();
+      const attempt = currentAttempt();
       // What the attempt paid for is not dropped for an outage: writes and stored files wait for the database
       // and storage to come back, as long as the attempt may run, heartbeating all along.
       const wait: OutageWait = {
-        signal: ctx.cancellationSignal,
+        signal: attempt.signal,
         // Ended before the attempt times out (then its heartbeat still carries what it bought to the next).
-        until: ctx.info.currentAttemptScheduledTimestampMs + ctx.info.startToCloseTimeoutMs - 30_000,
+        until: attempt.info.currentAttemptScheduledTimestampMs + attempt.info.startToCloseTimeoutMs - 30_000,
         onWait: (dependency, err, delayMs) => {
           deps.metrics?.outageWait.inc({ dependency }, delayMs / 1000);
           deps.logger.warn({ err, runId, stepId: step.id, dependency }, 'step waits for an outage to end, keeping what it bought');
         },
       };
       // Answers an earlier attempt bought and carried in its heartbeat: used, not bought again.
-      const carried = CarriedAnswers.from(ctx.info.heartbeatDetails);
+      const carried = CarriedAnswers.from(attempt.info.heartbeatDetails);
       // A first attempt writes its start late (quick steps with their settlement); a retry reads the earlier one's.
-      const first = Context.current().info.attempt === 1;
+      const first = attempt.info.attempt === 1;
       // The step's input as resolved now, kept with its start, so a run read shows what went into each step.
       const identity = { runId, stepIndex, stepId: step.id, name: step.name, kind: step.kind, input: resolvedStepInput(input) };
       // A step run again after its provider job continues the attempt that submitted the job: no attempt is counted.
@@ -153,8 +152,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         deps.logger,
       );
       calls.carry(carried.unrecorded);
-      const beat = attemptHeartbeat();
-      if (beat) beat.details = () => carried.answers.details(calls.pending());
+      attempt.details = () => carried.answers.details(calls.pending());
       // An image step's media from a provider that runs jobs, and a batch-mode step's text through its provider's
       // batch interface, are waited for by the workflow with no worker held (durable-jobs.ts); any other step
       // awaits such a job within its attempt.
@@ -211,7 +209,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         const result = await executeStepKind(
           input,
           { ...executorDeps, providers, storage, onTextDelta: deltas.push, ...(earlierFallbacks ? { earlierFallbacks } : {}) },
-          ctx.cancellationSignal,
+          attempt.signal,
         );
         await deltas.close();
         const earlier = await settle({
@@ -259,7 +257,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
         deps.logger.warn({ err, runId, stepId: step.id }, 'step attempt failed; the engine retries transient failures');
         throw err;
       }
-    }),
+    },
 
     /** A step satisfied by a supplied artifact: recorded as skipped, its output the supplied content. */
     async skipStep(input: SkipStepInput): Promise<void> {

@@ -1,0 +1,99 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { CompleteAsyncError, Context, type Info, asyncLocalStorage as sdkContext } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import type { DetachedSteps } from './detached-steps.js';
+
+/**
+ * One attempt of a step's activity as the step's code sees it: what Temporal says of the attempt, a client
+ * of the worker's connection, the signal that stops it, and what its heartbeats carry (carried-answers.ts),
+ * read back by the next attempt. The same whether the SDK holds the attempt in a slot or it runs detached.
+ */
+export interface StepAttempt {
+  readonly info: Info;
+  readonly client: Client;
+  readonly signal: AbortSignal;
+  details: () => unknown;
+}
+
+const attempts = new AsyncLocalStorage<StepAttempt>();
+
+/** The attempt running now: one `heartbeating` or `detached` began, else the SDK's own activity context. */
+export function currentAttempt(): StepAttempt {
+  const attempt = attempts.getStore();
+  if (attempt) return attempt;
+  const ctx = Context.current();
+  return { info: ctx.info, client: ctx.client, signal: ctx.cancellationSignal, details: () => ctx.info.heartbeatDetails };
+}
+
+/** An attempt that, until it says what it holds, passes on what the one before carried. */
+function attemptOf(info: Info, client: Client, signal: AbortSignal): StepAttempt {
+  // An attempt that fails before its step begins (the database still away) must not leave the next one empty-handed.
+  return { info, client, signal, details: () => info.heartbeatDetails };
+}
+
+/**
+ * Sends heartbeats for the whole of an activity the SDK holds in a slot, every 2 s, from before its first
+ * read to after its last write: a dead worker is noticed within the heartbeat timeout, and a live one waiting
+ * for the database or storage to come back is never taken for dead (its attempt then keeps what it bought
+ * instead of a second attempt buying it again beside it). Each heartbeat carries the attempt's details.
+ * Wrapping twice, or around a detached attempt, beats once.
+ */
+export function heartbeating<I extends unknown[], O>(activity: (...input: I) => Promise<O>): (...input: I) => Promise<O> {
+  return async (...input: I) => {
+    if (attempts.getStore()) return activity(...input);
+    const ctx = Context.current();
+    const attempt = attemptOf(ctx.info, ctx.client, ctx.cancellationSignal);
+    const timer = setInterval(() => ctx.heartbeat(attempt.details()), 2_000);
+    try {
+      return await attempts.run(attempt, () => activity(...input));
+    } finally {
+      clearInterval(timer);
+    }
+  };
+}
+
+/**
+ * Runs each attempt of `activity` detached from the worker's slot (asynchronous completion): the slot is
+ * handed back at once and the attempt reports its result, its failure and its heartbeats through the worker's
+ * client with its task token. A step waiting minutes on its provider then costs the worker its own promises,
+ * not the SDK's pipeline of an activity in flight. While `steps` is full an attempt waits for room in its slot.
+ *
+ * Heartbeats go every half heartbeat timeout, the first after as long: a step that ends sooner sends none. A
+ * heartbeat answered with a cancellation, a pause, or an attempt Temporal no longer knows (timed out, taken for
+ * dead) stops the attempt through its signal, as the SDK's cancellation would.
+ */
+export function detached<I extends unknown[], O>(steps: DetachedSteps, activity: (...input: I) => Promise<O>): (...input: I) => Promise<O> {
+  return async (...input: I) => {
+    if (attempts.getStore()) return activity(...input);
+    const { info, client, cancellationSignal } = Context.current();
+    await steps.admit(cancellationSignal);
+    // Outside the SDK's context: a promise or timer made inside it keeps that context, and through it the
+    // slot's activity and its pipeline, alive for as long as the detached attempt runs.
+    sdkContext.exit(() => runDetached(steps, info, client, () => activity(...input)));
+    throw new CompleteAsyncError();
+  };
+}
+
+function runDetached(steps: DetachedSteps, info: Info, client: Client, run: () => Promise<unknown>): void {
+  const stop = new AbortController();
+  const attempt = attemptOf(info, client, stop.signal);
+  const token = info.taskToken;
+  const beat = () =>
+    client.activity.heartbeat(token, attempt.details()).catch((err) => {
+      if (!stop.signal.aborted) stop.abort(err);
+    });
+  const timer = setInterval(beat, Math.max(1_000, (info.heartbeatTimeoutMs ?? 30_000) / 2));
+  const reported = attempts
+    .run(attempt, run)
+    .then(
+      (result) => client.activity.complete(token, result),
+      async (err) => {
+        // What the attempt bought goes with it to the next attempt, as the slot's last heartbeat would carry it.
+        const details = attempt.details();
+        if (details !== undefined) await client.activity.heartbeat(token, details).catch(() => undefined);
+        await client.activity.fail(token, err);
+      },
+    )
+    .finally(() => clearInterval(timer));
+  steps.track(reported, stop, info);
+}
