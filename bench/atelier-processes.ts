@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { COMPILED_CLI, sourceCliArgs } from '@atelier/cli/stack/paths';
-import { freePort, spawnManaged, waitFor } from '@atelier/cli/stack/processes';
+import { MALLOC_ENV, freePort, spawnManaged, waitFor } from '@atelier/cli/stack/processes';
 import { type Db, connectDb } from '@atelier/db';
 import { generateFileSigningSecret } from '@atelier/storage/file-urls';
 import { type Cleanup, type Infra, compileCheckout } from './infra';
@@ -25,6 +25,8 @@ export interface AtelierProcesses {
   db: Db;
   gatewayPid: number;
   workerPid: number;
+  /** The worker's probe server: /metrics (its own and the Temporal SDK's). */
+  workerUrl: string;
   /** Resident memory of one of the processes, in MB (VmRSS). */
   rssMb(pid: number): Promise<number>;
 }
@@ -32,6 +34,8 @@ export interface AtelierProcesses {
 export async function startAtelierProcesses(cleanup: Cleanup, infra: Infra, opts: AtelierOptions): Promise<AtelierProcesses> {
   const [apiPort, workerPort] = [await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
+    // As `npm start` and the image run them (processes.ts says why).
+    ...MALLOC_ENV,
     ...process.env,
     DATABASE_URL: infra.databaseUrl,
     TEMPORAL_ADDRESS: infra.temporalAddress,
@@ -82,6 +86,7 @@ export async function startAtelierProcesses(cleanup: Cleanup, infra: Infra, opts
     db,
     gatewayPid: gateway.child.pid!,
     workerPid: worker.child.pid!,
+    workerUrl: `http://127.0.0.1:${workerPort}`,
     rssMb: async (pid) => {
       const status = await readFile(`/proc/${pid}/status`, 'utf8');
       const kb = Number(status.match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? Number.NaN);

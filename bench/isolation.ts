@@ -56,6 +56,24 @@ async function until(what: string, probe: () => boolean | Promise<boolean>, time
   }
 }
 
+/** Where a worker's resident memory is, from its /metrics: the main thread's heap, memory outside it, and cached runs. */
+async function memoryBreakdown(workerUrl: string): Promise<string> {
+  const text = await fetch(`${workerUrl}/metrics`).then((r) => r.text());
+  const value = (name: string, label = '') => {
+    const line = text.split('\n').find((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && l.includes(label));
+    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : Number.NaN;
+  };
+  const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+  return [
+    `RSS ${mb(value('process_resident_memory_bytes'))}`,
+    `heap used ${mb(value('nodejs_heap_size_used_bytes'))} of ${mb(value('nodejs_heap_size_total_bytes'))}`,
+    `external ${mb(value('nodejs_external_memory_bytes'))}`,
+    `cached runs ${value('temporal_sticky_cache_size')}`,
+    `activity slots used ${value('temporal_worker_task_slots_used', 'ActivityWorker')}`,
+    `detached steps ${value('atelier_worker_detached_steps')}`,
+  ].join(', ');
+}
+
 async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   installRuntime();
   const provider = await loopback(cleanup, 'the provider that never answers', () => undefined);
@@ -81,6 +99,7 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   const rssMb = async () => {
     if (!processes) return Math.round(process.memoryUsage().rss / 1024 / 1024);
     const mb = await processes.rssMb(processes.workerPid);
+    log(`  worker memory: ${await memoryBreakdown(processes.workerUrl)}`);
     // Under BENCH_PROFILE_DIR, a heap snapshot of the worker at each measure (atelier-processes.ts).
     if (process.env.BENCH_PROFILE_DIR) {
       process.kill(processes.workerPid, 'SIGUSR2');

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { type AtelierConfig, defaultApiUrl } from '../config.js';
 import { fileSigningSecret } from './file-signing-secret.js';
-import { freePort, waitFor } from './processes.js';
+import { MALLOC_ENV, freePort, waitFor } from './processes.js';
 import { resolveSecretsKey } from './secrets-key.js';
 import { startStack } from './stack.js';
 import { SupervisedProcess } from './supervisor.js';
@@ -41,6 +41,7 @@ export async function startDevStack(config: AtelierConfig, logger: Logger): Prom
     const given = process.env;
     const egressAllowsPrivate = (given.ATELIER_EGRESS_ALLOW_PRIVATE ?? 'true') !== 'false';
     const env: NodeJS.ProcessEnv = {
+      ...MALLOC_ENV,
       ...given,
       DATABASE_URL: deps.databaseUrl,
       TEMPORAL_ADDRESS: deps.temporalAddress,

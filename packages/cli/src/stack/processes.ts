@@ -7,6 +7,16 @@ export interface ManagedProcess {
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
 }
 
+/**
+ * glibc's malloc settings for Atelier's own processes, read once when a process starts. Left to adjust
+ * itself, glibc raises its mmap threshold each time a large block is freed, and from then on serves such
+ * blocks from per-thread arenas that keep their pages: a worker that had taken a burst of runs stayed about
+ * 200 MB larger for good (docs/performance-log.md, 2026-11-27). A fixed trim threshold (which also fixes the
+ * mmap threshold) lets freed memory go back to the system. Set on the processes `atelier dev` and the
+ * production-shaped stack spawn, and in the image (infra/Dockerfile); an operator's own value wins.
+ */
+export const MALLOC_ENV: Readonly<NodeJS.ProcessEnv> = Object.freeze({ MALLOC_TRIM_THRESHOLD_: '131072' });
+
 /** Spawns a long-lived child whose output goes to `log`, and stops it with a grace period. */
 export function spawnManaged(command: string, args: string[], log: (line: string) => void, env?: NodeJS.ProcessEnv): ManagedProcess {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });

@@ -8,7 +8,7 @@ import type { AtelierConfig } from '../config.js';
 import { DEV_SUPERVISED_VARIABLE } from './dev-stack.js';
 import { fileSigningSecret } from './file-signing-secret.js';
 import { COMPILED_CLI } from './paths.js';
-import { freePort, waitFor } from './processes.js';
+import { MALLOC_ENV, freePort, waitFor } from './processes.js';
 import { ensureTemporalServer, registerNamespace, setUpTemporalSchemas, startRealTemporalServer } from './real-temporal-server.js';
 import { resolveSecretsKey } from './secrets-key.js';
 import { SupervisedProcess } from './supervisor.js';
@@ -100,6 +100,7 @@ export async function startProductionStack(config: AtelierConfig, opts: Producti
 
     const secretsKey = await resolveSecretsKey(opts.dir, true, logger);
     const shared: NodeJS.ProcessEnv = {
+      ...MALLOC_ENV,
       ...process.env,
       DATABASE_URL: pg.url,
       TEMPORAL_ADDRESS: temporal.address,
