@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifyRunDelta } from '@atelier/db';
+import { notifyRunDeltas } from '@atelier/db';
 import { buildModelRegistry } from '@atelier/domain';
 import { type OpenAiLoopback, completion, conformingJson, startOpenAiLoopback } from '../../packages/engine/test/support/openai-loopback';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
@@ -210,7 +210,7 @@ describe('a text step streams its output on the run event stream', () => {
     for (const step of run.runSteps.slice(0, 2)) expect(step).toMatchObject({ provider: 'openai', costActualUsd: 0.0009 });
   });
 
-  it("passes a worker's announced delta to the streams of its run only, without an id, and refuses one NOTIFY could not carry", async () => {
+  it("passes a worker's announced deltas to the streams of their run only, in order, without an id, and refuses one NOTIFY could not carry", async () => {
     // Children of an order not started wait as planned: their streams stay open.
     const order = await h.request('POST', '/v1/orders', {
       token: user.token,
@@ -220,21 +220,23 @@ describe('a text step streams its output on the run event stream', () => {
     const children = (await h.request('GET', `/v1/runs?parentOrderId=${order.body.id}`, { token: user.token })).body.items;
     const [watched, other] = children.map((r: any) => r.id as string);
     const delta = { stepIndex: 0, stepId: 'step-1', attempt: 1, answer: 1, at: new Date().toISOString() };
-    const reading = readStream(watched, { stop: (events) => events.filter((e) => e.event === 'step.output.delta').length >= 2 });
-    // Announced until the stream has subscribed and hears them.
+    const reading = readStream(watched, { stop: (events) => events.filter((e) => e.event === 'step.output.delta').length >= 4 });
+    // Announced until the stream has subscribed and hears them: another run's and two of the watched run's in each statement.
     let seq = 0;
+    const piece = (n: number) => ({ ...delta, runId: watched, seq: n, text: `piece ${n} "quoted" é\n` });
     const announcing = setInterval(() => {
-      seq++;
-      void notifyRunDelta(h.db, { ...delta, runId: other, seq, text: 'not yours' });
-      void notifyRunDelta(h.db, { ...delta, runId: watched, seq, text: `piece ${seq} "quoted" é\n` });
+      seq += 2;
+      void notifyRunDeltas(h.db, [{ ...delta, runId: other, seq, text: 'not yours' }, piece(seq - 1), piece(seq)]);
     }, 100);
     const events = await reading.finally(() => clearInterval(announcing));
     const deltas = events.filter((e) => e.event === 'step.output.delta');
-    expect(deltas.length).toBeGreaterThan(0);
+    expect(deltas.length).toBeGreaterThanOrEqual(4);
     for (const d of deltas) {
       expect(d.id).toBeUndefined();
-      expect(d.data).toEqual({ runId: watched, ...delta, seq: d.data.seq, text: `piece ${d.data.seq} "quoted" é\n` });
+      expect(d.data).toEqual(piece(d.data.seq));
     }
-    await expect(notifyRunDelta(h.db, { ...delta, runId: watched, seq: 99, text: '\u0001'.repeat(1500) })).rejects.toThrow(/limit/);
+    const seqs = deltas.map((d) => d.data.seq as number);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    await expect(notifyRunDeltas(h.db, [{ ...delta, runId: watched, seq: 99, text: '\u0001'.repeat(1500) }])).rejects.toThrow(/limit/);
   });
 });

@@ -40,7 +40,7 @@ export {
   DELTA_PAYLOAD_MAX_BYTES,
   deltaTextBudget,
   type RunOutputDelta,
-  notifyRunDelta,
+  notifyRunDeltas,
   parseRunDelta,
 } from './run-announce.js';
 export type * from './schema-engine.js';

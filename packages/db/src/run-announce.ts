@@ -46,7 +46,7 @@ export interface AnnouncedRunEvent {
 }
 
 export function parseRunEventAnnouncement(payload: string): AnnouncedRunEvent | undefined {
-  // A live delta (notifyRunDelta) is no recorded event.
+  // A live delta (notifyRunDeltas) is no recorded event.
   if (payload.startsWith('{')) return undefined;
   // The first five fields hold no colon; the data, last, may.
   const fields: string[] = [];
@@ -100,16 +100,21 @@ export const DELTA_TEXT_MAX_CHARS = 1000;
 export const DELTA_PAYLOAD_MAX_BYTES = 7_900;
 
 /**
- * Announces a piece of a step's output to the event streams, with no row: one NOTIFY, outside any
- * transaction (a statement of its own on a pooled connection, so a worker holds nothing open per run).
- * The payload is the delta's JSON, which older gateways' announcement parsing matches to no run. The caller
- * splits text so the JSON stays under DELTA_PAYLOAD_MAX_BYTES (deltaTextBudget).
+ * Announces pieces of steps' output to the event streams, with no row: one NOTIFY each, in the order given, in
+ * one statement outside any transaction (on a pooled connection, so a worker holds nothing open per run). A
+ * payload is the delta's JSON, which older gateways' announcement parsing matches to no run. The caller splits
+ * text so each JSON stays under DELTA_PAYLOAD_MAX_BYTES (deltaTextBudget).
  */
-export async function notifyRunDelta(db: Executor, delta: RunOutputDelta): Promise<void> {
-  const payload = JSON.stringify(delta);
-  const bytes = Buffer.byteLength(payload);
-  if (bytes > DELTA_PAYLOAD_MAX_BYTES) throw new Error(`a delta of ${bytes} bytes is over NOTIFY's limit`);
-  await sql`SELECT pg_notify(${RUN_EVENTS_CHANNEL}, ${payload})`.execute(db);
+export async function notifyRunDeltas(db: Executor, deltas: readonly RunOutputDelta[]): Promise<void> {
+  if (deltas.length === 0) return;
+  const payloads = deltas.map((delta) => {
+    const payload = JSON.stringify(delta);
+    const bytes = Buffer.byteLength(payload);
+    if (bytes > DELTA_PAYLOAD_MAX_BYTES) throw new Error(`a delta of ${bytes} bytes is over NOTIFY's limit`);
+    return payload;
+  });
+  // A function scan yields the array's elements in order, so the announcements keep it.
+  await sql`SELECT pg_notify(${RUN_EVENTS_CHANNEL}, payload) FROM unnest(${payloads}::text[]) AS payload`.execute(db);
 }
 
 /**
@@ -121,7 +126,7 @@ export function deltaTextBudget(delta: Omit<RunOutputDelta, 'text'>): number {
   return Math.max(0, Math.min(DELTA_TEXT_MAX_CHARS, Math.floor((DELTA_PAYLOAD_MAX_BYTES - rest) / 6)));
 }
 
-/** A delta as announced by notifyRunDelta; undefined for any other payload. */
+/** A delta as announced by notifyRunDeltas; undefined for any other payload. */
 export function parseRunDelta(payload: string): RunOutputDelta | undefined {
   if (!payload.startsWith('{')) return undefined;
   try {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunOutputDelta } from '@atelier/db';
-import { TextDeltaPublisher, splitText } from '../src/activities/text-deltas.js';
+import { TextDeltaPublisher, batched, splitText } from '../src/activities/text-deltas.js';
 
 const target = { runId: 'run-1', stepIndex: 2, stepId: 'step-3', attempt: 1 };
 
@@ -80,5 +80,40 @@ describe('a step output announced as it is written', () => {
     expect(sent.map((d) => d.text).join('')).toBe(big);
     for (const d of sent) expect(Buffer.byteLength(JSON.stringify(d))).toBeLessThan(8000);
     expect(sent.length).toBeGreaterThan(1);
+  });
+});
+
+describe("the worker's deltas gathered into statements", () => {
+  it('sends what came within the window in one call, in order, and each caller hears when it went', async () => {
+    const calls: number[][] = [];
+    const send = batched<number>(
+      async (items) => {
+        calls.push(items);
+      },
+      20,
+      100,
+    );
+    const sent = [1, 2, 3].map((n) => send(n));
+    await Promise.all(sent);
+    await send(4);
+    expect(calls).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('sends at once when the batch is full', async () => {
+    const calls: number[][] = [];
+    const send = batched<number>(async (items) => void calls.push(items), 60_000, 2);
+    await Promise.all([send(1), send(2)]);
+    expect(calls).toEqual([[1, 2]]);
+  });
+
+  it('fails every caller whose item the failed call carried, and the next batch goes on', async () => {
+    let fail = true;
+    const send = batched<number>(async () => {
+      if (fail) throw new Error('database away');
+    }, 5);
+    const results = await Promise.allSettled([send(1), send(2)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    await expect(send(3)).resolves.toBeUndefined();
   });
 });

@@ -23,7 +23,7 @@ export class RunEventHub {
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;
   private readonly listeners = new Map<string, Set<Listener>>();
-  /** Who hears a run's live output deltas (notifyRunDelta): announced, never recorded. */
+  /** Who hears a run's live output deltas (notifyRunDeltas): announced, never recorded. */
   private readonly deltaListeners = new Map<string, Set<(delta: RunOutputDelta) => void>>();
   /** Listeners to every run's events (a process waiting for many runs at once). */
   private readonly everyRun = new Set<Listener>();

@@ -26,7 +26,7 @@ function resumePoint(header: string | undefined, query: string | undefined): num
  * id with nothing lost or repeated (the snapshot then carries no id, so the client's position stays put).
  * A comment heartbeat keeps proxies from closing an idle stream; the stream ends after the terminal event.
  * Text steps' output comes live as `step.output.delta` events between their start and their end: announced
- * by the worker (notifyRunDelta), never recorded, so they have no id and a reconnect does not replay them.
+ * by the worker (notifyRunDeltas), never recorded, so they have no id and a reconnect does not replay them.
  */
 export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
   createRoute({

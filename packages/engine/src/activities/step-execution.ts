@@ -29,7 +29,7 @@ import { type OutageWait, patientStorage, waitOutOutages } from './outage-wait.j
 import { ProviderCallLog } from './provider-call-log.js';
 import type { SettleRunAs } from './run-settlement.js';
 import { STEP_START_DEFER_MS, StepStartRecord } from './step-start.js';
-import { TextDeltaPublisher, announceTextDelta } from './text-deltas.js';
+import { TextDeltaPublisher, announceTextDeltas } from './text-deltas.js';
 import { StepFailure, executeStepKind } from './steps/index.js';
 import { resolvedStepInput } from './steps/step-input.js';
 
@@ -54,6 +54,8 @@ async function announceJobsEnded(ended: Array<{ runId: string; jobId: string }>)
  */
 export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunAs) {
   const { db } = deps;
+  // One for the worker's steps: their output's deltas share statements.
+  const announceDelta = announceTextDeltas(db);
   const executorDeps = {
     models: deps.models,
     providers: deps.providers,
@@ -162,7 +164,7 @@ export function createStepActivities(deps: ActivityDeps, settleRunAs: SettleRunA
           : deps.providers;
       const providers = keyedProviders(media, { runId, stepIndex }, calls.answered, calls.flush, carried.answers);
       // A text step's output goes to the run's event stream as it is written, after the step's start.
-      const deltas = new TextDeltaPublisher({ runId, stepIndex, stepId: step.id, attempt: row?.attempts ?? 1 }, announceTextDelta(db), {
+      const deltas = new TextDeltaPublisher({ runId, stepIndex, stepId: step.id, attempt: row?.attempts ?? 1 }, announceDelta, {
         before: () => start.now(),
         onError: (err) => deps.logger.warn({ err, runId, stepId: step.id }, 'output deltas of a step not announced'),
       });
