@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompleteAsyncError, Context, type Info, asyncLocalStorage as sdkContext } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
+import { ActivityCancelledError, type Client } from '@temporalio/client';
 import type { DetachedSteps } from './detached-steps.js';
 
 /**
@@ -88,6 +88,8 @@ function runDetached(steps: DetachedSteps, info: Info, client: Client, run: () =
     .then(
       (result) => client.activity.complete(token, result),
       async (err) => {
+        // Stopped because the workflow cancelled the step: reported as cancelled, as the SDK would.
+        if (stop.signal.reason instanceof ActivityCancelledError) return client.activity.reportCancellation(token, attempt.details());
         // What the attempt bought goes with it to the next attempt, as the slot's last heartbeat would carry it.
         const details = attempt.details();
         if (details !== undefined) await client.activity.heartbeat(token, details).catch(() => undefined);
