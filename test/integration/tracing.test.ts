@@ -216,7 +216,15 @@ function expectConnectedRunTrace(spans: ReceivedSpan[], run: { runId: string; wo
     expect(scheduled.map((p) => p.spanId)).toContain(s.parentSpanId);
     expect(s.attributes).toMatchObject(ids);
   }
-  const underSteps = (s: ReceivedSpan) => executed.some((step) => step.spanId === s.parentSpanId);
+  // A step waits on its provider detached from its slot (step-attempt.ts): its activity's span ends when the
+  // slot is handed back, and the rest of the attempt is a span of its own under it.
+  const detachedAttempts = spans.filter((s) => s.name === 'DetachedActivity:executeStep');
+  expect(detachedAttempts.length).toBe(STEPS);
+  for (const s of detachedAttempts) {
+    expect(executed.map((p) => p.spanId)).toContain(s.parentSpanId);
+    expect(s.attributes).toMatchObject(ids);
+  }
+  const underSteps = (s: ReceivedSpan) => detachedAttempts.some((step) => step.spanId === s.parentSpanId);
 
   // Under the steps: the provider's HTTP call, storage writes and database queries.
   const provider = spans.filter((s) => s.name === 'POST /chat/completions');

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompleteAsyncError, Context, type Info, asyncLocalStorage as sdkContext } from '@temporalio/activity';
 import { ActivityCancelledError, type Client } from '@temporalio/client';
+import { traceDetachedAttempt } from '../tracing.js';
 import type { DetachedSteps } from './detached-steps.js';
 
 /**
@@ -84,7 +85,7 @@ function runDetached(steps: DetachedSteps, info: Info, client: Client, run: () =
     });
   const timer = setInterval(beat, Math.max(1_000, (info.heartbeatTimeoutMs ?? 30_000) / 2));
   const reported = attempts
-    .run(attempt, run)
+    .run(attempt, () => traceDetachedAttempt(info.activityType, run))
     .then(
       (result) => client.activity.complete(token, result),
       async (err) => {

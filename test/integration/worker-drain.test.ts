@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
+
+/**
+ * A worker that stops (SIGTERM, a rolling deploy) while a step waits on its provider: the step runs detached
+ * from the worker's slot (activities/step-attempt.ts), so the SDK's shutdown does not wait for it; the worker
+ * drains it (activities/detached-steps.ts) so that it settles and reports before the connection closes, and the
+ * run goes on on another worker with no second attempt.
+ */
+const CALL_MS = 3_000;
+let h: Harness;
+let user: TestUser;
+
+beforeAll(async () => {
+  h = await startHarness({ worker: false });
+  user = await registerUser(h);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+const steps = (runId: string) =>
+  h.db.selectFrom('run_steps').select(['step_index', 'status', 'attempts']).where('run_id', '=', runId).orderBy('step_index').execute();
+
+describe('a worker stopping with steps in flight', () => {
+  it('lets the step finish and report before it stops, and the run goes on elsewhere with every step attempted once', async () => {
+    const first = await h.startWorker({ localLatencyMs: CALL_MS });
+    const created = await h.request('POST', '/v1/runs', {
+      token: user.token,
+      body: { templateId: 'plan-research-report', intake: { topic: 'draining' } },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const runId: string = created.body.id;
+
+    // The first step's model call is in flight once its start is written (after STEP_START_DEFER_MS).
+    const deadline = Date.now() + 30_000;
+    while (!(await steps(runId)).some((s) => s.step_index === 0)) {
+      if (Date.now() > deadline) throw new Error('the first step never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await steps(runId))[0]?.status).not.toBe('completed');
+
+    await first.stop();
+    // Settled before the worker let go of its connection, and reported: not left to a heartbeat timeout.
+    expect((await steps(runId))[0]).toMatchObject({ status: 'completed', attempts: 1 });
+
+    const resumedAt = Date.now();
+    await h.startWorker({ localLatencyMs: 0 });
+    const run = await waitForRun(h, user.token, runId, undefined, 30_000);
+    expect(run.status, run.error).toBe('completed');
+    // The next step was scheduled when the first one's completion was reported, not 15 s later when its
+    // heartbeat would have timed out.
+    expect(Date.now() - resumedAt).toBeLessThan(10_000);
+    for (const step of await steps(runId)) expect(step.attempts, `step ${step.step_index}`).toBe(1);
+  }, 90_000);
+});
