@@ -85,4 +85,38 @@ describe('Temporal unreachable', () => {
     expect(await h.db.selectFrom('engine_commands').select('id').where('done_at', 'is', null).execute()).toEqual([]);
     expect((await h.request('GET', '/readyz')).status).toBe(200);
   }, 300_000);
+
+  it('keeps a step waiting on its provider going through an outage longer than its heartbeats, and attempts it once', async () => {
+    // A worker whose model calls take CALL_MS: the step is in flight, detached from its slot, across the outage.
+    const CALL_MS = 14_000;
+    worker.kill('SIGKILL');
+    worker = spawnAtelierWorker(h, CALL_MS);
+    const created = await createRun('a step across the outage');
+    expect(created.status).toBe(201);
+    const runId: string = created.body.id;
+    const firstStep = () =>
+      h.db
+        .selectFrom('run_steps')
+        .select(['status', 'attempts'])
+        .where('run_id', '=', runId)
+        .where('step_index', '=', 0)
+        .executeTakeFirst();
+    const deadline = Date.now() + 60_000;
+    while (!(await firstStep())) {
+      if (Date.now() > deadline) throw new Error('the first step never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
+    // Away across the attempt's first heartbeat (half the 15 s heartbeat timeout), back before the timeout: the
+    // heartbeat waits out the outage or is sent again, and the attempt goes on.
+    await server!.stop();
+    server = undefined;
+    await new Promise((r) => setTimeout(r, 8_500));
+    server = await start();
+
+    const run = await waitForRun(h, user.token, runId, undefined, 120_000);
+    expect(run.status, run.error).toBe('completed');
+    const steps = await h.db.selectFrom('run_steps').select(['step_index', 'attempts']).where('run_id', '=', runId).execute();
+    for (const step of steps) expect(step.attempts, `step ${step.step_index}`).toBe(1);
+  }, 180_000);
 });

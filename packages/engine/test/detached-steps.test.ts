@@ -1,7 +1,15 @@
 import type { Info } from '@temporalio/activity';
+import {
+  ActivityCancelledError,
+  ActivityCompletionError,
+  ActivityNotFoundError,
+  ActivityPausedError,
+  ActivityResetError,
+} from '@temporalio/client';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { DetachedSteps } from '../src/activities/detached-steps.js';
+import { endsAttempt } from '../src/activities/step-attempt.js';
 
 const info = { activityId: '1', workflowExecution: { workflowId: 'run-1', runId: 'r' } } as Info;
 const quiet = pino({ level: 'silent' });
@@ -87,5 +95,20 @@ describe('DetachedSteps', () => {
     expect(Date.now() - began).toBeGreaterThanOrEqual(190);
     expect(stop.signal.aborted).toBe(true);
     expect(steps.size).toBe(0);
+  });
+});
+
+describe('what a detached attempt makes of a heartbeat that failed', () => {
+  it('stops for a cancellation, a pause, a reset or an attempt Temporal no longer knows; goes on when Temporal was unreachable', () => {
+    for (const err of [
+      new ActivityCancelledError('cancelled'),
+      new ActivityPausedError('paused'),
+      new ActivityResetError('reset'),
+      new ActivityNotFoundError('Not found'),
+    ])
+      expect(endsAttempt(err), err.constructor.name).toBe(true);
+    // What the client throws for any other gRPC error, a server away past the connection's retries among them.
+    expect(endsAttempt(new ActivityCompletionError('14 UNAVAILABLE: connection refused'))).toBe(false);
+    expect(endsAttempt(new Error('socket hang up'))).toBe(false);
   });
 });

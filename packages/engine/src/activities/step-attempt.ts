@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompleteAsyncError, Context, type Info, asyncLocalStorage as sdkContext } from '@temporalio/activity';
-import { ActivityCancelledError, type Client } from '@temporalio/client';
+import { ActivityCancelledError, ActivityNotFoundError, ActivityPausedError, ActivityResetError, type Client } from '@temporalio/client';
 import { traceDetachedAttempt } from '../tracing.js';
 import type { DetachedSteps } from './detached-steps.js';
 
@@ -60,8 +60,9 @@ export function heartbeating<I extends unknown[], O>(activity: (...input: I) => 
  * not the SDK's pipeline of an activity in flight. While `steps` is full an attempt waits for room in its slot.
  *
  * Heartbeats go every half heartbeat timeout, the first after as long: a step that ends sooner sends none. A
- * heartbeat answered with a cancellation, a pause, or an attempt Temporal no longer knows (timed out, taken for
- * dead) stops the attempt through its signal, as the SDK's cancellation would.
+ * heartbeat answered with a cancellation, a pause, a reset, or an attempt Temporal no longer knows (timed out,
+ * taken for dead) stops the attempt through its signal, as the SDK's cancellation would (endsAttempt). One
+ * that could not be sent (Temporal away) is tried again a second later, and the attempt goes on.
  */
 export function detached<I extends unknown[], O>(steps: DetachedSteps, activity: (...input: I) => Promise<O>): (...input: I) => Promise<O> {
   return async (...input: I) => {
@@ -75,14 +76,35 @@ export function detached<I extends unknown[], O>(steps: DetachedSteps, activity:
   };
 }
 
+/** How soon a heartbeat that could not be sent is tried again. */
+const HEARTBEAT_RETRY_MS = 1_000;
+
+/**
+ * Whether a heartbeat's error ends the attempt: the workflow cancelled it, an operator paused or reset it, or
+ * Temporal no longer knows it. Anything else (Temporal unreachable for a while) leaves it running.
+ */
+export function endsAttempt(err: unknown): boolean {
+  return (
+    err instanceof ActivityCancelledError ||
+    err instanceof ActivityPausedError ||
+    err instanceof ActivityResetError ||
+    err instanceof ActivityNotFoundError
+  );
+}
+
 function runDetached(steps: DetachedSteps, info: Info, client: Client, run: () => Promise<unknown>): void {
   const stop = new AbortController();
   const attempt = attemptOf(info, client, stop.signal);
   const token = info.taskToken;
-  const beat = () =>
+  let retry: NodeJS.Timeout | undefined;
+  const beat = (): void => {
+    clearTimeout(retry);
     client.activity.heartbeat(token, attempt.details()).catch((err) => {
-      if (!stop.signal.aborted) stop.abort(err);
+      if (stop.signal.aborted) return;
+      if (endsAttempt(err)) stop.abort(err);
+      else retry = setTimeout(beat, HEARTBEAT_RETRY_MS);
     });
+  };
   const timer = setInterval(beat, Math.max(1_000, (info.heartbeatTimeoutMs ?? 30_000) / 2));
   const reported = attempts
     .run(attempt, () => traceDetachedAttempt(info.activityType, run))
@@ -97,6 +119,9 @@ function runDetached(steps: DetachedSteps, info: Info, client: Client, run: () =
         await client.activity.fail(token, err);
       },
     )
-    .finally(() => clearInterval(timer));
+    .finally(() => {
+      clearInterval(timer);
+      clearTimeout(retry);
+    });
   steps.track(reported, stop, info);
 }

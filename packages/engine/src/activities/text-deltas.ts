@@ -3,8 +3,8 @@ import { DELTA_TEXT_MAX_CHARS, type Db, type RunOutputDelta, deltaTextBudget, no
 /** At most one announcement of a step's output this often (a larger piece goes as several, back to back). */
 export const TEXT_DELTA_INTERVAL_MS = 200;
 /** How long a worker gathers the deltas of all its steps into one statement, and how many at most. */
-export const DELTA_BATCH_MS = 20;
-export const DELTA_BATCH_MAX = 200;
+const DELTA_BATCH_MS = 20;
+const DELTA_BATCH_MAX = 200;
 
 /**
  * Announces deltas to the gateways' event streams: NOTIFYs on the worker's pool, no row (notifyRunDeltas).
