@@ -1,5 +1,6 @@
 import { traceProviderCall } from '../../tracing.js';
 import { attempt as attemptOnce, retryAfterOf, TryAgain, withRetries } from '../http-attempt.js';
+import { outputFileUrl, readOutputFile } from '../output-file.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
 export interface FalOptions {
@@ -121,14 +122,7 @@ export async function download(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<{ bytes: Buffer; contentType?: string }> {
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    throw new PermanentProviderError('fal answered with a media URL that is not a URL');
-  }
-  if (target.protocol !== 'https:' && target.protocol !== 'http:')
-    throw new PermanentProviderError(`fal answered with a ${target.protocol} media URL; only http(s) is fetched`);
+  const target = outputFileUrl("fal's media", url);
   const timeout = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
@@ -146,23 +140,6 @@ export async function download(
       ? new PermanentProviderError(error, response.status)
       : new TransientProviderError(error, response.status);
   }
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    throw new PermanentProviderError(`fal's media is ${declared} bytes, over the ${maxBytes} accepted`);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const reader = response.body?.getReader();
-  for (;;) {
-    const read = reader ? await reader.read() : { done: true as const, value: undefined };
-    if (read.done) break;
-    size += read.value.length;
-    if (size > maxBytes) {
-      await reader?.cancel();
-      throw new PermanentProviderError(`fal's media is over the ${maxBytes} bytes accepted`);
-    }
-    chunks.push(Buffer.from(read.value));
-  }
-  return { bytes: Buffer.concat(chunks), contentType: response.headers.get('content-type') ?? undefined };
+  const bytes = await readOutputFile(response, maxBytes, "fal's media");
+  return { bytes, contentType: response.headers.get('content-type') ?? undefined };
 }

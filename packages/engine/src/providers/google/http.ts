@@ -1,5 +1,6 @@
 import { traceProviderCall } from '../../tracing.js';
 import { attempt as attemptOnce, parseJsonAnswer, TryAgain, withRetries } from '../http-attempt.js';
+import { outputFileUrl, readOutputFile } from '../output-file.js';
 import { parseRetryAfter } from '../provider-limits.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
@@ -22,6 +23,9 @@ interface GoogleStatus {
   status?: string;
   details?: Array<{ '@type'?: string; retryDelay?: string }>;
 }
+
+/** A finished clip larger than this is refused rather than held in memory (Veo's 8 s 1080p clips are a few MB). */
+const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
 /** 5xx, and ABORTED (409): Google's guidance is to retry a request aborted by a concurrent change. */
 const RETRYABLE = (status: number) => status >= 500 || status === 409;
@@ -125,7 +129,7 @@ export async function callGoogle(opts: GoogleOptions, call: GoogleCall): Promise
  */
 export async function downloadFile(opts: GoogleOptions, uri: string, timeoutMs: number, signal?: AbortSignal): Promise<Buffer> {
   const origin = new URL(opts.baseUrl).origin;
-  let target = new URL(uri, opts.baseUrl);
+  let target = outputFileUrl("Google's file", uri, opts.baseUrl);
   const path = target.pathname;
   return traceProviderCall({ method: 'GET', url: `${target.origin}${target.pathname}`, path }, async (traceHeaders) => {
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -149,10 +153,10 @@ export async function downloadFile(opts: GoogleOptions, uri: string, timeoutMs: 
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel();
-        target = new URL(location, target);
+        target = outputFileUrl(`Google's redirect for ${path}`, location, target.href);
         continue;
       }
-      if (response.ok) return Buffer.from(await response.arrayBuffer());
+      if (response.ok) return readOutputFile(response, MAX_FILE_BYTES, `Google's file ${path}`);
       const text = await response.text();
       const message = `downloading ${path}: ${describe(opts, response.status, text, readStatus(text))}`;
       if (response.status === 429) throw new ProviderThrottledError(message, retryAfterMs(response.headers, readStatus(text)));

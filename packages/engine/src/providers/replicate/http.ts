@@ -1,5 +1,6 @@
 import { traceProviderCall } from '../../tracing.js';
 import { attempt as attemptOnce, parseJsonAnswer, retryAfterOf, TryAgain, withRetries } from '../http-attempt.js';
+import { outputFileUrl, readOutputFile } from '../output-file.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
 export interface ReplicateOptions {
@@ -99,14 +100,7 @@ export async function downloadOutput(
   fileUrl: string,
   signal?: AbortSignal,
 ): Promise<{ bytes: Buffer; mimeType: string }> {
-  let parsed: URL;
-  try {
-    parsed = new URL(fileUrl);
-  } catch {
-    throw new PermanentProviderError('Replicate answered with an output that is not a URL');
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-    throw new PermanentProviderError(`Replicate answered with a ${parsed.protocol} output URL; only http and https are fetched`);
+  const parsed = outputFileUrl("Replicate's output file", fileUrl);
   const path = parsed.pathname;
   return traceProviderCall({ method: 'GET', url: `${parsed.origin}${path}`, path }, async (traceHeaders) => {
     const timeoutMs = opts.downloadTimeoutMs ?? 120_000;
@@ -116,12 +110,7 @@ export async function downloadOutput(
       try {
         const response = await fetch(parsed, { headers: traceHeaders, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
         if (response.ok) {
-          const declared = Number(response.headers.get('content-length') ?? 0);
-          if (declared > MAX_DOWNLOAD_BYTES)
-            throw new PermanentProviderError(`Replicate's output file is larger than ${MAX_DOWNLOAD_BYTES} bytes`);
-          const bytes = Buffer.from(await response.arrayBuffer());
-          if (bytes.length > MAX_DOWNLOAD_BYTES)
-            throw new PermanentProviderError(`Replicate's output file is larger than ${MAX_DOWNLOAD_BYTES} bytes`);
+          const bytes = await readOutputFile(response, MAX_DOWNLOAD_BYTES, "Replicate's output file");
           return { bytes, mimeType: response.headers.get('content-type')?.split(';')[0]?.trim() ?? 'application/octet-stream' };
         }
         await response.body?.cancel();
