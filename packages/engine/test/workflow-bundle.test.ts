@@ -43,6 +43,6 @@ test('the workflow modules are evaluated once per worker and keep no execution s
     .map((m) => m[1]!)
     .filter((m) => !PER_EXECUTION.some((p) => m.includes(p)));
   expect(ours.length).toBeGreaterThan(5);
-  const stateful = ours.filter((m) => /^(let|var) /m.test(readFileSync(path.join(ROOT, m), 'utf8')));
+  const stateful = ours.filter((m) => /^(export )?(let|var) /m.test(readFileSync(path.join(ROOT, m), 'utf8')));
   expect(stateful).toEqual([]);
 });
