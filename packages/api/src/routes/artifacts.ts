@@ -8,7 +8,7 @@ import { errorResponses, fail, validationHook } from '../errors.js';
 import { presentArtifact } from '../presenters/artifact.js';
 import { fileLinks } from './files.js';
 import type { AppEnv } from '../services.js';
-import { json, secured } from '../http/route.js';
+import { json, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
 export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -32,8 +32,7 @@ export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/artifacts/{artifact_id}',
       summary: 'An artifact with its content, QA record and provenance',
-      description:
-        "An artifact with its content (by class: visual, video, research or knowledge), its QA record and its provenance (runId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `An artifact with its content (by class: visual, video, research or knowledge), its QA record and its provenance (runId, templateId). ${WHO_MAY_CALL.member}`,
       request: {
         params: z.object({
           artifact_id: z

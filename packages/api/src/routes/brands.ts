@@ -36,7 +36,7 @@ import { visibleBrand, brandRecord, brandRecords, checkLogo } from '../brands/br
 import { publishBrand } from '../brands/publish.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL, writeWithEtag } from '../http/route.js';
 import { type Profile, presentSnapshot, storedProfile } from '../presenters/brand.js';
 import { presentRun } from '../presenters/run.js';
 import { createRun } from '../runs/create-run.js';
@@ -54,8 +54,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/brands',
       summary: 'Create a brand: a project of kind brand and its profile, together (owners and admins)',
-      description:
-        'Creates a brand: a project of kind brand and its profile, together; the answer carries the etag in the ETag header and the etag field. Owners and admins only: a member gets 403 admin_required.',
+      description: `Creates a brand: a project of kind brand and its profile, together; the answer carries the etag in the ETag header and the etag field. ${WHO_MAY_CALL.admin}`,
       request: { body: jsonBody(BrandCreateRequest) },
       responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -84,8 +83,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'get',
       path: '/v1/brands',
       summary: 'Brands of a workspace, newest first; archived ones only with includeArchived=true',
-      description:
-        "The brands of a workspace (workspaceId is required), newest first and paged; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The brands of a workspace (workspaceId is required), newest first and paged; archived ones appear only with includeArchived=true. ${WHO_MAY_CALL.member}`,
       request: { query: ListBrandsQuery },
       responses: { 200: { description: 'Brands', ...json(listOf(Brand, 'BrandList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -108,8 +106,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'get',
       path: '/v1/brands/{project_id}',
       summary: 'A brand with its working copy and current snapshot id',
-      description:
-        "A brand with its working copy and current snapshot id; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `A brand with its working copy and current snapshot id; the ETag header carries its etag. ${WHO_MAY_CALL.member}`,
       request: { params: BrandIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -287,8 +284,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'get',
       path: '/v1/brands/{project_id}/snapshots',
       summary: "The brand's published snapshots, newest first; every one stays readable",
-      description:
-        "The brand's published snapshots, newest first; every one stays readable, so campaigns pinned to an old one keep it. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The brand's published snapshots, newest first; every one stays readable, so campaigns pinned to an old one keep it. ${WHO_MAY_CALL.member}`,
       request: { params: BrandIdParam, query: Pagination },
       responses: {
         200: { description: 'Snapshots', ...json(listOf(BrandSnapshot, 'BrandSnapshotList')) },

@@ -7,7 +7,7 @@ import { requireWriter, resourceAccess, workspaceAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { presentBudget } from '../presenters/budget.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import type { Caller } from '../caller.js';
 
@@ -34,8 +34,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'post',
       path: '/v1/budgets',
       summary: 'Create a workspace or project budget (owners and admins)',
-      description:
-        'Creates a budget on a workspace or on one of its projects, with a limit, a period and an enforcement mode; budgets are judged before a run or order starts, against estimates. Owners and admins only: a member gets 403 admin_required.',
+      description: `Creates a budget on a workspace or on one of its projects, with a limit, a period and an enforcement mode; budgets are judged before a run or order starts, against estimates. ${WHO_MAY_CALL.admin}`,
       request: { body: jsonBody(CreateBudgetRequest) },
       responses: { 201: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -67,8 +66,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'get',
       path: '/v1/budgets',
       summary: "A workspace's budgets with their current spend",
-      description:
-        "The budgets of one workspace, each with its current spend. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The budgets of one workspace, each with its current spend. ${WHO_MAY_CALL.member}`,
       request: { query: Pagination.extend({ workspaceId: z.string().uuid().optional() }) },
       responses: { 200: { description: 'Budgets', ...json(listOf(Budget, 'BudgetList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -87,8 +85,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'get',
       path: '/v1/budgets/{budget_id}',
       summary: 'A budget with its current spend',
-      description:
-        "A budget with its current spend. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `A budget with its current spend. ${WHO_MAY_CALL.member}`,
       request: { params: BudgetIdParam },
       responses: { 200: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404) },
     }),
@@ -103,8 +100,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'patch',
       path: '/v1/budgets/{budget_id}',
       summary: 'Change a budget (owners and admins)',
-      description:
-        "Changes a budget's limit, period or enforcement mode; the next run or order is judged by the new terms. Owners and admins only: a member gets 403 admin_required.",
+      description: `Changes a budget's limit, period or enforcement mode; the next run or order is judged by the new terms. ${WHO_MAY_CALL.admin}`,
       request: { params: BudgetIdParam, body: jsonBody(PatchBudgetRequest) },
       responses: { 200: { description: 'The budget', ...budgetBody }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -136,8 +132,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'get',
       path: '/v1/budgets/{budget_id}/refusals',
       summary: 'Every request this budget refused, newest first, with the 402 body, time and caller',
-      description:
-        "Every request this budget refused, newest first and paged, each with the 402 body it answered, the time and the caller. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `Every request this budget refused, newest first and paged, each with the 402 body it answered, the time and the caller. ${WHO_MAY_CALL.member}`,
       request: { params: BudgetIdParam, query: Pagination },
       responses: {
         200: { description: 'Refusals', ...json(listOf(BudgetRefusalRecord, 'BudgetRefusalList')) },

@@ -24,7 +24,7 @@ import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.j
 import { visibleBrand } from '../brands/brand-records.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL, writeWithEtag } from '../http/route.js';
 import type { AppEnv } from '../services.js';
 import { callerOf } from '../http/caller.js';
 import type { Caller } from '../caller.js';
@@ -98,8 +98,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/campaigns',
       summary: 'Campaigns of a brand, newest first; archived ones only with includeArchived=true',
-      description:
-        "The campaigns of a brand (projectId is required), newest first and paged, filtered by status; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The campaigns of a brand (projectId is required), newest first and paged, filtered by status; archived ones appear only with includeArchived=true. ${WHO_MAY_CALL.member}`,
       request: { query: ListCampaignsQuery },
       responses: { 200: { description: 'Campaigns', ...json(listOf(Campaign, 'CampaignList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -122,8 +121,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/campaigns/{campaign_id}',
       summary: 'A campaign',
-      description:
-        "A campaign with its brief, status and pinned brand snapshot; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `A campaign with its brief, status and pinned brand snapshot; the ETag header carries its etag. ${WHO_MAY_CALL.member}`,
       request: { params: CampaignIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -231,8 +229,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'post',
       path: '/v1/campaigns/{campaign_id}/archive',
       summary: 'Soft-archive a campaign (owners and admins): hidden from default lists, kept with its provenance; idempotent',
-      description:
-        'Soft-archives a campaign: hidden from default lists, kept with its provenance; archiving again returns it unchanged. Owners and admins only: a member gets 403 admin_required.',
+      description: `Soft-archives a campaign: hidden from default lists, kept with its provenance; archiving again returns it unchanged. ${WHO_MAY_CALL.admin}`,
       request: { params: CampaignIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),

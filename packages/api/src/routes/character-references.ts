@@ -6,7 +6,7 @@ import { visibleCharacter, characterRecord, touchCharacter } from '../characters
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { expectEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import type { AppEnv } from '../services.js';
-import { jsonBody, secured } from '../http/route.js';
+import { jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { WithEtag } from './characters.js';
 
@@ -51,7 +51,7 @@ export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: v
       method: 'delete',
       path: '/v1/characters/{character_id}/references/{item_id}',
       summary: 'Remove a reference from the draft; frozen versions keep it',
-      description: 'Removes a reference from the draft; frozen versions keep it. Owners and admins only: a member gets 403 admin_required.',
+      description: `Removes a reference from the draft; frozen versions keep it. ${WHO_MAY_CALL.admin}`,
       request: { params: ReferenceParams },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
     }),

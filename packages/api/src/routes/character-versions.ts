@@ -16,7 +16,7 @@ import { action } from '../http/action-paths.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import { presentBinding, presentVersion } from '../presenters/character.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
 /** A character's frozen versions: freeze, list, retire, and record a provider copy of a version. */
@@ -47,8 +47,7 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       method: 'get',
       path: '/v1/characters/{character_id}/versions',
       summary: 'Versions, newest first, each with its provider copies',
-      description:
-        "The versions of a character, newest first, each with its provider copies (bindings). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The versions of a character, newest first, each with its provider copies (bindings). ${WHO_MAY_CALL.member}`,
       request: { params: CharacterIdParam },
       responses: {
         200: { description: 'Versions', ...json(listOf(CharacterVersion, 'CharacterVersionList')) },
@@ -72,8 +71,7 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       method: 'post',
       path: action('/v1/characters/{character_id}/versions/{number}', 'retire'),
       summary: 'Retire a version: no new work uses it; what it made stays valid; it is never reactivated',
-      description:
-        'Retires a version: no new work uses it, what it made stays valid, and it is never reactivated. Owners and admins only: a member gets 403 admin_required.',
+      description: `Retires a version: no new work uses it, what it made stays valid, and it is never reactivated. ${WHO_MAY_CALL.admin}`,
       request: { params: VersionParams },
       responses: { 200: { description: 'The retired version', ...json(CharacterVersion) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -95,8 +93,7 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
       method: 'post',
       path: '/v1/characters/{character_id}/versions/{number}/bindings',
       summary: 'Record a provider copy of a version, with the provider consent status',
-      description:
-        "Records a provider copy of a version: provider, assetKind (likeness or voice), the provider's asset id and the provider consent status. Owners and admins only: a member gets 403 admin_required.",
+      description: `Records a provider copy of a version: provider, assetKind (likeness or voice), the provider's asset id and the provider consent status. ${WHO_MAY_CALL.admin}`,
       request: { params: VersionParams, body: jsonBody(BindingCreateRequest) },
       responses: { 201: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 422) },
     }),

@@ -17,7 +17,7 @@ import { errorResponses, fail, validationHook } from '../errors.js';
 import { action } from '../http/action-paths.js';
 import { newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL, writeWithEtag } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
 /** The answer of the character endpoints that return the character itself. */
@@ -35,8 +35,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'get',
       path: '/v1/characters',
       summary: 'Characters of a workspace (or of one project), newest first; archived ones only with includeArchived=true',
-      description:
-        "The characters of a workspace, or of one project, newest first and paged; archived ones appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The characters of a workspace, or of one project, newest first and paged; archived ones appear only with includeArchived=true. ${WHO_MAY_CALL.member}`,
       request: { query: ListCharactersQuery },
       responses: { 200: { description: 'Characters', ...json(listOf(Character, 'CharacterList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -105,8 +104,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'get',
       path: '/v1/characters/{character_id}',
       summary: 'A character: references, latest version, whether it is usable today',
-      description:
-        "A character with its references, latest version and whether it is usable today; the ETag header carries its etag. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `A character with its references, latest version and whether it is usable today; the ETag header carries its etag. ${WHO_MAY_CALL.member}`,
       request: { params: CharacterIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -183,8 +181,7 @@ export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'post',
       path: action('/v1/characters/{character_id}', 'check'),
       summary: 'The gate for a planned use: media, and optionally use, channel, territory, advertiser, provider, a date or a version',
-      description:
-        "The consent gate for a planned use (media, and optionally use, channel, territory, advertiser, provider, a date or a version): answers whether the character is usable and, if not, the reasons. When a provider is named, the provider's consent is needed as well as the workspace's. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The consent gate for a planned use (media, and optionally use, channel, territory, advertiser, provider, a date or a version): answers whether the character is usable and, if not, the reasons. When a provider is named, the provider's consent is needed as well as the workspace's. ${WHO_MAY_CALL.member}`,
       request: { params: CharacterIdParam, body: jsonBody(CheckRequest) },
       responses: {
         200: { description: 'Usability and the reasons it is refused', ...json(CheckResult) },

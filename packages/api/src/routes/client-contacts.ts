@@ -7,7 +7,7 @@ import { visibleClient } from '../clients/client-records.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { presentContact } from '../presenters/client.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
 const contactExists = (err: unknown) =>
@@ -23,8 +23,7 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
       method: 'get',
       path: '/v1/clients/{client_id}/contacts',
       summary: "The client's contacts",
-      description:
-        "The contacts of a client, each with whether they approve work. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The contacts of a client, each with whether they approve work. ${WHO_MAY_CALL.member}`,
       request: { params: ClientIdParam, query: Pagination },
       responses: { 200: { description: 'Contacts', ...json(listOf(Contact, 'ClientContactList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -95,7 +94,7 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
       method: 'delete',
       path: '/v1/clients/{client_id}/contacts/{contact_id}',
       summary: 'Remove a contact outright',
-      description: 'Removes a contact outright. Owners and admins only: a member gets 403 admin_required.',
+      description: `Removes a contact outright. ${WHO_MAY_CALL.admin}`,
       request: { params: ContactParams },
       responses: { 204: { description: 'Removed' }, ...errorResponses(401, 403, 404, 422) },
     }),

@@ -18,7 +18,7 @@ import { errorResponses, fail, validationHook } from '../errors.js';
 import { newEtag, requiredEtag, sendEtag } from '../http/etag.js';
 import { presentClientEvent } from '../presenters/client.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL, writeWithEtag } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
 const WithEtag = { description: 'The client; its etag is in the ETag header and the etag field', ...json(Client) };
@@ -173,8 +173,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'delete',
       path: '/v1/clients/{client_id}',
       summary: 'Archive a client: hidden from lists, its history kept (a client with history is never deleted)',
-      description:
-        'Archives a client: hidden from lists by default, its history kept; a client with history is never deleted. Owners and admins only: a member gets 403 admin_required.',
+      description: `Archives a client: hidden from lists by default, its history kept; a client with history is never deleted. ${WHO_MAY_CALL.admin}`,
       request: { params: ClientIdParam },
       responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -200,8 +199,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       method: 'get',
       path: '/v1/clients/{client_id}/events',
       summary: 'Status history, newest first',
-      description:
-        "A client's status history, newest first. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `A client's status history, newest first. ${WHO_MAY_CALL.member}`,
       request: { params: ClientIdParam, query: Pagination },
       responses: { 200: { description: 'Events', ...json(listOf(ClientEvent, 'ClientEventList')) }, ...errorResponses(401, 403, 404, 422) },
     }),

@@ -5,7 +5,7 @@ import { Costs, CostsQuery } from '@atelier/contracts/orders';
 import { listAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import type { AppEnv } from '../services.js';
-import { json, secured } from '../http/route.js';
+import { json, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
 const toDate = (value: string | undefined) => (value ? new Date(value) : undefined);
@@ -16,8 +16,7 @@ export const costRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook 
     method: 'get',
     path: '/v1/costs',
     summary: 'Spend of a workspace (or project) between from and to, grouped by day, workflow, project, provider or model',
-    description:
-      "Aggregates spend of a workspace (or one project) between from and to, grouped by day, workflow, project, provider or model; each run counts its own spend once, so sub-workflow children are not counted twice. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+    description: `Aggregates spend of a workspace (or one project) between from and to, grouped by day, workflow, project, provider or model; each run counts its own spend once, so sub-workflow children are not counted twice. ${WHO_MAY_CALL.member}`,
     request: { query: CostsQuery },
     responses: { 200: { description: 'Cost lines', ...json(Costs) }, ...errorResponses(401, 403, 404, 422) },
   }),

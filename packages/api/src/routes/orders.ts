@@ -17,7 +17,7 @@ import { planOrder, planOrderOnce } from '../orders/plan-order.js';
 import { presentOrder } from '../presenters/order.js';
 import type { AppEnv } from '../services.js';
 import { IDEMPOTENCY_DESCRIPTION, IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
 const orderBody = { ...json(Order) };
@@ -77,8 +77,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'get',
       path: '/v1/orders/{order_id}',
       summary: 'An order with counts and actualCostUsd (children: GET /v1/runs?parentOrderId=)',
-      description:
-        "An order with its status, counts (planned, running, succeeded, failed, skipped), estimatedCostUsd and actualCostUsd, which rolls up every child; its children are listed by GET /v1/runs?parentOrderId=. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `An order with its status, counts (planned, running, succeeded, failed, skipped), estimatedCostUsd and actualCostUsd, which rolls up every child; its children are listed by GET /v1/runs?parentOrderId=. ${WHO_MAY_CALL.member}`,
       request: { params: OrderIdParam },
       responses: { 200: { description: 'The order', ...orderBody }, ...errorResponses(401, 403, 404) },
     }),
@@ -93,8 +92,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/orders/{order_id}/start',
       summary: 'Start a planned order; every budget is re-checked against current spend (402 if refused)',
-      description:
-        "Starts a planned order: every budget is re-checked against current spend, then its children execute. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A budget that would be breached is 402 budget_exceeded (recorded), and an order that is not planned is 409 invalid_transition.",
+      description: `Starts a planned order: every budget is re-checked against current spend, then its children execute. ${WHO_MAY_CALL.member} A budget that would be breached is 402 budget_exceeded (recorded), and an order that is not planned is 409 invalid_transition.`,
       request: { params: OrderIdParam },
       responses: { 200: { description: 'The running order', ...orderBody }, ...errorResponses(401, 402, 403, 404, 409) },
     }),
@@ -110,8 +108,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/orders/{order_id}/retry-failed',
       summary: 'Re-run failed children (all, or runIds); deterministic failures are skipped unless includeDeterministic',
-      description:
-        "Re-runs the failed children of an order (all, or those named), moving it back to running; deterministic failures are skipped unless includeDeterministic is true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A budget refusal is 402 budget_exceeded; an order in a state that cannot retry is 409 invalid_transition.",
+      description: `Re-runs the failed children of an order (all, or those named), moving it back to running; deterministic failures are skipped unless includeDeterministic is true. ${WHO_MAY_CALL.member} A budget refusal is 402 budget_exceeded; an order in a state that cannot retry is 409 invalid_transition.`,
       request: { params: OrderIdParam, body: jsonBody(RetryFailedRequest) },
       responses: {
         200: {
@@ -133,8 +130,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/orders/{order_id}/accept-gap',
       summary: 'Settle an order short of its target; the reason is kept on the order',
-      description:
-        "Settles an order in attention as completed short of its target; the reason (required) is recorded on the order. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. An order not in attention is 409 invalid_transition.",
+      description: `Settles an order in attention as completed short of its target; the reason (required) is recorded on the order. ${WHO_MAY_CALL.member} An order not in attention is 409 invalid_transition.`,
       request: { params: OrderIdParam, body: jsonBody(AcceptGapRequest) },
       responses: { 200: { description: 'The completed order', ...orderBody }, ...errorResponses(401, 403, 404, 409, 422) },
     }),
@@ -150,8 +146,7 @@ export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'post',
       path: '/v1/orders/{order_id}/cancel',
       summary: 'Cancel an order: no new children start; those in flight stop at their next step boundary',
-      description:
-        "Cancels an order: no new children start and those in flight stop at their next step boundary; spend so far stays billed. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. An order that already ended is 409 invalid_transition.",
+      description: `Cancels an order: no new children start and those in flight stop at their next step boundary; spend so far stays billed. ${WHO_MAY_CALL.member} An order that already ended is 409 invalid_transition.`,
       request: { params: OrderIdParam },
       responses: { 200: { description: 'The order', ...orderBody }, ...errorResponses(401, 403, 404, 409) },
     }),

@@ -22,7 +22,7 @@ import { requireWriter, workspaceAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { PG, refusedBy } from '@atelier/db';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { presentProject } from '../presenters/project.js';
 
@@ -35,8 +35,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/projects',
       summary: 'Projects of a workspace, newest first; archived ones only with includeArchived=true',
-      description:
-        "The projects of a workspace, newest first and paged; archived ones appear only with includeArchived=true, and clientId filters by client (none for the organization's own). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The projects of a workspace, newest first and paged; archived ones appear only with includeArchived=true, and clientId filters by client (none for the organization's own). ${WHO_MAY_CALL.member}`,
       request: { params: WorkspaceIdParam, query: ListProjectsQuery },
       responses: { 200: { description: 'Projects', ...json(listOf(Project, 'ProjectList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -59,7 +58,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'post',
       path: '/v1/workspaces/{workspace_id}/projects',
       summary: 'Create a project (owners and admins)',
-      description: 'Creates a project in the workspace. Owners and admins only: a member gets 403 admin_required.',
+      description: `Creates a project in the workspace. ${WHO_MAY_CALL.admin}`,
       request: { params: WorkspaceIdParam, body: jsonBody(ProjectCreateRequest) },
       responses: { 201: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -83,8 +82,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
       summary: 'A project',
-      description:
-        "A project of the workspace. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `A project of the workspace. ${WHO_MAY_CALL.member}`,
       request: { params: ProjectParams },
       responses: { 200: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
     }),

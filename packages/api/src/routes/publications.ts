@@ -30,7 +30,7 @@ import {
 } from '@atelier/contracts/publications';
 import { attemptWebhook, newWebhookMessageId } from '@atelier/engine/webhooks/index';
 import { errorResponses, fail } from '../errors.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { presentArticle, presentAttempt, presentDocument } from '../presenters/publication.js';
 import { attemptDeps, conflictsAnswered, visibleDocument, publicationTarget } from '../publications/records.js';
 import type { AppEnv } from '../services.js';
@@ -171,8 +171,7 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
       method: 'post',
       path: '/v1/documents/{document_id}/publish',
       summary: 'Publish (or publish again) a document; the signed revalidation webhook is delivered by the engine with retries',
-      description:
-        "Publishes a document (or publishes it again) and sends the signed revalidation webhook to the publication's revalidateUrl, delivered by the engine with retries. Owners and admins only: a member gets 403 admin_required.",
+      description: `Publishes a document (or publishes it again) and sends the signed revalidation webhook to the publication's revalidateUrl, delivered by the engine with retries. ${WHO_MAY_CALL.admin}`,
       request: { params: DocumentIdParam },
       responses: {
         200: { description: 'The document and the message announcing it', ...json(DocumentTransition) },

@@ -18,7 +18,7 @@ import { errorResponses, validationHook } from '../errors.js';
 import { type BatchResult, decideEntry, decideOne } from '../queue/decide.js';
 import { runResponse } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { presentQueueItem } from '../presenters/queue-item.js';
 
@@ -47,8 +47,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       method: 'get',
       path: '/v1/queue/count',
       summary: 'How many runs wait for review, with the same filters as the queue',
-      description:
-        "The number of runs waiting for review, with the same filters as GET /v1/queue (workspaceId, projectId, templateId). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The number of runs waiting for review, with the same filters as GET /v1/queue (workspaceId, projectId, templateId). ${WHO_MAY_CALL.member}`,
       request: { query: QueueFilters },
       responses: { 200: { description: 'The number of queue items', ...json(QueueCount) }, ...errorResponses(401, 403, 404, 422) },
     }),

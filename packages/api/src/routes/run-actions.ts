@@ -11,7 +11,7 @@ import { asConflict, cancelRun } from '../runs/cancel.js';
 import { presentRun } from '../presenters/run.js';
 import { IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
 const runBody = { ...json(Run) };
@@ -24,8 +24,7 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'post',
       path: '/v1/runs/{run_id}/cancel',
       summary: 'Cancel a run at its next step boundary; spend so far stays billed',
-      description:
-        "Cancels a run that has not ended: it stops at the next step boundary and settles as cancelled, and spend so far stays billed. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run that already ended is 409 invalid_transition.",
+      description: `Cancels a run that has not ended: it stops at the next step boundary and settles as cancelled, and spend so far stays billed. ${WHO_MAY_CALL.member} A run that already ended is 409 invalid_transition.`,
       request: { params: RunIdParam },
       responses: {
         200: { description: 'The run; it settles as cancelled at the next step boundary', ...runBody },
@@ -45,8 +44,7 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'post',
       path: '/v1/runs/{run_id}/finalize',
       summary: 'Recovery: write the artifact and terminal status of a run whose steps all completed; no step runs again',
-      description:
-        "Recovery for a run whose steps all completed but whose finalization is missing: writes the artifact and terminal status from recorded data; no step is re-run. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run that is not in that state is 409 invalid_transition.",
+      description: `Recovery for a run whose steps all completed but whose finalization is missing: writes the artifact and terminal status from recorded data; no step is re-run. ${WHO_MAY_CALL.member} A run that is not in that state is 409 invalid_transition.`,
       request: { params: RunIdParam },
       responses: { 200: { description: 'The finalized run', ...runBody }, ...errorResponses(401, 403, 404, 409) },
     }),
@@ -64,8 +62,7 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'post',
       path: '/v1/runs/{run_id}/archive',
       summary: 'Hide a terminal run from lists (includeArchived=true shows it again)',
-      description:
-        "Hides a terminal run from lists without changing its status; GET /v1/runs?includeArchived=true shows it again. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A run that has not ended is 409 invalid_transition.",
+      description: `Hides a terminal run from lists without changing its status; GET /v1/runs?includeArchived=true shows it again. ${WHO_MAY_CALL.member} A run that has not ended is 409 invalid_transition.`,
       request: { params: RunIdParam },
       responses: { 200: { description: 'The archived run', ...runBody }, ...errorResponses(401, 403, 404, 409) },
     }),
@@ -84,8 +81,7 @@ export const runActionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'patch',
       path: '/v1/runs/{run_id}/project',
       summary: 'Move a run (and its costs and artifacts) to another project of its workspace, or to workspace level',
-      description:
-        "Moves a run to another project of the same workspace, or to workspace level with projectId null (the key must be present); its costs and artifacts follow. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. A project outside the run's workspace is 404.",
+      description: `Moves a run to another project of the same workspace, or to workspace level with projectId null (the key must be present); its costs and artifacts follow. ${WHO_MAY_CALL.member} A project outside the run's workspace is 404.`,
       request: { params: RunIdParam, body: jsonBody(MoveRunRequest) },
       responses: { 200: { description: 'The moved run', ...runBody }, ...errorResponses(401, 403, 404, 422) },
     }),

@@ -6,7 +6,7 @@ import { isTerminalRunStatus } from '@atelier/domain';
 import { errorResponses, validationHook } from '../errors.js';
 import { runSnapshot, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
-import { secured } from '../http/route.js';
+import { secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -34,8 +34,7 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     method: 'get',
     path: '/v1/runs/{run_id}/events',
     summary: 'Server-sent events: a snapshot, then each state change of the run until it ends',
-    description:
-      "A server-sent event stream: a full snapshot on connect, then each state change as it happens; every event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404. Reconnecting after the run's last event answers 204.",
+    description: `A server-sent event stream: a full snapshot on connect, then each state change as it happens; every event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition. ${WHO_MAY_CALL.member} Reconnecting after the run's last event answers 204.`,
     request: {
       params: RunIdParam,
       query: z.object({

@@ -10,7 +10,7 @@ import { runFilterOf } from '../runs/filter.js';
 import { runResponse, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { IDEMPOTENCY_DESCRIPTION, IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
 const runBody = { ...json(Run) };
@@ -56,8 +56,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       method: 'get',
       path: '/v1/runs',
       summary: 'Runs of a workspace, newest first',
-      description:
-        "Lists the runs of one workspace (the one named, else the project's, else the caller's default), newest first, paged; filters include status, projectId, templateId, parentOrderId, workerId, rerunOf, tag, metadata[key], createdAfter and createdBefore, and q searches run ids, workflow ids and names and tags; archived runs appear only with includeArchived=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `Lists the runs of one workspace (the one named, else the project's, else the caller's default), newest first, paged; filters include status, projectId, templateId, parentOrderId, workerId, rerunOf, tag, metadata[key], createdAfter and createdBefore, and q searches run ids, workflow ids and names and tags; archived runs appear only with includeArchived=true. ${WHO_MAY_CALL.member}`,
       request: { query: ListRunsQuery },
       responses: { 200: { description: 'Runs', ...json(listOf(Run, 'RunList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -84,8 +83,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       method: 'get',
       path: '/v1/runs/{run_id}',
       summary: 'A run with its step telemetry, costs and review ledger',
-      description:
-        "A run as it stands: status, pinned workflowVersion and specVersionHash, resolved intake, step telemetry, totalCosts and, once produced, artifactId; a failed run carries error and errorCode. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `A run as it stands: status, pinned workflowVersion and specVersionHash, resolved intake, step telemetry, totalCosts and, once produced, artifactId; a failed run carries error and errorCode. ${WHO_MAY_CALL.member}`,
       request: { params: RunIdParam },
       responses: { 200: { description: 'The run', ...runBody }, ...errorResponses(401, 403, 404) },
     }),

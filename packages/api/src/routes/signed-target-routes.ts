@@ -8,7 +8,7 @@ import type { Caller } from '../caller.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { callerOf } from '../http/caller.js';
 import { requireSendableUrl } from '../http/outbound-url.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import type { AppEnv } from '../services.js';
 import {
   type SignedTarget,
@@ -95,7 +95,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
         method: 'post',
         path: contract.path,
         summary: summaries.create,
-        description: `Creates a ${contract.one} of a workspace and answers its signing secret, shown only here; the URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.`,
+        description: `Creates a ${contract.one} of a workspace and answers its signing secret, shown only here; the URL must pass the egress policy (a refused URL is a 422 entry on its field). ${WHO_MAY_CALL.admin}`,
         request: { body: jsonBody(schemas.createRequest) },
         responses: {
           201: { description: `The ${contract.one} and its secret, shown once`, ...json(schemas.withSecret) },
@@ -164,7 +164,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
         method: 'patch',
         path: onePath(contract),
         summary: summaries.update,
-        description: `Changes a ${contract.one}; a new URL must pass the egress policy (a refused URL is a 422 entry on its field). Owners and admins only: a member gets 403 admin_required.`,
+        description: `Changes a ${contract.one}; a new URL must pass the egress policy (a refused URL is a 422 entry on its field). ${WHO_MAY_CALL.admin}`,
         request: { params: idParams, body: jsonBody(schemas.updateRequest) },
         responses: { 200: { description: `The ${contract.one}`, ...json(schemas.record) }, ...errorResponses(401, 403, 404, 422) },
       }),
@@ -185,7 +185,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
         method: 'post',
         path: `${onePath(contract)}/rotate-secret`,
         summary: summaries.rotateSecret,
-        description: `Replaces the signing secret of a ${contract.one} and answers the new one, shown only here; the old secret stops signing at once. Owners and admins only: a member gets 403 admin_required.`,
+        description: `Replaces the signing secret of a ${contract.one} and answers the new one, shown only here; the old secret stops signing at once. ${WHO_MAY_CALL.admin}`,
         request: { params: idParams },
         responses: {
           200: { description: `The ${contract.one} and its new secret, shown once`, ...json(schemas.withSecret) },

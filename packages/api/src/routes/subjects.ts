@@ -34,7 +34,7 @@ import { action } from '../http/action-paths.js';
 import { expectEtag, newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag.js';
 import { presentConsent, presentConsentEvent, presentSubject } from '../presenters/character.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL, writeWithEtag } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import type { Caller } from '../caller.js';
 
@@ -113,8 +113,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/subjects',
       summary: 'People depicted by likeness characters; erased ones only with includeErased=true',
-      description:
-        "The people depicted by likeness characters in a workspace; erased subjects appear only with includeErased=true. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The people depicted by likeness characters in a workspace; erased subjects appear only with includeErased=true. ${WHO_MAY_CALL.member}`,
       request: { params: WorkspaceIdParam, query: ListSubjectsQuery },
       responses: { 200: { description: 'Subjects', ...json(listOf(Subject, 'SubjectList')) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -136,8 +135,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'post',
       path: '/v1/workspaces/{workspace_id}/subjects',
       summary: 'Record a person who may be depicted; attested adult and not a political figure (owners and admins)',
-      description:
-        'Records a person who may be depicted, attested adult and not a political figure (both attestations must be true, else 422). Owners and admins only: a member gets 403 admin_required.',
+      description: `Records a person who may be depicted, attested adult and not a political figure (both attestations must be true, else 422). ${WHO_MAY_CALL.admin}`,
       request: { params: WorkspaceIdParam, body: jsonBody(SubjectCreateRequest) },
       responses: { 201: { description: 'The subject', ...json(Subject) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -166,8 +164,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'get',
       path: '/v1/subjects/{subject_id}',
       summary: 'A subject and all their consents',
-      description:
-        "A subject and all their consents. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `A subject and all their consents. ${WHO_MAY_CALL.member}`,
       request: { params: SubjectIdParam },
       responses: { 200: { description: 'The subject', ...json(SubjectWithConsents) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -215,8 +212,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'post',
       path: action('/v1/subjects/{subject_id}', 'erase'),
       summary: 'Erase a person: identifying data blanked, every consent revoked, every version depicting them retired',
-      description:
-        'Erases a person: identifying data is blanked, every consent is revoked and every character version depicting them is retired. Owners and admins only: a member gets 403 admin_required.',
+      description: `Erases a person: identifying data is blanked, every consent is revoked and every character version depicting them is retired. ${WHO_MAY_CALL.admin}`,
       request: { params: SubjectIdParam },
       responses: { 200: { description: 'The erased subject', ...json(Subject) }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -291,8 +287,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       method: 'get',
       path: '/v1/likeness-consents/{consent_id}/events',
       summary: "A consent's history, newest first (written by the database on every status change)",
-      description:
-        "A consent's status history, newest first, written by the database on every change. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `A consent's status history, newest first, written by the database on every change. ${WHO_MAY_CALL.member}`,
       request: { params: ConsentIdParam, query: Pagination },
       responses: {
         200: { description: 'Events', ...json(listOf(ConsentEvent, 'ConsentEventList')) },

@@ -16,7 +16,7 @@ import {
 } from '@atelier/contracts/webhook-endpoints';
 import { newWebhookMessageId } from '@atelier/engine/webhooks/index';
 import { errorResponses, fail } from '../errors.js';
-import { json, secured } from '../http/route.js';
+import { json, secured, WHO_MAY_CALL } from '../http/route.js';
 import { presentDelivery } from '../presenters/webhook-endpoint.js';
 import { endpointTarget } from '../webhook-endpoints/records.js';
 import { visibleTarget } from '../webhook-targets/signed-targets.js';
@@ -86,8 +86,7 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
       method: 'delete',
       path: '/v1/webhook-endpoints/{endpoint_id}',
       summary: 'Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried included',
-      description:
-        'Deletes the endpoint: nothing more is sent to it, messages still being retried included. Owners and admins only: a member gets 403 admin_required.',
+      description: `Deletes the endpoint: nothing more is sent to it, messages still being retried included. ${WHO_MAY_CALL.admin}`,
       request: { params: WebhookEndpointIdParam },
       responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 422) },
     }),
@@ -103,8 +102,7 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
       method: 'post',
       path: '/v1/webhook-endpoints/{endpoint_id}/test',
       summary: `Send an ${WEBHOOK_TEST_EVENT} event (owners and admins), delivered by the engine like any event, with the same signing and retries, even to a disabled endpoint; follow it under deliveries`,
-      description:
-        'Records a test message and hands it to the engine, which delivers it like any event; the answer is 202 before delivery. Owners and admins only: a member gets 403 admin_required.',
+      description: `Records a test message and hands it to the engine, which delivers it like any event; the answer is 202 before delivery. ${WHO_MAY_CALL.admin}`,
       request: { params: WebhookEndpointIdParam },
       responses: {
         202: { description: 'The test message is recorded and on its way', ...json(WebhookEndpointTestResult) },

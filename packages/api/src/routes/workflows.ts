@@ -32,7 +32,7 @@ import {
   workflowInvalid,
   workflowResponse,
 } from '../workflows/authoring.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 
 const workflowBody = json(Workflow);
@@ -116,8 +116,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/workflows',
       summary: 'The workflows a workspace can run: its own (any visibility) and the built-ins',
-      description:
-        "The workflows a workspace can run: its own at any visibility, and the built-ins. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The workflows a workspace can run: its own at any visibility, and the built-ins. ${WHO_MAY_CALL.member}`,
       request: { query: ListWorkflowsQuery },
       responses: {
         200: { description: 'Workflows', ...json(listOf(WorkflowSummary, 'WorkflowList')) },
@@ -137,8 +136,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/workflows/{id}',
       summary: 'A workflow with its full, unredacted definition (live version, else newest draft)',
-      description:
-        "A workflow with its full, unredacted definition: the live version, else the newest draft. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `A workflow with its full, unredacted definition: the live version, else the newest draft. ${WHO_MAY_CALL.member}`,
       request: { params: WorkflowIdParam },
       responses: { 200: { description: 'The workflow', ...workflowBody }, ...errorResponses(401, 403, 404) },
     }),
@@ -154,8 +152,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       method: 'get',
       path: '/v1/workflows/{id}/versions',
       summary: 'The versions of a workflow, newest first',
-      description:
-        "The versions of a workflow, newest first, each with its status. Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The versions of a workflow, newest first, each with its status. ${WHO_MAY_CALL.member}`,
       request: { params: WorkflowIdParam, query: Pagination },
       responses: {
         200: { description: 'Versions', ...json(listOf(WorkflowVersion, 'WorkflowVersionList')) },

@@ -25,7 +25,7 @@ import { requireAccountScope, requireWriter, workspaceAccess } from '../access.j
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { kept } from '../kept/index.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { presentMember, presentWorkspace } from '../presenters/workspace.js';
 
@@ -113,8 +113,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
       method: 'get',
       path: '/v1/workspaces/{workspace_id}/members',
       summary: 'Members of a workspace and their roles',
-      description:
-        "The members of a workspace with their roles (owner, admin, member). Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
+      description: `The members of a workspace with their roles (owner, admin, member). ${WHO_MAY_CALL.member}`,
       request: { params: WorkspaceIdParam, query: Pagination },
       responses: {
         200: { description: 'Members', ...json(listOf(WorkspaceMember, 'WorkspaceMemberList')) },
