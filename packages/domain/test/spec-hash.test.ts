@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/canonical-json.js';
-import { specVersionHash } from '../src/hashing.js';
+import { sha256Hex, specVersionHash } from '../src/hashing.js';
 import { isForwardMove, isTerminalRunStatus } from '../src/run-status.js';
 import { roundUsd, sumUsd } from '../src/money.js';
 
@@ -14,6 +14,19 @@ describe('canonical JSON and the spec hash', () => {
     expect(specVersionHash(def, { a: 1, b: 2 })).toBe(specVersionHash({ steps: [1, 2], id: 'plan-x' }, { b: 2, a: 1 }));
     expect(specVersionHash(def, { a: 1 })).not.toBe(specVersionHash(def, { a: 2 }));
     expect(specVersionHash(def, {})).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('hashes the canonical JSON of the definition and the intake together, however often a definition is hashed', () => {
+    const def = { steps: [{ id: 's1', prompt: 'Write about {{intake.topic}}', params: { z: 1, a: undefined } }], id: 'plan-x' };
+    for (const intake of [{ topic: 'a' }, { topic: 'b', extra: [1, null] }, {}, undefined]) {
+      const direct = `sha256:${sha256Hex(canonicalJson({ definition: def, intake }))}`;
+      expect(specVersionHash(def, intake)).toBe(direct);
+      expect(specVersionHash(def, intake)).toBe(direct);
+    }
+    // Another object with other content is never answered from the first one's kept form.
+    const other = { ...def, id: 'plan-y' };
+    expect(specVersionHash(other, {})).toBe(`sha256:${sha256Hex(canonicalJson({ definition: other, intake: {} }))}`);
+    expect(specVersionHash(other, {})).not.toBe(specVersionHash(def, {}));
   });
 });
 
