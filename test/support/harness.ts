@@ -85,6 +85,8 @@ export interface WorkerStart {
   providerJobs?: ProviderJobSettings;
   /** Activity slots of the run queue's worker (worker-slots.ts's default otherwise). */
   maxConcurrentActivities?: number;
+  /** Step attempts run detached from the slots at once (worker-slots.ts's default otherwise). */
+  maxDetachedSteps?: number;
 }
 
 /**
@@ -162,6 +164,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       secretsKey,
       providerJobs: w.providerJobs ?? { checkAfterMs: 200, batchCollectMs: 500, batchCheckMs: 200 },
       ...(w.maxConcurrentActivities ? { maxConcurrentActivities: w.maxConcurrentActivities } : {}),
+      ...(w.maxDetachedSteps !== undefined ? { maxDetachedSteps: w.maxDetachedSteps } : {}),
     });
     const running = worker.run();
     let stopped = false;

@@ -24,9 +24,14 @@ export class DetachedSteps {
     return this.inFlight.size;
   }
 
+  /** Whether `admit` would resolve at once. */
+  get hasRoom(): boolean {
+    return this.inFlight.size + this.reserved < this.limit;
+  }
+
   /** Resolves when there is room for one more; an attempt cancelled meanwhile gives its turn up. */
   admit(signal: AbortSignal): Promise<void> {
-    if (this.inFlight.size + this.reserved < this.limit) {
+    if (this.hasRoom) {
       this.reserved++;
       return Promise.resolve();
     }

@@ -18,6 +18,9 @@ export interface StepAttempt {
 
 const attempts = new AsyncLocalStorage<StepAttempt>();
 
+/** How often an attempt the SDK holds in a slot heartbeats. */
+const SLOT_HEARTBEAT_MS = 2_000;
+
 /** The attempt running now: one `heartbeating` or `detached` began, else the SDK's own activity context. */
 export function currentAttempt(): StepAttempt {
   const attempt = attempts.getStore();
@@ -44,7 +47,7 @@ export function heartbeating<I extends unknown[], O>(activity: (...input: I) => 
     if (attempts.getStore()) return activity(...input);
     const ctx = Context.current();
     const attempt = attemptOf(ctx.info, ctx.client, ctx.cancellationSignal);
-    const timer = setInterval(() => ctx.heartbeat(attempt.details()), 2_000);
+    const timer = setInterval(() => ctx.heartbeat(attempt.details()), SLOT_HEARTBEAT_MS);
     try {
       return await attempts.run(attempt, () => activity(...input));
     } finally {
@@ -57,7 +60,8 @@ export function heartbeating<I extends unknown[], O>(activity: (...input: I) => 
  * Runs each attempt of `activity` detached from the worker's slot (asynchronous completion): the slot is
  * handed back at once and the attempt reports its result, its failure and its heartbeats through the worker's
  * client with its task token. A step waiting minutes on its provider then costs the worker its own promises,
- * not the SDK's pipeline of an activity in flight. While `steps` is full an attempt waits for room in its slot.
+ * not the SDK's pipeline of an activity in flight. While `steps` is full an attempt waits for room in its slot,
+ * heartbeating as a slot's attempt does.
  *
  * Heartbeats go every half heartbeat timeout, the first after as long: a step that ends sooner sends none. A
  * heartbeat answered with a cancellation, a pause, a reset, or an attempt Temporal no longer knows (timed out,
@@ -67,8 +71,16 @@ export function heartbeating<I extends unknown[], O>(activity: (...input: I) => 
 export function detached<I extends unknown[], O>(steps: DetachedSteps, activity: (...input: I) => Promise<O>): (...input: I) => Promise<O> {
   return async (...input: I) => {
     if (attempts.getStore()) return activity(...input);
-    const { info, client, cancellationSignal } = Context.current();
-    await steps.admit(cancellationSignal);
+    const ctx = Context.current();
+    const { info, client, cancellationSignal } = ctx;
+    // Waiting in its slot for room, it heartbeats as a slot's attempt does, passing on what the one before
+    // carried: a wait longer than the heartbeat timeout would otherwise be taken for a dead worker.
+    const waiting = steps.hasRoom ? undefined : setInterval(() => ctx.heartbeat(info.heartbeatDetails), SLOT_HEARTBEAT_MS);
+    try {
+      await steps.admit(cancellationSignal);
+    } finally {
+      clearInterval(waiting);
+    }
     // Outside the SDK's context: a promise or timer made inside it keeps that context, and through it the
     // slot's activity and its pipeline, alive for as long as the detached attempt runs.
     sdkContext.exit(() => runDetached(steps, info, client, () => activity(...input)));
