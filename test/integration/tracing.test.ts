@@ -216,9 +216,9 @@ function expectConnectedRunTrace(spans: ReceivedSpan[], run: { runId: string; wo
     expect(scheduled.map((p) => p.spanId)).toContain(s.parentSpanId);
     expect(s.attributes).toMatchObject(ids);
   }
-  // A step waits on its provider detached from its slot (step-attempt.ts): its activity's span ends when the
-  // slot is handed back, and the rest of the attempt is a span of its own under it.
-  const detachedAttempts = spans.filter((s) => s.name === 'DetachedActivity:executeStep');
+  // A step's attempt is a span of its own under its activity's (step-attempt.ts): the activity's span ends when
+  // the slot is handed back, while a step waiting on its provider goes on detached from it.
+  const detachedAttempts = spans.filter((s) => s.name === 'StepAttempt:executeStep');
   expect(detachedAttempts.length).toBe(STEPS);
   for (const s of detachedAttempts) {
     expect(executed.map((p) => p.spanId)).toContain(s.parentSpanId);

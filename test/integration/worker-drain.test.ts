@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorkerMetrics } from '@atelier/engine/metrics';
 import { type Harness, type TestUser, registerUser, startHarness, waitForRun } from '../support/harness';
 
 /**
@@ -6,7 +7,8 @@ import { type Harness, type TestUser, registerUser, startHarness, waitForRun } f
  * from the worker's slot (activities/step-attempt.ts), so the SDK's shutdown does not wait for it; the worker
  * drains it (activities/detached-steps.ts) so that it settles and reports before the connection closes, and the
  * run goes on on another worker with no second attempt. And a worker at its limit of detached steps: an attempt
- * waits in its slot for room, heartbeating, so that Temporal does not take it for dead and start another.
+ * waits in its slot for room, heartbeating, so that Temporal does not take it for dead and start another. A
+ * step that ends within DETACH_AFTER_MS never detaches: the SDK reports it with its slot.
  */
 const CALL_MS = 3_000;
 let h: Harness;
@@ -101,4 +103,37 @@ describe('a worker whose detached steps are at their limit', () => {
     for (const id of ids) for (const step of await steps(id)) expect(step.attempts, `${id} step ${step.step_index}`).toBe(1);
     await worker.stop();
   }, 120_000);
+});
+
+describe('where a step attempt ends', () => {
+  const attemptsEnded = async (metrics: ReturnType<typeof createWorkerMetrics>) => {
+    const { values } = await metrics.stepAttempts.get();
+    return Object.fromEntries(values.map((v) => [v.labels.ended, v.value]));
+  };
+  const completedRun = async () => {
+    const created = await h.request('POST', '/v1/runs', {
+      token: user.token,
+      body: { templateId: 'plan-research-report', intake: { topic: 'where attempts end' } },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const run = await waitForRun(h, user.token, created.body.id, undefined, 30_000);
+    expect(run.status, run.error).toBe('completed');
+    for (const step of await steps(created.body.id)) expect(step.attempts, `step ${step.step_index}`).toBe(1);
+  };
+
+  it('in its slot when the step is quick, detached when its model call takes longer than DETACH_AFTER_MS', async () => {
+    const quickMetrics = createWorkerMetrics();
+    const quick = await h.startWorker({ localLatencyMs: 0, metrics: quickMetrics });
+    await completedRun();
+    await quick.stop();
+    // Three steps (two model calls and a code step), each reported with its slot.
+    expect(await attemptsEnded(quickMetrics)).toEqual({ slot: 3 });
+
+    const slowMetrics = createWorkerMetrics();
+    const slow = await h.startWorker({ localLatencyMs: 1_000, metrics: slowMetrics });
+    await completedRun();
+    await slow.stop();
+    // The two model calls detached and reported through the client; the code step ended in its slot.
+    expect(await attemptsEnded(slowMetrics)).toEqual({ slot: 1, detached: 2 });
+  }, 90_000);
 });

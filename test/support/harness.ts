@@ -11,6 +11,7 @@ import type { LoginThrottleSettings } from '@atelier/api/auth/login-throttle';
 import { type Db, TABLE_CHANGES_CHANNEL, connectDb } from '@atelier/db';
 import { sql } from 'kysely';
 import { LOCAL_MODELS, ModelRegistry, isTerminalRunStatus } from '@atelier/domain';
+import type { WorkerMetrics } from '@atelier/engine/metrics';
 import { type ProviderJobSettings, createRunWorker } from '@atelier/engine/worker';
 import { type EgressPolicy, LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/egress';
 import { LocalStorage } from '@atelier/storage';
@@ -87,6 +88,8 @@ export interface WorkerStart {
   maxConcurrentActivities?: number;
   /** Step attempts run detached from the slots at once (worker-slots.ts's default otherwise). */
   maxDetachedSteps?: number;
+  /** Where the worker counts what it does (none otherwise). */
+  metrics?: WorkerMetrics;
 }
 
 /**
@@ -165,6 +168,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       providerJobs: w.providerJobs ?? { checkAfterMs: 200, batchCollectMs: 500, batchCheckMs: 200 },
       ...(w.maxConcurrentActivities ? { maxConcurrentActivities: w.maxConcurrentActivities } : {}),
       ...(w.maxDetachedSteps !== undefined ? { maxDetachedSteps: w.maxDetachedSteps } : {}),
+      ...(w.metrics ? { metrics: w.metrics } : {}),
     });
     const running = worker.run();
     let stopped = false;

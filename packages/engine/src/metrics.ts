@@ -87,6 +87,8 @@ export interface WorkerMetrics {
   webhookDeliveries: Counter<'outcome' | 'attempt'>;
   /** Step attempts running detached from the worker's activity slots now (activities/detached-steps.ts). */
   detachedSteps: Gauge;
+  /** Step attempts by where they ended: in their slot (within DETACH_AFTER_MS) or detached from it. */
+  stepAttempts: Counter<'ended'>;
   /** Workflow tasks that failed because this worker's workflow code cannot replay the run's history (nondeterminism.ts). */
   nondeterminism: Counter<'workflow_type'>;
 }
@@ -161,6 +163,12 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
     detachedSteps: new Gauge({
       name: 'atelier_worker_detached_steps',
       help: 'Step attempts running detached from the worker activity slots (asynchronous completion), waiting on providers',
+      registers: [registry],
+    }),
+    stepAttempts: new Counter({
+      name: 'atelier_worker_step_attempts_total',
+      help: 'Step attempts by where they ended: slot (within 250 ms, reported with the activity task) or detached (reported through the client)',
+      labelNames: ['ended'],
       registers: [registry],
     }),
     nondeterminism: new Counter({

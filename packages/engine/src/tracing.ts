@@ -234,14 +234,14 @@ async function inSpan<T>(span: Span, parent: Context, fn: () => Promise<T>): Pro
 }
 
 /**
- * A step attempt that runs on after its activity returned (step-attempt.ts `detached`) as a span of its own
- * under the activity's: the activity's span ends when the slot is handed back, and a span that has ended
+ * A step attempt that may run on after its activity returned (step-attempt.ts `detached`) as a span of its
+ * own under the activity's: the activity's span ends when the slot is handed back, and a span that has ended
  * takes no children, so the attempt's provider calls, storage and queries go under this one.
  */
-export function traceDetachedAttempt<T>(activityType: string, fn: () => Promise<T>): Promise<T> {
+export function traceStepAttempt<T>(activityType: string, fn: () => Promise<T>): Promise<T> {
   const parent = context.active();
   if (!active || !trace.getSpan(parent)) return fn();
-  return inSpan(tracer().startSpan(`DetachedActivity:${activityType}`, { kind: SpanKind.INTERNAL }, parent), parent, fn);
+  return inSpan(tracer().startSpan(`StepAttempt:${activityType}`, { kind: SpanKind.INTERNAL }, parent), parent, fn);
 }
 
 /** What the dispatcher needs of an engine command to deliver it in its request's trace. */

@@ -157,6 +157,7 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorker
     opts.maxDetachedSteps ?? workerSlotsFromEnv(process.env).detachedSteps,
     opts.logger.child({ component: 'detached-steps' }),
     (n) => opts.metrics?.detachedSteps.set(n),
+    (ended) => opts.metrics?.stepAttempts.inc({ ended }),
   );
   const stopped = () => Promise.all([expressions.close(), tracing.shutdown()]);
   try {

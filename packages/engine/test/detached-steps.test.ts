@@ -69,6 +69,19 @@ describe('DetachedSteps', () => {
     expect(await settledSoon(next)).toBe('settled');
   });
 
+  it('gives the room of an attempt that ended in its slot to the next one, and counts where each ended', async () => {
+    const ended: string[] = [];
+    const steps = new DetachedSteps(1, quiet, undefined, (where) => ended.push(where));
+    await steps.admit(new AbortController().signal);
+    const next = steps.admit(new AbortController().signal);
+    expect(await settledSoon(next)).toBe('waiting');
+    steps.release();
+    expect(await settledSoon(next)).toBe('settled');
+    steps.track(report().promise, new AbortController(), info);
+    expect(steps.size).toBe(1);
+    expect(ended).toEqual(['slot', 'detached']);
+  });
+
   it('keeps an attempt whose report failed from holding its place', async () => {
     const steps = new DetachedSteps(1, quiet);
     await steps.admit(new AbortController().signal);

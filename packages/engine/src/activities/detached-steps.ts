@@ -18,6 +18,8 @@ export class DetachedSteps {
     private readonly logger: Logger,
     /** Called with the number in flight whenever it changes (a gauge). */
     private readonly onCount: (n: number) => void = () => undefined,
+    /** Called once an admitted attempt ends in its slot (`release`) or detaches (`track`): a counter. */
+    private readonly onAttempt: (ended: 'slot' | 'detached') => void = () => undefined,
   ) {}
 
   get size(): number {
@@ -51,8 +53,16 @@ export class DetachedSteps {
     });
   }
 
+  /** Gives an admitted attempt's room back: it ended in its slot without detaching. */
+  release(): void {
+    this.onAttempt('slot');
+    this.reserved--;
+    this.waiting.shift()?.();
+  }
+
   /** Keeps `reported` (an admitted attempt's report of its outcome) until it settles; `stop` ends it early. */
   track(reported: Promise<unknown>, stop: AbortController, info: Info): void {
+    this.onAttempt('detached');
     this.reserved--;
     const done = reported
       .catch((err) =>

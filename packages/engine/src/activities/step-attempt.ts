@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompleteAsyncError, Context, type Info, asyncLocalStorage as sdkContext } from '@temporalio/activity';
 import { ActivityCancelledError, ActivityNotFoundError, ActivityPausedError, ActivityResetError, type Client } from '@temporalio/client';
-import { traceDetachedAttempt } from '../tracing.js';
+import { traceStepAttempt } from '../tracing.js';
 import type { DetachedSteps } from './detached-steps.js';
 
 /**
@@ -57,18 +57,30 @@ export function heartbeating<I extends unknown[], O>(activity: (...input: I) => 
 }
 
 /**
- * Runs each attempt of `activity` detached from the worker's slot (asynchronous completion): the slot is
- * handed back at once and the attempt reports its result, its failure and its heartbeats through the worker's
- * client with its task token. A step waiting minutes on its provider then costs the worker its own promises,
- * not the SDK's pipeline of an activity in flight. While `steps` is full an attempt waits for room in its slot,
- * heartbeating as a slot's attempt does.
+ * How long an attempt runs in its slot before it detaches. A step that ends sooner (a quick model call, a
+ * code step) is reported by the SDK with its task, which costs the worker less than a report of its own
+ * through the client; the SDK's activity machinery is held that long at most.
+ */
+export const DETACH_AFTER_MS = 250;
+
+/**
+ * Runs each attempt of `activity` detached from the worker's slot (asynchronous completion) once it has run
+ * `detachAfterMs` in it: the slot is handed back and the attempt reports its result, its failure and its
+ * heartbeats through the worker's client with its task token. A step waiting minutes on its provider then
+ * costs the worker its own promises, not the SDK's pipeline of an activity in flight. One that ends sooner
+ * is reported with its slot, as the SDK reports any activity. While `steps` is full an attempt waits for room
+ * in its slot, heartbeating as a slot's attempt does.
  *
  * Heartbeats go every half heartbeat timeout, the first after as long: a step that ends sooner sends none. A
  * heartbeat answered with a cancellation, a pause, a reset, or an attempt Temporal no longer knows (timed out,
  * taken for dead) stops the attempt through its signal, as the SDK's cancellation would (endsAttempt). One
  * that could not be sent (Temporal away) is tried again a second later, and the attempt goes on.
  */
-export function detached<I extends unknown[], O>(steps: DetachedSteps, activity: (...input: I) => Promise<O>): (...input: I) => Promise<O> {
+export function detached<I extends unknown[], O>(
+  steps: DetachedSteps,
+  activity: (...input: I) => Promise<O>,
+  detachAfterMs = DETACH_AFTER_MS,
+): (...input: I) => Promise<O> {
   return async (...input: I) => {
     if (attempts.getStore()) return activity(...input);
     const ctx = Context.current();
@@ -81,11 +93,95 @@ export function detached<I extends unknown[], O>(steps: DetachedSteps, activity:
     } finally {
       clearInterval(waiting);
     }
-    // Outside the SDK's context: a promise or timer made inside it keeps that context, and through it the
-    // slot's activity and its pipeline, alive for as long as the detached attempt runs.
-    sdkContext.exit(() => runDetached(steps, info, client, () => activity(...input)));
+    // Begun, waited for and detached outside the SDK's context: a promise or timer made inside it keeps that
+    // context, and through it the slot's activity and its pipeline, alive for as long as a detached attempt runs.
+    const attempt = sdkContext.exit(() => new SlotAttempt(info, client, cancellationSignal, () => activity(...input)));
+    const ended = await sdkContext.exit(() => attempt.endsWithin(detachAfterMs));
+    if (ended) {
+      steps.release();
+      if (ended.ok) return ended.value as O;
+      throw ended.error;
+    }
+    sdkContext.exit(() => attempt.detach(steps));
     throw new CompleteAsyncError();
   };
+}
+
+type Ended = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** An attempt begun in its slot, which either ends there or detaches from it. */
+class SlotAttempt {
+  private readonly stop = new AbortController();
+  private readonly attempt: StepAttempt;
+  private readonly outcome: Promise<unknown>;
+  private readonly slotCancelled = () => this.stop.abort(this.slotSignal.reason);
+
+  constructor(
+    private readonly info: Info,
+    private readonly client: Client,
+    private readonly slotSignal: AbortSignal,
+    run: () => Promise<unknown>,
+  ) {
+    // In its slot, the SDK's cancellation (a stopping worker) stops it as it would any activity.
+    slotSignal.addEventListener('abort', this.slotCancelled, { once: true });
+    this.attempt = attemptOf(info, client, this.stop.signal);
+    this.outcome = attempts.run(this.attempt, () => traceStepAttempt(info.activityType, run));
+  }
+
+  /** The attempt's end if it comes within `ms`; a failure has sent what the attempt bought in a last heartbeat. */
+  async endsWithin(ms: number): Promise<Ended | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), ms);
+    });
+    const settled = this.outcome.then(
+      (value): Ended => ({ ok: true, value }),
+      (error): Ended => ({ ok: false, error }),
+    );
+    const ended = await Promise.race([settled, late]).finally(() => clearTimeout(timer));
+    if (!ended) return undefined;
+    this.slotSignal.removeEventListener('abort', this.slotCancelled);
+    if (!ended.ok) await this.carryDetails();
+    return ended;
+  }
+
+  /** What the attempt bought goes with it to the next attempt, as the slot's last heartbeat would carry it. */
+  private async carryDetails(): Promise<void> {
+    const details = this.attempt.details();
+    if (details !== undefined) await this.client.activity.heartbeat(this.info.taskToken, details).catch(() => undefined);
+  }
+
+  /** From here on the attempt heartbeats and reports through the client; `steps` keeps it until it has reported. */
+  detach(steps: DetachedSteps): void {
+    this.slotSignal.removeEventListener('abort', this.slotCancelled);
+    const { client, info, stop, attempt } = this;
+    const token = info.taskToken;
+    let retry: NodeJS.Timeout | undefined;
+    const beat = (): void => {
+      clearTimeout(retry);
+      client.activity.heartbeat(token, attempt.details()).catch((err) => {
+        if (stop.signal.aborted) return;
+        if (endsAttempt(err)) stop.abort(err);
+        else retry = setTimeout(beat, HEARTBEAT_RETRY_MS);
+      });
+    };
+    const timer = setInterval(beat, Math.max(1_000, (info.heartbeatTimeoutMs ?? 30_000) / 2));
+    const reported = this.outcome
+      .then(
+        (result) => client.activity.complete(token, result),
+        async (err) => {
+          // Stopped because the workflow cancelled the step: reported as cancelled, as the SDK would.
+          if (stop.signal.reason instanceof ActivityCancelledError) return client.activity.reportCancellation(token, attempt.details());
+          await this.carryDetails();
+          await client.activity.fail(token, err);
+        },
+      )
+      .finally(() => {
+        clearInterval(timer);
+        clearTimeout(retry);
+      });
+    steps.track(reported, stop, info);
+  }
 }
 
 /** How soon a heartbeat that could not be sent is tried again. */
@@ -102,38 +198,4 @@ export function endsAttempt(err: unknown): boolean {
     err instanceof ActivityResetError ||
     err instanceof ActivityNotFoundError
   );
-}
-
-function runDetached(steps: DetachedSteps, info: Info, client: Client, run: () => Promise<unknown>): void {
-  const stop = new AbortController();
-  const attempt = attemptOf(info, client, stop.signal);
-  const token = info.taskToken;
-  let retry: NodeJS.Timeout | undefined;
-  const beat = (): void => {
-    clearTimeout(retry);
-    client.activity.heartbeat(token, attempt.details()).catch((err) => {
-      if (stop.signal.aborted) return;
-      if (endsAttempt(err)) stop.abort(err);
-      else retry = setTimeout(beat, HEARTBEAT_RETRY_MS);
-    });
-  };
-  const timer = setInterval(beat, Math.max(1_000, (info.heartbeatTimeoutMs ?? 30_000) / 2));
-  const reported = attempts
-    .run(attempt, () => traceDetachedAttempt(info.activityType, run))
-    .then(
-      (result) => client.activity.complete(token, result),
-      async (err) => {
-        // Stopped because the workflow cancelled the step: reported as cancelled, as the SDK would.
-        if (stop.signal.reason instanceof ActivityCancelledError) return client.activity.reportCancellation(token, attempt.details());
-        // What the attempt bought goes with it to the next attempt, as the slot's last heartbeat would carry it.
-        const details = attempt.details();
-        if (details !== undefined) await client.activity.heartbeat(token, details).catch(() => undefined);
-        await client.activity.fail(token, err);
-      },
-    )
-    .finally(() => {
-      clearInterval(timer);
-      clearTimeout(retry);
-    });
-  steps.track(reported, stop, info);
 }
