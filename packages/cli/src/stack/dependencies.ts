@@ -1,6 +1,6 @@
 import pRetry, { AbortError } from 'p-retry';
 import type { Logger } from 'pino';
-import { Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { type Db, classifyDbError, pingDb } from '@atelier/db';
 
@@ -96,10 +96,10 @@ async function connectTemporal<C extends TemporalConnection>(
   );
 }
 
-/** The gateway's client connection, once Temporal serves the namespace. */
-export const connectTemporalClient = (address: string, namespace: string, w: DependencyWait) =>
-  connectTemporal(() => Connection.connect({ address, connectTimeout: 5_000 }), address, namespace, w);
-
-/** The worker's native connection, once Temporal serves the namespace. */
-export const connectTemporalWorker = (address: string, namespace: string, w: DependencyWait) =>
+/**
+ * The gateway's and the worker's connection, once Temporal serves the namespace: the SDK's native (Rust)
+ * client. A workflow start through it costs the gateway about a third less CPU than through grpc-js, and the
+ * gRPC work leaves the event loop that answers requests (docs/performance-log.md, 2026-11-27).
+ */
+export const connectToTemporal = (address: string, namespace: string, w: DependencyWait) =>
   connectTemporal(() => NativeConnection.connect({ address }), address, namespace, w);

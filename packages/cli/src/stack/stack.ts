@@ -14,7 +14,7 @@ import { startWorkerHttp } from '@atelier/engine/worker-http';
 import { createWorkerMetrics, workerMetricsRoute } from '@atelier/engine/metrics';
 import { storageFromConfig } from '@atelier/storage';
 import type { AtelierConfig } from '../config.js';
-import { connectTemporalClient, connectTemporalWorker, waitForPostgres } from './dependencies.js';
+import { connectToTemporal, waitForPostgres } from './dependencies.js';
 import { resolveFileSigning } from './file-signing-secret.js';
 import { resolvePublicUrl } from './public-url.js';
 import { resolveSecretsKey } from './secrets-key.js';
@@ -135,7 +135,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     if (egress?.allowPrivate && !parts.embedded && !parts.devSupervised)
       logger.warn('ATELIER_EGRESS_ALLOW_PRIVATE=true: tools may fetch from loopback and private addresses');
     if (parts.worker) {
-      const connection = await connectTemporalWorker(temporalAddress, config.namespace, wait);
+      const connection = await connectToTemporal(temporalAddress, config.namespace, wait);
       stops.push(() => connection.close());
       const metrics = createWorkerMetrics({ db });
       // The run queue's worker and the webhook queue's (worker-slots.ts), run and shut down together.
@@ -183,7 +183,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
 
     let api: ApiServer | undefined;
     if (parts.api) {
-      const connection = await connectTemporalClient(temporalAddress, config.namespace, wait);
+      const connection = await connectToTemporal(temporalAddress, config.namespace, wait);
       stops.push(() => connection.close());
       await ensureSearchAttributes(connection, config.namespace);
       const temporal = new Client({ connection, namespace: config.namespace });

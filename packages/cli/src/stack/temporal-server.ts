@@ -87,7 +87,7 @@ const TYPES: Record<string, proto.temporal.api.enums.v1.IndexedValueType> = {
  * Registers Atelier's custom search attributes when they are missing. Works the same against the dev
  * server and a production cluster (where an operator may prefer to run it once by hand).
  */
-export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
+export async function ensureSearchAttributes(connection: Pick<Connection, 'operatorService'>, namespace: string): Promise<string[]> {
   const wanted = temporalSettings().searchAttributes;
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
   const missing = Object.entries(wanted).filter(([name]) => !(name in (existing.customAttributes ?? {})));
