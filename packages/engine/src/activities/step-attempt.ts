@@ -114,18 +114,26 @@ class SlotAttempt {
   private readonly stop = new AbortController();
   private readonly attempt: StepAttempt;
   private readonly outcome: Promise<unknown>;
-  private readonly slotCancelled = () => this.stop.abort(this.slotSignal.reason);
+  /** Ends the SDK's hold on the attempt; once called, the attempt keeps nothing of the slot's activity. */
+  private leaveSlot: (() => void) | undefined;
 
   constructor(
     private readonly info: Info,
     private readonly client: Client,
-    private readonly slotSignal: AbortSignal,
+    slotSignal: AbortSignal,
     run: () => Promise<unknown>,
   ) {
     // In its slot, the SDK's cancellation (a stopping worker) stops it as it would any activity.
-    slotSignal.addEventListener('abort', this.slotCancelled, { once: true });
+    const cancelled = () => this.stop.abort(slotSignal.reason);
+    slotSignal.addEventListener('abort', cancelled, { once: true });
+    this.leaveSlot = () => slotSignal.removeEventListener('abort', cancelled);
     this.attempt = attemptOf(info, client, this.stop.signal);
     this.outcome = attempts.run(this.attempt, () => traceStepAttempt(info.activityType, run));
+  }
+
+  private left(): void {
+    this.leaveSlot?.();
+    this.leaveSlot = undefined;
   }
 
   /** The attempt's end if it comes within `ms`; a failure has sent what the attempt bought in a last heartbeat. */
@@ -140,7 +148,7 @@ class SlotAttempt {
     );
     const ended = await Promise.race([settled, late]).finally(() => clearTimeout(timer));
     if (!ended) return undefined;
-    this.slotSignal.removeEventListener('abort', this.slotCancelled);
+    this.left();
     if (!ended.ok) await this.carryDetails();
     return ended;
   }
@@ -153,7 +161,7 @@ class SlotAttempt {
 
   /** From here on the attempt heartbeats and reports through the client; `steps` keeps it until it has reported. */
   detach(steps: DetachedSteps): void {
-    this.slotSignal.removeEventListener('abort', this.slotCancelled);
+    this.left();
     const { client, info, stop, attempt } = this;
     const token = info.taskToken;
     let retry: NodeJS.Timeout | undefined;
