@@ -20,9 +20,9 @@ export interface WorkerSlots {
   activities: number;
   /**
    * Step attempts a worker runs detached from its slots at once (ATELIER_WORKER_MAX_DETACHED_STEPS, default
-   * 5,000; 0 keeps every attempt in its slot). A detached attempt hands its slot back at once and reports
-   * through the worker's client (activities/step-attempt.ts): a step waiting on its provider then costs its
-   * own promises, not the SDK's machinery of an activity in flight.
+   * 5,000; 0 keeps every attempt in its slot). An attempt still running after 250 ms hands its slot back and
+   * reports through the worker's client (activities/step-attempt.ts): a step waiting on its provider then
+   * costs its own promises, not the SDK's machinery of an activity in flight.
    */
   detachedSteps: number;
   /** Delivery attempts in flight at once on the webhook queue (ATELIER_WEBHOOK_MAX_ACTIVITIES, default 200). */
