@@ -236,7 +236,14 @@ describe('the README stack', () => {
     expect(names).toMatch(/postgres -D/);
     // All at once, as a power cut or the OOM killer on the whole box would: nobody gets to clean up, so
     // PostgreSQL leaves its postmaster.pid and Temporal its SQLite file mid-write.
-    for (const p of tree) if (isAlive(p.pid)) process.kill(p.pid, 'SIGKILL');
+    // A process of the tree may end between the two (a PostgreSQL backend whose postmaster was just killed).
+    for (const p of tree) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+      }
+    }
     const gone = Date.now() + 30_000;
     while (tree.some((p) => isAlive(p.pid))) {
       if (Date.now() > gone) throw new Error(`still alive after SIGKILL:\n${tree.filter((p) => isAlive(p.pid)).map((p) => p.args)}`);
