@@ -1,6 +1,5 @@
 import pRetry, { AbortError } from 'p-retry';
 import type { Logger } from 'pino';
-import type { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { type Db, classifyDbError, pingDb } from '@atelier/db';
 
@@ -64,25 +63,18 @@ export function waitForPostgres(db: Db, w: DependencyWait): Promise<void> {
   );
 }
 
-interface TemporalConnection {
-  workflowService: Connection['workflowService'];
-  close(): Promise<void>;
-}
-
 /**
- * Connects to Temporal and waits until it serves `namespace` (a new cluster's setup registers it moments
- * after the frontend answers). Every failure is waited for: a wrong address looks like one not up yet.
+ * The gateway's and the worker's connection, once Temporal serves the namespace (a new cluster's setup
+ * registers it moments after the frontend answers); every failure is waited for, as a wrong address looks
+ * like one not up yet. The SDK's native (Rust) client: a workflow start through it costs the gateway about a
+ * third less CPU than through grpc-js, and the gRPC work leaves the event loop that answers requests
+ * (docs/performance-log.md, 2026-11-27).
  */
-async function connectTemporal<C extends TemporalConnection>(
-  connect: () => Promise<C>,
-  address: string,
-  namespace: string,
-  w: DependencyWait,
-): Promise<C> {
+export async function connectToTemporal(address: string, namespace: string, w: DependencyWait): Promise<NativeConnection> {
   return waitForDependency(
     `Temporal at ${address} (namespace ${namespace})`,
     async () => {
-      const connection = await connect();
+      const connection = await NativeConnection.connect({ address });
       try {
         await connection.workflowService.describeNamespace({ namespace });
         return connection;
@@ -95,11 +87,3 @@ async function connectTemporal<C extends TemporalConnection>(
     w,
   );
 }
-
-/**
- * The gateway's and the worker's connection, once Temporal serves the namespace: the SDK's native (Rust)
- * client. A workflow start through it costs the gateway about a third less CPU than through grpc-js, and the
- * gRPC work leaves the event loop that answers requests (docs/performance-log.md, 2026-11-27).
- */
-export const connectToTemporal = (address: string, namespace: string, w: DependencyWait) =>
-  connectTemporal(() => NativeConnection.connect({ address }), address, namespace, w);
