@@ -121,19 +121,23 @@ describe('where a step attempt ends', () => {
     for (const step of await steps(created.body.id)) expect(step.attempts, `step ${step.step_index}`).toBe(1);
   };
 
-  it('in its slot when the step is quick, detached when its model call takes longer than DETACH_AFTER_MS', async () => {
+  it('in its slot when the step ends within the window, detached when its model call outlasts it', async () => {
+    // A window no step of a quick run outlasts, however loaded the machine: each attempt ends in its slot.
     const quickMetrics = createWorkerMetrics();
-    const quick = await h.startWorker({ localLatencyMs: 0, metrics: quickMetrics });
+    const quick = await h.startWorker({ localLatencyMs: 0, metrics: quickMetrics, detachAfterMs: 10_000 });
     await completedRun();
     await quick.stop();
     // Three steps (two model calls and a code step), each reported with its slot.
     expect(await attemptsEnded(quickMetrics)).toEqual({ slot: 3 });
 
+    // The default window (250 ms) against model calls of 1 s: both detach and report through the client. The
+    // code step ends in its slot unless a loaded machine holds it past the window.
     const slowMetrics = createWorkerMetrics();
     const slow = await h.startWorker({ localLatencyMs: 1_000, metrics: slowMetrics });
     await completedRun();
     await slow.stop();
-    // The two model calls detached and reported through the client; the code step ended in its slot.
-    expect(await attemptsEnded(slowMetrics)).toEqual({ slot: 1, detached: 2 });
+    const ended = await attemptsEnded(slowMetrics);
+    expect(ended.detached).toBeGreaterThanOrEqual(2);
+    expect((ended.slot ?? 0) + (ended.detached ?? 0)).toBe(3);
   }, 90_000);
 });

@@ -90,6 +90,8 @@ export interface WorkerStart {
   maxDetachedSteps?: number;
   /** Where the worker counts what it does (none otherwise). */
   metrics?: WorkerMetrics;
+  /** How long a step attempt runs in its slot before it detaches (step-attempt.ts's default otherwise). */
+  detachAfterMs?: number;
 }
 
 /**
@@ -169,6 +171,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       ...(w.maxConcurrentActivities ? { maxConcurrentActivities: w.maxConcurrentActivities } : {}),
       ...(w.maxDetachedSteps !== undefined ? { maxDetachedSteps: w.maxDetachedSteps } : {}),
       ...(w.metrics ? { metrics: w.metrics } : {}),
+      ...(w.detachAfterMs !== undefined ? { detachAfterMs: w.detachAfterMs } : {}),
     });
     const running = worker.run();
     let stopped = false;

@@ -55,6 +55,8 @@ export interface RunWorkerOptions {
   maxConcurrentActivities?: number;
   /** Step attempts run detached from the slots at once; ATELIER_WORKER_MAX_DETACHED_STEPS or 5,000 when absent, 0 for none. */
   maxDetachedSteps?: number;
+  /** How long a step attempt runs in its slot before it detaches; DETACH_AFTER_MS (250 ms) when absent. */
+  detachAfterMs?: number;
   /** Activity slots of the webhook queue's worker; ATELIER_WEBHOOK_MAX_ACTIVITIES or 200 when absent. */
   maxConcurrentWebhookActivities?: number;
   /** Workflow tasks the worker holds at once; ATELIER_WORKFLOW_TASK_SLOTS or 8 when absent (worker-slots.ts says why). */
@@ -227,7 +229,7 @@ async function createWorker(
   // otherwise in its slot, heartbeating. Either way it heartbeats from its first read, so an attempt
   // waiting for the database is not taken for dead.
   const asAttempt = <I extends unknown[], O>(activity: (...input: I) => Promise<O>) =>
-    detachedSteps.limit > 0 ? detached(detachedSteps, activity) : heartbeating(activity);
+    detachedSteps.limit > 0 ? detached(detachedSteps, activity, opts.detachAfterMs) : heartbeating(activity);
   const storage = traced ? withStorageSpans(opts.storage) : opts.storage;
   const activities = createActivities({
     db: opts.db,
