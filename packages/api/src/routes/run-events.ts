@@ -1,5 +1,4 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { streamSSE } from 'hono/streaming';
 import { RunIdParam } from '@atelier/contracts/runs';
 import { type AnnouncedRunEvent, type RunOutputDelta, STEP_OUTPUT_DELTA, runEventsAfter } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
@@ -8,6 +7,7 @@ import { runSnapshot, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
 import { secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
+import { EVENT_STREAM_HEADERS, EventStream } from '../http/event-stream.js';
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
 /** Live deltas a stream holds for a slow client before it drops the next ones. */
@@ -70,7 +70,7 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     // What woke the stream, in the order it came: a recorded event as announced (sent from the announcement
     // when it carries its data and is the next one), recorded events to read, or a live delta to pass on.
     // A delta is written in its place, so a step's pieces come after its start and before its end.
-    const queue: Array<AnnouncedRunEvent | RunOutputDelta | 'read'> = ['read'];
+    const queue: Array<AnnouncedRunEvent | RunOutputDelta | 'read'> = [];
     let queuedDeltas = 0;
     // Subscribe before the run is read, so a transition committed after the read still wakes the stream.
     const unsubscribe = await events.subscribe(
@@ -92,98 +92,99 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     try {
       const { run } = await visibleRun(callerOf(c), runId);
       // The run's row carries the number of its last event, written by the statement that recorded it: the
-      // snapshot (this row, then its steps, read after it) shows at least every event up to that number.
+      // snapshot (this row, then its steps, read after it) shows at least every event up to that number, and
+      // every later one is announced to the subscription above.
       const headSeq = run.event_seq;
       // A reconnect after the end that has seen everything: 204 tells an EventSource to stop reconnecting.
       if (resumeFrom !== undefined && isTerminalRunStatus(run.status) && resumeFrom >= headSeq) return c.body(null, 204);
+      // A reconnect first reads what it missed.
+      if (resumeFrom !== undefined) queue.unshift('read');
+      const stream = new EventStream();
+      stream.onAbort(() => wake?.());
       streaming = true;
-      return streamSSE(c, async (stream) => {
-        let aborted = false;
-        stream.onAbort(() => {
-          aborted = true;
-          wake?.();
+      const follow = async () => {
+        const snapshot = await runSnapshot(db, run);
+        let lastSent = resumeFrom ?? headSeq;
+        // Steps whose end was sent (or was in the snapshot): a delta of theirs that comes late is dropped.
+        const ended = new Set<number>();
+        snapshot.runSteps.forEach((step, index) => {
+          if (step.status !== 'pending') ended.add(index);
         });
-        try {
-          const snapshot = await runSnapshot(db, run);
-          let lastSent = resumeFrom ?? headSeq;
-          // Steps whose end was sent (or was in the snapshot): a delta of theirs that comes late is dropped.
-          const ended = new Set<number>();
-          snapshot.runSteps.forEach((step, index) => {
-            if (step.status !== 'pending') ended.add(index);
-          });
-          await stream.writeSSE({
-            event: 'snapshot',
-            data: JSON.stringify(snapshot),
-            ...(resumeFrom === undefined ? { id: String(headSeq) } : {}),
-          });
-          if (isTerminalRunStatus(snapshot.status) && lastSent >= headSeq) return;
+        stream.event({
+          event: 'snapshot',
+          data: JSON.stringify(snapshot),
+          ...(resumeFrom === undefined ? { id: String(headSeq) } : {}),
+        });
+        if (isTerminalRunStatus(snapshot.status) && lastSent >= headSeq) return;
 
-          // Writes one recorded event; true once the run has ended (the stream then ends).
-          const send = async (e: { seq: number; type: string; data: { status?: string; stepIndex?: number }; at: string }) => {
-            await stream.writeSSE({ event: e.type, id: String(e.seq), data: JSON.stringify({ runId: run.id, ...e.data, at: e.at }) });
-            lastSent = e.seq;
-            const { status, stepIndex } = e.data;
-            if (typeof stepIndex === 'number') {
-              if (e.type === 'step.started') ended.delete(stepIndex);
-              else if (e.type.startsWith('step.')) ended.add(stepIndex);
-            }
-            return e.type === 'run.status' && !!status && isTerminalRunStatus(status);
-          };
-          const read = async () => {
-            for (const e of await runEventsAfter(db, run.id, lastSent)) {
-              if (await send({ seq: e.seq, type: e.type, data: e.data as object, at: e.created_at.toISOString() })) return true;
-            }
-            return false;
-          };
-
-          while (!aborted) {
-            const next = queue.shift();
-            if (next === 'read') {
-              if (await read()) return;
-              continue;
-            }
-            if (next && 'data' in next && next.data !== undefined) {
-              // Announcements of one run come in the order its events were numbered; one already sent (by a
-              // read) is skipped, and a gap (an event announced without its data) is filled by a read.
-              if (next.seq <= lastSent) continue;
-              const done =
-                next.seq === lastSent + 1
-                  ? await send({
-                      seq: next.seq,
-                      type: next.type ?? '',
-                      data: JSON.parse(next.data),
-                      at: new Date(next.at ?? 0).toISOString(),
-                    })
-                  : await read();
-              if (done) return;
-              continue;
-            }
-            if (next && 'text' in next) {
-              queuedDeltas--;
-              if (!ended.has(next.stepIndex)) {
-                const { runId, stepIndex, stepId, attempt, answer, seq, text, at } = next;
-                // No id: a delta is not recorded, so Last-Event-ID stays at the last recorded event.
-                await stream.writeSSE({
-                  event: STEP_OUTPUT_DELTA,
-                  data: JSON.stringify({ runId, stepIndex, stepId, attempt, answer, seq, text, at }),
-                });
-              }
-              continue;
-            }
-            const beat = await new Promise<boolean>((resolve) => {
-              const timer = setTimeout(() => resolve(true), heartbeatMs);
-              wake = () => {
-                clearTimeout(timer);
-                resolve(false);
-              };
-            });
-            wake = undefined;
-            if (beat && !aborted) await stream.write(': heartbeat\n\n');
+        // Adds one recorded event to the stream; true once the run has ended (the stream then ends).
+        const send = (e: { seq: number; type: string; data: { status?: string; stepIndex?: number }; at: string }) => {
+          stream.event({ event: e.type, id: String(e.seq), data: JSON.stringify({ runId: run.id, ...e.data, at: e.at }) });
+          lastSent = e.seq;
+          const { status, stepIndex } = e.data;
+          if (typeof stepIndex === 'number') {
+            if (e.type === 'step.started') ended.delete(stepIndex);
+            else if (e.type.startsWith('step.')) ended.add(stepIndex);
           }
-        } finally {
-          unsubscribe();
+          return e.type === 'run.status' && !!status && isTerminalRunStatus(status);
+        };
+        const read = async () => {
+          for (const e of await runEventsAfter(db, run.id, lastSent)) {
+            if (send({ seq: e.seq, type: e.type, data: e.data as object, at: e.created_at.toISOString() })) return true;
+          }
+          return false;
+        };
+
+        // Everything queued is added to the stream before it is flushed: events announced together go out together.
+        while (!stream.aborted) {
+          const next = queue.shift();
+          if (next === 'read') {
+            if (await read()) return;
+            continue;
+          }
+          if (next && 'data' in next && next.data !== undefined) {
+            // Announcements of one run come in the order its events were numbered; one already sent (by a
+            // read) is skipped, and a gap (an event announced without its data) is filled by a read.
+            if (next.seq <= lastSent) continue;
+            const done =
+              next.seq === lastSent + 1
+                ? send({ seq: next.seq, type: next.type ?? '', data: JSON.parse(next.data), at: new Date(next.at ?? 0).toISOString() })
+                : await read();
+            if (done) return;
+            continue;
+          }
+          if (next && 'text' in next) {
+            queuedDeltas--;
+            if (!ended.has(next.stepIndex)) {
+              const { runId, stepIndex, stepId, attempt, answer, seq, text, at } = next;
+              // No id: a delta is not recorded, so Last-Event-ID stays at the last recorded event.
+              stream.event({
+                event: STEP_OUTPUT_DELTA,
+                data: JSON.stringify({ runId, stepIndex, stepId, attempt, answer, seq, text, at }),
+              });
+            }
+            continue;
+          }
+          await stream.flush();
+          if (queue.length > 0) continue;
+          const beat = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(true), heartbeatMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(false);
+            };
+          });
+          wake = undefined;
+          if (beat) stream.comment('heartbeat');
         }
-      });
+      };
+      follow()
+        .catch((err: unknown) => c.get('logger').error({ err, runId }, 'a run event stream ended on an error'))
+        .finally(() => {
+          unsubscribe();
+          void stream.close();
+        });
+      return c.body(stream.body, 200, EVENT_STREAM_HEADERS);
     } finally {
       if (!streaming) unsubscribe();
     }
