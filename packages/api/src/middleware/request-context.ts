@@ -19,7 +19,9 @@ export function requestContext(services: AppServices) {
     c.header('X-Request-Id', requestId);
     const started = performance.now();
     await next();
-    c.header('X-Request-Id', requestId);
+    // A response built outside the context (an error page) lacks the header set above. Setting it on a
+    // response that has it would rebuild the response (Hono copies a finalized one) for nothing.
+    if (c.res.headers.get('x-request-id') !== requestId) c.header('X-Request-Id', requestId);
     logger.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
 }
