@@ -1,0 +1,99 @@
+/**
+ * What one request costs each of Atelier's processes: requests made one at a time against an otherwise
+ * idle stack (gateway and worker as processes of their own, as `npm start` runs them), with the CPU each
+ * process spent read from /proc before and after, as a client outside them would see it. A diagnostic, not a
+ * target: it tells where a ratio's CPU goes, request by request, without the noise of a loaded machine.
+ *
+ * Kinds: an idle stretch of the same length (what the processes spend doing nothing), `GET /healthz`,
+ * `GET /v1/runs/{id}` of an ended run, the event stream of an ended run, `POST /v1/runs` with the run left to
+ * end (the worker's CPU is the run's execution; the bench waits through its own pool), and a run created and
+ * followed over its event stream to its end (the same, plus the stream).
+ *
+ * `npm run bench -- request-cpu`; BENCH_REQUESTS (200) per kind.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Db } from '@atelier/db';
+import { isTerminalRunStatus } from '@atelier/domain';
+import { benchLog, createApiKey, http, installRuntime, intEnv, postRun, runMain, startAtelier, startInfra } from './harness';
+
+const settings = { requests: intEnv('BENCH_REQUESTS', 200, 1) };
+const TEMPLATE = 'plan-research-report';
+const bench = benchLog('request-cpu');
+const { log } = bench;
+
+/** CPU a process has spent so far, all its threads, in ms (utime + stime; clock ticks of 10 ms). */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Waits until every run in `ids` has ended, reading the read model through the bench's own pool (no request to the gateway). */
+async function ended(db: Db, ids: string[]): Promise<void> {
+  for (;;) {
+    const rows = await db.selectFrom('runs').select('status').where('id', 'in', ids).execute();
+    if (rows.length === ids.length && rows.every((r) => isTerminalRunStatus(r.status))) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function readStream(url: string, apiKey: string): Promise<void> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+  await res.text();
+}
+
+await runMain(bench, async (cleanup) => {
+  log(`settings ${JSON.stringify(settings)}`);
+  installRuntime();
+  const infra = await startInfra(cleanup, log, 'memory');
+  const atelier = await startAtelier(cleanup, infra, { namespace: 'default', taskQueue: 'atelier-request-cpu', localLatencyMs: 0 });
+  if (!atelier.processes) throw new Error('request-cpu measures the gateway and the worker as processes of their own');
+  const { gatewayPid, workerPid } = atelier.processes;
+  const { url } = atelier;
+  const apiKey = await createApiKey(url);
+  // Warm both processes (code compiled, connections open, statements prepared), and leave ended runs to read.
+  const endedRuns: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    const id = await postRun(url, apiKey, TEMPLATE, { topic: `warm-up ${i}` });
+    await readStream(`${url}/v1/runs/${id}/events`, apiKey);
+    endedRuns.push(id);
+  }
+
+  const n = settings.requests;
+  const results: Record<string, { gatewayMs: number; workerMs: number; wallMs: number }> = {};
+  /** `request` n times, one at a time; `drain`, inside the window, waits for the work the requests left behind. */
+  const measure = async (kind: string, request: (i: number) => Promise<unknown>, drain?: () => Promise<void>) => {
+    const [gateway0, worker0] = [await cpuMs(gatewayPid), await cpuMs(workerPid)];
+    const began = performance.now();
+    for (let i = 0; i < n; i++) await request(i);
+    await drain?.();
+    const wallMs = (performance.now() - began) / n;
+    // A settlement's last statements may still be in flight in the worker: let them finish inside the window.
+    await new Promise((r) => setTimeout(r, 200));
+    const round2 = (x: number) => Math.round(x * 100) / 100;
+    const result = {
+      gatewayMs: round2(((await cpuMs(gatewayPid)) - gateway0) / n),
+      workerMs: round2(((await cpuMs(workerPid)) - worker0) / n),
+      wallMs: round2(wallMs),
+    };
+    results[kind] = result;
+    log(`${kind}: gateway ${result.gatewayMs} ms CPU, worker ${result.workerMs} ms CPU, ${result.wallMs} ms wall, each`);
+  };
+  const idleMs = 50;
+  await measure(`idle ${idleMs} ms`, () => new Promise((r) => setTimeout(r, idleMs)));
+  await measure('GET /healthz', () => fetch(`${url}/healthz`).then((r) => r.text()));
+  await measure('GET /v1/runs/{id}', (i) => http(url, 'GET', `/v1/runs/${endedRuns[i % endedRuns.length]}`, undefined, apiKey));
+  await measure('event stream of an ended run', (i) => readStream(`${url}/v1/runs/${endedRuns[i % endedRuns.length]}/events`, apiKey));
+  const posted: string[] = [];
+  await measure(
+    'POST /v1/runs, the runs left to end',
+    async (i) => posted.push(await postRun(url, apiKey, TEMPLATE, { topic: `posted ${i}` })),
+    () => ended(atelier.db, posted),
+  );
+  await measure('run posted and followed to its end', async (i) => {
+    const id = await postRun(url, apiKey, TEMPLATE, { topic: `followed ${i}` });
+    await readStream(`${url}/v1/runs/${id}/events`, apiKey);
+  });
+  return { bench: 'request-cpu', settings, perRequest: results };
+});
