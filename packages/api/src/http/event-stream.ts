@@ -4,7 +4,7 @@
  * one string and handed to the socket as one chunk when the route `flush`es, so a burst costs one write
  * and one wake-up of the client, not one per event. The body is a single ReadableStream, read by the
  * server adapter as it reads any body; a client that reads slower than events come makes `flush` wait
- * until the chunk before has gone out.
+ * until the adapter has taken its chunk, which it does once the socket has taken the one before.
  */
 export class EventStream {
   readonly body: ReadableStream<Uint8Array>;
