@@ -43,6 +43,11 @@ function parseStat(pid: string): { ppid: number; comm: string; cpuMs: number; re
   }
 }
 
+/** CPU one process has spent so far, all its threads, in ms; undefined once it has gone. */
+export function processCpuMs(pid: number): number | undefined {
+  return parseStat(String(pid))?.cpuMs;
+}
+
 function machine(): { busy: number; total: number } {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;

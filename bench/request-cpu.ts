@@ -11,9 +11,9 @@
  *
  * `npm run bench -- request-cpu`; BENCH_REQUESTS (200) per kind.
  */
-import { readFile } from 'node:fs/promises';
 import type { Db } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
+import { processCpuMs } from './cpu';
 import { benchLog, createApiKey, http, installRuntime, intEnv, postRun, runMain, startAtelier, startInfra } from './harness';
 
 const settings = { requests: intEnv('BENCH_REQUESTS', 200, 1) };
@@ -21,11 +21,11 @@ const TEMPLATE = 'plan-research-report';
 const bench = benchLog('request-cpu');
 const { log } = bench;
 
-/** CPU a process has spent so far, all its threads, in ms (utime + stime; clock ticks of 10 ms). */
-async function cpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+/** CPU a process has spent so far (bench/cpu.ts reads it from /proc); the process must be alive. */
+function cpuMs(pid: number): number {
+  const ms = processCpuMs(pid);
+  if (ms === undefined) throw new Error(`process ${pid} has gone`);
+  return ms;
 }
 
 /** Waits until every run in `ids` has ended, reading the read model through the bench's own pool (no request to the gateway). */
@@ -64,7 +64,7 @@ await runMain(bench, async (cleanup) => {
   const results: Record<string, { gatewayMs: number; workerMs: number; wallMs: number }> = {};
   /** `request` n times, one at a time; `drain`, inside the window, waits for the work the requests left behind. */
   const measure = async (kind: string, request: (i: number) => Promise<unknown>, drain?: () => Promise<void>) => {
-    const [gateway0, worker0] = [await cpuMs(gatewayPid), await cpuMs(workerPid)];
+    const [gateway0, worker0] = [cpuMs(gatewayPid), cpuMs(workerPid)];
     const began = performance.now();
     for (let i = 0; i < n; i++) await request(i);
     await drain?.();
@@ -73,8 +73,8 @@ await runMain(bench, async (cleanup) => {
     await new Promise((r) => setTimeout(r, 200));
     const round2 = (x: number) => Math.round(x * 100) / 100;
     const result = {
-      gatewayMs: round2(((await cpuMs(gatewayPid)) - gateway0) / n),
-      workerMs: round2(((await cpuMs(workerPid)) - worker0) / n),
+      gatewayMs: round2((cpuMs(gatewayPid) - gateway0) / n),
+      workerMs: round2((cpuMs(workerPid) - worker0) / n),
       wallMs: round2(wallMs),
     };
     results[kind] = result;
