@@ -8,7 +8,14 @@ import { type Harness, type TestUser, registerUser, startHarness } from '../supp
  * Slow and hoarding clients, over real sockets, against a gateway with short limits. The harness has no
  * worker, so a run stays queued and its event stream stays open for as long as the test reads it.
  */
-const LIMITS: ConnectionLimits = { keepAliveMs: 6_000, headersTimeoutMs: 2_000, requestTimeoutMs: 3_000, maxConnectionsPerAddress: 4 };
+// Four acceptors: connections come in through the listening socket's copies too (http/acceptors.ts), under the same limits.
+const LIMITS: ConnectionLimits = {
+  keepAliveMs: 6_000,
+  headersTimeoutMs: 2_000,
+  requestTimeoutMs: 3_000,
+  maxConnectionsPerAddress: 4,
+  acceptors: 4,
+};
 
 let h: Harness;
 let user: TestUser;
@@ -111,6 +118,7 @@ describe('slow clients', () => {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       maxConnectionsPerAddress: 256,
+      acceptors: 8,
     });
     expect(
       connectionLimits({
@@ -118,8 +126,11 @@ describe('slow clients', () => {
         ATELIER_HTTP_HEADERS_TIMEOUT_MS: '5000',
         ATELIER_HTTP_REQUEST_TIMEOUT_MS: '20000',
         ATELIER_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+        ATELIER_HTTP_ACCEPTORS: '1',
       }),
-    ).toEqual({ keepAliveMs: 90_000, headersTimeoutMs: 5_000, requestTimeoutMs: 20_000, maxConnectionsPerAddress: 0 });
+    ).toEqual({ keepAliveMs: 90_000, headersTimeoutMs: 5_000, requestTimeoutMs: 20_000, maxConnectionsPerAddress: 0, acceptors: 1 });
+    expect(connectionLimits({ ATELIER_HTTP_ACCEPTORS: '1000' }).acceptors).toBe(64);
+    expect(connectionLimits({ ATELIER_HTTP_ACCEPTORS: '0' }).acceptors).toBe(8);
     // Unusable values keep the default; a request timeout below the headers timeout is raised to it.
     expect(connectionLimits({ ATELIER_HTTP_KEEP_ALIVE_MS: 'soon', ATELIER_HTTP_HEADERS_TIMEOUT_MS: '-1' })).toMatchObject({
       keepAliveMs: 65_000,

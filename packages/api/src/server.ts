@@ -3,6 +3,7 @@ import { EngineDispatcher } from '@atelier/engine/dispatcher';
 import { GATEWAY_SERVICE_NAME, type Tracing, startTracing } from '@atelier/engine/tracing';
 import { withStorageSpans } from '@atelier/storage/tracing';
 import { createApp } from './app.js';
+import { addAcceptors } from './http/acceptors.js';
 import { type ConnectionLimits, capConnectionsPerAddress, connectionLimits, httpServerOptions } from './http/connection-limits.js';
 import { DEFAULT_ORDER_CONCURRENCY } from '@atelier/domain/priority';
 import type { AppServices } from './services.js';
@@ -65,6 +66,11 @@ async function startGateway(services: AppServices, { port, hostname, limits }: L
     );
     s.once('error', reject);
   });
+  const closeAcceptors = await addAcceptors(server, limits.acceptors).catch((err: unknown) => {
+    // One handle still serves: the gateway only takes a burst of new connections more slowly.
+    services.logger.warn({ err }, 'taking new connections through one handle: its copies could not be made');
+    return () => undefined;
+  });
   const address = server.address();
   const actual = typeof address === 'object' && address ? address.port : port;
   const url = `http://127.0.0.1:${actual}`;
@@ -77,6 +83,7 @@ async function startGateway(services: AppServices, { port, hostname, limits }: L
     port: actual,
     url,
     close: async () => {
+      closeAcceptors();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -18,6 +18,8 @@ export interface ConnectionLimits {
   requestTimeoutMs: number;
   /** Open connections allowed from one client address; 0 allows any number (ATELIER_HTTP_MAX_CONNECTIONS_PER_ADDRESS). */
   maxConnectionsPerAddress: number;
+  /** New connections the gateway may take in one turn of its event loop (ATELIER_HTTP_ACCEPTORS; acceptors.ts). */
+  acceptors: number;
 }
 
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
@@ -30,7 +32,13 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   requestTimeoutMs: 30_000,
   // Far above what one client or proxy keeps open (browsers keep 6 per host, the bench 256 at most).
   maxConnectionsPerAddress: 256,
+  // Node takes one per turn (acceptors.ts); 8 let 64 clients connecting at once into a busy gateway within
+  // a few turns, while a flood of connections still waits its turn rather than swamping the loop.
+  acceptors: 8,
 };
+
+/** Each acceptor is a descriptor the loop polls; past a few dozen they only add wake-ups. */
+const MAX_ACCEPTORS = 64;
 
 function setting(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero = false): number {
   const raw = env[name];
@@ -49,6 +57,7 @@ export function connectionLimits(env: NodeJS.ProcessEnv = process.env): Connecti
     // Node refuses a headers timeout longer than the request timeout; the headers are part of the request.
     requestTimeoutMs: Math.max(headersTimeoutMs, setting(env, 'ATELIER_HTTP_REQUEST_TIMEOUT_MS', d.requestTimeoutMs)),
     maxConnectionsPerAddress: setting(env, 'ATELIER_HTTP_MAX_CONNECTIONS_PER_ADDRESS', d.maxConnectionsPerAddress, true),
+    acceptors: Math.min(MAX_ACCEPTORS, setting(env, 'ATELIER_HTTP_ACCEPTORS', d.acceptors)),
   };
 }
 
