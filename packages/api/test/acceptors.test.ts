@@ -4,9 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { addAcceptors } from '../src/http/acceptors.js';
 
 /**
- * How many new connections a server takes in one turn of its event loop, over real sockets: the loop is
- * held while the kernel completes `clients` handshakes, then each connection is stamped with the turn
- * that took it (a setImmediate chain counts the turns).
+ * How many turns of its event loop a server takes to accept `clients` connections opened at once, over real
+ * sockets. The connects are all issued before the loop turns again, and the kernel completes a loopback
+ * handshake within the connect call, so every connection waits in the socket's queue when the loop next
+ * polls it. Each connection is stamped with the turn that took it (a setImmediate chain counts the turns).
  */
 async function turnsToTake(server: Server, clients: number): Promise<number> {
   const port = (server.address() as { port: number }).port;
@@ -25,8 +26,6 @@ async function turnsToTake(server: Server, clients: number): Promise<number> {
     });
   });
   opened.push(...Array.from({ length: clients }, () => connect(port, '127.0.0.1').on('error', () => {})));
-  const until = Date.now() + 200;
-  while (Date.now() < until) {} // the loop held: connections wait in the socket's queue
   await taken;
   counting = false;
   return new Set(turns).size;
