@@ -66,11 +66,6 @@ async function startGateway(services: AppServices, { port, hostname, limits }: L
     );
     s.once('error', reject);
   });
-  const closeAcceptors = await addAcceptors(server, limits.acceptors).catch((err: unknown) => {
-    // One handle still serves: the gateway only takes a burst of new connections more slowly.
-    services.logger.warn({ err }, 'taking new connections through one handle: its copies could not be made');
-    return () => undefined;
-  });
   const address = server.address();
   const actual = typeof address === 'object' && address ? address.port : port;
   const url = `http://127.0.0.1:${actual}`;
@@ -79,6 +74,11 @@ async function startGateway(services: AppServices, { port, hostname, limits }: L
   capConnectionsPerAddress(server, limits.maxConnectionsPerAddress, (address) =>
     log.warn({ address, max: limits.maxConnectionsPerAddress }, 'refusing connections past the per-address cap'),
   );
+  const closeAcceptors = await addAcceptors(server, limits.acceptors).catch((err: unknown) => {
+    // One handle still serves: the gateway only takes a burst of new connections more slowly.
+    log.warn({ err }, 'taking new connections through one handle: its copies could not be made');
+    return () => undefined;
+  });
   return {
     port: actual,
     url,

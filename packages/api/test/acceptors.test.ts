@@ -58,6 +58,10 @@ describe('acceptors', () => {
     expect(await turnsToTake(server, 12)).toBeLessThanOrEqual(4);
   });
 
+  it('refuses a server that is not listening, so the gateway can go on with its one handle', async () => {
+    await expect(addAcceptors(createServer(), 4)).rejects.toThrow('not listening');
+  });
+
   it('answers requests on connections its copies took, and lets the port go when closed', async () => {
     const server = await listening();
     const closeCopies = await addAcceptors(server, 8);

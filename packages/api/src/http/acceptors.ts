@@ -66,7 +66,10 @@ function listeningCopies(server: Server, n: number): Promise<Server[]> {
       if (copies.length < n) fail(new Error(`the descriptor copier ended (${code}) after ${copies.length} of ${n} copies`));
     });
     echo.on('message', (_message, copied) => {
-      if (settled) return;
+      if (settled) {
+        (copied as { close?: () => void }).close?.();
+        return;
+      }
       // Sockets made as node:http makes its own: half-open allowed, Nagle off.
       copies.push(createServer({ allowHalfOpen: true, noDelay: true }).listen(copied as never));
       if (copies.length < n) return;
