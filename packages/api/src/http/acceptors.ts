@@ -21,21 +21,24 @@ import { type Server, type Socket, createServer } from 'node:net';
  * Answers a function that closes the extra handles (the server's own is closed with the server).
  */
 export async function addAcceptors(server: Server, count: number): Promise<() => void> {
-  const extra: Server[] = [];
-  if (count > 1) {
-    const copies = await listeningCopies(server, count - 1);
-    for (const copy of copies) {
-      copy.on('connection', (socket: Socket) => server.emit('connection', socket));
-      // An accept that fails (out of descriptors) is the server's error, whichever handle met it.
-      copy.on('error', (err) => server.emit('error', err));
-      extra.push(copy);
-    }
-  }
+  const extra = count > 1 ? await listeningCopies(server, count - 1) : [];
   // Stops listening at once. Not waiting for the copies' connections to end: they are the HTTP server's,
   // which closes them with its own (a copy's close callback would wait for every one of them).
   return () => {
     for (const copy of extra) copy.close();
   };
+}
+
+/**
+ * A server that hands every connection it takes to `server`, from the moment it listens: the first copies
+ * take connections while the last are still on their way.
+ */
+function handingTo(server: Server): Server {
+  // Sockets made as node:http makes its own: half-open allowed, Nagle off.
+  const copy = createServer({ allowHalfOpen: true, noDelay: true }, (socket: Socket) => server.emit('connection', socket));
+  // An accept that fails (out of descriptors) is the server's error, whichever handle met it.
+  copy.on('error', (err) => server.emit('error', err));
+  return copy;
 }
 
 /** How long the copies may take before the gateway goes on with its one handle. */
@@ -70,8 +73,7 @@ function listeningCopies(server: Server, n: number): Promise<Server[]> {
         (copied as { close?: () => void }).close?.();
         return;
       }
-      // Sockets made as node:http makes its own: half-open allowed, Nagle off.
-      copies.push(createServer({ allowHalfOpen: true, noDelay: true }).listen(copied as never));
+      copies.push(handingTo(server).listen(copied as never));
       if (copies.length < n) return;
       settled = true;
       clearTimeout(timer);
