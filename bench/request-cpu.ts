@@ -11,10 +11,21 @@
  *
  * `npm run bench -- request-cpu`; BENCH_REQUESTS (200) per kind.
  */
-import type { Db } from '@atelier/db';
-import { isTerminalRunStatus } from '@atelier/domain';
 import { processCpuMs } from './cpu';
-import { benchLog, createApiKey, http, installRuntime, intEnv, postRun, runMain, startAtelier, startInfra } from './harness';
+import {
+  RunWatcher,
+  benchDbPool,
+  benchLog,
+  createApiKey,
+  followRunStream,
+  http,
+  installRuntime,
+  intEnv,
+  postRun,
+  runMain,
+  startAtelier,
+  startInfra,
+} from './harness';
 
 const settings = { requests: intEnv('BENCH_REQUESTS', 200, 1) };
 const TEMPLATE = 'plan-research-report';
@@ -28,20 +39,7 @@ function cpuMs(pid: number): number {
   return ms;
 }
 
-/** Waits until every run in `ids` has ended, reading the read model through the bench's own pool (no request to the gateway). */
-async function ended(db: Db, ids: string[]): Promise<void> {
-  for (;;) {
-    const rows = await db.selectFrom('runs').select('status').where('id', 'in', ids).execute();
-    if (rows.length === ids.length && rows.every((r) => isTerminalRunStatus(r.status))) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function readStream(url: string, apiKey: string): Promise<void> {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
-  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-  await res.text();
-}
+const RUN_TIMEOUT_MS = 60_000;
 
 await runMain(bench, async (cleanup) => {
   log(`settings ${JSON.stringify(settings)}`);
@@ -52,11 +50,14 @@ await runMain(bench, async (cleanup) => {
   const { gatewayPid, workerPid } = atelier.processes;
   const { url } = atelier;
   const apiKey = await createApiKey(url);
+  // Runs left to end are awaited on the read model's NOTIFY, through the bench's own pool: no request to the gateway.
+  const watcher = await RunWatcher.start(cleanup, benchDbPool(cleanup, infra), infra.databaseUrl, log);
+  const follow = (id: string) => followRunStream(url, id, apiKey, RUN_TIMEOUT_MS);
   // Warm both processes (code compiled, connections open, statements prepared), and leave ended runs to read.
   const endedRuns: string[] = [];
   for (let i = 0; i < 50; i++) {
     const id = await postRun(url, apiKey, TEMPLATE, { topic: `warm-up ${i}` });
-    await readStream(`${url}/v1/runs/${id}/events`, apiKey);
+    await follow(id);
     endedRuns.push(id);
   }
 
@@ -82,18 +83,19 @@ await runMain(bench, async (cleanup) => {
   };
   const idleMs = 50;
   await measure(`idle ${idleMs} ms`, () => new Promise((r) => setTimeout(r, idleMs)));
-  await measure('GET /healthz', () => fetch(`${url}/healthz`).then((r) => r.text()));
+  await measure('GET /healthz', () => http(url, 'GET', '/healthz'));
   await measure('GET /v1/runs/{id}', (i) => http(url, 'GET', `/v1/runs/${endedRuns[i % endedRuns.length]}`, undefined, apiKey));
-  await measure('event stream of an ended run', (i) => readStream(`${url}/v1/runs/${endedRuns[i % endedRuns.length]}/events`, apiKey));
+  await measure('event stream of an ended run', (i) => follow(endedRuns[i % endedRuns.length]!));
   const posted: string[] = [];
   await measure(
     'POST /v1/runs, the runs left to end',
     async (i) => posted.push(await postRun(url, apiKey, TEMPLATE, { topic: `posted ${i}` })),
-    () => ended(atelier.db, posted),
+    async () => {
+      await Promise.all(posted.map((id) => watcher.completed(id, RUN_TIMEOUT_MS)));
+    },
   );
   await measure('run posted and followed to its end', async (i) => {
-    const id = await postRun(url, apiKey, TEMPLATE, { topic: `followed ${i}` });
-    await readStream(`${url}/v1/runs/${id}/events`, apiKey);
+    await follow(await postRun(url, apiKey, TEMPLATE, { topic: `followed ${i}` }));
   });
   return { bench: 'request-cpu', settings, perRequest: results };
 });
