@@ -77,14 +77,14 @@ async function usableCharacter(referenceArtifactId: string): Promise<string> {
 }
 
 /**
- * The run workflow shape histories are recorded in now, named after the change that made it (RunShape 6,
- * run-types.ts: `decision-wait`, a run in review waits open for its decision). Histories of a shape stay
- * while a supported release can have executions of it open: the previous release's shape included, so
- * runs in flight across a deploy are covered (`lean-step-inputs`, shape 5); a new shape adds files instead
- * of replacing them, and a retired shape's files go with its code (docs/operations.md, Retiring a workflow
- * shape).
+ * The run workflow shape histories are recorded in now, named after the change that made it (RunShape 7,
+ * run-types.ts: `quick-steps`, a quick step runs in a local activity). Histories of a shape stay while a
+ * supported release can have executions of it open: the previous release's shape included, so runs in
+ * flight across a deploy are covered (`decision-wait`, shape 6, and `lean-step-inputs`, shape 5, which
+ * children of older parents still take); a new shape adds files instead of replacing them, and a retired
+ * shape's files go with its code (docs/operations.md, Retiring a workflow shape).
  */
-const SHAPE = 'decision-wait';
+const SHAPE = 'quick-steps';
 
 /** Every patch marker a history records, and every `TemporalChangeVersion` upsert that comes with one. */
 function patchEvents(history: { events?: Array<any> | null }) {
@@ -205,8 +205,14 @@ describe('the run workflow stays deterministic', () => {
     // A new execution's input names its shape, so it records no patch marker: each would cost an event and a
     // TemporalChangeVersion upsert (another event and a visibility write).
     expect(patchEvents(history)).toEqual([]);
-    // Its last step settled the run (shape 2): no settlement local activity, so no marker of any kind.
-    expect((history.events ?? []).filter((e) => e.markerRecordedEventAttributes)).toEqual([]);
+    // Its last step settled the run (shape 2): no settlement local activity. Its one marker is that last
+    // step's own: a code step is quick, so it ran in a local activity (shape 7).
+    const markers = (history.events ?? []).filter((e) => e.markerRecordedEventAttributes);
+    expect(markers.map((e) => e.markerRecordedEventAttributes!.markerName)).toEqual(['core_local_activity']);
+    const marked = h.temporal.options.loadedDataConverter.payloadConverter.fromPayload<{ activity_type: string }>(
+      markers[0]!.markerRecordedEventAttributes!.details!.data!.payloads![0]!,
+    );
+    expect(marked.activity_type).toBe('executeQuickStep');
     for (const [name, id] of scenarios) expect(patchEvents(await h.temporal.workflow.getHandle(id).fetchHistory()), name).toEqual([]);
     // A child run's input (prepareChildRun's) names its shape too, and so records no marker either.
     const parent = await h.temporal.workflow.getHandle(article).fetchHistory();
@@ -215,7 +221,7 @@ describe('the run workflow stays deterministic', () => {
     const childInput = h.temporal.options.loadedDataConverter.payloadConverter.fromPayload<any>(
       childStart.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!,
     );
-    expect(childInput).toMatchObject({ shape: 6 });
+    expect(childInput).toMatchObject({ shape: 7 });
     // The child may wait open in review after the parent closed: the parent's close only asks it to cancel.
     expect(childStart.startChildWorkflowExecutionInitiatedEventAttributes!.parentClosePolicy).toBe(3); // REQUEST_CANCEL
     // A run in review wrote its status twice: as it settled, and as it was decided.
@@ -228,16 +234,17 @@ describe('the run workflow stays deterministic', () => {
     expect(await statusesOf(cast)).toEqual(['review', 'rejected']);
     expect(patchEvents(await h.temporal.workflow.getHandle(childId).fetchHistory())).toEqual([]);
     const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
-    expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityId)).toEqual(['1-step-1', '2-step-2', '3-step-3']);
+    // The code step is not among them: it ran in the workflow task that reached it (the marker above).
+    expect(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityId)).toEqual(['1-step-1', '2-step-2']);
     const summaries = await Promise.all(
       scheduled.map((e) => h.temporal.options.loadedDataConverter.payloadConverter.fromPayload(e.userMetadata!.summary!)),
     );
-    expect(summaries).toEqual(['1 · Outline the report (llm)', '2 · Write the sections (llm)', '3 · Assemble the report (code)']);
+    expect(summaries).toEqual(['1 · Outline the report (llm)', '2 · Write the sections (llm)']);
     // The definition goes by reference: the run starts from its plan and the definition's hash, and each step's
     // activity is named by the hash, so no prompt or jsonSchema is written into the history.
     const converter = h.temporal.options.loadedDataConverter.payloadConverter;
     const started = converter.fromPayload<any>(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
-    expect(started).toMatchObject({ shape: 6, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
+    expect(started).toMatchObject({ shape: 7, plan: { id: 'plan-research-report' }, definitionHash: expect.stringMatching(/^sha256:/) });
     expect(started).not.toHaveProperty('definition');
     // Shape 3: RunStatus is written once, as the run settles (the start wrote `queued`).
     const statusWrites = (history.events ?? []).flatMap((e) => {
@@ -250,7 +257,6 @@ describe('the run workflow stays deterministic', () => {
     expect(calls.map((c) => [c.returnOutput, c.outputRefs, Object.keys(c.context.steps)])).toEqual([
       [false, undefined, []],
       [false, ['step-1'], []],
-      [undefined, ['step-1', 'step-2'], []],
     ]);
     const results = (history.events ?? []).filter((e) => e.activityTaskCompletedEventAttributes);
     for (const e of results) {

@@ -150,7 +150,7 @@ describe('RunStatus after a review decision', () => {
     await decide(children[1]!.id, { decision: 'reject' });
     await expectExecution(children[1]!.id, { status: 'COMPLETED', runStatus: 'rejected' });
     await record('order-children-in-review.children-signal', order.id);
-    await record('child-run-in-review.decision-wait', children[0]!.id);
+    await record('child-run-in-review.quick-steps', children[0]!.id);
   });
 
   it('asks the children still running to cancel when an order’s execution is terminated', async () => {
@@ -183,6 +183,6 @@ describe('RunStatus after a review decision', () => {
 
     await decide(child.id, { decision: 'approve', patch: { usage: 'social' } });
     await expectExecution(child.id, { status: 'COMPLETED', runStatus: 'completed' });
-    await record('sub-workflow-in-review.decision-wait', parent.id);
+    await record('sub-workflow-in-review.quick-steps', parent.id);
   });
 });

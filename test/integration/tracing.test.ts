@@ -101,7 +101,9 @@ async function startOtlpReceiver(): Promise<OtlpReceiver> {
 /** Answers the prompt writer's structured-output request with a conforming prompt. */
 const promptAnswer = () => completion(JSON.stringify({ prompt: 'A lighthouse on a cliff at dusk, flat shapes, warm palette.' }));
 
-const STEPS = 4; // generate-illustration: prompt (llm, openai), draw (image, local), remove background (tool), shape (code)
+// generate-illustration: prompt (llm, openai), draw (image, local) and remove background (tool) in executeStep
+// activities, and shape (code), a quick step, in the executeQuickStep local activity (run shape 7).
+const STEPS = 3;
 
 let receiver: OtlpReceiver;
 let openai: OpenAiLoopback;
@@ -149,6 +151,7 @@ async function traceOf(runId: string): Promise<ReceivedSpan[]> {
     const stepSpans = spans.filter((s) => s.name === 'RunActivity:executeStep');
     const done =
       spans.some((s) => s.name === 'RunWorkflow:runWorkflow') &&
+      spans.some((s) => s.name === 'RunActivity:executeQuickStep') &&
       new Set(stepSpans.map((s) => s.attributes.temporalActivityId)).size >= STEPS;
     if (done) return spans;
     if (Date.now() > deadline)
@@ -224,6 +227,12 @@ function expectConnectedRunTrace(spans: ReceivedSpan[], run: { runId: string; wo
     expect(executed.map((p) => p.spanId)).toContain(s.parentSpanId);
     expect(s.attributes).toMatchObject(ids);
   }
+  // The quick step ran in a local activity the workflow started, with no attempt of its own to detach.
+  const quickStart = one('StartActivity:executeQuickStep');
+  expect(quickStart.parentSpanId).toBe(workflow.spanId);
+  const quick = one('RunActivity:executeQuickStep');
+  expect(quick.parentSpanId).toBe(quickStart.spanId);
+  expect(quick.attributes).toMatchObject(ids);
   const underSteps = (s: ReceivedSpan) => detachedAttempts.some((step) => step.spanId === s.parentSpanId);
 
   // Under the steps: the provider's HTTP call, storage writes and database queries.

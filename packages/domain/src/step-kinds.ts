@@ -10,6 +10,9 @@ export const kindNeedsRole = (kind: StepKind): boolean => STEP_KIND_TRAITS[kind]
 /** Whether the run workflow runs steps of this kind itself instead of the executeStep activity. */
 export const runByWorkflow = (kind: StepKind): boolean => STEP_KIND_TRAITS[kind].runBy === 'workflow';
 
+/** Whether steps of this kind are quick enough to run in a local activity (run shape 7; STEP_KIND_TRAITS). */
+export const quickKind = (kind: StepKind): boolean => STEP_KIND_TRAITS[kind].quick;
+
 /** A role-using step's missing role, or its role without a model in `providers`. */
 export function roleProblem(step: Pick<Step, 'kind' | 'role'>, providers: Bindings): string | undefined {
   if (!kindNeedsRole(step.kind)) return undefined;

@@ -16,7 +16,7 @@ import type { DecidedRunStatus } from '@atelier/domain/review';
 export type RunWorkflowInput = RunStart & { shape: RunShape; plan: RunPlan; definitionHash: string };
 
 /**
- * The workflow shape a run input names (RunWorkflowInput.shape): 5 or 6, what the run workflow still takes.
+ * The workflow shape a run input names (RunWorkflowInput.shape): 5, 6 or 7, what the run workflow still takes.
  * Each shape was the one before and one change, numbered as they came (git log -S'RunShape'); 5 is all of:
  * each step's activity named after the step (id `<n>-<step id>`, summary `<n> · <name> (<kind>)`) and the
  * execution ending Failed or Canceled as the run does; no markRunRunning (the first step's start marks the run
@@ -35,12 +35,17 @@ export type RunWorkflowInput = RunStart & { shape: RunShape; plan: RunPlan; defi
  * instead of its execution's close, and starts it with ParentClosePolicy REQUEST_CANCEL: its close (an order
  * that finished, a parent that failed, or either terminated) asks its children to cancel, which those in
  * flight do at their next step boundary and those waiting in review ignore (`review` is terminal). Only a
- * parent that listens names shape 6 for its children (PrepareChildInput.runShape, claimOrderChildren's
+ * parent that listens names shape 6 or later (RUN_SHAPE) for its children (PrepareChildInput.runShape, claimOrderChildren's
  * `runShape`); a child not named one takes 5 (workflows/shapes.ts, where the branches on shape live).
+ *
+ * 7 is 6 and one change: a quick step (a `code` step, STEP_KIND_TRAITS `quick`, whose gate no model judges)
+ * runs in the executeQuickStep local activity, inside the workflow task that reached it, instead of an
+ * executeStep activity task: its history shows a marker where 6 has an activity and a workflow task more.
+ * Parents that listen name 7 for their children, as they named 6.
  *
  * A new shape adds a number here and branches on it; the oldest go as docs/operations.md says.
  */
-export type RunShape = 5 | 6;
+export type RunShape = 5 | 6 | 7;
 
 export interface RunStart {
   runId: string;
@@ -70,7 +75,7 @@ export interface OrderWorkflowInput {
  * and a database round trip) per child started; the next batch claimed as soon as one is used up, while its
  * children run, instead of when a slot frees up; an execution starting at least twice the concurrency in
  * children before it continues as new (not 400 whatever the concurrency), so a concurrency above 400 is
- * honoured. 4 is 3 and one change: its children take run shape 6 (they say they settled by signal and stay
+ * honoured. 4 is 3 and one change: its children take run shape 6 or later (RUN_SHAPE: they say they settled by signal and stay
  * open in review). Inputs without a shape and shapes 1-2 were retired (docs/operations.md, Retiring a
  * workflow shape).
  */
@@ -162,7 +167,7 @@ export interface PrepareChildInput {
   /** The subWorkflow step: its identity and the child it starts (a planned step carries these). */
   step: StepIdentity & Pick<Step, 'templateId' | 'templateVersion' | 'intakeMapping'>;
   context: RunContext;
-  /** The shape the child takes: a parent that hears childSettledSignal names 6; absent, the child takes 5. */
+  /** The shape the child takes: a parent that hears childSettledSignal names RUN_SHAPE (6 or later); absent, the child takes 5. */
   runShape?: RunShape;
 }
 
@@ -194,7 +199,7 @@ export interface EmitArtifactInput {
 
 export interface RunOutcome {
   runId: string;
-  /** How the run settled; a run of shape 6 that waited in review returns the decided status. */
+  /** How the run settled; a run of shape 6 or later that waited in review returns the decided status. */
   status: SettleRunInput['status'] | DecidedRunStatus;
   artifactId?: string;
   artifactType?: string;

@@ -230,6 +230,10 @@ async function createWorker(
   // waiting for the database is not taken for dead.
   const asAttempt = <I extends unknown[], O>(activity: (...input: I) => Promise<O>) =>
     detachedSteps.limit > 0 ? detached(detachedSteps, activity, opts.detachAfterMs) : heartbeating(activity);
+  // The run workflow names its step by the definition's hash, and outputs it holds by reference by step id;
+  // the worker's caches make both whole.
+  const wholeStep = (execute: typeof activities.executeStep) =>
+    withRetryBudget(withFullStep(DefinitionCache.of(opts.db), withStepOutputs(StepOutputCache.of(opts.db), execute)));
   const storage = traced ? withStorageSpans(opts.storage) : opts.storage;
   const activities = createActivities({
     db: opts.db,
@@ -257,11 +261,9 @@ async function createWorker(
       ...(traced ? { interceptors: traced.interceptors, sinks: traced.sinks } : {}),
       activities: {
         ...activities,
-        // The run workflow names its step by the definition's hash, and outputs it holds by reference by step
-        // id; the worker's caches make both whole.
-        executeStep: asAttempt(
-          withRetryBudget(withFullStep(DefinitionCache.of(opts.db), withStepOutputs(StepOutputCache.of(opts.db), activities.executeStep))),
-        ),
+        executeStep: asAttempt(wholeStep(activities.executeStep)),
+        // A quick step's local activity runs inside a workflow task: neither detached nor heartbeating.
+        executeQuickStep: wholeStep(activities.executeStep),
         prepareChildRun: withRetryBudget(activities.prepareChildRun),
         ...createOrderActivities(opts.db),
         ...createReconcilerActivities(opts.db, opts.logger.child({ component: 'reconciler' })),

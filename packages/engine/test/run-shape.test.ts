@@ -1,20 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
 import { plannedRunInput } from '../src/run-input.js';
-import { CHILD_SHAPE_UNNAMED, ORDER_SHAPE, RUN_SHAPE, hearsChildrenSettle, waitsForDecision } from '../src/workflows/shapes.js';
+import {
+  CHILD_SHAPE_UNNAMED,
+  ORDER_SHAPE,
+  RUN_SHAPE,
+  hearsChildrenSettle,
+  runsQuickStepsLocally,
+  waitsForDecision,
+} from '../src/workflows/shapes.js';
+import { STEP_KINDS } from '@atelier/contracts/workflow-definition';
+import { quickKind } from '@atelier/domain/step-kinds';
 
 describe('the run workflow’s shape, carried in its input', () => {
   it('is named by every input the engine starts a run with, so the workflow asks no patch marker', () => {
     const definition = loadBuiltinWorkflows().find((d) => d.id === 'plan-research-report')!;
     const start = { runId: 'run-1', workspaceId: 'ws-1', intake: { topic: 't' }, inputs: {}, bindings: {} };
-    expect(RUN_SHAPE).toBe(6);
+    expect(RUN_SHAPE).toBe(7);
     expect(plannedRunInput(start, definition)).toMatchObject({ shape: RUN_SHAPE, runId: 'run-1', plan: { id: definition.id } });
     // A child whose parent names no shape takes the one that closes in review, which such a parent waits for.
     expect(plannedRunInput(start, definition, CHILD_SHAPE_UNNAMED)).toMatchObject({ shape: 5 });
   });
 
+  it('runs quick steps in local activities from shape 7, and only code steps are quick', () => {
+    expect([5, 6, 7].map((s) => runsQuickStepsLocally(s as 5 | 6 | 7))).toEqual([false, false, true]);
+    expect(runsQuickStepsLocally(RUN_SHAPE)).toBe(true);
+    // A model call, a tool's fetch or media work, or a child run can take minutes: each keeps a task of its own.
+    expect(STEP_KINDS.filter(quickKind)).toEqual(['code']);
+  });
+
   it('waits in review from shape 6, and an order hears its children settle from shape 4', () => {
-    expect([5, 6].map((s) => waitsForDecision(s as 5 | 6))).toEqual([false, true]);
+    expect([5, 6, 7].map((s) => waitsForDecision(s as 5 | 6 | 7))).toEqual([false, true, true]);
     expect(waitsForDecision(RUN_SHAPE)).toBe(true);
     expect([3, 4].map((s) => hearsChildrenSettle(s as 3 | 4))).toEqual([false, true]);
     expect(hearsChildrenSettle(ORDER_SHAPE)).toBe(true);

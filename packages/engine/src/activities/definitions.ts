@@ -84,5 +84,11 @@ export function withFullStep(
   };
 }
 
-/** The activities as the run workflow calls them: executeStep takes its step by reference (withFullStep). */
-export type RunActivities = Omit<EngineActivities, 'executeStep'> & { executeStep(call: StepCall): Promise<StepResult> };
+/**
+ * The activities as the run workflow calls them: executeStep takes its step by reference (withFullStep), and
+ * executeQuickStep is the same step run as a local activity (a quick step, run shape 7).
+ */
+export type RunActivities = Omit<EngineActivities, 'executeStep'> & {
+  executeStep(call: StepCall): Promise<StepResult>;
+  executeQuickStep(call: StepCall): Promise<StepResult>;
+};

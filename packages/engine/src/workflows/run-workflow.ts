@@ -10,6 +10,7 @@ import {
   executeChild,
   getExternalWorkflowHandle,
   proxyActivities,
+  proxyLocalActivities,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -17,6 +18,7 @@ import type { Gate } from '@atelier/contracts/workflow-definition';
 import { gateHold, gateOf, gateStop, isJudgedGate } from '@atelier/domain/gates';
 import { sliceContext } from '@atelier/domain/run-context';
 import type { PlannedStep } from '@atelier/domain/run-plan';
+import { quickKind } from '@atelier/domain/step-kinds';
 import type { RunActivities } from '../activities/definitions.js';
 import type { RunOutcome, RunWorkflowInput, StepResult } from '../run-types.js';
 import { childSettledSignal, handleRunRequests } from './run-handlers.js';
@@ -32,7 +34,7 @@ import {
   stepLabel,
 } from './run-progress.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
-import { RUN_SHAPE, waitsForDecision } from './shapes.js';
+import { RUN_SHAPE, runsQuickStepsLocally, waitsForDecision } from './shapes.js';
 
 export {
   cancelRunSignal,
@@ -43,13 +45,24 @@ export {
   runStateQuery,
 } from './run-handlers.js';
 
+const STEP_RETRY = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+  nonRetryableErrorTypes: NON_RETRYABLE,
+};
+
 const { executeStep, prepareChildRun, cancelProviderJobs } = proxyActivities<RunActivities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '15 seconds',
   // No attempt limit here: the activity keeps its own budget (withRetryBudget), so a database outage is
   // waited out while a step's own failures still end after a few attempts.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: NON_RETRYABLE },
+  retry: STEP_RETRY,
 });
+
+// A quick step (shape 7): the same activity and retries, run by the worker inside the workflow task. Its work
+// is stopped within seconds, so a minute bounds an attempt that also waits a while for the database.
+const { executeQuickStep } = proxyLocalActivities<RunActivities>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY });
 
 /**
  * The contract's story of a run: it may be cancelled before it starts; a character's consent is judged
@@ -57,7 +70,7 @@ const { executeStep, prepareChildRun, cancelProviderJobs } = proxyActivities<Run
  * an approval gate holds the run for review; and the run settles `completed` with its artifact. Any
  * failure on the way settles it too, before the execution closes, and the execution closes as the run
  * ended (closeAs); a run held for review (shape 6) once it is decided. The input names the shape the run
- * takes (RunShape, run-types.ts): 5 or 6.
+ * takes (RunShape, run-types.ts): 5, 6 or 7.
  */
 export async function runWorkflow(input: RunWorkflowInput): Promise<RunOutcome> {
   const run = new RunProgress(input);
@@ -190,7 +203,8 @@ function stepOptions(step: PlannedStep, index: number, what: 'step' | 'child'): 
 
 /**
  * The executeStep activity of a step (its gate judged there), started; not async, so it makes no promise of
- * its own. `held`: the worker keeps the step's output (RunProgress.holdsOutput).
+ * its own. `held`: the worker keeps the step's output (RunProgress.holdsOutput). A quick step (shape 7) runs
+ * in a local activity: in the workflow task that reached it, with no task of its own.
  */
 function executeStepOf(
   run: RunProgress,
@@ -226,6 +240,8 @@ function executeStepOf(
     ...(waited > 0 ? { resumesJob: true as const } : {}),
   };
   const options = stepOptions(step, index, 'step');
+  if (waited === 0 && !stepInput.gate && quickKind(step.kind) && runsQuickStepsLocally(input.shape))
+    return executeQuickStep.executeWithOptions({ summary: options.summary }, [stepInput]);
   return executeStep.executeWithOptions(waited > 0 ? { ...options, activityId: `${options.activityId}-${waited}` } : options, [stepInput]);
 }
 
@@ -271,7 +287,7 @@ async function runChild(run: RunProgress, step: PlannedStep, index: number): Pro
     stepIndex: index,
     step,
     context: run.context,
-    // A parent of shape 6 hears its child's settlement by signal, so the child may wait open in review.
+    // A parent of shape 6 or later hears its child's settlement by signal, so the child may wait open in review.
     ...(waitsForDecision(run.input.shape) ? { runShape: RUN_SHAPE } : {}),
   };
   const childInput = await prepareChildRun.executeWithOptions(stepOptions(step, index, 'child'), [prepare]);
@@ -314,7 +330,7 @@ async function runChild(run: RunProgress, step: PlannedStep, index: number): Pro
   return settled.output;
 }
 
-/** A child of shape 6: its outcome as it said it settled (held in review, still open), or as its execution closed. */
+/** A child of shape 6 or later: its outcome as it said it settled (held in review, still open), or as its execution closed. */
 async function settledOrClosed(run: RunProgress, started: Promise<RunOutcome>, childRunId: string): Promise<RunOutcome> {
   let closed = false;
   const close = () => {

@@ -10,7 +10,7 @@ import type { OrderShape, RunShape } from '../run-types.js';
  * changing it is a release that starts a new shape, and dropping an old one follows docs/operations.md,
  * Retiring a workflow shape.
  */
-export const RUN_SHAPE: RunShape = 6;
+export const RUN_SHAPE: RunShape = 7;
 /** The shape of a child whose parent does not name one: a parent of an older shape waits for its execution to close. */
 export const CHILD_SHAPE_UNNAMED: RunShape = 5;
 /** The shape the dispatcher starts orders in. */
@@ -19,6 +19,11 @@ export const ORDER_SHAPE: OrderShape = 4;
 /** A run of this shape waits, open, for the review decision, and tells a parent of its settlement by signal. */
 export function waitsForDecision(shape: RunShape): boolean {
   return shape >= 6;
+}
+
+/** A run of this shape runs its quick steps (STEP_KIND_TRAITS `quick`, no judged gate) in local activities. */
+export function runsQuickStepsLocally(shape: RunShape): boolean {
+  return shape >= 7;
 }
 
 /** An order of this shape starts its children in RUN_SHAPE and hears their settlement by signal. */
