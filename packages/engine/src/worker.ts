@@ -231,9 +231,12 @@ async function createWorker(
   const asAttempt = <I extends unknown[], O>(activity: (...input: I) => Promise<O>) =>
     detachedSteps.limit > 0 ? detached(detachedSteps, activity, opts.detachAfterMs) : heartbeating(activity);
   // The run workflow names its step by the definition's hash, and outputs it holds by reference by step id;
-  // the worker's caches make both whole.
+  // the worker's caches make both whole. One of each for both ways a step runs: a quick step reads the
+  // outputs its run's other steps kept, and forgets them when it settles the run.
+  const definitions = DefinitionCache.of(opts.db);
+  const outputs = StepOutputCache.of(opts.db);
   const wholeStep = (execute: typeof activities.executeStep) =>
-    withRetryBudget(withFullStep(DefinitionCache.of(opts.db), withStepOutputs(StepOutputCache.of(opts.db), execute)));
+    withRetryBudget(withFullStep(definitions, withStepOutputs(outputs, execute)));
   const storage = traced ? withStorageSpans(opts.storage) : opts.storage;
   const activities = createActivities({
     db: opts.db,
