@@ -276,6 +276,7 @@ async function createWorker(
         opts.maxConcurrentWorkflowTasks ?? workerSlotsFromEnv(process.env).workflowTasks,
       ),
       ...cacheSize(workerSlotsFromEnv(process.env).workflowCache),
+      nonStickyToStickyPollRatio: workerSlotsFromEnv(process.env).queuePollRatio,
       shutdownGraceTime: '10 seconds',
     },
     nondeterminism,

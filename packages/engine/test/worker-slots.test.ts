@@ -14,8 +14,9 @@ describe('worker slots from the environment', () => {
         ATELIER_WEBHOOK_MAX_ACTIVITIES: '50',
         ATELIER_WORKFLOW_TASK_SLOTS: '4',
         ATELIER_WORKFLOW_CACHE_SIZE: '200',
+        ATELIER_WORKFLOW_QUEUE_POLL_RATIO: '1',
       }),
-    ).toEqual({ activities: 2500, detachedSteps: 0, webhookActivities: 50, workflowTasks: 4, workflowCache: 200 });
+    ).toEqual({ activities: 2500, detachedSteps: 0, webhookActivities: 50, workflowTasks: 4, workflowCache: 200, queuePollRatio: 1 });
   });
 
   it('refuses a value that is not a whole number in range, naming the setting', () => {
@@ -26,5 +27,9 @@ describe('worker slots from the environment', () => {
     expect(() => workerSlotsFromEnv({ ATELIER_WORKER_MAX_DETACHED_STEPS: '-1' })).toThrow(
       /ATELIER_WORKER_MAX_DETACHED_STEPS must be an integer of at least 0/,
     );
+    for (const bad of ['0', '1.5', 'half'])
+      expect(() => workerSlotsFromEnv({ ATELIER_WORKFLOW_QUEUE_POLL_RATIO: bad })).toThrow(
+        /ATELIER_WORKFLOW_QUEUE_POLL_RATIO must be a number above 0 and at most 1/,
+      );
   });
 });
