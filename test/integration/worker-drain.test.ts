@@ -127,17 +127,15 @@ describe('where a step attempt ends', () => {
     const quick = await h.startWorker({ localLatencyMs: 0, metrics: quickMetrics, detachAfterMs: 10_000 });
     await completedRun();
     await quick.stop();
-    // Three steps (two model calls and a code step), each reported with its slot.
-    expect(await attemptsEnded(quickMetrics)).toEqual({ slot: 3 });
+    // The two model calls, each reported with its slot. The code step is a quick step (run shape 7): it ran
+    // in a local activity, inside a workflow task, with no slot to end in.
+    expect(await attemptsEnded(quickMetrics)).toEqual({ slot: 2 });
 
-    // The default window (250 ms) against model calls of 1 s: both detach and report through the client. The
-    // code step ends in its slot unless a loaded machine holds it past the window.
+    // The default window (250 ms) against model calls of 1 s: both detach and report through the client.
     const slowMetrics = createWorkerMetrics();
     const slow = await h.startWorker({ localLatencyMs: 1_000, metrics: slowMetrics });
     await completedRun();
     await slow.stop();
-    const ended = await attemptsEnded(slowMetrics);
-    expect(ended.detached).toBeGreaterThanOrEqual(2);
-    expect((ended.slot ?? 0) + (ended.detached ?? 0)).toBe(3);
+    expect(await attemptsEnded(slowMetrics)).toEqual({ detached: 2 });
   }, 90_000);
 });
