@@ -213,8 +213,12 @@ describe('the run workflow stays deterministic', () => {
       markers[0]!.markerRecordedEventAttributes!.details!.data!.payloads![0]!,
     );
     expect(marked.activity_type).toBe('executeQuickStep');
+    // The Web UI's timeline names it as it names a step's activity.
+    expect(h.temporal.options.loadedDataConverter.payloadConverter.fromPayload(markers[0]!.userMetadata!.summary!)).toBe(
+      '3 · Assemble the report (code)',
+    );
     for (const [name, id] of scenarios) expect(patchEvents(await h.temporal.workflow.getHandle(id).fetchHistory()), name).toEqual([]);
-    // A child run's input (prepareChildRun's) names its shape too, and so records no marker either.
+    // A child run's input (prepareChildRun's) names its shape too, and so records no patch marker either.
     const parent = await h.temporal.workflow.getHandle(article).fetchHistory();
     const childStart = parent.events!.find((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)!;
     const childId = childStart.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!;
