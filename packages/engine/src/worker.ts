@@ -237,6 +237,7 @@ async function createWorker(
   const outputs = StepOutputCache.of(opts.db);
   const wholeStep = (execute: typeof activities.executeStep) =>
     withRetryBudget(withFullStep(definitions, withStepOutputs(outputs, execute)));
+  const slots = workerSlotsFromEnv(process.env);
   const storage = traced ? withStorageSpans(opts.storage) : opts.storage;
   const activities = createActivities({
     db: opts.db,
@@ -271,12 +272,9 @@ async function createWorker(
         ...createOrderActivities(opts.db),
         ...createReconcilerActivities(opts.db, opts.logger.child({ component: 'reconciler' })),
       },
-      tuner: slotTuner(
-        opts.maxConcurrentActivities ?? workerSlotsFromEnv(process.env).activities,
-        opts.maxConcurrentWorkflowTasks ?? workerSlotsFromEnv(process.env).workflowTasks,
-      ),
-      ...cacheSize(workerSlotsFromEnv(process.env).workflowCache),
-      nonStickyToStickyPollRatio: workerSlotsFromEnv(process.env).queuePollRatio,
+      tuner: slotTuner(opts.maxConcurrentActivities ?? slots.activities, opts.maxConcurrentWorkflowTasks ?? slots.workflowTasks),
+      ...cacheSize(slots.workflowCache),
+      nonStickyToStickyPollRatio: slots.queuePollRatio,
       shutdownGraceTime: '10 seconds',
     },
     nondeterminism,

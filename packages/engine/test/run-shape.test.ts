@@ -6,11 +6,10 @@ import {
   ORDER_SHAPE,
   RUN_SHAPE,
   hearsChildrenSettle,
-  runsQuickStepsLocally,
+  runsLocally,
   waitsForDecision,
 } from '../src/workflows/shapes.js';
 import { STEP_KINDS } from '@atelier/contracts/workflow-definition';
-import { quickKind } from '@atelier/domain/step-kinds';
 
 describe('the run workflow’s shape, carried in its input', () => {
   it('is named by every input the engine starts a run with, so the workflow asks no patch marker', () => {
@@ -22,11 +21,13 @@ describe('the run workflow’s shape, carried in its input', () => {
     expect(plannedRunInput(start, definition, CHILD_SHAPE_UNNAMED)).toMatchObject({ shape: 5 });
   });
 
-  it('runs quick steps in local activities from shape 7, and only code steps are quick', () => {
-    expect([5, 6, 7].map((s) => runsQuickStepsLocally(s as 5 | 6 | 7))).toEqual([false, false, true]);
-    expect(runsQuickStepsLocally(RUN_SHAPE)).toBe(true);
+  it('runs a quick step in a local activity from shape 7: a code step whose gate no model judges', () => {
+    expect([5, 6, 7].map((s) => runsLocally(s as 5 | 6 | 7, 'code', false))).toEqual([false, false, true]);
+    expect(runsLocally(RUN_SHAPE, 'code', false)).toBe(true);
     // A model call, a tool's fetch or media work, or a child run can take minutes: each keeps a task of its own.
-    expect(STEP_KINDS.filter(quickKind)).toEqual(['code']);
+    expect(STEP_KINDS.filter((kind) => runsLocally(RUN_SHAPE, kind, false))).toEqual(['code']);
+    // So can a classifier judging the step's gate.
+    expect(runsLocally(RUN_SHAPE, 'code', true)).toBe(false);
   });
 
   it('waits in review from shape 6, and an order hears its children settle from shape 4', () => {

@@ -18,7 +18,6 @@ import type { Gate } from '@atelier/contracts/workflow-definition';
 import { gateHold, gateOf, gateStop, isJudgedGate } from '@atelier/domain/gates';
 import { sliceContext } from '@atelier/domain/run-context';
 import type { PlannedStep } from '@atelier/domain/run-plan';
-import { quickKind } from '@atelier/domain/step-kinds';
 import type { RunActivities } from '../activities/definitions.js';
 import type { RunOutcome, RunWorkflowInput, StepResult } from '../run-types.js';
 import { childSettledSignal, handleRunRequests } from './run-handlers.js';
@@ -34,7 +33,7 @@ import {
   stepLabel,
 } from './run-progress.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
-import { RUN_SHAPE, runsQuickStepsLocally, waitsForDecision } from './shapes.js';
+import { RUN_SHAPE, runsLocally, waitsForDecision } from './shapes.js';
 
 export {
   cancelRunSignal,
@@ -240,7 +239,7 @@ function executeStepOf(
     ...(waited > 0 ? { resumesJob: true as const } : {}),
   };
   const options = stepOptions(step, index, 'step');
-  if (waited === 0 && !stepInput.gate && quickKind(step.kind) && runsQuickStepsLocally(input.shape))
+  if (runsLocally(input.shape, step.kind, stepInput.gate !== undefined))
     return executeQuickStep.executeWithOptions({ summary: options.summary }, [stepInput]);
   return executeStep.executeWithOptions(waited > 0 ? { ...options, activityId: `${options.activityId}-${waited}` } : options, [stepInput]);
 }

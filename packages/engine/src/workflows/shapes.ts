@@ -2,6 +2,8 @@
  * What each workflow shape does differently (RunShape, OrderShape: run-types.ts), as pure code the workflows
  * and the activities that build their inputs share.
  */
+import type { StepKind } from '@atelier/contracts/workflow-definition';
+import { quickKind } from '@atelier/domain/step-kinds';
 import type { OrderShape, RunShape } from '../run-types.js';
 
 /**
@@ -21,9 +23,12 @@ export function waitsForDecision(shape: RunShape): boolean {
   return shape >= 6;
 }
 
-/** A run of this shape runs its quick steps (STEP_KIND_TRAITS `quick`, no judged gate) in local activities. */
-export function runsQuickStepsLocally(shape: RunShape): boolean {
-  return shape >= 7;
+/**
+ * Whether a run of this shape runs a step of this kind in a local activity, inside its workflow task: from
+ * shape 7, a quick kind (STEP_KIND_TRAITS `quick`) whose gate no model judges (a judge's call can take minutes).
+ */
+export function runsLocally(shape: RunShape, kind: StepKind, judgedGate: boolean): boolean {
+  return shape >= 7 && quickKind(kind) && !judgedGate;
 }
 
 /** An order of this shape starts its children in RUN_SHAPE and hears their settlement by signal. */
