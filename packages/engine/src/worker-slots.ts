@@ -37,14 +37,14 @@ export interface WorkerSlots {
   workflowTasks: number;
   /**
    * Of the worker's workflow task polls, the share that asks the task queue itself rather than the worker's
-   * sticky queue (ATELIER_WORKFLOW_QUEUE_POLL_RATIO, default 0.2: the SDK's nonStickyToStickyPollRatio, 2
-   * polls of 10). The task queue holds new runs' first tasks, in priority and fairness order; the sticky
-   * queue holds the next tasks of runs this worker has cached, first come, first served. Raising it starts a
-   * burst's runs sooner, so their model calls overlap: at 1 (the sticky queue keeps the SDK's least, one
-   * poll), 400 runs posted at once with 2 s model calls finished in 1.11–1.13× bare Temporal's time against
-   * 1.19–1.31×. But the sticky queue then lines up every started run's next task behind one poll, so a
-   * workspace's single run waited behind another's burst 1.97× its idle time against 1.31× (bench/fairness.ts,
-   * target 1.5×). Kept at the SDK's share for fairness; a deployment with one tenant may raise it.
+   * sticky queue (ATELIER_WORKFLOW_QUEUE_POLL_RATIO, default 0.5; the SDK's nonStickyToStickyPollRatio, whose
+   * own default is 0.2). The task queue holds new runs' first tasks, in priority and fairness order; the
+   * sticky queue holds the next tasks of runs this worker has cached, first come, first served. More polls on
+   * the task queue start a burst's runs sooner, so their model calls overlap: 400 runs posted at once with
+   * 2 s model calls finished in 1.23–1.28× bare Temporal's time at 0.5 against 1.27–1.33× at 0.2, and
+   * 1.11–1.13× at 1. But at 1 the sticky queue keeps one poll, and every started run's next task waits behind
+   * it: a workspace's single run behind another's burst took 1.8–1.97× its idle time (bench/fairness.ts,
+   * target 1.5×), against 1.14–1.22× at 0.5 and 1.12–1.31× at 0.2. A deployment with one tenant may raise it.
    */
   queuePollRatio: number;
   /** Run executions kept in the worker's cache (ATELIER_WORKFLOW_CACHE_SIZE); absent, the SDK sizes it from the heap. */
@@ -56,7 +56,7 @@ export const DEFAULT_WORKER_SLOTS: Readonly<WorkerSlots> = Object.freeze({
   detachedSteps: 5_000,
   webhookActivities: 200,
   workflowTasks: 8,
-  queuePollRatio: 0.2,
+  queuePollRatio: 0.5,
 });
 
 /** How long a stopping worker waits for its detached step attempts, as long as the SDK's shutdown grace. */
