@@ -1,7 +1,8 @@
 import { type RawBuilder, type Transaction, sql } from 'kysely';
-import { isTerminalRunStatus } from '@atelier/domain';
+import { isTerminalRunStatus, newRunId } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { type DeliverableCommand, type LeasedCommand, engineCommandRow } from './engine-commands.js';
+import { isUniqueViolation, pgConstraint } from './errors.js';
 import { artifactUpsert } from './runs/artifact-write.js';
 import { IN_FLIGHT_RUN_STATUSES, type RunRow, type RunStepRow } from './runs/row.js';
 import { announceAppended, appendRunEvents, appendedEvents } from './runs/events.js';
@@ -66,6 +67,30 @@ export async function insertRunLeased(
 ): Promise<{ run: RunRow; command: LeasedCommand } | undefined> {
   const inserted = await insertRunWith(db, run, { kind: 'start_run', leased: true }, condition);
   return inserted && { run: inserted.run, command: { ...inserted.command!, run: inserted.run } };
+}
+
+/** How many ids a new run draws before a refusal of its id is taken for something other than chance. */
+const RUN_ID_DRAWS = 3;
+
+/**
+ * Records a new run with `record`, drawing another id (`drawId`) while the one it has is taken. Run ids are
+ * 32 random bits (the contract's `run-` and eight hex characters): with a hundred thousand runs recorded,
+ * about one new run in 43,000 draws an id already used, and the primary key refuses its insert, which is no
+ * fault of the request. What `record` wrote with the refused id went with its statement or transaction.
+ */
+export async function withFreeRunId<T>(
+  row: Insertable<RunsTable>,
+  record: (row: Insertable<RunsTable>) => Promise<T>,
+  drawId: () => string = newRunId,
+): Promise<T> {
+  for (let draw = 1; ; draw++) {
+    try {
+      return await record(row);
+    } catch (err) {
+      if (draw >= RUN_ID_DRAWS || !isUniqueViolation(err) || pgConstraint(err) !== 'runs_pkey') throw err;
+      row = { ...row, id: drawId() };
+    }
+  }
 }
 
 async function insertRunWith(

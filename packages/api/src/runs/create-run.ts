@@ -18,6 +18,7 @@ import {
   moveRunStatus,
   newRunRow,
   runEstimate,
+  withFreeRunId,
 } from '@atelier/db';
 import {
   type Bindings,
@@ -136,13 +137,12 @@ async function checkedRun(caller: Caller, body: Body, options: CreateRunOptions)
     'run',
   );
 
-  const runId = newRunId();
   const notExecuted = runnable
     ? null
     : `${workflow.id} ${definition.version} is a draft: runs of drafts are recorded but never executed; publish it to run it`;
   const row = newRunRow(
     {
-      id: runId,
+      id: newRunId(),
       workspaceId: access.workspaceId,
       projectId: body.projectId ?? null,
       definition,
@@ -162,7 +162,7 @@ async function checkedRun(caller: Caller, body: Body, options: CreateRunOptions)
     },
     models,
   );
-  return { access, workflow, definition, bindings, runId, row, notExecuted };
+  return { access, workflow, definition, bindings, row, notExecuted };
 }
 
 /**
@@ -174,41 +174,43 @@ export async function createRun(caller: Caller, body: Body, options: CreateRunOp
   const { services } = caller;
   const { db } = services;
   const { alsoRecord } = options;
-  const { access, workflow, runId, row, notExecuted } = await checkedRun(caller, body, options);
-  nameRunOnSpan({ runId, workspaceId: access.workspaceId, templateId: workflow.id });
+  const { access, workflow, row: checked, notExecuted } = await checkedRun(caller, body, options);
   // A draft's run never executes and costs nothing, so only runs that will execute answer to budgets.
-  const estimate = Number(row.estimated_usd ?? 0);
+  const estimate = Number(checked.estimated_usd ?? 0);
   // With a dispatcher here, the run's start is leased to it and handed over as soon as the run commits.
   const dispatcher = services.dispatcher;
   const leased = dispatcher?.handOver !== undefined;
-  const recorded: { run: RunRow; command?: LeasedCommand } = notExecuted
-    ? await db.transaction().execute(async (tx) => {
-        const inserted = await insertRun(tx, row);
-        await alsoRecord?.(tx, inserted);
-        return { run: inserted };
-      })
-    : await underBudgetsOrAlone(
-        caller,
-        {
-          workspaceId: access.workspaceId,
-          projectId: body.projectId ?? null,
-          estimateUsd: estimate,
-          largestRunUsd: estimate,
-          attempted: 'run',
-        },
-        // With nothing else to record, a run no budget applies to is one statement.
-        alsoRecord ? undefined : (onlyIf) => recordRunToStart(db, row, leased, onlyIf),
-        async (tx) => {
-          // The engine learns of the run from the same statement: a Temporal outage delays it, never loses it.
-          const inserted = (await recordRunToStart(tx, row, leased))!;
-          await alsoRecord?.(tx, inserted.run);
-          return inserted;
-        },
-      );
+  const record = (row: Insertable<RunsTable>): Promise<{ run: RunRow; command?: LeasedCommand }> =>
+    notExecuted
+      ? db.transaction().execute(async (tx) => {
+          const inserted = await insertRun(tx, row);
+          await alsoRecord?.(tx, inserted);
+          return { run: inserted };
+        })
+      : underBudgetsOrAlone(
+          caller,
+          {
+            workspaceId: access.workspaceId,
+            projectId: body.projectId ?? null,
+            estimateUsd: estimate,
+            largestRunUsd: estimate,
+            attempted: 'run',
+          },
+          // With nothing else to record, a run no budget applies to is one statement.
+          alsoRecord ? undefined : (onlyIf) => recordRunToStart(db, row, leased, onlyIf),
+          async (tx) => {
+            // The engine learns of the run from the same statement: a Temporal outage delays it, never loses it.
+            const inserted = (await recordRunToStart(tx, row, leased))!;
+            await alsoRecord?.(tx, inserted.run);
+            return inserted;
+          },
+        );
+  const recorded = await withFreeRunId(checked, record);
   const { run } = recorded;
+  nameRunOnSpan({ runId: run.id, workspaceId: access.workspaceId, templateId: workflow.id });
   caller.metrics?.runsCreated.inc({ template: templateLabel(workflow.id, workflow.workspace_id === null) });
   if (notExecuted) {
-    const recorded = await moveRunStatus(db, runId, 'failed', {
+    const recorded = await moveRunStatus(db, run.id, 'failed', {
       error: notExecuted,
       error_code: 'draft_not_executed',
       not_executed_reason: notExecuted,

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getRunRow, insertRun, withFreeRunId } from '@atelier/db';
+import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
+import { researchRunRow } from '../support/run-rows';
+
+/**
+ * Run ids are 32 random bits, so a new run now and then draws the id of one already recorded. Against real
+ * PostgreSQL: the primary key refuses the insert, and the new run is recorded under another id, leaving the
+ * recorded one as it was; any other refusal, and a refusal that keeps coming, is not taken for chance.
+ */
+let h: Harness;
+let user: TestUser;
+
+const freshId = () => `run-${randomBytes(4).toString('hex')}`;
+const row = (id: string, topic: string) => researchRunRow(id, user.workspaceId, 'pending', topic);
+
+beforeAll(async () => {
+  h = await startHarness({ worker: false });
+  user = await registerUser(h);
+});
+afterAll(() => h?.stop());
+
+describe('a new run whose id is taken', () => {
+  it('is recorded under another id, and the run that had it is left alone', async () => {
+    const taken = freshId();
+    await insertRun(h.db, row(taken, 'first'));
+    const other = freshId();
+    const recorded = await withFreeRunId(
+      row(taken, 'second'),
+      (r) => insertRun(h.db, r),
+      () => other,
+    );
+    expect(recorded.id).toBe(other);
+    expect((await getRunRow(h.db, other))?.intake).toEqual({ topic: 'second' });
+    expect((await getRunRow(h.db, taken))?.intake).toEqual({ topic: 'first' });
+  });
+
+  it('gives up after three ids, all taken', async () => {
+    const taken = [freshId(), freshId(), freshId()];
+    for (const id of taken) await insertRun(h.db, row(id, 'taken'));
+    const draws = [taken[1]!, taken[2]!];
+    const refusal = await withFreeRunId(
+      row(taken[0]!, 'unlucky'),
+      (r) => insertRun(h.db, r),
+      () => draws.shift()!,
+    ).catch((err: unknown) => err);
+    expect(refusal).toMatchObject({ code: '23505', constraint: 'runs_pkey' });
+  });
+
+  it('does not draw again for a refusal other than its id', async () => {
+    let attempts = 0;
+    const refusal = await withFreeRunId({ ...row(freshId(), 'bad'), workspace_id: '00000000-0000-4000-8000-000000000000' }, (r) => {
+      attempts++;
+      return insertRun(h.db, r);
+    }).catch((err: unknown) => err);
+    expect(refusal).toMatchObject({ code: '23503' });
+    expect(attempts).toBe(1);
+  });
+});
