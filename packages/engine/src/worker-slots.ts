@@ -41,10 +41,10 @@ export interface WorkerSlots {
    * own default is 0.2). The task queue holds new runs' first tasks, in priority and fairness order; the
    * sticky queue holds the next tasks of runs this worker has cached, first come, first served. More polls on
    * the task queue start a burst's runs sooner, so their model calls overlap: 400 runs posted at once with
-   * 2 s model calls finished in 1.23–1.28× bare Temporal's time at 0.5 against 1.27–1.33× at 0.2, and
+   * 2 s model calls finished in 1.17–1.30× bare Temporal's time at 0.5 (median 1.28) against 1.32–1.33× at 0.2, and
    * 1.11–1.13× at 1. But at 1 the sticky queue keeps one poll, and every started run's next task waits behind
    * it: a workspace's single run behind another's burst took 1.8–1.97× its idle time (bench/fairness.ts,
-   * target 1.5×), against 1.14–1.22× at 0.5 and 1.12–1.31× at 0.2. A deployment with one tenant may raise it.
+   * target 1.5×), against 1.13–1.22× at 0.5 and 1.12–1.31× at 0.2. A deployment with one tenant may raise it.
    */
   queuePollRatio: number;
   /** Run executions kept in the worker's cache (ATELIER_WORKFLOW_CACHE_SIZE); absent, the SDK sizes it from the heap. */
