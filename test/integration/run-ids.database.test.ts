@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRunRow, insertRun, withFreeRunId } from '@atelier/db';
+import { newRunId } from '@atelier/domain';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 import { researchRunRow } from '../support/run-rows';
 
@@ -12,7 +12,7 @@ import { researchRunRow } from '../support/run-rows';
 let h: Harness;
 let user: TestUser;
 
-const freshId = () => `run-${randomBytes(4).toString('hex')}`;
+const freshId = newRunId;
 const row = (id: string, topic: string) => researchRunRow(id, user.workspaceId, 'pending', topic);
 
 beforeAll(async () => {
@@ -46,6 +46,8 @@ describe('a new run whose id is taken', () => {
       () => draws.shift()!,
     ).catch((err: unknown) => err);
     expect(refusal).toMatchObject({ code: '23505', constraint: 'runs_pkey' });
+    // It drew twice after the first id: three ids tried, none left untried.
+    expect(draws).toEqual([]);
   });
 
   it('does not draw again for a refusal other than its id', async () => {
