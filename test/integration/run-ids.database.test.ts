@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getRunRow, insertRun, withFreeRunId } from '@atelier/db';
+import { getRunRow, insertRun, replanFailedChildren, withFreeRunId } from '@atelier/db';
 import { newRunId } from '@atelier/domain';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 import { researchRunRow } from '../support/run-rows';
@@ -58,5 +59,31 @@ describe('a new run whose id is taken', () => {
     }).catch((err: unknown) => err);
     expect(refusal).toMatchObject({ code: '23503' });
     expect(attempts).toBe(1);
+  });
+});
+
+describe("a failed order child's fresh attempt whose id is taken", () => {
+  it('draws another in the same transaction, and the failed child is superseded by the one recorded', async () => {
+    const planned = await h.request('POST', '/v1/orders', {
+      token: user.token,
+      body: { workflowId: 'plan-research-report', variationSpec: { resolver: 'list', params: { items: [{ topic: 'retried' }] } } },
+    });
+    expect(planned.status, JSON.stringify(planned.body)).toBe(201);
+    const orderId = planned.body.id as string;
+    const { rows } = await sql<{ id: string }>`select id from runs where parent_order_id = ${orderId}`.execute(h.db);
+    const failed = rows[0]!.id;
+    await sql`update runs set status = 'failed', error_code = 'provider_unavailable' where id = ${failed}`.execute(h.db);
+    const taken = freshId();
+    await insertRun(h.db, row(taken, 'taken'));
+    const other = freshId();
+    const draws = [taken, other];
+    const fresh = await h.db
+      .transaction()
+      .execute((tx) => replanFailedChildren(tx, orderId, { includeDeterministic: false }, () => draws.shift()!));
+    expect(fresh).toEqual([other]);
+    expect(draws).toEqual([]);
+    expect((await getRunRow(h.db, failed))?.superseded_by).toBe(other);
+    expect(await getRunRow(h.db, other)).toMatchObject({ status: 'planned', parent_order_id: orderId, intake: { topic: 'retried' } });
+    expect((await getRunRow(h.db, taken))?.intake).toEqual({ topic: 'taken' });
   });
 });

@@ -307,12 +307,14 @@ export async function cancelUnstartedChildren(db: Executor, orderId: string, run
 /**
  * Plans a fresh attempt for failed children (all, or those named), keeping the dedupe key and marking
  * the failed run superseded. Deterministic failures are left alone unless asked. A succeeded key is
- * never re-planned: only failed, unsuperseded children qualify.
+ * never re-planned: only failed, unsuperseded children qualify. A fresh attempt whose id (`drawId`) is
+ * taken draws another, as planned children do: a refused insert would abort the transaction.
  */
 export async function replanFailedChildren(
   tx: Transaction<Database>,
   orderId: string,
   opts: { runIds?: string[]; includeDeterministic: boolean },
+  drawId: () => string = newRunId,
 ): Promise<string[]> {
   let q = tx
     .selectFrom('runs')
@@ -326,35 +328,42 @@ export async function replanFailedChildren(
   const failed = await q.forUpdate().execute();
   const fresh: string[] = [];
   for (const run of failed) {
-    const id = newRunId();
-    await tx.updateTable('runs').set({ superseded_by: id, updated_at: new Date() }).where('id', '=', run.id).execute();
-    await tx
-      .insertInto('runs')
-      .values({
-        id,
-        workspace_id: run.workspace_id,
-        project_id: run.project_id,
-        template_id: run.template_id,
-        template_name: run.template_name,
-        workflow_version: run.workflow_version,
-        spec_version_hash: run.spec_version_hash,
-        status: 'planned',
-        intake: JSON.stringify(run.intake),
-        definition: JSON.stringify(run.definition),
-        bindings: JSON.stringify(run.bindings),
-        created_via: run.created_via,
-        api_key_id: run.api_key_id,
-        api_key_name: run.api_key_name,
-        created_by: run.created_by,
-        estimated_usd: run.estimated_usd,
-        parent_order_id: orderId,
-        order_dedupe_key: run.order_dedupe_key,
-        execution_mode: run.execution_mode,
-        tags: run.tags,
-        metadata: JSON.stringify(run.metadata),
-        event_seq: 0,
-      })
-      .execute();
+    // The failed run leaves the order's dedupe index (superseded) before its fresh attempt enters it.
+    let id: string | undefined;
+    while (!id) {
+      const candidate = drawId();
+      await tx.updateTable('runs').set({ superseded_by: candidate, updated_at: new Date() }).where('id', '=', run.id).execute();
+      const inserted = await tx
+        .insertInto('runs')
+        .values({
+          id: candidate,
+          workspace_id: run.workspace_id,
+          project_id: run.project_id,
+          template_id: run.template_id,
+          template_name: run.template_name,
+          workflow_version: run.workflow_version,
+          spec_version_hash: run.spec_version_hash,
+          status: 'planned',
+          intake: JSON.stringify(run.intake),
+          definition: JSON.stringify(run.definition),
+          bindings: JSON.stringify(run.bindings),
+          created_via: run.created_via,
+          api_key_id: run.api_key_id,
+          api_key_name: run.api_key_name,
+          created_by: run.created_by,
+          estimated_usd: run.estimated_usd,
+          parent_order_id: orderId,
+          order_dedupe_key: run.order_dedupe_key,
+          execution_mode: run.execution_mode,
+          tags: run.tags,
+          metadata: JSON.stringify(run.metadata),
+          event_seq: 0,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      id = inserted?.id;
+    }
     // Its first event (numbered 1), unannounced as every planned child's (insertPlannedChildren).
     await appendRunEvents(tx, id, [{ type: 'run.status', data: { status: 'planned', retryOf: run.id } }], { announce: false });
     fresh.push(id);
