@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRunRow, insertRun, replanFailedChildren, withFreeRunId } from '@atelier/db';
-import { newRunId } from '@atelier/domain';
+import { LOCAL_MODELS, ModelRegistry, newRunId } from '@atelier/domain';
+import { childRunIdCandidates, prepareChildRun } from '@atelier/engine/activities/child-runs';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
-import { researchRunRow } from '../support/run-rows';
+import { researchDefinition, researchRunRow } from '../support/run-rows';
 
 /**
  * Run ids are 32 random bits, so a new run now and then draws the id of one already recorded. Against real
@@ -85,5 +86,51 @@ describe("a failed order child's fresh attempt whose id is taken", () => {
     expect((await getRunRow(h.db, failed))?.superseded_by).toBe(other);
     expect(await getRunRow(h.db, other)).toMatchObject({ status: 'planned', parent_order_id: orderId, intake: { topic: 'retried' } });
     expect((await getRunRow(h.db, taken))?.intake).toEqual({ topic: 'taken' });
+  });
+});
+
+describe("a subWorkflow step's child run whose drawn id is taken", () => {
+  const prepare = (parentRunId: string, childRunId: string) =>
+    prepareChildRun(h.db, new ModelRegistry(LOCAL_MODELS), {
+      parentRunId,
+      childRunId,
+      stepIndex: 0,
+      step: {
+        id: 'child',
+        name: 'Research',
+        kind: 'subWorkflow',
+        templateId: researchDefinition.id,
+        templateVersion: researchDefinition.version,
+        intakeMapping: { topic: 'intake.topic' },
+      },
+      context: { intake: { topic: 'nested' }, inputs: {}, steps: {} },
+    });
+
+  it('is recorded under the next candidate, and a retry finds it there', async () => {
+    const parent = freshId();
+    await insertRun(h.db, row(parent, 'parent'));
+    const drawn = freshId();
+    await insertRun(h.db, row(drawn, 'someone else'));
+    const [, next] = childRunIdCandidates(drawn);
+    const first = await prepare(parent, drawn);
+    expect(first.runId).toBe(next);
+    expect(await getRunRow(h.db, next!)).toMatchObject({ parent_run_id: parent, intake: { topic: 'nested' } });
+    expect((await getRunRow(h.db, drawn))?.intake).toEqual({ topic: 'someone else' });
+    // The activity retried: the same candidates, the child found, nothing recorded again.
+    expect((await prepare(parent, drawn)).runId).toBe(next);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from runs where parent_run_id = ${parent}`.execute(h.db);
+    expect(rows[0]?.n).toBe(1);
+  });
+
+  it('keeps the drawn id when it is free, and fails the step when every candidate is taken', async () => {
+    const parent = freshId();
+    await insertRun(h.db, row(parent, 'parent'));
+    const free = freshId();
+    expect((await prepare(parent, free)).runId).toBe(free);
+    const drawn = freshId();
+    const candidates = childRunIdCandidates(drawn);
+    expect(new Set(candidates).size).toBe(3);
+    for (const id of candidates) await insertRun(h.db, row(id, 'taken'));
+    await expect(prepare(parent, drawn)).rejects.toMatchObject({ errorCode: 'step_invalid', message: expect.stringMatching(/are taken$/) });
   });
 });

@@ -1,4 +1,5 @@
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
+import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   type Db,
@@ -27,28 +28,50 @@ const inputOf = (
   shape: RunShape,
 ): RunWorkflowInput => plannedRunInput({ runId, workspaceId, intake, inputs: {}, bindings }, definition, shape);
 
+/** How many ids a child run may take: the one its parent drew, then two derived from it. */
+const CHILD_RUN_ID_CANDIDATES = 3;
+
+/**
+ * The ids a subWorkflow step's child run may be recorded under, in order: the one its parent's workflow
+ * drew (`run-` and 8 hex, 32 random bits, as every run id), then ids derived from it. They depend on the
+ * drawn id alone, so a retried activity tries the same ones and finds the child it recorded.
+ */
+export function childRunIdCandidates(drawn: string): string[] {
+  const derived = (n: number) => `run-${createHash('sha256').update(`${drawn}/${n}`).digest('hex').slice(0, 8)}`;
+  return [drawn, ...Array.from({ length: CHILD_RUN_ID_CANDIDATES - 1 }, (_, i) => derived(i + 1))];
+}
+
 /**
  * Records the child run of a subWorkflow step: the pinned template version, the intake mapped from the
  * parent's context and validated against the child's intake contract, `parentRunId` set. Idempotent: a
- * retry finds the child it already recorded.
+ * retry finds the child it already recorded. An id already taken by another run (ids are short, so one
+ * in tens of thousands is) gives way to the next candidate; the parent starts the child under the id the
+ * input returned carries.
  */
 export async function prepareChildRun(db: Db, models: ModelRegistry, input: PrepareChildInput): Promise<RunWorkflowInput> {
-  const { step, parentRunId, childRunId } = input;
+  const { step, parentRunId } = input;
   // A parent that does not name the child's shape waits for its execution to close (workflows/shapes.ts).
   const shape = input.runShape ?? CHILD_SHAPE_UNNAMED;
-  const existing = await getRunRow(db, childRunId);
-  if (existing) {
-    if (existing.parent_run_id !== parentRunId)
-      throw new StepFailure(`step ${step.id}: child run id ${childRunId} is taken`, 'step_invalid', 0);
-    return inputOf(
-      existing.id,
-      existing.workspace_id,
-      existing.definition as WorkflowDefinition,
-      existing.intake,
-      existing.bindings,
-      shape,
-    );
+  let childRunId: string | undefined;
+  for (const candidate of childRunIdCandidates(input.childRunId)) {
+    const existing = await getRunRow(db, candidate);
+    if (!existing) {
+      childRunId = candidate;
+      break;
+    }
+    if (existing.parent_run_id === parentRunId) {
+      return inputOf(
+        existing.id,
+        existing.workspace_id,
+        existing.definition as WorkflowDefinition,
+        existing.intake,
+        existing.bindings,
+        shape,
+      );
+    }
   }
+  if (!childRunId)
+    throw new StepFailure(`step ${step.id}: child run ids ${input.childRunId} and the ones after it are taken`, 'step_invalid', 0);
   const parent = await getRunRow(db, parentRunId);
   if (!parent) throw new StepFailure(`run ${parentRunId} is not in the database`, 'step_invalid', 0);
   if (!step.templateId || !step.templateVersion)

@@ -279,10 +279,9 @@ async function untilJobEnds(
 /** A subWorkflow step: a child run workflow whose artifact becomes the step's output; its cost stays on the child. */
 async function runChild(run: RunProgress, step: PlannedStep, index: number): Promise<unknown> {
   const { runId, workspaceId } = run.input;
-  const childRunId = `run-${uuid4().replace(/-/g, '').slice(0, 8)}`;
   const prepare = {
     parentRunId: runId,
-    childRunId,
+    childRunId: `run-${uuid4().replace(/-/g, '').slice(0, 8)}`,
     stepIndex: index,
     step,
     context: run.context,
@@ -290,6 +289,9 @@ async function runChild(run: RunProgress, step: PlannedStep, index: number): Pro
     ...(waitsForDecision(run.input.shape) ? { runShape: RUN_SHAPE } : {}),
   };
   const childInput = await prepareChildRun.executeWithOptions(stepOptions(step, index, 'child'), [prepare]);
+  // The id the child was recorded under: the one drawn above, or the next one free when that was taken
+  // (activities/child-runs.ts). Recorded histories carry the drawn one in the result, so they replay alike.
+  const childRunId = childInput.runId;
   const signals = waitsForDecision(childInput.shape);
   run.activeChild = childRunId;
   const started = executeChild(runWorkflow, {
