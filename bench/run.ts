@@ -39,7 +39,7 @@ import {
 import { runBounded, sleep } from './stats';
 import { measureCreation } from './target-creation';
 import { measureOrders } from './target-orders';
-import { RUNS_TEMPLATE, measureRuns, runsDiagnostics } from './target-runs';
+import { RUNS_TEMPLATE, followAtelierRun, measureRuns, runsDiagnostics } from './target-runs';
 
 function followFromEnv(): 'watch' | 'stream' {
   const follow = process.env.BENCH_RUNS_FOLLOW || 'watch';
@@ -53,7 +53,10 @@ const settings = {
   // Eight (four ABBA pairs): the target reads every round's paired ratio, and this machine's speed drifts
   // within a minute (single rounds of the same code read 0.74 to 1.02); four left the mean uncertain by ±4%.
   rounds: intEnv('BENCH_ROUNDS', 8, 1),
-  warmup: intEnv('BENCH_WARMUP', 16),
+  // A round's worth of each side. After 16, Atelier's two processes (far more code for the JIT than the
+  // bare worker) spent 17-33% more CPU a run in the first round than in the fourth, and that round read
+  // 0.04-0.08 below the others; after 200, 11-25%, and the ratio rose by about 0.03 (performance-log.md).
+  warmup: intEnv('BENCH_WARMUP', intEnv('BENCH_RUNS', 200, 1)),
   postRequests: intEnv('BENCH_POST_REQUESTS', 300),
   postClients: intEnv('BENCH_POST_CLIENTS', 32, 1),
   postRounds: intEnv('BENCH_POST_ROUNDS', 2, 1),
@@ -125,8 +128,9 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
       await runBounded(settings.warmup, w, (i) =>
         client.workflow.execute('bareWorkflow', { taskQueue: BARE_QUEUE, workflowId: `bench-warmup-${Date.now()}-${i}`, args: [{ i }] }),
       ),
+      // Followed as the rounds follow theirs: a stream-following bench warms the event stream's path too.
       await runBounded(settings.warmup, w, async (i) =>
-        watcher.completed(await postRun(s.atelierUrl, s.apiKey, RUNS_TEMPLATE, { topic: `bench warm-up ${i}` }), settings.runTimeoutMs),
+        followAtelierRun(s, await postRun(s.atelierUrl, s.apiKey, RUNS_TEMPLATE, { topic: `bench warm-up ${i}` })),
       ),
     ];
     const bad = warm.flatMap((p) => p.results).find((r) => !r.ok) as { error: unknown } | undefined;

@@ -115,7 +115,20 @@ export function temporalPhase(
   );
 }
 
-/** N runs of the template through the gateway; each done when the read model shows a terminal status. */
+/**
+ * When an Atelier run ended (performance.now()), followed as the runs phase follows it: through the read
+ * model, or by a client reading its event stream (`BENCH_RUNS_FOLLOW=stream`) until the stream ends.
+ */
+export async function followAtelierRun(s: Sides, id: string): Promise<number> {
+  if (s.follow === 'stream') {
+    const status = await followRunStream(s.atelierUrl, id, s.apiKey, s.runTimeoutMs);
+    if (status !== 'completed') throw new Error(`run ${id}: its stream ended at ${status ?? 'no status'}`);
+    return performance.now();
+  }
+  return (await s.watcher.completed(id, s.runTimeoutMs)).at;
+}
+
+/** N runs of the template through the gateway; each done when it is seen ended (followAtelierRun). */
 export function atelierRunsPhase(s: Sides, kind: string, n: number, concurrency: number, profile = false): Promise<PhaseResult> {
   const tag = randomBytes(3).toString('hex');
   return metered(
@@ -129,13 +142,7 @@ export function atelierRunsPhase(s: Sides, kind: string, n: number, concurrency:
           const t0 = performance.now();
           const id = await postRun(s.atelierUrl, s.apiKey, RUNS_TEMPLATE, { topic: `bench ${tag} ${i}` });
           posts.push(performance.now() - t0);
-          if (s.follow === 'stream') {
-            const status = await followRunStream(s.atelierUrl, id, s.apiKey, s.runTimeoutMs);
-            if (status !== 'completed') throw new Error(`run ${id}: its stream ended at ${status ?? 'no status'}`);
-            return performance.now() - t0;
-          }
-          const settled = await s.watcher.completed(id, s.runTimeoutMs);
-          return settled.at - t0;
+          return (await followAtelierRun(s, id)) - t0;
         },
         s.aborted,
       );
