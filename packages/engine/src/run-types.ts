@@ -162,6 +162,7 @@ export interface SkipStepInput {
 
 export interface PrepareChildInput {
   parentRunId: string;
+  /** The id the parent drew for its child; the child takes the next candidate when it is taken (childRunIdCandidates). */
   childRunId: string;
   stepIndex: number;
   /** The subWorkflow step: its identity and the child it starts (a planned step carries these). */

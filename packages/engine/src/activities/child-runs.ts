@@ -45,8 +45,8 @@ export function childRunIdCandidates(drawn: string): string[] {
  * Records the child run of a subWorkflow step: the pinned template version, the intake mapped from the
  * parent's context and validated against the child's intake contract, `parentRunId` set. Idempotent: a
  * retry finds the child it already recorded. An id already taken by another run (ids are short, so one
- * in tens of thousands is) gives way to the next candidate; the parent starts the child under the id the
- * input returned carries.
+ * in tens of thousands is) gives way to the next candidate; the parent starts the child under the runId of
+ * the input returned.
  */
 export async function prepareChildRun(db: Db, models: ModelRegistry, input: PrepareChildInput): Promise<RunWorkflowInput> {
   const { step, parentRunId } = input;
