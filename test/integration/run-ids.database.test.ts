@@ -9,7 +9,9 @@ import { researchDefinition, researchRunRow } from '../support/run-rows';
 /**
  * Run ids are 32 random bits, so a new run now and then draws the id of one already recorded. Against real
  * PostgreSQL: the primary key refuses the insert, and the new run is recorded under another id, leaving the
- * recorded one as it was; any other refusal, and a refusal that keeps coming, is not taken for chance.
+ * recorded one as it was; any other refusal, and a refusal that keeps coming, is not taken for chance. The
+ * same holds where a run is recorded other than by POST /v1/runs: a failed order child's fresh attempt, and a
+ * subWorkflow step's child run.
  */
 let h: Harness;
 let user: TestUser;
