@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { type Db, type Executor, connectDb } from '@atelier/db';
-import { compiledOnce } from '@atelier/db/compiled-once';
+import { compiledOnce, compiledPerShape } from '@atelier/db/compiled-once';
 import { createTestDatabase } from '../support/harness';
 
 /**
  * Statements compiled once per process (db/compiled-once.ts) against real PostgreSQL: each call binds its
  * own arguments, in a builder's text and in an `sql` template's, inside a transaction too; and a statement
- * whose text would hold an argument is refused when first compiled, instead of running wrong.
+ * whose text would hold an argument is refused when first compiled, instead of running wrong. Statements
+ * compiled per shape: each shape (which values are given, null, true or false) gets its own text.
  */
 let db: Db;
 
@@ -64,5 +65,56 @@ describe('compiledOnce', () => {
       (_ex: Executor, direction: string) => sql<Row>`SELECT id, label FROM compiled_once ORDER BY id ${sql.raw(String(direction))}`,
     );
     await expect(ordered(db, 'desc')).rejects.toThrow(/argument 1 is not one bound value/);
+  });
+});
+
+type Labelled = { id: number; label: string | null; tags: string[] | null };
+
+const insertLabelled = compiledPerShape(
+  (_ex: Executor, row: { id: number; label?: string | null; tags?: string[] }, onlyIf: { label?: string; exists: boolean } | undefined) => {
+    const columns = Object.keys(row).filter((k) => row[k as keyof typeof row] !== undefined);
+    const values = sql.join(columns.map((k) => row[k as keyof typeof row]));
+    const labelled = onlyIf?.label === undefined ? sql`label IS NULL` : sql`label = ${onlyIf.label}`;
+    const found = sql`EXISTS (SELECT 1 FROM compiled_once WHERE ${labelled})`;
+    const condition = !onlyIf ? sql`true` : onlyIf.exists ? found : sql`NOT ${found}`;
+    return sql<Labelled>`INSERT INTO compiled_once (${sql.join(columns.map((c) => sql.ref(c)))})
+      SELECT ${values} WHERE ${condition} RETURNING id, label, tags`;
+  },
+);
+
+describe('compiledPerShape', () => {
+  it('compiles each shape of its arguments once and binds each call’s values', async () => {
+    expect((await insertLabelled(db, { id: 10, label: 'ten' }, undefined)).rows).toEqual([{ id: 10, label: 'ten', tags: null }]);
+    expect((await insertLabelled(db, { id: 11, label: 'eleven', tags: ['c', 'd'] }, undefined)).rows).toEqual([
+      { id: 11, label: 'eleven', tags: ['c', 'd'] },
+    ]);
+    // The first shape again, with other values; then a column left out, and a null.
+    expect((await insertLabelled(db, { id: 12, label: 'twelve' }, undefined)).rows).toEqual([{ id: 12, label: 'twelve', tags: null }]);
+    expect((await insertLabelled(db, { id: 13, label: undefined, tags: ['e'] }, undefined)).rows).toEqual([
+      { id: 13, label: null, tags: ['e'] },
+    ]);
+    expect((await insertLabelled(db, { id: 14, label: null }, undefined)).rows).toEqual([{ id: 14, label: null, tags: null }]);
+  });
+
+  it('takes an absent value, a given one and each boolean as shapes of their own, so a condition built on them holds as written', async () => {
+    expect((await insertLabelled(db, { id: 20, label: 'x' }, { label: 'no such label', exists: true })).rows).toEqual([]);
+    expect((await insertLabelled(db, { id: 21, label: 'y' }, { label: 'ten', exists: true })).rows).toEqual([
+      { id: 21, label: 'y', tags: null },
+    ]);
+    expect((await insertLabelled(db, { id: 22, label: 'z' }, { label: 'ten', exists: false })).rows).toEqual([]);
+    expect((await insertLabelled(db, { id: 23, label: 'w' }, { label: 'no such label', exists: false })).rows).toEqual([
+      { id: 23, label: 'w', tags: null },
+    ]);
+    // Without a label, the condition is the other branch; a null is a value, bound as such.
+    expect((await insertLabelled(db, { id: 24, label: null }, { exists: true })).rows).toEqual([{ id: 24, label: null, tags: null }]);
+  });
+
+  it('refuses a kysely expression as an argument, and a value the text holds instead of binding', async () => {
+    await expect(insertLabelled(db, { id: 30, label: sql`'x'` as unknown as string }, undefined)).rejects.toThrow(/kysely expression/);
+    const ordered = compiledPerShape(
+      (_ex: Executor, order: { direction: string }) =>
+        sql<Row>`SELECT id, label FROM compiled_once ORDER BY id ${sql.raw(String(order.direction))}`,
+    );
+    await expect(ordered(db, { direction: 'desc' })).rejects.toThrow(/argument 1's direction is not one bound value/);
   });
 });

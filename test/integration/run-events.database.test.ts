@@ -10,7 +10,6 @@ import {
   insertRunIf,
   markCancelRequested,
   moveRunStatus,
-  noBudgetApplies,
   settleStep,
   settleStepReturningRun,
   startStep,
@@ -212,7 +211,7 @@ describe('run event numbers', () => {
 
   it('record a run with its start command in one guarded statement only while no budget applies', async () => {
     const other = await registerUser(h);
-    const guard = () => noBudgetApplies(h.db, other.workspaceId, null);
+    const guard = () => ({ workspaceId: other.workspaceId, projectId: null });
     const first = `run-${randomBytes(4).toString('hex')}`;
     expect(await insertRunIf(h.db, runRow(first, other.workspaceId), 'start_run', guard())).toMatchObject({ id: first, event_seq: 1 });
     await createBudget(h.db, {

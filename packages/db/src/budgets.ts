@@ -49,6 +49,15 @@ export async function lockApplicableBudgets(
 }
 
 /**
+ * A write's guard that no budget applies to this workspace (and project), given as data so that the
+ * write's statement can build it (noBudgetApplies) and be compiled once per shape.
+ */
+export interface NoBudgetApplies {
+  workspaceId: string;
+  projectId: string | null;
+}
+
+/**
  * A condition for a write that answers to no budget: true while none applies to this workspace (and
  * project). A write guarded by it needs neither the budgets' locks nor a transaction.
  */

@@ -24,11 +24,15 @@ export const COMMAND_LEASE_SECONDS = 30;
  * `leased`, recorded as already leased (one attempt, due again after the lease) by the process that
  * will deliver it itself, so no dispatcher's lease has to find it.
  */
-export function engineCommandRow(kind: EngineCommandKind, targetId: string, leased = false): InsertObject<EngineSchema, 'engine_commands'> {
-  const traceparent = activeTraceparent();
+export function engineCommandRow(
+  kind: EngineCommandKind,
+  targetId: string,
+  leased = false,
+  traceparent = activeTraceparent(),
+): InsertObject<EngineSchema, 'engine_commands'> {
   const due = leased
     ? { attempts: 1, next_attempt_at: sql<Date>`now() + make_interval(secs => ${COMMAND_LEASE_SECONDS})` }
-    : { next_attempt_at: new Date() };
+    : { next_attempt_at: sql<Date>`now()` };
   return { kind, target_id: targetId, ...due, ...(traceparent ? { traceparent } : {}) };
 }
 

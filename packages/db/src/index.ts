@@ -6,6 +6,7 @@ export * from './runs.js';
 export * from './artifacts.js';
 export * from './run-steps.js';
 export * from './last-step.js';
+export { settleStartedStep } from './runs/started-step.js';
 export * from './run-moves.js';
 export * from './runs/artifact-write.js';
 export * from './run-records.js';

@@ -25,14 +25,9 @@ export async function recordProviderCalls(db: Executor, calls: ProviderCallRecor
   if (calls.length > 0) await sql`${insertProviderCalls(calls)}`.execute(db);
 }
 
-/**
- * The INSERT of `calls` into provider_calls, for a statement of its own or a CTE of a larger one; `when`
- * (a condition) makes it conditional on the rest of that statement. A call already recorded for the same
- * attempt (the same key) is not recorded again: a write retried after its connection died, unsure whether
- * it committed, adds nothing the first one wrote.
- */
-export function insertProviderCalls(calls: ProviderCallRecord[], when: RawBuilder<unknown> = sql`true`) {
-  const rows = JSON.stringify(
+/** Provider calls as insertProviderCalls binds them: one JSON array, so its text is the same for any number. */
+export function providerCallRows(calls: readonly ProviderCallRecord[]): string {
+  return JSON.stringify(
     calls.map((c) => ({
       run_id: c.runId,
       step_index: c.stepIndex,
@@ -45,6 +40,20 @@ export function insertProviderCalls(calls: ProviderCallRecord[], when: RawBuilde
       at: (c.at ?? new Date()).toISOString(),
     })),
   );
+}
+
+/**
+ * The INSERT of `calls` into provider_calls, for a statement of its own or a CTE of a larger one; `when`
+ * (a condition) makes it conditional on the rest of that statement. A call already recorded for the same
+ * attempt (the same key) is not recorded again: a write retried after its connection died, unsure whether
+ * it committed, adds nothing the first one wrote.
+ */
+export function insertProviderCalls(calls: readonly ProviderCallRecord[], when?: RawBuilder<unknown>) {
+  return insertProviderCallRows(providerCallRows(calls), when);
+}
+
+/** insertProviderCalls of the calls' rows (providerCallRows), for a statement compiled before it has them. */
+export function insertProviderCallRows(rows: string, when: RawBuilder<unknown> = sql`true`) {
   return sql`
     INSERT INTO provider_calls (run_id, step_index, step_attempt, call_key, provider, model, cost_usd, unpriced, at)
     SELECT run_id, step_index, step_attempt, call_key, provider, model, cost_usd, unpriced, at

@@ -102,7 +102,7 @@ async function moveStatement(db: Executor, m: Move): Promise<{ row?: RunRow; sub
 /** Whether the run's workspace (the `locked` row's) has an enabled endpoint subscribed to the event `type`. */
 export const subscribedTo = (type: string): RawBuilder<boolean> =>
   sql<boolean>`EXISTS (SELECT 1 FROM webhook_endpoints e, locked
-    WHERE e.workspace_id = locked.workspace_id AND e.enabled AND e.events && ${[type, WEBHOOK_ALL_EVENTS]}::text[])`;
+    WHERE e.workspace_id = locked.workspace_id AND e.enabled AND e.events && ARRAY[${type}::text, ${WEBHOOK_ALL_EVENTS}::text])`;
 
 /** A `run.status` event's data: the new status, and the error a failure was settled with. */
 export const statusEventData = (to: string, fields: Partial<Insertable<RunsTable>>) => ({

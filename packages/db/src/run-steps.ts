@@ -164,7 +164,7 @@ export interface StepSettlement {
 }
 
 /** A settlement's fallbacks as the column holds them: null when there were none. */
-const fallbacksJson = (s: StepSettlement) => (s.fallbacks && s.fallbacks.length > 0 ? JSON.stringify(s.fallbacks) : null);
+export const fallbacksJson = (s: StepSettlement) => (s.fallbacks && s.fallbacks.length > 0 ? JSON.stringify(s.fallbacks) : null);
 
 /**
  * Settles a step once; a second settlement of the same step is ignored. One statement: it locks the run,
@@ -196,8 +196,8 @@ export const settledEvent = (s: StepSettlement, costUsd: number) => ({
 });
 
 /** The run's spend with this step settled: the sum of its steps, so a retry overwrites a step's cost, never adds to it. */
-export const spendWith = (s: StepSettlement, costUsd: number) =>
-  sql`coalesce((SELECT sum(cost_actual_usd) FROM run_steps WHERE run_id = ${s.runId} AND step_index <> ${s.stepIndex}), 0) + ${costUsd}`;
+export const spendWith = (runId: string, stepIndex: number, costUsd: number) =>
+  sql`coalesce((SELECT sum(cost_actual_usd) FROM run_steps WHERE run_id = ${runId} AND step_index <> ${stepIndex}), 0) + ${costUsd}`;
 
 /** The run's sub-workflow spend with this step settled: as its own spend, the sum of its steps. */
 const subWorkflowSpendWith = (s: StepSettlement, childUsd: number) =>
@@ -223,7 +223,7 @@ async function settleStepStatement(db: Executor, s: StepSettlement, returnRun: b
       WHERE run_steps.run_id = ${s.runId} AND run_steps.step_index = ${s.stepIndex} AND run_steps.status = 'pending'
       RETURNING step_id, name, kind),
     run AS (
-      UPDATE runs SET actual_usd = ${spendWith(s, costUsd)},
+      UPDATE runs SET actual_usd = ${spendWith(s.runId, s.stepIndex, costUsd)},
         ${s.subWorkflowUsd === undefined ? sql`` : sql`subworkflow_actual_usd = ${subWorkflowSpendWith(s, childUsd)},`}
         cost_status = 'provider_reported', updated_at = now(), event_seq = event_seq + 1
       FROM step WHERE runs.id = ${s.runId}
@@ -263,68 +263,6 @@ export async function recordStepFallbacks(db: Executor, runId: string, stepIndex
 /** A step that ran before its start was recorded: who it is and when it began. */
 export interface StepStartedAt extends StepStart {
   at: Date;
-}
-
-/**
- * The CTEs `step` and `calls` of a statement that records a step begun and settled at once: the step's row
- * (for each row of the statement's `run`, so only when the run was updated) and its provider calls.
- */
-export const insertStartedStep = (s: StepSettlement, start: StepStartedAt, costUsd: number) => {
-  const input = stepInputColumns(start.input);
-  return sql`
-    step AS (
-      INSERT INTO run_steps (run_id, step_index, step_id, name, kind, status, started_at, finished_at,
-        provider, model, duration_ms, cost_actual_usd, output, error, error_code, fallbacks, input, input_omitted)
-      SELECT ${s.runId}, ${s.stepIndex}, ${start.stepId}, ${start.name}, ${start.kind}, ${s.status}, ${start.at}, now(),
-        ${s.provider ?? null}, ${s.model ?? null}, ${s.durationMs ?? null}, ${costUsd},
-        ${s.output === undefined ? null : JSON.stringify(s.output)}::jsonb, ${s.error ?? null}, ${s.errorCode ?? null},
-        ${fallbacksJson(s)}::jsonb, ${input.json}::jsonb, ${input.omitted}
-      FROM run
-      RETURNING step_index),
-    calls AS (${insertProviderCalls(s.providerCalls ?? [], sql`EXISTS (SELECT 1 FROM step)`)})`;
-};
-
-/**
- * Records a step's start and its settlement together, in one statement, for a step that ran before its
- * start was written (a quick one; the engine's StepStartRecord). As startFreshStep it applies only to a
- * step not begun before of a run that is waiting or running; it then does what startFreshStep and the
- * settlement would have done one after the other: the step's row (settled), the run pointed at it, moved to
- * running when this is its first step, its spend, the provider calls, and the events in their order
- * (`run.status`, `step.started`, `step.<status>`). Returns undefined, having written nothing, otherwise;
- * with `returnRun`, the run row as it left it.
- */
-export async function settleStartedStep(
-  db: Executor,
-  s: StepSettlement & { start: StepStartedAt },
-  returnRun: boolean,
-): Promise<RunRow | true | undefined> {
-  const { start } = s;
-  const costUsd = roundUsd(s.costActualUsd ?? 0);
-  const identity = { stepId: start.stepId, name: start.name, kind: start.kind };
-  const events = [
-    { type: 'run.status', data: { status: 'running' }, when: sql<boolean>`run.was <> 'running'` },
-    { type: 'step.started', data: { stepIndex: s.stepIndex, ...identity } },
-    { type: `step.${s.status}`, data: { ...settledEvent(s, costUsd), ...identity } },
-  ];
-  const { rows } = await sql<RunRow & { was: string; announced: unknown }>`
-    WITH locked AS (SELECT status FROM runs WHERE id = ${s.runId} FOR UPDATE),
-    run AS (
-      UPDATE runs SET current_step_index = ${s.stepIndex}, updated_at = now(), status = 'running',
-        started_at = coalesce(runs.started_at, ${start.at}),
-        actual_usd = ${spendWith(s, costUsd)}, cost_status = 'provider_reported',
-        event_seq = runs.event_seq + CASE WHEN locked.status = 'running' THEN 2 ELSE 3 END
-      FROM locked
-      WHERE runs.id = ${s.runId} AND locked.status IN ('pending', 'queued', 'running')
-        AND NOT EXISTS (SELECT 1 FROM run_steps WHERE run_id = ${s.runId} AND step_index = ${s.stepIndex})
-      RETURNING ${returnRun ? sql`runs.*` : sql`runs.event_seq`}, locked.status AS was),
-    ${insertStartedStep(s, start, costUsd)},
-    ${appendedEvents(s.runId, events)}
-    SELECT ${announceAppended} AS announced${returnRun ? sql`, run.*` : sql``}
-    FROM appended${returnRun ? sql`, run` : sql``} ORDER BY appended.seq`.execute(db);
-  if (!rows[0]) return undefined;
-  if (!returnRun) return true;
-  const { announced: _, was: __, ...row } = rows[0];
-  return row as RunRow;
 }
 
 /**

@@ -1,8 +1,11 @@
-import { type RawBuilder, type Transaction, sql } from 'kysely';
+import { type Transaction, sql } from 'kysely';
 import { isTerminalRunStatus, newRunId } from '@atelier/domain';
+import { type NoBudgetApplies, noBudgetApplies } from './budgets.js';
+import { compiledOnce, compiledPerShape } from './compiled-once.js';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { type DeliverableCommand, type LeasedCommand, engineCommandRow } from './engine-commands.js';
 import { isUniqueViolation, pgConstraint } from './errors.js';
+import { activeTraceparent } from './tracing.js';
 import { artifactUpsert } from './runs/artifact-write.js';
 import { IN_FLIGHT_RUN_STATUSES, type RunRow, type RunStepRow } from './runs/row.js';
 import { announceAppended, appendRunEvents, appendedEvents } from './runs/events.js';
@@ -43,16 +46,16 @@ export async function insertRun(db: Executor, run: Insertable<RunsTable>, comman
 }
 
 /**
- * insertRun, but only if `condition` holds when the statement runs; undefined when it did not (nothing
- * was written). A request judged against budgets uses it to skip their transaction when none applies.
+ * insertRun, but only if no budget applies (`onlyIf`) when the statement runs; undefined when one did
+ * (nothing was written). A request judged against budgets uses it to skip their transaction when none applies.
  */
 export async function insertRunIf(
   db: Executor,
   run: Insertable<RunsTable>,
   command?: EngineCommandKind,
-  condition?: RawBuilder<boolean>,
+  onlyIf?: NoBudgetApplies,
 ): Promise<RunRow | undefined> {
-  return (await insertRunWith(db, run, command && { kind: command, leased: false }, condition))?.run;
+  return (await insertRunWith(db, run, command && { kind: command, leased: false }, onlyIf))?.run;
 }
 
 /**
@@ -63,9 +66,9 @@ export async function insertRunIf(
 export async function insertRunLeased(
   db: Executor,
   run: Insertable<RunsTable>,
-  condition?: RawBuilder<boolean>,
+  onlyIf?: NoBudgetApplies,
 ): Promise<{ run: RunRow; command: LeasedCommand } | undefined> {
-  const inserted = await insertRunWith(db, run, { kind: 'start_run', leased: true }, condition);
+  const inserted = await insertRunWith(db, run, { kind: 'start_run', leased: true }, onlyIf);
   return inserted && { run: inserted.run, command: { ...inserted.command!, run: inserted.run } };
 }
 
@@ -97,34 +100,57 @@ async function insertRunWith(
   db: Executor,
   run: Insertable<RunsTable>,
   command: { kind: EngineCommandKind; leased: boolean } | undefined,
-  condition: RawBuilder<boolean> | undefined,
+  onlyIf: NoBudgetApplies | undefined,
 ): Promise<{ run: RunRow; command: DeliverableCommand | undefined } | undefined> {
-  const values = { ...run, event_seq: 1 };
-  const insert = condition
-    ? db
-        .insertInto('runs')
-        .columns(columnsOf(values))
-        .expression(sql`SELECT ${valuesOf(values)} WHERE ${condition}`)
-        .returningAll()
-    : db.insertInto('runs').values(values).returningAll();
-  const recorded =
-    command && commandFor(db, command.kind, run.id, command.leased).returning(['id', 'kind', 'target_id', 'attempts', 'traceparent']);
-  // The run is inserted with event_seq 1: its first event, numbered 1, is appended with it.
-  const first = { type: 'run.status', data: sql`jsonb_build_object('status', run.status)` };
-  const { rows } = await sql<RunRow & { announced: unknown; command: DeliverableCommand | null }>`
-    WITH run AS (${insert}),
-    ${appendedEvents(sql.ref('run.id'), [first])}${recorded ? sql`, command AS (${recorded})` : sql``}
-    SELECT run.*, ${announceAppended} AS announced,
-      ${recorded ? sql`(SELECT row_to_json(command) FROM command)` : sql`NULL`} AS command
-    FROM run, appended`.execute(db);
+  const recorded = command && { ...command, traceparent: activeTraceparent() };
+  // A shape is told by what is undefined, not null: a workspace-wide guard leaves its project out.
+  const guard = onlyIf && { workspaceId: onlyIf.workspaceId, projectId: onlyIf.projectId ?? undefined };
+  const { rows } = await insertRunStatement(db, { ...run, event_seq: 1 }, recorded, guard);
   if (!rows[0]) return undefined;
   const { announced: _, command: recordedCommand, ...row } = rows[0];
   return { run: row, command: recordedCommand ?? undefined };
 }
 
+/**
+ * The statement of insertRunWith, compiled once per shape: a run's row has optional columns, and the
+ * statement is the larger part of a POST /v1/runs's own work in kysely.
+ */
+const insertRunStatement = compiledPerShape(
+  (
+    db: Executor,
+    values: Insertable<RunsTable>,
+    command: { kind: EngineCommandKind; leased: boolean; traceparent: string | null } | undefined,
+    onlyIf: { workspaceId: string; projectId?: string } | undefined,
+  ) => {
+    const insert = onlyIf
+      ? db
+          .insertInto('runs')
+          .columns(columnsOf(values))
+          .expression(sql`SELECT ${valuesOf(values)} WHERE ${noBudgetApplies(db, onlyIf.workspaceId, onlyIf.projectId ?? null)}`)
+          .returningAll()
+      : db.insertInto('runs').values(values).returningAll();
+    const recorded =
+      command &&
+      commandFor(db, engineCommandRow(command.kind, values.id, command.leased, command.traceparent)).returning([
+        'id',
+        'kind',
+        'target_id',
+        'attempts',
+        'traceparent',
+      ]);
+    // The run is inserted with event_seq 1: its first event, numbered 1, is appended with it.
+    const first = { type: 'run.status', data: sql`jsonb_build_object('status', run.status)` };
+    return sql<RunRow & { announced: unknown; command: DeliverableCommand | null }>`
+      WITH run AS (${insert}),
+      ${appendedEvents(sql.ref('run.id'), [first])}${recorded ? sql`, command AS (${recorded})` : sql``}
+      SELECT run.*, ${announceAppended} AS announced,
+        ${recorded ? sql`(SELECT row_to_json(command) FROM command)` : sql`NULL`} AS command
+      FROM run, appended`;
+  },
+);
+
 /** The run's engine command, recorded only with the run (the insert may have been skipped). */
-function commandFor(db: Executor, command: EngineCommandKind, runId: string, leased: boolean) {
-  const row = engineCommandRow(command, runId, leased);
+function commandFor(db: Executor, row: ReturnType<typeof engineCommandRow>) {
   return db
     .insertInto('engine_commands')
     .columns(columnsOf(row))
@@ -139,8 +165,11 @@ const columnsOf = <T extends object>(row: T) => (Object.keys(row) as Array<keyof
 const valuesOf = <T extends object>(row: T) => sql.join(columnsOf(row).map((k) => row[k]));
 
 export async function getRunRow(db: Executor, runId: string): Promise<RunRow | undefined> {
-  return db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  return (await runById(db, runId)).rows[0];
 }
+
+// Every read of a run (an event stream's, a GET's, an activity's) reads this one: kysely compiles it once.
+const runById = compiledOnce((db: Executor, runId: string) => db.selectFrom('runs').selectAll().where('id', '=', runId));
 
 export async function getRunSteps(db: Executor, runId: string): Promise<RunStepRow[]> {
   return db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).orderBy('step_index').execute();

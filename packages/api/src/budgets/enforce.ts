@@ -1,5 +1,5 @@
-import type { RawBuilder, Transaction } from 'kysely';
-import { type Database, budgetSpend, lockApplicableBudgets, noBudgetApplies, recordRefusal } from '@atelier/db';
+import type { Transaction } from 'kysely';
+import { type Database, type NoBudgetApplies, budgetSpend, lockApplicableBudgets, recordRefusal } from '@atelier/db';
 import { type EnforcementMode, judgeBudget, newUuid } from '@atelier/domain';
 import { fail } from '../errors.js';
 import type { Caller } from '../caller.js';
@@ -25,11 +25,11 @@ export interface BudgetRequest {
 export async function underBudgetsOrAlone<T>(
   caller: Caller,
   req: BudgetRequest,
-  writeAlone: ((onlyIf: RawBuilder<boolean>) => Promise<T | undefined>) | undefined,
+  writeAlone: ((onlyIf: NoBudgetApplies) => Promise<T | undefined>) | undefined,
   write: (tx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
   if (writeAlone && !req.orderCap) {
-    const written = await writeAlone(noBudgetApplies(caller.services.db, req.workspaceId, req.projectId));
+    const written = await writeAlone({ workspaceId: req.workspaceId, projectId: req.projectId });
     if (written !== undefined) return written;
   }
   return underBudgets(caller, req, write);

@@ -1,4 +1,4 @@
-import type { Insertable, RawBuilder } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { z } from '@hono/zod-openapi';
 import type { CreateRunRequest } from '@atelier/contracts/runs';
 import type { WorkflowDefinition } from '@atelier/contracts/workflow-definition';
@@ -14,6 +14,7 @@ import {
   insertRunIf,
   insertRunLeased,
   type LeasedCommand,
+  type NoBudgetApplies,
   type RunsTable,
   moveRunStatus,
   newRunRow,
@@ -264,7 +265,7 @@ async function recordRunToStart(
   db: Executor,
   row: Insertable<RunsTable>,
   leased: boolean,
-  onlyIf?: RawBuilder<boolean>,
+  onlyIf?: NoBudgetApplies,
 ): Promise<{ run: RunRow; command?: LeasedCommand } | undefined> {
   if (leased) return insertRunLeased(db, row, onlyIf);
   const run = await insertRunIf(db, row, 'start_run', onlyIf);
