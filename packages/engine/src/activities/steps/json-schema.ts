@@ -7,14 +7,19 @@ import addFormats from 'ajv-formats';
  */
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-const cache = new Map<string, ReturnType<Ajv2020['compile']>>();
+type Validate = ReturnType<Ajv2020['compile']>;
+const cache = new Map<string, Validate>();
+// A worker keeps each definition it runs (activities/definitions.ts), so a schema is mostly the same object
+// run after run: found by identity, it is not serialized again for the text's lookup.
+const bySchema = new WeakMap<object, Validate>();
 
 export function compileSchema(schema: Record<string, unknown>): (value: unknown) => string[] {
-  const key = JSON.stringify(schema);
-  let validate = cache.get(key);
+  let validate = bySchema.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    const key = JSON.stringify(schema);
+    validate = cache.get(key) ?? ajv.compile(schema);
     cache.set(key, validate);
+    bySchema.set(schema, validate);
   }
   const v = validate;
   return (value) => {
