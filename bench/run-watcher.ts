@@ -41,6 +41,7 @@ export class RunWatcher {
   }, 1_000);
   /** Queries made, so a phase's database counters can leave them out. */
   queries = 0;
+  private listening: Promise<void> | undefined;
 
   private constructor(
     private readonly db: Db,
@@ -49,16 +50,28 @@ export class RunWatcher {
     private readonly log: Log,
   ) {}
 
-  static async start(cleanup: Cleanup, db: Db, databaseUrl: string, log: Log): Promise<RunWatcher> {
+  /**
+   * A watch on the database's announcements; with `listen: false` it listens only once `listen()` is called:
+   * a phase that learns of runs' ends over their event streams, as an API client does, then adds no
+   * listener of the bench's own to the load on Atelier's side (PostgreSQL sends every announcement to each).
+   */
+  static async start(cleanup: Cleanup, db: Db, databaseUrl: string, log: Log, opts: { listen?: boolean } = {}): Promise<RunWatcher> {
     const hub = new RunEventHub(databaseUrl, createLogger('silent'));
     cleanup.add('the bench’s run event listener', () => hub.close());
     const watcher = new RunWatcher(db, hub, log);
     cleanup.add('the read-model watch', async () => watcher.close());
-    await hub.subscribeAll((event) => watcher.announced(event));
+    if (opts.listen !== false) await watcher.listen();
     return watcher;
   }
 
+  /** Listens from now on (once); runs created before may only be told by the sweep's read. */
+  listen(): Promise<void> {
+    this.listening ??= this.hub.subscribeAll((event) => this.announced(event)).then(() => undefined);
+    return this.listening;
+  }
+
   wait(runId: string, timeoutMs: number): Promise<Settled> {
+    if (!this.listening) return Promise.reject(new Error(`the watch is not listening: run ${runId} cannot be waited for`));
     const known = this.unclaimed.get(runId);
     if (known) {
       this.unclaimed.delete(runId);

@@ -103,7 +103,9 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
   const client = await benchTemporalClient(cleanup, infra, NAMESPACE);
 
   const benchDb = benchDbPool(cleanup, infra);
-  const watcher = await RunWatcher.start(cleanup, benchDb, infra.databaseUrl, log);
+  const follow = followFromEnv();
+  // Runs followed over their event streams need no watch of the read model until the creation phase drains.
+  const watcher = await RunWatcher.start(cleanup, benchDb, infra.databaseUrl, log, { listen: follow !== 'stream' });
   const own = { queries: 0 };
   const s: Sides = {
     infra,
@@ -112,7 +114,7 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
     atelierUrl: atelier.url,
     apiKey: await createApiKey(atelier.url),
     watcher,
-    follow: followFromEnv(),
+    follow,
     benchDb,
     meter: new Meter(infra, settings.diagnostics ? benchDb : undefined, () => watcher.queries + own.queries, [atelier.db, benchDb]),
     own,
@@ -141,6 +143,7 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
 
   const runs = await measureRuns(s, settings);
   const runsDiag = settings.diagnostics && !aborted() ? await runsDiagnostics(s, settings, runs.bareCpuPerRun) : undefined;
+  if (settings.postRequests > 0) await watcher.listen();
   const creation =
     settings.postRequests > 0 && !aborted()
       ? await measureCreation(s, cleanup, {
