@@ -80,7 +80,7 @@ export function compiledPerShape<A extends unknown[], R>(
   };
 }
 
-const MAX_SHAPES = 64;
+const MAX_SHAPES = 256;
 
 function executeWith<R>(db: Executor, compiled: CompiledQuery<R>, args: readonly unknown[]): Promise<QueryResult<R>> {
   const parameters = compiled.parameters.map((p) => (p instanceof Slot ? p.valueIn(args) : p));
