@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Pagination, QueryBoolean } from './common.js';
+import { Pagination, QueryBoolean, Uuid, uuidParam } from './common.js';
 import { Run } from './runs.js';
 
 /**
@@ -179,16 +179,10 @@ export const ProfileConfirmRequest = z
   .openapi('ProfileConfirmRequest', { example: { runId: 'run-4a7c9e1b', fields: ['voice', 'visual'] } });
 
 export const ListBrandsQuery = Pagination.extend({
-  workspaceId: z
-    .string()
-    .uuid()
-    .openapi({ param: { name: 'workspaceId', in: 'query', required: true } }),
+  workspaceId: Uuid.openapi({ param: { name: 'workspaceId', in: 'query', required: true } }),
   includeArchived: QueryBoolean,
 });
 
 export const BrandIdParam = z.object({
-  project_id: z
-    .string()
-    .uuid()
-    .openapi({ param: { name: 'project_id', in: 'path' } }),
+  project_id: uuidParam('project_id'),
 });

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Pagination, QueryBoolean } from './common.js';
+import { CalendarDay, Pagination, pathParam, QueryBoolean } from './common.js';
 
 /** Campaigns under a brand, their managed request, and the operator surface. */
 export const CAMPAIGN_STATUSES = ['draft', 'submitted', 'producing'] as const;
@@ -98,10 +98,7 @@ export const ListCampaignsQuery = Pagination.extend({
 });
 
 export const CampaignIdParam = z.object({
-  campaign_id: z
-    .string()
-    .max(64)
-    .openapi({ param: { name: 'campaign_id', in: 'path' } }),
+  campaign_id: pathParam('campaign_id', z.string().max(64)),
 });
 
 // ----- operators ----------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Etag, Id, LIMITS, Label, Name, Pagination, QueryBoolean, RequestId, orNull } from './common.js';
+import { CalendarDay, Etag, Id, Label, LIMITS, Name, orNull, Pagination, pathParam, QueryBoolean, RequestId, uuidParam } from './common.js';
 
 /** `char-<hex>` (the contract's form); characters created before it keep their UUID ids. */
 export const CharacterId = z
@@ -173,19 +173,9 @@ export const ListCharactersQuery = Pagination.extend({
   includeArchived: QueryBoolean,
 });
 
-const uuidParam = (name: string) =>
-  z
-    .string()
-    .uuid()
-    .openapi({ param: { name, in: 'path' } });
-export const CharacterIdParam = z.object({ character_id: CharacterId.openapi({ param: { name: 'character_id', in: 'path' } }) });
+export const CharacterIdParam = z.object({ character_id: pathParam('character_id', CharacterId) });
 export const ReferenceParams = CharacterIdParam.extend({ item_id: uuidParam('item_id') });
 export const VersionParams = CharacterIdParam.extend({
-  number: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(LIMITS.int32)
-    .openapi({ param: { name: 'number', in: 'path' } }),
+  number: pathParam('number', z.coerce.number().int().min(1).max(LIMITS.int32)),
 });
 export const BindingIdParam = z.object({ binding_id: uuidParam('binding_id') });

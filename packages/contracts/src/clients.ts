@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Email, Etag, LIMITS, Name, Pagination, QueryBoolean, RequestId, Slug, Text, orNull } from './common.js';
+import { CalendarDay, Email, Etag, LIMITS, Name, orNull, Pagination, QueryBoolean, RequestId, Slug, Text, uuidParam } from './common.js';
 
 /** Clients, their billing, rollups, status history and contacts. Money fields are null for members. */
 export const CLIENT_STATUSES = ['lead', 'active', 'paused', 'past'] as const;
@@ -153,14 +153,8 @@ export const ContactUpdateRequest = z
 export const ListClientsQuery = Pagination.extend({ status: z.enum(CLIENT_STATUSES).optional(), includeArchived: QueryBoolean });
 
 export const ClientIdParam = z.object({
-  client_id: z
-    .string()
-    .uuid()
-    .openapi({ param: { name: 'client_id', in: 'path' } }),
+  client_id: uuidParam('client_id'),
 });
 export const ContactParams = ClientIdParam.extend({
-  contact_id: z
-    .string()
-    .uuid()
-    .openapi({ param: { name: 'contact_id', in: 'path' } }),
+  contact_id: uuidParam('contact_id'),
 });

@@ -157,6 +157,22 @@ export const QueryBoolean = z
 
 export const Uuid = z.string().uuid();
 
+/** `schema` as the path parameter `name`, with an example where the id's form is worth showing. */
+export const pathParam = <T extends z.ZodTypeAny>(name: string, schema: T, example?: string) =>
+  schema.openapi({ param: { name, in: 'path' }, ...(example === undefined ? {} : { example }) });
+
+/** A UUID as the path parameter `name`. */
+export const uuidParam = (name: string) => pathParam(name, Uuid);
+
+/** An id the service generated (`run-…`, `order-…`) as the path parameter `name`. */
+export const generatedIdParam = (name: string, example: string) => pathParam(name, z.string().max(LIMITS.generatedId), example);
+
+/** The `workspaceId` a list is of: the caller's default workspace when absent. */
+const WorkspaceIdQuery = Uuid.optional().openapi({ param: { name: 'workspaceId', in: 'query' } });
+
+/** A list of one workspace's records, paged. */
+export const WorkspaceListQuery = Pagination.extend({ workspaceId: WorkspaceIdQuery });
+
 /**
  * A named schema or null. `X.nullable()` on a schema registered with `.openapi('X')` makes the generator widen the
  * component X itself to `type: [object, null]` (wrong wherever X is never null, and an inline object inside a union

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, Id, Instant, Intake, LIMITS, Pagination, Usd } from './common.js';
+import { BindingMap, generatedIdParam, Id, Instant, Intake, LIMITS, Pagination, Usd } from './common.js';
 import { ORDER_STATUSES, type OrderStatus } from './order-statuses.js';
 import { MAX_CONCURRENCY, PRIORITY_VALUES } from './priorities.js';
 import { RunMetadata, RunTags } from './run-tags.js';
@@ -153,10 +153,7 @@ export const Order = z
   });
 
 export const OrderIdParam = z.object({
-  order_id: z
-    .string()
-    .max(LIMITS.generatedId)
-    .openapi({ param: { name: 'order_id', in: 'path' }, example: 'order-0123456789abcdef' }),
+  order_id: generatedIdParam('order_id', 'order-0123456789abcdef'),
 });
 
 /**

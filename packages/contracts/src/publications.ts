@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { HttpUrl, LIMITS, Label, Name, Pagination, Slug } from './common.js';
+import { HttpUrl, Label, LIMITS, listOf, Name, pathParam, Slug, WorkspaceListQuery } from './common.js';
 
 /**
  * Publications: a consumer site's revalidation webhook configuration (revalidateUrl, sectionPath, a signing
@@ -13,26 +13,16 @@ const SectionPath = z
 const GeneratedId = z.string().min(1).max(LIMITS.generatedId);
 
 export const PublicationIdParam = z.object({
-  publication_id: GeneratedId.openapi({ param: { name: 'publication_id', in: 'path' }, example: 'pub-0123456789abcdef' }),
+  publication_id: pathParam('publication_id', GeneratedId, 'pub-0123456789abcdef'),
 });
 export const DocumentIdParam = z.object({
-  document_id: GeneratedId.openapi({ param: { name: 'document_id', in: 'path' }, example: 'doc-0123456789abcdef' }),
+  document_id: pathParam('document_id', GeneratedId, 'doc-0123456789abcdef'),
 });
 export const PublicationSlugParam = z.object({
-  slug: z
-    .string()
-    .min(1)
-    .max(LIMITS.slug)
-    .openapi({ param: { name: 'slug', in: 'path' }, example: 'journal' }),
+  slug: pathParam('slug', z.string().min(1).max(LIMITS.slug), 'journal'),
 });
 
-export const ListPublicationsQuery = Pagination.extend({
-  workspaceId: z
-    .string()
-    .uuid()
-    .optional()
-    .openapi({ param: { name: 'workspaceId', in: 'query' } }),
-});
+export const ListPublicationsQuery = WorkspaceListQuery;
 
 export const DeliveryHealth = z
   .object({
@@ -60,13 +50,17 @@ export const Publication = z
   })
   .openapi('Publication');
 
-export const PublicationWithSecret = Publication.extend({
-  secret: z
-    .string()
-    .describe('whsec_ + base64 of 32 random bytes (Standard Webhooks). Shown only in this response; store it as REVALIDATE_SECRET_<SLUG>'),
-}).openapi('PublicationWithSecret');
+/** A signed target (a publication, a webhook endpoint) as created or rotated: with its secret, shown that once. */
+export const withSigningSecret = <T extends z.ZodObject>(target: T, name: string, keepIt: string) =>
+  target
+    .extend({
+      secret: z.string().describe(`whsec_ + base64 of 32 random bytes (Standard Webhooks). Shown only in this response; ${keepIt}`),
+    })
+    .openapi(name);
 
-export const PublicationList = z.object({ items: z.array(Publication), total: z.number().int() }).openapi('PublicationList');
+export const PublicationWithSecret = withSigningSecret(Publication, 'PublicationWithSecret', 'store it as REVALIDATE_SECRET_<SLUG>');
+
+export const PublicationList = listOf(Publication, 'PublicationList');
 
 export const PublicationCreateRequest = z
   .object({
@@ -129,7 +123,7 @@ export const PublicArticle = z
   .object({ slug: z.string(), title: z.string(), body: z.string(), categories: z.array(z.string()), publishedAt: z.string() })
   .openapi('PublicArticle');
 
-export const PublicArticleList = z.object({ items: z.array(PublicArticle), total: z.number().int() }).openapi('PublicArticleList');
+export const PublicArticleList = listOf(PublicArticle, 'PublicArticleList');
 
 export const DeliveryAttempt = z
   .object({
@@ -148,7 +142,7 @@ export const DeliveryAttempt = z
   })
   .openapi('DeliveryAttempt');
 
-export const DeliveryAttemptList = z.object({ items: z.array(DeliveryAttempt), total: z.number().int() }).openapi('DeliveryAttemptList');
+export const DeliveryAttemptList = listOf(DeliveryAttempt, 'DeliveryAttemptList');
 
 export const VerifyResult = z
   .object({ verified: z.literal(true), messageId: z.string(), consumerStatus: z.number().int(), deliveryHealth: DeliveryHealth })

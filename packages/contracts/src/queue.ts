@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Id, LIMITS, Pagination, Text, orNull } from './common.js';
+import { generatedIdParam, Id, LIMITS, orNull, Pagination, Text } from './common.js';
 import { HoldField } from './workflow-definition.js';
 
 export const REVIEW_DECISION_VALUES = ['approve', 'reject', 'request_changes'] as const;
@@ -101,8 +101,5 @@ export const QueueBatchResponse = z
   .openapi('QueueBatchResponse');
 
 export const QueueRunIdParam = z.object({
-  run_id: z
-    .string()
-    .max(LIMITS.generatedId)
-    .openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
+  run_id: generatedIdParam('run_id', 'run-1a2b3c4d'),
 });

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, Id, Instant, Intake, LIMITS, Pagination, QueryBoolean } from './common.js';
+import { BindingMap, generatedIdParam, Id, Instant, Intake, LIMITS, Pagination, QueryBoolean } from './common.js';
 
 import { PRIORITY_VALUES } from './priorities.js';
 import { RUN_STATUS_VALUES } from './run-statuses.js';
@@ -291,8 +291,5 @@ export const ListRunsQuery = Pagination.extend({
   });
 
 export const RunIdParam = z.object({
-  run_id: z
-    .string()
-    .max(LIMITS.generatedId)
-    .openapi({ param: { name: 'run_id', in: 'path' }, example: 'run-1a2b3c4d' }),
+  run_id: generatedIdParam('run_id', 'run-1a2b3c4d'),
 });

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Email, Etag, LIMITS, Label, Name, Pagination, QueryBoolean } from './common.js';
+import { CalendarDay, Email, Etag, Label, LIMITS, Name, Pagination, QueryBoolean, uuidParam } from './common.js';
 
 /** Subjects (people a likeness depicts) and their likeness consents. */
 const day = CalendarDay;
@@ -137,14 +137,8 @@ export const SubjectWithConsents = Subject.extend({ consents: z.array(Consent) }
 export const ListSubjectsQuery = Pagination.extend({ includeErased: QueryBoolean });
 
 export const SubjectIdParam = z.object({
-  subject_id: z
-    .string()
-    .uuid()
-    .openapi({ param: { name: 'subject_id', in: 'path' } }),
+  subject_id: uuidParam('subject_id'),
 });
 export const ConsentIdParam = z.object({
-  consent_id: z
-    .string()
-    .uuid()
-    .openapi({ param: { name: 'consent_id', in: 'path' } }),
+  consent_id: uuidParam('consent_id'),
 });

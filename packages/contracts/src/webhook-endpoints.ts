@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { HttpUrl, LIMITS, Pagination } from './common.js';
-import { DeliveryHealth } from './publications.js';
+import { HttpUrl, LIMITS, listOf, Pagination, pathParam, WorkspaceListQuery } from './common.js';
+import { DeliveryHealth, withSigningSecret } from './publications.js';
 
 /**
  * Event webhooks for integrators (docs/webhooks.md): a workspace's endpoints, each with the event types it
@@ -41,20 +41,10 @@ const EndpointUrl = HttpUrl.describe('Where events are POSTed, in its canonical 
 const Description = z.string().trim().max(LIMITS.shortText);
 
 export const WebhookEndpointIdParam = z.object({
-  endpoint_id: z
-    .string()
-    .min(1)
-    .max(LIMITS.generatedId)
-    .openapi({ param: { name: 'endpoint_id', in: 'path' }, example: 'ep-0123456789abcdef' }),
+  endpoint_id: pathParam('endpoint_id', z.string().min(1).max(LIMITS.generatedId), 'ep-0123456789abcdef'),
 });
 
-export const ListWebhookEndpointsQuery = Pagination.extend({
-  workspaceId: z
-    .string()
-    .uuid()
-    .optional()
-    .openapi({ param: { name: 'workspaceId', in: 'query' } }),
-});
+export const ListWebhookEndpointsQuery = WorkspaceListQuery;
 
 export const WebhookEndpoint = z
   .object({
@@ -71,13 +61,9 @@ export const WebhookEndpoint = z
   })
   .openapi('WebhookEndpoint');
 
-export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
-  secret: z
-    .string()
-    .describe('whsec_ + base64 of 32 random bytes (Standard Webhooks). Shown only in this response; verify every delivery with it'),
-}).openapi('WebhookEndpointWithSecret');
+export const WebhookEndpointWithSecret = withSigningSecret(WebhookEndpoint, 'WebhookEndpointWithSecret', 'verify every delivery with it');
 
-export const WebhookEndpointList = z.object({ items: z.array(WebhookEndpoint), total: z.number().int() }).openapi('WebhookEndpointList');
+export const WebhookEndpointList = listOf(WebhookEndpoint, 'WebhookEndpointList');
 
 export const WebhookEndpointCreateRequest = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, Id, LIMITS, Pagination, Usd } from './common.js';
+import { BindingMap, Id, LIMITS, pathParam, Usd, WorkspaceListQuery } from './common.js';
 
 /**
  * Workflow authoring (decisions §2): workspaces write drafts, publish them as internal versions and
@@ -7,16 +7,10 @@ import { BindingMap, Id, LIMITS, Pagination, Usd } from './common.js';
  */
 
 export const WorkflowIdParam = z.object({
-  id: Id.openapi({ param: { name: 'id', in: 'path' }, example: 'plan-garden-notes' }),
+  id: pathParam('id', Id, 'plan-garden-notes'),
 });
 
-export const ListWorkflowsQuery = Pagination.extend({
-  workspaceId: z
-    .string()
-    .uuid()
-    .optional()
-    .openapi({ param: { name: 'workspaceId', in: 'query' } }),
-});
+export const ListWorkflowsQuery = WorkspaceListQuery;
 
 /**
  * A list of at most `max` items where it is a list. Any other value passes here: what a definition's

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { LIMITS, Name, Pagination, QueryBoolean } from './common.js';
+import { LIMITS, Name, Pagination, QueryBoolean, uuidParam } from './common.js';
 
 export const ROLE_VALUES = ['owner', 'admin', 'member'] as const;
 export const RoleSchema = z.enum(ROLE_VALUES).openapi('Role');
@@ -17,10 +17,7 @@ export const Workspace = z
 export const WorkspaceCreateRequest = z.object({ name: Name }).openapi('WorkspaceCreateRequest', { example: { name: 'Northwind Studio' } });
 
 export const WorkspaceIdParam = z.object({
-  workspace_id: z
-    .string()
-    .uuid()
-    .openapi({ param: { name: 'workspace_id', in: 'path' } }),
+  workspace_id: uuidParam('workspace_id'),
 });
 
 export const WorkspaceMember = z
@@ -40,10 +37,7 @@ export const MemberAddRequest = z
 export const MemberUpdateRequest = z.object({ role: RoleSchema }).openapi('MemberUpdateRequest', { example: { role: 'admin' } });
 
 export const MemberParams = WorkspaceIdParam.extend({
-  user_id: z
-    .string()
-    .uuid()
-    .openapi({ param: { name: 'user_id', in: 'path' } }),
+  user_id: uuidParam('user_id'),
 });
 
 export const Project = z
@@ -81,10 +75,7 @@ export const ProjectUpdateRequest = z
   .openapi('ProjectUpdateRequest', { example: { name: 'Spring newsletter 2027', clientId: '1e8a6c3d-5b7f-4a92-b0d4-7c2f9e1a3b65' } });
 
 export const ProjectParams = WorkspaceIdParam.extend({
-  project_id: z
-    .string()
-    .uuid()
-    .openapi({ param: { name: 'project_id', in: 'path' } }),
+  project_id: uuidParam('project_id'),
 });
 
 export const ListProjectsQuery = Pagination.extend({
