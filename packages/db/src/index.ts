@@ -21,6 +21,7 @@ export * from './projects.js';
 export * from './queue.js';
 export * from './budgets.js';
 export * from './orders.js';
+export * from './reconciler-candidates.js';
 export * from './idempotency.js';
 export * from './costs.js';
 export type * from './schema-clients.js';

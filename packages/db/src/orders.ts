@@ -3,7 +3,7 @@ import { DETERMINISTIC_ERROR_CODES, newRunId } from '@atelier/domain';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { emitOrderEvent } from './event-webhooks.js';
 import type { Database, OrdersTable, RunsTable } from './schema.js';
-import { type CreatedWindow, type PageOf, type PageRequest, createdWithin, pageOf } from './paging.js';
+import { type CreatedWindow, type PageOf, type PageRequest, asked, createdWithin, pageOf } from './paging.js';
 import { appendRunEvents, appendedEvents } from './runs/events.js';
 import { IN_FLIGHT_RUN_STATUSES, type RunRow } from './runs/row.js';
 
@@ -100,11 +100,14 @@ export interface OrderKey {
 
 /** Orders of a workspace, newest first, and the key of the last one when another page follows. */
 export async function listOrders(db: Executor, f: OrderFilters): Promise<PageOf<OrderRow> & { next: OrderKey | null }> {
-  let q = db.selectFrom('orders').where('workspace_id', '=', f.workspaceId);
-  if (f.projectId) q = q.where('project_id', '=', f.projectId);
-  if (f.status) q = q.where('status', '=', f.status);
-  if (f.workflowId) q = q.where('workflow_id', '=', f.workflowId);
-  q = createdWithin(q, f);
+  const given = asked({ project_id: f.projectId, status: f.status, workflow_id: f.workflowId });
+  const q = createdWithin(
+    db
+      .selectFrom('orders')
+      .where('workspace_id', '=', f.workspaceId)
+      .where((eb) => eb.and(given)),
+    f,
+  );
   const after = f.after;
   // One row past the page says whether another page follows.
   const { items, total } = await pageOf(
@@ -126,25 +129,6 @@ export async function listOrders(db: Executor, f: OrderFilters): Promise<PageOf<
     total,
     next: items.length > f.limit && last ? { createdAt: last.key_created_at, id: last.id } : null,
   };
-}
-
-/**
- * Running orders that nothing has changed for `idleMs`: the reconciler's candidates, longest idle first,
- * at most `limit`.
- */
-export async function idleRunningOrders(
-  db: Executor,
-  idleMs: number,
-  limit: number,
-): Promise<Array<Pick<OrderRow, 'id' | 'status' | 'updated_at'>>> {
-  return db
-    .selectFrom('orders')
-    .select(['id', 'status', 'updated_at'])
-    .where('status', '=', 'running')
-    .where('updated_at', '<', sql<Date>`now() - make_interval(secs => ${idleMs / 1000})`)
-    .orderBy('updated_at')
-    .limit(limit)
-    .execute();
 }
 
 /** Orders by status, each with how many; a status with none has no row. The gateway's gauges read it on scrape. */

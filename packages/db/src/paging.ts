@@ -47,6 +47,16 @@ export function createdWithin<Q extends AnySelect>(q: Q, window: CreatedWindow):
 }
 
 /**
+ * A list's equality filters as `eb.and` takes them: each column with the value asked for, those not asked
+ * for (absent or empty) left out.
+ */
+export function asked<T extends Record<string, unknown>>(filters: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value !== '')) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}
+
+/**
  * One sort key of a page: a column (or expression) and its direction (ascending when left out). A list
  * names its keys most significant first and ends with a unique one (usually the id), so that rows which
  * tie on the others keep one order from page to page.

@@ -12,7 +12,7 @@ import { announceAppended, appendRunEvents, appendedEvents } from './runs/events
 import type { Database, RunsTable } from './schema.js';
 import type { EngineCommandKind } from './schema-engine.js';
 import type { Insertable } from 'kysely';
-import { type CreatedWindow, type PageOf, type PageRequest, createdWithin, pageOf } from './paging.js';
+import { type CreatedWindow, type PageOf, type PageRequest, asked, createdWithin, pageOf } from './paging.js';
 
 export { type RunRow, type RunStepRow, IN_FLIGHT_RUN_STATUSES } from './runs/row.js';
 
@@ -205,13 +205,18 @@ const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`
 export interface RunFilters extends RunFilter, PageRequest {}
 
 function filteredRuns(db: Db, f: RunFilter) {
-  let q = db.selectFrom('runs').where('workspace_id', '=', f.workspaceId);
-  if (f.projectId) q = q.where('project_id', '=', f.projectId);
-  if (f.status) q = q.where('status', '=', f.status);
-  if (f.templateId) q = q.where('template_id', '=', f.templateId);
-  if (f.parentOrderId) q = q.where('parent_order_id', '=', f.parentOrderId);
-  if (f.workerId) q = q.where('worker_id', '=', f.workerId);
-  if (f.rerunOf) q = q.where('rerun_of', '=', f.rerunOf);
+  const given = asked({
+    project_id: f.projectId,
+    status: f.status,
+    template_id: f.templateId,
+    parent_order_id: f.parentOrderId,
+    worker_id: f.workerId,
+    rerun_of: f.rerunOf,
+  });
+  let q = db
+    .selectFrom('runs')
+    .where('workspace_id', '=', f.workspaceId)
+    .where((eb) => eb.and(given));
   if (!f.includeArchived) q = q.where('archived', '=', false);
   // Containment, so the tags' GIN index (migration 0025) serves it.
   if (f.tags?.length) q = q.where(sql<boolean>`tags @> ${f.tags}::text[]`);
@@ -329,25 +334,6 @@ export async function moveRunToProject(db: Db, runId: string, projectId: string 
     await tx.updateTable('artifacts').set({ project_id: projectId }).where('run_id', '=', runId).execute();
     return row;
   });
-}
-
-/**
- * Runs not settled yet (IN_FLIGHT_RUN_STATUSES) that nothing has changed for `idleMs`: the reconciler's
- * candidates, longest idle first, at most `limit`.
- */
-export async function idleRunsInFlight(
-  db: Executor,
-  idleMs: number,
-  limit: number,
-): Promise<Array<Pick<RunRow, 'id' | 'status' | 'updated_at'>>> {
-  return db
-    .selectFrom('runs')
-    .select(['id', 'status', 'updated_at'])
-    .where('status', 'in', [...IN_FLIGHT_RUN_STATUSES])
-    .where('updated_at', '<', sql<Date>`now() - make_interval(secs => ${idleMs / 1000})`)
-    .orderBy('updated_at')
-    .limit(limit)
-    .execute();
 }
 
 /**
