@@ -17,25 +17,19 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import type { connectDb } from '@atelier/db';
 import {
-  benchDbPool,
-  benchTemporalClient,
   type Cleanup,
   TERMINAL,
   benchLog,
-  bundleBaseline,
   createApiKey,
   http,
-  installRuntime,
   intEnv,
   loadAvg,
   postRun,
   rawQuery,
   runMain,
-  startAtelier,
-  startBaselineWorkerConnected,
-  startInfra,
   temporalStoreEnv,
 } from './harness';
+import { startBothSides } from './both-sides';
 import { runBounded, round1, round3, sleep } from './stats';
 import { RUNS_TEMPLATE } from './target-runs';
 
@@ -75,27 +69,28 @@ async function settledMs(db: Db, runId: string, timeoutMs: number): Promise<numb
 
 async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   log(`settings ${JSON.stringify(settings)}; ${os.cpus().length} CPUs, load ${loadAvg().join(' ')}`);
-  installRuntime();
-  const bundling = bundleBaseline(BARE_WORKFLOWS_PATH, log);
-  const infra = await startInfra(cleanup, log, temporalStoreEnv());
-  const atelier = await startAtelier(cleanup, infra, {
-    namespace: NAMESPACE,
-    taskQueue: 'bench-fair-atelier',
-    localLatencyMs: settings.latencyMs,
-    orderConcurrency: settings.concurrency,
-  });
   const sleepStep = async (input: { i: number }) => {
     await sleep(settings.latencyMs);
     return input.i;
   };
-  await startBaselineWorkerConnected(cleanup, infra, {
-    namespace: NAMESPACE,
-    taskQueue: BARE_QUEUE,
-    workflowBundle: await bundling,
-    activities: { stepOne: sleepStep, stepTwo: sleepStep, stepThree: async (input: { i: number }) => input.i },
+  const {
+    atelier,
+    client,
+    benchDb: db,
+  } = await startBothSides(cleanup, log, {
+    temporalStore: temporalStoreEnv(),
+    atelier: {
+      namespace: NAMESPACE,
+      taskQueue: 'bench-fair-atelier',
+      localLatencyMs: settings.latencyMs,
+      orderConcurrency: settings.concurrency,
+    },
+    bare: {
+      workflowsPath: BARE_WORKFLOWS_PATH,
+      taskQueue: BARE_QUEUE,
+      activities: { stepOne: sleepStep, stepTwo: sleepStep, stepThree: async (input: { i: number }) => input.i },
+    },
   });
-  const client = await benchTemporalClient(cleanup, infra, NAMESPACE);
-  const db = benchDbPool(cleanup, infra);
   const keyA = await createApiKey(atelier.url);
   const keyB = await createApiKey(atelier.url);
   let wsA = '';

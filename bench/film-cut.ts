@@ -22,17 +22,12 @@ import { VIDEO_TOOLS, filmCutArgs, readFilmCutSpec } from '@atelier/engine/media
 import { renderLocalClip } from '@atelier/engine/providers/local/video';
 import { LOOPBACK_HOSTS, egressPolicyFromEnv } from '@atelier/engine/worker';
 import { LocalStorage } from '@atelier/storage';
+import { median, round1 } from './stats';
 
 const ROUNDS = Number(process.env.BENCH_FILM_ROUNDS ?? 8);
 const SECONDS = Number(process.env.BENCH_FILM_SECONDS ?? 6);
 const WARMUP = 1;
 const log = (msg: string) => process.stderr.write(`[film-cut-bench] ${msg}\n`);
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const round1 = (x: number) => Math.round(x * 10) / 10;
 
 async function main() {
   const scratch = await mkdtemp(path.join(tmpdir(), 'atelier-film-bench-'));

@@ -14,28 +14,8 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as bareActivities from './bare-activities';
-import { Meter } from './diagnostics';
-import {
-  benchDbPool,
-  benchTemporalClient,
-  type Cleanup,
-  RunWatcher,
-  type Sides,
-  benchLog,
-  bundleBaseline,
-  createApiKey,
-  describe,
-  gitState,
-  installRuntime,
-  intEnv,
-  loadAvg,
-  postRun,
-  runMain,
-  startAtelier,
-  startBaselineWorkerConnected,
-  startInfra,
-  temporalStoreEnv,
-} from './harness';
+import { type Cleanup, benchLog, describe, gitState, intEnv, loadAvg, postRun, runMain, temporalStoreEnv } from './harness';
+import { comparedSides, startBothSides } from './both-sides';
 import { runBounded, sleep } from './stats';
 import { measureCreation } from './target-creation';
 import { measureOrders } from './target-orders';
@@ -80,48 +60,26 @@ const { log } = bench;
 async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<string, unknown>> {
   const loadAtStart = loadAvg();
   log(`settings ${JSON.stringify(settings)}; ${os.cpus().length} CPUs, load ${loadAtStart.join(' ')}`);
-  installRuntime();
-
-  log('starting the Temporal dev server and PostgreSQL; bundling the baseline workflows');
-  const bundling = bundleBaseline(BARE_WORKFLOWS_PATH, log);
-  const infra = await startInfra(cleanup, log, settings.temporalStore);
-  log(`Temporal at ${infra.temporalAddress}; PostgreSQL (${infra.postgres}) ready`);
-  log('starting the Atelier worker (bundles runWorkflow) and gateway');
-  const atelier = await startAtelier(cleanup, infra, {
-    namespace: NAMESPACE,
-    taskQueue: ATELIER_QUEUE,
-    localLatencyMs: settings.localLatencyMs,
-    orderConcurrency: settings.orderConcurrency,
+  log('starting the Temporal dev server and PostgreSQL, the Atelier worker and gateway, the baseline worker');
+  const both = await startBothSides(cleanup, log, {
+    temporalStore: settings.temporalStore,
+    atelier: {
+      namespace: NAMESPACE,
+      taskQueue: ATELIER_QUEUE,
+      localLatencyMs: settings.localLatencyMs,
+      orderConcurrency: settings.orderConcurrency,
+    },
+    bare: { workflowsPath: BARE_WORKFLOWS_PATH, taskQueue: BARE_QUEUE, activities: bareActivities },
   });
-
-  await startBaselineWorkerConnected(cleanup, infra, {
-    namespace: NAMESPACE,
-    taskQueue: BARE_QUEUE,
-    workflowBundle: await bundling,
-    activities: bareActivities,
-  });
-  const client = await benchTemporalClient(cleanup, infra, NAMESPACE);
-
-  const benchDb = benchDbPool(cleanup, infra);
-  const follow = followFromEnv();
-  // Runs followed over their event streams need no watch of the read model until the creation phase drains.
-  const watcher = await RunWatcher.start(cleanup, benchDb, infra.databaseUrl, log, { listen: follow !== 'stream' });
-  const own = { queries: 0 };
-  const s: Sides = {
-    infra,
-    client,
+  const { infra, client } = both;
+  const s = await comparedSides(cleanup, both, {
     bareQueue: BARE_QUEUE,
-    atelierUrl: atelier.url,
-    apiKey: await createApiKey(atelier.url),
-    watcher,
-    follow,
-    benchDb,
-    meter: new Meter(infra, settings.diagnostics ? benchDb : undefined, () => watcher.queries + own.queries, [atelier.db, benchDb]),
-    own,
+    follow: followFromEnv(),
     runTimeoutMs: settings.runTimeoutMs,
+    diagnostics: settings.diagnostics,
     log,
     aborted,
-  };
+  });
 
   if (settings.warmup > 0) {
     log(`warm-up: ${settings.warmup} bare workflows and ${settings.warmup} Atelier runs (not counted)`);
@@ -143,7 +101,7 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
 
   const runs = await measureRuns(s, settings);
   const runsDiag = settings.diagnostics && !aborted() ? await runsDiagnostics(s, settings, runs.bareCpuPerRun) : undefined;
-  if (settings.postRequests > 0) await watcher.listen();
+  if (settings.postRequests > 0) await s.watcher.listen();
   const creation =
     settings.postRequests > 0 && !aborted()
       ? await measureCreation(s, cleanup, {

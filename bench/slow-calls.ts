@@ -16,28 +16,8 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as bareActivities from './bare-activities';
-import { Meter } from './diagnostics';
-import {
-  benchDbPool,
-  benchTemporalClient,
-  type Cleanup,
-  RunWatcher,
-  type Sides,
-  benchLog,
-  bundleBaseline,
-  createApiKey,
-  gitState,
-  http,
-  installRuntime,
-  intEnv,
-  loadAvg,
-  postRun,
-  runMain,
-  startAtelier,
-  startBaselineWorkerConnected,
-  startInfra,
-  temporalStoreEnv,
-} from './harness';
+import { type Cleanup, benchLog, gitState, http, intEnv, loadAvg, postRun, runMain, temporalStoreEnv } from './harness';
+import { comparedSides, startBothSides } from './both-sides';
 import { round3, runBounded, summarize } from './stats';
 import { burstMilestones, startPath } from './engine-timeline';
 import { startBareGateway } from './target-creation';
@@ -99,39 +79,25 @@ async function burst(
 
 async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<string, unknown>> {
   log(`settings ${JSON.stringify(settings)}; ${os.cpus().length} CPUs, load ${loadAvg().join(' ')}`);
-  installRuntime();
-  const bundling = bundleBaseline(fileURLToPath(new URL('./bare-workflows.ts', import.meta.url)), log);
-  const infra = await startInfra(cleanup, log, settings.temporalStore);
-  const atelier = await startAtelier(cleanup, infra, {
-    namespace: NAMESPACE,
-    taskQueue: ATELIER_QUEUE,
-    localLatencyMs: settings.latencyMs,
+  const both = await startBothSides(cleanup, log, {
+    temporalStore: settings.temporalStore,
+    atelier: { namespace: NAMESPACE, taskQueue: ATELIER_QUEUE, localLatencyMs: settings.latencyMs },
+    bare: {
+      workflowsPath: fileURLToPath(new URL('./bare-workflows.ts', import.meta.url)),
+      taskQueue: BARE_QUEUE,
+      activities: bareActivities,
+      maxActivities: Math.max(...settings.sizes) * 2,
+    },
   });
-  const largest = Math.max(...settings.sizes);
-  await startBaselineWorkerConnected(cleanup, infra, {
-    namespace: NAMESPACE,
-    taskQueue: BARE_QUEUE,
-    workflowBundle: await bundling,
-    activities: bareActivities,
-    maxActivities: largest * 2,
-  });
-  const client = await benchTemporalClient(cleanup, infra, NAMESPACE);
-  const benchDb = benchDbPool(cleanup, infra);
-  const watcher = await RunWatcher.start(cleanup, benchDb, infra.databaseUrl, log);
-  const s: Sides = {
-    infra,
-    client,
+  const s = await comparedSides(cleanup, both, {
     bareQueue: BARE_QUEUE,
-    atelierUrl: atelier.url,
-    apiKey: await createApiKey(atelier.url),
-    watcher,
-    benchDb,
-    meter: new Meter(infra, undefined, () => watcher.queries, [atelier.db, benchDb]),
-    own: { queries: 0 },
     runTimeoutMs: settings.runTimeoutMs,
+    diagnostics: false,
     log,
     aborted,
-  };
+  });
+  const { client, benchDb } = both;
+  const { watcher } = s;
   // One run first: the bare gateway copies a real run's row.
   await watcher.completed(await postRun(s.atelierUrl, s.apiKey, RUNS_TEMPLATE, { topic: 'slow warm-up' }), settings.runTimeoutMs);
   const bareUrl = await startBareGateway(s, cleanup, {

@@ -6,6 +6,12 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[rank - 1]!;
 }
 
+/** The middle value, or the mean of the two middle ones. */
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 export const round3 = (n: number) => Math.round(n * 1000) / 1000;
 

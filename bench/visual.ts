@@ -29,6 +29,7 @@ import { createProviders } from '@atelier/engine/providers/index';
 import { ExpressionEvaluator } from '@atelier/engine/steps/code-expression';
 import { toolRegistry } from '@atelier/engine/steps/tools';
 import { LocalStorage } from '@atelier/storage';
+import { median, round1 } from './stats';
 
 const ROUNDS = Number(process.env.BENCH_VISUAL_ROUNDS ?? 8);
 const SIZE = Number(process.env.BENCH_VISUAL_SIZE ?? 1024);
@@ -97,12 +98,6 @@ async function bare(dir: string, runId: string, artifactId: string, stages: Stag
   stages.push({ draw: d(0), encodeRaw: d(1), decode: d(2), cutout: d(3), encodeProcessed: d(4), write: d(5) });
   return t[6]! - t[0]!;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const round1 = (x: number) => Math.round(x * 10) / 10;
 
 async function main() {
   const scratch = await mkdtemp(path.join(tmpdir(), 'atelier-visual-bench-'));
