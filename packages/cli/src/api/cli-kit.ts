@@ -1,5 +1,6 @@
 /** What the user commands share: exit codes, output, option parsers and the ways a command ends. */
 import type { AtelierClient } from '@atelier/client';
+import type { Command } from 'commander';
 import { ApiFailure, retryAfterSeconds } from './errors.js';
 import { table } from './format.js';
 
@@ -24,6 +25,28 @@ export interface GlobalFlags {
 
 export const print = (line: string) => process.stdout.write(`${line}\n`);
 export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
+
+/** A command on one record named by its id (`<what>`), whose --json prints the record as the API answers it. */
+export function oneRecordCommand(parent: Command, name: string, description: string, what: string): Command {
+  return parent.command(name).description(description).argument(`<${what}>`, `${what} id`).option('--json', `print the ${what} as JSON`);
+}
+
+/**
+ * The flags a paged list ends with: --limit (default 20), the page's start (--offset, or the --cursor a
+ * page printed where the list pages by cursor) and --json for the page as the API answers it.
+ */
+export function withPageFlags(list: Command, paging: 'offset' | 'cursor'): Command {
+  list.option('--limit <n>', 'at most this many (default 20)', positiveInt('--limit'), 20);
+  if (paging === 'offset') list.option('--offset <n>', 'skip this many', positiveInt('--offset'), 0);
+  else list.option('--cursor <cursor>', 'the page after the one that printed this cursor');
+  return list.option('--json', 'print the page as JSON');
+}
+
+/** An answer as it is with --json, else as `human` words it. */
+export function printAnswer(value: unknown, json: boolean | undefined, human: () => string): void {
+  if (json) printJson(value);
+  else print(human());
+}
 
 /**
  * A page of a list command: the answer as it is with --json, else a table and how many of the matches it

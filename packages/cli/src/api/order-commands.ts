@@ -6,6 +6,8 @@ import { ORDER_STATUSES } from '@atelier/contracts/order-statuses';
 import { OrderProgress } from './order-progress.js';
 import { money, table } from './format.js';
 import {
+  withPageFlags,
+  oneRecordCommand,
   type CommandContext,
   EXIT,
   UsageError,
@@ -15,6 +17,7 @@ import {
   parseJson,
   positiveInt,
   print,
+  printAnswer,
   printJson,
   printPage,
   usd,
@@ -153,8 +156,7 @@ export function registerOrderCommands(program: Command, { act }: CommandContext)
               await client.POST('/v1/orders/{order_id}/start', { params: { path: { order_id: order.id } } }),
               `POST /v1/orders/${order.id}/start`,
             );
-          if (opts.json) printJson(order);
-          else print(orderSummary(order));
+          printAnswer(order, opts.json, () => orderSummary(order));
           return opts.watch ? watchOrder(client, order.id, Boolean(opts.json), 1000) : EXIT.ok;
         },
       ),
@@ -171,68 +173,57 @@ export function registerOrderCommands(program: Command, { act }: CommandContext)
           await client.POST('/v1/orders/{order_id}/start', { params: { path: { order_id: orderId } } }),
           `POST /v1/orders/${orderId}/start`,
         );
-        if (opts.json) printJson(order);
-        else print(`order ${order.id} ${order.status}: ${order.targetCount} children`);
+        printAnswer(order, opts.json, () => `order ${order.id} ${order.status}: ${order.targetCount} children`);
         return opts.watch ? watchOrder(client, order.id, Boolean(opts.json), 1000) : EXIT.ok;
       }),
     );
-  orders
-    .command('list')
-    .description('list orders, newest first (GET /v1/orders)')
-    .addOption(new Option('--status <status>', 'only orders in this status').choices([...ORDER_STATUSES]))
-    .option('--workflow <id>', 'only orders of this workflow')
-    .option('--workspace <id>', 'workspace id')
-    .option('--project <id>', 'project id')
-    .option('--limit <n>', 'at most this many (default 20)', positiveInt('--limit'), 20)
-    .option('--cursor <cursor>', 'the page after the one that printed this cursor')
-    .option('--json', 'print the page as JSON')
-    .action(
-      act(
-        async (
-          client,
-          opts: {
-            status?: OrderStatus;
-            workflow?: string;
-            workspace?: string;
-            project?: string;
-            limit: number;
-            cursor?: string;
-            json?: boolean;
-          },
-        ) => {
-          const query = {
-            limit: opts.limit,
-            ...given(opts, { status: 'status', workflow: 'workflowId', workspace: 'workspaceId', project: 'projectId', cursor: 'cursor' }),
-          };
-          const page = ok(await client.GET('/v1/orders', { params: { query } }), 'GET /v1/orders');
-          printPage(page, opts.json, ['order', 'status', 'workflow', 'children', 'cost', 'created'], (o) => [
-            o.id,
-            o.status,
-            o.workflowId,
-            childrenCell(o),
-            money(o.actualCostUsd),
-            o.createdAt,
-          ]);
-          return EXIT.ok;
+  withPageFlags(
+    orders
+      .command('list')
+      .description('list orders, newest first (GET /v1/orders)')
+      .addOption(new Option('--status <status>', 'only orders in this status').choices([...ORDER_STATUSES]))
+      .option('--workflow <id>', 'only orders of this workflow')
+      .option('--workspace <id>', 'workspace id')
+      .option('--project <id>', 'project id'),
+    'cursor',
+  ).action(
+    act(
+      async (
+        client,
+        opts: {
+          status?: OrderStatus;
+          workflow?: string;
+          workspace?: string;
+          project?: string;
+          limit: number;
+          cursor?: string;
+          json?: boolean;
         },
-      ),
-    );
-  orders
-    .command('show')
-    .description('an order with its counts and spend (GET /v1/orders/{id})')
-    .argument('<order>', 'order id')
-    .option('--json', 'print the order as JSON')
-    .action(
-      act(async (client, orderId: string, opts: { json?: boolean }) => {
-        const order = ok(
-          await client.GET('/v1/orders/{order_id}', { params: { path: { order_id: orderId } } }),
-          `GET /v1/orders/${orderId}`,
-        );
-        if (opts.json) printJson(order);
-        else print(orderSummary(order));
+      ) => {
+        const query = {
+          limit: opts.limit,
+          ...given(opts, { status: 'status', workflow: 'workflowId', workspace: 'workspaceId', project: 'projectId', cursor: 'cursor' }),
+        };
+        const page = ok(await client.GET('/v1/orders', { params: { query } }), 'GET /v1/orders');
+        printPage(page, opts.json, ['order', 'status', 'workflow', 'children', 'cost', 'created'], (o) => [
+          o.id,
+          o.status,
+          o.workflowId,
+          childrenCell(o),
+          money(o.actualCostUsd),
+          o.createdAt,
+        ]);
         return EXIT.ok;
-      }),
-    );
+      },
+    ),
+  );
+  oneRecordCommand(orders, 'show', 'an order with its counts and spend (GET /v1/orders/{id})', 'order').action(
+    act(async (client, orderId: string, opts: { json?: boolean }) => {
+      const order = ok(await client.GET('/v1/orders/{order_id}', { params: { path: { order_id: orderId } } }), `GET /v1/orders/${orderId}`);
+      printAnswer(order, opts.json, () => orderSummary(order));
+      return EXIT.ok;
+    }),
+  );
   orders
     .command('watch')
     .description(
@@ -246,25 +237,25 @@ export function registerOrderCommands(program: Command, { act }: CommandContext)
         watchOrder(client, orderId, Boolean(opts.json), opts.interval),
       ),
     );
-  orders
-    .command('cancel')
-    .description('cancel an order: no new children start, those in flight stop at their next step boundary (POST /v1/orders/{id}/cancel)')
-    .argument('<order>', 'order id')
-    .option('--json', 'print the order as JSON')
-    .action(
-      act(async (client, orderId: string, opts: { json?: boolean }) => {
-        const order = ok(
-          await client.POST('/v1/orders/{order_id}/cancel', { params: { path: { order_id: orderId } } }),
-          `POST /v1/orders/${orderId}/cancel`,
+  oneRecordCommand(
+    orders,
+    'cancel',
+    'cancel an order: no new children start, those in flight stop at their next step boundary (POST /v1/orders/{id}/cancel)',
+    'order',
+  ).action(
+    act(async (client, orderId: string, opts: { json?: boolean }) => {
+      const order = ok(
+        await client.POST('/v1/orders/{order_id}/cancel', { params: { path: { order_id: orderId } } }),
+        `POST /v1/orders/${orderId}/cancel`,
+      );
+      if (opts.json) printJson(order);
+      else
+        print(
+          `order ${order.id} is ${order.status}${order.status === 'cancelled' ? '' : '; no new children start, and those running stop at their next step boundary'}`,
         );
-        if (opts.json) printJson(order);
-        else
-          print(
-            `order ${order.id} is ${order.status}${order.status === 'cancelled' ? '' : '; no new children start, and those running stop at their next step boundary'}`,
-          );
-        return EXIT.ok;
-      }),
-    );
+      return EXIT.ok;
+    }),
+  );
   orders
     .command('retry-failed')
     .description('retry failed children (POST /v1/orders/{id}/retry-failed)')
@@ -282,11 +273,12 @@ export function registerOrderCommands(program: Command, { act }: CommandContext)
           await client.POST('/v1/orders/{order_id}/retry-failed', { params: { path: { order_id: orderId } }, body }),
           `POST /v1/orders/${orderId}/retry-failed`,
         );
-        if (opts.json) printJson(answer);
-        else
-          print(
+        printAnswer(
+          answer,
+          opts.json,
+          () =>
             `retried ${answer.retried.length} children${answer.retried.length ? `: ${answer.retried.join(' ')}` : ''}\n${orderSummary(answer.order)}`,
-          );
+        );
         return EXIT.ok;
       }),
     );
@@ -302,8 +294,7 @@ export function registerOrderCommands(program: Command, { act }: CommandContext)
           await client.POST('/v1/orders/{order_id}/accept-gap', { params: { path: { order_id: orderId } }, body: { reason: opts.reason } }),
           `POST /v1/orders/${orderId}/accept-gap`,
         );
-        if (opts.json) printJson(order);
-        else print(orderSummary(order));
+        printAnswer(order, opts.json, () => orderSummary(order));
         return EXIT.ok;
       }),
     );

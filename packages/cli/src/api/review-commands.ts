@@ -6,6 +6,8 @@ import { AtelierApiError, type AtelierClient, type Run } from '@atelier/client';
 import { ARTIFACT_CLASS_VALUES, ARTIFACT_STATUS_VALUES } from '@atelier/contracts/artifact-values';
 import { decideCommands, holdNeeds, intakeSummary, researchReportMarkdown, table } from './format.js';
 import {
+  withPageFlags,
+  oneRecordCommand,
   type CommandContext,
   EXIT,
   apiErrorExit,
@@ -149,90 +151,84 @@ export function registerReviewCommands(program: Command, { act }: CommandContext
 
   // ---- artifacts ----
   const artifacts = program.command('artifacts').description('read and download artifacts (API)');
-  artifacts
-    .command('list')
-    .description("the workspace's artifacts, newest first (GET /v1/artifacts)")
-    .option('--run <id>', 'only the artifacts of this run')
-    .option('--type <type>', 'only artifacts of this type, e.g. illustration')
-    .addOption(new Option('--class <class>', 'only artifacts of this class').choices([...ARTIFACT_CLASS_VALUES]))
-    .addOption(new Option('--status <status>', 'only artifacts in this status').choices([...ARTIFACT_STATUS_VALUES]))
-    .option('--workspace <id>', 'workspace id')
-    .option('--project <id>', 'project id')
-    .option('--limit <n>', 'at most this many (default 20)', positiveInt('--limit'), 20)
-    .option('--offset <n>', 'skip this many', positiveInt('--offset'), 0)
-    .option('--json', 'print the page as JSON')
-    .action(
-      act(
-        async (
-          client,
-          opts: {
-            run?: string;
-            type?: string;
-            class?: (typeof ARTIFACT_CLASS_VALUES)[number];
-            status?: (typeof ARTIFACT_STATUS_VALUES)[number];
-            workspace?: string;
-            project?: string;
-            limit: number;
-            offset: number;
-            json?: boolean;
-          },
-        ) => {
-          const query = {
-            limit: opts.limit,
-            offset: opts.offset,
-            ...given(opts, {
-              run: 'runId',
-              type: 'artifactType',
-              class: 'artifactClass',
-              status: 'status',
-              workspace: 'workspaceId',
-              project: 'projectId',
-            }),
-          };
-          const page = ok(await client.GET('/v1/artifacts', { params: { query } }), 'GET /v1/artifacts');
-          printPage(page, opts.json, ['artifact', 'type', 'status', 'run', 'created', 'title'], (a) => [
-            a.id,
-            `${a.artifactClass}/${a.artifactType}`,
-            a.status,
-            a.runId ?? '-',
-            a.createdAt,
-            a.title,
-          ]);
-          return EXIT.ok;
+  withPageFlags(
+    artifacts
+      .command('list')
+      .description("the workspace's artifacts, newest first (GET /v1/artifacts)")
+      .option('--run <id>', 'only the artifacts of this run')
+      .option('--type <type>', 'only artifacts of this type, e.g. illustration')
+      .addOption(new Option('--class <class>', 'only artifacts of this class').choices([...ARTIFACT_CLASS_VALUES]))
+      .addOption(new Option('--status <status>', 'only artifacts in this status').choices([...ARTIFACT_STATUS_VALUES]))
+      .option('--workspace <id>', 'workspace id')
+      .option('--project <id>', 'project id'),
+    'offset',
+  ).action(
+    act(
+      async (
+        client,
+        opts: {
+          run?: string;
+          type?: string;
+          class?: (typeof ARTIFACT_CLASS_VALUES)[number];
+          status?: (typeof ARTIFACT_STATUS_VALUES)[number];
+          workspace?: string;
+          project?: string;
+          limit: number;
+          offset: number;
+          json?: boolean;
         },
-      ),
-    );
-  artifacts
-    .command('show')
-    .description('an artifact with its content and QA record (GET /v1/artifacts/{id})')
-    .argument('<artifact>', 'artifact id')
-    .option('--json', 'print the artifact as JSON')
-    .action(
-      act(async (client, artifactId: string, opts: { json?: boolean }) => {
-        const a = ok(
-          await client.GET('/v1/artifacts/{artifact_id}', { params: { path: { artifact_id: artifactId } } }),
-          `GET /v1/artifacts/${artifactId}`,
-        );
-        if (opts.json) printJson(a);
-        else {
-          const content = a.content as Record<string, unknown>;
-          print(
-            table([
-              ['id', a.id],
-              ['title', a.title],
-              ['type', `${a.artifactClass}/${a.artifactType} v${a.version}`],
-              ['status', a.status],
-              ['run', a.runId ?? '-'],
-              ['qa', `${a.qa.status} (${a.qa.checks.filter((c) => c.status === 'pass').length}/${a.qa.checks.length} checks pass)`],
-              ...(typeof content.url === 'string' ? [['file', content.url]] : []),
-              ['created', a.createdAt],
-            ]),
-          );
-          for (const c of a.qa.checks.filter((c) => c.status !== 'pass')) print(`  ${c.status}: ${c.label} — ${c.detail}`);
-        }
+      ) => {
+        const query = {
+          limit: opts.limit,
+          offset: opts.offset,
+          ...given(opts, {
+            run: 'runId',
+            type: 'artifactType',
+            class: 'artifactClass',
+            status: 'status',
+            workspace: 'workspaceId',
+            project: 'projectId',
+          }),
+        };
+        const page = ok(await client.GET('/v1/artifacts', { params: { query } }), 'GET /v1/artifacts');
+        printPage(page, opts.json, ['artifact', 'type', 'status', 'run', 'created', 'title'], (a) => [
+          a.id,
+          `${a.artifactClass}/${a.artifactType}`,
+          a.status,
+          a.runId ?? '-',
+          a.createdAt,
+          a.title,
+        ]);
         return EXIT.ok;
-      }),
-    );
+      },
+    ),
+  );
+  oneRecordCommand(artifacts, 'show', 'an artifact with its content and QA record (GET /v1/artifacts/{id})', 'artifact').action(
+    act(async (client, artifactId: string, opts: { json?: boolean }) => {
+      const a = ok(
+        await client.GET('/v1/artifacts/{artifact_id}', { params: { path: { artifact_id: artifactId } } }),
+        `GET /v1/artifacts/${artifactId}`,
+      );
+      if (opts.json) printJson(a);
+      else {
+        const content = a.content as Record<string, unknown>;
+        print(
+          table([
+            ['id', a.id],
+            ['title', a.title],
+            ['type', `${a.artifactClass}/${a.artifactType} v${a.version}`],
+            ['status', a.status],
+            ['run', a.runId ?? '-'],
+            ['qa', `${a.qa.status} (${a.qa.checks.filter((c) => c.status === 'pass').length}/${a.qa.checks.length} checks pass)`],
+            ...(typeof content.url === 'string' ? [['file', content.url]] : []),
+            ['created', a.createdAt],
+          ]),
+        );
+        for (const c of a.qa.checks.filter((c) => c.status !== 'pass')) print(`  ${c.status}: ${c.label} — ${c.detail}`);
+      }
+      return EXIT.ok;
+    }),
+  );
   artifacts
     .command('download')
     .description('write artifact.json and the artifact’s files into a directory; a research report also as report.md')

@@ -5,6 +5,8 @@ import { decideCommands, describeRunEvent, holdNeeds, money, table } from './for
 import { registerRunBulkCommands } from './run-bulk-commands.js';
 import { type RunFilterFlags, addRunFilterFlags, runFilterOf } from './run-filter-flags.js';
 import {
+  withPageFlags,
+  oneRecordCommand,
   type CommandContext,
   EXIT,
   RUN_SUCCESS,
@@ -13,8 +15,8 @@ import {
   objectFrom,
   ok,
   pairs,
-  positiveInt,
   print,
+  printAnswer,
   printJson,
   printPage,
 } from './cli-kit.js';
@@ -143,8 +145,7 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
             ...(opts.meta ? { metadata: pairs('--meta', 'key=value', opts.meta) } : {}),
           };
           const run = ok(await client.POST('/v1/runs', { body }), 'POST /v1/runs');
-          if (opts.json) printJson(run);
-          else print(startedLine(run));
+          printAnswer(run, opts.json, () => startedLine(run));
           return opts.watch ? watchRun(client, run.id, Boolean(opts.json)) : EXIT.ok;
         },
       ),
@@ -184,67 +185,52 @@ export function registerRunCommands(program: Command, { act, operate }: CommandC
             }
             return EXIT.ok;
           }
-          if (opts.json) printJson(answer);
-          else print(startedLine(answer));
+          printAnswer(answer, opts.json, () => startedLine(answer));
           return opts.watch ? watchRun(client, answer.id, Boolean(opts.json)) : EXIT.ok;
         },
       ),
     );
-  addRunFilterFlags(runs.command('list').description('list runs, newest first (GET /v1/runs)'))
-    .option('--limit <n>', 'at most this many (default 20)', positiveInt('--limit'), 20)
-    .option('--offset <n>', 'skip this many', positiveInt('--offset'), 0)
-    .option('--json', 'print the page as JSON')
-    .action(
-      act(async (client, opts: RunFilterFlags & { limit: number; offset: number; json?: boolean }) => {
-        const query = { limit: opts.limit, offset: opts.offset, ...runFilterOf(opts) };
-        const page = ok(await client.GET('/v1/runs', { params: { query } }), 'GET /v1/runs');
-        printPage(page, opts.json, ['run', 'workflow', 'status', 'created', 'cost', 'artifact', 'tags'], (r) => [
-          r.id,
-          r.templateId,
-          r.status,
-          r.createdAt,
-          money(r.totalCosts.actualUsd),
-          r.artifactId ?? '-',
-          r.tags?.join(' ') || '-',
-        ]);
-        return EXIT.ok;
-      }),
-    );
-  runs
-    .command('show')
-    .description('a run with its steps and costs (GET /v1/runs/{id})')
-    .argument('<run>', 'run id')
-    .option('--json', 'print the run as JSON')
-    .action(
-      act(async (client, runId: string, opts: { json?: boolean }) => {
-        const run = ok(await client.GET('/v1/runs/{run_id}', { params: { path: { run_id: runId } } }), `GET /v1/runs/${runId}`);
-        if (opts.json) printJson(run);
-        else printRun(run);
-        return EXIT.ok;
-      }),
-    );
+  withPageFlags(addRunFilterFlags(runs.command('list').description('list runs, newest first (GET /v1/runs)')), 'offset').action(
+    act(async (client, opts: RunFilterFlags & { limit: number; offset: number; json?: boolean }) => {
+      const query = { limit: opts.limit, offset: opts.offset, ...runFilterOf(opts) };
+      const page = ok(await client.GET('/v1/runs', { params: { query } }), 'GET /v1/runs');
+      printPage(page, opts.json, ['run', 'workflow', 'status', 'created', 'cost', 'artifact', 'tags'], (r) => [
+        r.id,
+        r.templateId,
+        r.status,
+        r.createdAt,
+        money(r.totalCosts.actualUsd),
+        r.artifactId ?? '-',
+        r.tags?.join(' ') || '-',
+      ]);
+      return EXIT.ok;
+    }),
+  );
+  oneRecordCommand(runs, 'show', 'a run with its steps and costs (GET /v1/runs/{id})', 'run').action(
+    act(async (client, runId: string, opts: { json?: boolean }) => {
+      const run = ok(await client.GET('/v1/runs/{run_id}', { params: { path: { run_id: runId } } }), `GET /v1/runs/${runId}`);
+      if (opts.json) printJson(run);
+      else printRun(run);
+      return EXIT.ok;
+    }),
+  );
   runs
     .command('watch')
     .description('follow a run live, one line per step event, until it ends (exit 0 completed or review, 1 failed/cancelled/rejected)')
     .argument('<run>', 'run id')
     .option('--json', 'one JSON event per line')
     .action(act(async (client, runId: string, opts: { json?: boolean }) => watchRun(client, runId, Boolean(opts.json))));
-  runs
-    .command('cancel')
-    .description('stop a run at its next step boundary (POST /v1/runs/{id}/cancel)')
-    .argument('<run>', 'run id')
-    .option('--json', 'print the run as JSON')
-    .action(
-      act(async (client, runId: string, opts: { json?: boolean }) => {
-        const run = ok(
-          await client.POST('/v1/runs/{run_id}/cancel', { params: { path: { run_id: runId } } }),
-          `POST /v1/runs/${runId}/cancel`,
-        );
-        if (opts.json) printJson(run);
-        else print(`run ${run.id} is ${run.status}${run.status === 'cancelled' ? '' : '; it stops at its next step boundary'}`);
-        return EXIT.ok;
-      }),
-    );
+  oneRecordCommand(runs, 'cancel', 'stop a run at its next step boundary (POST /v1/runs/{id}/cancel)', 'run').action(
+    act(async (client, runId: string, opts: { json?: boolean }) => {
+      const run = ok(
+        await client.POST('/v1/runs/{run_id}/cancel', { params: { path: { run_id: runId } } }),
+        `POST /v1/runs/${runId}/cancel`,
+      );
+      if (opts.json) printJson(run);
+      else print(`run ${run.id} is ${run.status}${run.status === 'cancelled' ? '' : '; it stops at its next step boundary'}`);
+      return EXIT.ok;
+    }),
+  );
   registerRunBulkCommands(runs, act);
   runs
     .command('finalize')

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { intakeFieldRows, money, table } from './format.js';
 import {
+  oneRecordCommand,
   type CommandContext,
   EXIT,
   UsageError,
@@ -13,6 +14,7 @@ import {
   parseJson,
   positiveInt,
   print,
+  printAnswer,
   printJson,
 } from './cli-kit.js';
 
@@ -33,62 +35,53 @@ export function registerWorkflowCommands(program: Command, { act, operate }: Com
           }),
           'GET /v1/workflows',
         );
-        if (opts.json) printJson(page);
-        else
-          print(
-            table(
-              page.items.map((w) => [
-                w.id,
-                w.name,
-                w.liveVersion ?? '(draft)',
-                w.builtin ? 'built-in' : 'workspace',
-                w.status,
-                w.visibility,
-              ]),
-              ['workflow', 'name', 'live version', 'owner', 'status', 'visibility'],
-            ),
-          );
+        printAnswer(page, opts.json, () =>
+          table(
+            page.items.map((w) => [w.id, w.name, w.liveVersion ?? '(draft)', w.builtin ? 'built-in' : 'workspace', w.status, w.visibility]),
+            ['workflow', 'name', 'live version', 'owner', 'status', 'visibility'],
+          ),
+        );
         return EXIT.ok;
       }),
     );
-  workflows
-    .command('show')
-    .description('a workflow: its versions, the intake fields it asks for and its steps (GET /v1/workflows/{id})')
-    .argument('<workflow>', 'workflow id')
-    .option('--json', 'print the workflow as JSON')
-    .action(
-      act(async (client, id: string, opts: { json?: boolean }) => {
-        const w = ok(await client.GET('/v1/workflows/{id}', { params: { path: { id } } }), `GET /v1/workflows/${id}`);
-        if (opts.json) printJson(w);
-        else {
+  oneRecordCommand(
+    workflows,
+    'show',
+    'a workflow: its versions, the intake fields it asks for and its steps (GET /v1/workflows/{id})',
+    'workflow',
+  ).action(
+    act(async (client, id: string, opts: { json?: boolean }) => {
+      const w = ok(await client.GET('/v1/workflows/{id}', { params: { path: { id } } }), `GET /v1/workflows/${id}`);
+      if (opts.json) printJson(w);
+      else {
+        print(
+          table([
+            ['id', w.id],
+            ['name', w.name],
+            ['live version', w.liveVersion ?? '-'],
+            ['draft', w.draftVersion ?? '-'],
+            ['status', w.status],
+            ['shown', w.definitionVersion],
+          ]),
+        );
+        const fields = intakeFieldRows(w.definition);
+        print(
+          fields.length
+            ? `\nIntake (give each with --set name=value, or all as --intake '{...}'):\n${table(fields, ['field', 'type', 'required', 'notes'])}`
+            : '\nIntake: no fields',
+        );
+        const steps = (w.definition as { runtimeSteps?: Array<{ id?: string; name?: string; kind?: string }> }).runtimeSteps ?? [];
+        if (steps.length)
           print(
-            table([
-              ['id', w.id],
-              ['name', w.name],
-              ['live version', w.liveVersion ?? '-'],
-              ['draft', w.draftVersion ?? '-'],
-              ['status', w.status],
-              ['shown', w.definitionVersion],
-            ]),
+            `\n${table(
+              steps.map((s, i) => [String(i), s.id ?? '', s.kind ?? '', s.name ?? '']),
+              ['#', 'step', 'kind', 'name'],
+            )}`,
           );
-          const fields = intakeFieldRows(w.definition);
-          print(
-            fields.length
-              ? `\nIntake (give each with --set name=value, or all as --intake '{...}'):\n${table(fields, ['field', 'type', 'required', 'notes'])}`
-              : '\nIntake: no fields',
-          );
-          const steps = (w.definition as { runtimeSteps?: Array<{ id?: string; name?: string; kind?: string }> }).runtimeSteps ?? [];
-          if (steps.length)
-            print(
-              `\n${table(
-                steps.map((s, i) => [String(i), s.id ?? '', s.kind ?? '', s.name ?? '']),
-                ['#', 'step', 'kind', 'name'],
-              )}`,
-            );
-        }
-        return EXIT.ok;
-      }),
-    );
+      }
+      return EXIT.ok;
+    }),
+  );
   workflows
     .command('dry-run')
     .description(
