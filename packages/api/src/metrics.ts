@@ -1,6 +1,6 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { type Counter, Gauge, type Histogram, Registry } from 'prom-client';
 import { type Db, IN_FLIGHT_RUN_STATUSES, orderChildrenInFlight, ordersByStatus, runsInFlightByStatus } from '@atelier/db';
-import { registerPoolMetrics, registerProcessMetrics } from '@atelier/engine/metrics';
+import { metricsOn, registerPoolMetrics, registerProcessMetrics } from '@atelier/engine/metrics';
 
 /**
  * Prometheus metrics of a gateway, on a Registry of its own (never prom-client's global one), so
@@ -85,32 +85,29 @@ export function createGatewayMetrics(db: Db): GatewayMetrics {
     'Age in seconds of the oldest run in each unsettled status (pending, queued, running); 0 when there is none',
     (r) => r.oldestAgeSeconds,
   );
+  const metric = metricsOn(registry);
   return {
     registry,
-    httpRequests: new Counter({
-      name: 'atelier_http_requests_total',
-      help: 'Requests answered by the gateway, by route template (the matched route, never the raw URL), method and status',
-      labelNames: ['route', 'method', 'status'],
-      registers: [registry],
-    }),
-    httpDuration: new Histogram({
-      name: 'atelier_http_request_duration_seconds',
-      help: 'Time the gateway took to answer (to the response head; streams are not timed to their end), by route template and method',
-      labelNames: ['route', 'method'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    }),
-    runsCreated: new Counter({
-      name: 'atelier_runs_created_total',
-      help: 'Runs recorded by POST /v1/runs (and the routes that create runs the same way), by built-in workflow (authored: any workflow a workspace wrote)',
-      labelNames: ['template'],
-      registers: [registry],
-    }),
-    budgetRefusals: new Counter({
-      name: 'atelier_budget_refusals_total',
-      help: 'Requests refused by a budget (answered 402), by refusal reason and budget scope',
-      labelNames: ['reason', 'scope'],
-      registers: [registry],
-    }),
+    httpRequests: metric.counter(
+      'atelier_http_requests_total',
+      'Requests answered by the gateway, by route template (the matched route, never the raw URL), method and status',
+      ['route', 'method', 'status'],
+    ),
+    httpDuration: metric.histogram(
+      'atelier_http_request_duration_seconds',
+      'Time the gateway took to answer (to the response head; streams are not timed to their end), by route template and method',
+      ['route', 'method'],
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    ),
+    runsCreated: metric.counter(
+      'atelier_runs_created_total',
+      'Runs recorded by POST /v1/runs (and the routes that create runs the same way), by built-in workflow (authored: any workflow a workspace wrote)',
+      ['template'],
+    ),
+    budgetRefusals: metric.counter(
+      'atelier_budget_refusals_total',
+      'Requests refused by a budget (answered 402), by refusal reason and budget scope',
+      ['reason', 'scope'],
+    ),
   };
 }

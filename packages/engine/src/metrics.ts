@@ -25,6 +25,21 @@ export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8
 const STEP_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
 /**
+ * The counters, histograms and gauges of one process's registry, each declared by its name, help and
+ * labels: registered with `registry` and nowhere else.
+ */
+export function metricsOn(registry: Registry) {
+  return {
+    counter: <L extends string = string>(name: string, help: string, labelNames: readonly L[] = []) =>
+      new Counter<L>({ name, help, labelNames, registers: [registry] }),
+    histogram: <L extends string = string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+      new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] }),
+    gauge: <L extends string = string>(name: string, help: string, labelNames: readonly L[] = []) =>
+      new Gauge<L>({ name, help, labelNames, registers: [registry] }),
+  };
+}
+
+/**
  * The process's PostgreSQL pool, read on scrape: `atelier_db_pool_connections{state}` counts connections and
  * queries now (total open, idle, waiting for a connection), so the states of one moment add up;
  * `atelier_db_pool_max_connections` is the pool's size, a setting, apart so a sum over states never counts it.
@@ -105,86 +120,74 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
   const registry = new Registry();
   registerProcessMetrics(registry);
   if (opts.db) registerPoolMetrics(registry, opts.db);
+  const metric = metricsOn(registry);
   return {
     registry,
-    runsSettled: new Counter({
-      name: 'atelier_runs_settled_total',
-      help: 'Runs that reached a terminal status (completed, review, failed, cancelled), by built-in workflow (authored: any workflow a workspace wrote)',
-      labelNames: ['template', 'status'],
-      registers: [registry],
-    }),
-    stepDuration: new Histogram({
-      name: 'atelier_step_duration_seconds',
-      help: 'Time a step took to settle (completed or failed), by step kind, provider and model',
-      labelNames: ['kind', 'provider', 'model', 'status'],
-      buckets: STEP_BUCKETS,
-      registers: [registry],
-    }),
-    stepCost: new Counter({
-      name: 'atelier_step_cost_usd_total',
-      help: 'Actual cost (USD) of settled steps, by step kind, provider and model',
-      labelNames: ['kind', 'provider', 'model'],
-      registers: [registry],
-    }),
-    providerSpend: new Counter({
-      name: 'atelier_provider_spend_usd_total',
-      help: 'What providers charged (USD) for every answered model call, by provider and model, including calls repeated after a worker died mid-step (billed once, paid twice)',
-      labelNames: ['provider', 'model'],
-      registers: [registry],
-    }),
-    unpricedCalls: new Counter({
-      name: 'atelier_provider_unpriced_calls_total',
-      help: 'Answered model calls whose cost is not known (the provider reported no usage), by provider and model: recorded in provider_calls as unpriced',
-      labelNames: ['provider', 'model'],
-      registers: [registry],
-    }),
-    outageWait: new Counter({
-      name: 'atelier_step_outage_wait_seconds_total',
-      help: 'Seconds steps waited within their attempt for a dependency (database, storage) to come back, keeping what they had bought',
-      labelNames: ['dependency'],
-      registers: [registry],
-    }),
-    gateVerdicts: new Counter({
-      name: 'atelier_gate_verdicts_total',
-      help: 'Gate verdicts: quality/safety as the classifier judged them, budget (fail: budget_gate_exceeded; pass: a run with a budget gate that got through), approval and qa (held: the run went to review)',
-      labelNames: ['gate_type', 'verdict'],
-      registers: [registry],
-    }),
-    providerThrottled: new Counter({
-      name: 'atelier_provider_throttled_seconds_total',
-      help: 'Seconds model calls waited before going out, by provider and reason: limit (the configured fleet-wide capacity) or 429 (the provider asked to slow down)',
-      labelNames: ['provider', 'reason'],
-      registers: [registry],
-    }),
-    providerSlotsMissed: new Counter({
-      name: 'atelier_provider_slots_missed_total',
-      help: 'Start slots under a rate limit that a model call woke too late to use and gave up, so as not to crowd the calls given later slots; steadily rising, the worker is short of CPU (its timers fire late) and the fleet sends below the limit',
-      labelNames: ['provider'],
-      registers: [registry],
-    }),
-    webhookDeliveries: new Counter({
-      name: 'atelier_webhook_deliveries_total',
-      help: 'Webhook delivery attempts, by outcome (delivered, retrying, failed: given up after the last attempt) and attempt number',
-      labelNames: ['outcome', 'attempt'],
-      registers: [registry],
-    }),
-    detachedSteps: new Gauge({
-      name: 'atelier_worker_detached_steps',
-      help: 'Step attempts running detached from the worker activity slots (asynchronous completion), waiting on providers',
-      registers: [registry],
-    }),
-    stepAttempts: new Counter({
-      name: 'atelier_worker_step_attempts_total',
-      help: 'Step attempts by where they ended: slot (within 250 ms, reported with the activity task) or detached (reported through the client)',
-      labelNames: ['ended'],
-      registers: [registry],
-    }),
-    nondeterminism: new Counter({
-      name: 'atelier_workflow_nondeterminism_total',
-      help: 'Workflow tasks this worker failed with a nondeterminism error (its workflow code cannot replay the history another release wrote), by workflow type; each retry of a stuck task counts again',
-      labelNames: ['workflow_type'],
-      registers: [registry],
-    }),
+    runsSettled: metric.counter(
+      'atelier_runs_settled_total',
+      'Runs that reached a terminal status (completed, review, failed, cancelled), by built-in workflow (authored: any workflow a workspace wrote)',
+      ['template', 'status'],
+    ),
+    stepDuration: metric.histogram(
+      'atelier_step_duration_seconds',
+      'Time a step took to settle (completed or failed), by step kind, provider and model',
+      ['kind', 'provider', 'model', 'status'],
+      STEP_BUCKETS,
+    ),
+    stepCost: metric.counter('atelier_step_cost_usd_total', 'Actual cost (USD) of settled steps, by step kind, provider and model', [
+      'kind',
+      'provider',
+      'model',
+    ]),
+    providerSpend: metric.counter(
+      'atelier_provider_spend_usd_total',
+      'What providers charged (USD) for every answered model call, by provider and model, including calls repeated after a worker died mid-step (billed once, paid twice)',
+      ['provider', 'model'],
+    ),
+    unpricedCalls: metric.counter(
+      'atelier_provider_unpriced_calls_total',
+      'Answered model calls whose cost is not known (the provider reported no usage), by provider and model: recorded in provider_calls as unpriced',
+      ['provider', 'model'],
+    ),
+    outageWait: metric.counter(
+      'atelier_step_outage_wait_seconds_total',
+      'Seconds steps waited within their attempt for a dependency (database, storage) to come back, keeping what they had bought',
+      ['dependency'],
+    ),
+    gateVerdicts: metric.counter(
+      'atelier_gate_verdicts_total',
+      'Gate verdicts: quality/safety as the classifier judged them, budget (fail: budget_gate_exceeded; pass: a run with a budget gate that got through), approval and qa (held: the run went to review)',
+      ['gate_type', 'verdict'],
+    ),
+    providerThrottled: metric.counter(
+      'atelier_provider_throttled_seconds_total',
+      'Seconds model calls waited before going out, by provider and reason: limit (the configured fleet-wide capacity) or 429 (the provider asked to slow down)',
+      ['provider', 'reason'],
+    ),
+    providerSlotsMissed: metric.counter(
+      'atelier_provider_slots_missed_total',
+      'Start slots under a rate limit that a model call woke too late to use and gave up, so as not to crowd the calls given later slots; steadily rising, the worker is short of CPU (its timers fire late) and the fleet sends below the limit',
+      ['provider'],
+    ),
+    webhookDeliveries: metric.counter(
+      'atelier_webhook_deliveries_total',
+      'Webhook delivery attempts, by outcome (delivered, retrying, failed: given up after the last attempt) and attempt number',
+      ['outcome', 'attempt'],
+    ),
+    detachedSteps: metric.gauge(
+      'atelier_worker_detached_steps',
+      'Step attempts running detached from the worker activity slots (asynchronous completion), waiting on providers',
+    ),
+    stepAttempts: metric.counter(
+      'atelier_worker_step_attempts_total',
+      'Step attempts by where they ended: slot (within 250 ms, reported with the activity task) or detached (reported through the client)',
+      ['ended'],
+    ),
+    nondeterminism: metric.counter(
+      'atelier_workflow_nondeterminism_total',
+      'Workflow tasks this worker failed with a nondeterminism error (its workflow code cannot replay the history another release wrote), by workflow type; each retry of a stuck task counts again',
+      ['workflow_type'],
+    ),
   };
 }
 

@@ -1,5 +1,6 @@
 import { BATCH_PRICE_FACTOR, type ModelEntry } from '@atelier/domain';
 import { postJsonWithRetries } from '../http-call.js';
+import { jsonLines } from '../json-lines.js';
 import { type BatchItemOutcome, type BatchProvider, PermanentProviderError, type TextRequest, TransientProviderError } from '../types.js';
 import { stepCompletion, stepMessage } from './step-calls.js';
 import { ANTHROPIC_VERSION, type AnthropicOptions, type Message, requestBody } from './messages.js';
@@ -60,16 +61,7 @@ export function anthropicBatches(opts: AnthropicOptions): BatchProvider {
         answer: 'text',
         signal,
       })) as string;
-      const results = text
-        .split('\n')
-        .filter((line) => line.trim())
-        .flatMap((line) => {
-          try {
-            return [JSON.parse(line) as ResultLine];
-          } catch {
-            return [];
-          }
-        })
+      const results = jsonLines<ResultLine>(text)
         .filter((line): line is ResultLine & { custom_id: string } => typeof line.custom_id === 'string')
         .map((line) => ({ customId: line.custom_id, ...outcomeOf(model, line, requests.get(line.custom_id)) }));
       return { state: 'ended', results };

@@ -1,5 +1,6 @@
 import { BATCH_PRICE_FACTOR, type ModelEntry } from '@atelier/domain';
 import { postJsonWithRetries } from '../http-call.js';
+import { jsonLines } from '../json-lines.js';
 import {
   type BatchItemOutcome,
   type BatchItemResult,
@@ -86,16 +87,7 @@ export function openaiBatches(opts: OpenAiOptions): BatchProvider {
 
   async function fileLines(fileId: string): Promise<OutputLine[]> {
     const text = (await call(`/files/${encodeURIComponent(fileId)}/content`, { method: 'GET', answer: 'text' })) as string;
-    return text
-      .split('\n')
-      .filter((line) => line.trim())
-      .flatMap((line) => {
-        try {
-          return [JSON.parse(line) as OutputLine];
-        } catch {
-          return [];
-        }
-      });
+    return jsonLines<OutputLine>(text);
   }
 }
 
