@@ -151,6 +151,9 @@ export interface StepResult {
 }
 
 /** Enough of a step to record it: a planned step or a whole one. */
+/** The executeStep activity as the worker's layers wrap it (step-outputs.ts, definitions.ts). */
+export type ExecuteStep = (input: ExecuteStepInput) => Promise<StepResult>;
+
 export type StepIdentity = Pick<Step, 'id' | 'name' | 'kind'>;
 
 export interface SkipStepInput {

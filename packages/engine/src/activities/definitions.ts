@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Step, WorkflowDefinition } from '@atelier/contracts/workflow-definition';
 import { type Db, getRunRow } from '@atelier/db';
 import { definitionHash } from '@atelier/domain/hashing';
-import type { ExecuteStepInput, StepCall, StepResult } from '../run-types.js';
+import type { ExecuteStep, ExecuteStepInput, StepCall, StepResult } from '../run-types.js';
 import type { EngineActivities } from './index.js';
 
 /** Definitions a worker keeps: a deployment runs a few dozen workflow versions, each shared by all its runs. */
@@ -72,10 +72,7 @@ export class DefinitionCache {
  * executeStep as the run workflow calls it: the step and the artifact by their ids are made whole before the
  * activity runs it.
  */
-export function withFullStep(
-  definitions: DefinitionCache,
-  executeStep: (input: ExecuteStepInput) => Promise<StepResult>,
-): (call: StepCall) => Promise<StepResult> {
+export function withFullStep(definitions: DefinitionCache, executeStep: ExecuteStep): (call: StepCall) => Promise<StepResult> {
   return async (call) => {
     const { definitionHash: _hash, artifactId: _id, ...input } = call;
     const step = await definitions.stepOf(call);

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { type Db, getStepOutputs } from '@atelier/db';
-import type { ExecuteStepInput, StepResult } from '../run-types.js';
+import type { ExecuteStep } from '../run-types.js';
 
 /** Runs whose outputs a worker keeps: a few outputs each, with room for a thousand runs in flight. */
 export const RUNS_WITH_OUTPUTS_CACHED = 1_024;
@@ -66,10 +66,7 @@ export class StepOutputCache {
  * executeStep with outputs by reference: the outputs a step reads are put in its context before it runs,
  * and an output the workflow never reads is kept here and left out of the result (and so of the history).
  */
-export function withStepOutputs(
-  cache: StepOutputCache,
-  executeStep: (input: ExecuteStepInput) => Promise<StepResult>,
-): (input: ExecuteStepInput) => Promise<StepResult> {
+export function withStepOutputs(cache: StepOutputCache, executeStep: ExecuteStep): ExecuteStep {
   return async (call) => {
     const { outputRefs, returnOutput, ...input } = call;
     if (outputRefs?.length) {

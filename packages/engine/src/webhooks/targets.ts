@@ -15,7 +15,9 @@ export interface ResolvedWebhookTarget {
   key: Buffer;
 }
 
-type TargetLoader = (db: Db, id: string, secretsKey: Buffer) => Promise<ResolvedWebhookTarget | undefined>;
+/** How a target kind is found: its row's workspace, URL and sealed signing key. */
+type TargetRow = { workspace_id: string; secret_sealed: string; url: string };
+type TargetLookup = (db: Db, id: string) => Promise<TargetRow | undefined>;
 
 /** The additional data a target's sealed key is bound to. */
 export const targetBinding = (kind: WebhookTargetKind, id: string) => `${kind}:${id}`;
@@ -25,30 +27,13 @@ export function sealTargetKey(secretsKey: Buffer | undefined, kind: WebhookTarge
   return sealSecret(secretsKey, key, targetBinding(kind, id));
 }
 
-const TARGETS: Record<WebhookTargetKind, TargetLoader> = {
-  publication: async (db, id, secretsKey) => {
+const TARGETS: Record<WebhookTargetKind, TargetLookup> = {
+  publication: async (db, id) => {
     const p = await getPublication(db, id);
-    if (!p) return undefined;
-    return {
-      kind: 'publication',
-      id,
-      workspaceId: p.workspace_id,
-      url: p.revalidate_url,
-      key: openSecret(secretsKey, p.secret_sealed, targetBinding('publication', id)),
-    };
+    return p && { workspace_id: p.workspace_id, secret_sealed: p.secret_sealed, url: p.revalidate_url };
   },
   // A disabled endpoint is sent no new events; a message recorded before it was disabled still goes.
-  webhook_endpoint: async (db, id, secretsKey) => {
-    const e = await getWebhookEndpoint(db, id);
-    if (!e) return undefined;
-    return {
-      kind: 'webhook_endpoint',
-      id,
-      workspaceId: e.workspace_id,
-      url: e.url,
-      key: openSecret(secretsKey, e.secret_sealed, targetBinding('webhook_endpoint', id)),
-    };
-  },
+  webhook_endpoint: getWebhookEndpoint,
 };
 
 export async function loadWebhookTarget(
@@ -58,7 +43,9 @@ export async function loadWebhookTarget(
   secretsKey: Buffer | undefined,
 ): Promise<ResolvedWebhookTarget | undefined> {
   if (!secretsKey) throw new SecretsKeyMissing();
-  const load = TARGETS[kind];
-  if (!load) throw new Error(`unknown webhook target kind ${kind}`);
-  return load(db, id, secretsKey);
+  const lookup = TARGETS[kind];
+  if (!lookup) throw new Error(`unknown webhook target kind ${kind}`);
+  const row = await lookup(db, id);
+  if (!row) return undefined;
+  return { kind, id, workspaceId: row.workspace_id, url: row.url, key: openSecret(secretsKey, row.secret_sealed, targetBinding(kind, id)) };
 }

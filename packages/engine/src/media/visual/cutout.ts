@@ -180,33 +180,50 @@ function open(background: Uint8Array, width: number, height: number, r: number):
 
 /** Min or max over a (2r+1)² square of a 0/1 mask, separably; outside the image counts as 0. */
 function squareFilter(mask: Uint8Array, width: number, height: number, r: number, mode: 'min' | 'max'): Uint8Array {
-  const all = mode === 'min';
+  return windowPass(mask, width, height, r, mode === 'min' ? 'all' : 'any');
+}
+
+/**
+ * What a cell of a window pass becomes: 1 when all the window's cells are set (outside the image counts as
+ * unset), 1 when any is, or the mean of those inside the image.
+ */
+type WindowValue = 'all' | 'any' | 'mean';
+
+/** A cell of a window pass: `sum` over the window along one axis, `inside` the window's cells in the image. */
+function windowCell(kind: WindowValue, sum: number, inside: number, full: number): number {
+  if (kind === 'mean') return Math.round(sum / inside);
+  return (kind === 'all' ? sum === full : sum > 0) ? 1 : 0;
+}
+
+/**
+ * A separable pass of a (2r+1)² window over a one-channel mask by running sums: along rows, then along
+ * columns row by row (cache friendly). A switch rather than a callback: this runs for every pixel twice.
+ */
+function windowPass(mask: Uint8Array, width: number, height: number, r: number, kind: WindowValue): Uint8Array {
   const full = 2 * r + 1;
-  const decide = (count: number) => ((all ? count === full : count > 0) ? 1 : 0);
-  // Along rows, a running count per row.
   const rows = new Uint8Array(mask.length);
   for (let y = 0; y < height; y++) {
     const base = y * width;
-    let count = 0;
-    for (let k = 0; k <= r && k < width; k++) count += mask[base + k]!;
+    let sum = 0;
+    for (let k = 0; k <= r && k < width; k++) sum += mask[base + k]!;
     for (let x = 0; x < width; x++) {
-      rows[base + x] = decide(count);
-      if (x - r >= 0) count -= mask[base + x - r]!;
-      if (x + r + 1 < width) count += mask[base + x + r + 1]!;
+      rows[base + x] = windowCell(kind, sum, Math.min(width - 1, x + r) - Math.max(0, x - r) + 1, full);
+      if (x - r >= 0) sum -= mask[base + x - r]!;
+      if (x + r + 1 < width) sum += mask[base + x + r + 1]!;
     }
   }
-  // Along columns, a running count per column, row by row (cache friendly).
   const out = new Uint8Array(mask.length);
-  const counts = new Int32Array(width);
-  for (let k = 0; k <= r && k < height; k++) for (let x = 0; x < width; x++) counts[x]! += rows[k * width + x]!;
+  const sums = new Int32Array(width);
+  for (let k = 0; k <= r && k < height; k++) for (let x = 0; x < width; x++) sums[x]! += rows[k * width + x]!;
   for (let y = 0; y < height; y++) {
     const base = y * width;
+    const inside = Math.min(height - 1, y + r) - Math.max(0, y - r) + 1;
     const leaving = y - r >= 0 ? (y - r) * width : -1;
     const entering = y + r + 1 < height ? (y + r + 1) * width : -1;
     for (let x = 0; x < width; x++) {
-      out[base + x] = decide(counts[x]!);
-      if (leaving >= 0) counts[x]! -= rows[leaving + x]!;
-      if (entering >= 0) counts[x]! += rows[entering + x]!;
+      out[base + x] = windowCell(kind, sums[x]!, inside, full);
+      if (leaving >= 0) sums[x]! -= rows[leaving + x]!;
+      if (entering >= 0) sums[x]! += rows[entering + x]!;
     }
   }
   return out;
@@ -256,32 +273,7 @@ function keepSubjects(background: Uint8Array, width: number, height: number, pee
 /** A separable box blur of radius `r` over a one-channel mask (running sums; edges average what exists). */
 function feather(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
   if (r === 0) return mask;
-  const rows = new Uint8Array(mask.length);
-  for (let y = 0; y < height; y++) {
-    const base = y * width;
-    let sum = 0;
-    for (let k = 0; k <= r && k < width; k++) sum += mask[base + k]!;
-    for (let x = 0; x < width; x++) {
-      rows[base + x] = Math.round(sum / (Math.min(width - 1, x + r) - Math.max(0, x - r) + 1));
-      if (x - r >= 0) sum -= mask[base + x - r]!;
-      if (x + r + 1 < width) sum += mask[base + x + r + 1]!;
-    }
-  }
-  const out = new Uint8Array(mask.length);
-  const sums = new Int32Array(width);
-  for (let k = 0; k <= r && k < height; k++) for (let x = 0; x < width; x++) sums[x]! += rows[k * width + x]!;
-  for (let y = 0; y < height; y++) {
-    const base = y * width;
-    const count = Math.min(height - 1, y + r) - Math.max(0, y - r) + 1;
-    const leaving = y - r >= 0 ? (y - r) * width : -1;
-    const entering = y + r + 1 < height ? (y + r + 1) * width : -1;
-    for (let x = 0; x < width; x++) {
-      out[base + x] = Math.round(sums[x]! / count);
-      if (leaving >= 0) sums[x]! -= rows[leaving + x]!;
-      if (entering >= 0) sums[x]! += rows[entering + x]!;
-    }
-  }
-  return out;
+  return windowPass(mask, width, height, r, 'mean');
 }
 
 /** The median colour of the border's visible pixels; undefined when the border is all transparent. */
