@@ -15,6 +15,12 @@ function backoffMs(attempt: number, hintMs: number | undefined): number {
 /** The wait an answer's Retry-After header asks for, when it has one. */
 export const retryAfterOf = (response: Response): number | undefined => parseRetryAfter(response.headers.get('retry-after'), Date.now());
 
+/** A fetch of `method` with `headers`, sending `body` as JSON when there is one. */
+export function jsonRequest(method: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): RequestInit {
+  if (body === undefined) return { method, headers, signal };
+  return { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal };
+}
+
 /** An attempt that got no answer: the connection failed or its own timeout ran out. */
 export interface NoAnswer {
   // A mark rather than `instanceof Response`: fetch's Response may come from another realm (undici's own).

@@ -1,5 +1,5 @@
 import { traceProviderCall } from '../../tracing.js';
-import { attempt as attemptOnce, retryAfterOf, TryAgain, withRetries } from '../http-attempt.js';
+import { attempt as attemptOnce, jsonRequest, retryAfterOf, TryAgain, withRetries } from '../http-attempt.js';
 import { outputFileUrl, readOutputFile } from '../output-file.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
@@ -81,17 +81,15 @@ export function falCall(opts: FalOptions, call: FalCall): Promise<FalAnswer> {
       span?.setAttribute('atelier.provider.attempts', attempt);
       const response = await attemptOnce(
         (signal) =>
-          fetch(call.url, {
-            method: call.method,
-            headers: {
-              accept: 'application/json',
-              ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
-              ...traceHeaders,
-              authorization: `Key ${opts.apiKey}`,
-            },
-            ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-            signal,
-          }),
+          fetch(
+            call.url,
+            jsonRequest(
+              call.method,
+              { accept: 'application/json', ...traceHeaders, authorization: `Key ${opts.apiKey}` },
+              call.body,
+              signal,
+            ),
+          ),
         timeoutMs,
         call.signal,
       );

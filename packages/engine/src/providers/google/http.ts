@@ -1,8 +1,9 @@
 import { traceProviderCall } from '../../tracing.js';
-import { attempt as attemptOnce, parseJsonAnswer, TryAgain, withRetries } from '../http-attempt.js';
+import { attempt as attemptOnce, jsonRequest, parseJsonAnswer, TryAgain, withRetries } from '../http-attempt.js';
 import { outputFileUrl, readOutputFile } from '../output-file.js';
 import { parseRetryAfter } from '../provider-limits.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
+import { apiModel } from './names.js';
 
 export interface GoogleOptions {
   /** The Gemini API's origin; paths (`/v1beta/models/...`) are appended to it. */
@@ -94,19 +95,12 @@ export async function callGoogle(opts: GoogleOptions, call: GoogleCall): Promise
     const headers: Record<string, string> = {
       ...traceHeaders,
       ...(call.idempotencyKey ? { 'idempotency-key': call.idempotencyKey } : {}),
-      ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
       'x-goog-api-key': opts.apiKey,
     };
     return withRetries('Google', opts.maxAttempts ?? 3, call.signal, async (attempt) => {
       span?.setAttribute('atelier.provider.attempts', attempt);
       const response = await attemptOnce(
-        (signal) =>
-          fetch(url, {
-            method: call.method,
-            headers,
-            ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
-            signal,
-          }),
+        (signal) => fetch(url, jsonRequest(call.method, headers, call.body, signal)),
         call.timeoutMs,
         call.signal,
         (message) => withoutKey(opts, message),
@@ -120,6 +114,34 @@ export async function callGoogle(opts: GoogleOptions, call: GoogleCall): Promise
       if (!RETRYABLE(response.status)) throw new PermanentProviderError(message, response.status);
       return new TryAgain(message, retryAfterMs(response.headers, status));
     });
+  });
+}
+
+/** What a prediction asks: the registry's model, one prompt, and the step's signal and idempotency key. */
+export interface PredictionAsked {
+  model: { id: string };
+  prompt: string;
+  signal?: AbortSignal;
+  idempotencyKey?: string;
+}
+
+/** A model's prediction (Imagen's `:predict`, Veo's `:predictLongRunning`): the prompt as its one instance. */
+export function predict(
+  opts: GoogleOptions,
+  req: PredictionAsked,
+  method: 'predict' | 'predictLongRunning',
+  parameters: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<unknown> {
+  const model = apiModel(req.model.id);
+  return callGoogle(opts, {
+    method: 'POST',
+    path: `/v1beta/models/${encodeURIComponent(model)}:${method}`,
+    model,
+    body: { instances: [{ prompt: req.prompt }], parameters },
+    timeoutMs,
+    ...(req.signal ? { signal: req.signal } : {}),
+    ...(req.idempotencyKey ? { idempotencyKey: req.idempotencyKey } : {}),
   });
 }
 

@@ -10,7 +10,7 @@ import {
   TransientProviderError,
 } from '../types.js';
 import { postStreamWithRetries } from '../http-call.js';
-import { type GoogleOptions, callGoogle } from './http.js';
+import { type GoogleOptions, callGoogle, predict } from './http.js';
 import { apiModel, nearestAspectRatio } from './names.js';
 import { createVeoJobs } from './video.js';
 
@@ -140,19 +140,8 @@ interface PredictResponse {
 function createImage(opts: GoogleOptions): ImageProvider {
   return {
     async generate(req) {
-      const model = apiModel(req.model.id);
-      const answer = (await callGoogle(opts, {
-        method: 'POST',
-        path: `/v1beta/models/${encodeURIComponent(model)}:predict`,
-        model,
-        body: {
-          instances: [{ prompt: req.prompt }],
-          parameters: { sampleCount: 1, aspectRatio: nearestAspectRatio(req.width, req.height) },
-        },
-        timeoutMs: opts.imageTimeoutMs ?? 120_000,
-        signal: req.signal,
-        idempotencyKey: req.idempotencyKey,
-      })) as PredictResponse;
+      const parameters = { sampleCount: 1, aspectRatio: nearestAspectRatio(req.width, req.height) };
+      const answer = (await predict(opts, req, 'predict', parameters, opts.imageTimeoutMs ?? 120_000)) as PredictResponse;
       const image = answer.predictions?.find((p) => typeof p.bytesBase64Encoded === 'string');
       if (!image?.bytesBase64Encoded) {
         // Imagen leaves out images its safety filter blocked: the same prompt would be blocked again.

@@ -12,7 +12,7 @@ import {
   TransientProviderError,
   type VideoRequest,
 } from '../types.js';
-import { type GoogleOptions, callGoogle, downloadFile, withoutKey } from './http.js';
+import { type GoogleOptions, callGoogle, downloadFile, predict, withoutKey } from './http.js';
 import { apiModel, nearestAspectRatio } from './names.js';
 
 /** A google.longrunning.Operation as the Gemini API returns it for Veo. */
@@ -73,20 +73,9 @@ export function createVeoJobs(opts: GoogleOptions): JobProvider<VideoRequest, Ge
     async submit(req) {
       if (req.generateAudio && !req.model.capabilities.includes('audio'))
         throw new PermanentProviderError(`${req.model.id} renders no audio; ask without generateAudio or use a model that has it`);
-      const model = apiModel(req.model.id);
-      const operation = (await callGoogle(opts, {
-        method: 'POST',
-        path: `/v1beta/models/${encodeURIComponent(model)}:predictLongRunning`,
-        model,
-        body: {
-          instances: [{ prompt: req.prompt }],
-          // The API says which ratios and durations each Veo model renders: what was asked is passed on as asked.
-          parameters: { aspectRatio: nearestAspectRatio(req.width, req.height), durationSeconds: req.durationSeconds },
-        },
-        timeoutMs,
-        signal: req.signal,
-        idempotencyKey: req.idempotencyKey,
-      })) as Operation;
+      // The API says which ratios and durations each Veo model renders: what was asked is passed on as asked.
+      const parameters = { aspectRatio: nearestAspectRatio(req.width, req.height), durationSeconds: req.durationSeconds };
+      const operation = (await predict(opts, req, 'predictLongRunning', parameters, timeoutMs)) as Operation;
       if (typeof operation.name !== 'string' || !OPERATION_NAME.test(operation.name))
         throw new TransientProviderError('Google accepted the video without naming its operation');
       return { jobId: operation.name };

@@ -1,5 +1,5 @@
 import { traceProviderCall } from '../../tracing.js';
-import { attempt as attemptOnce, parseJsonAnswer, retryAfterOf, TryAgain, withRetries } from '../http-attempt.js';
+import { attempt as attemptOnce, jsonRequest, parseJsonAnswer, retryAfterOf, TryAgain, withRetries } from '../http-attempt.js';
 import { outputFileUrl, readOutputFile } from '../output-file.js';
 import { PermanentProviderError, ProviderThrottledError, TransientProviderError } from '../types.js';
 
@@ -62,17 +62,7 @@ export async function replicateApi(opts: ReplicateOptions, call: ApiCall): Promi
     return withRetries('Replicate', opts.maxAttempts ?? 3, call.signal, async (attempt) => {
       span?.setAttribute('atelier.provider.attempts', attempt);
       const response = await attemptOnce(
-        (signal) =>
-          fetch(url, {
-            method: call.method,
-            headers: {
-              ...traceHeaders,
-              ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
-              authorization: `Bearer ${opts.apiToken}`,
-            },
-            ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
-            signal,
-          }),
+        (signal) => fetch(url, jsonRequest(call.method, { ...traceHeaders, authorization: `Bearer ${opts.apiToken}` }, call.body, signal)),
         timeoutMs,
         call.signal,
       );
