@@ -1,4 +1,5 @@
 import { html } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
 
 /**
  * The fixed skeletons of the settings pages (/console/settings/…): API keys, webhook endpoints and budgets.
@@ -80,15 +81,9 @@ ${tabs('budgets')}
 <p class="muted small">The API has no way to delete a budget: change its limit or enforcement instead.</p>`;
 }
 
-export function settingsBody(view: SettingsView) {
-  switch (view) {
-    case 'settings':
-      return overview();
-    case 'api-keys':
-      return apiKeys();
-    case 'webhooks':
-      return webhooks();
-    case 'budgets':
-      return budgets();
-  }
-}
+/** What `html` makes: markup, or its promise when a part of it is one. */
+export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+const SETTINGS_BODIES: Record<SettingsView, () => Markup> = { settings: overview, 'api-keys': apiKeys, webhooks, budgets };
+
+export const settingsBody = (view: SettingsView) => SETTINGS_BODIES[view]();

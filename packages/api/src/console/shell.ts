@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import { RUN_STATUS_VALUES } from '@atelier/contracts/run-statuses';
-import { type SettingsView, isSettingsView, settingsBody } from './settings-shell.js';
+import { type Markup, type SettingsView, isSettingsView, settingsBody } from './settings-shell.js';
 
 /**
  * The server-rendered part of each console page: the document, the header with its navigation, and
@@ -129,24 +129,18 @@ function order(id: string) {
 <div id="order-view"></div>`;
 }
 
-function body(view: ConsoleView, id: string, execution?: string) {
-  switch (view) {
-    case 'signin':
-      return signIn();
-    case 'queue':
-      return queue();
-    case 'runs':
-      return runs();
-    case 'run':
-      return run(id, execution);
-    case 'orders':
-      return orders();
-    case 'order':
-      return order(id);
-    default:
-      return isSettingsView(view) ? settingsBody(view) : '';
-  }
-}
+/** Each page's body; a page of one run or order is given its id (and a run, the execution asked for). */
+const BODIES: Record<Exclude<ConsoleView, SettingsView>, (id: string, execution?: string) => Markup> = {
+  signin: signIn,
+  queue,
+  runs,
+  run,
+  orders,
+  order,
+};
+
+const body = (view: ConsoleView, id: string, execution?: string) =>
+  isSettingsView(view) ? settingsBody(view) : BODIES[view](id, execution);
 
 export function consolePage(view: ConsoleView, id = '', execution?: string) {
   return html`<!doctype html>

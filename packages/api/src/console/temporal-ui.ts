@@ -1,3 +1,4 @@
+import { httpBaseUrl } from '../http/public-origin.js';
 /**
  * The Temporal Web UI the console links runs to (ATELIER_TEMPORAL_UI_URL): an http(s) URL, with a path
  * prefix when the UI is served under one, kept without its trailing slash. Unset, the console shows no
@@ -8,15 +9,7 @@
 export function temporalUiUrl(env: NodeJS.ProcessEnv, given?: string): string | undefined {
   const configured = given ?? env.ATELIER_TEMPORAL_UI_URL;
   if (!configured) return undefined;
-  let url: URL;
-  try {
-    url = new URL(configured);
-  } catch {
-    throw new Error(`ATELIER_TEMPORAL_UI_URL must be an http(s) URL such as https://temporal.example.com (got "${configured}")`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash)
-    throw new Error(`ATELIER_TEMPORAL_UI_URL must be an http(s) URL with no credentials, query or fragment (got "${configured}")`);
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  return httpBaseUrl('ATELIER_TEMPORAL_UI_URL', configured, 'https://temporal.example.com');
 }
 
 /** The Web UI's page of a run's execution: a run's workflow id is its run id (engine/src/client.ts). */

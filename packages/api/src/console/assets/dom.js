@@ -137,3 +137,29 @@ export const link = (href, text) => h('a', { href }, text);
 export const runLink = (id) => link(`/console/runs/${encodeURIComponent(id)}`, id);
 
 export const orderLink = (id) => link(`/console/orders/${encodeURIComponent(id)}`, id);
+
+/** "question [yes] [no]" in `slot`; `no` puts `start` back. The yes button is disabled while `act` runs. */
+export function ask(slot, start, question, yesLabel, act, { danger = false, noLabel = 'Not now' } = {}) {
+  const no = h('button', { type: 'button', onclick: () => fill(slot, start()) }, noLabel);
+  const yes = h(
+    'button',
+    {
+      type: 'button',
+      class: danger ? 'danger' : 'primary',
+      onclick: async () => {
+        yes.disabled = true;
+        no.disabled = true;
+        try {
+          await act();
+        } catch (err) {
+          announce(err.message, 'error');
+          fill(slot, start());
+        }
+      },
+    },
+    yesLabel,
+  );
+  fill(slot, h('span', { class: 'small question' }, question, ' '), yes, ' ', no);
+  // Enter right after the first press must not destroy anything: a dangerous question starts on "no".
+  (danger ? no : yes).focus();
+}

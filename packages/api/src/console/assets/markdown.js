@@ -116,6 +116,22 @@ export function researchReport(content) {
 
 const texts = (v) => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
 
+/** A titled list of inline-marked items (`ul` or `ol`), or nothing when there are none. */
+function listSection(title, tag, items) {
+  return items.length
+    ? h(
+        'section',
+        {},
+        h('h4', {}, title),
+        h(
+          tag,
+          {},
+          items.map((item) => h('li', {}, inline(item))),
+        ),
+      )
+    : null;
+}
+
 /**
  * An article (knowledge class, from compose-article): title, standfirst, body paragraphs, key takeaways,
  * sources — read as an article, not as its JSON.
@@ -129,29 +145,7 @@ export function article(content) {
     content.title ? h('h3', {}, String(content.title)) : null,
     content.standfirst ? h('p', { class: 'standfirst' }, inline(String(content.standfirst))) : null,
     texts(content.body).map((paragraph) => markdown(paragraph, 4)),
-    takeaways.length
-      ? h(
-          'section',
-          {},
-          h('h4', {}, 'Key takeaways'),
-          h(
-            'ul',
-            {},
-            takeaways.map((t) => h('li', {}, inline(t))),
-          ),
-        )
-      : null,
-    sources.length
-      ? h(
-          'section',
-          {},
-          h('h4', {}, 'Sources'),
-          h(
-            'ol',
-            {},
-            sources.map((s) => h('li', {}, inline(s))),
-          ),
-        )
-      : null,
+    listSection('Key takeaways', 'ul', takeaways),
+    listSection('Sources', 'ol', sources),
   );
 }

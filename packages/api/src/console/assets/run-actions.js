@@ -2,35 +2,9 @@
 // dry-run estimate first, then the new run). Each asks in the page, not with window.confirm, so the
 // question is styled, keyboard-reachable and testable.
 import { TERMINAL_RUN_STATUSES, api } from './api.js';
-import { announce, fill, h, usd } from './dom.js';
+import { announce, ask, fill, h, usd } from './dom.js';
 
 const runPath = (id, action) => `/v1/runs/${encodeURIComponent(id)}/${action}`;
-
-/** "question [yes] [no]" in `slot`; `no` puts `start` back. The yes button is disabled while `act` runs. */
-function ask(slot, start, question, yesLabel, act, { danger = false, noLabel = 'Not now' } = {}) {
-  const no = h('button', { type: 'button', onclick: () => fill(slot, start()) }, noLabel);
-  const yes = h(
-    'button',
-    {
-      type: 'button',
-      class: danger ? 'danger' : 'primary',
-      onclick: async () => {
-        yes.disabled = true;
-        no.disabled = true;
-        try {
-          await act();
-        } catch (err) {
-          announce(err.message, 'error');
-          fill(slot, start());
-        }
-      },
-    },
-    yesLabel,
-  );
-  fill(slot, h('span', { class: 'small question' }, question, ' '), yes, ' ', no);
-  // Enter right after the first press must not destroy anything: a dangerous question starts on "no".
-  (danger ? no : yes).focus();
-}
 
 function cancelAction(run, onChange) {
   const slot = h('span', { class: 'confirm run-cancel' });

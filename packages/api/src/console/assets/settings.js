@@ -1,7 +1,7 @@
 // What the settings pages (/console/settings/…) share: a secret shown once, a confirm step before
 // something that cannot be undone, and reading a form's numbers. The pages themselves are api-keys.js,
 // webhooks.js and budgets.js; /console/settings itself is a server-rendered index with nothing to load.
-import { announce, fill, h } from './dom.js';
+import { announce, ask, fill, h } from './dom.js';
 
 /**
  * Shows a secret the API returns only once (an API key, a webhook signing secret) in `box`, selected,
@@ -53,31 +53,13 @@ export function showSecretOnce(box, { title, secret, use }) {
  */
 export function confirmButton(label, question, action, yes = `Yes, ${label.toLowerCase()}`) {
   const slot = h('span', { class: 'confirm' });
-  const ask = () => {
-    const cancel = h('button', { type: 'button', onclick: () => fill(slot, start) }, 'Cancel');
-    const confirm = h(
+  const start = () =>
+    h(
       'button',
-      {
-        type: 'button',
-        class: 'danger',
-        onclick: async () => {
-          confirm.disabled = true;
-          cancel.disabled = true;
-          try {
-            await action();
-          } catch (err) {
-            announce(err.message, 'error');
-            fill(slot, start);
-          }
-        },
-      },
-      yes,
+      { type: 'button', class: 'danger', onclick: () => ask(slot, start, question, yes, action, { danger: true, noLabel: 'Cancel' }) },
+      label,
     );
-    fill(slot, h('span', { class: 'small' }, question, ' '), confirm, ' ', cancel);
-    cancel.focus();
-  };
-  const start = h('button', { type: 'button', class: 'danger', onclick: ask }, label);
-  return fill(slot, start);
+  return fill(slot, start());
 }
 
 /**
