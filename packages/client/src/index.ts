@@ -125,6 +125,12 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
+/** A GET's answer: its data, or the API's refusal as an AtelierApiError. */
+function answered<T>({ data, error, response }: { data?: T; error?: unknown; response: Response }, path: string): T {
+  if (data !== undefined) return data;
+  throw new AtelierApiError(response.status, error, 'GET', path);
+}
+
 export function createAtelierClient(options: AtelierClientOptions): AtelierClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -132,23 +138,11 @@ export function createAtelierClient(options: AtelierClientOptions): AtelierClien
   const clientOptions: ClientOptions = { baseUrl, headers: { ...options.headers, authorization }, fetch: (req: Request) => doFetch(req) };
   const api = createClient<paths>(clientOptions);
 
-  async function getRun(runId: string, signal?: AbortSignal): Promise<Run> {
-    const { data, error, response } = await api.GET('/v1/runs/{run_id}', {
-      params: { path: { run_id: runId } },
-      ...(signal ? { signal } : {}),
-    });
-    if (data) return data;
-    throw new AtelierApiError(response.status, error, 'GET', `/v1/runs/${runId}`);
-  }
+  const getRun = async (runId: string, signal?: AbortSignal): Promise<Run> =>
+    answered(await api.GET('/v1/runs/{run_id}', { params: { path: { run_id: runId } }, signal }), `/v1/runs/${runId}`);
 
-  async function getOrder(orderId: string, signal?: AbortSignal): Promise<Order> {
-    const { data, error, response } = await api.GET('/v1/orders/{order_id}', {
-      params: { path: { order_id: orderId } },
-      ...(signal ? { signal } : {}),
-    });
-    if (data) return data;
-    throw new AtelierApiError(response.status, error, 'GET', `/v1/orders/${orderId}`);
-  }
+  const getOrder = async (orderId: string, signal?: AbortSignal): Promise<Order> =>
+    answered(await api.GET('/v1/orders/{order_id}', { params: { path: { order_id: orderId } }, signal }), `/v1/orders/${orderId}`);
 
   async function waitForRun(runId: string, o: WaitForRunOptions = {}): Promise<Run> {
     const timeoutMs = o.timeoutMs ?? 600_000;
@@ -208,9 +202,11 @@ export function createAtelierClient(options: AtelierClientOptions): AtelierClien
   }
 
   async function downloadArtifactFiles(artifactId: string, dir: string): Promise<DownloadedArtifact> {
-    const { data, error, response } = await api.GET('/v1/artifacts/{artifact_id}', { params: { path: { artifact_id: artifactId } } });
-    if (!data) throw new AtelierApiError(response.status, error, 'GET', `/v1/artifacts/${artifactId}`);
-    return downloadFiles(data, dir, doFetch);
+    const artifact = answered(
+      await api.GET('/v1/artifacts/{artifact_id}', { params: { path: { artifact_id: artifactId } } }),
+      `/v1/artifacts/${artifactId}`,
+    );
+    return downloadFiles(artifact, dir, doFetch);
   }
 
   return Object.assign(api, { baseUrl, waitForRun, followOrder, downloadArtifactFiles });
