@@ -1,6 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { dataDirSecret } from './data-dir-secret.js';
 import { SECRETS_KEY_VARIABLE, generateSecretsKey, parseSecretsKey, secretsKeyFromEnv } from '@atelier/engine/webhooks/index';
 
 export const SECRETS_KEY_FILE = 'secrets-key';
@@ -26,22 +26,7 @@ export async function resolveSecretsKey(
     );
     return undefined;
   }
-  const file = path.join(dataDir, SECRETS_KEY_FILE);
-  let text: string;
-  try {
-    text = (await readFile(file, 'utf8')).trim();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    text = generateSecretsKey();
-    await mkdir(dataDir, { recursive: true });
-    // `wx`: two processes starting at once never overwrite each other's key; the loser reads the winner's.
-    try {
-      await writeFile(file, `${text}\n`, { mode: 0o600, flag: 'wx' });
-      logger.info({ file }, `generated ${SECRETS_KEY_VARIABLE} for this data dir`);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      text = (await readFile(file, 'utf8')).trim();
-    }
-  }
-  return parseSecretsKey(text);
+  const { secret, created } = await dataDirSecret(dataDir, SECRETS_KEY_FILE, generateSecretsKey);
+  if (created) logger.info({ file: path.join(dataDir, SECRETS_KEY_FILE) }, `generated ${SECRETS_KEY_VARIABLE} for this data dir`);
+  return parseSecretsKey(secret);
 }
