@@ -144,23 +144,19 @@ export async function rotateRefreshToken(db: Db, tokenHash: string, next: Omit<T
   });
 }
 
-export async function revokeSession(db: Db, sessionId: string): Promise<void> {
+/** Revokes the sessions `which` names (one by its id, or all of a user's) that are not revoked yet. */
+async function revokeSessions(db: Db, which: { id: string } | { user_id: string }): Promise<void> {
   await db
     .updateTable('auth_sessions')
     .set({ revoked_at: new Date() })
-    .where('id', '=', sessionId)
+    .where((eb) => eb.and(which))
     .where('revoked_at', 'is', null)
     .execute();
 }
 
-export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
-  await db
-    .updateTable('auth_sessions')
-    .set({ revoked_at: new Date() })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
+export const revokeSession = (db: Db, sessionId: string) => revokeSessions(db, { id: sessionId });
+
+export const revokeAllSessions = (db: Db, userId: string) => revokeSessions(db, { user_id: userId });
 
 export interface NewApiKey {
   id: string;
