@@ -12,6 +12,7 @@ import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { presentApiKey } from '../presenters/api-key.js';
+import { presentPage } from '../presenters/page.js';
 
 const KeyIdParam = z.object({
   key_id: z
@@ -70,7 +71,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     }),
     async (c) => {
       const page = await listApiKeys(c.get('services').db, keyScope(c), c.req.valid('query'));
-      return c.json({ items: page.items.map(presentApiKey), total: page.total }, 200);
+      return c.json(presentPage(page, presentApiKey), 200);
     },
   )
   .openapi(

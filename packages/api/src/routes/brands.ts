@@ -42,6 +42,7 @@ import { presentRun } from '../presenters/run.js';
 import { createRun } from '../runs/create-run.js';
 import type { AppEnv } from '../services.js';
 import { callerOf } from '../http/caller.js';
+import { presentPage } from '../presenters/page.js';
 
 export const BRAND_IMPORT_WORKFLOW = 'compose-brand-profile';
 
@@ -294,6 +295,9 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     async (c) => {
       const { brand } = await visibleBrand(callerOf(c), c.req.valid('param').project_id, false);
       const page = await listBrandSnapshots(c.get('services').db, brand.id, c.req.valid('query'));
-      return c.json({ items: page.items.map((s) => presentSnapshot(s, brand.current_snapshot_id)), total: page.total }, 200);
+      return c.json(
+        presentPage(page, (s) => presentSnapshot(s, brand.current_snapshot_id)),
+        200,
+      );
     },
   );

@@ -29,6 +29,7 @@ import type { AppEnv } from '../services.js';
 import { callerOf } from '../http/caller.js';
 import type { Caller } from '../caller.js';
 import { presentCampaign } from '../presenters/campaign.js';
+import { presentPage } from '../presenters/page.js';
 
 export const newCampaignId = (): string => `campaign-${randomBytes(8).toString('hex')}`;
 
@@ -112,7 +113,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
         offset: q.offset,
         limit: q.limit,
       });
-      return c.json({ items: page.items.map(presentCampaign), total: page.total }, 200);
+      return c.json(presentPage(page, presentCampaign), 200);
     },
   )
   .openapi(

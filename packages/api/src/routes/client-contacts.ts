@@ -9,6 +9,7 @@ import { presentContact } from '../presenters/client.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
+import { presentPage } from '../presenters/page.js';
 
 const contactExists = (err: unknown) =>
   pgErrorCode(err) === PG.uniqueViolation
@@ -30,7 +31,7 @@ export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: valida
     async (c) => {
       const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, false);
       const page = await listClientContacts(c.get('services').db, client.id, c.req.valid('query'));
-      return c.json({ items: page.items.map(presentContact), total: page.total }, 200);
+      return c.json(presentPage(page, presentContact), 200);
     },
   )
   .openapi(

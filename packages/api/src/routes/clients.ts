@@ -20,6 +20,7 @@ import { presentClientEvent } from '../presenters/client.js';
 import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, WHO_MAY_CALL, writeWithEtag } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
+import { presentPage } from '../presenters/page.js';
 
 const WithEtag = { description: 'The client; its etag is in the ETag header and the etag field', ...json(Client) };
 
@@ -206,6 +207,6 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     async (c) => {
       const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, false);
       const page = await listClientEvents(c.get('services').db, client.id, c.req.valid('query'));
-      return c.json({ items: page.items.map(presentClientEvent), total: page.total }, 200);
+      return c.json(presentPage(page, presentClientEvent), 200);
     },
   );

@@ -25,6 +25,7 @@ import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { presentProject } from '../presenters/project.js';
+import { presentPage } from '../presenters/page.js';
 
 const projectNotFound = (id: string) => fail.notFound('project', id);
 
@@ -49,7 +50,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
         offset: q.offset,
         limit: q.limit,
       });
-      return c.json({ items: page.items.map(presentProject), total: page.total }, 200);
+      return c.json(presentPage(page, presentProject), 200);
     },
   )
   .openapi(

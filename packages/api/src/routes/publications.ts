@@ -37,6 +37,7 @@ import type { AppEnv } from '../services.js';
 import { presentHealth, visibleTarget } from '../webhook-targets/signed-targets.js';
 import { signedTargetRoutes, targetDeliveriesRoute } from './signed-target-routes.js';
 import { callerOf } from '../http/caller.js';
+import { presentPage } from '../presenters/page.js';
 
 const newDocumentId = () => `doc-${randomBytes(8).toString('hex')}`;
 
@@ -213,7 +214,7 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
       const publication = await getPublicationBySlug(db, slug);
       if (!publication) throw fail.notFound('publication', slug);
       const page = await listPublishedDocuments(db, publication.id, c.req.valid('query'));
-      return c.json({ items: page.items.map(presentArticle), total: page.total }, 200);
+      return c.json(presentPage(page, presentArticle), 200);
     },
   );
 

@@ -21,6 +21,7 @@ import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { presentQueueItem } from '../presenters/queue-item.js';
+import { presentPage } from '../presenters/page.js';
 
 /** The review queue (service spec "Review queue"): runs waiting on an approval gate, and the decisions on them. */
 export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -38,7 +39,7 @@ export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       const q = c.req.valid('query');
       const access = await listAccess(callerOf(c), q);
       const page = await listQueue(c.get('services').db, { ...q, workspaceId: access.workspaceId });
-      return c.json({ items: page.items.map(presentQueueItem), total: page.total }, 200);
+      return c.json(presentPage(page, presentQueueItem), 200);
     },
   )
   .openapi(

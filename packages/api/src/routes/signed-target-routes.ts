@@ -18,6 +18,7 @@ import {
   targetRecords,
   visibleTarget,
 } from '../webhook-targets/signed-targets.js';
+import { presentPage } from '../presenters/page.js';
 
 /**
  * The operations every signed webhook target shares (webhook-targets/signed-targets.ts): create, list,
@@ -239,7 +240,7 @@ export function targetDeliveriesRoute<Row extends TargetRow, Query, Item>(
   const handler = async (c: Context<AppEnv>) => {
     const row = await visibleTarget(callerOf(c), target, idOf(c, at), false);
     const page = await deliveries.page(c.get('services').db, row, (c.req.valid as (target: 'query') => Query)('query'));
-    return c.json({ items: page.items.map(deliveries.present), total: page.total }, 200);
+    return c.json(presentPage(page, deliveries.present), 200);
   };
   return [route, handler] as const;
 }

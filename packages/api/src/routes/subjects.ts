@@ -37,6 +37,7 @@ import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, WHO_MAY_CALL, writeWithEtag } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import type { Caller } from '../caller.js';
+import { presentPage } from '../presenters/page.js';
 
 /** A subject the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
 async function visibleSubject(caller: Caller, id: string, write: boolean) {
@@ -126,7 +127,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
         offset: q.offset,
         limit: q.limit,
       });
-      return c.json({ items: page.items.map(presentSubject), total: page.total }, 200);
+      return c.json(presentPage(page, presentSubject), 200);
     },
   )
   .openapi(
@@ -297,6 +298,6 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     async (c) => {
       const consent = await visibleConsent(callerOf(c), c.req.valid('param').consent_id, false);
       const page = await listConsentEvents(c.get('services').db, consent.id, c.req.valid('query'));
-      return c.json({ items: page.items.map(presentConsentEvent), total: page.total }, 200);
+      return c.json(presentPage(page, presentConsentEvent), 200);
     },
   );

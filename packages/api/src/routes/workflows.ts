@@ -34,6 +34,7 @@ import {
 } from '../workflows/authoring.js';
 import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
+import { presentPage } from '../presenters/page.js';
 
 const workflowBody = json(Workflow);
 
@@ -127,7 +128,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       const q = c.req.valid('query');
       const access = await workspaceAccess(callerOf(c), q.workspaceId);
       const page = await listWorkspaceWorkflows(c.get('services').db, access.workspaceId, q);
-      return c.json({ items: page.items.map(presentWorkflowSummary), total: page.total }, 200);
+      return c.json(presentPage(page, presentWorkflowSummary), 200);
     },
   )
   .openapi(

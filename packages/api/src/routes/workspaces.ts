@@ -28,6 +28,7 @@ import type { AppEnv } from '../services.js';
 import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { presentMember, presentWorkspace } from '../presenters/workspace.js';
+import { presentPage } from '../presenters/page.js';
 
 /*
  * Who may change memberships. Owners and admins manage members; the owner role itself is the owners'
@@ -64,7 +65,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
         ...c.req.valid('query'),
         onlyWorkspaceId: principal.keyWorkspaceId ?? null,
       });
-      return c.json({ items: page.items.map(presentWorkspace), total: page.total }, 200);
+      return c.json(presentPage(page, presentWorkspace), 200);
     },
   )
   .openapi(
@@ -123,7 +124,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     async (c) => {
       const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       const page = await listMembers(c.get('services').db, access.workspaceId, c.req.valid('query'));
-      return c.json({ items: page.items.map(presentMember), total: page.total }, 200);
+      return c.json(presentPage(page, presentMember), 200);
     },
   )
   .openapi(
