@@ -1,3 +1,4 @@
+# Made from async_client.py by make_sync.py: edit that file and run `python3 make_sync.py` (clients/python).
 """The synchronous client, :class:`Atelier`."""
 
 from __future__ import annotations
