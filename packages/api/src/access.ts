@@ -51,6 +51,13 @@ export function requireWriter(access: WorkspaceAccess): void {
   if (access.role === 'member') throw fail.adminRequired();
 }
 
+/** A workspace's access (workspaceAccess) for a change only its owners and admins may make: a member gets 403. */
+export async function writerAccess(caller: Caller, workspaceId?: string | null): Promise<WorkspaceAccess> {
+  const access = await workspaceAccess(caller, workspaceId);
+  requireWriter(access);
+  return access;
+}
+
 /**
  * Account-level actions (the account's keys, the user record, new workspaces) need a session or an
  * unbound key: a key bound to one workspace acts only inside it.

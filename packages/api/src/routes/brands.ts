@@ -31,7 +31,7 @@ import {
   ProfileConfirmRequest,
 } from '@atelier/contracts/brands';
 import { Run } from '@atelier/contracts/runs';
-import { requireWriter, workspaceAccess } from '../access.js';
+import { workspaceAccess, writerAccess } from '../access.js';
 import { visibleBrand, brandRecord, brandRecords, checkLogo } from '../brands/brand-records.js';
 import { publishBrand } from '../brands/publish.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
@@ -62,8 +62,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     async (c) => {
       const caller = callerOf(c);
       const body = c.req.valid('json');
-      const access = await workspaceAccess(caller, body.workspaceId);
-      requireWriter(access);
+      const access = await writerAccess(caller, body.workspaceId);
       const profile: Profile = BrandProfile.parse({ ...body.profile, name: body.profile.name ?? body.name });
       await checkLogo(caller, access.workspaceId, profile);
       const brand = await createBrand(c.get('services').db, {

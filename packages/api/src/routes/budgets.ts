@@ -3,7 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { budgetSpend, createBudget, getBudget, getProjectInWorkspace, listBudgets, listRefusals, updateBudget } from '@atelier/db';
 import { Pagination, listOf } from '@atelier/contracts/common';
 import { Budget, BudgetRefusalRecord, CreateBudgetRequest, PatchBudgetRequest } from '@atelier/contracts/orders';
-import { requireWriter, resourceAccess, workspaceAccess } from '../access.js';
+import { requireWriter, resourceAccess, workspaceAccess, writerAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { presentBudget } from '../presenters/budget.js';
 import type { AppEnv } from '../services.js';
@@ -41,8 +41,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     async (c) => {
       const body = c.req.valid('json');
       const { db } = c.get('services');
-      const access = await workspaceAccess(callerOf(c), body.workspaceId);
-      requireWriter(access);
+      const access = await writerAccess(callerOf(c), body.workspaceId);
       if (body.projectId && !(await getProjectInWorkspace(db, access.workspaceId, body.projectId)))
         throw fail.notFound('project', body.projectId);
       const budget = await createBudget(db, {

@@ -12,7 +12,7 @@ import {
   ListClientsQuery,
 } from '@atelier/contracts/clients';
 import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
-import { requireWriter, workspaceAccess } from '../access.js';
+import { workspaceAccess, writerAccess } from '../access.js';
 import { billingColumns, clientConflict, visibleClient, clientRecord, clientRecords, clientTotals } from '../clients/client-records.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { newEtag, requiredEtag, sendEtag } from '../http/etag.js';
@@ -72,8 +72,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     async (c) => {
       const caller = callerOf(c);
       const body = c.req.valid('json');
-      const access = await workspaceAccess(caller, c.req.valid('param').workspace_id);
-      requireWriter(access);
+      const access = await writerAccess(caller, c.req.valid('param').workspace_id);
       const fingerprint = requestFingerprint(body);
       const { client, created } = await conflictsAnswered(() =>
         createClientOnce(

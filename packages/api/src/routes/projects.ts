@@ -18,7 +18,7 @@ import {
   ProjectUpdateRequest,
   WorkspaceIdParam,
 } from '@atelier/contracts/workspaces';
-import { requireWriter, workspaceAccess } from '../access.js';
+import { workspaceAccess, writerAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { PG, refusedBy } from '@atelier/db';
 import type { AppEnv } from '../services.js';
@@ -65,8 +65,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
-      requireWriter(access);
+      const access = await writerAccess(callerOf(c), c.req.valid('param').workspace_id);
       const project = await createProject(c.get('services').db, {
         id: newUuid(),
         workspaceId: access.workspaceId,
@@ -109,8 +108,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     async (c) => {
       const { workspace_id, project_id } = c.req.valid('param');
       const body = c.req.valid('json');
-      const access = await workspaceAccess(callerOf(c), workspace_id);
-      requireWriter(access);
+      const access = await writerAccess(callerOf(c), workspace_id);
       const { db } = c.get('services');
       if (!(await getProjectInWorkspace(db, access.workspaceId, project_id))) throw projectNotFound(project_id);
       const clientNotFound = () => fail.code('client_not_found', { message: `client ${body.clientId} not found in this workspace` });
@@ -141,8 +139,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const { workspace_id, project_id } = c.req.valid('param');
-      const access = await workspaceAccess(callerOf(c), workspace_id);
-      requireWriter(access);
+      const access = await writerAccess(callerOf(c), workspace_id);
       const { db } = c.get('services');
       const refuse = () => fail.code('project_has_characters', { message: 'this project has characters; archive it instead' });
       // Only a project of this workspace is looked into: a foreign id is not found, like a random one.

@@ -3,7 +3,7 @@ import { OpenAPIHono, createRoute, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Executor } from '@atelier/db';
 import { formatWebhookSecret, generateWebhookKey, sealTargetKey } from '@atelier/engine/webhooks/index';
-import { type WorkspaceAccess, requireWriter, workspaceAccess } from '../access.js';
+import { type WorkspaceAccess, workspaceAccess, writerAccess } from '../access.js';
 import type { Caller } from '../caller.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { callerOf } from '../http/caller.js';
@@ -106,8 +106,7 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
       async (c) => {
         const caller = callerOf(c);
         const body = bodyOf<CreateBody & { workspaceId?: string }>(c);
-        const access = await workspaceAccess(caller, body.workspaceId);
-        requireWriter(access);
+        const access = await writerAccess(caller, body.workspaceId);
         await requireSendableUrl(caller, urlOf(body)!, ['body', urlField]);
         await contract.checkCreate?.(caller, access, body);
         const secretsKey = secretsKeyOf(caller);

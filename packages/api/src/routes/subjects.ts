@@ -28,7 +28,7 @@ import {
   SubjectWithConsents,
 } from '@atelier/contracts/subjects';
 import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
-import { requireWriter, resourceAccess, workspaceAccess } from '../access.js';
+import { requireWriter, resourceAccess, workspaceAccess, writerAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { action } from '../http/action-paths.js';
 import { expectEtag, newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag.js';
@@ -142,8 +142,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
-      requireWriter(access);
+      const access = await writerAccess(callerOf(c), c.req.valid('param').workspace_id);
       const subject = await createSubject(c.get('services').db, {
         id: newUuid(),
         workspace_id: access.workspaceId,

@@ -21,7 +21,7 @@ import {
   WorkspaceIdParam,
   WorkspaceMember,
 } from '@atelier/contracts/workspaces';
-import { requireAccountScope, requireWriter, workspaceAccess } from '../access.js';
+import { requireAccountScope, requireWriter, workspaceAccess, writerAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { kept } from '../kept/index.js';
 import type { AppEnv } from '../services.js';
@@ -141,8 +141,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     async (c) => {
       const { db } = c.get('services');
       const body = c.req.valid('json');
-      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
-      requireWriter(access);
+      const access = await writerAccess(callerOf(c), c.req.valid('param').workspace_id);
       if (body.role === 'owner' && access.role !== 'owner') throw ownerRoleRefused();
       const user = await findUserByEmail(db, body.email);
       if (!user) throw fail.notFound('user');
@@ -165,8 +164,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     }),
     async (c) => {
       const { workspace_id, user_id } = c.req.valid('param');
-      const access = await workspaceAccess(callerOf(c), workspace_id);
-      requireWriter(access);
+      const access = await writerAccess(callerOf(c), workspace_id);
       const result = await changeMembership(c.get('services').db, {
         workspaceId: access.workspaceId,
         userId: user_id,

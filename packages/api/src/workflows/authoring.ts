@@ -10,7 +10,7 @@ import {
   saveWorkflowDraft,
 } from '@atelier/db';
 import { checkDefinition, compareVersions } from '@atelier/domain';
-import { type WorkspaceAccess, requireWriter, resourceAccess, workspaceAccess } from '../access.js';
+import { type WorkspaceAccess, requireWriter, resourceAccess, writerAccess } from '../access.js';
 import { fail } from '../errors.js';
 import type { Caller } from '../caller.js';
 import { kept } from '../kept/index.js';
@@ -91,8 +91,7 @@ async function ownedWorkflow(caller: Caller, id: string) {
  */
 export async function authorWorkflow(caller: Caller, body: z.infer<typeof AuthorWorkflowRequest>) {
   const { db, models } = caller.services;
-  const access = await workspaceAccess(caller, body.workspaceId);
-  requireWriter(access);
+  const access = await writerAccess(caller, body.workspaceId);
   const raw = body.definition;
   const id = typeof raw.id === 'string' && raw.id.length > 0 ? raw.id : null;
   if (!id) throw workflowInvalid(checkDefinition(raw, { models }).errors);
