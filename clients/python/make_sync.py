@@ -52,6 +52,10 @@ WORDS: list[tuple[str, str]] = [
 
 
 def synchronous(source: str) -> str:
+    # A line of LINES that the source no longer has would let the asynchronous wording through unnoticed.
+    missing = [line for line in LINES if line not in source.splitlines()]
+    if missing:
+        raise ValueError("async_client.py no longer has these lines; update LINES in make_sync.py:\n" + "\n".join(missing))
     out = [HEADER]
     for line in source.splitlines(keepends=True):
         bare = line.rstrip("\n")
@@ -67,7 +71,11 @@ def synchronous(source: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    made = synchronous(SOURCE.read_text(encoding="utf-8"))
+    try:
+        made = synchronous(SOURCE.read_text(encoding="utf-8"))
+    except ValueError as err:
+        print(err)
+        return 2
     if "--check" in argv:
         if TARGET.read_text(encoding="utf-8") == made:
             return 0

@@ -22,7 +22,8 @@ describe('the Python client made synchronous', () => {
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
   });
 
-  it('is found stale when the asynchronous client changes', async () => {
+  /** A copy of make_sync.py and both clients in a folder of its own, with the asynchronous client edited by `edit`. */
+  async function copyWith(edit: (source: string) => string): Promise<string> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'atelier-make-sync-'));
     dirs.push(dir);
     const pkg = path.join(dir, 'src', 'atelier');
@@ -30,11 +31,21 @@ describe('the Python client made synchronous', () => {
     await copyFile(path.join(PYTHON_CLIENT_DIR, 'make_sync.py'), path.join(dir, 'make_sync.py'));
     for (const file of ['async_client.py', 'client.py'])
       await copyFile(path.join(PYTHON_CLIENT_DIR, 'src', 'atelier', file), path.join(pkg, file));
-    expect(check(dir).status).toBe(0);
     const source = await readFile(path.join(pkg, 'async_client.py'), 'utf8');
-    await writeFile(path.join(pkg, 'async_client.py'), source.replace('await self._http.aclose()', 'await self._http.aclose()  # closed'));
-    const stale = check(dir);
+    await writeFile(path.join(pkg, 'async_client.py'), edit(source));
+    return dir;
+  }
+
+  it('is found stale when the asynchronous client changes', async () => {
+    expect(check(await copyWith((source) => source)).status).toBe(0);
+    const stale = check(await copyWith((source) => source.replace('await self._http.aclose()', 'await self._http.aclose()  # closed')));
     expect(stale.status).toBe(1);
     expect(stale.stdout).toMatch(/run python3 clients\/python\/make_sync\.py/);
+  });
+
+  it('refuses an asynchronous client whose wording make_sync.py no longer knows', async () => {
+    const reworded = check(await copyWith((source) => source.replace('    await :meth:`close`.', '    await its :meth:`close`.')));
+    expect(reworded.status).toBe(2);
+    expect(reworded.stdout).toMatch(/no longer has these lines; update LINES in make_sync\.py:\n {4}await :meth:`close`\./);
   });
 });
