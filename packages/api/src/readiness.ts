@@ -19,7 +19,7 @@ const PROBE_REUSE_MS = 30_000;
  * connection's AsyncLocalStorage, and the first use of one turns on Node's async hooks for the life of the
  * process, which then tag every promise the gateway makes (about a tenth of its CPU on a run followed over its
  * event stream; test/integration/gateway-async-hooks.test.ts). A call made while Temporal is away is retried by
- * the connection for a while instead; one at a time per client, so probes do not pile up behind an outage.
+ * the connection instead, for up to about 10 s; one at a time per client, so probes do not pile up behind an outage.
  */
 function probeTemporal(temporal: AppServices['temporal']): Promise<unknown> {
   const now = Date.now();
