@@ -8,11 +8,11 @@ import { freePort, waitFor } from '@atelier/cli/stack/processes';
 import { type Harness, spawnAtelier, startHarness } from '../support/harness';
 
 /**
- * The gateway never turns on Node's async hooks. Once on (the first AsyncLocalStorage run in a process), they
- * stay on for its life and tag every promise it makes: about a tenth of the gateway's CPU for a run followed
- * over its event stream. The readiness probe once turned them on through the Temporal connection's deadline.
- * This starts `atelier api` as a process of its own, with a preload that reports at exit, and walks it through
- * readiness, sign-up, a run created and followed to its end, and reads.
+ * The gateway, tracing off (the default), never turns on Node's async hooks. Once on (the first
+ * AsyncLocalStorage run in a process), they stay on for its life and tag every promise it makes: about a tenth
+ * of the gateway's CPU for a run followed over its event stream. The readiness probe once turned them on
+ * through the Temporal connection's deadline. This starts `atelier api` as a process of its own, with a preload
+ * that reports at exit, and walks it through readiness, sign-up, a run created and followed to its end, and reads.
  */
 const dir = path.join(PROJECT_ROOT, '.test-data', `gateway-async-hooks-${randomBytes(4).toString('hex')}`);
 const report = path.join(dir, 'async-hooks.json');
