@@ -9,6 +9,7 @@ export * from './last-step.js';
 export { settleStartedStep } from './runs/started-step.js';
 export * from './run-moves.js';
 export * from './runs/artifact-write.js';
+export * from './runs/view.js';
 export * from './run-records.js';
 export * from './workflows.js';
 export * from './accounts.js';

@@ -1,4 +1,5 @@
 import { type Kysely, type OrderByDirection, type OrderByExpression, type SelectQueryBuilder, sql } from 'kysely';
+import { inOneSnapshot } from './one-snapshot.js';
 
 /**
  * Paging for list endpoints, kept in one place. The contract's list endpoints take `offset` (from 0) and
@@ -89,7 +90,7 @@ export async function pageOf<DB, TB extends keyof DB, Q extends AnySelect>(
     const counted = await ex.executeQuery(count);
     return { items, total: Number(counted.rows[0]?.n ?? 0) };
   };
-  return db.isTransaction ? read(db) : db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
+  return inOneSnapshot(db, read);
 }
 
 /** The page query itself: `pageOf`'s first statement, for callers that need the SQL. */

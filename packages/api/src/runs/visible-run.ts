@@ -1,4 +1,4 @@
-import { type Db, type RunRow, getRunRow, getRunSteps, listRunDecisions, providerSpendByStep } from '@atelier/db';
+import { type Db, type RunRow, getRunRow, readRunView } from '@atelier/db';
 import { resourceAccess } from '../access.js';
 import { fail } from '../errors.js';
 import { presentRun } from '../presenters/run.js';
@@ -14,27 +14,25 @@ export async function visibleRun(caller: Caller, runId: string) {
 
 /** The run as the contract shows it, read fresh from the database. */
 export async function runResponse(caller: Caller, runId: string) {
-  const { db } = caller.services;
-  const run = await getRunRow(db, runId);
+  const run = await getRunRow(caller.services.db, runId);
   if (!run) throw fail.notFound('run', runId);
-  return runSnapshot(db, run);
+  return runSnapshot(caller.services.db, run);
 }
 
 /** Statuses of a run waiting for its first step. */
 const WAITING: readonly string[] = ['planned', 'pending', 'queued'];
 
 /**
- * The run as the contract shows it from a row already read: its steps, decisions and spend are read after it.
- * A run still waiting whose first step never began (every statement that writes a step's row sets the run's
- * `started_at`) has none of them, so nothing is read: a client that follows a run it just created gets its
- * snapshot from the one row.
+ * The run as the contract shows it, no older than a row already read. A run still waiting whose first step
+ * never began (every statement that writes a step's row sets the run's `started_at`) has no steps,
+ * decisions or spend, so the row is the whole run: a client that follows a run it just created gets its
+ * snapshot from the one row. Any other run is read again whole, from one snapshot (readRunView), so its
+ * totals agree with its steps.
  */
 export async function runSnapshot(db: Db, run: RunRow) {
   if (run.started_at === null && WAITING.includes(run.status)) return presentRun(run, [], [], new Map());
-  const [steps, decisions, spend] = await Promise.all([
-    getRunSteps(db, run.id),
-    listRunDecisions(db, [run.id]),
-    providerSpendByStep(db, run.id),
-  ]);
-  return presentRun(run, steps, decisions, spend);
+  const view = await readRunView(db, run.id);
+  // A run is never deleted, only archived: the row read before is still there.
+  if (!view) throw fail.notFound('run', run.id);
+  return presentRun(view.run, view.steps, view.decisions, view.spend);
 }
