@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
-import { type Db, insertRun, readRunView, settleStartedStep } from '@atelier/db';
+import { type Db, insertRun, listRuns, readRunView, settleStartedStep } from '@atelier/db';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 import { researchDefinition, researchRunRow } from '../support/run-rows';
 
 /**
- * A run read whole (readRunView: what GET /v1/runs/{id} and an event stream's snapshot show) against real
- * PostgreSQL: a step settled while the view is being read is either wholly in it (the step and its cost in
- * the run's totals) or wholly out of it, never the step without its cost.
+ * A run read whole (readRunView: what GET /v1/runs/{id} and an event stream's snapshot show), and a page of
+ * runs with their steps (listRuns: GET /v1/runs), against real PostgreSQL: a step settled while they are being
+ * read is either wholly in them (the step and its cost in the run's totals) or wholly out, never the step
+ * without its cost.
  */
 let h: Harness;
 let user: TestUser;
@@ -65,6 +66,22 @@ describe('readRunView', () => {
     const after = (await readRunView(h.db, runId))!;
     expect(after.steps.map((s) => s.step_index)).toEqual([0, 1]);
     expect(Number(after.run.actual_usd)).toBeCloseTo(0.003, 9);
+  });
+
+  it('lists a page of runs whose steps agree with their totals while a step settles', async () => {
+    const runId = `run-${randomBytes(4).toString('hex')}`;
+    await insertRun(h.db, researchRunRow(runId, user.workspaceId, 'queued', 'consistent lists'));
+    await settle(h.db, runId, 0, 0.001);
+
+    const page = await listRuns(
+      pausedAfterFirstStatement(h.db, () => settle(h.db, runId, 1, 0.002)),
+      { workspaceId: user.workspaceId, offset: 0, limit: 50 },
+    );
+
+    const run = page.items.find((r) => r.id === runId)!;
+    const steps = page.steps.filter((s) => s.run_id === runId);
+    expect(steps.map((s) => s.step_index)).toEqual([0]);
+    expect(Number(run.actual_usd)).toBeCloseTo(0.001, 9);
   });
 
   it('is undefined for a run that does not exist', async () => {

@@ -5,6 +5,7 @@ import { compiledOnce, compiledPerShape } from './compiled-once.js';
 import { type Db, type Executor, inTransaction } from './connect.js';
 import { type DeliverableCommand, type LeasedCommand, engineCommandRow } from './engine-commands.js';
 import { isUniqueViolation, pgConstraint } from './errors.js';
+import { inOneSnapshot } from './one-snapshot.js';
 import { activeTraceparent } from './tracing.js';
 import { artifactUpsert } from './runs/artifact-write.js';
 import { IN_FLIGHT_RUN_STATUSES, type RunRow, type RunStepRow } from './runs/row.js';
@@ -273,22 +274,19 @@ const LISTED_STEP_COLUMNS = [
 /** A run's step as a list of runs has it: without its input. */
 export type ListedRunStepRow = Omit<RunStepRow, 'input' | 'input_omitted'>;
 
-/** Newest first; `total` counts every match. */
+/**
+ * Newest first; `total` counts every match. The page, its total and the page's steps come from one snapshot,
+ * so a run's totals agree with its steps (a step's settlement writes both in one statement).
+ */
 export async function listRuns(db: Db, f: RunFilters): Promise<{ items: RunRow[]; steps: ListedRunStepRow[]; total: number }> {
-  const { items, total } = await listRunRows(db, f);
-  const steps = items.length
-    ? await db
-        .selectFrom('run_steps')
-        .select(LISTED_STEP_COLUMNS)
-        .where(
-          'run_id',
-          'in',
-          items.map((r) => r.id),
-        )
-        .orderBy('step_index')
-        .execute()
-    : [];
-  return { items, steps, total };
+  return inOneSnapshot(db, async (ex) => {
+    const { items, total } = await listRunRows(ex, f);
+    const ids = items.map((r) => r.id);
+    const steps = ids.length
+      ? await ex.selectFrom('run_steps').select(LISTED_STEP_COLUMNS).where('run_id', 'in', ids).orderBy('step_index').execute()
+      : [];
+    return { items, steps, total };
+  });
 }
 
 export async function getArtifact(db: Db, id: string) {
