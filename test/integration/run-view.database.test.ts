@@ -1,7 +1,17 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
-import { type Db, insertRun, listRuns, readRunView, settleStartedStep } from '@atelier/db';
+import {
+  type Db,
+  getRunRow,
+  getRunSteps,
+  insertRun,
+  listRunDecisions,
+  listRuns,
+  providerSpendByStep,
+  readRunView,
+  settleStartedStep,
+} from '@atelier/db';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 import { researchDefinition, researchRunRow } from '../support/run-rows';
 
@@ -26,7 +36,16 @@ afterAll(async () => {
 async function settle(db: Db, runId: string, index: number, usd: number) {
   const step = researchDefinition.runtimeSteps[index]!;
   const start = { runId, stepIndex: index, stepId: step.id, name: step.name, kind: step.kind, at: new Date() };
-  await settleStartedStep(db, { runId, stepIndex: index, status: 'completed', output: { index }, costActualUsd: usd, start }, false);
+  const call = { runId, stepIndex: index, stepAttempt: 1, provider: 'local', model: 'local-text', costUsd: usd };
+  const providerCalls = [
+    { ...call, callKey: 'first' },
+    { ...call, callKey: 'second', costUsd: usd / 4 },
+  ];
+  await settleStartedStep(
+    db,
+    { runId, stepIndex: index, status: 'completed', output: { index }, costActualUsd: usd, providerCalls, start },
+    false,
+  );
 }
 
 /** `db`, but the first statement's answer waits for `meanwhile`, which commits on another connection. */
@@ -66,6 +85,47 @@ describe('readRunView', () => {
     const after = (await readRunView(h.db, runId))!;
     expect(after.steps.map((s) => s.step_index)).toEqual([0, 1]);
     expect(Number(after.run.actual_usd)).toBeCloseTo(0.003, 9);
+  });
+
+  it('gives the run, steps, decisions and spend that reading each apart gives, typed alike', async () => {
+    const runId = `run-${randomBytes(4).toString('hex')}`;
+    await insertRun(h.db, researchRunRow(runId, user.workspaceId, 'queued', 'a whole view'));
+    await settle(h.db, runId, 0, 0.0012);
+    await settle(h.db, runId, 1, 0.5);
+    for (const decision of ['request_changes', 'approve'] as const) {
+      await h.db
+        .insertInto('run_decisions')
+        .values({
+          id: randomUUID(),
+          run_id: runId,
+          gate_id: 'review',
+          decision,
+          note: `${decision} it`,
+          patch: JSON.stringify({ topic: 'rivers' }),
+          decided_by: user.userId,
+          decided_via: 'api',
+        })
+        .execute();
+    }
+
+    const view = (await readRunView(h.db, runId))!;
+    const numeric = <R extends { cost_actual_usd: unknown; subworkflow_actual_usd: unknown }>(r: R) => ({
+      ...r,
+      cost_actual_usd: Number(r.cost_actual_usd),
+      subworkflow_actual_usd: Number(r.subworkflow_actual_usd),
+    });
+    expect(view.run).toEqual(await getRunRow(h.db, runId));
+    expect(view.steps.map(numeric)).toEqual((await getRunSteps(h.db, runId)).map(numeric));
+    expect(view.steps[0]!.started_at).toBeInstanceOf(Date);
+    expect(view.decisions).toEqual(await listRunDecisions(h.db, [runId]));
+    expect(view.decisions.map((d) => d.decision)).toEqual(['request_changes', 'approve']);
+    expect(view.spend).toEqual(await providerSpendByStep(h.db, runId));
+    expect(view.spend).toEqual(
+      new Map([
+        [0, 0.0015],
+        [1, 0.625],
+      ]),
+    );
   });
 
   it('lists a page of runs whose steps agree with their totals while a step settles', async () => {
