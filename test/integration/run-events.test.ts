@@ -86,6 +86,32 @@ describe('the run event stream', () => {
     expect(comments).toBeGreaterThan(0);
   });
 
+  it('numbers each snapshot with the last event it reflects, whenever in the run it is taken', async () => {
+    const runId = await startRun('snapshots in flight');
+    const snapshots: SseEvent[] = [];
+    for (;;) {
+      const { events } = await readStream(runId, { stop: (events) => events.length === 1 });
+      snapshots.push(events[0]!);
+      if (['completed', 'failed', 'cancelled'].includes(events[0]!.data.status)) break;
+    }
+    expect(snapshots.length).toBeGreaterThan(2);
+    const recorded = await h.db
+      .selectFrom('run_events')
+      .select(['seq', 'type', 'data'])
+      .where('run_id', '=', runId)
+      .orderBy('seq')
+      .execute();
+    for (const snapshot of snapshots) {
+      const upTo = recorded.filter((e) => e.seq <= Number(snapshot.id));
+      const statuses = upTo.filter((e) => e.type === 'run.status').map((e) => (e.data as { status: string }).status);
+      const settled = upTo.filter((e) => e.type === 'step.completed').length;
+      expect({ status: snapshot.data.status, settled }).toEqual({
+        status: statuses.at(-1),
+        settled: snapshot.data.runSteps.filter((step: { status: string }) => step.status === 'completed').length,
+      });
+    }
+  });
+
   it('resumes after Last-Event-ID with nothing lost and nothing repeated', async () => {
     const runId = await startRun('resumption');
     const first = await readStream(runId, { stop: (events) => events.some((e) => e.event === 'step.completed') });

@@ -91,20 +91,19 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     let streaming = false;
     try {
       const { run } = await visibleRun(callerOf(c), runId);
-      // The run's row carries the number of its last event, written by the statement that recorded it: the
-      // snapshot (this row, then its steps, read after it) shows at least every event up to that number, and
-      // every later one is announced to the subscription above.
-      const headSeq = run.event_seq;
-      // A reconnect after the end that has seen everything: 204 tells an EventSource to stop reconnecting.
-      if (resumeFrom !== undefined && isTerminalRunStatus(run.status) && resumeFrom >= headSeq) return c.body(null, 204);
+      // A reconnect after the end that has seen everything (the run's row carries the number of its last event,
+      // written by the statement that recorded it): 204 tells an EventSource to stop reconnecting. Every event
+      // after this row is announced to the subscription above.
+      if (resumeFrom !== undefined && isTerminalRunStatus(run.status) && resumeFrom >= run.event_seq) return c.body(null, 204);
       // A reconnect first reads what it missed.
       if (resumeFrom !== undefined) queue.unshift('read');
       const stream = new EventStream();
       stream.onAbort(() => wake?.());
       streaming = true;
       const follow = async () => {
-        const snapshot = await runSnapshot(db, run);
-        let lastSent = resumeFrom ?? headSeq;
+        // The snapshot may be newer than the row read above; it reflects exactly the events up to its own number.
+        const { shown: snapshot, eventSeq: snapshotSeq } = await runSnapshot(db, run);
+        let lastSent = resumeFrom ?? snapshotSeq;
         // Steps whose end was sent (or was in the snapshot): a delta of theirs that comes late is dropped.
         const ended = new Set<number>();
         snapshot.runSteps.forEach((step, index) => {
@@ -113,9 +112,9 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
         stream.event({
           event: 'snapshot',
           data: JSON.stringify(snapshot),
-          ...(resumeFrom === undefined ? { id: String(headSeq) } : {}),
+          ...(resumeFrom === undefined ? { id: String(snapshotSeq) } : {}),
         });
-        if (isTerminalRunStatus(snapshot.status) && lastSent >= headSeq) return;
+        if (isTerminalRunStatus(snapshot.status) && lastSent >= snapshotSeq) return;
 
         // Adds one recorded event to the stream; true once the run has ended (the stream then ends).
         const send = (e: { seq: number; type: string; data: { status?: string; stepIndex?: number }; at: string }) => {
