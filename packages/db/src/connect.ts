@@ -42,7 +42,7 @@ export interface ConnectOptions {
   url: string;
   /** Pool size; the gateway and the worker each hold their own pool. */
   max?: number;
-  /** Where connection errors are reported (a lost connection is logged, never fatal). */
+  /** Where connection errors are reported, once a lost connection (it is logged, never fatal). */
   onConnectionError?: (err: Error, state: 'idle' | 'in use') => void;
   /**
    * Record queries as spans of the trace they run in (db/tracing.ts). Default: when tracing is requested
@@ -116,8 +116,24 @@ export function connectDb({
     idleTimeoutMillis: IDLE_CONNECTION_MS,
     Client: prepareStatements ? PreparingClient : BoundedClient,
   });
-  pool.on('error', (err) => onConnectionError(err, 'idle'));
-  pool.on('connect', (client) => client.on('error', (err) => onConnectionError(err, 'in use')));
+  // One report a lost connection, whichever listener hears it first: the server's error, then the socket's
+  // end, each come as an 'error', and a client's own listener hears it idle too, as the pool's does.
+  const lost = new WeakSet<pg.PoolClient>();
+  const report = (client: pg.PoolClient, err: Error, state: 'idle' | 'in use') => {
+    if (lost.has(client)) return;
+    lost.add(client);
+    onConnectionError(err, state);
+  };
+  const checkedOut = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_err, client) => checkedOut.delete(client));
+  // pg-pool hangs the idle client on its error: a logger would print the client whole, every field of it.
+  pool.on('error', (err, client) => report(client, withoutClient(err), 'idle'));
+  pool.on('connect', (client) =>
+    client.on('error', (err) => {
+      if (checkedOut.has(client)) report(client, err, 'in use');
+    }),
+  );
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(traceQueries ? { log: queryTracingLog } : {}) });
   pools.set(db, pool);
   return db;
@@ -139,4 +155,9 @@ export interface PoolStats {
 export function poolStats(db: Db): PoolStats | undefined {
   const pool = pools.get(db);
   return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 } : undefined;
+}
+
+function withoutClient(err: Error): Error {
+  delete (err as Error & { client?: unknown }).client;
+  return err;
 }
