@@ -64,16 +64,22 @@ function pausedAfterFirstStatement(db: Db, meanwhile: () => Promise<void>): Db {
   return db.withPlugin(plugin);
 }
 
+/** A new run of the research workflow, its first step settled for 0.001 USD. */
+async function runWithFirstStep(topic: string): Promise<string> {
+  const runId = `run-${randomBytes(4).toString('hex')}`;
+  await insertRun(h.db, researchRunRow(runId, user.workspaceId, 'queued', topic));
+  await settle(h.db, runId, 0, 0.001);
+  return runId;
+}
+
+/** `h.db`, with step 2 of `runId` settling (0.002 USD) between the first statement and the rest. */
+const settlingMeanwhile = (runId: string) => pausedAfterFirstStatement(h.db, () => settle(h.db, runId, 1, 0.002));
+
 describe('readRunView', () => {
   it('shows a step settled between its statements wholly or not at all', async () => {
-    const runId = `run-${randomBytes(4).toString('hex')}`;
-    await insertRun(h.db, researchRunRow(runId, user.workspaceId, 'queued', 'consistent views'));
-    await settle(h.db, runId, 0, 0.001);
+    const runId = await runWithFirstStep('consistent views');
 
-    const view = await readRunView(
-      pausedAfterFirstStatement(h.db, () => settle(h.db, runId, 1, 0.002)),
-      runId,
-    );
+    const view = await readRunView(settlingMeanwhile(runId), runId);
 
     expect(view).toBeDefined();
     const stepsUsd = view!.steps.reduce((sum, s) => sum + Number(s.cost_actual_usd), 0);
@@ -129,14 +135,9 @@ describe('readRunView', () => {
   });
 
   it('lists a page of runs whose steps agree with their totals while a step settles', async () => {
-    const runId = `run-${randomBytes(4).toString('hex')}`;
-    await insertRun(h.db, researchRunRow(runId, user.workspaceId, 'queued', 'consistent lists'));
-    await settle(h.db, runId, 0, 0.001);
+    const runId = await runWithFirstStep('consistent lists');
 
-    const page = await listRuns(
-      pausedAfterFirstStatement(h.db, () => settle(h.db, runId, 1, 0.002)),
-      { workspaceId: user.workspaceId, offset: 0, limit: 50 },
-    );
+    const page = await listRuns(settlingMeanwhile(runId), { workspaceId: user.workspaceId, offset: 0, limit: 50 });
 
     const run = page.items.find((r) => r.id === runId)!;
     const steps = page.steps.filter((s) => s.run_id === runId);
