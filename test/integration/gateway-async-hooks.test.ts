@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { freePort, waitFor } from '@atelier/cli/stack/processes';
-import { type Harness, spawnAtelier, startHarness } from '../support/harness';
+import { type Harness, requestTo, spawnAtelier, startHarness } from '../support/harness';
 
 /**
  * The gateway, tracing off (the default), never turns on Node's async hooks. Once on (the first
@@ -67,25 +67,18 @@ describe('the gateway process', () => {
       });
       for (let i = 0; i < 3; i++) expect((await fetch(`${base}/readyz`)).status).toBe(200);
 
-      const call = async (method: string, route: string, body?: unknown, token?: string) => {
-        const res = await fetch(`${base}${route}`, {
-          method,
-          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-        return { status: res.status, body: (await res.json()) as any };
-      };
+      const call = requestTo(base);
       const email = `hooks-${randomBytes(4).toString('hex')}@example.com`;
-      const registered = await call('POST', '/v1/auth/register', { email, password: 'a-long-password', name: 'Hooks' });
+      const registered = await call('POST', '/v1/auth/register', { body: { email, password: 'a-long-password', name: 'Hooks' } });
       expect(registered.status).toBe(201);
       const token = registered.body.accessToken as string;
-      const run = await call('POST', '/v1/runs', { templateId: 'plan-research-report', intake: { topic: 'hooks' } }, token);
+      const run = await call('POST', '/v1/runs', { token, body: { templateId: 'plan-research-report', intake: { topic: 'hooks' } } });
       expect(run.status).toBe(201);
       // The stream ends once the run has.
       const stream = await fetch(`${base}/v1/runs/${run.body.id}/events`, { headers: { authorization: `Bearer ${token}` } });
       expect(await stream.text()).toMatch(/"status":"completed"/);
-      expect((await call('GET', `/v1/runs/${run.body.id}`, undefined, token)).body.status).toBe('completed');
-      expect((await call('GET', '/v1/runs', undefined, token)).status).toBe(200);
+      expect((await call('GET', `/v1/runs/${run.body.id}`, { token })).body.status).toBe('completed');
+      expect((await call('GET', '/v1/runs', { token })).status).toBe(200);
     } finally {
       api.kill('SIGTERM');
       await exited;

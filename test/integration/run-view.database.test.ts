@@ -76,7 +76,7 @@ async function runWithFirstStep(topic: string): Promise<string> {
 const settlingMeanwhile = (runId: string) => pausedAfterFirstStatement(h.db, () => settle(h.db, runId, 1, 0.002));
 
 describe('readRunView', () => {
-  it('shows a step settled between its statements wholly or not at all', async () => {
+  it('shows a step settled while it is read wholly or not at all', async () => {
     const runId = await runWithFirstStep('consistent views');
 
     const view = await readRunView(settlingMeanwhile(runId), runId);

@@ -49,15 +49,40 @@ export interface Harness {
   temporal: Client;
   temporalAddress: string;
   taskQueue: string;
-  request<T = any>(
-    method: string,
-    path: string,
-    opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
-  ): Promise<HttpResult<T>>;
+  request: Requester;
   startWorker(opts?: WorkerStart): Promise<{ stop(): Promise<void> }>;
   /** What the harness's gateway runs on (its own dispatcher aside), for a test that builds another gateway or app over the same stack. */
   gatewayServices(extra?: Partial<AppServices>): AppServices;
   stop(): Promise<void>;
+}
+
+/** A request to a gateway: a JSON body or a raw one, a bearer token; the answer's body parsed when it is JSON. */
+export type Requester = <T = any>(
+  method: string,
+  path: string,
+  opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+) => Promise<HttpResult<T>>;
+
+/** Requests to the gateway at `baseUrl` (the harness's own, or one a test started as a process). */
+export function requestTo(baseUrl: string): Requester {
+  return async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let body: string | undefined = o.rawBody;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    } else if (o.rawBody !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body: parsed as never, headers: res.headers };
+  };
 }
 
 let bundle: Promise<{ code: string }> | undefined;
@@ -214,24 +239,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     '127.0.0.1',
   );
 
-  const request: Harness['request'] = async (method, path, o = {}) => {
-    const headers: Record<string, string> = { ...(o.headers ?? {}) };
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    let body: string | undefined = o.rawBody;
-    if (o.body !== undefined) {
-      body = JSON.stringify(o.body);
-      headers['content-type'] ??= 'application/json';
-    } else if (o.rawBody !== undefined) headers['content-type'] ??= 'application/json';
-    const res = await fetch(`${api.url}${path}`, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON
-    }
-    return { status: res.status, body: parsed as never, headers: res.headers };
-  };
+  const request = requestTo(api.url);
 
   return {
     url: api.url,
