@@ -31,6 +31,17 @@ export interface AtelierProcesses {
   rssMb(pid: number): Promise<number>;
 }
 
+/**
+ * Node's arguments for one of Atelier's processes: the compiled build with plain node, as `npm start` and
+ * production run it (built first when its sources changed), or with BENCH_ATELIER_BUILD=source the
+ * TypeScript sources through tsx.
+ */
+export function atelierCliArgs(command: string): string[] {
+  if (process.env.BENCH_ATELIER_BUILD === 'source') return sourceCliArgs(command);
+  compileCheckout();
+  return [COMPILED_CLI, command];
+}
+
 export async function startAtelierProcesses(cleanup: Cleanup, infra: Infra, opts: AtelierOptions): Promise<AtelierProcesses> {
   const [apiPort, workerPort] = [await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
@@ -63,10 +74,7 @@ export async function startAtelierProcesses(cleanup: Cleanup, infra: Infra, opts
     if (dir) mkdirSync(dir, { recursive: true });
     return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${dir}`] : [];
   };
-  // BENCH_ATELIER_BUILD=compiled runs the compiled build with plain node, as production does (compiled first).
-  const compiled = process.env.BENCH_ATELIER_BUILD === 'compiled';
-  if (compiled) compileCheckout();
-  const cli = (command: string) => (compiled ? [COMPILED_CLI, command] : sourceCliArgs(command));
+  const cli = atelierCliArgs;
   const worker = spawnManaged(process.execPath, [...profile('worker'), ...cli('worker')], log('worker'), env);
   cleanup.add('the Atelier worker process', () => worker.stop('SIGTERM', 20_000));
   const ready = (url: string) => async () => {

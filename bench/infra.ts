@@ -143,7 +143,7 @@ async function startServerTemporal(cliPath: string, databaseUrl: string, tmpDir:
 
 /** Compiles this checkout (`npm run build`), so processes that run dist/ never run a stale build. */
 export function compileCheckout(): void {
-  const built = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs')], { stdio: ['ignore', 2, 2] });
+  const built = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs'), '--if-stale'], { stdio: ['ignore', 2, 2] });
   if (built.status !== 0) throw new Error('npm run build failed');
 }
 

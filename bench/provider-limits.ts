@@ -12,8 +12,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { busiestSecond, startRateLimitedProvider, throughput } from '../test/support/rate-limited-openai';
+import { atelierCliArgs } from './atelier-processes';
 import { benchLog, createApiKey, http, intEnv, loadAvg, runMain, startAtelier, startInfra } from './harness';
-import { sourceCliArgs } from '@atelier/cli/stack/paths';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bench = benchLog('provider-limits');
@@ -33,7 +33,7 @@ await runMain(bench, async (cleanup) => {
   Object.assign(process.env, env);
   const taskQueue = `bench-limits-${Date.now()}`;
   const atelier = await startAtelier(cleanup, infra, { namespace: 'default', taskQueue, localLatencyMs: 0 });
-  const second = spawn(process.execPath, sourceCliArgs('worker'), {
+  const second = spawn(process.execPath, atelierCliArgs('worker'), {
     cwd: ROOT,
     env: {
       ...process.env,

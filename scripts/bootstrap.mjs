@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The README's two commands land here (`npm start`, `npm test`). It needs only Node and Python 3: it
-// installs the pinned pnpm's dependencies, then runs the TypeScript entry points through tsx.
+// installs the pinned pnpm's dependencies and compiles the packages when their sources changed; `npm start`
+// then runs the compiled processes as production does, the CLI and the benches run through tsx.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -83,11 +84,19 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 // The CLI from its TypeScript sources: tsx compiles on the fly, and the `atelier-source` export condition
 // points workspace packages at src/ (plain node, as in production, gets the compiled dist/; see `build`).
 const source = (entry, ...args) => ['--conditions=atelier-source', '--import', 'tsx', entry, ...args];
+/** The compiled build (scripts/build.mjs), made again only when its inputs changed since the last one. */
+function buildIfStale() {
+  const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+const compiledCli = path.join(root, 'packages', 'cli', 'dist', 'main.js');
 const [mode, ...rest] = process.argv.slice(2);
 install();
 switch (mode) {
   case 'dev':
-    run(process.execPath, source('packages/cli/src/main.ts', 'dev', ...rest));
+    // Plain node on dist/, as production runs: the gateway and worker `atelier dev` starts inherit it.
+    buildIfStale();
+    run(process.execPath, [compiledCli, 'dev', ...rest]);
     break;
   case 'cli':
     run(process.execPath, source('packages/cli/src/main.ts', ...rest));
@@ -105,9 +114,8 @@ switch (mode) {
       stdio: 'inherit',
     });
     if (validate.status !== 0) process.exit(validate.status ?? 1);
-    // The compiled build production runs (test/e2e/compiled.test.ts starts its processes).
-    const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
-    if (built.status !== 0) process.exit(built.status ?? 1);
+    // The compiled build production runs (test/e2e/readme-stack.test.ts starts its processes).
+    buildIfStale();
     // The suite's `atelier` child processes run this fresh build: tsx spends seconds compiling each one.
     run(bin('vitest'), ['run', ...rest], { ATELIER_TEST_BUILD: 'compiled' });
     break;
@@ -117,9 +125,8 @@ switch (mode) {
     break;
   case 'stack-production': {
     // Its gateways and workers run the compiled build, as production does: build it, then run plain node on it.
-    const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
-    if (built.status !== 0) process.exit(built.status ?? 1);
-    run(process.execPath, ['packages/cli/dist/main.js', 'stack', 'production', ...rest]);
+    buildIfStale();
+    run(process.execPath, [compiledCli, 'stack', 'production', ...rest]);
     break;
   }
   case 'bench': {

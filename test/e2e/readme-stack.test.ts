@@ -126,8 +126,11 @@ describe('the README stack', () => {
     const dev = children.find((c) => c.args.endsWith(' dev'));
     expect(dev).toBeDefined();
     // Its other children are the embedded Temporal dev server and PostgreSQL.
-    const supervised = (await childProcesses(dev!.pid)).filter((c) => /main\.ts (api|worker)$/.test(c.args));
+    const supervised = (await childProcesses(dev!.pid)).filter((c) => /main\.[jt]s (api|worker)$/.test(c.args));
     expect(supervised.map((c) => c.args.split(' ').at(-1)).sort()).toEqual(['api', 'worker']);
+    // Compiled, as production runs them: plain node on dist/, no tsx.
+    for (const c of [dev!, ...supervised]) expect(c.args).toMatch(/^\S+ \S+\/packages\/cli\/dist\/main\.js (dev|api|worker)$/);
+    expect(supervised.filter((c) => /tsx|atelier-source/.test(c.args))).toEqual([]);
     expect(supervised.map((c) => String(c.pid)).sort()).toEqual([pids![1], pids![2]].sort());
   });
 
@@ -230,8 +233,8 @@ describe('the README stack', () => {
     const names = tree.map((p) => p.args).join('\n');
     // bootstrap, `atelier dev`, its gateway and worker, the Temporal dev server and PostgreSQL with its backends.
     expect(names).toMatch(/bootstrap\.mjs dev/);
-    expect(names).toMatch(/main\.ts api/);
-    expect(names).toMatch(/main\.ts worker/);
+    expect(names).toMatch(/dist\/main\.js api/);
+    expect(names).toMatch(/dist\/main\.js worker/);
     expect(names).toMatch(/temporal server start-dev/);
     expect(names).toMatch(/postgres -D/);
     // All at once, as a power cut or the OOM killer on the whole box would: nobody gets to clean up, so

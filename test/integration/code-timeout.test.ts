@@ -4,9 +4,10 @@ import { EXPRESSION_LIMITS } from '@atelier/engine/steps/code-expression';
 import { type Harness, type TestUser, registerUser, startHarness } from '../support/harness';
 
 /**
- * A workflow's code step with a catastrophic regular expression, on the real stack where the gateway and
- * the worker share one process (as under `npm start`): the step is stopped at the expression time limit
- * and fails the run with `code_timeout`, and meanwhile the public catalog answers about as fast as idle.
+ * A workflow's code step with a catastrophic regular expression, on the real stack where the gateway and the
+ * worker share one process (the harness's; the harder case, since `npm start` runs them apart): the step is
+ * stopped at the expression time limit and fails the run with `code_timeout`, and meanwhile the public catalog
+ * answers about as fast as idle.
  * In-process, the expression below would hold the event loop for minutes (each character doubles it; 28
  * took 7 s), and every request with it.
  */

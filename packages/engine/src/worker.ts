@@ -105,11 +105,13 @@ export interface RunWorkflowBundle {
 
 /**
  * Bundles the deterministic workflow code once; the result can be shared by several workers. `tracing`
- * bundles the OpenTelemetry workflow interceptors in (for workers started with tracing on).
+ * bundles the OpenTelemetry workflow interceptors in (for workers started with tracing on). A compiled worker
+ * loads the prebuilt bundle instead, unless `ignorePrebuilt` (the build, which writes it).
  */
-export async function bundleRunWorkflows(opts: { tracing?: boolean } = {}): Promise<RunWorkflowBundle> {
+export async function bundleRunWorkflows(opts: { tracing?: boolean; ignorePrebuilt?: boolean } = {}): Promise<RunWorkflowBundle> {
   const prebuilt = opts.tracing ? PREBUILT_BUNDLE_PATHS.tracing : PREBUILT_BUNDLE_PATHS.plain;
-  if (!FROM_SOURCE && existsSync(prebuilt)) return { code: await readFile(prebuilt, 'utf8'), ...(opts.tracing ? { tracing: true } : {}) };
+  if (!FROM_SOURCE && !opts.ignorePrebuilt && existsSync(prebuilt))
+    return { code: await readFile(prebuilt, 'utf8'), ...(opts.tracing ? { tracing: true } : {}) };
   // The workflow modules hold no state of an execution's own (their module scope only defines functions,
   // activity proxies and handler names), so they are evaluated once for the whole V8 context instead of once
   // per execution: a cached run then costs only its own objects, and starting one evaluates no module.
