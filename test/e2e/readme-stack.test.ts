@@ -300,4 +300,36 @@ describe('the README stack', () => {
     }
     expect(await stopStack()).toBe(0);
   }, 240_000);
+
+  it('stops all it started when signalled while still starting, so the next start finds nothing in its way', async () => {
+    const starting = spawn(process.execPath, ['packages/cli/dist/main.js', 'dev'], {
+      cwd: PROJECT_ROOT,
+      env: await env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let said = '';
+    starting.stdout!.on('data', (d) => (said += d));
+    starting.stderr!.on('data', (d) => (said += d));
+    const exited = new Promise<number | null>((resolve) => starting.once('exit', (code) => resolve(code)));
+    // Signalled alone, as `kill` or a process manager would (the terminal's Ctrl-C reaches the whole group), once
+    // its PostgreSQL and dev server run and its worker is starting.
+    const deadline = Date.now() + 120_000;
+    while (!(await childProcesses(starting.pid!)).some((c) => /dist\/main\.js worker$/.test(c.args))) {
+      if (starting.exitCode !== null || Date.now() > deadline) throw new Error(`no worker started:\n${said}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const tree = await treeOf(starting.pid!);
+    expect(tree.map((p) => p.args).join('\n')).toMatch(
+      /postgres -D[\s\S]*temporal server start-dev|temporal server start-dev[\s\S]*postgres -D/,
+    );
+    starting.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(said).not.toContain('Error');
+    expect(tree.filter((p) => isAlive(p.pid)).map((p) => p.args)).toEqual([]);
+    expect(await processesUsing(dataDir)).toEqual([]);
+
+    await startStack();
+    expect((await call('GET', `/v1/runs/${completedRunId}`, apiKey)).body.status).toBe('completed');
+    expect(await stopStack()).toBe(0);
+  }, 300_000);
 });

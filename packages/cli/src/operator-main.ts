@@ -66,9 +66,10 @@ async function serve(config: AtelierConfig, given: { api: boolean; worker: boole
     // Shutdown order is ours (stack.stop): the SDK must not stop workers on its own when a signal arrives.
     shutdownSignals: [],
   });
-  const stack = await startStack(config, parts, logger);
-  // A child of `atelier dev` whose parent was SIGKILLed stops too, rather than hold the stack's ports.
+  // A child of `atelier dev` whose parent was SIGKILLed stops too, rather than hold the stack's ports. Watched
+  // from the start: a parent gone while this process was still starting leaves it with another parent already.
   if (parts.devSupervised) exitWithParent(() => process.kill(process.pid, 'SIGTERM'));
+  const stack = await startStack(config, parts, logger);
   await untilStopSignal();
   logger.info('stopping');
   await stack.stop();
@@ -78,9 +79,20 @@ async function serve(config: AtelierConfig, given: { api: boolean; worker: boole
 /** `npm start`: embedded Temporal and PostgreSQL here, the gateway and the worker as supervised processes (dev-stack.ts). */
 async function serveDev(config: AtelierConfig): Promise<number> {
   const logger = createLogger(config.logLevel);
-  const stack = await startDevStack(config, logger);
+  // Heard from the start: a signal while the stack is starting stops what has started (PostgreSQL, the dev server,
+  // the gateway and worker), where Node's default would end this process alone and leave them holding the data dir.
+  const stopping = new AbortController();
+  const stopSignal = untilStopSignal().then(() => stopping.abort());
+  let stack: Awaited<ReturnType<typeof startDevStack>>;
+  try {
+    stack = await startDevStack(config, logger, stopping.signal);
+  } catch (err) {
+    if (!stopping.signal.aborted) throw err;
+    console.log('stopped while starting');
+    return 0;
+  }
   console.log(devBanner(stack, config));
-  await untilStopSignal();
+  await stopSignal;
   console.log('stopping...');
   await stack.stop();
   return 0;
