@@ -79,23 +79,10 @@ async function serve(config: AtelierConfig, given: { api: boolean; worker: boole
 /** `npm start`: embedded Temporal and PostgreSQL here, the gateway and the worker as supervised processes (dev-stack.ts). */
 async function serveDev(config: AtelierConfig): Promise<number> {
   const logger = createLogger(config.logLevel);
-  // Heard from the start: a signal while the stack is starting stops what has started (PostgreSQL, the dev server,
-  // the gateway and worker), where Node's default would end this process alone and leave them holding the data dir.
-  const stopping = new AbortController();
-  const stopSignal = untilStopSignal().then(() => stopping.abort());
-  let stack: Awaited<ReturnType<typeof startDevStack>>;
-  try {
-    stack = await startDevStack(config, logger, stopping.signal);
-  } catch (err) {
-    if (!stopping.signal.aborted) throw err;
-    console.log('stopped while starting');
-    return 0;
-  }
-  console.log(devBanner(stack, config));
-  await stopSignal;
-  console.log('stopping...');
-  await stack.stop();
-  return 0;
+  return runStack(
+    (abort) => startDevStack(config, logger, abort),
+    (stack) => devBanner(stack, config),
+  );
 }
 
 /** `atelier stack production`: the production-shaped stack on one machine (production-stack.ts). */
@@ -108,13 +95,34 @@ async function serveProductionStack(config: AtelierConfig, args: string[]): Prom
     return n;
   };
   const dir = path.join(config.dataDir, 'production-stack');
-  const stack = await startProductionStack(
-    config,
-    { dir, fresh: args.includes('--fresh'), gateways: count('--gateways', 2), workers: count('--workers', 3) },
-    logger,
+  const options = { dir, fresh: args.includes('--fresh'), gateways: count('--gateways', 2), workers: count('--workers', 3) };
+  return runStack(
+    (abort) => startProductionStack(config, { ...options, abort }, logger),
+    (stack) => productionBanner(stack, dir),
   );
-  console.log(productionBanner(stack, dir));
-  await untilStopSignal();
+}
+
+/**
+ * Starts a stack, prints its banner and runs it until a stop signal. The signal is heard from the start: one that
+ * comes while the stack starts calls the start off, which stops what has started (PostgreSQL, Temporal, the
+ * gateways and workers), where Node's default would end this process alone and leave them holding the data dir.
+ */
+async function runStack<S extends { stop(): Promise<void> }>(
+  start: (abort: AbortSignal) => Promise<S>,
+  banner: (stack: S) => string,
+): Promise<number> {
+  const stopping = new AbortController();
+  const stopSignal = untilStopSignal().then(() => stopping.abort());
+  let stack: S;
+  try {
+    stack = await start(stopping.signal);
+  } catch (err) {
+    if (!stopping.signal.aborted) throw err;
+    console.log('stopped while starting');
+    return 0;
+  }
+  console.log(banner(stack));
+  await stopSignal;
   console.log('stopping...');
   await stack.stop();
   return 0;
