@@ -57,6 +57,8 @@ async function startStack(how: 'npm start' | 'compiled' = 'npm start'): Promise<
     cwd: PROJECT_ROOT,
     env: await env(),
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own, as a terminal gives `npm start`: Ctrl-C is sent to the group (stopStack).
+    detached: true,
   });
   stack.stdout!.on('data', (d) => (output += d));
   stack.stderr!.on('data', (d) => (output += d));
@@ -72,9 +74,14 @@ async function stopStack(): Promise<number | null> {
   if (!stack || stack.exitCode !== null) return stack?.exitCode ?? null;
   const s = stack;
   const exited = new Promise<number | null>((r) => s.once('exit', (code) => r(code)));
-  // What Ctrl-C does: SIGINT to every process of the foreground group.
-  s.kill('SIGINT');
-  return exited;
+  // What Ctrl-C does: SIGINT to every process of the foreground group (PostgreSQL and the dev server included).
+  process.kill(-s.pid!, 'SIGINT');
+  const code = await exited;
+  // PostgreSQL hears it too and ends every session: no warning for what the stop itself causes.
+  expect(output).toContain('stopping...');
+  const stopped = output.slice(output.lastIndexOf('stopping...'));
+  expect(stopped.split('\n').filter((line) => /"level":[456]0/.test(line))).toEqual([]);
+  return code;
 }
 
 /** Every process under pid, pid included, deepest first (PostgreSQL's backends under its postmaster, …). */
@@ -96,7 +103,7 @@ async function cli(apiKey: string, ...args: string[]) {
 }
 
 afterAll(async () => {
-  if (stack && stack.exitCode === null) stack.kill('SIGKILL');
+  if (stack && stack.exitCode === null) process.kill(-stack.pid!, 'SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -69,20 +69,13 @@ async function serve(config: AtelierConfig, given: { api: boolean; worker: boole
   // A child of `atelier dev` whose parent was SIGKILLed stops too, rather than hold the stack's ports. Watched
   // from the start: a parent gone while this process was still starting leaves it with another parent already.
   if (parts.devSupervised) exitWithParent(() => process.kill(process.pid, 'SIGTERM'));
-  const stack = await startStack(config, parts, logger);
-  await untilStopSignal();
-  logger.info('stopping');
-  await stack.stop();
-  return 0;
+  return runStack((stopRequested) => startStack(config, { ...parts, stopRequested }, logger), { say: (line) => logger.info(line) });
 }
 
 /** `npm start`: embedded Temporal and PostgreSQL here, the gateway and the worker as supervised processes (dev-stack.ts). */
 async function serveDev(config: AtelierConfig): Promise<number> {
   const logger = createLogger(config.logLevel);
-  return runStack(
-    (abort) => startDevStack(config, logger, abort),
-    (stack) => devBanner(stack, config),
-  );
+  return runStack((stopRequested) => startDevStack(config, logger, stopRequested), { banner: (stack) => devBanner(stack, config) });
 }
 
 /** `atelier stack production`: the production-shaped stack on one machine (production-stack.ts). */
@@ -96,20 +89,20 @@ async function serveProductionStack(config: AtelierConfig, args: string[]): Prom
   };
   const dir = path.join(config.dataDir, 'production-stack');
   const options = { dir, fresh: args.includes('--fresh'), gateways: count('--gateways', 2), workers: count('--workers', 3) };
-  return runStack(
-    (abort) => startProductionStack(config, { ...options, abort }, logger),
-    (stack) => productionBanner(stack, dir),
-  );
+  return runStack((stopRequested) => startProductionStack(config, { ...options, stopRequested }, logger), {
+    banner: (stack) => productionBanner(stack, dir),
+  });
 }
 
 /**
- * Starts a stack, prints its banner and runs it until a stop signal. The signal is heard from the start: one that
- * comes while the stack starts calls the start off, which stops what has started (PostgreSQL, Temporal, the
- * gateways and workers), where Node's default would end this process alone and leave them holding the data dir.
+ * Starts a stack, says so (its banner, for the stacks a developer starts) and runs it until a stop signal. The
+ * signal is heard from the start, and `stopRequested` aborts on it: during the start it calls the start off, which
+ * stops what has started (PostgreSQL, Temporal, the gateways and workers), where Node's default would end this
+ * process alone and leave them holding the data dir.
  */
 async function runStack<S extends { stop(): Promise<void> }>(
-  start: (abort: AbortSignal) => Promise<S>,
-  banner: (stack: S) => string,
+  start: (stopRequested: AbortSignal) => Promise<S>,
+  { banner, say = console.log }: { banner?: (stack: S) => string; say?: (line: string) => void },
 ): Promise<number> {
   const stopping = new AbortController();
   const stopSignal = untilStopSignal().then(() => stopping.abort());
@@ -118,12 +111,12 @@ async function runStack<S extends { stop(): Promise<void> }>(
     stack = await start(stopping.signal);
   } catch (err) {
     if (!stopping.signal.aborted) throw err;
-    console.log('stopped while starting');
+    say('stopped while starting');
     return 0;
   }
-  console.log(banner(stack));
+  if (banner) say(banner(stack));
   await stopSignal;
-  console.log('stopping...');
+  say('stopping...');
   await stack.stop();
   return 0;
 }

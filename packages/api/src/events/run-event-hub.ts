@@ -42,6 +42,9 @@ export class RunEventHub {
   constructor(
     private readonly databaseUrl: string,
     private readonly logger: Logger,
+    /** Told when the listening connection is lost (it reconnects by itself). */
+    private readonly onConnectionLost: (err: Error) => void = (err) =>
+      logger.warn({ err }, 'run event listener lost its connection; reconnecting'),
   ) {}
 
   /**
@@ -150,7 +153,7 @@ export class RunEventHub {
       for (const listener of this.everyRun) listener(event);
     });
     client.on('error', (err) => {
-      this.logger.warn({ err }, 'run event listener lost its connection; reconnecting');
+      this.onConnectionLost(err);
       if (this.client === client) {
         this.client = undefined;
         this.runEventsHeard = undefined;

@@ -25,18 +25,18 @@ export interface DevStack {
  * Temporal dev server and PostgreSQL, migrates, and then supervises a gateway (`atelier api`) and a worker
  * (`atelier worker`) as processes of their own, each with its own event loop (and core), restarted when one
  * crashes. They run the same code as this process (tsx from sources, or the compiled dist/), with the
- * settings a production deployment would give them, filled in from the data dir. An `abort` while it starts
- * stops everything started so far and rejects.
+ * settings a production deployment would give them, filled in from the data dir. `stopRequested`
+ * aborted while it starts stops everything started so far and rejects.
  */
-export async function startDevStack(config: AtelierConfig, logger: Logger, abort?: AbortSignal): Promise<DevStack> {
-  const deps = await startStack(config, { api: false, worker: false, embedded: true }, logger);
+export async function startDevStack(config: AtelierConfig, logger: Logger, stopRequested?: AbortSignal): Promise<DevStack> {
+  const deps = await startStack(config, { api: false, worker: false, embedded: true, ...(stopRequested ? { stopRequested } : {}) }, logger);
   const processes: SupervisedProcess[] = [];
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
     await deps.stop();
   };
   try {
-    abort?.throwIfAborted();
+    stopRequested?.throwIfAborted();
     const apiPort = config.apiPort || (await freePort());
     const workerPort = config.workerHttpPort || (await freePort());
     const secretsKey = await resolveSecretsKey(config.dataDir, true, logger);
@@ -78,7 +78,7 @@ export async function startDevStack(config: AtelierConfig, logger: Logger, abort
       if (res.status !== 200) throw new Error(`${url}/readyz answered ${res.status}`);
     };
     // Given up when the start is called off (then stopped below, all of it).
-    const aborted = () => abort?.aborted ?? false;
+    const aborted = () => stopRequested?.aborted ?? false;
     await Promise.all([waitFor('the gateway', ready(apiUrl), 180_000, aborted), waitFor('the worker', ready(workerUrl), 180_000, aborted)]);
     return {
       apiUrl,

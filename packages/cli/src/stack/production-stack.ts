@@ -25,8 +25,8 @@ export interface ProductionStackOptions {
   env?: NodeJS.ProcessEnv;
   /** Temporal Server's and PostgreSQL's output; dropped unless given. */
   log?: (line: string) => void;
-  /** Calls the start off: what has started is stopped at the next phase (or while the processes are awaited). */
-  abort?: AbortSignal;
+  /** Aborted, calls the start off: what has started is stopped at the next phase (or while the processes are awaited). */
+  stopRequested?: AbortSignal;
 }
 
 export interface ProductionStack {
@@ -57,7 +57,7 @@ export async function startProductionStack(config: AtelierConfig, opts: Producti
   const log = opts.log ?? (() => undefined);
   const timings: Record<string, number> = {};
   const timed = async <T>(phase: string, fn: () => Promise<T>): Promise<T> => {
-    opts.abort?.throwIfAborted();
+    opts.stopRequested?.throwIfAborted();
     const started = Date.now();
     try {
       return await fn();
@@ -154,7 +154,7 @@ export async function startProductionStack(config: AtelierConfig, opts: Producti
     await timed('processes', () =>
       Promise.all(
         [...workerUrls, ...gatewayUrls].map((url) =>
-          waitFor(`the process at ${url}`, ready(url), 180_000, () => opts.abort?.aborted ?? false),
+          waitFor(`the process at ${url}`, ready(url), 180_000, () => opts.stopRequested?.aborted ?? false),
         ),
       ),
     );

@@ -30,6 +30,8 @@ export interface StackParts {
   devSupervised?: boolean;
   /** The Temporal SDK's local Prometheus endpoint, appended to the worker's /metrics. */
   temporalMetricsUrl?: string;
+  /** Aborted once this process is told to stop (operator-main.ts, runStack). */
+  stopRequested?: AbortSignal;
 }
 
 export interface RunningStack {
@@ -49,6 +51,17 @@ export interface RunningStack {
  */
 export async function startStack(config: AtelierConfig, parts: StackParts, logger: Logger): Promise<RunningStack> {
   const stops: Array<() => Promise<void>> = [];
+  // Ctrl-C reaches PostgreSQL with this process, and a stopping `atelier dev` ends it: the sessions it then ends
+  // belong to a stack on its way down, which is worth a line at info, not a warning. PostgreSQL may end them a
+  // moment before this process hears the same Ctrl-C (nothing orders the two), so the level is chosen a second later.
+  const connectionLost = (log: Logger, what: string) => (err: Error, state?: string) => {
+    const report = () =>
+      parts.stopRequested?.aborted
+        ? log.info({ state, reason: err.message }, 'database connection ended by PostgreSQL as the stack stops')
+        : log.warn({ err, state }, what);
+    if (parts.stopRequested && !parts.stopRequested.aborted) setTimeout(report, 1_000).unref();
+    else report();
+  };
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch((err) => logger.error({ err }, 'error while stopping'));
   };
@@ -101,7 +114,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       const opened = connectDb({
         url: databaseUrl,
         max: Number(process.env.ATELIER_DB_POOL_MAX) || 10,
-        onConnectionError: (err, state) => logger.warn({ err, state }, 'database connection error; the pool replaces the connection'),
+        onConnectionError: connectionLost(logger, 'database connection error; the pool replaces the connection'),
         ...(queryTimeoutMs ? { queryTimeoutMs } : {}),
       });
       stops.push(() => opened.destroy());
@@ -187,7 +200,12 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       stops.push(() => connection.close());
       await ensureSearchAttributes(connection, config.namespace);
       const temporal = new Client({ connection, namespace: config.namespace });
-      const events = new RunEventHub(databaseUrl, logger.child({ component: 'events' }));
+      const eventsLogger = logger.child({ component: 'events' });
+      const events = new RunEventHub(
+        databaseUrl,
+        eventsLogger,
+        connectionLost(eventsLogger, 'run event listener lost its connection; reconnecting'),
+      );
       stops.push(() => events.close());
       api = await startApiServer(
         {
