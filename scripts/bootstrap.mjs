@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The README's two commands land here (`npm start`, `npm test`). It needs only Node and Python 3: it
 // installs the pinned pnpm's dependencies and compiles the packages when their sources changed; `npm start`
-// then runs the compiled processes as production does, the CLI and the benches run through tsx.
+// then runs the compiled processes as production does; the CLI and the bench scripts run through tsx.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

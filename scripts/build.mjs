@@ -23,7 +23,8 @@ const packagesDir = path.join(root, 'packages');
 
 /**
  * The client's declarations, by tsc (packages/client/tsconfig.build.json: NodeNext, emitDeclarationOnly) in a
- * child process that runs beside the esbuild work below, into a directory of its own (tsc would not emit into a folder being built).
+ * child process that runs beside the esbuild work below, into a directory of its own, copied into the client's new
+ * build once esbuild has written it.
  * Without TypeScript (a production install without devDependencies) there are none: nothing at run time needs them.
  */
 function emitClientDeclarations() {
@@ -166,7 +167,7 @@ try {
 
 // The workflow code, bundled now rather than at each worker's start (Temporal's prebuilt bundles), from the
 // compiled engine: this also proves the compiled packages load under plain node. A worker starting before they
-// are written bundles its own.
+// are written loads the previous build's (replaceDir keeps them), or bundles its own on a first build.
 if (names.includes('engine')) {
   const worker = await import(pathToFileURL(path.join(distOf('engine'), 'worker.js')).href);
   for (const [variant, file] of Object.entries(worker.PREBUILT_BUNDLE_PATHS)) {
