@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -138,6 +138,12 @@ describe('the README stack', () => {
     // Compiled, as production runs them: plain node on dist/, no tsx.
     for (const c of [dev!, ...supervised]) expect(c.args).toMatch(/^\S+ \S+\/packages\/cli\/dist\/main\.js (dev|api|worker)$/);
     expect(supervised.filter((c) => /tsx|atelier-source/.test(c.args))).toEqual([]);
+    // `atelier dev` itself serves nothing: the worker's and the gateway's code (the Temporal SDK's native core, image
+    // encoding) is loaded by the processes that run them, never by it.
+    const natives = (pid: number) => ['core-bridge', 'libvips'].filter((lib) => readFileSync(`/proc/${pid}/maps`, 'utf8').includes(lib));
+    expect(natives(dev!.pid)).toEqual([]);
+    const worker = supervised.find((c) => c.args.endsWith(' worker'))!;
+    expect(natives(worker.pid)).toEqual(['core-bridge', 'libvips']);
     expect(supervised.map((c) => String(c.pid)).sort()).toEqual([pids![1], pids![2]].sort());
   });
 

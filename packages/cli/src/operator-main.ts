@@ -4,7 +4,6 @@
  */
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { readBuiltinWorkflows } from '@atelier/catalog';
 import { connectDb, migrateToLatest } from '@atelier/db';
 import { grantOperatorCommand, listOperatorsCommand, revokeOperatorCommand } from './commands/operators.js';
@@ -50,6 +49,8 @@ async function serve(config: AtelierConfig, given: { api: boolean; worker: boole
     devSupervised: process.env[DEV_SUPERVISED_VARIABLE] === '1',
     ...(temporalMetricsAddress ? { temporalMetricsUrl: `http://${temporalMetricsAddress}/metrics` } : {}),
   };
+  // The SDK's native runtime, loaded by the processes that talk to Temporal through it (not `atelier dev`).
+  const { Runtime, makeTelemetryFilterString } = await import('@temporalio/worker');
   Runtime.install({
     logger: {
       log: () => undefined,

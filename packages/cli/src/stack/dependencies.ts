@@ -1,6 +1,6 @@
 import pRetry, { AbortError } from 'p-retry';
 import type { Logger } from 'pino';
-import { NativeConnection } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import { type Db, classifyDbError, pingDb } from '@atelier/db';
 
 /**
@@ -71,6 +71,8 @@ export function waitForPostgres(db: Db, w: DependencyWait): Promise<void> {
  * (docs/performance-log.md, 2026-11-27).
  */
 export async function connectToTemporal(address: string, namespace: string, w: DependencyWait): Promise<NativeConnection> {
+  // Loaded here, by the gateway and the worker: `atelier dev`, which only waits for PostgreSQL, never needs it.
+  const { NativeConnection } = await import('@temporalio/worker');
   return waitForDependency(
     `Temporal at ${address} (namespace ${namespace})`,
     async () => {

@@ -1,18 +1,13 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { type ApiServer, RunEventHub, startApiServer } from '@atelier/api';
+import type { ApiServer } from '@atelier/api';
 import { loadBuiltinWorkflows } from '@atelier/catalog';
 import { type Db, connectDb, migrateToLatest, queryTimeoutFromEnv, startEmbeddedPostgres, syncBuiltinWorkflows } from '@atelier/db';
 import { buildModelRegistry } from '@atelier/domain';
-import { configuredProviders, createProviders, settingsFrom } from '@atelier/engine/providers/index';
 import { providerLimitsFromEnv } from '@atelier/engine/providers/provider-limits';
 
-import { type EgressPolicy, createRunWorker, egressPolicyFromEnv } from '@atelier/engine/worker';
-import { ensureReconcilerSchedule, reconcilerSettingsFromEnv } from '@atelier/engine/reconciler';
-import { startWorkerHttp } from '@atelier/engine/worker-http';
-import { createWorkerMetrics, workerMetricsRoute } from '@atelier/engine/metrics';
-import { storageFromConfig } from '@atelier/storage';
+import { type EgressPolicy, egressPolicyFromEnv } from '@atelier/egress';
 import type { AtelierConfig } from '../config.js';
 import { connectToTemporal, waitForPostgres } from './dependencies.js';
 import { resolveFileSigning } from './file-signing-secret.js';
@@ -49,6 +44,25 @@ export interface RunningStack {
  * Brings up what a process needs, in dependency order, and tears it down in reverse. `atelier dev` asks
  * for everything with embedded dependencies; `atelier api` and `atelier worker` for one part each.
  */
+/**
+ * What a gateway and a worker serve with: the providers configured here and the object storage. Loaded when a
+ * part asks (image encoding and the Cloud Storage client among it), so `atelier dev`'s own process carries neither.
+ */
+async function loadServing(config: AtelierConfig) {
+  const [{ configuredProviders, createProviders, settingsFrom }, { storageFromConfig }] = await Promise.all([
+    import('@atelier/engine/providers/index'),
+    import('@atelier/storage'),
+  ]);
+  const providers = configuredProviders(settingsFrom(process.env));
+  return {
+    providers,
+    // Every provider whose settings are present (providers/registry.ts); GET /v1/models lists exactly their models.
+    models: buildModelRegistry(Object.keys(providers)),
+    webhooks: () => createProviders(providers).webhooks,
+    storage: storageFromConfig(process.env, { localDir: config.storageDir }),
+  };
+}
+
 export async function startStack(config: AtelierConfig, parts: StackParts, logger: Logger): Promise<RunningStack> {
   const stops: Array<() => Promise<void>> = [];
   // Ctrl-C reaches PostgreSQL with this process, and a stopping `atelier dev` ends it: the sessions it then ends
@@ -101,10 +115,8 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       databaseUrl = pg.url;
     }
 
-    // Every provider whose settings are present (providers/registry.ts); GET /v1/models lists exactly their models.
-    const providers = configuredProviders(settingsFrom(process.env));
-    const models = buildModelRegistry(Object.keys(providers));
-    const storage = storageFromConfig(process.env, { localDir: config.storageDir });
+    let serving: ReturnType<typeof loadServing> | undefined;
+    const servingHere = () => (serving ??= loadServing(config));
     // Each part has a pool of its own (ATELIER_DB_POOL_MAX connections, 10 by default), as it would in its own
     // process: under load, transactions of the worker's steps never hold the connections a request waits for.
     // Each bounds how long a statement may go unanswered (ATELIER_DB_QUERY_TIMEOUT_MS, defaults per part in
@@ -148,6 +160,19 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
     if (egress?.allowPrivate && !parts.embedded && !parts.devSupervised)
       logger.warn('ATELIER_EGRESS_ALLOW_PRIVATE=true: tools may fetch from loopback and private addresses');
     if (parts.worker) {
+      // Loaded by the processes that run them only: a gateway needs no worker, a worker no API, `atelier dev` neither.
+      const [
+        { createRunWorker },
+        { ensureReconcilerSchedule, reconcilerSettingsFromEnv },
+        { startWorkerHttp },
+        { createWorkerMetrics, workerMetricsRoute },
+      ] = await Promise.all([
+        import('@atelier/engine/worker'),
+        import('@atelier/engine/reconciler'),
+        import('@atelier/engine/worker-http'),
+        import('@atelier/engine/metrics'),
+      ]);
+      const { providers, models, storage } = await servingHere();
       const connection = await connectToTemporal(temporalAddress, config.namespace, wait);
       stops.push(() => connection.close());
       const metrics = createWorkerMetrics({ db });
@@ -196,6 +221,8 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
 
     let api: ApiServer | undefined;
     if (parts.api) {
+      const { RunEventHub, startApiServer } = await import('@atelier/api');
+      const { models, webhooks, storage } = await servingHere();
       const connection = await connectToTemporal(temporalAddress, config.namespace, wait);
       stops.push(() => connection.close());
       await ensureSearchAttributes(connection, config.namespace);
@@ -222,7 +249,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
           events,
           orderConcurrency: config.orderConcurrency,
           // Completion webhooks of job-running providers, verified by each provider's own scheme.
-          providerWebhooks: createProviders(providers).webhooks,
+          providerWebhooks: webhooks(),
           // The gateway fetches caller-named URLs too (brand font capture), under the same policy as the worker.
           egress: egress ?? egressPolicyFromEnv(process.env, parts.embedded ? { allowPrivate: true } : {}),
         },
