@@ -41,10 +41,6 @@ export interface RunningStack {
 }
 
 /**
- * Brings up what a process needs, in dependency order, and tears it down in reverse. `atelier dev` asks
- * for everything with embedded dependencies; `atelier api` and `atelier worker` for one part each.
- */
-/**
  * What a gateway and a worker serve with: the providers configured here and the object storage. Loaded when a
  * part asks (image encoding and the Cloud Storage client among it), so `atelier dev`'s own process carries neither.
  */
@@ -63,6 +59,11 @@ async function loadServing(config: AtelierConfig) {
   };
 }
 
+/**
+ * Brings up what a process needs, in dependency order, and tears it down in reverse. `atelier dev` asks for the
+ * embedded dependencies alone (its gateway and worker are processes of their own); `atelier api` and `atelier
+ * worker` for one part each; the benches and tests may ask for both parts in one process.
+ */
 export async function startStack(config: AtelierConfig, parts: StackParts, logger: Logger): Promise<RunningStack> {
   const stops: Array<() => Promise<void>> = [];
   // Ctrl-C reaches PostgreSQL with this process, and a stopping `atelier dev` ends it: the sessions it then ends
