@@ -7,12 +7,10 @@ import path from 'node:path';
 
 /** Every file under `dir`, in a stable order. */
 export function filesUnder(dir) {
-  return readdirSync(dir)
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .sort()
-    .flatMap((name) => {
-      const full = path.join(dir, name);
-      return statSync(full).isDirectory() ? filesUnder(full) : [full];
-    });
+    .map((name) => path.join(dir, name))
+    .filter((file) => statSync(file).isFile());
 }
 
 /** The hash of everything `scripts/build.mjs` under `root` compiles from (file names and contents). */

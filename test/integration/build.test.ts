@@ -24,12 +24,10 @@ async function inputsHash(root: string): Promise<string> {
   return stdout.trim();
 }
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
-  });
-}
+const filesUnder = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => path.join(dir, name))
+    .filter((file) => statSync(file).isFile());
 
 describe('the compiled build', () => {
   let tree: string;
