@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness, waitForRun } from '../support/harness';
 import { notesWorkflow } from '../support/workflows';
+import { freePort } from '../support/ports';
 
 /**
  * Prometheus metrics as an operator scrapes them: the gateway's /metrics and a real `atelier worker`
@@ -42,17 +42,6 @@ async function scrape(url: string, token?: string): Promise<{ text: string; samp
   expect(res.status).toBe(200);
   const text = await res.text();
   return { text, samples: parse(text), type: res.headers.get('content-type') };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function eventually<T>(fn: () => Promise<T>, timeoutMs = 15_000): Promise<T> {

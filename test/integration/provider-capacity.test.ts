@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModelRegistry, isTerminalRunStatus } from '@atelier/domain';
 import { type RateLimitedProvider, busiestSecond, startRateLimitedProvider, throughput } from '../support/rate-limited-openai';
 import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness } from '../support/harness';
 import { sampleSum } from '../support/prometheus';
 import { spacingMs } from '@atelier/engine/providers/provider-limits';
+import { freePort } from '../support/ports';
 
 /**
  * Two worker processes share one capacity setting equal to what a provider admits: 10 requests in any
@@ -20,17 +20,6 @@ let h: Harness;
 let user: TestUser;
 let server: RateLimitedProvider;
 const workers: ChildProcess[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModelRegistry } from '@atelier/domain';
 import {
@@ -12,6 +11,7 @@ import {
 } from '../../packages/engine/test/support/openai-loopback';
 import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness, waitForRun } from '../support/harness';
 import { sampleSum } from '../support/prometheus';
+import { freePort } from '../support/ports';
 
 /**
  * A worker killed mid-step makes the step run again, calling the model again: the provider sees the same
@@ -41,17 +41,6 @@ function answer(req: ReceivedRequest) {
     return { ...conforming, delayMs: 30_000 };
   }
   return conforming;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function spawnWorker(env: Record<string, string> = {}): ChildProcess {
