@@ -47,8 +47,16 @@ export interface WorkerSlots {
    * target 1.5×), against 1.13–1.22× at 0.5 and 1.12–1.31× at 0.2. A deployment with one tenant may raise it.
    */
   queuePollRatio: number;
-  /** Run executions kept in the worker's cache (ATELIER_WORKFLOW_CACHE_SIZE); absent, the SDK sizes it from the heap. */
-  workflowCache?: number;
+  /**
+   * Executions each of a worker's two workers keeps cached between their workflow tasks
+   * (ATELIER_WORKFLOW_CACHE_SIZE, default 200; Temporal's maxCachedWorkflows, at least 2). The SDK sizes its
+   * own from the heap (about 2,300 on a 4 GB heap), so every run waiting on a model call stayed cached at
+   * about 90 KB each: a worker with 2,000 calls in flight grew 2.3×. An evicted run is replayed from its
+   * history at its next task; with 2,000 runs started at once, each with two 2 s model calls, all of them
+   * finished as soon with 200 cached as with every run cached (bench/slow-calls.ts, performance-log.md
+   * 2026-11-28), because the worker's workflow tasks and the server bound that burst, not replays.
+   */
+  workflowCache: number;
 }
 
 export const DEFAULT_WORKER_SLOTS: Readonly<WorkerSlots> = Object.freeze({
@@ -57,6 +65,7 @@ export const DEFAULT_WORKER_SLOTS: Readonly<WorkerSlots> = Object.freeze({
   webhookActivities: 200,
   workflowTasks: 8,
   queuePollRatio: 0.5,
+  workflowCache: 200,
 });
 
 /** How long a stopping worker waits for its detached step attempts, as long as the SDK's shutdown grace. */
@@ -87,7 +96,7 @@ export function workerSlotsFromEnv(env: NodeJS.ProcessEnv = process.env): Worker
     webhookActivities: count(env, 'ATELIER_WEBHOOK_MAX_ACTIVITIES', DEFAULT_WORKER_SLOTS.webhookActivities),
     workflowTasks: count(env, 'ATELIER_WORKFLOW_TASK_SLOTS', DEFAULT_WORKER_SLOTS.workflowTasks),
     queuePollRatio: ratio(env, 'ATELIER_WORKFLOW_QUEUE_POLL_RATIO', DEFAULT_WORKER_SLOTS.queuePollRatio),
-    ...(env.ATELIER_WORKFLOW_CACHE_SIZE?.trim() ? { workflowCache: count(env, 'ATELIER_WORKFLOW_CACHE_SIZE', 0) } : {}),
+    workflowCache: count(env, 'ATELIER_WORKFLOW_CACHE_SIZE', DEFAULT_WORKER_SLOTS.workflowCache, 2),
   };
 }
 

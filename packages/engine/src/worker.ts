@@ -185,8 +185,6 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorker
 
 type Traced = Pick<WorkerOptions, 'interceptors' | 'sinks'> | undefined;
 
-const cacheSize = (n: number | undefined) => (n === undefined ? {} : { maxCachedWorkflows: n });
-
 /**
  * The webhook queue's worker: delivery workflows started there (startWebhookDelivery) and their attempts.
  */
@@ -196,6 +194,7 @@ async function createWebhookWorker(
   traced: Traced,
   nondeterminism: NondeterminismWatch,
 ): Promise<Worker> {
+  const slots = workerSlotsFromEnv(process.env);
   return createWatchedWorker(
     {
       connection: opts.connection,
@@ -204,7 +203,8 @@ async function createWebhookWorker(
       workflowBundle: { code: bundle.code },
       ...(traced ? { interceptors: traced.interceptors, sinks: traced.sinks } : {}),
       activities: webhookActivities(opts),
-      tuner: slotTuner(opts.maxConcurrentWebhookActivities ?? workerSlotsFromEnv(process.env).webhookActivities),
+      tuner: slotTuner(opts.maxConcurrentWebhookActivities ?? slots.webhookActivities),
+      maxCachedWorkflows: slots.workflowCache,
       shutdownGraceTime: '10 seconds',
     },
     nondeterminism,
@@ -275,7 +275,7 @@ async function createWorker(
         ...createReconcilerActivities(opts.db, opts.logger.child({ component: 'reconciler' })),
       },
       tuner: slotTuner(opts.maxConcurrentActivities ?? slots.activities, opts.maxConcurrentWorkflowTasks ?? slots.workflowTasks),
-      ...cacheSize(slots.workflowCache),
+      maxCachedWorkflows: slots.workflowCache,
       nonStickyToStickyPollRatio: slots.queuePollRatio,
       shutdownGraceTime: '10 seconds',
     },

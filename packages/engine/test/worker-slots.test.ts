@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_WORKER_SLOTS, workerSlotsFromEnv } from '../src/worker-slots.js';
 
 describe('worker slots from the environment', () => {
-  it('keeps the defaults, and leaves the workflow cache to the SDK, when nothing is set', () => {
+  it('keeps the defaults when nothing is set, a bounded workflow cache among them', () => {
     expect(workerSlotsFromEnv({})).toEqual({ ...DEFAULT_WORKER_SLOTS });
+    expect(DEFAULT_WORKER_SLOTS.workflowCache).toBe(200);
   });
 
   it('reads each setting, the workflow cache included', () => {
@@ -21,8 +22,13 @@ describe('worker slots from the environment', () => {
 
   it('refuses a value that is not a whole number in range, naming the setting', () => {
     expect(() => workerSlotsFromEnv({ ATELIER_WORKFLOW_CACHE_SIZE: 'lots' })).toThrow(
-      /ATELIER_WORKFLOW_CACHE_SIZE must be an integer of at least 1/,
+      /ATELIER_WORKFLOW_CACHE_SIZE must be an integer of at least 2/,
     );
+    // Temporal's own floor for a cache that is on (0 would turn it off, and every task would replay).
+    for (const bad of ['0', '1'])
+      expect(() => workerSlotsFromEnv({ ATELIER_WORKFLOW_CACHE_SIZE: bad })).toThrow(
+        /ATELIER_WORKFLOW_CACHE_SIZE must be an integer of at least 2/,
+      );
     expect(() => workerSlotsFromEnv({ ATELIER_WORKFLOW_TASK_SLOTS: '0' })).toThrow(/ATELIER_WORKFLOW_TASK_SLOTS/);
     expect(() => workerSlotsFromEnv({ ATELIER_WORKER_MAX_DETACHED_STEPS: '-1' })).toThrow(
       /ATELIER_WORKER_MAX_DETACHED_STEPS must be an integer of at least 0/,

@@ -1,0 +1,96 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness, waitForRun } from '../support/harness';
+import { freePort } from '../support/ports';
+
+/**
+ * A worker keeps at most ATELIER_WORKFLOW_CACHE_SIZE executions cached between their workflow tasks
+ * (engine/worker-slots.ts): with more runs waiting on their model calls than that, the others are evicted,
+ * and each is replayed from its history at its next task and finishes as it would have. A real
+ * `atelier worker` process with a cache of 2 and 8 runs whose model calls each take a second and a half.
+ */
+const CACHE = 2;
+const RUNS = 8;
+const MODEL_CALL_MS = 1_500;
+
+let h: Harness;
+let user: TestUser;
+let worker: ChildProcess;
+let workerUrl: string;
+
+beforeAll(async () => {
+  h = await startHarness({ worker: false });
+  user = await registerUser(h);
+  const port = await freePort();
+  worker = spawnAtelierWorker(h, MODEL_CALL_MS, { ATELIER_WORKFLOW_CACHE_SIZE: String(CACHE), ATELIER_WORKER_PORT: String(port) });
+  workerUrl = `http://127.0.0.1:${port}`;
+  const ready = () =>
+    fetch(`${workerUrl}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+  const deadline = Date.now() + 150_000;
+  while (!(await ready())) {
+    if (Date.now() > deadline || worker.exitCode !== null) throw new Error('the worker did not become ready');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}, 180_000);
+
+afterAll(async () => {
+  if (worker && worker.exitCode === null) {
+    worker.kill('SIGTERM');
+    await Promise.race([new Promise((r) => worker.once('exit', r)), new Promise((r) => setTimeout(r, 10_000))]);
+    if (worker.exitCode === null) worker.kill('SIGKILL');
+  }
+  await h?.stop();
+});
+
+/** Every sample of `name` in the worker's scrape, one per set of labels (the run queue's worker and the webhook queue's). */
+async function samples(name: string): Promise<number[]> {
+  const text = await fetch(`${workerUrl}/metrics`).then((r) => r.text());
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
+    .map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
+}
+
+const total = async (name: string) => (await samples(name)).reduce((a, b) => a + b, 0);
+
+describe('the workflow cache', () => {
+  it('holds no more runs than its bound, and the runs it evicts are replayed to their end', async () => {
+    const missesBefore = await total('temporal_sticky_cache_miss');
+    const ids = await Promise.all(
+      Array.from({ length: RUNS }, async (_, i) => {
+        const res = await h.request('POST', '/v1/runs', {
+          token: user.token,
+          body: { templateId: 'plan-research-report', intake: { topic: `cache ${i}` } },
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        return res.body.id as string;
+      }),
+    );
+
+    let mostCached = 0;
+    let settled = false;
+    const watching = (async () => {
+      while (!settled) {
+        mostCached = Math.max(mostCached, ...(await samples('temporal_sticky_cache_size')));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    const runs = await Promise.all(ids.map((id) => waitForRun(h, user.token, id, undefined, 120_000))).finally(() => {
+      settled = true;
+    });
+    await watching;
+
+    for (const run of runs) {
+      expect(run.status, JSON.stringify(run)).toBe('completed');
+      expect(run.runSteps.length).toBeGreaterThan(0);
+      for (const step of run.runSteps) expect(step.status, `${run.id} ${step.id}`).toBe('completed');
+    }
+    // The cache was in use, never past its bound, and runs came back to it from their histories.
+    expect(mostCached).toBeGreaterThan(0);
+    expect(mostCached).toBeLessThanOrEqual(CACHE);
+    expect(await total('temporal_sticky_cache_miss')).toBeGreaterThan(missesBefore);
+  }, 180_000);
+});
