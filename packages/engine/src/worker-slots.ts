@@ -49,12 +49,12 @@ export interface WorkerSlots {
   queuePollRatio: number;
   /**
    * Executions each of a worker's two workers keeps cached between their workflow tasks
-   * (ATELIER_WORKFLOW_CACHE_SIZE, default 200; Temporal's maxCachedWorkflows, at least 2). The SDK sizes its
+   * (ATELIER_WORKFLOW_CACHE_SIZE, default 500; Temporal's maxCachedWorkflows, at least 2). The SDK sizes its
    * own from the heap (about 2,300 on a 4 GB heap), so every run waiting on a model call stayed cached at
-   * about 90 KB each: a worker with 2,000 calls in flight grew 2.3×. An evicted run is replayed from its
-   * history at its next task; with 2,000 runs started at once, each with two 2 s model calls, all of them
-   * finished as soon with 200 cached as with every run cached (bench/slow-calls.ts, performance-log.md
-   * 2026-11-28), because the worker's workflow tasks and the server bound that burst, not replays.
+   * about 90 KB each: a worker with 2,000 calls in flight grew 2.3×, 1.8× with 500 cached. An evicted run is
+   * replayed from its history at its next task, and replays share the cores with new runs' first tasks: 2,000
+   * runs started at once, each with two 2 s model calls, finished about 7% later with 200 cached than with all
+   * of them (bench/slow-calls.ts, performance-log.md 2026-11-28). 500 keeps a burst of that many runs whole.
    */
   workflowCache: number;
 }
@@ -65,7 +65,7 @@ export const DEFAULT_WORKER_SLOTS: Readonly<WorkerSlots> = Object.freeze({
   webhookActivities: 200,
   workflowTasks: 8,
   queuePollRatio: 0.5,
-  workflowCache: 200,
+  workflowCache: 500,
 });
 
 /** How long a stopping worker waits for its detached step attempts, as long as the SDK's shutdown grace. */

@@ -4,7 +4,7 @@ import { DEFAULT_WORKER_SLOTS, workerSlotsFromEnv } from '../src/worker-slots.js
 describe('worker slots from the environment', () => {
   it('keeps the defaults when nothing is set, a bounded workflow cache among them', () => {
     expect(workerSlotsFromEnv({})).toEqual({ ...DEFAULT_WORKER_SLOTS });
-    expect(DEFAULT_WORKER_SLOTS.workflowCache).toBe(200);
+    expect(DEFAULT_WORKER_SLOTS.workflowCache).toBe(500);
   });
 
   it('reads each setting, the workflow cache included', () => {
