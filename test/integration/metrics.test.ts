@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness, waitForRun } from '../support/harness';
+import { type Harness, type TestUser, registerUser, startHarness, startProbedWorker, stopProcess, waitForRun } from '../support/harness';
 import { notesWorkflow } from '../support/workflows';
-import { freePort } from '../support/ports';
 
 /**
  * Prometheus metrics as an operator scrapes them: the gateway's /metrics and a real `atelier worker`
@@ -59,20 +58,10 @@ async function eventually<T>(fn: () => Promise<T>, timeoutMs = 15_000): Promise<
 beforeAll(async () => {
   h = await startHarness({ worker: false });
   user = await registerUser(h);
-  const port = await freePort();
-  worker = spawnAtelierWorker(h, 0, { ATELIER_WORKER_PORT: String(port) });
-  workerUrl = `http://127.0.0.1:${port}`;
-  await eventually(async () => {
-    const res = await fetch(`${workerUrl}/readyz`);
-    if (res.status !== 200) throw new Error(`worker not ready: ${res.status}`);
-  }, 150_000);
+  ({ child: worker, url: workerUrl } = await startProbedWorker(h, 0));
 }, 180_000);
 afterAll(async () => {
-  if (worker && worker.exitCode === null) {
-    worker.kill('SIGTERM');
-    await Promise.race([new Promise((r) => worker.once('exit', r)), new Promise((r) => setTimeout(r, 10_000))]);
-    if (worker.exitCode === null) worker.kill('SIGKILL');
-  }
+  await stopProcess(worker);
   await h?.stop();
 });
 

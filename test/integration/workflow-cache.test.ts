@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness, waitForRun } from '../support/harness';
-import { freePort } from '../support/ports';
+import { type Harness, type TestUser, registerUser, startHarness, startProbedWorker, stopProcess, waitForRun } from '../support/harness';
 
 /**
  * A worker keeps at most ATELIER_WORKFLOW_CACHE_SIZE executions cached between their workflow tasks
@@ -21,27 +20,11 @@ let workerUrl: string;
 beforeAll(async () => {
   h = await startHarness({ worker: false });
   user = await registerUser(h);
-  const port = await freePort();
-  worker = spawnAtelierWorker(h, MODEL_CALL_MS, { ATELIER_WORKFLOW_CACHE_SIZE: String(CACHE), ATELIER_WORKER_PORT: String(port) });
-  workerUrl = `http://127.0.0.1:${port}`;
-  const ready = () =>
-    fetch(`${workerUrl}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-  const deadline = Date.now() + 150_000;
-  while (!(await ready())) {
-    if (Date.now() > deadline || worker.exitCode !== null) throw new Error('the worker did not become ready');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  ({ child: worker, url: workerUrl } = await startProbedWorker(h, MODEL_CALL_MS, { ATELIER_WORKFLOW_CACHE_SIZE: String(CACHE) }));
 }, 180_000);
 
 afterAll(async () => {
-  if (worker && worker.exitCode === null) {
-    worker.kill('SIGTERM');
-    await Promise.race([new Promise((r) => worker.once('exit', r)), new Promise((r) => setTimeout(r, 10_000))]);
-    if (worker.exitCode === null) worker.kill('SIGKILL');
-  }
+  await stopProcess(worker);
   await h?.stop();
 });
 

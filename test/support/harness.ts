@@ -18,6 +18,7 @@ import { LocalStorage } from '@atelier/storage';
 import { type FileUrlSigning, fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { atelierArgs } from './atelier-cli';
+import { freePort } from './ports';
 import path from 'node:path';
 import { type ProviderOptions, createProviders } from '@atelier/engine/providers/index';
 import type { WebhookRetrySettings } from '@atelier/engine/webhooks/types';
@@ -403,6 +404,43 @@ export function spawnAtelierWorker(h: Harness, localLatencyMs: number, env: Reco
     LOG_LEVEL: 'warn',
     ...env,
   });
+}
+
+/**
+ * A real `atelier worker` (spawnAtelierWorker) with its probe port, answered once its /readyz says 200: the
+ * process and the base URL of its /metrics and /readyz.
+ */
+export async function startProbedWorker(
+  h: Harness,
+  localLatencyMs: number,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawnAtelierWorker(h, localLatencyMs, { ...env, ATELIER_WORKER_PORT: String(port) });
+  const url = `http://127.0.0.1:${port}`;
+  const ready = () =>
+    fetch(`${url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+  const deadline = Date.now() + 150_000;
+  while (!(await ready())) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stopProcess(child);
+      throw new Error(`the worker did not become ready (exit code ${child.exitCode})`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { child, url };
+}
+
+/** Stops a process the test spawned as an operator would: SIGTERM, then SIGKILL if it is still there 10 s later. */
+export async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
 /** `atelier <command>` in a process of its own, as an operator starts it; stderr is the test's unless `output` is 'pipe'. */
