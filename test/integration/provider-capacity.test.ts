@@ -5,7 +5,7 @@ import { type RateLimitedProvider, busiestSecond, startRateLimitedProvider, thro
 import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness } from '../support/harness';
 import { sampleSum } from '../support/prometheus';
 import { spacingMs } from '@atelier/engine/providers/provider-limits';
-import { freePort } from '../support/ports';
+import { freePort } from '@atelier/cli/stack/processes';
 
 /**
  * Two worker processes share one capacity setting equal to what a provider admits: 10 requests in any

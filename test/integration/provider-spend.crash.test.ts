@@ -11,7 +11,7 @@ import {
 } from '../../packages/engine/test/support/openai-loopback';
 import { type Harness, type TestUser, registerUser, spawnAtelierWorker, startHarness, waitForRun } from '../support/harness';
 import { sampleSum } from '../support/prometheus';
-import { freePort } from '../support/ports';
+import { freePort } from '@atelier/cli/stack/processes';
 
 /**
  * A worker killed mid-step makes the step run again, calling the model again: the provider sees the same

@@ -18,7 +18,7 @@ import { LocalStorage } from '@atelier/storage';
 import { type FileUrlSigning, fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { atelierArgs } from './atelier-cli';
-import { freePort } from './ports';
+import { freePort } from '@atelier/cli/stack/processes';
 import path from 'node:path';
 import { type ProviderOptions, createProviders } from '@atelier/engine/providers/index';
 import type { WebhookRetrySettings } from '@atelier/engine/webhooks/types';
