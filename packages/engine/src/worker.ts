@@ -23,7 +23,7 @@ import { createReconcilerActivities } from './reconciler.js';
 import { ExpressionEvaluator } from './steps/code-expression.js';
 import { TRACING_WORKFLOW_MODULES, WORKER_SERVICE_NAME, startTracing } from './tracing.js';
 import { createWebhookActivities, secretsKeyFromEnv, webhookTaskQueue } from './webhooks/index.js';
-import { RunWorkers, slotTuner, workerSlotsFromEnv } from './worker-slots.js';
+import { RunWorkers, type WorkerSlots, slotTuner, workerSlotsFromEnv } from './worker-slots.js';
 
 export const DEFAULT_TASK_QUEUE = 'atelier-runs';
 /** Running from TypeScript sources (tsx, vitest) rather than the compiled dist/ of `npm run build`. */
@@ -157,8 +157,9 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorker
   });
   const tracing = await startTracing({ serviceName: WORKER_SERVICE_NAME });
   const expressions = new ExpressionEvaluator();
+  const slots = workerSlotsFromEnv(process.env);
   const detachedSteps = new DetachedSteps(
-    opts.maxDetachedSteps ?? workerSlotsFromEnv(process.env).detachedSteps,
+    opts.maxDetachedSteps ?? slots.detachedSteps,
     opts.logger.child({ component: 'detached-steps' }),
     (n) => opts.metrics?.detachedSteps.set(n),
     (ended) => opts.metrics?.stepAttempts.inc({ ended }),
@@ -173,8 +174,8 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorker
         ? opts.workflowBundle
         : await bundleRunWorkflows({ tracing: !!traced });
     const [runs, webhooks] = await Promise.all([
-      createWorker(opts, bundle, expressions, traced, nondeterminism, detachedSteps),
-      createWebhookWorker(opts, bundle, traced, nondeterminism),
+      createWorker(opts, slots, bundle, expressions, traced, nondeterminism, detachedSteps),
+      createWebhookWorker(opts, slots, bundle, traced, nondeterminism),
     ]);
     return new RunWorkers(runs, webhooks, stopped, nondeterminism, detachedSteps);
   } catch (err) {
@@ -190,11 +191,11 @@ type Traced = Pick<WorkerOptions, 'interceptors' | 'sinks'> | undefined;
  */
 async function createWebhookWorker(
   opts: RunWorkerOptions,
+  slots: WorkerSlots,
   bundle: RunWorkflowBundle,
   traced: Traced,
   nondeterminism: NondeterminismWatch,
 ): Promise<Worker> {
-  const slots = workerSlotsFromEnv(process.env);
   return createWatchedWorker(
     {
       connection: opts.connection,
@@ -221,6 +222,7 @@ const webhookActivities = (opts: RunWorkerOptions) =>
 
 async function createWorker(
   opts: RunWorkerOptions,
+  slots: WorkerSlots,
   bundle: RunWorkflowBundle,
   expressions: ExpressionEvaluator,
   traced: Traced,
@@ -239,7 +241,6 @@ async function createWorker(
   const outputs = StepOutputCache.of(opts.db);
   const wholeStep = (execute: typeof activities.executeStep) =>
     withRetryBudget(withFullStep(definitions, withStepOutputs(outputs, execute)));
-  const slots = workerSlotsFromEnv(process.env);
   const storage = traced ? withStorageSpans(opts.storage) : opts.storage;
   const activities = createActivities({
     db: opts.db,
