@@ -105,10 +105,11 @@ describe('the dispatcher hand-over', () => {
   });
 
   it('delivers what it was handed in one batch, without reading the table', async () => {
-    const runs = await Promise.all([leasedRun(), leasedRun(), leasedRun()]);
+    // More than a lease's batch of the table (32): a burst's hand-overs go in passes of up to 256.
+    const runs = await Promise.all(Array.from({ length: 40 }, () => leasedRun()));
     const own = dispatcher();
     for (const { command } of runs) own.handOver(command);
-    expect(await own.dispatchDue(false)).toBe(3);
+    expect(await own.dispatchDue(false)).toBe(40);
     for (const { runId } of runs) {
       expect(await commandOf(runId)).toMatchObject({ attempts: 1, last_error: null });
       expect((await commandOf(runId)).done_at).not.toBeNull();
