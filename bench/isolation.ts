@@ -67,6 +67,7 @@ async function memoryBreakdown(workerUrl: string): Promise<string> {
   return [
     `RSS ${mb(value('process_resident_memory_bytes'))}`,
     `heap used ${mb(value('nodejs_heap_size_used_bytes'))} of ${mb(value('nodejs_heap_size_total_bytes'))}`,
+    `(new space ${mb(value('nodejs_heap_space_size_total_bytes', 'space="new"'))}, old ${mb(value('nodejs_heap_space_size_used_bytes', 'space="old"'))} used of ${mb(value('nodejs_heap_space_size_total_bytes', 'space="old"'))})`,
     `external ${mb(value('nodejs_external_memory_bytes'))}`,
     `cached runs ${value('temporal_sticky_cache_size')}`,
     `activity slots used ${value('temporal_worker_task_slots_used', 'ActivityWorker')}`,
