@@ -43,9 +43,9 @@ const BATCH = 32;
 /**
  * Hand-overs delivered per pass, all at once. A burst's runs reach Temporal no faster than passes go by (a
  * pass waits for its slowest start and the statement completing them), so a burst is taken in large
- * passes: 400 runs posted at once by 64 clients started about 0.4 s sooner at the median, 0.7 s at the last,
- * than in passes of 32 (bench/slow-calls.ts; docs/performance-log.md, 2026-11-28). Bounded so that a
- * gateway never has more starts than this waiting on Temporal.
+ * passes: 400 runs posted at once by 64 clients started about 0.3 s sooner at the median, 0.6 s at the last,
+ * than in passes of 32 (bench/slow-calls.ts; docs/performance-log.md, 2026-11-28). Bounded, so that a
+ * gateway has at most this many starts (and a lease's batch) waiting on Temporal at once.
  */
 const HANDOVER_BATCH = 256;
 const TERMINAL_ORDER = ['completed', 'failed', 'cancelled'];
