@@ -70,8 +70,30 @@ async function startStack(how: 'npm start' | 'compiled' = 'npm start'): Promise<
   }
 }
 
+/**
+ * Waits until no run's execution is open. Ctrl-C stops PostgreSQL together with the worker, so a step still in
+ * flight then (a run an earlier test cancelled or cut off, retried once its heartbeat timed out) rightly warns that
+ * it could not settle and is retried at the next start; the stop itself is judged on a stack with no run working.
+ */
+async function untilNoRunWorking(): Promise<void> {
+  const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
+  try {
+    const workflows = new Client({ connection }).workflow;
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const { count } = await workflows.count(`WorkflowType = 'runWorkflow' AND ExecutionStatus = 'Running'`);
+      if (count === 0) return;
+      if (Date.now() > deadline) throw new Error(`${count} runs still working after 90 s`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
 async function stopStack(): Promise<number | null> {
   if (!stack || stack.exitCode !== null) return stack?.exitCode ?? null;
+  await untilNoRunWorking();
   const s = stack;
   const exited = new Promise<number | null>((r) => s.once('exit', (code) => r(code)));
   // What Ctrl-C does: SIGINT to every process of the foreground group (PostgreSQL and the dev server included).
