@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { PROJECT_ROOT, sourceCliArgs } from '@atelier/cli/stack/paths';
-import { childProcesses, freePort, isAlive } from '@atelier/cli/stack/processes';
+import { childProcesses, freePort, isAlive, waitFor } from '@atelier/cli/stack/processes';
 
 /**
  * Starts the service exactly as the README says (`npm start` runs scripts/bootstrap.mjs dev), on its
@@ -79,13 +79,14 @@ async function untilNoRunWorking(): Promise<void> {
   const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
   try {
     const workflows = new Client({ connection }).workflow;
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const { count } = await workflows.count(`WorkflowType = 'runWorkflow' AND ExecutionStatus = 'Running'`);
-      if (count === 0) return;
-      if (Date.now() > deadline) throw new Error(`${count} runs still working after 90 s`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitFor(
+      'no run working',
+      async () => {
+        const { count } = await workflows.count(`WorkflowType = 'runWorkflow' AND ExecutionStatus = 'Running'`);
+        if (count > 0) throw new Error(`${count} runs still working`);
+      },
+      90_000,
+    );
   } finally {
     await connection.close();
   }
