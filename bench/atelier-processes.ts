@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { COMPILED_CLI, sourceCliArgs } from '@atelier/cli/stack/paths';
-import { MALLOC_ENV, freePort, spawnManaged, waitFor } from '@atelier/cli/stack/processes';
+import { MALLOC_ENV, answersReady, freePort, spawnManaged, waitFor } from '@atelier/cli/stack/processes';
 import { type Db, connectDb } from '@atelier/db';
 import { generateFileSigningSecret } from '@atelier/storage/file-urls';
 import { type Cleanup, type Infra, compileCheckout } from './infra';
@@ -77,16 +77,12 @@ export async function startAtelierProcesses(cleanup: Cleanup, infra: Infra, opts
   const cli = atelierCliArgs;
   const worker = spawnManaged(process.execPath, [...profile('worker'), ...cli('worker')], log('worker'), env);
   cleanup.add('the Atelier worker process', () => worker.stop('SIGTERM', 20_000));
-  const ready = (url: string) => async () => {
-    const res = await fetch(`${url}/readyz`);
-    if (res.status !== 200) throw new Error(`${url}/readyz answered ${res.status}`);
-  };
   const exited = (p: typeof worker) => () => p.child.exitCode !== null || p.child.signalCode !== null;
-  await waitFor('the Atelier worker', ready(`http://127.0.0.1:${workerPort}`), 120_000, exited(worker));
+  await waitFor('the Atelier worker', answersReady(`http://127.0.0.1:${workerPort}`), 120_000, exited(worker));
   const gateway = spawnManaged(process.execPath, [...profile('gateway'), ...cli('api')], log('gateway'), env);
   cleanup.add('the Atelier gateway process', () => gateway.stop('SIGTERM', 20_000));
   const url = `http://127.0.0.1:${apiPort}`;
-  await waitFor('the Atelier gateway', ready(url), 120_000, exited(gateway));
+  await waitFor('the Atelier gateway', answersReady(url), 120_000, exited(gateway));
   const db = connectDb({ url: infra.databaseUrl, max: 4 });
   cleanup.add('the bench pool on the Atelier database', () => db.destroy());
   return {

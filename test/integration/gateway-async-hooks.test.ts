@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
-import { freePort, waitFor } from '@atelier/cli/stack/processes';
+import { answersReady, freePort, waitFor } from '@atelier/cli/stack/processes';
 import { type Harness, requestTo, spawnAtelier, startHarness } from '../support/harness';
 
 /**
@@ -54,15 +54,7 @@ describe('the gateway process', () => {
     api.stdout?.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => api.once('exit', resolve));
     try {
-      await waitFor(
-        'the gateway',
-        async () => {
-          const res = await fetch(`${base}/readyz`);
-          if (res.status !== 200) throw new Error(`/readyz answered ${res.status}`);
-        },
-        90_000,
-        () => api.exitCode !== null,
-      ).catch((err) => {
+      await waitFor('the gateway', answersReady(base), 90_000, () => api.exitCode !== null).catch((err) => {
         throw new Error(`${err.message}\n${output}`);
       });
       for (let i = 0; i < 3; i++) expect((await fetch(`${base}/readyz`)).status).toBe(200);

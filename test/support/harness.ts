@@ -18,7 +18,7 @@ import { LocalStorage } from '@atelier/storage';
 import { type FileUrlSigning, fileUrlSigning, generateFileSigningSecret } from '@atelier/storage/file-urls';
 import { PROJECT_ROOT } from '@atelier/cli/stack/paths';
 import { atelierArgs } from './atelier-cli';
-import { freePort, waitFor } from '@atelier/cli/stack/processes';
+import { answersReady, freePort, waitFor } from '@atelier/cli/stack/processes';
 import path from 'node:path';
 import { type ProviderOptions, createProviders } from '@atelier/engine/providers/index';
 import type { WebhookRetrySettings } from '@atelier/engine/webhooks/types';
@@ -418,15 +418,7 @@ export async function startProbedWorker(
   const port = await freePort();
   const child = spawnAtelierWorker(h, localLatencyMs, { ...env, ATELIER_WORKER_PORT: String(port) });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    'the worker',
-    async () => {
-      const res = await fetch(`${url}/readyz`);
-      if (res.status !== 200) throw new Error(`/readyz answered ${res.status}`);
-    },
-    150_000,
-    () => child.exitCode !== null,
-  ).catch(async (err) => {
+  await waitFor('the worker', answersReady(url), 150_000, () => child.exitCode !== null).catch(async (err) => {
     await stopProcess(child);
     throw err;
   });

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { type AtelierConfig, defaultApiUrl } from '../config.js';
 import { fileSigningSecret } from './file-signing-secret.js';
-import { MALLOC_ENV, freePort, waitFor } from './processes.js';
+import { MALLOC_ENV, answersReady, freePort, waitFor } from './processes.js';
 import { resolveSecretsKey } from './secrets-key.js';
 import { startStack } from './stack.js';
 import { SupervisedProcess } from './supervisor.js';
@@ -73,13 +73,12 @@ export async function startDevStack(config: AtelierConfig, logger: Logger, stopR
     }
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const workerUrl = `http://127.0.0.1:${workerPort}`;
-    const ready = (url: string) => async () => {
-      const res = await fetch(`${url}/readyz`);
-      if (res.status !== 200) throw new Error(`${url}/readyz answered ${res.status}`);
-    };
     // Given up when the start is called off (then stopped below, all of it).
     const aborted = () => stopRequested?.aborted ?? false;
-    await Promise.all([waitFor('the gateway', ready(apiUrl), 180_000, aborted), waitFor('the worker', ready(workerUrl), 180_000, aborted)]);
+    await Promise.all([
+      waitFor('the gateway', answersReady(apiUrl), 180_000, aborted),
+      waitFor('the worker', answersReady(workerUrl), 180_000, aborted),
+    ]);
     return {
       apiUrl,
       workerUrl,

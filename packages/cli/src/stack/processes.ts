@@ -66,6 +66,14 @@ export async function waitFor<T>(what: string, attempt: () => Promise<T>, timeou
   throw new Error(`${what} was not ready after ${timeoutMs} ms: ${(lastError as Error)?.message ?? lastError}`);
 }
 
+/** waitFor's attempt for a process of ours: its /readyz at `url` answers 200 (anything else, or no answer, is tried again). */
+export function answersReady(url: string): () => Promise<void> {
+  return async () => {
+    const res = await fetch(`${url}/readyz`);
+    if (res.status !== 200) throw new Error(`${url}/readyz answered ${res.status}`);
+  };
+}
+
 /** The direct children of a process, with their command lines (`ps`); none when it has gone. */
 export async function childProcesses(pid: number): Promise<Array<{ pid: number; args: string }>> {
   const { stdout } = await promisify(execFile)('ps', ['-o', 'pid=,args=', '--ppid', String(pid)]).catch(() => ({ stdout: '' }));

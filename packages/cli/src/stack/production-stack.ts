@@ -8,7 +8,7 @@ import type { AtelierConfig } from '../config.js';
 import { DEV_SUPERVISED_VARIABLE } from './dev-stack.js';
 import { fileSigningSecret } from './file-signing-secret.js';
 import { COMPILED_CLI } from './paths.js';
-import { MALLOC_ENV, freePort, waitFor } from './processes.js';
+import { MALLOC_ENV, answersReady, freePort, waitFor } from './processes.js';
 import { ensureTemporalServer, registerNamespace, setUpTemporalSchemas, startRealTemporalServer } from './real-temporal-server.js';
 import { resolveSecretsKey } from './secrets-key.js';
 import { SupervisedProcess } from './supervisor.js';
@@ -147,14 +147,10 @@ export async function startProductionStack(config: AtelierConfig, opts: Producti
         ATELIER_PUBLIC_URL: config.publicUrl ?? url,
       });
     }
-    const ready = (url: string) => async () => {
-      const res = await fetch(`${url}/readyz`);
-      if (res.status !== 200) throw new Error(`${url}/readyz answered ${res.status}`);
-    };
     await timed('processes', () =>
       Promise.all(
         [...workerUrls, ...gatewayUrls].map((url) =>
-          waitFor(`the process at ${url}`, ready(url), 180_000, () => opts.stopRequested?.aborted ?? false),
+          waitFor(`the process at ${url}`, answersReady(url), 180_000, () => opts.stopRequested?.aborted ?? false),
         ),
       ),
     );
