@@ -8,6 +8,7 @@ import type {
   CharactersTable,
   FrozenReference,
 } from './schema-characters.js';
+import { createOnce, editRecord } from './managed-records.js';
 import { pageOf } from './paging.js';
 
 /** Characters: the draft (name, persona, references), frozen versions and their provider copies. */
@@ -16,28 +17,13 @@ export type CharacterReferenceRow = Selectable<CharacterReferencesTable>;
 export type CharacterVersionRow = Selectable<CharacterVersionsTable>;
 export type CharacterBindingRow = Selectable<CharacterBindingsTable>;
 
-/**
- * Creates a character once per requestId: a retry finds the row the first request wrote (even when both
- * race), and the caller compares fingerprints. `created` says whether this call wrote it.
- */
+/** Creates a character once per requestId (managed-records.ts). */
 export async function createCharacterOnce(
   db: Db,
   row: Insertable<CharactersTable>,
 ): Promise<{ character: CharacterRow; created: boolean }> {
-  const inserted = await db
-    .insertInto('characters')
-    .values(row)
-    .onConflict((oc) => oc.columns(['workspace_id', 'request_id']).where('request_id', 'is not', null).doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  if (inserted) return { character: inserted, created: true };
-  const existing = await db
-    .selectFrom('characters')
-    .selectAll()
-    .where('workspace_id', '=', row.workspace_id)
-    .where('request_id', '=', row.request_id!)
-    .executeTakeFirstOrThrow();
-  return { character: existing, created: false };
+  const { row: character, created } = await createOnce(db, 'characters', row);
+  return { character, created };
 }
 
 export async function getCharacter(db: Executor, id: string): Promise<CharacterRow | undefined> {
@@ -55,18 +41,13 @@ export async function listCharacters(
 }
 
 /** Changes the draft only when the stored etag is still `expectedEtag` (undefined otherwise). */
-export async function updateCharacter(
+export function updateCharacter(
   db: Executor,
   id: string,
   expectedEtag: string | undefined,
   patch: Partial<Pick<Insertable<CharactersTable>, 'name' | 'persona' | 'archived_at'>> & { etag: string },
 ): Promise<CharacterRow | undefined> {
-  let q = db
-    .updateTable('characters')
-    .set({ ...patch, updated_at: new Date() })
-    .where('id', '=', id);
-  if (expectedEtag !== undefined) q = q.where('etag', '=', expectedEtag);
-  return q.returningAll().executeTakeFirst();
+  return editRecord(db, 'characters', id, expectedEtag, patch);
 }
 
 export async function characterReferences(db: Executor, characterId: string): Promise<CharacterReferenceRow[]> {
@@ -159,18 +140,13 @@ export async function getCharacterBinding(db: Executor, id: string) {
     .executeTakeFirst();
 }
 
-export async function updateCharacterBinding(
+export function updateCharacterBinding(
   db: Executor,
   id: string,
   expectedEtag: string | undefined,
   patch: Partial<Pick<Insertable<CharacterBindingsTable>, 'provider_consent_status' | 'disabled_at' | 'photo_based'>> & { etag: string },
 ): Promise<CharacterBindingRow | undefined> {
-  let q = db
-    .updateTable('character_bindings')
-    .set({ ...patch, updated_at: new Date() })
-    .where('id', '=', id);
-  if (expectedEtag !== undefined) q = q.where('etag', '=', expectedEtag);
-  return q.returningAll().executeTakeFirst();
+  return editRecord(db, 'character_bindings', id, expectedEtag, patch);
 }
 
 export async function projectHasCharacters(db: Executor, projectId: string): Promise<boolean> {

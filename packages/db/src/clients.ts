@@ -2,6 +2,7 @@ import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
 import { actAs } from './actor.js';
 import type { Db } from './connect.js';
 import type { ClientContactsTable, ClientEventsTable, ClientsTable } from './schema-clients.js';
+import { createOnce, editRecord } from './managed-records.js';
 import { pageOf } from './paging.js';
 
 /** Clients, their contacts, status history and the month's rollup over their projects. */
@@ -9,10 +10,7 @@ export type ClientRow = Selectable<ClientsTable>;
 export type ClientContactRow = Selectable<ClientContactsTable>;
 export type ClientEventRow = Selectable<ClientEventsTable>;
 
-/**
- * Creates a client once per requestId: a retry (even one racing the first) finds the row the first
- * request wrote; the caller compares fingerprints. Unique-slug and unique-customer refusals propagate.
- */
+/** Creates a client once per requestId (managed-records.ts), recording who did. */
 export async function createClientOnce(
   db: Db,
   row: Insertable<ClientsTable>,
@@ -20,19 +18,8 @@ export async function createClientOnce(
 ): Promise<{ client: ClientRow; created: boolean }> {
   return db.transaction().execute(async (tx) => {
     await actAs(tx, actorId);
-    if (row.request_id) {
-      // Serialises creates carrying the same requestId, so the loser finds the winner's row.
-      await sql`select pg_advisory_xact_lock(hashtextextended(${`client:${row.workspace_id}:${row.request_id}`}, 0))`.execute(tx);
-      const existing = await tx
-        .selectFrom('clients')
-        .selectAll()
-        .where('workspace_id', '=', row.workspace_id)
-        .where('request_id', '=', row.request_id)
-        .executeTakeFirst();
-      if (existing) return { client: existing, created: false };
-    }
-    const client = await tx.insertInto('clients').values(row).returningAll().executeTakeFirstOrThrow();
-    return { client, created: true };
+    const { row: client, created } = await createOnce(tx, 'clients', row);
+    return { client, created };
   });
 }
 
@@ -75,12 +62,7 @@ export async function updateClient(
 ): Promise<ClientRow | undefined> {
   return db.transaction().execute(async (tx) => {
     await actAs(tx, actorId);
-    let q = tx
-      .updateTable('clients')
-      .set({ ...patch, updated_at: new Date() })
-      .where('id', '=', id);
-    if (expectedEtag !== undefined) q = q.where('etag', '=', expectedEtag);
-    return q.returningAll().executeTakeFirst();
+    return editRecord(tx, 'clients', id, expectedEtag, patch);
   });
 }
 
