@@ -47,6 +47,23 @@ export async function resourceAccess(caller: Caller, workspaceId: string, noun: 
   return { workspaceId, role };
 }
 
+/**
+ * A record of a workspace as the caller may see it, with their access: 404 when there is no such record
+ * and when it lies outside the caller's workspaces (one answer, so an id reveals nothing), 403 to a key
+ * bound elsewhere, and with `write` 403 admin_required to a member. `missing` is what the 404 names.
+ */
+export async function visibleRecord<Row extends { workspace_id: string }>(
+  caller: Caller,
+  row: Row | undefined,
+  missing: { noun: NotFoundNoun; id: string },
+  write = false,
+): Promise<{ row: Row; access: WorkspaceAccess }> {
+  if (!row) throw fail.notFound(missing.noun, missing.id);
+  const access = await resourceAccess(caller, row.workspace_id, missing.noun, missing.id);
+  if (write) requireWriter(access);
+  return { row, access };
+}
+
 export function requireWriter(access: WorkspaceAccess): void {
   if (access.role === 'member') throw fail.adminRequired();
 }

@@ -1,11 +1,9 @@
 import { type BrandRow, activeImportsOf, getArtifact, getBrand } from '@atelier/db';
 import { canonicalJson, sha256Hex } from '@atelier/domain';
-import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
+import { type WorkspaceAccess, visibleRecord } from '../access.js';
 import { fail } from '../errors.js';
 import type { Caller } from '../caller.js';
 import { type Profile, presentBrand } from '../presenters/brand.js';
-
-const brandNotFound = (id: string) => fail.notFound('brand', id);
 
 /**
  * The brand with this project id and the caller's access to it: 404 for a random id, a project that is
@@ -16,10 +14,8 @@ export async function visibleBrand(
   projectId: string,
   write: boolean,
 ): Promise<{ brand: BrandRow; access: WorkspaceAccess }> {
-  const brand = await getBrand(caller.services.db, projectId);
-  if (!brand) throw brandNotFound(projectId);
-  const access = await resourceAccess(caller, brand.workspace_id, 'brand', projectId);
-  if (write) requireWriter(access);
+  const found = await getBrand(caller.services.db, projectId);
+  const { row: brand, access } = await visibleRecord(caller, found, { noun: 'brand', id: projectId }, write);
   return { brand, access };
 }
 

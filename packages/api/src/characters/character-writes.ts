@@ -11,7 +11,7 @@ import {
   updateCharacter,
 } from '@atelier/db';
 import { newUuid, utcDay } from '@atelier/domain';
-import { requireWriter, resourceAccess } from '../access.js';
+import { visibleRecord } from '../access.js';
 import { type ErrorCode, type NotFoundNoun, fail } from '../errors.js';
 import { expectEtag, guardedWrite, newEtag } from '../http/etag.js';
 import { presentCharacter } from '../presenters/character.js';
@@ -25,11 +25,7 @@ export async function visibleCharacter(
   /** What a 404 names: the character, or what the caller asked for through it (a binding). */
   missing: { noun: NotFoundNoun; id: string } = { noun: 'character', id },
 ): Promise<CharacterRow> {
-  const character = await getCharacter(caller.services.db, id);
-  if (!character) throw fail.notFound(missing.noun, missing.id);
-  const access = await resourceAccess(caller, character.workspace_id, missing.noun, missing.id);
-  if (write) requireWriter(access);
-  return character;
+  return (await visibleRecord(caller, await getCharacter(caller.services.db, id), missing, write)).row;
 }
 
 /** The character as GET answers it: references, latest version with its provider copies, usable today. */

@@ -2,7 +2,7 @@ import { type ClientRow, clientMonths, clientProjects, getClient } from '@atelie
 import { monthStart } from '@atelier/domain';
 import type { Updateable } from 'kysely';
 import type { ClientsTable } from '@atelier/db';
-import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
+import { type WorkspaceAccess, visibleRecord } from '../access.js';
 import { type ApiError, fail } from '../errors.js';
 import { PG, pgErrorCode } from '@atelier/db';
 import { presentClient, rollupOf } from '../presenters/client.js';
@@ -13,10 +13,7 @@ export const seesMoney = (access: WorkspaceAccess) => access.role === 'owner' ||
 
 /** The client and the caller's access: 404 outside the caller's workspaces; with `write`, members get 403 admin_required. */
 export async function visibleClient(caller: Caller, id: string, write: boolean): Promise<{ client: ClientRow; access: WorkspaceAccess }> {
-  const client = await getClient(caller.services.db, id);
-  if (!client) throw fail.notFound('client', id);
-  const access = await resourceAccess(caller, client.workspace_id, 'client', id);
-  if (write) requireWriter(access);
+  const { row: client, access } = await visibleRecord(caller, await getClient(caller.services.db, id), { noun: 'client', id }, write);
   return { client, access };
 }
 

@@ -11,17 +11,14 @@ import {
   setOrderStatus,
 } from '@atelier/db';
 import type { EnforcementMode } from '@atelier/domain';
-import { resourceAccess } from '../access.js';
+import { visibleRecord } from '../access.js';
 import { underBudgets } from '../budgets/enforce.js';
 import { fail } from '../errors.js';
 import type { Caller } from '../caller.js';
 
 /** An order the caller may see, with their access; 404 otherwise. */
 export async function visibleOrder(caller: Caller, orderId: string): Promise<OrderRow> {
-  const order = await getOrder(caller.services.db, orderId);
-  if (!order) throw fail.notFound('order', orderId);
-  await resourceAccess(caller, order.workspace_id, 'order', orderId);
-  return order;
+  return (await visibleRecord(caller, await getOrder(caller.services.db, orderId), { noun: 'order', id: orderId })).row;
 }
 
 const notFrom = (order: OrderRow, allowed: OrderRow['status'][], action: string) => {

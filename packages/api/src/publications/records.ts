@@ -8,7 +8,7 @@ import {
   publicationTargets,
 } from '@atelier/db';
 import type { WebhookAttemptDeps } from '@atelier/engine/webhooks/index';
-import { requireWriter, resourceAccess } from '../access.js';
+import { visibleRecord } from '../access.js';
 import { type ApiError, fail } from '../errors.js';
 import { egressPolicyOf } from '../http/outbound-url.js';
 import type { Caller } from '../caller.js';
@@ -32,10 +32,8 @@ export async function visibleDocument(
   const { db } = caller.services;
   const document = await getPublicationDocument(db, id);
   const publication = document ? await getPublication(db, document.publication_id) : undefined;
-  if (!document || !publication) throw fail.notFound('document', id);
-  const access = await resourceAccess(caller, publication.workspace_id, 'document', id);
-  if (write) requireWriter(access);
-  return { document, publication };
+  const seen = await visibleRecord(caller, document && publication, { noun: 'document', id }, write);
+  return { document: document!, publication: seen.row };
 }
 
 /** What the gateway's synchronous verify needs to send one attempt. */

@@ -3,8 +3,8 @@ import { getArtifact } from '@atelier/db';
 import { Artifact, ListArtifactsQuery } from '@atelier/contracts/catalog';
 import { listOf } from '@atelier/contracts/common';
 import { listArtifactsFor } from '../artifacts/list-artifacts.js';
-import { resourceAccess } from '../access.js';
-import { errorResponses, fail, validationHook } from '../errors.js';
+import { visibleRecord } from '../access.js';
+import { errorResponses, validationHook } from '../errors.js';
 import { presentArtifact } from '../presenters/artifact.js';
 import { fileLinks } from './files.js';
 import type { AppEnv } from '../services.js';
@@ -45,9 +45,8 @@ export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     }),
     async (c) => {
       const { artifact_id: artifactId } = c.req.valid('param');
-      const artifact = await getArtifact(c.get('services').db, artifactId);
-      if (!artifact) throw fail.notFound('artifact', artifactId);
-      await resourceAccess(callerOf(c), artifact.workspace_id, 'artifact', artifactId);
+      const found = await getArtifact(c.get('services').db, artifactId);
+      const { row: artifact } = await visibleRecord(callerOf(c), found, { noun: 'artifact', id: artifactId });
       return c.json(await presentArtifact(artifact, fileLinks(c)), 200);
     },
   );

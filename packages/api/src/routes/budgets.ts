@@ -3,7 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { budgetSpend, createBudget, getBudget, getProjectInWorkspace, listBudgets, listRefusals, updateBudget } from '@atelier/db';
 import { Pagination, listOf } from '@atelier/contracts/common';
 import { Budget, BudgetRefusalRecord, CreateBudgetRequest, PatchBudgetRequest } from '@atelier/contracts/orders';
-import { requireWriter, resourceAccess, workspaceAccess, writerAccess } from '../access.js';
+import { requireWriter, visibleRecord, workspaceAccess, writerAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { presentBudget } from '../presenters/budget.js';
 import type { AppEnv } from '../services.js';
@@ -21,9 +21,10 @@ const budgetBody = { ...json(Budget) };
 
 /** A budget the caller may see, with their access; 404 otherwise. */
 async function visibleBudget(caller: Caller, budgetId: string) {
-  const budget = await getBudget(caller.services.db, budgetId);
-  if (!budget) throw fail.notFound('budget', budgetId);
-  const access = await resourceAccess(caller, budget.workspace_id, 'budget', budgetId);
+  const { row: budget, access } = await visibleRecord(caller, await getBudget(caller.services.db, budgetId), {
+    noun: 'budget',
+    id: budgetId,
+  });
   return { budget, access };
 }
 

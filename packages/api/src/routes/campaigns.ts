@@ -20,7 +20,7 @@ import {
   ListCampaignsQuery,
   ManagedRequestStatus,
 } from '@atelier/contracts/campaigns';
-import { type WorkspaceAccess, requireWriter, resourceAccess } from '../access.js';
+import { type WorkspaceAccess, visibleRecord } from '../access.js';
 import { visibleBrand } from '../brands/brand-records.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
@@ -43,10 +43,7 @@ export async function visibleCampaign(
   id: string,
   write: boolean,
 ): Promise<{ campaign: CampaignRow; access: WorkspaceAccess }> {
-  const campaign = await getCampaign(caller.services.db, id);
-  if (!campaign) throw campaignNotFound(id);
-  const access = await resourceAccess(caller, campaign.workspace_id, 'campaign', id);
-  if (write) requireWriter(access);
+  const { row: campaign, access } = await visibleRecord(caller, await getCampaign(caller.services.db, id), { noun: 'campaign', id }, write);
   return { campaign, access };
 }
 

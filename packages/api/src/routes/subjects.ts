@@ -28,7 +28,7 @@ import {
   SubjectWithConsents,
 } from '@atelier/contracts/subjects';
 import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
-import { requireWriter, resourceAccess, workspaceAccess, writerAccess } from '../access.js';
+import { visibleRecord, workspaceAccess, writerAccess } from '../access.js';
 import { errorResponses, fail, validationHook } from '../errors.js';
 import { action } from '../http/action-paths.js';
 import { expectEtag, newEtag, optionalEtag, requiredEtag, sendEtag } from '../http/etag.js';
@@ -41,20 +41,12 @@ import { presentPage } from '../presenters/page.js';
 
 /** A subject the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
 async function visibleSubject(caller: Caller, id: string, write: boolean) {
-  const subject = await getSubject(caller.services.db, id);
-  if (!subject) throw fail.notFound('subject', id);
-  const access = await resourceAccess(caller, subject.workspace_id, 'subject', id);
-  if (write) requireWriter(access);
-  return subject;
+  return (await visibleRecord(caller, await getSubject(caller.services.db, id), { noun: 'subject', id }, write)).row;
 }
 
 /** A consent the caller may read (write: change); 404 outside the caller's workspaces, 403 admin_required for members writing. */
 async function visibleConsent(caller: Caller, id: string, write: boolean) {
-  const consent = await getConsent(caller.services.db, id);
-  if (!consent) throw fail.notFound('consent', id);
-  const access = await resourceAccess(caller, consent.workspace_id, 'consent', id);
-  if (write) requireWriter(access);
-  return consent;
+  return (await visibleRecord(caller, await getConsent(caller.services.db, id), { noun: 'consent', id }, write)).row;
 }
 
 const consentMoveRoute = (move: ConsentMove, summary: string) =>

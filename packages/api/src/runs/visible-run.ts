@@ -1,14 +1,12 @@
 import { type Db, type RunRow, getRunRow, readRunView } from '@atelier/db';
-import { resourceAccess } from '../access.js';
+import { visibleRecord } from '../access.js';
 import { fail } from '../errors.js';
 import { presentRun } from '../presenters/run.js';
 import type { Caller } from '../caller.js';
 
 /** Loads a run the caller may see, with their role in its workspace; 404 otherwise. */
 export async function visibleRun(caller: Caller, runId: string) {
-  const run = await getRunRow(caller.services.db, runId);
-  if (!run) throw fail.notFound('run', runId);
-  const access = await resourceAccess(caller, run.workspace_id, 'run', runId);
+  const { row: run, access } = await visibleRecord(caller, await getRunRow(caller.services.db, runId), { noun: 'run', id: runId });
   return { run, access };
 }
 

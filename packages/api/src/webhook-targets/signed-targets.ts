@@ -1,6 +1,6 @@
 import { type Executor, type WebhookAttemptRow, type WebhookHealthRow, type WebhookTargetKind, webhookHealthOf } from '@atelier/db';
 import { secretsKeyFromEnv } from '@atelier/engine/webhooks/index';
-import { requireWriter, resourceAccess } from '../access.js';
+import { visibleRecord } from '../access.js';
 import type { Caller } from '../caller.js';
 import { type NotFoundNoun, fail } from '../errors.js';
 import { iso } from '../presenters/time.js';
@@ -87,11 +87,7 @@ export async function visibleTarget<Row extends TargetRow>(
   id: string,
   write: boolean,
 ): Promise<Row> {
-  const row = await target.store.get(caller.services.db, id);
-  if (!row) throw fail.notFound(target.noun, id);
-  const access = await resourceAccess(caller, row.workspace_id, target.noun, id);
-  if (write) requireWriter(access);
-  return row;
+  return (await visibleRecord(caller, await target.store.get(caller.services.db, id), { noun: target.noun, id }, write)).row;
 }
 
 /** Targets with their delivery health (one query for the lot). */
