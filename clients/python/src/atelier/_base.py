@@ -12,7 +12,7 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
-from ._generated.models import Artifact, Order, Run, RunList
+from ._generated.models import Artifact
 from .errors import error_from_response
 
 __version__ = "0.1.0"
@@ -69,40 +69,19 @@ def events_headers(last_event_id: str | None) -> dict[str, str]:
     return headers
 
 
-# --- the calls ------------------------------------------------------------------------------------
+# --- what the calls send --------------------------------------------------------------------------
 
 
-def create_run(
-    template_id: str,
-    intake: Mapping[str, Any],
-    *,
-    project_id: str | None,
-    workspace_id: str | None,
-    providers: Mapping[str, Any] | None,
-    priority: str | None,
-    idempotency_key: str | None,
-    tags: Sequence[str] | None = None,
-    metadata: Mapping[str, str] | None = None,
-) -> Call:
-    body = {"templateId": template_id, "intake": dict(intake)}
-    body.update(
-        compact(
-            {
-                "projectId": project_id,
-                "workspaceId": workspace_id,
-                "providers": providers,
-                "priority": priority,
-                "tags": None if tags is None else list(tags),
-                "metadata": None if metadata is None else dict(metadata),
-            }
-        )
-    )
-    headers = {"idempotency-key": idempotency_key} if idempotency_key else None
-    return Call("POST", "/v1/runs", json=body, headers=headers, parse=Run.from_dict)
+def labels(tags: Sequence[str] | None, metadata: Mapping[str, str] | None) -> dict[str, Any]:
+    """A run's or an order's ``tags`` and ``metadata`` for its body (those given).
+
+    A tuple or a read-only mapping becomes the JSON array and object the API reads.
+    """
+    return compact({"tags": None if tags is None else list(tags), "metadata": None if metadata is None else dict(metadata)})
 
 
-def get_run(run_id: str) -> Call:
-    return Call("GET", f"/v1/runs/{seg(run_id)}", parse=Run.from_dict)
+def idempotency_headers(key: str | None) -> dict[str, str] | None:
+    return {"idempotency-key": key} if key else None
 
 
 def instant(name: str, value: datetime | str | None) -> str | None:
@@ -118,98 +97,27 @@ def instant(name: str, value: datetime | str | None) -> str | None:
     return value.isoformat()
 
 
-def list_runs(
-    *,
-    status: str | None,
-    project_id: str | None,
-    workspace_id: str | None,
-    parent_order_id: str | None,
-    include_archived: bool | None,
-    limit: int,
-    offset: int,
-    tags: Sequence[str] | None = None,
-    metadata: Mapping[str, str] | None = None,
-    template_id: str | None = None,
-    created_after: datetime | str | None = None,
-    created_before: datetime | str | None = None,
-    q: str | None = None,
-) -> Call:
-    params = compact(
-        {
-            "status": status,
-            "projectId": project_id,
-            "workspaceId": workspace_id,
-            "parentOrderId": parent_order_id,
-            "templateId": template_id,
-            "createdAfter": instant("created_after", created_after),
-            "createdBefore": instant("created_before", created_before),
-            "q": q,
-            "includeArchived": None if include_archived is None else ("true" if include_archived else "false"),
-            "limit": limit,
-            "offset": offset,
-            # Repeated: runs carrying every tag.
-            "tag": list(tags) if tags else None,
-        }
-    )
-    # metadata[<key>]=<value> (OpenAPI deepObject), which the generated list_runs does not send (docs/api.md).
-    params.update({f"metadata[{key}]": value for key, value in (metadata or {}).items()})
-    return Call("GET", "/v1/runs", params=params, parse=RunList.from_dict)
+#: The API's names for create_order's options (an option not listed here is sent under the name given).
+ORDER_OPTION_NAMES = {
+    "intake_base": "intakeBase",
+    "workflow_version": "workflowVersion",
+    "workspace_id": "workspaceId",
+    "project_id": "projectId",
+    "target_count": "targetCount",
+    "execution_mode": "executionMode",
+    "budget_limit_usd": "budgetLimitUsd",
+    "budget_enforcement_mode": "budgetEnforcementMode",
+    "provider_overrides": "providerOverrides",
+    "plan_artifact_id": "planArtifactId",
+    "priority": "priority",
+    "max_concurrency": "maxConcurrency",
+    "order_dedupe_key": "orderDedupeKey",
+}
 
 
-def cancel_run(run_id: str) -> Call:
-    return Call("POST", f"/v1/runs/{seg(run_id)}/cancel", parse=Run.from_dict)
-
-
-def decide_review(run_id: str, decision: str, *, note: str | None, patch: Mapping[str, Any] | None, gate_id: str | None) -> Call:
-    body = {"decision": decision, **compact({"note": note, "patch": patch, "gateId": gate_id})}
-    return Call("POST", f"/v1/queue/{seg(run_id)}/decision", json=body, parse=Run.from_dict)
-
-
-def create_order(
-    workflow_id: str,
-    variation_spec: Any,
-    options: Mapping[str, Any],
-    *,
-    idempotency_key: str | None = None,
-    tags: Sequence[str] | None = None,
-    metadata: Mapping[str, str] | None = None,
-) -> Call:
-    names = {
-        "intake_base": "intakeBase",
-        "workflow_version": "workflowVersion",
-        "workspace_id": "workspaceId",
-        "project_id": "projectId",
-        "target_count": "targetCount",
-        "execution_mode": "executionMode",
-        "budget_limit_usd": "budgetLimitUsd",
-        "budget_enforcement_mode": "budgetEnforcementMode",
-        "provider_overrides": "providerOverrides",
-        "plan_artifact_id": "planArtifactId",
-        "priority": "priority",
-        "max_concurrency": "maxConcurrency",
-        "order_dedupe_key": "orderDedupeKey",
-    }
-    body: dict[str, Any] = {"workflowId": workflow_id, "variationSpec": body_of(variation_spec)}
-    for key, value in options.items():
-        if value is None:
-            continue
-        body[names.get(key, key)] = body_of(value)
-    # As create_run sends them: a tuple or a read-only mapping becomes the JSON array and object the API reads.
-    body.update(compact({"tags": None if tags is None else list(tags), "metadata": None if metadata is None else dict(metadata)}))
-    headers = {"idempotency-key": idempotency_key} if idempotency_key else None
-    return Call("POST", "/v1/orders", json=body, headers=headers, parse=Order.from_dict)
-
-
-def start_order(order_id: str) -> Call:
-    return Call("POST", f"/v1/orders/{seg(order_id)}/start", parse=Order.from_dict)
-
-
-def get_order(order_id: str) -> Call:
-    return Call("GET", f"/v1/orders/{seg(order_id)}", parse=Order.from_dict)
-
-
-def get_artifact(artifact_id: str) -> Call:
-    return Call("GET", f"/v1/artifacts/{seg(artifact_id)}", parse=Artifact.from_dict)
+def order_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """create_order's options for its body, under the API's names; those set to ``None`` are left out."""
+    return {ORDER_OPTION_NAMES.get(key, key): body_of(value) for key, value in options.items() if value is not None}
 
 
 # --- downloads ------------------------------------------------------------------------------------

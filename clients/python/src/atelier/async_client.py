@@ -46,7 +46,7 @@ class AsyncAtelier:
         headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.base_url: str = base_url.rstrip("/")
         self._api_key = api_key
         self._http = http_client or httpx.AsyncClient(timeout=timeout)
         self._http.base_url = httpx.URL(self.base_url)
@@ -97,23 +97,18 @@ class AsyncAtelier:
 
         Raises :class:`IntakeInvalid` (422) when the intake does not fit, :class:`BudgetExceeded` (402) when a budget refuses it.
         """
-        return await self._send(
-            _base.create_run(
-                template_id,
-                intake,
-                project_id=project_id,
-                workspace_id=workspace_id,
-                providers=providers,
-                priority=priority,
-                idempotency_key=idempotency_key,
-                tags=tags,
-                metadata=metadata,
-            )
-        )
+        body = {
+            "templateId": template_id,
+            "intake": dict(intake),
+            **_base.compact({"projectId": project_id, "workspaceId": workspace_id, "providers": providers, "priority": priority}),
+            **_base.labels(tags, metadata),
+        }
+        headers = _base.idempotency_headers(idempotency_key)
+        return await self._send(_base.Call("POST", "/v1/runs", json=body, headers=headers, parse=Run.from_dict))
 
     async def get_run(self, run_id: str) -> Run:
         """GET /v1/runs/{run_id}."""
-        return await self._send(_base.get_run(run_id))
+        return await self._send(_base.Call("GET", f"/v1/runs/{_base.seg(run_id)}", parse=Run.from_dict))
 
     async def list_runs(
         self,
@@ -138,27 +133,30 @@ class AsyncAtelier:
         creation instants (timezone-aware datetimes, or ISO 8601 strings with an offset); ``q`` runs whose id, workflow id
         or name, or one of whose tags, contains the text, case aside.
         """
-        return await self._send(
-            _base.list_runs(
-                status=status,
-                project_id=project_id,
-                workspace_id=workspace_id,
-                parent_order_id=parent_order_id,
-                include_archived=include_archived,
-                limit=limit,
-                offset=offset,
-                tags=tags,
-                metadata=metadata,
-                template_id=template_id,
-                created_after=created_after,
-                created_before=created_before,
-                q=q,
-            )
+        params = _base.compact(
+            {
+                "status": status,
+                "projectId": project_id,
+                "workspaceId": workspace_id,
+                "parentOrderId": parent_order_id,
+                "templateId": template_id,
+                "createdAfter": _base.instant("created_after", created_after),
+                "createdBefore": _base.instant("created_before", created_before),
+                "q": q,
+                "includeArchived": None if include_archived is None else ("true" if include_archived else "false"),
+                "limit": limit,
+                "offset": offset,
+                # Repeated: runs carrying every tag.
+                "tag": list(tags) if tags else None,
+            }
         )
+        # metadata[<key>]=<value> (OpenAPI deepObject), which the generated list_runs does not send (docs/api.md).
+        params.update({f"metadata[{key}]": value for key, value in (metadata or {}).items()})
+        return await self._send(_base.Call("GET", "/v1/runs", params=params, parse=RunList.from_dict))
 
     async def cancel_run(self, run_id: str) -> Run:
         """POST /v1/runs/{run_id}/cancel: the run settles as ``cancelled`` at its next step boundary."""
-        return await self._send(_base.cancel_run(run_id))
+        return await self._send(_base.Call("POST", f"/v1/runs/{_base.seg(run_id)}/cancel", parse=Run.from_dict))
 
     async def decide_review(
         self,
@@ -174,7 +172,8 @@ class AsyncAtelier:
         ``patch`` releases a typed hold on approval (exactly the fields the hold declared); ``gate_id``, when given,
         must be the gate the run waits on.
         """
-        return await self._send(_base.decide_review(run_id, decision, note=note, patch=patch, gate_id=gate_id))
+        body = {"decision": decision, **_base.compact({"note": note, "patch": patch, "gateId": gate_id})}
+        return await self._send(_base.Call("POST", f"/v1/queue/{_base.seg(run_id)}/decision", json=body, parse=Run.from_dict))
 
     async def stream_run_events(self, run_id: str, *, last_event_id: str | None = None) -> AsyncIterator[RunEvent]:
         """One connection to GET /v1/runs/{run_id}/events: yields its events until the server ends it.
@@ -264,19 +263,22 @@ class AsyncAtelier:
         ``project_id``, ``workspace_id``, ``workflow_version``, ``execution_mode``, ``priority``,
         ``max_concurrency``, ``provider_overrides``, ``plan_artifact_id``, ``order_dedupe_key``.
         """
-        return await self._send(
-            _base.create_order(
-                workflow_id, variation_spec, options, idempotency_key=idempotency_key, tags=tags, metadata=metadata
-            )
-        )
+        body = {
+            "workflowId": workflow_id,
+            "variationSpec": _base.body_of(variation_spec),
+            **_base.order_options(options),
+            **_base.labels(tags, metadata),
+        }
+        headers = _base.idempotency_headers(idempotency_key)
+        return await self._send(_base.Call("POST", "/v1/orders", json=body, headers=headers, parse=Order.from_dict))
 
     async def start_order(self, order_id: str) -> Order:
         """POST /v1/orders/{order_id}/start. Raises :class:`BudgetExceeded` when a budget refuses it."""
-        return await self._send(_base.start_order(order_id))
+        return await self._send(_base.Call("POST", f"/v1/orders/{_base.seg(order_id)}/start", parse=Order.from_dict))
 
     async def get_order(self, order_id: str) -> Order:
         """GET /v1/orders/{order_id}: its status, counts and costs."""
-        return await self._send(_base.get_order(order_id))
+        return await self._send(_base.Call("GET", f"/v1/orders/{_base.seg(order_id)}", parse=Order.from_dict))
 
     async def follow_order(
         self,
@@ -304,7 +306,7 @@ class AsyncAtelier:
 
     async def get_artifact(self, artifact_id: str) -> Artifact:
         """GET /v1/artifacts/{artifact_id}."""
-        return await self._send(_base.get_artifact(artifact_id))
+        return await self._send(_base.Call("GET", f"/v1/artifacts/{_base.seg(artifact_id)}", parse=Artifact.from_dict))
 
     async def download_artifact(self, artifact_id: str, dest: str | Path, *, field: str = "url") -> Path:
         """Downloads the artifact's file (``content.url``; ``field="rawUrl"`` for the file before processing).

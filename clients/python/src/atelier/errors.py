@@ -16,10 +16,11 @@ callers ``except`` what they handle::
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, Never, Self, TypeVar, overload
 
 import httpx
 
+# atelier's __init__ re-exports exactly this list: an error class listed here is part of the package's API.
 __all__ = [
     "AtelierError",
     "BadRequest",
@@ -34,8 +35,9 @@ __all__ = [
     "ServerError",
     "Unauthorized",
     "UnprocessableEntity",
-    "error_from_response",
 ]
+
+_T = TypeVar("_T")
 
 
 class AtelierError(Exception):
@@ -64,7 +66,7 @@ class AtelierError(Exception):
     ) -> None:
         self.status = status
         self.code = code
-        self.message = message or (code or f"HTTP {status}")
+        self.message: str = message or (code or f"HTTP {status}")
         self.details = details
         self.body = body
         self.method = method
@@ -80,44 +82,43 @@ class Unauthorized(AtelierError):
     """401: missing or invalid credentials."""
 
 
+class _Detail(Generic[_T]):
+    """A read-only attribute of an error: one key of its ``details`` object (``None`` when there is no such object or key)."""
+
+    def __init__(self, key: str, doc: str | None = None) -> None:
+        self.key = key
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, err: None, owner: type | None = None) -> Self: ...
+    @overload
+    def __get__(self, err: AtelierError, owner: type | None = None) -> _T | None: ...
+    def __get__(self, err: AtelierError | None, owner: type | None = None) -> Self | _T | None:
+        if err is None:
+            return self
+        return err.details.get(self.key) if isinstance(err.details, dict) else None
+
+    # Read-only, as a property is: an assignment would otherwise hide what the API sent.
+    def __set__(self, err: AtelierError, value: Never) -> None:
+        raise AttributeError(f"{type(err).__name__}.{self.name} is read from details and cannot be set")
+
+
 class BudgetExceeded(AtelierError):
     """402 ``budget_exceeded``: a budget refused the run or the order's start before anything was spent."""
 
-    @property
-    def reason(self) -> str | None:
-        """per_run_cap_exceeded, hard_stop, allow_overage_exceeded or allow_one_more_exhausted."""
-        return self._field("reason")
-
-    @property
-    def budget_id(self) -> str | None:
-        return self._field("budgetId")
-
-    @property
-    def scope(self) -> str | None:
-        return self._field("scope")
-
-    @property
-    def enforcement_mode(self) -> str | None:
-        return self._field("enforcementMode")
-
-    @property
-    def limit_usd(self) -> float | None:
-        return self._field("limitUsd")
-
-    @property
-    def spend_usd(self) -> float | None:
-        return self._field("spendUsd")
-
-    @property
-    def run_estimate_usd(self) -> float | None:
-        return self._field("runEstimateUsd")
-
-    @property
-    def remaining_usd(self) -> float | None:
-        return self._field("remainingUsd")
-
-    def _field(self, name: str) -> Any:
-        return self.details.get(name) if isinstance(self.details, dict) else None
+    reason: _Detail[str] = _Detail(
+        "reason", "per_run_cap_exceeded, hard_stop, allow_overage_exceeded or allow_one_more_exhausted."
+    )
+    budget_id: _Detail[str] = _Detail("budgetId")
+    scope: _Detail[str] = _Detail("scope")
+    enforcement_mode: _Detail[str] = _Detail("enforcementMode")
+    limit_usd: _Detail[float] = _Detail("limitUsd")
+    spend_usd: _Detail[float] = _Detail("spendUsd")
+    run_estimate_usd: _Detail[float] = _Detail("runEstimateUsd")
+    remaining_usd: _Detail[float] = _Detail("remainingUsd")
 
 
 class Forbidden(AtelierError):
