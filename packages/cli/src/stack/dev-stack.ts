@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { type AtelierConfig, defaultApiUrl } from '../config.js';
 import { fileSigningSecret } from './file-signing-secret.js';
-import { MALLOC_ENV, answersReady, freePort, waitFor } from './processes.js';
+import { MALLOC_ENV, answersReady, freePort, stopIfStartFails, waitFor } from './processes.js';
 import { resolveSecretsKey } from './secrets-key.js';
 import { startStack } from './stack.js';
 import { SupervisedProcess } from './supervisor.js';
@@ -35,7 +35,7 @@ export async function startDevStack(config: AtelierConfig, logger: Logger, stopR
     await Promise.all(processes.map((p) => p.stop()));
     await deps.stop();
   };
-  try {
+  return stopIfStartFails(stop, async () => {
     stopRequested?.throwIfAborted();
     const apiPort = config.apiPort || (await freePort());
     const workerPort = config.workerHttpPort || (await freePort());
@@ -89,10 +89,7 @@ export async function startDevStack(config: AtelierConfig, logger: Logger, stopR
       egressAllowsPrivate,
       stop,
     };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  });
 }
 
 /** What `npm start` prints once everything answers. */

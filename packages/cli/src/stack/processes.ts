@@ -66,6 +66,19 @@ export async function waitFor<T>(what: string, attempt: () => Promise<T>, timeou
   throw new Error(`${what} was not ready after ${timeoutMs} ms: ${(lastError as Error)?.message ?? lastError}`);
 }
 
+/**
+ * Runs a stack's `start`, and `stop` before its error goes on when it fails or is called off part-way: the caller
+ * then holds no stack to stop, so nothing else would end the processes and servers started so far, or free their ports.
+ */
+export async function stopIfStartFails<T>(stop: () => Promise<void>, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
 /** waitFor's attempt for a process of ours: its /readyz at `url` answers 200 (anything else, or no answer, is tried again). */
 export function answersReady(url: string): () => Promise<void> {
   return async () => {

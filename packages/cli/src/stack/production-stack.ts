@@ -8,7 +8,7 @@ import type { AtelierConfig } from '../config.js';
 import { DEV_SUPERVISED_VARIABLE } from './dev-stack.js';
 import { fileSigningSecret } from './file-signing-secret.js';
 import { COMPILED_CLI } from './paths.js';
-import { MALLOC_ENV, answersReady, freePort, waitFor } from './processes.js';
+import { MALLOC_ENV, answersReady, freePort, stopIfStartFails, waitFor } from './processes.js';
 import { ensureTemporalServer, registerNamespace, setUpTemporalSchemas, startRealTemporalServer } from './real-temporal-server.js';
 import { resolveSecretsKey } from './secrets-key.js';
 import { SupervisedProcess } from './supervisor.js';
@@ -72,7 +72,7 @@ export async function startProductionStack(config: AtelierConfig, opts: Producti
     await Promise.all(processes.map((p) => p.process.stop()));
     for (const s of stops.reverse()) await s().catch((err) => logger.error({ err }, 'error while stopping'));
   };
-  try {
+  return stopIfStartFails(stop, async () => {
     const progress = (line: string) => logger.info(line);
     const [cliPath, release] = await timed('tools', () => Promise.all([ensureTemporalCli(progress), ensureTemporalServer(progress)]));
 
@@ -167,10 +167,7 @@ export async function startProductionStack(config: AtelierConfig, opts: Producti
       timings,
       stop,
     };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  });
 }
 
 /** What `atelier stack production` prints once every process answers /readyz. */

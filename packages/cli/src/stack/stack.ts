@@ -11,6 +11,7 @@ import { type EgressPolicy, egressPolicyFromEnv } from '@atelier/egress';
 import type { AtelierConfig } from '../config.js';
 import { connectToTemporal, waitForPostgres } from './dependencies.js';
 import { resolveFileSigning } from './file-signing-secret.js';
+import { stopIfStartFails } from './processes.js';
 import { resolvePublicUrl } from './public-url.js';
 import { resolveSecretsKey } from './secrets-key.js';
 import { ensureTemporalCli } from './temporal-cli.js';
@@ -80,7 +81,7 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch((err) => logger.error({ err }, 'error while stopping'));
   };
-  try {
+  return stopIfStartFails(stopAll, async () => {
     // First, so a gateway without its secret stops before anything starts.
     const fileUrls = parts.api ? await resolveFileSigning(config, parts.embedded) : undefined;
     const publicUrl = parts.api ? resolvePublicUrl(config, parts.embedded) : undefined;
@@ -261,8 +262,5 @@ export async function startStack(config: AtelierConfig, parts: StackParts, logge
       stops.push(() => server.close());
     }
     return { databaseUrl, temporalAddress, temporalUiUrl, api, db, ...(egress ? { egress } : {}), stop: stopAll };
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
+  });
 }
