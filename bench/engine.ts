@@ -39,6 +39,7 @@ import { type RunSample, runTimeline, spread, temporalCycle } from './engine-tim
 import {
   benchTemporalClient,
   type Cleanup,
+  NAMESPACE,
   RunWatcher,
   abba,
   benchLog,
@@ -72,7 +73,6 @@ const settings = {
 };
 
 const STEPS = 10;
-const NAMESPACE = 'default';
 const ATELIER_QUEUE = 'bench-engine';
 const BARE_QUEUE = 'bench-engine-bare';
 const BARE_WORKFLOWS_PATH = fileURLToPath(new URL('./bare-steps-workflows.ts', import.meta.url));

@@ -18,6 +18,7 @@ import os from 'node:os';
 import type { connectDb } from '@atelier/db';
 import {
   type Cleanup,
+  NAMESPACE,
   TERMINAL,
   benchLog,
   createApiKey,
@@ -42,7 +43,6 @@ const settings = {
 };
 const FAIRNESS_TARGET = 1.5;
 const ORDERS_TARGET = 0.8;
-const NAMESPACE = 'default';
 const BARE_QUEUE = 'bench-fair-bare';
 const BARE_WORKFLOWS_PATH = fileURLToPath(new URL('./bare-workflows.ts', import.meta.url));
 const { log, seconds } = benchLog('fairness');

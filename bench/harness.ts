@@ -28,7 +28,7 @@ import { Cleanup, type Infra, type Log, type TemporalStore, describe } from './i
 import type { RunWatcher } from './run-watcher';
 import { round1 } from './stats';
 
-export { Cleanup, type Infra, type Log, benchDbPool, benchTemporalClient, describe, rawQuery, startInfra } from './infra';
+export { Cleanup, type Infra, type Log, NAMESPACE, benchDbPool, benchTemporalClient, describe, rawQuery, startInfra } from './infra';
 export { RunWatcher, type Settled, TERMINAL } from './run-watcher';
 
 // ------------------------------------------------------------------------------------ settings and logs

@@ -153,6 +153,12 @@ export function compileCheckout(): void {
 
 export type TemporalStore = 'file' | 'memory' | 'server';
 
+/**
+ * The namespace startInfra's Temporal serves, on every store (temporal/dev-server.json), so the one the benches'
+ * workers and clients must name: read from that file rather than written again, so the two cannot drift apart.
+ */
+export const NAMESPACE = temporalSettings().namespace;
+
 export async function startInfra(cleanup: Cleanup, log: Log, temporalStore: TemporalStore = 'file'): Promise<Infra> {
   const tmpDir = await mkdtemp(path.join(os.tmpdir(), 'atelier-bench-'));
   // As root the embedded PostgreSQL runs as the `postgres` user, which must be able to enter this folder.

@@ -17,7 +17,19 @@ import { randomBytes } from 'node:crypto';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '@atelier/db';
-import { type Cleanup, benchLog, rawQuery, createApiKey, http, installRuntime, intEnv, runMain, startAtelier, startInfra } from './harness';
+import {
+  type Cleanup,
+  NAMESPACE,
+  benchLog,
+  rawQuery,
+  createApiKey,
+  http,
+  installRuntime,
+  intEnv,
+  runMain,
+  startAtelier,
+  startInfra,
+} from './harness';
 
 const settings = {
   localLatencyMs: intEnv('ATELIER_LOCAL_LATENCY_MS', 2_000),
@@ -90,7 +102,7 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   log(`settings ${JSON.stringify(settings)}, ATELIER_WORKER_MAX_ACTIVITIES=${process.env.ATELIER_WORKER_MAX_ACTIVITIES}`);
   const infra = await startInfra(cleanup, log, 'memory');
   const atelier = await startAtelier(cleanup, infra, {
-    namespace: 'default',
+    namespace: NAMESPACE,
     taskQueue: 'bench-isolation',
     localLatencyMs: settings.localLatencyMs,
   });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { busiestSecond, startRateLimitedProvider, throughput } from '../test/support/rate-limited-openai';
 import { atelierCliArgs } from './atelier-processes';
-import { benchLog, createApiKey, http, intEnv, loadAvg, runMain, startAtelier, startInfra } from './harness';
+import { NAMESPACE, benchLog, createApiKey, http, intEnv, loadAvg, runMain, startAtelier, startInfra } from './harness';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bench = benchLog('provider-limits');
@@ -32,7 +32,7 @@ await runMain(bench, async (cleanup) => {
   };
   Object.assign(process.env, env);
   const taskQueue = `bench-limits-${Date.now()}`;
-  const atelier = await startAtelier(cleanup, infra, { namespace: 'default', taskQueue, localLatencyMs: 0 });
+  const atelier = await startAtelier(cleanup, infra, { namespace: NAMESPACE, taskQueue, localLatencyMs: 0 });
   const second = spawn(process.execPath, atelierCliArgs('worker'), {
     cwd: ROOT,
     env: {

@@ -13,6 +13,7 @@
  */
 import { processCpuMs } from './cpu';
 import {
+  NAMESPACE,
   RunWatcher,
   benchDbPool,
   benchLog,
@@ -45,7 +46,7 @@ await runMain(bench, async (cleanup) => {
   log(`settings ${JSON.stringify(settings)}`);
   installRuntime();
   const infra = await startInfra(cleanup, log, 'memory');
-  const atelier = await startAtelier(cleanup, infra, { namespace: 'default', taskQueue: 'atelier-request-cpu', localLatencyMs: 0 });
+  const atelier = await startAtelier(cleanup, infra, { namespace: NAMESPACE, taskQueue: 'atelier-request-cpu', localLatencyMs: 0 });
   if (!atelier.processes) throw new Error('request-cpu measures the gateway and the worker as processes of their own');
   const { gatewayPid, workerPid } = atelier.processes;
   const { url } = atelier;

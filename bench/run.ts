@@ -14,7 +14,7 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as bareActivities from './bare-activities';
-import { type Cleanup, benchLog, describe, gitState, intEnv, loadAvg, postRun, runMain, temporalStoreEnv } from './harness';
+import { type Cleanup, NAMESPACE, benchLog, describe, gitState, intEnv, loadAvg, postRun, runMain, temporalStoreEnv } from './harness';
 import { comparedSides, startBothSides } from './both-sides';
 import { runBounded, sleep } from './stats';
 import { measureCreation } from './target-creation';
@@ -50,7 +50,6 @@ const settings = {
   temporalStore: temporalStoreEnv(),
 };
 
-const NAMESPACE = 'default';
 const BARE_QUEUE = 'bench-bare';
 const ATELIER_QUEUE = 'bench-atelier';
 const BARE_WORKFLOWS_PATH = fileURLToPath(new URL('./bare-workflows.ts', import.meta.url));

@@ -16,7 +16,7 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as bareActivities from './bare-activities';
-import { type Cleanup, benchLog, gitState, http, intEnv, loadAvg, postRun, runMain, temporalStoreEnv } from './harness';
+import { type Cleanup, NAMESPACE, benchLog, gitState, http, intEnv, loadAvg, postRun, runMain, temporalStoreEnv } from './harness';
 import { comparedSides, startBothSides } from './both-sides';
 import { round3, runBounded, summarize } from './stats';
 import { burstMilestones, startPath } from './engine-timeline';
@@ -36,7 +36,6 @@ const settings = {
 export const MAKESPAN_TARGET = 1.15;
 export const POST_P99_TARGET = 1.5;
 
-const NAMESPACE = 'default';
 const BARE_QUEUE = 'bench-bare-slow';
 const ATELIER_QUEUE = 'bench-atelier';
 const bench = benchLog('slow-calls');
