@@ -32,8 +32,9 @@ export async function visibleDocument(
   const { db } = caller.services;
   const document = await getPublicationDocument(db, id);
   const publication = document ? await getPublication(db, document.publication_id) : undefined;
-  const seen = await visibleRecord(caller, document && publication, { noun: 'document', id }, write);
-  return { document: document!, publication: seen.row };
+  // A document is seen through its publication's workspace: one without a publication is not found either.
+  const { row } = await visibleRecord(caller, document && publication, { noun: 'document', id }, write);
+  return { document: document!, publication: row };
 }
 
 /** What the gateway's synchronous verify needs to send one attempt. */
