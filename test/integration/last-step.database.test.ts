@@ -4,7 +4,7 @@ import {
   type RunRow,
   emitArtifact,
   insertRun,
-  insertWebhookEndpoint,
+  webhookEndpointTargets,
   markCancelRequested,
   settleRunWithStep,
   settleStartedStep,
@@ -169,7 +169,7 @@ describe('a last step that settles its run in one statement', () => {
     expect(await written(cancelled)).toEqual(before);
 
     const other = await registerUser(h);
-    await insertWebhookEndpoint(h.db, {
+    await webhookEndpointTargets.insert(h.db, {
       id: `ep-${randomBytes(8).toString('hex')}`,
       workspace_id: other.workspaceId,
       url: 'https://example.com/hook',

@@ -12,11 +12,6 @@ export type PublicationDocumentRow = Selectable<PublicationDocumentsTable>;
 
 /** A publication is a signed webhook target (signed-webhook-targets.ts); its own are the slug and the documents. */
 export const publicationTargets = signedWebhookTargetStore('publications', 'publication');
-export const insertPublication = publicationTargets.insert;
-export const getPublication = publicationTargets.get;
-/** A workspace's publications, oldest first. */
-export const listPublications = publicationTargets.list;
-export const updatePublication = publicationTargets.update;
 
 export async function getPublicationBySlug(db: Executor, slug: string): Promise<PublicationRow | undefined> {
   return db.selectFrom('publications').selectAll().where('slug', '=', slug).executeTakeFirst();

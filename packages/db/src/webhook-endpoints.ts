@@ -11,14 +11,6 @@ export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 
 /** An endpoint is a signed webhook target (signed-webhook-targets.ts); its own are the events and its deliveries. */
 export const webhookEndpointTargets = signedWebhookTargetStore('webhook_endpoints', 'webhook_endpoint');
-export const insertWebhookEndpoint = webhookEndpointTargets.insert;
-export const getWebhookEndpoint = webhookEndpointTargets.get;
-/** A workspace's endpoints, oldest first. */
-export const listWebhookEndpoints = webhookEndpointTargets.list;
-export const countWebhookEndpoints = webhookEndpointTargets.count;
-export const updateWebhookEndpoint = webhookEndpointTargets.update;
-/** Deletes an endpoint with its health row; its messages stay, and one still being retried sends nothing more. */
-export const deleteWebhookEndpoint = webhookEndpointTargets.delete;
 
 export type WebhookDeliveryRow = WebhookMessageRow & { attempt_rows: WebhookAttemptRow[] };
 

@@ -1,12 +1,4 @@
-import {
-  PG,
-  type PublicationDocumentRow,
-  type PublicationRow,
-  getPublication,
-  getPublicationDocument,
-  pgErrorCode,
-  publicationTargets,
-} from '@atelier/db';
+import { PG, type PublicationDocumentRow, type PublicationRow, getPublicationDocument, pgErrorCode, publicationTargets } from '@atelier/db';
 import type { WebhookAttemptDeps } from '@atelier/engine/webhooks/index';
 import { visibleRecord } from '../access.js';
 import { type ApiError, fail } from '../errors.js';
@@ -31,7 +23,7 @@ export async function visibleDocument(
 ): Promise<{ document: PublicationDocumentRow; publication: PublicationRow }> {
   const { db } = caller.services;
   const document = await getPublicationDocument(db, id);
-  const publication = document ? await getPublication(db, document.publication_id) : undefined;
+  const publication = document ? await publicationTargets.get(db, document.publication_id) : undefined;
   // A document is seen through its publication's workspace: one without a publication is not found either.
   const { row } = await visibleRecord(caller, document && publication, { noun: 'document', id }, write);
   return { document: document!, publication: row };

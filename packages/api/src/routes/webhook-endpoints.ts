@@ -1,5 +1,5 @@
 import { createRoute, type z } from '@hono/zod-openapi';
-import { countWebhookEndpoints, deleteWebhookEndpoint, enqueueWebhookMessage, eventBody, listWebhookEndpointDeliveries } from '@atelier/db';
+import { enqueueWebhookMessage, eventBody, listWebhookEndpointDeliveries, webhookEndpointTargets } from '@atelier/db';
 import {
   ListWebhookDeliveriesQuery,
   ListWebhookEndpointsQuery,
@@ -56,7 +56,7 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
   },
   createErrors: [401, 403, 404, 422, 503],
   checkCreate: async (caller, access) => {
-    if ((await countWebhookEndpoints(caller.services.db, access.workspaceId)) >= MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE) {
+    if ((await webhookEndpointTargets.count(caller.services.db, access.workspaceId)) >= MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE) {
       throw fail.validation([
         {
           type: 'too_many_endpoints',
@@ -92,7 +92,7 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
     }),
     async (c) => {
       const endpoint = await visibleTarget(callerOf(c), endpointTarget, c.req.valid('param').endpoint_id, true);
-      if (!(await deleteWebhookEndpoint(c.get('services').db, endpoint.id))) throw fail.notFound('webhook endpoint', endpoint.id);
+      if (!(await webhookEndpointTargets.delete(c.get('services').db, endpoint.id))) throw fail.notFound('webhook endpoint', endpoint.id);
       return c.body(null, 204);
     },
   )

@@ -1,4 +1,4 @@
-import { type Db, type WebhookTargetKind, getPublication, getWebhookEndpoint } from '@atelier/db';
+import { type Db, type WebhookTargetKind, publicationTargets, webhookEndpointTargets } from '@atelier/db';
 import { SecretsKeyMissing, openSecret, sealSecret } from './secret-box.js';
 
 /**
@@ -29,11 +29,11 @@ export function sealTargetKey(secretsKey: Buffer | undefined, kind: WebhookTarge
 
 const TARGETS: Record<WebhookTargetKind, TargetLookup> = {
   publication: async (db, id) => {
-    const p = await getPublication(db, id);
+    const p = await publicationTargets.get(db, id);
     return p && { workspace_id: p.workspace_id, secret_sealed: p.secret_sealed, url: p.revalidate_url };
   },
   // A disabled endpoint is sent no new events; a message recorded before it was disabled still goes.
-  webhook_endpoint: getWebhookEndpoint,
+  webhook_endpoint: webhookEndpointTargets.get,
 };
 
 export async function loadWebhookTarget(
