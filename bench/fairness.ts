@@ -5,7 +5,7 @@
  * - fairness: a run of workspace B, timed from POST /v1/runs to `completed` in the read model, on an idle
  *   stack (the quicker of two) and again while workspace A has BENCH_FAIR_BACKLOG (2,000) runs of its own
  *   handed to Temporal and waiting. Target: busy ≤ 1.5 × idle.
- * - order at capacity: an order of BENCH_FAIR_ORDER (2,000) plan-research-report children with
+ * - order at capacity (skipped when BENCH_FAIR_ORDER is 0): an order of BENCH_FAIR_ORDER (2,000) plan-research-report children with
  *   maxConcurrency BENCH_FAIR_CONCURRENCY (64), timed from its start until every child is terminal and the
  *   order settled, against bareOrderWorkflow at the same concurrency whose children's first two activities
  *   sleep as long as a model call (plan-research-report: two model calls and a code step). Target: children/s
@@ -15,6 +15,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
+import type { Client } from '@temporalio/client';
 import type { connectDb } from '@atelier/db';
 import {
   type Cleanup,
@@ -139,11 +140,21 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   log('waiting for A to drain');
   while ((await unsettledA()) > 0) await sleep(1_000);
 
-  // ---------------------------------------------------------------------------------- order at capacity
-  const n = settings.orderChildren;
+  const orders = settings.orderChildren > 0 ? await orderAtCapacity(settings.orderChildren, atelier.url, keyB, db, client) : undefined;
+  log(
+    `summary: fairness ${busyMs} ms vs idle ${idleMs} ms = ${fairness.ratio}× (target ≤ ${FAIRNESS_TARGET}); orders ${orders?.ratio ?? 'skipped'}`,
+  );
+  return { settings, seconds: round1(seconds()), fairness, orders };
+}
+
+/**
+ * An order of `n` children at BENCH_FAIR_CONCURRENCY in flight, workspace B's, against bareOrderWorkflow at the
+ * same concurrency: children/s of each, timed from the order's start until it settles.
+ */
+async function orderAtCapacity(n: number, atelierUrl: string, keyB: string, db: Db, client: Client) {
   const items = Array.from({ length: n }, (_, i) => ({ topic: `child ${i}` }));
   const planned = await http(
-    atelier.url,
+    atelierUrl,
     'POST',
     '/v1/orders',
     { workflowId: RUNS_TEMPLATE, variationSpec: { resolver: 'list', params: { items } }, maxConcurrency: settings.concurrency },
@@ -153,7 +164,7 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   const orderId = planned.body.id as string;
   log(`atelier order: ${n} children, ${settings.concurrency} in flight`);
   const t0 = performance.now();
-  const started = await http(atelier.url, 'POST', `/v1/orders/${orderId}/start`, {}, keyB);
+  const started = await http(atelierUrl, 'POST', `/v1/orders/${orderId}/start`, {}, keyB);
   if (started.status !== 200) throw new Error(`start: ${started.status}`);
   for (;;) {
     const [order] = await rawQuery<{ status: string }>(db, 'select status from orders where id = $1', [orderId]);
@@ -162,7 +173,7 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
     await sleep(200);
   }
   const atelierSeconds = (performance.now() - t0) / 1000;
-  const order = (await http(atelier.url, 'GET', `/v1/orders/${orderId}`, undefined, keyB)).body;
+  const order = (await http(atelierUrl, 'GET', `/v1/orders/${orderId}`, undefined, keyB)).body;
   const lastExecution = await client.workflow.getHandle(orderId).describe();
   log(`bare order: ${n} children, ${settings.concurrency} in flight`);
   const b0 = performance.now();
@@ -194,8 +205,7 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
     `orders: atelier ${orders.atelier.childrenPerSec} children/s (${orders.atelier.seconds} s, ${order.status}), ` +
       `bare ${orders.bare.childrenPerSec} children/s (${orders.bare.seconds} s): ${orders.ratio} (target ≥ ${ORDERS_TARGET})`,
   );
-  log(`summary: fairness ${busyMs} ms vs idle ${idleMs} ms = ${fairness.ratio}× (target ≤ ${FAIRNESS_TARGET}); orders ${orders.ratio}`);
-  return { settings, seconds: round1(seconds()), fairness, orders };
+  return orders;
 }
 
 void runMain({ log, seconds }, (cleanup) => main(cleanup));
