@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ARTIFACT_CLASS_VALUES, ARTIFACT_STATUS_VALUES } from './artifact-values.js';
 import { Id, Instant, LIMITS, Pagination } from './common.js';
-import { ArtifactTypeRef, IntakeField } from './workflow-definition.js';
+import { ArtifactTypeRef, IntakeField, WorkflowLifecycle } from './workflow-definition.js';
 
 export const CatalogWorkflowSummary = z
   .object({
@@ -11,8 +11,7 @@ export const CatalogWorkflowSummary = z
     artifactClass: z.string(),
     outputType: z.string().nullable(),
     version: z.string(),
-    status: z.enum(['active', 'deprecated']),
-    supersededById: z.string().nullable(),
+    ...WorkflowLifecycle,
     roughDurationSeconds: z.number().int().nullable(),
     qaIncluded: z.boolean(),
     provided: z.array(z.object({ name: z.string(), type: z.string(), required: z.boolean(), description: z.string().nullable() })),

@@ -89,6 +89,15 @@ export const Step = z
   })
   .openapi('Step');
 
+/**
+ * A workflow's lifecycle as every view of it shows it: active, or deprecated and (when the deprecation named
+ * one) superseded by another workflow, whose id runs of the deprecated one are refused with.
+ */
+export const WorkflowLifecycle = {
+  status: z.enum(['active', 'deprecated']),
+  supersededById: z.string().nullable(),
+};
+
 export const WorkflowDefinition = z
   .object({
     id: z.string().min(1),
@@ -97,8 +106,8 @@ export const WorkflowDefinition = z
     artifactClass: z.enum(ARTIFACT_CLASSES),
     outputType: z.string().optional(),
     version: z.string().min(1),
-    status: z.enum(['active', 'deprecated']).optional(),
-    supersededById: z.string().nullable().optional(),
+    status: WorkflowLifecycle.status.optional(),
+    supersededById: WorkflowLifecycle.supersededById.optional(),
     cadence: z.string().min(1),
     estimatedDurationSeconds: z.number().int().positive().optional(),
     intakeSchema: z.object({ fields: z.array(IntakeField).max(LIMITS.intakeFields) }),

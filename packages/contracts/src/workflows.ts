@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { BindingMap, Id, LIMITS, pathParam, Usd, WorkspaceListQuery } from './common.js';
+import { WorkflowLifecycle } from './workflow-definition.js';
 
 /**
  * Workflow authoring (decisions §2): workspaces write drafts, publish them as internal versions and
@@ -111,8 +112,7 @@ export const WorkflowSummary = z
     name: z.string(),
     workspaceId: z.string().uuid().nullable().describe('null for the platform built-ins'),
     builtin: z.boolean(),
-    status: z.enum(['active', 'deprecated']),
-    supersededById: z.string().nullable(),
+    ...WorkflowLifecycle,
     visibility: Visibility,
     liveVersion: z.string().nullable().describe('The newest published version: what new runs pin; null while only a draft exists'),
     createdAt: z.string(),
