@@ -90,8 +90,8 @@ export const Step = z
   .openapi('Step');
 
 /**
- * A workflow's lifecycle as every view of it shows it: active, or deprecated and (when the deprecation named
- * one) superseded by another workflow, whose id runs of the deprecated one are refused with.
+ * A workflow's lifecycle as every view of it shows it: active, or deprecated and, when its deprecation named
+ * one, superseded by another workflow (a run of the deprecated one is refused naming it).
  */
 export const WorkflowLifecycle = {
   status: z.enum(['active', 'deprecated']),
