@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import * as bareActivities from './bare-activities';
 import { type Cleanup, NAMESPACE, abba, benchLog, gitState, http, intEnv, loadAvg, postRun, runMain, temporalStoreEnv } from './harness';
 import { comparedSides, startBothSides } from './both-sides';
-import { ratioBand, round3, runBounded, summarize } from './stats';
+import { geometricMean, ratioBand, round3, runBounded, summarize } from './stats';
 import { burstMilestones, startPath } from './engine-timeline';
 import { startBareGateway } from './target-creation';
 import { RUNS_TEMPLATE } from './target-runs';
@@ -176,7 +176,7 @@ async function main(cleanup: Cleanup, aborted: () => boolean): Promise<Record<st
     // Each round's two bursts ran next to each other, so its ratio is read at one speed of the machine; the
     // figure is their geometric mean, and the band says how far it can be trusted.
     const ratios = rounds.map((r) => r.makespanRatio);
-    const makespan = round3(Math.exp(ratios.reduce((sum, x) => sum + Math.log(x), 0) / ratios.length));
+    const makespan = round3(geometricMean(ratios));
     const postP99Ms = {
       atelier: Math.max(...rounds.map((r) => r.atelier.post.p99Ms)),
       bare: Math.max(...rounds.map((r) => r.bare.post.p99Ms)),

@@ -15,6 +15,11 @@ export function median(values: readonly number[]): number {
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 export const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
+/** The geometric mean: how the benches average ratios and rates over rounds, so no one round's scale weighs more. */
+export function geometricMean(values: readonly number[]): number {
+  return Math.exp(values.reduce((s, x) => s + Math.log(x), 0) / values.length);
+}
+
 /**
  * How far the geometric mean of paired ratios can be trusted: the mean's band at one standard error
  * (the rounds' log ratios scatter; the band narrows with the square root of their number). Undefined for

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { SEARCH_ATTRIBUTES } from '@atelier/engine/workflows/search-attributes';
 import { type Metered, type PhaseCpu, type PhaseDb, historyShape } from './diagnostics';
 import { type Sides, abba, describe, followRunStream, postRun } from './harness';
-import { type LatencySummary, ratioBand, round1, round3, runBounded, summarize } from './stats';
+import { type LatencySummary, geometricMean, ratioBand, round1, round3, runBounded, summarize } from './stats';
 
 export const RUNS_TEMPLATE = 'plan-research-report';
 export const RUNS_TARGET = 0.85;
@@ -180,7 +180,7 @@ export function brief(p: PhaseResult) {
 
 const best = (phases: PhaseResult[]) => phases.reduce((a, b) => (b.throughput > a.throughput ? b : a));
 /** A side's throughput over its rounds; two sides' ratio of these is the geometric mean of the rounds' own ratios. */
-const meanThroughput = (phases: PhaseResult[]) => Math.exp(phases.reduce((s, p) => s + Math.log(p.throughput), 0) / phases.length);
+const meanThroughput = (phases: PhaseResult[]) => geometricMean(phases.map((p) => p.throughput));
 const meanCpu = (phases: PhaseResult[]) => phases.reduce((s, p) => s + (p.cpu?.perUnitMs.total ?? 0), 0) / phases.length;
 
 /** The runs target: `rounds` ABBA rounds of N bare workflows and N Atelier runs, C in flight. */
