@@ -45,6 +45,13 @@ async function listening(): Promise<Server> {
   return server;
 }
 
+/** Every descriptor of the socket closed: the port can be listened on again. */
+async function expectFree(port: number): Promise<void> {
+  const again = createServer();
+  await new Promise<void>((resolve, reject) => again.once('error', reject).listen(port, '127.0.0.1', resolve));
+  await new Promise((resolve) => again.close(resolve));
+}
+
 describe('acceptors', () => {
   it('takes one new connection per turn with the server alone, as Node does', async () => {
     const server = await listening();
@@ -85,9 +92,16 @@ describe('acceptors', () => {
     closeCopies();
     await new Promise((resolve) => server.close(resolve));
     closing.length = 0;
-    // Every descriptor of the socket closed: the port can be listened on again.
-    const again = createServer();
-    await new Promise<void>((resolve, reject) => again.once('error', reject).listen(port, '127.0.0.1', resolve));
-    await new Promise((resolve) => again.close(resolve));
+    await expectFree(port);
+  });
+
+  it('holds no descriptor of the socket once it has answered, so a port closed at once is free at once', async () => {
+    const server = await listening();
+    const port = (server.address() as { port: number }).port;
+    const closeCopies = await addAcceptors(server, 8);
+    closeCopies();
+    await new Promise((resolve) => server.close(resolve));
+    closing.length = 0;
+    await expectFree(port);
   });
 });

@@ -64,9 +64,15 @@ function listeningCopies(server: Server, n: number): Promise<Server[]> {
     };
     const timer = setTimeout(() => fail(new Error(`no descriptor copies within ${COPY_TIMEOUT_MS} ms`)), COPY_TIMEOUT_MS);
     echo.once('error', fail);
+    // Done at 'close', not at the last copy: the child holds a descriptor of the socket for each one it
+    // passed back until it has exited, and a port is free again only once every descriptor is closed.
     // 'close', not 'exit': it comes once the channel has delivered every message the child sent.
     echo.once('close', (code) => {
-      if (copies.length < n) fail(new Error(`the descriptor copier ended (${code}) after ${copies.length} of ${n} copies`));
+      if (copies.length < n) return fail(new Error(`the descriptor copier ended (${code}) after ${copies.length} of ${n} copies`));
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(copies);
     });
     echo.on('message', (_message, copied) => {
       if (settled) {
@@ -74,10 +80,6 @@ function listeningCopies(server: Server, n: number): Promise<Server[]> {
         return;
       }
       copies.push(handingTo(server).listen(copied as never));
-      if (copies.length < n) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(copies);
     });
     for (let i = 1; i <= n; i++) echo.send(i === n ? 'last' : 'copy', handle as never);
   });
