@@ -7,9 +7,9 @@
  *   default): the slowest one's latency idle, and again with 60 runs waiting on a provider that never
  *   answers plus deliveries to two event-webhook endpoints, one that never answers and one that answers
  *   after 10 s (target ≤ 1.2×);
- * - the worker's RSS with 50 model calls in flight and with 2,000 (target ≤ 1.3×), each read every 5 s for
- *   BENCH_MEMORY_SETTLE_MS (30 s) and compared at its last reading, once the calls' garbage is collected;
- *   the first readings' ratio is printed beside it.
+ * - the worker's RSS with 50 model calls in flight and with 2,000 (target ≤ 1.3×), each read every 5 s until
+ *   it settles (at least BENCH_MEMORY_SETTLE_MS, 30 s) and compared settled, once the garbage of the calls'
+ *   start is collected; the first readings' ratio is printed beside it.
  *
  * The provider is the `openai` adapter pointed at a loopback server (OPENAI_BASE_URL) that never answers;
  * the stack runs with ATELIER_WORKER_MAX_ACTIVITIES=2500 (unless set) so that 2,000 calls fit.

@@ -33,12 +33,13 @@ export const DEFAULT_TASK_QUEUE = 'atelier-runs';
  * burst of steps leaves the worker's old space fragmented: each step's short-lived objects are promoted
  * during the step's first moments, beside the few that live as long as its model call, and die there. The
  * full collection that frees them left their pages committed: with 2,000 calls in flight the worker kept
- * 262 MB of heap for 153 MB alive, and 166 for 156 compacted (bench/isolation.ts, docs/performance-log.md).
- * Full collections are rare in a worker (a few a minute under a burst), so compacting costs little.
+ * 262 MB of heap for 153 MB alive, and 166–188 MB for 156 compacted (bench/isolation.ts). Full collections are
+ * few beside the young generation's, and the benches showed no cost (docs/performance-log.md, 2026-11-29).
  */
 function compactHeapOnFullCollections(): void {
   setFlagsFromString('--compact-on-every-full-gc');
 }
+
 /** Running from TypeScript sources (tsx, vitest) rather than the compiled dist/ of `npm run build`. */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 export const WORKFLOWS_PATH = fileURLToPath(new URL(`./workflows/index.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url));
