@@ -1,6 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
+import type http2 from 'node:http2';
 import { Readable } from 'node:stream';
+import tls from 'node:tls';
+import { Http2Origins, type Slot } from './http2-sessions.js';
 
 /** What a provider call sends: the subset of fetch's RequestInit the adapters use. */
 export interface ProviderRequest {
@@ -10,55 +13,150 @@ export interface ProviderRequest {
   signal: AbortSignal;
 }
 
-// Kept-alive sockets per origin, as fetch keeps them: a provider's calls reuse their connections.
-const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
-};
-
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
+export interface TransportOptions {
+  /** Whether https origins that speak HTTP/2 are called over it (ATELIER_PROVIDER_HTTP2=0 keeps HTTP/1.1 for all). */
+  http2: boolean;
+  /** Certificates trusted beside the system's (a loopback provider's in tests; NODE_EXTRA_CA_CERTS elsewhere). */
+  ca?: string | Buffer;
+  /** How long opening an HTTP/2 connection may take (30 s; tests shorten it). */
+  http2HandshakeMs?: number;
+}
+
 /**
- * A provider call over node:http, answered as a fetch Response. A worker holds thousands of model calls
- * open at once while providers think; measured with 2,000 requests held open, fetch kept about 24 KB of
- * heap and 40 KB resident per request, node:http about 7 and 20 (docs/performance-log.md, 0fb41ac).
- * The answer becomes a web Response only once it arrives, so the adapters read it as before.
+ * How provider calls reach their origins. A worker holds thousands of model calls open at once while providers
+ * think, so the transport is chosen for what a waiting call holds: an https origin that speaks HTTP/2 is called
+ * over it (a stream of a shared connection, http2-sessions.ts); any other over node:http with kept-alive
+ * sockets (measured with 2,000 requests held open, fetch kept about 24 KB of heap and 40 KB resident per
+ * request, node:http about 7 and 20; docs/performance-log.md, 0fb41ac). The answer becomes a web Response
+ * only once it arrives, so the adapters read it as they would fetch's.
  */
-export async function providerFetch(url: string, request: ProviderRequest): Promise<Response> {
-  const target = new URL(url);
-  const agent = target.protocol === 'https:' ? agents['https:'] : target.protocol === 'http:' ? agents['http:'] : undefined;
-  if (!agent) throw new TypeError(`a provider URL must be http or https, not ${target.protocol}`);
-  const headers = { ...request.headers };
-  let body: string | Buffer | undefined;
-  if (typeof request.body === 'string') body = request.body;
-  else if (request.body) {
-    // A multipart upload: the platform's own encoder writes the parts and names the boundary.
-    const encoded = new Request(url, { method: 'POST', body: request.body });
-    headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
-    body = Buffer.from(await encoded.arrayBuffer());
+export class ProviderTransport {
+  private readonly http = new http.Agent({ keepAlive: true });
+  private readonly https: https.Agent;
+  private readonly http2: Http2Origins | undefined;
+
+  constructor(options: TransportOptions) {
+    // One context for every connection: each would otherwise parse the whole set of roots anew (about 1 MB).
+    const secureContext = options.ca ? tls.createSecureContext({ ca: [...tls.rootCertificates, options.ca] }) : undefined;
+    this.https = new https.Agent({ keepAlive: true, ...(secureContext ? { secureContext } : {}) });
+    this.http2 = options.http2
+      ? new Http2Origins(secureContext, options.http2HandshakeMs ? { handshakeMs: options.http2HandshakeMs } : {})
+      : undefined;
   }
-  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-  request.signal.throwIfAborted();
+
+  async fetch(url: string, request: ProviderRequest): Promise<Response> {
+    const target = new URL(url);
+    if (target.protocol !== 'https:' && target.protocol !== 'http:') {
+      throw new TypeError(`a provider URL must be http or https, not ${target.protocol}`);
+    }
+    const headers = { ...request.headers };
+    let body: string | Buffer | undefined;
+    if (typeof request.body === 'string') body = request.body;
+    else if (request.body) {
+      // A multipart upload: the platform's own encoder writes the parts and names the boundary.
+      const encoded = new Request(url, { method: 'POST', body: request.body });
+      headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
+      body = Buffer.from(await encoded.arrayBuffer());
+    }
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    request.signal.throwIfAborted();
+    const secure = target.protocol === 'https:';
+    const slot = secure && this.http2 ? await this.http2.session(target, request.signal) : undefined;
+    if (slot) return overHttp2(slot, target, request, headers, body);
+    return overHttp1(target, secure ? this.https : this.http, request, headers, body);
+  }
+
+  /** Closes the kept connections (a test's end; a worker's process ends with them). */
+  close(): void {
+    this.http.destroy();
+    this.https.destroy();
+    this.http2?.close();
+  }
+}
+
+const processTransport = new ProviderTransport({
+  http2: !['0', 'false', 'off'].includes((process.env.ATELIER_PROVIDER_HTTP2 ?? '').toLowerCase()),
+});
+
+/** A provider call through the process's transport, its kept connections shared by every call of the worker. */
+export function providerFetch(url: string, request: ProviderRequest): Promise<Response> {
+  return processTransport.fetch(url, request);
+}
+
+function overHttp1(
+  target: URL,
+  agent: http.Agent,
+  request: ProviderRequest,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const outgoing = (target.protocol === 'https:' ? https : http).request(
       target,
       { method: request.method, headers, agent, signal: request.signal },
       (incoming) => {
-        const status = incoming.statusCode ?? 502;
         const answerHeaders = new Headers();
         for (const [name, value] of Object.entries(incoming.headers)) {
           if (value === undefined) continue;
           for (const one of Array.isArray(value) ? value : [value]) answerHeaders.append(name, one);
         }
-        if (NULL_BODY_STATUSES.has(status)) {
-          incoming.resume();
-          resolve(new Response(null, { status, headers: answerHeaders }));
-          return;
-        }
-        resolve(new Response(Readable.toWeb(incoming) as ReadableStream<Uint8Array>, { status, headers: answerHeaders }));
+        resolve(answered(incoming.statusCode ?? 502, answerHeaders, incoming));
       },
     );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
+}
+
+/** Headers that name a connection rather than a message: HTTP/2 refuses them. */
+const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host']);
+
+function overHttp2(
+  slot: Slot,
+  target: URL,
+  request: ProviderRequest,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+): Promise<Response> {
+  const outgoing: http2.OutgoingHttpHeaders = { ':method': request.method, ':path': `${target.pathname}${target.search}` };
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (!CONNECTION_HEADERS.has(lower)) outgoing[lower] = value;
+  }
+  return new Promise<Response>((resolve, reject) => {
+    let stream: http2.ClientHttp2Stream;
+    try {
+      stream = slot.session.request(outgoing, { signal: request.signal, endStream: body === undefined });
+    } catch (err) {
+      // The connection closed between being chosen and being used.
+      slot.release();
+      reject(err);
+      return;
+    }
+    stream.once('close', slot.release);
+    stream.once('error', reject);
+    stream.once('response', (answer) => {
+      stream.off('error', reject);
+      const answerHeaders = new Headers();
+      for (const [name, value] of Object.entries(answer)) {
+        if (value === undefined || name.startsWith(':')) continue;
+        for (const one of Array.isArray(value) ? value : [value]) answerHeaders.append(name, String(one));
+      }
+      resolve(answered(Number(answer[':status'] ?? 502), answerHeaders, stream));
+    });
+    if (body !== undefined) stream.end(body);
+  });
+}
+
+/** A Response of the answer's status, headers and body stream (no body for the statuses that have none). */
+function answered(status: number, headers: Headers, body: Readable): Response {
+  if (NULL_BODY_STATUSES.has(status)) {
+    // Nothing reads it, so nothing else hears its failure: a reset after the headers must not go unheard.
+    body.on('error', () => undefined);
+    body.resume();
+    return new Response(null, { status, headers });
+  }
+  return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status, headers });
 }

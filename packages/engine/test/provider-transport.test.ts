@@ -1,0 +1,186 @@
+import http2 from 'node:http2';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import tls from 'node:tls';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LOOPBACK_TLS } from '../../../test/support/loopback-tls.js';
+import { ProviderTransport } from '../src/providers/http-transport.js';
+
+type Held = { version: string; path: string; body: string; answer: (status: number, text?: string) => void };
+
+/**
+ * A provider over TLS that holds each request until the test answers it. `h2` offers HTTP/2 (and HTTP/1.1,
+ * as real providers do); otherwise the handshake can only choose HTTP/1.1.
+ */
+async function provider(kind: 'h2' | 'http/1.1', maxConcurrentStreams = 100) {
+  const held: Held[] = [];
+  const sessions: http2.ServerHttp2Session[] = [];
+  const onRequest = (req: http2.Http2ServerRequest | IncomingMessage, res: http2.Http2ServerResponse | ServerResponse) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    req.on('end', () =>
+      held.push({
+        version: req.httpVersion,
+        path: req.url ?? '',
+        body,
+        answer: (status, text) => {
+          res.writeHead(status, { 'content-type': 'application/json', 'x-seen-auth': String(req.headers.authorization) });
+          // Two pieces, so the caller reads a body that arrives over time.
+          const out = res as ServerResponse;
+          if (text === undefined) out.end();
+          else {
+            out.write(text.slice(0, 3));
+            out.end(text.slice(3));
+          }
+        },
+      }),
+    );
+  };
+  const tls = { cert: LOOPBACK_TLS.cert(), key: LOOPBACK_TLS.key() };
+  const server =
+    kind === 'h2'
+      ? http2.createSecureServer({ ...tls, allowHTTP1: true, settings: { maxConcurrentStreams } }, onRequest)
+      : https.createServer(tls, onRequest);
+  if (kind === 'h2') (server as http2.Http2SecureServer).on('session', (s) => sessions.push(s));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `https://localhost:${(server.address() as AddressInfo).port}`;
+  closers.push(async () => {
+    for (const s of sessions) s.destroy();
+    if ('closeAllConnections' in server) server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  const until = async (n: number) => {
+    const deadline = Date.now() + 5_000;
+    while (held.length < n) {
+      if (Date.now() > deadline) throw new Error(`the provider holds ${held.length} requests, not ${n}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  return { url, held, sessions, until };
+}
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+function transport(http2On = true) {
+  const t = new ProviderTransport({ http2: http2On, ca: LOOPBACK_TLS.cert() });
+  closers.push(async () => t.close());
+  return t;
+}
+
+describe('the provider transport', () => {
+  it('calls an origin that speaks HTTP/2 as streams of shared connections, as many on each as the origin allows', async () => {
+    const origin = await provider('h2', 5);
+    const t = transport();
+    const answers = Array.from({ length: 12 }, (_, i) =>
+      t.fetch(`${origin.url}/v1/chat/completions?n=${i}`, {
+        method: 'POST',
+        // A connection header is HTTP/1.1's: it must not reach an HTTP/2 origin, which would refuse the stream.
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer sk-test', Connection: 'keep-alive' },
+        body: JSON.stringify({ n: i }),
+        signal: new AbortController().signal,
+      }),
+    );
+    await origin.until(12);
+    expect(origin.held.every((h) => h.version === '2.0')).toBe(true);
+    expect(origin.sessions).toHaveLength(3);
+    for (const h of origin.held) h.answer(200, JSON.stringify({ echo: h.body, path: h.path }));
+    const read = await Promise.all(
+      answers.map(async (a) => {
+        const response = await a;
+        return { status: response.status, auth: response.headers.get('x-seen-auth'), body: (await response.json()) as { echo: string } };
+      }),
+    );
+    expect(read[7]).toEqual({ status: 200, auth: 'Bearer sk-test', body: { echo: '{"n":7}', path: '/v1/chat/completions?n=7' } });
+    expect(new Set(read.map((r) => r.body.echo)).size).toBe(12);
+  });
+
+  it('calls an origin whose handshake chooses HTTP/1.1 over HTTP/1.1, and remembers it', async () => {
+    const origin = await provider('http/1.1');
+    const t = transport();
+    for (const n of [1, 2]) {
+      const answer = t.fetch(`${origin.url}/v1/x`, { method: 'POST', headers: {}, body: `b${n}`, signal: new AbortController().signal });
+      await origin.until(n);
+      origin.held[n - 1]?.answer(201, '{"ok":true}');
+      const response = await answer;
+      expect([response.status, await response.text()]).toEqual([201, '{"ok":true}']);
+    }
+    expect(origin.held.map((h) => [h.version, h.body])).toEqual([
+      ['1.1', 'b1'],
+      ['1.1', 'b2'],
+    ]);
+  });
+
+  it('gives a stopped call’s room on its connection back', async () => {
+    const origin = await provider('h2', 1);
+    const t = transport();
+    const stop = new AbortController();
+    const first = t.fetch(`${origin.url}/first`, { method: 'POST', headers: {}, body: '1', signal: stop.signal });
+    await origin.until(1);
+    stop.abort(new Error('step cancelled'));
+    await expect(first).rejects.toThrow();
+    const second = t.fetch(`${origin.url}/second`, { method: 'POST', headers: {}, body: '2', signal: new AbortController().signal });
+    await origin.until(2);
+    origin.held[1]?.answer(200, '{}');
+    expect((await second).status).toBe(200);
+    // The one connection's single stream was free again: no second connection was needed.
+    expect(origin.sessions).toHaveLength(1);
+  });
+
+  it('opens a new connection once the origin has said GOAWAY on the old one', async () => {
+    const origin = await provider('h2');
+    const t = transport();
+    const first = t.fetch(`${origin.url}/a`, { method: 'GET', headers: {}, signal: new AbortController().signal });
+    await origin.until(1);
+    origin.held[0]?.answer(204);
+    const answered = await first;
+    expect([answered.status, answered.body]).toEqual([204, null]);
+    origin.sessions[0]?.goaway();
+    await new Promise((r) => setTimeout(r, 100));
+    const second = t.fetch(`${origin.url}/b`, { method: 'GET', headers: {}, signal: new AbortController().signal });
+    await origin.until(2);
+    origin.held[1]?.answer(200, '{"again":1}');
+    expect(await (await second).json()).toEqual({ again: 1 });
+    expect(origin.sessions).toHaveLength(2);
+  });
+
+  it('keeps HTTP/1.1 for every origin when HTTP/2 is turned off', async () => {
+    const origin = await provider('h2');
+    const t = transport(false);
+    const answer = t.fetch(`${origin.url}/v1/x`, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal });
+    await origin.until(1);
+    origin.held[0]?.answer(200, '{}');
+    expect((await answer).status).toBe(200);
+    expect(origin.held[0]?.version).toBe('1.1');
+    expect(origin.sessions).toHaveLength(0);
+  });
+
+  it('fails the calls waiting on an origin that chose HTTP/2 but never sent its settings, and tries a new connection for the next', async () => {
+    const sockets: Socket[] = [];
+    const server = tls.createServer({ cert: LOOPBACK_TLS.cert(), key: LOOPBACK_TLS.key(), ALPNProtocols: ['h2'] }, (socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    closers.push(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => server.close(r));
+    });
+    const t = new ProviderTransport({ http2: true, ca: LOOPBACK_TLS.cert(), http2HandshakeMs: 300 });
+    closers.push(async () => t.close());
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1/x`;
+    const call = () => t.fetch(url, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal });
+    const started = Date.now();
+    await expect(Promise.all([call(), call()])).rejects.toThrow('sent no HTTP/2 settings within 300 ms');
+    await expect(call()).rejects.toThrow('sent no HTTP/2 settings within 300 ms');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // The two calls at once waited on one connection; the later call opened its own.
+    expect(sockets).toHaveLength(2);
+  });
+});
