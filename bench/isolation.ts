@@ -12,12 +12,17 @@
  *   start is collected; the first readings' ratio is printed beside it.
  *
  * The provider is the `openai` adapter pointed at a loopback server (OPENAI_BASE_URL) that never answers;
- * the stack runs with ATELIER_WORKER_MAX_ACTIVITIES=2500 (unless set) so that 2,000 calls fit.
+ * the stack runs with ATELIER_WORKER_MAX_ACTIVITIES=2500 (unless set) so that 2,000 calls fit. The provider
+ * speaks TLS, offering HTTP/2 and HTTP/1.1 as real providers do (its certificate trusted by the worker through
+ * NODE_EXTRA_CA_CERTS); BENCH_PROVIDER_TLS=0 serves plain HTTP/1.1 instead, and ATELIER_PROVIDER_HTTP2=0
+ * makes the worker call it over HTTP/1.1.
  */
 import { randomBytes } from 'node:crypto';
-import { type Server, createServer } from 'node:http';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { type Http2ServerRequest, type Http2ServerResponse, createSecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '@atelier/db';
+import { LOOPBACK_TLS } from '../test/support/loopback-tls';
 import {
   type Cleanup,
   NAMESPACE,
@@ -37,30 +42,44 @@ const settings = {
   hungRuns: intEnv('BENCH_HUNG_RUNS', 60),
   deliveringRuns: intEnv('BENCH_DELIVERING_RUNS', 30),
   manyCalls: intEnv('BENCH_MANY_CALLS', 2_000, 51),
+  // A worker in the bench's own process (BENCH_ATELIER_PROCESSES=one) cannot be told to trust the certificate.
+  providerTls: intEnv('BENCH_PROVIDER_TLS', process.env.BENCH_ATELIER_PROCESSES === 'one' ? 0 : 1, 0) === 1,
   /** At each measure the worker's memory is read every 5 s for at least this long (and at most three times as long). */
   settleMs: intEnv('BENCH_MEMORY_SETTLE_MS', 30_000),
 };
 const bench = benchLog('isolation');
 const { log } = bench;
 
-/** A loopback server that counts the requests it holds; `answer` decides (by path) when, if ever, to answer. */
-async function loopback(cleanup: Cleanup, name: string, answerAfterMs: (path: string) => number | undefined) {
-  const state = { open: 0, received: 0 };
-  const server: Server = createServer((req, res) => {
+/**
+ * A loopback server that counts the requests it holds; `answer` decides (by path) when, if ever, to answer.
+ * With `tls` it serves HTTPS offering HTTP/2 and HTTP/1.1 (as providers do); without, plain HTTP/1.1.
+ */
+async function loopback(cleanup: Cleanup, name: string, answerAfterMs: (path: string) => number | undefined, tls = false) {
+  const state = { open: 0, received: 0, versions: {} as Record<string, number> };
+  const connections = new Set<{ destroy: () => void }>();
+  const hold = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     state.open++;
     state.received++;
+    state.versions[req.httpVersion] = (state.versions[req.httpVersion] ?? 0) + 1;
     res.on('close', () => state.open--);
     req.resume();
     const after = answerAfterMs(req.url ?? '');
-    if (after !== undefined) setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), after);
+    if (after !== undefined)
+      setTimeout(() => (res as ServerResponse).writeHead(200, { 'content-type': 'application/json' }).end('{}'), after);
+  };
+  const server = tls
+    ? createSecureServer({ cert: LOOPBACK_TLS.cert(), key: LOOPBACK_TLS.key(), allowHTTP1: true }, hold)
+    : createServer({ requestTimeout: 0 }, hold);
+  server.on(tls ? 'secureConnection' : 'connection', (socket) => {
+    connections.add(socket);
+    socket.on('close', () => connections.delete(socket));
   });
-  server.requestTimeout = 0;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   cleanup.add(name, async () => {
-    server.closeAllConnections();
+    for (const socket of connections) socket.destroy();
     await new Promise((r) => server.close(r));
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state };
+  return { url: `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`, state };
 }
 
 async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -92,13 +111,14 @@ async function memoryBreakdown(workerUrl: string): Promise<string> {
 
 async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   installRuntime();
-  const provider = await loopback(cleanup, 'the provider that never answers', () => undefined);
+  const provider = await loopback(cleanup, 'the provider that never answers', () => undefined, settings.providerTls);
   const integrator = await loopback(cleanup, 'the integrator', (path) => (path === '/slow' ? 10_000 : undefined));
   Object.assign(process.env, {
     OPENAI_BASE_URL: `${provider.url}/v1`,
     OPENAI_API_KEY: 'sk-loopback',
     OPENAI_TIMEOUT_MS: String(60 * 60_000),
     ATELIER_EGRESS_ALLOW: '127.0.0.0/8',
+    ...(settings.providerTls ? { NODE_EXTRA_CA_CERTS: LOOPBACK_TLS.certPath } : {}),
     ATELIER_SECRETS_KEY: randomBytes(32).toString('base64'),
     ATELIER_WORKER_MAX_ACTIVITIES: process.env.ATELIER_WORKER_MAX_ACTIVITIES ?? '2500',
   });
@@ -199,6 +219,10 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
   await until(`${settings.manyCalls} calls in flight`, () => provider.state.open >= settings.manyCalls, 600_000);
   await new Promise((r) => setTimeout(r, 3_000));
   const rssAtMany = await rssMb();
+  const protocols = Object.entries(provider.state.versions)
+    .map(([version, n]) => `HTTP/${version} ${n}`)
+    .join(', ');
+  log(`the provider (${settings.providerTls ? 'TLS' : 'plain'}) was called over ${protocols}`);
 
   const latencyRatio = busy / idle;
   const rssRatio = rssAtMany.settled / rssAt50.settled;
@@ -218,6 +242,7 @@ async function main(cleanup: Cleanup): Promise<Record<string, unknown>> {
     rssAtManyMb: rssAtMany.settled,
     rssRatio,
     firstReading: { rssAt50Mb: rssAt50.first, rssAtManyMb: rssAtMany.first, rssRatio: firstRssRatio },
+    provider: { tls: settings.providerTls, requestsByHttpVersion: provider.state.versions },
   };
 }
 
