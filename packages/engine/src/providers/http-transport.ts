@@ -130,8 +130,10 @@ function overHttp2(
     try {
       stream = slot.session.request(outgoing, { signal: request.signal, endStream: body === undefined });
     } catch (err) {
-      // The connection closed between being chosen and being used.
+      // The connection closed between being chosen and being used, or can open no more streams (its ids are
+      // spent): closing it takes it out of the pool, so the call's next attempt gets another.
       slot.release();
+      slot.session.close();
       reject(err);
       return;
     }

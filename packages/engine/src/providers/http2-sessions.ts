@@ -88,7 +88,7 @@ class OriginSessions {
   async slot(signal: AbortSignal): Promise<Slot | undefined> {
     for (;;) {
       signal.throwIfAborted();
-      const open = this.pool.find((p) => !p.draining && p.streams < limitOf(p.session));
+      const open = this.pool.find((p) => usable(p) && p.streams < limitOf(p.session));
       if (open) return this.take(open);
       this.opening ??= this.open().finally(() => {
         this.opening = undefined;
@@ -174,6 +174,11 @@ class OriginSessions {
     this.pool.push(pooled);
     return pooled;
   }
+}
+
+/** Whether a connection takes new streams: not draining, and not closing or closed by anyone (Node marks it at once). */
+function usable(p: Pooled): boolean {
+  return !p.draining && !p.session.closed && !p.session.destroyed;
 }
 
 /** A session's stream limit as the origin set it (HTTP/2's own suggestion, 100, until it has). */
