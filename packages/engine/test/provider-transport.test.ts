@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOOPBACK_TLS } from '../../../test/support/loopback-tls.js';
 import { ProviderTransport } from '../src/providers/http-transport.js';
 
-type Held = { version: string; path: string; body: string; answer: (status: number, text?: string) => void };
+type Held = { version: string; path: string; body: string; answer: (status: number, text?: string) => void; reset: () => void };
 
 /**
  * A provider over TLS that holds each request until the test answers it. `h2` offers HTTP/2 (and HTTP/1.1,
@@ -27,6 +27,7 @@ async function provider(kind: 'h2' | 'http/1.1', maxConcurrentStreams = 100) {
         version: req.httpVersion,
         path: req.url ?? '',
         body,
+        reset: () => (req as http2.Http2ServerRequest).stream.close(http2.constants.NGHTTP2_NO_ERROR),
         answer: (status, text) => {
           res.writeHead(status, { 'content-type': 'application/json', 'x-seen-auth': String(req.headers.authorization) });
           // Two pieces, so the caller reads a body that arrives over time.
@@ -131,6 +132,15 @@ describe('the provider transport', () => {
     expect((await second).status).toBe(200);
     // The one connection's single stream was free again: no second connection was needed.
     expect(origin.sessions).toHaveLength(1);
+  });
+
+  it('fails a call whose stream the origin ends without an answer, rather than leaving it waiting', async () => {
+    const origin = await provider('h2');
+    const t = transport();
+    const call = t.fetch(`${origin.url}/v1/x`, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal });
+    await origin.until(1);
+    origin.held[0]?.reset();
+    await expect(call).rejects.toThrow('the provider closed the stream before answering (HTTP/2 code 0)');
   });
 
   it('opens a new connection once the origin has said GOAWAY on the old one', async () => {

@@ -137,7 +137,12 @@ function overHttp2(
       reject(err);
       return;
     }
-    stream.once('close', slot.release);
+    stream.once('close', () => {
+      slot.release();
+      // A stream the origin ends without an error and without an answer (RST_STREAM NO_ERROR) emits only
+      // this; once answered, the rejection is a no-op.
+      reject(new Error(`the provider closed the stream before answering (HTTP/2 code ${stream.rstCode ?? 'none'})`));
+    });
     stream.once('error', reject);
     stream.once('response', (answer) => {
       stream.off('error', reject);
