@@ -47,6 +47,9 @@ async function provider(kind: 'h2' | 'http/1.1', maxConcurrentStreams = 100) {
       ? http2.createSecureServer({ ...tls, allowHTTP1: true, settings: { maxConcurrentStreams } }, onRequest)
       : https.createServer(tls, onRequest);
   if (kind === 'h2') (server as http2.Http2SecureServer).on('session', (s) => sessions.push(s));
+  // Every connection made to it, the ones only asked which protocol it speaks included.
+  const connections = { count: 0 };
+  server.on('connection', () => connections.count++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `https://localhost:${(server.address() as AddressInfo).port}`;
   closers.push(async () => {
@@ -61,7 +64,7 @@ async function provider(kind: 'h2' | 'http/1.1', maxConcurrentStreams = 100) {
       await new Promise((r) => setTimeout(r, 10));
     }
   };
-  return { url, held, sessions, until };
+  return { url, held, sessions, connections, until };
 }
 
 const closers: Array<() => Promise<void>> = [];
@@ -116,6 +119,9 @@ describe('the provider transport', () => {
       ['1.1', 'b1'],
       ['1.1', 'b2'],
     ]);
+    // One connection learnt the protocol, one kept-alive connection carried both calls: the second call did
+    // not ask again.
+    expect(origin.connections.count).toBe(2);
   });
 
   it('gives a stopped call’s room on its connection back', async () => {

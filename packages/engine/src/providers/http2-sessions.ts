@@ -181,7 +181,10 @@ function usable(p: Pooled): boolean {
   return !p.draining && !p.session.closed && !p.session.destroyed;
 }
 
-/** A session's stream limit as the origin set it (HTTP/2's own suggestion, 100, until it has). */
+/**
+ * A session's stream limit as the origin's SETTINGS set it (a session joins the pool only once they came);
+ * 100, the least HTTP/2 recommends, should Node report none.
+ */
 function limitOf(session: http2.ClientHttp2Session): number {
   return session.remoteSettings.maxConcurrentStreams ?? 100;
 }
