@@ -159,6 +159,9 @@ describe('metrics', () => {
     expect(w('atelier_gate_verdicts_total', { gate_type: 'budget' })).toBe(0);
     expect(value(workerAfter.samples, 'atelier_db_pool_max_connections', {})).toBe(10);
     expect(value(workerAfter.samples, 'process_resident_memory_bytes', {})).toBeGreaterThan(0);
+    // The `local` provider needs no connection: none open, none in flight.
+    expect(workerAfter.text).toContain('atelier_provider_requests_in_flight{protocol="h2"} 0');
+    expect(workerAfter.text).toContain('atelier_provider_connections{protocol="http/1.1"} 0');
     // Declared for the webhook delivery activity, with no deliveries yet.
     expect(workerAfter.text).toContain('# TYPE atelier_webhook_deliveries_total counter');
     // The Temporal SDK's own worker metrics, from its local endpoint, on the same scrape.

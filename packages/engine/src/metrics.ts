@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { type Db, poolStats } from '@atelier/db';
 import { builtinWorkflowIds } from '@atelier/catalog';
 import { type GateType, gateTypes, settledVerdict } from '@atelier/domain/gate-types';
+import { providerConnections } from './providers/http-transport.js';
 import type { SettleRunInput } from './run-types.js';
 
 /**
@@ -68,6 +69,46 @@ export function registerPoolMetrics(registry: Registry, db: Db): void {
 }
 
 /**
+ * The worker's connections to providers, read on scrape: `atelier_provider_connections{protocol}` open now
+ * (HTTP/1.1: kept-alive sockets, idle ones included), `atelier_provider_requests_in_flight{protocol}` the calls
+ * they carry (HTTP/2: streams), and `atelier_provider_http2_connections_ended_total{reason}` why HTTP/2
+ * connections left the pool: `idle`, the origin's `goaway`, an unanswered `ping`, or an `error` or close.
+ */
+export function registerProviderConnectionMetrics(registry: Registry, read = providerConnections): void {
+  const protocols = ['h2', 'http/1.1'] as const;
+  new Gauge({
+    name: 'atelier_provider_connections',
+    help: 'Connections this worker holds open to providers, by protocol (HTTP/1.1 counts idle kept-alive sockets)',
+    labelNames: ['protocol'],
+    registers: [registry],
+    collect() {
+      const { open } = read();
+      for (const protocol of protocols) this.set({ protocol }, open[protocol].connections);
+    },
+  });
+  new Gauge({
+    name: 'atelier_provider_requests_in_flight',
+    help: 'Provider calls this worker has sent and not yet had answered, by protocol',
+    labelNames: ['protocol'],
+    registers: [registry],
+    collect() {
+      const { open } = read();
+      for (const protocol of protocols) this.set({ protocol }, open[protocol].requests);
+    },
+  });
+  new Counter({
+    name: 'atelier_provider_http2_connections_ended_total',
+    help: 'HTTP/2 provider connections this worker ended or lost, by reason (idle, goaway, ping, error)',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, n] of Object.entries(read().http2Ended)) this.inc({ reason }, n);
+    },
+  });
+}
+
+/**
  * Node's and the process's own metrics (`process_cpu_seconds_total`, `process_resident_memory_bytes`,
  * `nodejs_eventloop_lag_seconds`, `nodejs_heap_size_used_bytes`, GC durations...), prom-client's defaults,
  * on a process's registry: the gateway's and each worker's.
@@ -120,6 +161,7 @@ export function createWorkerMetrics(opts: { db?: Db } = {}): WorkerMetrics {
   const registry = new Registry();
   registerProcessMetrics(registry);
   if (opts.db) registerPoolMetrics(registry, opts.db);
+  registerProviderConnectionMetrics(registry);
   const metric = metricsOn(registry);
   return {
     registry,

@@ -25,6 +25,7 @@ import { ExpressionEvaluator } from './steps/code-expression.js';
 import { TRACING_WORKFLOW_MODULES, WORKER_SERVICE_NAME, startTracing } from './tracing.js';
 import { createWebhookActivities, secretsKeyFromEnv, webhookTaskQueue } from './webhooks/index.js';
 import { RunWorkers, type WorkerSlots, slotTuner, workerSlotsFromEnv } from './worker-slots.js';
+import { processTransport } from './providers/http-transport.js';
 
 export const DEFAULT_TASK_QUEUE = 'atelier-runs';
 
@@ -173,6 +174,8 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorker
   const tracing = await startTracing({ serviceName: WORKER_SERVICE_NAME });
   const expressions = new ExpressionEvaluator();
   const slots = workerSlotsFromEnv(process.env);
+  // Made now, so that a bad transport setting stops the worker as it starts rather than failing its calls.
+  processTransport();
   const detachedSteps = new DetachedSteps(
     opts.maxDetachedSteps ?? slots.detachedSteps,
     opts.logger.child({ component: 'detached-steps' }),

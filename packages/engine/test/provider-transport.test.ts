@@ -1,10 +1,12 @@
 import http2 from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import tls from 'node:tls';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Registry } from 'prom-client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOOPBACK_TLS } from '../../../test/support/loopback-tls.js';
+import { registerProviderConnectionMetrics } from '../src/metrics.js';
 import { ProviderTransport } from '../src/providers/http-transport.js';
 
 type Held = { version: string; path: string; body: string; answer: (status: number, text?: string) => void; reset: () => void };
@@ -94,6 +96,7 @@ describe('the provider transport', () => {
     await origin.until(12);
     expect(origin.held.every((h) => h.version === '2.0')).toBe(true);
     expect(origin.sessions).toHaveLength(3);
+    expect(t.connections().open).toEqual({ h2: { connections: 3, requests: 12 }, 'http/1.1': { connections: 0, requests: 0 } });
     for (const h of origin.held) h.answer(200, JSON.stringify({ echo: h.body, path: h.path }));
     const read = await Promise.all(
       answers.map(async (a) => {
@@ -103,6 +106,8 @@ describe('the provider transport', () => {
     );
     expect(read[7]).toEqual({ status: 200, auth: 'Bearer sk-test', body: { echo: '{"n":7}', path: '/v1/chat/completions?n=7' } });
     expect(new Set(read.map((r) => r.body.echo)).size).toBe(12);
+    // Answered and read, the streams close (just after the last read); the connections stay for the next calls.
+    await vi.waitFor(() => expect(t.connections().open.h2).toEqual({ connections: 3, requests: 0 }), { timeout: 1_000 });
   });
 
   it('calls an origin whose handshake chooses HTTP/1.1 over HTTP/1.1, and remembers it', async () => {
@@ -164,6 +169,7 @@ describe('the provider transport', () => {
     origin.held[1]?.answer(200, '{"again":1}');
     expect(await (await second).json()).toEqual({ again: 1 });
     expect(origin.sessions).toHaveLength(2);
+    expect(t.connections().http2Ended).toEqual({ idle: 0, goaway: 1, ping: 0, error: 0 });
   });
 
   it('keeps HTTP/1.1 for every origin when HTTP/2 is turned off', async () => {
@@ -199,4 +205,78 @@ describe('the provider transport', () => {
     // The two calls at once waited on one connection; the later call opened its own.
     expect(sockets).toHaveLength(2);
   });
+
+  it('destroys a connection whose origin stops answering pings, failing its calls, and opens another for the next call', async () => {
+    const origin = await provider('h2');
+    const proxy = await blackHoleProxy(Number(new URL(origin.url).port));
+    const t = new ProviderTransport({ http2: true, ca: LOOPBACK_TLS.cert(), http2PingMs: 200 });
+    closers.push(async () => t.close());
+    const call = (path: string) =>
+      t.fetch(`${proxy.url}${path}`, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal });
+    const first = call('/first');
+    await origin.until(1);
+    // Answered pings keep a connection whose calls wait long.
+    await new Promise((r) => setTimeout(r, 700));
+    expect(t.connections().open.h2).toEqual({ connections: 1, requests: 1 });
+    proxy.silence();
+    const started = Date.now();
+    await expect(first).rejects.toThrow('did not answer an HTTP/2 ping within 200 ms');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const second = call('/second');
+    await origin.until(2);
+    origin.held[1]?.answer(200, '{"fresh":true}');
+    expect(await (await second).json()).toEqual({ fresh: true });
+    expect(proxy.connections()).toBe(2);
+    expect(t.connections().http2Ended).toEqual({ idle: 0, goaway: 0, ping: 1, error: 0 });
+  });
+
+  it('shows its connections in the worker’s metrics', async () => {
+    const origin = await provider('h2');
+    const t = transport();
+    const registry = new Registry();
+    registerProviderConnectionMetrics(registry, () => t.connections());
+    const waiting = [1, 2].map((n) => t.fetch(`${origin.url}/${n}`, { method: 'GET', headers: {}, signal: new AbortController().signal }));
+    await origin.until(2);
+    const text = await registry.metrics();
+    expect(text).toContain('atelier_provider_connections{protocol="h2"} 1');
+    expect(text).toContain('atelier_provider_requests_in_flight{protocol="h2"} 2');
+    expect(text).toContain('atelier_provider_requests_in_flight{protocol="http/1.1"} 0');
+    expect(text).toContain('atelier_provider_http2_connections_ended_total{reason="ping"} 0');
+    for (const h of origin.held) h.answer(204);
+    await Promise.all(waiting);
+  });
 });
+
+/**
+ * A TCP relay to a loopback origin whose `silence` makes every connection open through it drop what either
+ * side sends without closing, as a connection whose peer vanished behind a NAT does; later connections relay.
+ */
+async function blackHoleProxy(port: number) {
+  const relayed: Array<{ silent: boolean; sockets: Socket[] }> = [];
+  const server = net.createServer((inbound) => {
+    const outbound = net.connect(port, '127.0.0.1');
+    const pair = { silent: false, sockets: [inbound, outbound] };
+    relayed.push(pair);
+    inbound.on('data', (chunk) => pair.silent || outbound.write(chunk));
+    outbound.on('data', (chunk) => pair.silent || inbound.write(chunk));
+    for (const [a, b] of [
+      [inbound, outbound],
+      [outbound, inbound],
+    ] as const) {
+      a.on('error', () => b.destroy());
+      a.on('close', () => b.destroy());
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(async () => {
+    for (const pair of relayed) for (const socket of pair.sockets) socket.destroy();
+    await new Promise((r) => server.close(r));
+  });
+  return {
+    url: `https://localhost:${(server.address() as AddressInfo).port}`,
+    silence: () => {
+      for (const pair of relayed) pair.silent = true;
+    },
+    connections: () => relayed.length,
+  };
+}

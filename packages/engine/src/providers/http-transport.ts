@@ -3,7 +3,7 @@ import https from 'node:https';
 import type http2 from 'node:http2';
 import { Readable } from 'node:stream';
 import tls from 'node:tls';
-import { Http2Origins, type Slot } from './http2-sessions.js';
+import { Http2Origins, type SessionEnd, type Slot } from './http2-sessions.js';
 
 /** What a provider call sends: the subset of fetch's RequestInit the adapters use. */
 export interface ProviderRequest {
@@ -22,6 +22,14 @@ export interface TransportOptions {
   ca?: string | Buffer;
   /** How long opening an HTTP/2 connection may take (30 s; tests shorten it). */
   http2HandshakeMs?: number;
+  /** How often an HTTP/2 connection carrying calls is pinged, and how long its answer may take (15 s; 0: never). */
+  http2PingMs?: number;
+}
+
+/** A transport's connections now, by protocol, and why HTTP/2 connections have ended so far. */
+export interface TransportConnections {
+  open: Record<'h2' | 'http/1.1', { connections: number; requests: number }>;
+  http2Ended: Readonly<Record<SessionEnd, number>>;
 }
 
 /**
@@ -42,8 +50,28 @@ export class ProviderTransport {
     const secureContext = options.ca ? tls.createSecureContext({ ca: [...tls.rootCertificates, options.ca] }) : undefined;
     this.https = new https.Agent({ keepAlive: true, ...(secureContext ? { secureContext } : {}) });
     this.http2 = options.http2
-      ? new Http2Origins(secureContext, options.http2HandshakeMs ? { handshakeMs: options.http2HandshakeMs } : {})
+      ? new Http2Origins(secureContext, {
+          ...(options.http2HandshakeMs ? { handshakeMs: options.http2HandshakeMs } : {}),
+          ...(options.http2PingMs !== undefined ? { pingMs: options.http2PingMs } : {}),
+        })
       : undefined;
+  }
+
+  connections(): TransportConnections {
+    let connections = 0;
+    let requests = 0;
+    for (const agent of [this.http, this.https]) {
+      for (const sockets of Object.values(agent.sockets)) {
+        connections += sockets?.length ?? 0;
+        requests += sockets?.length ?? 0;
+      }
+      for (const sockets of Object.values(agent.freeSockets)) connections += sockets?.length ?? 0;
+    }
+    const h2 = this.http2?.inUse() ?? { connections: 0, streams: 0 };
+    return {
+      open: { h2: { connections: h2.connections, requests: h2.streams }, 'http/1.1': { connections, requests } },
+      http2Ended: this.http2?.ended ?? { idle: 0, goaway: 0, ping: 0, error: 0 },
+    };
   }
 
   async fetch(url: string, request: ProviderRequest): Promise<Response> {
@@ -76,13 +104,36 @@ export class ProviderTransport {
   }
 }
 
-const processTransport = new ProviderTransport({
-  http2: !['0', 'false', 'off'].includes((process.env.ATELIER_PROVIDER_HTTP2 ?? '').toLowerCase()),
-});
+let shared: ProviderTransport | undefined;
 
-/** A provider call through the process's transport, its kept connections shared by every call of the worker. */
+/**
+ * The process's transport, its kept connections shared by every call of the worker; made from the
+ * environment at first use (a worker makes it as it starts, so a bad setting stops the worker there).
+ */
+export function processTransport(env: NodeJS.ProcessEnv = process.env): ProviderTransport {
+  shared ??= new ProviderTransport(transportOptionsFromEnv(env));
+  return shared;
+}
+
+/** ATELIER_PROVIDER_HTTP2 (0, false or off: HTTP/1.1 only) and ATELIER_PROVIDER_HTTP2_PING_MS (0: never). */
+export function transportOptionsFromEnv(env: NodeJS.ProcessEnv): TransportOptions {
+  const http2 = !['0', 'false', 'off'].includes((env.ATELIER_PROVIDER_HTTP2 ?? '').trim().toLowerCase());
+  const ping = env.ATELIER_PROVIDER_HTTP2_PING_MS?.trim();
+  if (!ping) return { http2 };
+  const ms = Number(ping);
+  if (!Number.isInteger(ms) || ms < 0)
+    throw new Error(`ATELIER_PROVIDER_HTTP2_PING_MS must be a whole number of milliseconds, 0 for never (got "${ping}")`);
+  return { http2, http2PingMs: ms };
+}
+
+/** A provider call through the process's transport. */
 export function providerFetch(url: string, request: ProviderRequest): Promise<Response> {
-  return processTransport.fetch(url, request);
+  return processTransport().fetch(url, request);
+}
+
+/** The process transport's connections (the worker's metrics read them on scrape). */
+export function providerConnections(): TransportConnections {
+  return processTransport().connections();
 }
 
 function overHttp1(

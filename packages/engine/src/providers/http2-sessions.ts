@@ -14,13 +14,15 @@ export class Http2Origins {
   private readonly origins = new Map<string, OriginSessions | 'http/1.1'>();
 
   private readonly timing: Timing;
+  /** Connections ended so far, by why: counted for the worker's metrics. */
+  readonly ended: Record<SessionEnd, number> = { idle: 0, goaway: 0, ping: 0, error: 0 };
 
   constructor(
     /** What a handshake trusts, when not the system's roots (a loopback provider's certificate in tests). */
     private readonly secureContext?: tls.SecureContext,
     timing: Partial<Timing> = {},
   ) {
-    this.timing = { idleMs: IDLE_MS, handshakeMs: HANDSHAKE_MS, ...timing };
+    this.timing = { idleMs: IDLE_MS, handshakeMs: HANDSHAKE_MS, pingMs: PING_MS, ...timing };
   }
 
   /**
@@ -32,10 +34,29 @@ export class Http2Origins {
     let known = this.origins.get(key);
     if (known === 'http/1.1') return undefined;
     if (!known) {
-      known = new OriginSessions(origin, this.secureContext, this.timing, () => this.origins.set(key, 'http/1.1'));
+      known = new OriginSessions(
+        origin,
+        this.secureContext,
+        this.timing,
+        () => this.origins.set(key, 'http/1.1'),
+        (why) => this.ended[why]++,
+      );
       this.origins.set(key, known);
     }
     return known.slot(signal);
+  }
+
+  /** The connections open now, and the streams they carry. */
+  inUse(): { connections: number; streams: number } {
+    let connections = 0;
+    let streams = 0;
+    for (const known of this.origins.values()) {
+      if (known === 'http/1.1') continue;
+      const counted = known.inUse();
+      connections += counted.connections;
+      streams += counted.streams;
+    }
+    return { connections, streams };
   }
 
   /** Closes every connection (a worker stopping, a test's end). */
@@ -59,10 +80,24 @@ interface Timing {
    * waiting on it fail (and are tried again as after any failed connection).
    */
   handshakeMs: number;
+  /**
+   * How often a connection with streams open is pinged; one that has not answered by the next ping is taken
+   * for dead and destroyed, failing its streams (their calls are tried again on another connection). 0: never.
+   */
+  pingMs: number;
 }
 
 const IDLE_MS = 30_000;
 const HANDSHAKE_MS = 30_000;
+/**
+ * Calls wait minutes on a connection that carries nothing meanwhile, and a connection whose peer vanished
+ * without a word (a NAT or load balancer dropping it) would hold every stream on it, and take new ones, until
+ * each call's own timeout: a ping unanswered within 15 to 30 s ends it.
+ */
+export const PING_MS = 15_000;
+
+/** Why a connection left the pool: unused, the origin's GOAWAY, a ping unanswered, or a failure or close. */
+export type SessionEnd = 'idle' | 'goaway' | 'ping' | 'error';
 
 interface Pooled {
   session: http2.ClientHttp2Session;
@@ -70,6 +105,8 @@ interface Pooled {
   /** Set once the origin said GOAWAY or the connection failed: no new stream goes on it. */
   draining: boolean;
   idle?: NodeJS.Timeout;
+  /** Pings the connection while streams are open (`Timing.pingMs`). */
+  liveness?: NodeJS.Timeout;
 }
 
 /** One origin's connections: filled up to each one's stream limit, another opened (one at a time) when all are full. */
@@ -83,7 +120,12 @@ class OriginSessions {
     private readonly secureContext: tls.SecureContext | undefined,
     private readonly timing: Timing,
     private readonly speaksHttp1Only: () => void,
+    private readonly onEnd: (why: SessionEnd) => void,
   ) {}
+
+  inUse(): { connections: number; streams: number } {
+    return { connections: this.pool.length, streams: this.pool.reduce((n, p) => n + p.streams, 0) };
+  }
 
   async slot(signal: AbortSignal): Promise<Slot | undefined> {
     for (;;) {
@@ -101,7 +143,9 @@ class OriginSessions {
   close(): void {
     this.closed = true;
     for (const p of this.pool.splice(0)) {
+      p.draining = true;
       clearTimeout(p.idle);
+      clearInterval(p.liveness);
       p.session.close();
     }
   }
@@ -109,6 +153,7 @@ class OriginSessions {
   private take(p: Pooled): Slot {
     clearTimeout(p.idle);
     p.streams++;
+    if (!p.liveness && this.timing.pingMs > 0) this.watch(p);
     let released = false;
     return {
       session: p.session,
@@ -116,14 +161,51 @@ class OriginSessions {
         if (released) return;
         released = true;
         p.streams--;
-        if (p.streams === 0 && !p.draining) p.idle = setTimeout(() => this.retire(p, true), this.timing.idleMs).unref();
+        if (p.streams > 0) return;
+        clearInterval(p.liveness);
+        p.liveness = undefined;
+        if (!p.draining) p.idle = setTimeout(() => this.retire(p, 'idle'), this.timing.idleMs).unref();
       },
     };
   }
 
-  private retire(p: Pooled, close: boolean): void {
+  /**
+   * Pings `p` every `pingMs` while it carries streams; a ping still unanswered at the next one destroys it.
+   * Its streams then fail with the reason, and their calls' attempts are tried again.
+   */
+  private watch(p: Pooled): void {
+    let answered = true;
+    p.liveness = setInterval(() => {
+      if (!answered) {
+        this.retire(p, 'ping');
+        p.session.destroy(new Error(`${this.origin.host} did not answer an HTTP/2 ping within ${this.timing.pingMs} ms`));
+        return;
+      }
+      answered = false;
+      try {
+        // A ping the session can no longer send (closing, or too many unanswered) is left to its own end.
+        p.session.ping((err) => {
+          if (!err) answered = true;
+        });
+      } catch {
+        answered = true;
+      }
+    }, this.timing.pingMs).unref();
+  }
+
+  /**
+   * Takes `p` out of the pool: no new stream goes on it; `idle` and `goaway` close it once its streams end
+   * (pinged meanwhile, as before).
+   */
+  private retire(p: Pooled, why: SessionEnd): void {
+    if (!p.draining) this.onEnd(why);
     p.draining = true;
     clearTimeout(p.idle);
+    const close = why === 'idle' || why === 'goaway';
+    if (!close) {
+      clearInterval(p.liveness);
+      p.liveness = undefined;
+    }
     const at = this.pool.indexOf(p);
     if (at >= 0) this.pool.splice(at, 1);
     // Streams in flight finish on a closing session; a destroyed one has already failed them.
@@ -142,10 +224,10 @@ class OriginSessions {
     // The process's life is the worker's; a connection kept for the next call must not hold it open.
     session.unref();
     const pooled: Pooled = { session, streams: 0, draining: false };
-    session.on('goaway', () => this.retire(pooled, true));
-    session.on('close', () => this.retire(pooled, false));
+    session.on('goaway', () => this.retire(pooled, 'goaway'));
     // A failed connection fails its open streams, which report it to their calls; the pool only forgets it.
-    session.on('error', () => this.retire(pooled, false));
+    session.on('close', () => this.retire(pooled, 'error'));
+    session.on('error', () => this.retire(pooled, 'error'));
     // The origin's SETTINGS say how many streams it takes; one that never sends them is given up on.
     const { handshakeMs } = this.timing;
     await new Promise<void>((resolve, reject) => {
