@@ -91,8 +91,8 @@ async function until(what: string, probe: () => boolean | Promise<boolean>, time
 }
 
 /**
- * Where a worker's resident memory is, from its /metrics: the main thread's heap, memory outside it, and cached
- * runs; and how many full (mark-compact) collections it has made.
+ * Where a worker's resident memory is, from its /metrics: the main thread's heap, memory outside it, cached runs,
+ * and the provider connections its calls wait on; and how many full (mark-compact) collections it has made.
  */
 async function workerMemory(workerUrl: string): Promise<{ breakdown: string; fullCollections: number }> {
   const text = await fetch(`${workerUrl}/metrics`).then((r) => r.text());
@@ -110,6 +110,7 @@ async function workerMemory(workerUrl: string): Promise<{ breakdown: string; ful
     `cached runs ${value('temporal_sticky_cache_size')}`,
     `activity slots used ${value('temporal_worker_task_slots_used', 'ActivityWorker')}`,
     `detached steps ${value('atelier_worker_detached_steps')}`,
+    `provider requests in flight ${value('atelier_provider_requests_in_flight', 'protocol="h2"')} over ${value('atelier_provider_connections', 'protocol="h2"')} HTTP/2 connections, ${value('atelier_provider_requests_in_flight', 'protocol="http/1.1"')} over HTTP/1.1`,
     `full collections ${fullCollections}`,
   ].join(', ');
   return { breakdown, fullCollections };
