@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import http2 from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
@@ -172,6 +174,26 @@ describe('the provider transport', () => {
     expect(t.connections().http2Ended).toEqual({ idle: 0, goaway: 1, ping: 0, error: 0 });
   });
 
+  it('lets a call in flight finish on a connection the origin said GOAWAY on, while new calls take a new one', async () => {
+    const origin = await provider('h2');
+    const t = transport();
+    const first = t.fetch(`${origin.url}/a`, { method: 'GET', headers: {}, signal: new AbortController().signal });
+    await origin.until(1);
+    // The origin will still answer stream 1, the first call's, and takes no new stream on this connection.
+    origin.sessions[0]?.goaway(http2.constants.NGHTTP2_NO_ERROR, 1);
+    await new Promise((r) => setTimeout(r, 100));
+    const second = t.fetch(`${origin.url}/b`, { method: 'GET', headers: {}, signal: new AbortController().signal });
+    await origin.until(2);
+    expect(origin.sessions).toHaveLength(2);
+    // The draining connection still counts, with its call, until that call has been answered.
+    expect(t.connections().open.h2).toEqual({ connections: 2, requests: 2 });
+    origin.held[0]?.answer(200, '{"first":1}');
+    expect(await (await first).json()).toEqual({ first: 1 });
+    await vi.waitFor(() => expect(t.connections().open.h2).toEqual({ connections: 1, requests: 1 }), { timeout: 1_000 });
+    origin.held[1]?.answer(200, '{"second":2}');
+    expect(await (await second).json()).toEqual({ second: 2 });
+  });
+
   it('keeps HTTP/1.1 for every origin when HTTP/2 is turned off', async () => {
     const origin = await provider('h2');
     const t = transport(false);
@@ -230,6 +252,24 @@ describe('the provider transport', () => {
     expect(t.connections().http2Ended).toEqual({ idle: 0, goaway: 0, ping: 1, error: 0 });
   });
 
+  it('does not take a connection for dead when this process stalled while the ping’s answer waited to be read', async () => {
+    // The origin in a process of its own, as a provider is, so that it answers pings while this one stalls.
+    const origin = await childOrigin(2_000);
+    const t = new ProviderTransport({ http2: true, ca: LOOPBACK_TLS.cert(), http2PingMs: 100 });
+    closers.push(async () => t.close());
+    const call = t.fetch(`${origin}/a`, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal });
+    await vi.waitFor(() => expect(t.connections().open.h2.requests).toBe(1));
+    // Six stalls of 250 ms one after another (a long collection, a busy loop): a ping goes out between two of
+    // them and is answered during the next, and its timer comes due again before the loop has read the answer.
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setImmediate(r));
+      const until = Date.now() + 250;
+      while (Date.now() < until);
+    }
+    expect(await (await call).json()).toEqual({ alive: true });
+    expect(t.connections().http2Ended.ping).toBe(0);
+  });
+
   it('shows its connections in the worker’s metrics', async () => {
     const origin = await provider('h2');
     const t = transport();
@@ -279,4 +319,30 @@ async function blackHoleProxy(port: number) {
     },
     connections: () => relayed.length,
   };
+}
+
+/** An HTTP/2 origin over TLS in a child process that answers every request `answerMs` after it came; its URL. */
+async function childOrigin(answerMs: number): Promise<string> {
+  const code = `
+    const http2 = require('node:http2');
+    const fs = require('node:fs');
+    const tls = { cert: fs.readFileSync(process.env.CERT), key: fs.readFileSync(process.env.KEY) };
+    const server = http2.createSecureServer(tls, (req, res) => {
+      req.resume();
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"alive":true}');
+      }, ${answerMs});
+    });
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+  `;
+  const child = spawn(process.execPath, ['-e', code], {
+    env: { ...process.env, CERT: LOOPBACK_TLS.certPath, KEY: LOOPBACK_TLS.keyPath },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  closers.push(async () => {
+    child.kill();
+  });
+  const [line] = (await once(child.stdout, 'data')) as [Buffer];
+  return `https://localhost:${line.toString().trim()}`;
 }

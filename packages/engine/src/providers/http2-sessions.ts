@@ -112,6 +112,8 @@ interface Pooled {
 /** One origin's connections: filled up to each one's stream limit, another opened (one at a time) when all are full. */
 class OriginSessions {
   private readonly pool: Pooled[] = [];
+  /** Every connection not yet closed: the pool's, and those draining their last streams after leaving it. */
+  private readonly live = new Set<Pooled>();
   private opening: Promise<Pooled | undefined> | undefined;
   private closed = false;
 
@@ -124,7 +126,9 @@ class OriginSessions {
   ) {}
 
   inUse(): { connections: number; streams: number } {
-    return { connections: this.pool.length, streams: this.pool.reduce((n, p) => n + p.streams, 0) };
+    let streams = 0;
+    for (const p of this.live) streams += p.streams;
+    return { connections: this.live.size, streams };
   }
 
   async slot(signal: AbortSignal): Promise<Slot | undefined> {
@@ -177,8 +181,13 @@ class OriginSessions {
     let answered = true;
     p.liveness = setInterval(() => {
       if (!answered) {
-        this.retire(p, 'ping');
-        p.session.destroy(new Error(`${this.origin.host} did not answer an HTTP/2 ping within ${this.timing.pingMs} ms`));
+        // Looked at again once the loop has read what sockets hold: after a stall of this process (a long
+        // collection), the answer may be waiting there, read only after this timer.
+        setImmediate(() => {
+          if (answered || p.session.destroyed) return;
+          this.retire(p, 'ping');
+          p.session.destroy(new Error(`${this.origin.host} did not answer an HTTP/2 ping within ${this.timing.pingMs} ms`));
+        });
         return;
       }
       answered = false;
@@ -226,7 +235,10 @@ class OriginSessions {
     const pooled: Pooled = { session, streams: 0, draining: false };
     session.on('goaway', () => this.retire(pooled, 'goaway'));
     // A failed connection fails its open streams, which report it to their calls; the pool only forgets it.
-    session.on('close', () => this.retire(pooled, 'error'));
+    session.on('close', () => {
+      this.live.delete(pooled);
+      this.retire(pooled, 'error');
+    });
     session.on('error', () => this.retire(pooled, 'error'));
     // The origin's SETTINGS say how many streams it takes; one that never sends them is given up on.
     const { handshakeMs } = this.timing;
@@ -253,7 +265,9 @@ class OriginSessions {
       session.close();
       return undefined;
     }
+    if (session.closed || session.destroyed) throw new Error(`${this.origin.host} closed the HTTP/2 connection as it opened`);
     this.pool.push(pooled);
+    this.live.add(pooled);
     return pooled;
   }
 }
