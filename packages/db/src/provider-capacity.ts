@@ -42,6 +42,19 @@ export async function reserveProviderSlot(db: Db, keys: Array<{ key: string; spa
 }
 
 /**
+ * Charges keys' rates for work done beyond what a call reserved (tokens its answer used beyond the
+ * estimate): each key's next start moves `ms` later, counted from now when the key is idle.
+ */
+export async function chargeProviderRate(db: Db, keys: Array<{ key: string; ms: number }>): Promise<void> {
+  if (keys.length === 0) return;
+  await sql`
+    UPDATE provider_capacity c
+    SET next_at = greatest(c.next_at, clock_timestamp()) + make_interval(secs => charge.ms / 1000.0)
+    FROM unnest(${keys.map((k) => k.key)}::text[], ${keys.map((k) => k.ms)}::float8[]) AS charge(key, ms)
+    WHERE c.key = charge.key`.execute(db);
+}
+
+/**
  * Takes one of `key`'s first `limit` concurrency permits that nobody holds (never taken, released, or lapsed
  * because its holder stopped renewing it) for `holder`, until `leaseMs` from now. Answers the permit's
  * number, or undefined when all are held. Permits other callers are taking right now are skipped, not waited on.

@@ -7,10 +7,14 @@ import {
   concurrencyRetryMs,
   limitsFor,
   mustRequeue,
+  nextExpectedAnswer,
   parseProviderLimits,
   parseRetryAfter,
   spacingMs,
   throttleWaitMs,
+  tokenEstimate,
+  tokenRateKey,
+  tokensOwed,
 } from '../src/providers/provider-limits.js';
 import { PermanentProviderError, ProviderThrottledError, type ProviderSet } from '../src/providers/types.js';
 
@@ -20,6 +24,16 @@ describe('provider limits as configuration', () => {
       openai: { requests: { count: 20, windowMs: 1000 }, concurrency: 64 },
       'openai/gpt-4o': { requests: { count: 500, windowMs: 60_000 } },
     });
+  });
+
+  it('reads tokens per minute beside the request rate, for providers that meter tokens', () => {
+    expect(parseProviderLimits('{"anthropic":{"requestsPerMinute":50,"tokensPerMinute":40000}}')).toEqual({
+      anthropic: { requests: { count: 50, windowMs: 60_000 }, tokens: { count: 40_000, windowMs: 60_000 } },
+    });
+    expect(() => parseProviderLimits('{"anthropic":{"tokensPerMinute":-1}}')).toThrow(
+      /\["anthropic"\]\.tokensPerMinute must be a positive number/,
+    );
+    expect(() => parseProviderLimits('{"anthropic":{"tpm":1}}')).toThrow(/tpm is not a setting \(.*tokensPerMinute\)/);
   });
 
   it('is unlimited when unset or empty', () => {
@@ -67,6 +81,20 @@ describe('the limiter arithmetic', () => {
     expect(20 * spacing).toBeGreaterThanOrEqual(1000 + ARRIVAL_JITTER_MS);
     // Per minute the jitter costs next to nothing.
     expect(spacingMs({ count: 600, windowMs: 60_000 })).toBeLessThan(100.1);
+  });
+
+  it('reserves a text call’s prompt, its schema and the answer its model is expected to write, and charges only what it used beyond', () => {
+    expect(tokenEstimate('x'.repeat(4_000), undefined, 1_000)).toBe(2_000);
+    const schema = { type: 'object', properties: { title: { type: 'string' } } };
+    expect(tokenEstimate('x'.repeat(400), schema, 0)).toBe(Math.ceil((400 + JSON.stringify(schema).length) / 4));
+    expect(tokensOwed(2_000, 2_600)).toBe(600);
+    expect(tokensOwed(2_000, 1_200)).toBe(0);
+    // The expected answer moves a fifth of the way to each answer seen.
+    expect(nextExpectedAnswer(1_000, 2_000)).toBe(1_200);
+    expect(nextExpectedAnswer(1_000, 0)).toBe(800);
+    // A key's token rate has a row of its own, which no configured key can name.
+    expect(tokenRateKey('openai/gpt-4o')).toBe('openai/gpt-4o tokens');
+    expect(() => parseProviderLimits(`{"${tokenRateKey('openai')}":{"concurrency":1}}`)).toThrow(/keys are a provider name/);
   });
 
   it('requeues a call that woke too late for its slot', () => {

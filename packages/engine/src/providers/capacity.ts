@@ -3,6 +3,7 @@ import type { Counter } from 'prom-client';
 import {
   type Db,
   acquireProviderLease,
+  chargeProviderRate,
   ensureProviderCapacity,
   releaseProviderLease,
   renewProviderLease,
@@ -13,15 +14,27 @@ import { delay } from './delay.js';
 import { layered } from './provider-set.js';
 import {
   CONCURRENCY_LEASE_MS,
+  FIRST_EXPECTED_ANSWER,
   type ProviderLimit,
   type ProviderLimits,
   concurrencyRetryMs,
   limitsFor,
   mustRequeue,
+  nextExpectedAnswer,
   spacingMs,
   throttleWaitMs,
+  tokenEstimate,
+  tokenRateKey,
+  tokensOwed,
 } from './provider-limits.js';
-import { type JobProvider, ProviderThrottledError, type ProviderSet, type ThrottledRequest } from './types.js';
+import {
+  type JobProvider,
+  ProviderThrottledError,
+  type ProviderSet,
+  type TextCompletion,
+  type TextRequest,
+  type ThrottledRequest,
+} from './types.js';
 
 export interface CapacityOptions {
   limits: ProviderLimits;
@@ -36,10 +49,25 @@ export interface CapacityOptions {
 type Reason = 'limit' | '429';
 type Limited = { key: string; limit: ProviderLimit };
 
+/** What a call spends of a token rate: its request, to estimate before it goes, and its answer's usage after. */
+interface Metered<A> {
+  prompt: string;
+  jsonSchema?: unknown;
+  usage: (answer: A) => { input: number; output: number };
+}
+
+const metered = (req: TextRequest): Metered<TextCompletion> => ({
+  prompt: req.prompt,
+  jsonSchema: req.jsonSchema,
+  usage: (answer) => ({ input: answer.inputTokens, output: answer.outputTokens }),
+});
+
 /**
  * Every model call as the fleet's capacity allows it. Before a call goes out it takes a concurrency permit
  * of each limited key that has a concurrency limit, then a start slot under each key that has a rate, and
- * waits for that slot (sleeping, while the activity heartbeats; the step's cancellation ends the wait).
+ * waits for that slot (sleeping, while the activity heartbeats; the step's cancellation ends the wait). A
+ * text call under a token rate also takes the rate's time for the tokens it reserves (its prompt and the
+ * answer its model's recent answers came to); answered, it is charged what the provider counted beyond that.
  * A 429 is back-pressure: the permits go back, the call waits (Retry-After, else a backoff) and goes out
  * again, as often as it takes, so a burst of 429s never spends the step's attempts; a request that names a
  * `throttlePatienceMs` (a model with a fallback after it) gets the 429 back once its waits would pass that. Other failures pass
@@ -48,7 +76,9 @@ type Limited = { key: string; limit: ProviderLimit };
 export function withCapacity(providers: ProviderSet, opts: CapacityOptions): ProviderSet {
   const capacity = new FleetCapacity(opts);
   return layered(providers, {
-    text: (p) => ({ complete: (req) => capacity.call(req.model, req.signal, () => p.complete(req), req.throttlePatienceMs) }),
+    text: (p) => ({
+      complete: (req) => capacity.call(req.model, req.signal, () => p.complete(req), req.throttlePatienceMs, metered(req)),
+    }),
     image: (p) => ({ generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req), req.throttlePatienceMs) }),
     video: (p) => ({ generate: (req) => capacity.call(req.model, req.signal, () => p.generate(req), req.throttlePatienceMs) }),
     classifier: (p) => ({ classify: (req) => capacity.call(req.model, req.signal, () => p.classify(req), req.throttlePatienceMs) }),
@@ -69,6 +99,8 @@ class FleetCapacity {
   private readonly ready = new Map<string, Promise<void>>();
   /** Calls of this process waiting for a concurrency permit of a key: a release here wakes them at once. */
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** The answer length each model's text calls reserve, from this process's recent answers (provider-limits.ts). */
+  private readonly expectedAnswer = new Map<string, number>();
 
   constructor(private readonly opts: CapacityOptions) {
     if (Object.keys(opts.limits).length > 0 && !opts.db) throw new Error('provider limits are held in the database: pass db with them');
@@ -78,14 +110,20 @@ class FleetCapacity {
    * `patienceMs`: how long this call may wait out 429s in all (ThrottledRequest.throttlePatienceMs); past it the
    * 429 is thrown to the caller, which has another model to go to. Absent: as long as it takes.
    */
-  async call<A>(model: ModelEntry, signal: AbortSignal | undefined, send: () => Promise<A>, patienceMs?: number): Promise<A> {
+  async call<A>(
+    model: ModelEntry,
+    signal: AbortSignal | undefined,
+    send: () => Promise<A>,
+    patienceMs?: number,
+    meter?: Metered<A>,
+  ): Promise<A> {
     const limited = limitsFor(this.opts.limits, model.provider, model.id);
     let throttledMs = 0;
     for (let throttles = 1; ; throttles++) {
       let retryAfterMs: number | undefined;
       let throttled: ProviderThrottledError;
       try {
-        return limited.length === 0 ? await send() : await this.withPermits(model.provider, limited, signal, send);
+        return limited.length === 0 ? await send() : await this.withPermits(model, limited, signal, send, meter);
       } catch (err) {
         if (!(err instanceof ProviderThrottledError) || signal?.aborted) throw err;
         retryAfterMs = err.retryAfterMs;
@@ -98,9 +136,17 @@ class FleetCapacity {
     }
   }
 
-  private async withPermits<A>(provider: string, limited: Limited[], signal: AbortSignal | undefined, send: () => Promise<A>): Promise<A> {
+  private async withPermits<A>(
+    model: ModelEntry,
+    limited: Limited[],
+    signal: AbortSignal | undefined,
+    send: () => Promise<A>,
+    meter: Metered<A> | undefined,
+  ): Promise<A> {
     const db = this.opts.db as Db;
     await Promise.all(limited.map((l) => this.ensure(db, l)));
+    const tokenRated = meter ? limited.filter((l) => l.limit.tokens) : [];
+    const tokens = tokenRated.length > 0 && meter ? tokenEstimate(meter.prompt, meter.jsonSchema, this.answerOf(model)) : 0;
     const leases: Array<{ key: string; slot: number; holder: string }> = [];
     const renewal = setInterval(() => {
       for (const lease of leases) renewProviderLease(db, { ...lease, leaseMs: CONCURRENCY_LEASE_MS }).catch(() => undefined);
@@ -109,18 +155,51 @@ class FleetCapacity {
     try {
       // In key order, as every call takes them, so two calls never each hold what the other waits for.
       for (const { key, limit } of [...limited].sort((a, b) => a.key.localeCompare(b.key)))
-        if (limit.concurrency) leases.push(await this.lease(db, provider, key, limit.concurrency, signal));
-      await this.slot(db, provider, limited, signal);
-      return await send();
+        if (limit.concurrency) leases.push(await this.lease(db, model.provider, key, limit.concurrency, signal));
+      await this.slot(db, model.provider, limited, tokens, signal);
+      const answer = await send();
+      if (meter && tokens > 0) await this.settleTokens(db, model, tokenRated, tokens, meter.usage(answer));
+      return answer;
     } finally {
       clearInterval(renewal);
       await Promise.all(leases.map((lease) => this.release(db, lease)));
     }
   }
 
-  /** Waits for a start slot under every rated key, taking a new one when the wait overshot the old. */
-  private async slot(db: Db, provider: string, limited: Limited[], signal: AbortSignal | undefined): Promise<void> {
-    const rated = limited.flatMap(({ key, limit }) => (limit.requests ? [{ key, spacingMs: spacingMs(limit.requests) }] : []));
+  private answerOf(model: ModelEntry): number {
+    return this.expectedAnswer.get(model.id) ?? FIRST_EXPECTED_ANSWER;
+  }
+
+  /**
+   * Charges the token rates what the answer used beyond the call's reservation, and learns the model's
+   * answer length for the next reservation. A charge that cannot be written (the database away) is
+   * dropped: the provider's 429s are still waited out.
+   */
+  private async settleTokens(
+    db: Db,
+    model: ModelEntry,
+    tokenRated: Limited[],
+    reserved: number,
+    used: { input: number; output: number },
+  ): Promise<void> {
+    this.expectedAnswer.set(model.id, nextExpectedAnswer(this.answerOf(model), used.output));
+    const owed = tokensOwed(reserved, used.input + used.output);
+    if (owed === 0) return;
+    const charges = tokenRated.flatMap(({ key, limit }) =>
+      limit.tokens ? [{ key: tokenRateKey(key), ms: owed * spacingMs(limit.tokens) }] : [],
+    );
+    await chargeProviderRate(db, charges).catch(() => undefined);
+  }
+
+  /**
+   * Waits for a start slot under every rated key (and, for `tokens` > 0, room for that many under every
+   * token-rated key), taking a new one when the wait overshot the old.
+   */
+  private async slot(db: Db, provider: string, limited: Limited[], tokens: number, signal: AbortSignal | undefined): Promise<void> {
+    const rated = limited.flatMap(({ key, limit }) => [
+      ...(limit.requests ? [{ key, spacingMs: spacingMs(limit.requests) }] : []),
+      ...(limit.tokens && tokens > 0 ? [{ key: tokenRateKey(key), spacingMs: tokens * spacingMs(limit.tokens) }] : []),
+    ]);
     if (rated.length === 0) return;
     for (;;) {
       const asked = performance.now();
@@ -153,7 +232,10 @@ class FleetCapacity {
   private ensure(db: Db, { key, limit }: Limited): Promise<void> {
     let ready = this.ready.get(key);
     if (!ready) {
-      ready = ensureProviderCapacity(db, key, limit.concurrency);
+      ready = Promise.all([
+        ensureProviderCapacity(db, key, limit.concurrency),
+        limit.tokens ? ensureProviderCapacity(db, tokenRateKey(key)) : undefined,
+      ]).then(() => undefined);
       this.ready.set(key, ready);
       ready.catch(() => this.ready.delete(key));
     }

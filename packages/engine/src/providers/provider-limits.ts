@@ -9,6 +9,12 @@ export interface ProviderLimit {
   requests?: { count: number; windowMs: number };
   /** Calls in flight at once, fleet-wide. */
   concurrency?: number;
+  /**
+   * Tokens (prompt and answer) that text calls may spend in any window of `windowMs`, fleet-wide, for
+   * providers that meter them (tokensPerMinute). A call reserves its estimate (tokenEstimate) before it goes
+   * and is charged what the answer reports beyond it.
+   */
+  tokens?: { count: number; windowMs: number };
 }
 
 /** By provider name (`openai`) or by registry model id (`openai/gpt-4o`); a call takes permits from both when both are set. */
@@ -29,13 +35,14 @@ export const LATE_TOLERANCE_MS = 25;
 /** How long a concurrency permit lives without being renewed: a dead worker's permits come back after this. */
 export const CONCURRENCY_LEASE_MS = 60_000;
 
-const FIELDS = new Set(['requestsPerSecond', 'requestsPerMinute', 'concurrency']);
+const FIELDS = new Set(['requestsPerSecond', 'requestsPerMinute', 'concurrency', 'tokensPerMinute']);
+const FIELD_NAMES = 'requestsPerSecond, requestsPerMinute, concurrency, tokensPerMinute';
 // A model id is `<provider>/<model>`, and the model part may run to several segments (replicate's
 // `replicate/black-forest-labs/flux-schnell`, fal's `fal/fal-ai/flux/dev`), each starting with a letter or digit.
 const KEY = /^[a-z0-9][a-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._:-]*)*$/;
 
 /**
- * ATELIER_PROVIDER_LIMITS, e.g. `{"openai":{"requestsPerSecond":20,"concurrency":64},"openai/gpt-4o":{"requestsPerMinute":500}}`.
+ * ATELIER_PROVIDER_LIMITS, e.g. `{"openai":{"requestsPerSecond":20,"concurrency":64},"openai/gpt-4o":{"requestsPerMinute":500,"tokensPerMinute":30000}}`.
  * Unset or empty: no limits (every provider, the `local` stub included, unlimited). Anything malformed throws
  * an error naming the key and field, so a worker refuses to start rather than run unguarded.
  */
@@ -52,10 +59,9 @@ export function parseProviderLimits(text: string | undefined, name = PROVIDER_LI
   for (const [key, value] of Object.entries(raw)) {
     const at = `${name}[${JSON.stringify(key)}]`;
     if (!KEY.test(key)) throw new Error(`${at}: keys are a provider name (openai) or a model id (openai/gpt-4o)`);
-    if (!isObject(value)) throw new Error(`${at} must be an object with requestsPerSecond, requestsPerMinute and/or concurrency`);
-    for (const field of Object.keys(value))
-      if (!FIELDS.has(field)) throw new Error(`${at}.${field} is not a setting (requestsPerSecond, requestsPerMinute, concurrency)`);
-    const { requestsPerSecond: perSecond, requestsPerMinute: perMinute, concurrency } = value;
+    if (!isObject(value)) throw new Error(`${at} must be an object with any of ${FIELD_NAMES}`);
+    for (const field of Object.keys(value)) if (!FIELDS.has(field)) throw new Error(`${at}.${field} is not a setting (${FIELD_NAMES})`);
+    const { requestsPerSecond: perSecond, requestsPerMinute: perMinute, concurrency, tokensPerMinute } = value;
     if (perSecond !== undefined && perMinute !== undefined) throw new Error(`${at}: set requestsPerSecond or requestsPerMinute, not both`);
     const limit: ProviderLimit = {};
     if (perSecond !== undefined) limit.requests = { count: positive(perSecond, `${at}.requestsPerSecond`), windowMs: 1_000 };
@@ -65,6 +71,7 @@ export function parseProviderLimits(text: string | undefined, name = PROVIDER_LI
         throw new Error(`${at}.concurrency must be a whole number from 1 to 10000`);
       limit.concurrency = concurrency as number;
     }
+    if (tokensPerMinute !== undefined) limit.tokens = { count: positive(tokensPerMinute, `${at}.tokensPerMinute`), windowMs: 60_000 };
     limits[key] = limit;
   }
   return limits;
@@ -93,6 +100,36 @@ export function limitsFor(limits: ProviderLimits, provider: string, modelId: str
 export function spacingMs(requests: { count: number; windowMs: number }): number {
   return (requests.windowMs + ARRIVAL_JITTER_MS) / requests.count;
 }
+
+/**
+ * The row that holds a key's token rate beside its request rate (a request and a token rate are two
+ * schedules). No key can be mistaken for it: keys have no spaces.
+ */
+export const tokenRateKey = (key: string): string => `${key} tokens`;
+
+/** Characters per token, the usual rough count for English text; the answer's usage corrects it afterwards. */
+const CHARS_PER_TOKEN = 4;
+
+/**
+ * The tokens a text call reserves before it goes: its prompt (and the JSON Schema it sends with it) at
+ * CHARS_PER_TOKEN, and the answer as long as `expectedAnswer` (what the key's recent answers came to).
+ */
+export function tokenEstimate(prompt: string, jsonSchema: unknown, expectedAnswer: number): number {
+  const sent = prompt.length + (jsonSchema === undefined ? 0 : JSON.stringify(jsonSchema).length);
+  return Math.ceil(sent / CHARS_PER_TOKEN) + Math.max(0, Math.round(expectedAnswer));
+}
+
+/**
+ * What an answered call still owes its key's token rate: the tokens the provider counted beyond what it
+ * reserved. A call that used less gives nothing back: the fleet then errs below the provider's count, never
+ * above it (some providers count the reservation, `max_tokens` included, whatever the answer used).
+ */
+export const tokensOwed = (reserved: number, used: number): number => Math.max(0, used - reserved);
+
+/** The answer length a key expects before it has seen one; then a running mean of its answers (ANSWER_WEIGHT). */
+export const FIRST_EXPECTED_ANSWER = 1_000;
+const ANSWER_WEIGHT = 0.2;
+export const nextExpectedAnswer = (expected: number, answered: number): number => expected + ANSWER_WEIGHT * (answered - expected);
 
 /**
  * A call that woke more than LATE_TOLERANCE_MS after its slot must not go out on it: sent that late, it
