@@ -6,12 +6,14 @@ import {
   ARRIVAL_JITTER_MS,
   concurrencyRetryMs,
   limitsFor,
+  FIRST_HABITS,
+  learnHabits,
   mustRequeue,
-  nextExpectedAnswer,
   parseProviderLimits,
   parseRetryAfter,
   spacingMs,
   throttleWaitMs,
+  sentChars,
   tokenEstimate,
   tokenRateKey,
   tokensOwed,
@@ -84,17 +86,29 @@ describe('the limiter arithmetic', () => {
   });
 
   it('reserves a text call’s prompt, its schema and the answer its model is expected to write, and charges only what it used beyond', () => {
-    expect(tokenEstimate('x'.repeat(4_000), undefined, 1_000)).toBe(2_000);
+    expect(tokenEstimate(sentChars('x'.repeat(4_000), undefined), FIRST_HABITS)).toBe(2_000);
     const schema = { type: 'object', properties: { title: { type: 'string' } } };
-    expect(tokenEstimate('x'.repeat(400), schema, 0)).toBe(Math.ceil((400 + JSON.stringify(schema).length) / 4));
+    expect(sentChars('x'.repeat(400), schema)).toBe(400 + JSON.stringify(schema).length);
     expect(tokensOwed(2_000, 2_600)).toBe(600);
     expect(tokensOwed(2_000, 1_200)).toBe(0);
-    // The expected answer moves a fifth of the way to each answer seen.
-    expect(nextExpectedAnswer(1_000, 2_000)).toBe(1_200);
-    expect(nextExpectedAnswer(1_000, 0)).toBe(800);
     // A key's token rate has a row of its own, which no configured key can name.
     expect(tokenRateKey('openai/gpt-4o')).toBe('openai/gpt-4o tokens');
     expect(() => parseProviderLimits(`{"${tokenRateKey('openai')}":{"concurrency":1}}`)).toThrow(/keys are a provider name/);
+  });
+
+  it('learns how long a model’s answers are and how many characters its provider counts as a token', () => {
+    // 4,000 characters counted as 4,000 tokens (a script of one character a token), an answer of 200.
+    const once = learnHabits(FIRST_HABITS, 4_000, { input: 4_000, output: 200 });
+    expect(once).toEqual({ answer: 840, charsPerToken: 3.4 });
+    let habits = FIRST_HABITS;
+    for (let i = 0; i < 50; i++) habits = learnHabits(habits, 4_000, { input: 4_000, output: 200 });
+    expect(habits.answer).toBeCloseTo(200, 0);
+    expect(habits.charsPerToken).toBeCloseTo(1, 1);
+    // The next 4,000-character prompt then reserves about what the provider will count.
+    expect(tokenEstimate(4_000, habits)).toBeGreaterThan(4_100);
+    // An odd count moves the ratio a bounded step, and no usage leaves it alone.
+    expect(learnHabits(FIRST_HABITS, 4_000, { input: 1, output: 0 }).charsPerToken).toBeCloseTo(4 + 0.2 * 12, 5);
+    expect(learnHabits(FIRST_HABITS, 4_000, { input: 0, output: 0 }).charsPerToken).toBe(4);
   });
 
   it('requeues a call that woke too late for its slot', () => {

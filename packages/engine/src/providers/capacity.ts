@@ -14,15 +14,17 @@ import { delay } from './delay.js';
 import { layered } from './provider-set.js';
 import {
   CONCURRENCY_LEASE_MS,
-  FIRST_EXPECTED_ANSWER,
+  FIRST_HABITS,
   type ProviderLimit,
   type ProviderLimits,
   concurrencyRetryMs,
   limitsFor,
   mustRequeue,
-  nextExpectedAnswer,
+  learnHabits,
   spacingMs,
   throttleWaitMs,
+  type TokenHabits,
+  sentChars,
   tokenEstimate,
   tokenRateKey,
   tokensOwed,
@@ -66,8 +68,8 @@ const metered = (req: TextRequest): Metered<TextCompletion> => ({
  * Every model call as the fleet's capacity allows it. Before a call goes out it takes a concurrency permit
  * of each limited key that has a concurrency limit, then a start slot under each key that has a rate, and
  * waits for that slot (sleeping, while the activity heartbeats; the step's cancellation ends the wait). A
- * text call under a token rate also takes the rate's time for the tokens it reserves (its prompt and the
- * answer its model's recent answers came to); answered, it is charged what the provider counted beyond that.
+ * text call under a token rate also takes the rate's time for the tokens it reserves (its prompt and an
+ * answer, at what its model's recent calls came to); answered, it is charged what the provider counted beyond.
  * A 429 is back-pressure: the permits go back, the call waits (Retry-After, else a backoff) and goes out
  * again, as often as it takes, so a burst of 429s never spends the step's attempts; a request that names a
  * `throttlePatienceMs` (a model with a fallback after it) gets the 429 back once its waits would pass that. Other failures pass
@@ -99,8 +101,8 @@ class FleetCapacity {
   private readonly ready = new Map<string, Promise<void>>();
   /** Calls of this process waiting for a concurrency permit of a key: a release here wakes them at once. */
   private readonly waiters = new Map<string, Set<() => void>>();
-  /** The answer length each model's text calls reserve, from this process's recent answers (provider-limits.ts). */
-  private readonly expectedAnswer = new Map<string, number>();
+  /** What each model's text calls have come to in this process, for the next reservation (provider-limits.ts). */
+  private readonly habits = new Map<string, TokenHabits>();
 
   constructor(private readonly opts: CapacityOptions) {
     if (Object.keys(opts.limits).length > 0 && !opts.db) throw new Error('provider limits are held in the database: pass db with them');
@@ -146,7 +148,8 @@ class FleetCapacity {
     const db = this.opts.db as Db;
     await Promise.all(limited.map((l) => this.ensure(db, l)));
     const tokenRated = meter ? limited.filter((l) => l.limit.tokens) : [];
-    const tokens = tokenRated.length > 0 && meter ? tokenEstimate(meter.prompt, meter.jsonSchema, this.answerOf(model)) : 0;
+    const sent = meter ? sentChars(meter.prompt, meter.jsonSchema) : 0;
+    const tokens = tokenRated.length > 0 ? tokenEstimate(sent, this.habitsOf(model)) : 0;
     const leases: Array<{ key: string; slot: number; holder: string }> = [];
     const renewal = setInterval(() => {
       for (const lease of leases) renewProviderLease(db, { ...lease, leaseMs: CONCURRENCY_LEASE_MS }).catch(() => undefined);
@@ -158,7 +161,7 @@ class FleetCapacity {
         if (limit.concurrency) leases.push(await this.lease(db, model.provider, key, limit.concurrency, signal));
       await this.slot(db, model.provider, limited, tokens, signal);
       const answer = await send();
-      if (meter && tokens > 0) await this.settleTokens(db, model, tokenRated, tokens, meter.usage(answer));
+      if (meter && tokens > 0) await this.settleTokens(db, model, tokenRated, { sent, reserved: tokens }, meter.usage(answer));
       return answer;
     } finally {
       clearInterval(renewal);
@@ -166,24 +169,24 @@ class FleetCapacity {
     }
   }
 
-  private answerOf(model: ModelEntry): number {
-    return this.expectedAnswer.get(model.id) ?? FIRST_EXPECTED_ANSWER;
+  private habitsOf(model: ModelEntry): TokenHabits {
+    return this.habits.get(model.id) ?? FIRST_HABITS;
   }
 
   /**
-   * Charges the token rates what the answer used beyond the call's reservation, and learns the model's
-   * answer length for the next reservation. A charge that cannot be written (the database away) is
-   * dropped: the provider's 429s are still waited out.
+   * Charges the token rates what the answer used beyond the call's reservation, and learns from it what the
+   * model's next call will reserve. A charge that cannot be written (the database away) is dropped: the
+   * provider's 429s are still waited out.
    */
   private async settleTokens(
     db: Db,
     model: ModelEntry,
     tokenRated: Limited[],
-    reserved: number,
+    call: { sent: number; reserved: number },
     used: { input: number; output: number },
   ): Promise<void> {
-    this.expectedAnswer.set(model.id, nextExpectedAnswer(this.answerOf(model), used.output));
-    const owed = tokensOwed(reserved, used.input + used.output);
+    this.habits.set(model.id, learnHabits(this.habitsOf(model), call.sent, used));
+    const owed = tokensOwed(call.reserved, used.input + used.output);
     if (owed === 0) return;
     const charges = tokenRated.flatMap(({ key, limit }) =>
       limit.tokens ? [{ key: tokenRateKey(key), ms: owed * spacingMs(limit.tokens) }] : [],

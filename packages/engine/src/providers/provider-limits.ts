@@ -107,16 +107,36 @@ export function spacingMs(requests: { count: number; windowMs: number }): number
  */
 export const tokenRateKey = (key: string): string => `${key} tokens`;
 
-/** Characters per token, the usual rough count for English text; the answer's usage corrects it afterwards. */
-const CHARS_PER_TOKEN = 4;
-
 /**
- * The tokens a text call reserves before it goes: its prompt (and the JSON Schema it sends with it) at
- * CHARS_PER_TOKEN, and the answer as long as `expectedAnswer` (what the key's recent answers came to).
+ * What a model's text calls have come to in this worker, for the next call's reservation: how long its answers
+ * are (tokens), and how many characters of prompt the provider counted as one token (its chat framing
+ * included). Before any answer: 1,000 tokens and four characters, the usual rough count for English.
  */
-export function tokenEstimate(prompt: string, jsonSchema: unknown, expectedAnswer: number): number {
-  const sent = prompt.length + (jsonSchema === undefined ? 0 : JSON.stringify(jsonSchema).length);
-  return Math.ceil(sent / CHARS_PER_TOKEN) + Math.max(0, Math.round(expectedAnswer));
+export interface TokenHabits {
+  answer: number;
+  charsPerToken: number;
+}
+
+export const FIRST_HABITS: Readonly<TokenHabits> = Object.freeze({ answer: 1_000, charsPerToken: 4 });
+
+/** Each answer moves a model's habits this share of the way towards it (a running mean). */
+const HABIT_WEIGHT = 0.2;
+
+/** The characters a text call sends that count as prompt: the prompt and the JSON Schema that goes with it. */
+export const sentChars = (prompt: string, jsonSchema: unknown): number =>
+  prompt.length + (jsonSchema === undefined ? 0 : JSON.stringify(jsonSchema).length);
+
+/** The tokens a text call reserves before it goes: what it sends, and an answer as long as its model's usually are. */
+export function tokenEstimate(sent: number, habits: TokenHabits): number {
+  return Math.ceil(sent / habits.charsPerToken) + Math.max(0, Math.round(habits.answer));
+}
+
+/** A model's habits once an answer came: `sent` characters were counted as `used.input` tokens, and it wrote `used.output`. */
+export function learnHabits(habits: TokenHabits, sent: number, used: { input: number; output: number }): TokenHabits {
+  const toward = (from: number, to: number) => from + HABIT_WEIGHT * (to - from);
+  // Bounded, so that one odd count (a cached prompt reported as a few tokens) cannot swing the next reservations far.
+  const charsPerToken = used.input > 0 && sent > 0 ? Math.min(16, Math.max(0.5, sent / used.input)) : habits.charsPerToken;
+  return { answer: toward(habits.answer, used.output), charsPerToken: toward(habits.charsPerToken, charsPerToken) };
 }
 
 /**
@@ -125,11 +145,6 @@ export function tokenEstimate(prompt: string, jsonSchema: unknown, expectedAnswe
  * above it (some providers count the reservation, `max_tokens` included, whatever the answer used).
  */
 export const tokensOwed = (reserved: number, used: number): number => Math.max(0, used - reserved);
-
-/** The answer length a key expects before it has seen one; then a running mean of its answers (ANSWER_WEIGHT). */
-export const FIRST_EXPECTED_ANSWER = 1_000;
-const ANSWER_WEIGHT = 0.2;
-export const nextExpectedAnswer = (expected: number, answered: number): number => expected + ANSWER_WEIGHT * (answered - expected);
 
 /**
  * A call that woke more than LATE_TOLERANCE_MS after its slot must not go out on it: sent that late, it
