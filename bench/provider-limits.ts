@@ -7,17 +7,24 @@
  * Printed, each beside its target: requests/s achieved over the busy period (first request to last) vs the
  * cap (≥ 0.9 × cap), the most requests the provider saw in any one-second window (≤ cap), requests it refused,
  * and runs failed (0). `npm run bench -- provider-limits`.
+ *
+ * BENCH_TOKENS_PER_MINUTE=N holds the fleet to tokens instead: the workers get `tokensPerMinute: N`, and the
+ * provider, whose every answer reports TOKENS_PER_CALL tokens, admits N / 60 tokens in any sliding second (that
+ * many calls' worth). The figures are then also given in tokens.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { busiestSecond, startRateLimitedProvider, throughput } from '../test/support/rate-limited-openai';
+import { TOKENS_PER_CALL, busiestSecond, startRateLimitedProvider, throughput } from '../test/support/rate-limited-openai';
 import { atelierCliArgs } from './atelier-processes';
 import { NAMESPACE, benchLog, createApiKey, http, intEnv, loadAvg, runMain, startAtelier, startInfra } from './harness';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bench = benchLog('provider-limits');
-const CAP = intEnv('BENCH_CAP', 20, 1);
+const TOKENS_PER_MINUTE = intEnv('BENCH_TOKENS_PER_MINUTE', 0, 0);
+// Under a token limit, the provider's cap in calls is the tokens a second allows, a call's worth each.
+const CAP = TOKENS_PER_MINUTE > 0 ? Math.floor(TOKENS_PER_MINUTE / 60 / TOKENS_PER_CALL) : intEnv('BENCH_CAP', 20, 1);
+const LIMIT = TOKENS_PER_MINUTE > 0 ? { tokensPerMinute: TOKENS_PER_MINUTE } : { requestsPerSecond: CAP };
 const RUNS = intEnv('BENCH_RUNS', 100, 1);
 
 await runMain(bench, async (cleanup) => {
@@ -28,7 +35,7 @@ await runMain(bench, async (cleanup) => {
   const env = {
     OPENAI_BASE_URL: provider.baseUrl,
     OPENAI_API_KEY: 'sk-loopback',
-    ATELIER_PROVIDER_LIMITS: JSON.stringify({ openai: { requestsPerSecond: CAP } }),
+    ATELIER_PROVIDER_LIMITS: JSON.stringify({ openai: LIMIT }),
   };
   Object.assign(process.env, env);
   const taskQueue = `bench-limits-${Date.now()}`;
@@ -52,7 +59,7 @@ await runMain(bench, async (cleanup) => {
   // The second worker bundles its workflows before it polls; give it the time to join.
   await new Promise((r) => setTimeout(r, intEnv('BENCH_JOIN_MS', 20_000)));
   const apiKey = await createApiKey(atelier.url);
-  log(`posting ${RUNS} runs, cap ${CAP}/s, 2 worker processes`);
+  log(`posting ${RUNS} runs, cap ${CAP} requests/s (${JSON.stringify(LIMIT)}), 2 worker processes`);
   const ids = await Promise.all(
     Array.from({ length: RUNS }, async (_, i) => {
       const res = await http(
@@ -85,6 +92,16 @@ await runMain(bench, async (cleanup) => {
     busySeconds: Number(rate.seconds.toFixed(2)),
     achievedPerSecond: { atelier: Number(rate.perSecond.toFixed(2)), target: `>= ${0.9 * CAP}` },
     maxInAnySecond: { atelier: busiestSecond(arrivals), target: `<= ${CAP}` },
+    ...(TOKENS_PER_MINUTE > 0
+      ? {
+          tokensPerMinute: TOKENS_PER_MINUTE,
+          tokensPerSecond: {
+            atelier: Math.round(rate.perSecond * TOKENS_PER_CALL),
+            cap: Math.round(TOKENS_PER_MINUTE / 60),
+            maxInAnySecond: busiestSecond(arrivals) * TOKENS_PER_CALL,
+          },
+        }
+      : {}),
     refused429: refused,
     runsFailed: { atelier: runs.filter((r) => r.status !== 'completed').length, target: 0 },
     loadAvg: loadAvg(),

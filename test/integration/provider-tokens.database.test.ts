@@ -77,7 +77,7 @@ describe('a tokens-per-minute limit', () => {
     const { rows } = await sql<{ ahead_ms: number }>`
       SELECT extract(epoch FROM next_at - clock_timestamp()) * 1000 AS ahead_ms FROM provider_capacity
       WHERE key = ${tokenRateKey('openai/gpt-4o-mini')}`.execute(db);
-    // The second call's own reservation (2 + 900, the expected answer moving toward 500), charged 598 more once answered.
+    // The second call's own reservation (10 + 500, from what the first answer showed), charged 990 more once answered.
     expect(Number(rows[0]?.ahead_ms)).toBeGreaterThan(1_000 * ms);
   });
 });

@@ -91,6 +91,9 @@ export async function startRateLimitedProvider(opts: { cap: number; latencyMs?: 
   };
 }
 
+/** The tokens every answer reports using (answerFor above: 1,000 of prompt, 500 of answer): a token cap is this many per request. */
+export const TOKENS_PER_CALL = 1_500;
+
 /** The most requests that arrived in any one-second window (each window starting at a request). */
 export function busiestSecond(arrivals: number[]): number {
   const sorted = [...arrivals].sort((a, b) => a - b);

@@ -97,9 +97,11 @@ describe('the limiter arithmetic', () => {
   });
 
   it('learns how long a model’s answers are and how many characters its provider counts as a token', () => {
-    // 4,000 characters counted as 4,000 tokens (a script of one character a token), an answer of 200.
-    const once = learnHabits(FIRST_HABITS, 4_000, { input: 4_000, output: 200 });
-    expect(once).toEqual({ answer: 840, charsPerToken: 3.4 });
+    // A model's first answer is taken as it is: 4,000 characters counted as 4,000 tokens (a script of one
+    // character a token), an answer of 200.
+    expect(learnHabits(undefined, 4_000, { input: 4_000, output: 200 })).toEqual({ answer: 200, charsPerToken: 1 });
+    // Later answers move what was learnt a fifth of the way.
+    expect(learnHabits(FIRST_HABITS, 4_000, { input: 4_000, output: 200 })).toEqual({ answer: 840, charsPerToken: 3.4 });
     let habits = FIRST_HABITS;
     for (let i = 0; i < 50; i++) habits = learnHabits(habits, 4_000, { input: 4_000, output: 200 });
     expect(habits.answer).toBeCloseTo(200, 0);
@@ -109,6 +111,7 @@ describe('the limiter arithmetic', () => {
     // An odd count moves the ratio a bounded step, and no usage leaves it alone.
     expect(learnHabits(FIRST_HABITS, 4_000, { input: 1, output: 0 }).charsPerToken).toBeCloseTo(4 + 0.2 * 12, 5);
     expect(learnHabits(FIRST_HABITS, 4_000, { input: 0, output: 0 }).charsPerToken).toBe(4);
+    expect(learnHabits(undefined, 4_000, { input: 1, output: 0 }).charsPerToken).toBe(16);
   });
 
   it('requeues a call that woke too late for its slot', () => {

@@ -185,7 +185,7 @@ class FleetCapacity {
     call: { sent: number; reserved: number },
     used: { input: number; output: number },
   ): Promise<void> {
-    this.habits.set(model.id, learnHabits(this.habitsOf(model), call.sent, used));
+    this.habits.set(model.id, learnHabits(this.habits.get(model.id), call.sent, used));
     const owed = tokensOwed(call.reserved, used.input + used.output);
     if (owed === 0) return;
     const charges = tokenRated.flatMap(({ key, limit }) =>

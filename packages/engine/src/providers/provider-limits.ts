@@ -131,11 +131,16 @@ export function tokenEstimate(sent: number, habits: TokenHabits): number {
   return Math.ceil(sent / habits.charsPerToken) + Math.max(0, Math.round(habits.answer));
 }
 
-/** A model's habits once an answer came: `sent` characters were counted as `used.input` tokens, and it wrote `used.output`. */
-export function learnHabits(habits: TokenHabits, sent: number, used: { input: number; output: number }): TokenHabits {
-  const toward = (from: number, to: number) => from + HABIT_WEIGHT * (to - from);
+/**
+ * A model's habits once an answer came: `sent` characters were counted as `used.input` tokens, and it wrote
+ * `used.output`. The first answer of a model (no `habits` yet) is taken as it is; later ones move them a share.
+ */
+export function learnHabits(habits: TokenHabits | undefined, sent: number, used: { input: number; output: number }): TokenHabits {
+  const from = habits ?? FIRST_HABITS;
   // Bounded, so that one odd count (a cached prompt reported as a few tokens) cannot swing the next reservations far.
-  const charsPerToken = used.input > 0 && sent > 0 ? Math.min(16, Math.max(0.5, sent / used.input)) : habits.charsPerToken;
+  const charsPerToken = used.input > 0 && sent > 0 ? Math.min(16, Math.max(0.5, sent / used.input)) : from.charsPerToken;
+  if (!habits) return { answer: used.output, charsPerToken };
+  const toward = (a: number, b: number) => a + HABIT_WEIGHT * (b - a);
   return { answer: toward(habits.answer, used.output), charsPerToken: toward(habits.charsPerToken, charsPerToken) };
 }
 
