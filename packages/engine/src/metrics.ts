@@ -75,27 +75,27 @@ export function registerPoolMetrics(registry: Registry, db: Db): void {
  * connections left the pool: `idle`, the origin's `goaway`, an unanswered `ping`, or an `error` or close.
  */
 export function registerProviderConnectionMetrics(registry: Registry, read = providerConnections): void {
-  const protocols = ['h2', 'http/1.1'] as const;
-  new Gauge({
-    name: 'atelier_provider_connections',
-    help: 'Connections this worker holds open to providers, by protocol (HTTP/1.1 counts idle kept-alive sockets)',
-    labelNames: ['protocol'],
-    registers: [registry],
-    collect() {
-      const { open } = read();
-      for (const protocol of protocols) this.set({ protocol }, open[protocol].connections);
-    },
-  });
-  new Gauge({
-    name: 'atelier_provider_requests_in_flight',
-    help: 'Provider calls this worker has sent and not yet had answered, by protocol',
-    labelNames: ['protocol'],
-    registers: [registry],
-    collect() {
-      const { open } = read();
-      for (const protocol of protocols) this.set({ protocol }, open[protocol].requests);
-    },
-  });
+  const byProtocol = (name: string, help: string, count: 'connections' | 'requests') =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['protocol'],
+      registers: [registry],
+      collect() {
+        const { open } = read();
+        for (const protocol of ['h2', 'http/1.1'] as const) this.set({ protocol }, open[protocol][count]);
+      },
+    });
+  byProtocol(
+    'atelier_provider_connections',
+    'Connections this worker holds open to providers, by protocol (HTTP/1.1 counts idle kept-alive sockets)',
+    'connections',
+  );
+  byProtocol(
+    'atelier_provider_requests_in_flight',
+    'Provider calls this worker has sent and not yet had answered, by protocol',
+    'requests',
+  );
   new Counter({
     name: 'atelier_provider_http2_connections_ended_total',
     help: 'HTTP/2 provider connections this worker ended or lost, by reason (idle, goaway, ping, error)',
