@@ -39,16 +39,20 @@ async function endsOf(calls: Array<Promise<unknown>>, started: number): Promise<
 describe('a tokens-per-minute limit', () => {
   it('spaces text calls by the tokens they reserve, across two fleets sharing the database', async () => {
     const [a, b] = [fleet(), fleet()];
-    // About 1,000 tokens of prompt; before any answer a model is expected to write 1,000 more.
+    // About 1,000 tokens of prompt, which every call reserves whatever answer it expects (1,000 tokens before
+    // any answer, then what `local`'s answers came to).
     const prompt = `Write about the sea. ${'waves '.repeat(660)}`;
-    const reserved = Math.ceil(prompt.length / 4) + 1_000;
+    const promptTokens = Math.ceil(prompt.length / 4);
     const started = performance.now();
     const calls = Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).text('local')!.complete({ model, prompt, seed: `s${i}` }));
     const ends = (await endsOf(calls, started)).sort((x, y) => x - y);
-    // The first goes at once; each next one a reservation's worth of the rate later, whichever fleet sent it.
-    const gap = reserved * perToken;
+    // The first goes at once; each next one at least its prompt's worth of the rate later, whichever fleet sent
+    // it (two fleets each spacing only their own calls would send two at once).
+    const gap = promptTokens * perToken;
     expect(ends[5]! - ends[0]!).toBeGreaterThanOrEqual(5 * gap * 0.95);
     for (let i = 1; i < ends.length; i++) expect(ends[i]! - ends[i - 1]!).toBeGreaterThanOrEqual(gap * 0.8);
+    // The first call, reserved at the guess, holds the second off by its prompt and the guessed answer.
+    expect(ends[1]! - ends[0]!).toBeGreaterThanOrEqual((promptTokens + 1_000) * perToken * 0.8);
     const { rows } = await sql<{ key: string }>`SELECT key FROM provider_capacity ORDER BY key`.execute(db);
     expect(rows.map((r) => r.key)).toEqual(['local', tokenRateKey('local')]);
   });
@@ -79,5 +83,36 @@ describe('a tokens-per-minute limit', () => {
       WHERE key = ${tokenRateKey('openai/gpt-4o-mini')}`.execute(db);
     // The second call's own reservation (10 + 500, from what the first answer showed), charged 990 more once answered.
     expect(Number(rows[0]?.ahead_ms)).toBeGreaterThan(1_000 * ms);
+  });
+
+  it('lets a burst’s later calls reserve at what the first answers showed, not at the guess they arrived with', async () => {
+    // A provider of its own, so that its arrivals are this burst's only. Each answer reports 1,500 tokens; a
+    // 1,000-character prompt is guessed at 250 tokens and a 1,000-token answer, 1,250 in all.
+    const own = await startRateLimitedProvider({ cap: 1_000, latencyMs: 0 });
+    try {
+      const tpm = 120_000;
+      const providers = createProviders(
+        {
+          ...configuredProviders(settingsFrom({ OPENAI_BASE_URL: own.baseUrl, OPENAI_API_KEY: 'sk-loopback' })),
+          limits: parseProviderLimits(JSON.stringify({ 'openai/gpt-4o': { tokensPerMinute: tpm } })),
+        },
+        { db },
+      );
+      const gpt = buildModelRegistry(['openai']).get('openai/gpt-4o')!;
+      const prompt = 'p'.repeat(1_000);
+      await Promise.all(
+        Array.from({ length: 5 }, (_, i) => providers.text('openai')!.complete({ model: gpt, prompt, seed: `burst ${i}` })),
+      );
+      const arrivals = (await own.stats()).arrivals.sort((a, b) => a - b);
+      expect(arrivals).toHaveLength(5);
+      const ms = spacingMs({ count: tpm, windowMs: 60_000 });
+      // The first two reserve at the guess, within the horizon of the burst's start; the last ones, having
+      // waited until they were near their turn, at the 1,500 tokens the answers before them showed.
+      expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(1_250 * ms * 0.9);
+      expect(arrivals[4]! - arrivals[3]!).toBeGreaterThanOrEqual(1_500 * ms * 0.95);
+      expect(arrivals[4]! - arrivals[0]!).toBeGreaterThanOrEqual((1_250 + 3 * 1_500) * ms * 0.95);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -41,6 +41,14 @@ export async function reserveProviderSlot(db: Db, keys: Array<{ key: string; spa
   return { waitMs: Math.max(0, rows[0]?.wait_ms ?? 0) };
 }
 
+/** How far ahead (ms, 0 or more) the latest next start of `keys` lies now. */
+export async function providerRateAhead(db: Db, keys: string[]): Promise<number> {
+  const { rows } = await sql<{ ahead_ms: number | null }>`
+    SELECT (extract(epoch FROM max(next_at) - clock_timestamp()) * 1000)::float8 AS ahead_ms
+    FROM provider_capacity WHERE key = ANY(${keys}::text[])`.execute(db);
+  return Math.max(0, rows[0]?.ahead_ms ?? 0);
+}
+
 /**
  * Charges keys' rates for work done beyond what a call reserved (tokens its answer used beyond the
  * estimate): each key's next start moves `ms` later, counted from now when the key is idle.

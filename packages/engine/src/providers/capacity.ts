@@ -5,6 +5,7 @@ import {
   acquireProviderLease,
   chargeProviderRate,
   ensureProviderCapacity,
+  providerRateAhead,
   releaseProviderLease,
   renewProviderLease,
   reserveProviderSlot,
@@ -15,6 +16,7 @@ import { layered } from './provider-set.js';
 import {
   CONCURRENCY_LEASE_MS,
   FIRST_HABITS,
+  TOKEN_HORIZON_MS,
   type ProviderLimit,
   type ProviderLimits,
   concurrencyRetryMs,
@@ -103,6 +105,8 @@ class FleetCapacity {
   private readonly waiters = new Map<string, Set<() => void>>();
   /** What each model's text calls have come to in this process, for the next reservation (provider-limits.ts). */
   private readonly habits = new Map<string, TokenHabits>();
+  /** By token-rated keys: the last of this process's calls in line to reserve under them (TOKEN_HORIZON_MS). */
+  private readonly lines = new Map<string, Promise<void>>();
 
   constructor(private readonly opts: CapacityOptions) {
     if (Object.keys(opts.limits).length > 0 && !opts.db) throw new Error('provider limits are held in the database: pass db with them');
@@ -149,7 +153,6 @@ class FleetCapacity {
     await Promise.all(limited.map((l) => this.ensure(db, l)));
     const tokenRated = meter ? limited.filter((l) => l.limit.tokens) : [];
     const sent = meter ? sentChars(meter.prompt, meter.jsonSchema) : 0;
-    const tokens = tokenRated.length > 0 ? tokenEstimate(sent, this.habitsOf(model)) : 0;
     const leases: Array<{ key: string; slot: number; holder: string }> = [];
     const renewal = setInterval(() => {
       for (const lease of leases) renewProviderLease(db, { ...lease, leaseMs: CONCURRENCY_LEASE_MS }).catch(() => undefined);
@@ -159,7 +162,7 @@ class FleetCapacity {
       // In key order, as every call takes them, so two calls never each hold what the other waits for.
       for (const { key, limit } of [...limited].sort((a, b) => a.key.localeCompare(b.key)))
         if (limit.concurrency) leases.push(await this.lease(db, model.provider, key, limit.concurrency, signal));
-      await this.slot(db, model.provider, limited, tokens, signal);
+      const tokens = await this.slot(db, model, limited, tokenRated.length > 0 ? sent : undefined, signal);
       const answer = await send();
       if (meter && tokens > 0) await this.settleTokens(db, model, tokenRated, { sent, reserved: tokens }, meter.usage(answer));
       return answer;
@@ -195,25 +198,75 @@ class FleetCapacity {
   }
 
   /**
-   * Waits for a start slot under every rated key (and, for `tokens` > 0, room for that many under every
-   * token-rated key), taking a new one when the wait overshot the old.
+   * Waits for a start slot under every rated key, and for a text call (`sent` characters) room under every
+   * token-rated key for the tokens it reserves, which it answers (0 for none). Takes a new slot when the wait
+   * overshot the old.
    */
-  private async slot(db: Db, provider: string, limited: Limited[], tokens: number, signal: AbortSignal | undefined): Promise<void> {
+  private async slot(
+    db: Db,
+    model: ModelEntry,
+    limited: Limited[],
+    sent: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<number> {
+    const tokenKeys = sent === undefined ? [] : limited.flatMap(({ key, limit }) => (limit.tokens ? [tokenRateKey(key)] : []));
+    for (;;) {
+      const reserved =
+        tokenKeys.length === 0 || sent === undefined
+          ? await this.reserve(db, limited, 0)
+          : await this.inLine(tokenKeys.join(' '), signal, async () => {
+              await this.untilWithin(db, model.provider, tokenKeys, signal);
+              return this.reserve(db, limited, tokenEstimate(sent, this.habitsOf(model)));
+            });
+      await this.wait(model.provider, 'limit', reserved.waitMs, signal);
+      if (!mustRequeue(performance.now() - reserved.target)) return reserved.tokens;
+      this.opts.slotsMissed?.inc({ provider: model.provider });
+    }
+  }
+
+  /** Reserves the next start under every rated key (and `tokens` under the token-rated ones): when it is, and what it took. */
+  private async reserve(db: Db, limited: Limited[], tokens: number): Promise<{ waitMs: number; target: number; tokens: number }> {
     const rated = limited.flatMap(({ key, limit }) => [
       ...(limit.requests ? [{ key, spacingMs: spacingMs(limit.requests) }] : []),
       ...(limit.tokens && tokens > 0 ? [{ key: tokenRateKey(key), spacingMs: tokens * spacingMs(limit.tokens) }] : []),
     ]);
-    if (rated.length === 0) return;
+    const asked = performance.now();
+    if (rated.length === 0) return { waitMs: 0, target: asked, tokens };
+    const { waitMs } = await reserveProviderSlot(db, rated);
+    // The database answered how far ahead the slot is by its clock, at some moment between the question and
+    // the answer being read here. Counting from the question is the earliest the slot can be, so a call
+    // whose answer was read late (a busy event loop) is judged late by at least as much as it really is.
+    return { waitMs, target: asked + waitMs, tokens };
+  }
+
+  /** Waits until the token rates' next start is no more than TOKEN_HORIZON_MS ahead. */
+  private async untilWithin(db: Db, provider: string, tokenKeys: string[], signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
-      const asked = performance.now();
-      const { waitMs } = await reserveProviderSlot(db, rated);
-      // The database answered how far ahead the slot is by its clock, at some moment between the question and
-      // the answer being read here. Counting from the question is the earliest the slot can be, so a call
-      // whose answer was read late (a busy event loop) is judged late by at least as much as it really is.
-      const target = asked + waitMs;
-      await this.wait(provider, 'limit', waitMs, signal);
-      if (!mustRequeue(performance.now() - target)) return;
-      this.opts.slotsMissed?.inc({ provider });
+      const ahead = await providerRateAhead(db, tokenKeys);
+      if (ahead <= TOKEN_HORIZON_MS) return;
+      await this.wait(provider, 'limit', ahead - TOKEN_HORIZON_MS, signal);
+    }
+  }
+
+  /**
+   * Runs `work` once every call of this process that joined `line` before it has run its own, first come,
+   * first served; a call stopped while it waits leaves its place without holding up the ones behind it.
+   */
+  private async inLine<T>(line: string, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+    const before = this.lines.get(line) ?? Promise.resolve();
+    let leave = () => {};
+    const left = new Promise<void>((resolve) => {
+      leave = resolve;
+    });
+    // The next call waits for every call before this one as well as for this one.
+    const mine = before.then(() => left);
+    this.lines.set(line, mine);
+    try {
+      await untilAborted(before, signal);
+      return await work();
+    } finally {
+      leave();
+      if (this.lines.get(line) === mine) this.lines.delete(line);
     }
   }
 
@@ -265,4 +318,18 @@ class FleetCapacity {
       this.opts.throttled?.inc({ provider, reason }, (performance.now() - started) / 1000);
     }
   }
+}
+
+/** `turn`, or the signal's reason once it aborts first. */
+function untilAborted(turn: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return turn;
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    void turn.then(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    });
+  });
 }

@@ -145,6 +145,13 @@ export function learnHabits(habits: TokenHabits | undefined, sent: number, used:
 }
 
 /**
+ * How far ahead of its start a text call under a token rate may reserve. A burst's calls would otherwise all
+ * reserve as they arrive, at what a model's answers had come to before the burst; a call further back waits
+ * first (one of a worker's calls at a time asks), so that it reserves at what the answers before it showed.
+ */
+export const TOKEN_HORIZON_MS = 1_000;
+
+/**
  * What an answered call still owes its key's token rate: the tokens the provider counted beyond what it
  * reserved. A call that used less gives nothing back: the fleet then errs below the provider's count, never
  * above it (some providers count the reservation, `max_tokens` included, whatever the answer used).
