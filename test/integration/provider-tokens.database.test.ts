@@ -31,6 +31,18 @@ afterAll(async () => {
 
 const fleet = () => createProviders({ limits: parseProviderLimits(JSON.stringify({ local: { tokensPerMinute: TPM } })) }, { db });
 
+/** A fleet calling the OpenAI adapter at `server`, with `model` held to `tokensPerMinute`. */
+function openaiFleet(server: RateLimitedProvider, model: string, tokensPerMinute: number) {
+  const providers = createProviders(
+    {
+      ...configuredProviders(settingsFrom({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-loopback' })),
+      limits: parseProviderLimits(JSON.stringify({ [model]: { tokensPerMinute } })),
+    },
+    { db },
+  );
+  return { text: providers.text('openai')!, gpt: buildModelRegistry(['openai']).get(model)! };
+}
+
 /** Each call's end (ms, this process's clock), the `local` answers taking no time of their own. */
 async function endsOf(calls: Array<Promise<unknown>>, started: number): Promise<number[]> {
   return Promise.all(calls.map((c) => c.then(() => performance.now() - started)));
@@ -60,15 +72,7 @@ describe('a tokens-per-minute limit', () => {
   it('charges an answer longer than its reservation to the calls after it', async () => {
     // 60,000 tokens a minute: a millisecond a token.
     const slow = 60_000;
-    const providers = createProviders(
-      {
-        ...configuredProviders(settingsFrom({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-loopback' })),
-        limits: parseProviderLimits(JSON.stringify({ 'openai/gpt-4o-mini': { tokensPerMinute: slow } })),
-      },
-      { db },
-    );
-    const gpt = buildModelRegistry(['openai']).get('openai/gpt-4o-mini')!;
-    const text = providers.text('openai')!;
+    const { text, gpt } = openaiFleet(server, 'openai/gpt-4o-mini', slow);
     const started = performance.now();
     // Reserves 2 tokens of prompt and 1,000 of answer; the provider counts 1,500.
     const first = await text.complete({ model: gpt, prompt: 'short', seed: 'first' });
@@ -91,18 +95,9 @@ describe('a tokens-per-minute limit', () => {
     const own = await startRateLimitedProvider({ cap: 1_000, latencyMs: 0 });
     try {
       const tpm = 120_000;
-      const providers = createProviders(
-        {
-          ...configuredProviders(settingsFrom({ OPENAI_BASE_URL: own.baseUrl, OPENAI_API_KEY: 'sk-loopback' })),
-          limits: parseProviderLimits(JSON.stringify({ 'openai/gpt-4o': { tokensPerMinute: tpm } })),
-        },
-        { db },
-      );
-      const gpt = buildModelRegistry(['openai']).get('openai/gpt-4o')!;
+      const { text, gpt } = openaiFleet(own, 'openai/gpt-4o', tpm);
       const prompt = 'p'.repeat(1_000);
-      await Promise.all(
-        Array.from({ length: 5 }, (_, i) => providers.text('openai')!.complete({ model: gpt, prompt, seed: `burst ${i}` })),
-      );
+      await Promise.all(Array.from({ length: 5 }, (_, i) => text.complete({ model: gpt, prompt, seed: `burst ${i}` })));
       const arrivals = (await own.stats()).arrivals.sort((a, b) => a - b);
       expect(arrivals).toHaveLength(5);
       const ms = spacingMs({ count: tpm, windowMs: 60_000 });

@@ -11,7 +11,7 @@ import {
   reserveProviderSlot,
 } from '@atelier/db';
 import type { ModelEntry } from '@atelier/domain';
-import { delay } from './delay.js';
+import { delay, untilAborted } from './delay.js';
 import { layered } from './provider-set.js';
 import {
   CONCURRENCY_LEASE_MS,
@@ -318,18 +318,4 @@ class FleetCapacity {
       this.opts.throttled?.inc({ provider, reason }, (performance.now() - started) / 1000);
     }
   }
-}
-
-/** `turn`, or the signal's reason once it aborts first. */
-function untilAborted(turn: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return turn;
-  signal.throwIfAborted();
-  return new Promise<void>((resolve, reject) => {
-    const stop = () => reject(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    void turn.then(() => {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    });
-  });
 }

@@ -1,6 +1,7 @@
 import http2 from 'node:http2';
 import { isIP } from 'node:net';
 import tls from 'node:tls';
+import { untilAborted } from './delay.js';
 
 /**
  * The HTTP/2 connections a worker keeps to each https provider origin that speaks it. Over HTTP/1.1 each call
@@ -304,14 +305,5 @@ function handshake(origin: URL, secureContext: tls.SecureContext | undefined, ha
       resolve(socket);
     });
     socket.once('error', reject);
-  });
-}
-
-/** `promise`, or the signal's reason once it aborts first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const aborted = () => reject(signal.reason);
-    signal.addEventListener('abort', aborted, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
   });
 }
