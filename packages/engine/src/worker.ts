@@ -165,6 +165,8 @@ const quietBundlerLogger = {
  * Both workers report nondeterminism errors to the one watch `nondeterminism` of the result (nondeterminism.ts).
  */
 export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorkers> {
+  // Made first, so that a bad transport setting stops the worker before it starts anything, not at its first call.
+  processTransport();
   compactHeapOnFullCollections();
   const nondeterminism = new NondeterminismWatch({
     logger: opts.logger,
@@ -174,8 +176,6 @@ export async function createRunWorker(opts: RunWorkerOptions): Promise<RunWorker
   const tracing = await startTracing({ serviceName: WORKER_SERVICE_NAME });
   const expressions = new ExpressionEvaluator();
   const slots = workerSlotsFromEnv(process.env);
-  // Made now, so that a bad transport setting stops the worker as it starts rather than failing its calls.
-  processTransport();
   const detachedSteps = new DetachedSteps(
     opts.maxDetachedSteps ?? slots.detachedSteps,
     opts.logger.child({ component: 'detached-steps' }),

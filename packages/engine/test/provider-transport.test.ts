@@ -9,7 +9,7 @@ import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOOPBACK_TLS } from '../../../test/support/loopback-tls.js';
 import { registerProviderConnectionMetrics } from '../src/metrics.js';
-import { ProviderTransport } from '../src/providers/http-transport.js';
+import { ProviderTransport, transportOptionsFromEnv } from '../src/providers/http-transport.js';
 
 type Held = { version: string; path: string; body: string; answer: (status: number, text?: string) => void; reset: () => void };
 
@@ -269,6 +269,19 @@ describe('the provider transport', () => {
     }
     expect(await (await call).json()).toEqual({ alive: true });
     expect(t.connections().http2Ended.ping).toBe(0);
+  });
+
+  it('reads its settings from the environment, refusing a ping interval that is not a whole number of milliseconds', () => {
+    expect(transportOptionsFromEnv({})).toEqual({ http2: true });
+    expect(transportOptionsFromEnv({ ATELIER_PROVIDER_HTTP2: 'off', ATELIER_PROVIDER_HTTP2_PING_MS: '0' })).toEqual({
+      http2: false,
+      http2PingMs: 0,
+    });
+    expect(transportOptionsFromEnv({ ATELIER_PROVIDER_HTTP2_PING_MS: ' 20000 ' })).toEqual({ http2: true, http2PingMs: 20_000 });
+    for (const bad of ['15s', '-1', '2.5'])
+      expect(() => transportOptionsFromEnv({ ATELIER_PROVIDER_HTTP2_PING_MS: bad })).toThrow(
+        /ATELIER_PROVIDER_HTTP2_PING_MS must be a whole number/,
+      );
   });
 
   it('shows its connections in the worker’s metrics', async () => {
