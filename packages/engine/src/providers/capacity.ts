@@ -152,7 +152,8 @@ class FleetCapacity {
     const db = this.opts.db as Db;
     await Promise.all(limited.map((l) => this.ensure(db, l)));
     const tokenRated = meter ? limited.filter((l) => l.limit.tokens) : [];
-    const sent = meter ? sentChars(meter.prompt, meter.jsonSchema) : 0;
+    // Measured only for a token rate: the schema is serialised to count it.
+    const sent = meter && tokenRated.length > 0 ? sentChars(meter.prompt, meter.jsonSchema) : undefined;
     const leases: Array<{ key: string; slot: number; holder: string }> = [];
     const renewal = setInterval(() => {
       for (const lease of leases) renewProviderLease(db, { ...lease, leaseMs: CONCURRENCY_LEASE_MS }).catch(() => undefined);
@@ -162,9 +163,10 @@ class FleetCapacity {
       // In key order, as every call takes them, so two calls never each hold what the other waits for.
       for (const { key, limit } of [...limited].sort((a, b) => a.key.localeCompare(b.key)))
         if (limit.concurrency) leases.push(await this.lease(db, model.provider, key, limit.concurrency, signal));
-      const tokens = await this.slot(db, model, limited, tokenRated.length > 0 ? sent : undefined, signal);
+      const tokens = await this.slot(db, model, limited, sent, signal);
       const answer = await send();
-      if (meter && tokens > 0) await this.settleTokens(db, model, tokenRated, { sent, reserved: tokens }, meter.usage(answer));
+      if (meter && sent !== undefined && tokens > 0)
+        await this.settleTokens(db, model, tokenRated, { sent, reserved: tokens }, meter.usage(answer));
       return answer;
     } finally {
       clearInterval(renewal);
@@ -209,10 +211,10 @@ class FleetCapacity {
     sent: number | undefined,
     signal: AbortSignal | undefined,
   ): Promise<number> {
-    const tokenKeys = sent === undefined ? [] : limited.flatMap(({ key, limit }) => (limit.tokens ? [tokenRateKey(key)] : []));
+    const tokenKeys = limited.flatMap(({ key, limit }) => (limit.tokens ? [tokenRateKey(key)] : []));
     for (;;) {
       const reserved =
-        tokenKeys.length === 0 || sent === undefined
+        sent === undefined
           ? await this.reserve(db, limited, 0)
           : await this.inLine(tokenKeys.join(' '), signal, async () => {
               await this.untilWithin(db, model.provider, tokenKeys, signal);

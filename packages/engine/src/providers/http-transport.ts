@@ -147,14 +147,7 @@ function overHttp1(
     const outgoing = (target.protocol === 'https:' ? https : http).request(
       target,
       { method: request.method, headers, agent, signal: request.signal },
-      (incoming) => {
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers)) {
-          if (value === undefined) continue;
-          for (const one of Array.isArray(value) ? value : [value]) answerHeaders.append(name, one);
-        }
-        resolve(answered(incoming.statusCode ?? 502, answerHeaders, incoming));
-      },
+      (incoming) => resolve(answered(incoming.statusCode ?? 502, headersOf(incoming.headers), incoming)),
     );
     outgoing.on('error', reject);
     outgoing.end(body);
@@ -197,15 +190,20 @@ function overHttp2(
     stream.once('error', reject);
     stream.once('response', (answer) => {
       stream.off('error', reject);
-      const answerHeaders = new Headers();
-      for (const [name, value] of Object.entries(answer)) {
-        if (value === undefined || name.startsWith(':')) continue;
-        for (const one of Array.isArray(value) ? value : [value]) answerHeaders.append(name, String(one));
-      }
-      resolve(answered(Number(answer[':status'] ?? 502), answerHeaders, stream));
+      resolve(answered(Number(answer[':status'] ?? 502), headersOf(answer), stream));
     });
     if (body !== undefined) stream.end(body);
   });
+}
+
+/** An answer's headers as a web Headers, less HTTP/2's pseudo-headers (`:status`). */
+function headersOf(received: http.IncomingHttpHeaders | http2.IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(received)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, String(one));
+  }
+  return headers;
 }
 
 /** A Response of the answer's status, headers and body stream (no body for the statuses that have none). */

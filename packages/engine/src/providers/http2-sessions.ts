@@ -147,7 +147,9 @@ class OriginSessions {
 
   close(): void {
     this.closed = true;
-    for (const p of this.pool.splice(0)) {
+    this.pool.splice(0);
+    // Draining ones too: they would otherwise stay open until their last streams end.
+    for (const p of this.live) {
       p.draining = true;
       clearTimeout(p.idle);
       clearInterval(p.liveness);
