@@ -77,7 +77,7 @@ describe('/openapi.json as a reference', () => {
     const misfiled = operations
       .filter(({ op }) => op.tags?.length !== 1 || !declared.has(op.tags[0]!))
       .map(({ name, op }) => `${name} ${JSON.stringify(op.tags)}`);
-    expect(misfiled, 'operations without exactly one declared tag (declare new tags in TAGS, openapi-document.ts)').toEqual([]);
+    expect(misfiled, 'operations without exactly one declared tag (list new tags in packages/api/src/reference/index.md)').toEqual([]);
     const unused = [...declared].filter((t) => !operations.some(({ op }) => op.tags?.includes(t)));
     expect(unused, 'declared tags no operation uses').toEqual([]);
   });

@@ -9,11 +9,14 @@ import { getPath } from 'hono/utils/url';
 const ACTION_SUFFIX = /^(\/v1\/.*[^/]):([a-z][a-z-]*)$/;
 
 export function routedPath(request: Request): string {
-  return getPath(request).replace(ACTION_SUFFIX, '$1/~$2');
+  return routePathOf(getPath(request));
 }
 
 /** The route path of an action: `action('/v1/subjects/{subject_id}', 'erase')`. */
 export const action = (resource: string, name: string): string => `${resource}/~${name}`;
+
+/** The route path of a path in the contract's form: `/v1/subjects/{subject_id}:erase` is routed as `.../~erase`. */
+export const routePathOf = (contractPath: string): string => contractPath.replace(ACTION_SUFFIX, '$1/~$2');
 
 /** Turns `.../~erase` back into `...:erase` in a generated OpenAPI document's paths. */
 export function contractPaths<T extends { paths?: Record<string, unknown> }>(doc: T): T {

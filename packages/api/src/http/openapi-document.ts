@@ -1,3 +1,4 @@
+import { tagsInOrder } from '../reference/reference.js';
 import { contractPaths } from './action-paths.js';
 
 type Operation = { requestBody?: unknown; parameters?: Array<{ in?: string }>; responses?: Record<string, unknown> };
@@ -41,59 +42,10 @@ export function withEdgeResponses<T extends Document>(doc: T): T {
   return doc;
 }
 
-/**
- * The resources, in the order a reader meets them (/docs groups operations by tag, in this order): every
- * operation's one tag is declared here, and the reference test fails on a tag missing from this list.
- */
-export const TAGS: Array<{ name: string; description: string }> = [
-  { name: 'auth', description: 'Register, sign in and out, and refresh session tokens; these endpoints need no credential.' },
-  { name: 'workflows', description: 'Versioned workflow definitions of a workspace: draft, dry-run, estimate, publish and deprecate.' },
-  { name: 'runs', description: 'One asynchronous execution of one workflow at a pinned version, with its steps, costs and events.' },
-  {
-    name: 'orders',
-    description: 'One workflow fanned out into many child runs with automated variation, planned first and started under one budget.',
-  },
-  {
-    name: 'artifacts',
-    description: 'The durable output of a run (visual, video, research or knowledge) with provenance, QA record and files.',
-  },
-  {
-    name: 'review queue',
-    description: 'Runs whose status is review, and the human decisions that approve, reject or request changes on them.',
-  },
-  { name: 'catalog', description: 'The public catalog of runnable workflows and the model registry that bindings name.' },
-  {
-    name: 'budgets',
-    description: 'Workspace and project spending limits, judged before a run or order starts, and the requests they refused.',
-  },
-  { name: 'costs', description: 'Aggregated spend of a workspace or project over a period.' },
-  { name: 'workspaces', description: 'Workspaces and their members with their roles (owner, admin, member).' },
-  { name: 'projects', description: 'Projects of a workspace, each linked to at most one client.' },
-  { name: 'users', description: 'The signed-in account: profile, password and account deletion requests.' },
-  { name: 'API keys', description: 'Keys carrying the permissions of the account that created them; the secret is shown once.' },
-  { name: 'clients', description: 'The businesses a workspace works for, with billing, rollups, status history and contacts.' },
-  {
-    name: 'brands',
-    description: 'Projects of kind brand with a profile: a working copy, imports that propose one, and published snapshots.',
-  },
-  {
-    name: 'campaigns',
-    description: 'Campaigns under a brand, pinned to its published snapshot and handed to the managed production queue.',
-  },
-  { name: 'characters', description: 'Avatars, synthetic or likeness: references, frozen versions, provider copies and the consent gate.' },
-  { name: 'subjects', description: 'The people likeness characters depict, and their likeness consents.' },
-  {
-    name: 'publications',
-    description: 'Consumer sites sent signed revalidation webhooks when their documents are published or unpublished.',
-  },
-  { name: 'webhook endpoints', description: "Endpoints a workspace's events are delivered to, signed, with retries and delivery history." },
-  { name: 'ops', description: "The platform operators' queue and inbox, and the managed requests of submitted campaigns." },
-];
-
 /** The document /openapi.json serves: generated from the route schemas, in the contract's path forms. */
 export const publishedDocument = <T extends Document>(generated: T): T => ({
   ...withOperationIds(withEdgeResponses(contractPaths(generated))),
-  tags: TAGS,
+  tags: tagsInOrder().map((reference) => ({ name: reference.name, description: reference.description })),
 });
 
 const ACTIONS = new Set([

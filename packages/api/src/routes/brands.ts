@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import {
   PG,
   activeBrandImport,
@@ -34,135 +34,82 @@ import { Run } from '@atelier/contracts/runs';
 import { workspaceAccess, writerAccess } from '../access.js';
 import { visibleBrand, brandRecord, brandRecords, checkLogo } from '../brands/brand-records.js';
 import { publishBrand } from '../brands/publish.js';
-import { errorResponses, fail, validationHook } from '../errors.js';
+import { fail, validationHook } from '../errors.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
-import { json, jsonBody, secured, WHO_MAY_CALL, writeWithEtag } from '../http/route.js';
+import { writeWithEtag } from '../http/route.js';
 import { type Profile, presentSnapshot, storedProfile } from '../presenters/brand.js';
 import { presentRun } from '../presenters/run.js';
 import { createRun } from '../runs/create-run.js';
 import type { AppEnv } from '../services.js';
 import { callerOf } from '../http/caller.js';
 import { presentPage } from '../presenters/page.js';
+import { operationsOf } from '../http/operations.js';
+
+const operation = operationsOf('brands');
 
 export const BRAND_IMPORT_WORKFLOW = 'compose-brand-profile';
 
-const WithEtag = { description: 'The brand; its etag is in the ETag header and the etag field', ...json(Brand) };
-
 export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(operation('POST /v1/brands', { body: BrandCreateRequest }, { 201: Brand }), async (c) => {
+    const caller = callerOf(c);
+    const body = c.req.valid('json');
+    const access = await writerAccess(caller, body.workspaceId);
+    const profile: Profile = BrandProfile.parse({ ...body.profile, name: body.profile.name ?? body.name });
+    await checkLogo(caller, access.workspaceId, profile);
+    const brand = await createBrand(c.get('services').db, {
+      id: newUuid(),
+      workspaceId: access.workspaceId,
+      name: body.name,
+      description: body.description ?? null,
+      profile,
+      etag: newEtag(),
+    });
+    sendEtag(c, brand.etag);
+    return c.json(await brandRecord(caller, brand), 201);
+  })
+  .openapi(operation('GET /v1/brands', { query: ListBrandsQuery }, { 200: listOf(Brand, 'BrandList') }), async (c) => {
+    const caller = callerOf(c);
+    const q = c.req.valid('query');
+    const access = await workspaceAccess(caller, q.workspaceId);
+    const page = await listBrands(c.get('services').db, {
+      workspaceId: access.workspaceId,
+      includeArchived: q.includeArchived ?? false,
+      offset: q.offset,
+      limit: q.limit,
+    });
+    return c.json({ items: await brandRecords(caller, page.items), total: page.total }, 200);
+  })
+  .openapi(operation('GET /v1/brands/{project_id}', { params: BrandIdParam }, { 200: Brand }), async (c) => {
+    const caller = callerOf(c);
+    const { brand } = await visibleBrand(caller, c.req.valid('param').project_id, false);
+    sendEtag(c, brand.etag);
+    return c.json(await brandRecord(caller, brand), 200);
+  })
+  .openapi(operation('PATCH /v1/brands/{project_id}', { params: BrandIdParam, body: BrandProfilePatch }, { 200: Brand }), async (c) => {
+    const caller = callerOf(c);
+    const { etag: bodyEtag, ...patch } = c.req.valid('json');
+    const { brand, access } = await visibleBrand(caller, c.req.valid('param').project_id, true);
+    const expected = optionalEtag(c, bodyEtag);
+    const current = storedProfile(brand.profile);
+    const next = BrandProfile.parse({
+      ...current,
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.audience !== undefined ? { audience: patch.audience } : {}),
+      ...(patch.guidelines !== undefined ? { guidelines: patch.guidelines } : {}),
+      voice: { ...current.voice, ...(patch.voice ?? {}) },
+      visual: { ...current.visual, ...(patch.visual ?? {}) },
+    });
+    await checkLogo(caller, access.workspaceId, next);
+    const { db } = c.get('services');
+    await writeWithEtag(
+      c,
+      () => writeBrandProfile(db, brand.id, next, newEtag(), expected),
+      async () => brandRecord(caller, (await getBrand(db, brand.id))!),
+    );
+    return c.json(await brandRecord(caller, (await getBrand(db, brand.id))!), 200);
+  })
   .openapi(
-    createRoute({
-      ...secured('brands'),
-      method: 'post',
-      path: '/v1/brands',
-      summary: 'Create a brand: a project of kind brand and its profile, together (owners and admins)',
-      description: `Creates a brand: a project of kind brand and its profile, together; the answer carries the etag in the ETag header and the etag field. ${WHO_MAY_CALL.admin}`,
-      request: { body: jsonBody(BrandCreateRequest) },
-      responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 422) },
-    }),
-    async (c) => {
-      const caller = callerOf(c);
-      const body = c.req.valid('json');
-      const access = await writerAccess(caller, body.workspaceId);
-      const profile: Profile = BrandProfile.parse({ ...body.profile, name: body.profile.name ?? body.name });
-      await checkLogo(caller, access.workspaceId, profile);
-      const brand = await createBrand(c.get('services').db, {
-        id: newUuid(),
-        workspaceId: access.workspaceId,
-        name: body.name,
-        description: body.description ?? null,
-        profile,
-        etag: newEtag(),
-      });
-      sendEtag(c, brand.etag);
-      return c.json(await brandRecord(caller, brand), 201);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('brands'),
-      method: 'get',
-      path: '/v1/brands',
-      summary: 'Brands of a workspace, newest first; archived ones only with includeArchived=true',
-      description: `The brands of a workspace (workspaceId is required), newest first and paged; archived ones appear only with includeArchived=true. ${WHO_MAY_CALL.member}`,
-      request: { query: ListBrandsQuery },
-      responses: { 200: { description: 'Brands', ...json(listOf(Brand, 'BrandList')) }, ...errorResponses(401, 403, 404, 422) },
-    }),
-    async (c) => {
-      const caller = callerOf(c);
-      const q = c.req.valid('query');
-      const access = await workspaceAccess(caller, q.workspaceId);
-      const page = await listBrands(c.get('services').db, {
-        workspaceId: access.workspaceId,
-        includeArchived: q.includeArchived ?? false,
-        offset: q.offset,
-        limit: q.limit,
-      });
-      return c.json({ items: await brandRecords(caller, page.items), total: page.total }, 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('brands'),
-      method: 'get',
-      path: '/v1/brands/{project_id}',
-      summary: 'A brand with its working copy and current snapshot id',
-      description: `A brand with its working copy and current snapshot id; the ETag header carries its etag. ${WHO_MAY_CALL.member}`,
-      request: { params: BrandIdParam },
-      responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 422) },
-    }),
-    async (c) => {
-      const caller = callerOf(c);
-      const { brand } = await visibleBrand(caller, c.req.valid('param').project_id, false);
-      sendEtag(c, brand.etag);
-      return c.json(await brandRecord(caller, brand), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('brands'),
-      method: 'patch',
-      path: '/v1/brands/{project_id}',
-      summary: 'Edit the working copy (owners and admins); published snapshots never change',
-      description:
-        'Top-level fields replace; voice and visual merge one level deep. An etag (body or If-Match) is optional; a stale one is 409 etag_mismatch.',
-      request: { params: BrandIdParam, body: jsonBody(BrandProfilePatch) },
-      responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
-    }),
-    async (c) => {
-      const caller = callerOf(c);
-      const { etag: bodyEtag, ...patch } = c.req.valid('json');
-      const { brand, access } = await visibleBrand(caller, c.req.valid('param').project_id, true);
-      const expected = optionalEtag(c, bodyEtag);
-      const current = storedProfile(brand.profile);
-      const next = BrandProfile.parse({
-        ...current,
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.audience !== undefined ? { audience: patch.audience } : {}),
-        ...(patch.guidelines !== undefined ? { guidelines: patch.guidelines } : {}),
-        voice: { ...current.voice, ...(patch.voice ?? {}) },
-        visual: { ...current.visual, ...(patch.visual ?? {}) },
-      });
-      await checkLogo(caller, access.workspaceId, next);
-      const { db } = c.get('services');
-      await writeWithEtag(
-        c,
-        () => writeBrandProfile(db, brand.id, next, newEtag(), expected),
-        async () => brandRecord(caller, (await getBrand(db, brand.id))!),
-      );
-      return c.json(await brandRecord(caller, (await getBrand(db, brand.id))!), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('brands'),
-      method: 'post',
-      path: '/v1/brands/{project_id}/import',
-      summary: 'Start a brand import: a run of compose-brand-profile that proposes a profile (owners and admins)',
-      description:
-        'The run is created as POST /v1/runs creates runs (budgets apply) and produces a proposal only; the working copy is untouched until a person confirms it. 409 import_active while an earlier import of the brand has not ended.',
-      request: { params: BrandIdParam, body: jsonBody(BrandImportRequest) },
-      responses: { 201: { description: 'The import run, pending', ...json(Run) }, ...errorResponses(400, 401, 402, 403, 404, 409, 422) },
-    }),
+    operation('POST /v1/brands/{project_id}/import', { params: BrandIdParam, body: BrandImportRequest }, { 201: Run }),
     async (c) => {
       const caller = callerOf(c);
       const body = c.req.valid('json');
@@ -195,16 +142,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     },
   )
   .openapi(
-    createRoute({
-      ...secured('brands'),
-      method: 'post',
-      path: '/v1/brands/{project_id}/profile/confirm',
-      summary: "Accept a finished import's proposal into the working copy, whole or only the named top-level fields (owners and admins)",
-      description:
-        '422 proposal_not_for_brand when the run is not an import of this brand; 409 import_not_finished while it runs; 422 import_failed when it ended without a proposal; 422 proposal_invalid when the proposal does not fit the profile schema.',
-      request: { params: BrandIdParam, body: jsonBody(ProfileConfirmRequest) },
-      responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
-    }),
+    operation('POST /v1/brands/{project_id}/profile/confirm', { params: BrandIdParam, body: ProfileConfirmRequest }, { 200: Brand }),
     async (c) => {
       const caller = callerOf(c);
       const body = c.req.valid('json');
@@ -260,37 +198,18 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
       return c.json(await brandRecord(caller, fresh), 200);
     },
   )
+  .openapi(operation('POST /v1/brands/{project_id}/profile/publish', { params: BrandIdParam }, { 200: BrandSnapshot }), async (c) => {
+    const caller = callerOf(c);
+    const { brand } = await visibleBrand(caller, c.req.valid('param').project_id, true);
+    const snapshot = await publishBrand(caller, brand);
+    return c.json(presentSnapshot(snapshot, snapshot.id), 200);
+  })
   .openapi(
-    createRoute({
-      ...secured('brands'),
-      method: 'post',
-      path: '/v1/brands/{project_id}/profile/publish',
-      summary: 'Snapshot the working copy as an immutable knowledge artifact and make it current (owners and admins)',
-      description:
-        'Idempotent by content hash: an unchanged profile returns the standing snapshot. The first font of visual.fonts with a url is captured once, through the egress policy; a font that cannot be fetched is recorded as failed and never blocks publishing.',
-      request: { params: BrandIdParam },
-      responses: { 200: { description: 'The current snapshot', ...json(BrandSnapshot) }, ...errorResponses(401, 403, 404, 422) },
-    }),
-    async (c) => {
-      const caller = callerOf(c);
-      const { brand } = await visibleBrand(caller, c.req.valid('param').project_id, true);
-      const snapshot = await publishBrand(caller, brand);
-      return c.json(presentSnapshot(snapshot, snapshot.id), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('brands'),
-      method: 'get',
-      path: '/v1/brands/{project_id}/snapshots',
-      summary: "The brand's published snapshots, newest first; every one stays readable",
-      description: `The brand's published snapshots, newest first; every one stays readable, so campaigns pinned to an old one keep it. ${WHO_MAY_CALL.member}`,
-      request: { params: BrandIdParam, query: Pagination },
-      responses: {
-        200: { description: 'Snapshots', ...json(listOf(BrandSnapshot, 'BrandSnapshotList')) },
-        ...errorResponses(401, 403, 404, 422),
-      },
-    }),
+    operation(
+      'GET /v1/brands/{project_id}/snapshots',
+      { params: BrandIdParam, query: Pagination },
+      { 200: listOf(BrandSnapshot, 'BrandSnapshotList') },
+    ),
     async (c) => {
       const { brand } = await visibleBrand(callerOf(c), c.req.valid('param').project_id, false);
       const page = await listBrandSnapshots(c.get('services').db, brand.id, c.req.valid('query'));

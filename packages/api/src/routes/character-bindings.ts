@@ -1,26 +1,20 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { getCharacterBinding, updateCharacterBinding } from '@atelier/db';
 import { BindingIdParam, BindingUpdateRequest, CharacterBinding } from '@atelier/contracts/characters';
 import { visibleCharacter, touchCharacter } from '../characters/character-writes.js';
-import { errorResponses, fail, validationHook } from '../errors.js';
+import { fail, validationHook } from '../errors.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import { presentBinding } from '../presenters/character.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured, writeWithEtag } from '../http/route.js';
+import { writeWithEtag } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
+import { operationsOf } from '../http/operations.js';
+
+const operation = operationsOf('characters');
 
 /** A provider copy of a character version, addressed on its own: its consent status, or disabling it. */
 export const characterBindingRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
-  createRoute({
-    ...secured('characters'),
-    method: 'patch',
-    path: '/v1/character-bindings/{binding_id}',
-    summary: 'Update the provider consent status of a copy, or disable it (an etag, when sent, is checked)',
-    description:
-      'Updates the provider consent status of a provider copy, or disables it. Owners and admins only (403 admin_required); an etag, when sent, must match (409 etag_mismatch).',
-    request: { params: BindingIdParam, body: jsonBody(BindingUpdateRequest) },
-    responses: { 200: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 409, 422) },
-  }),
+  operation('PATCH /v1/character-bindings/{binding_id}', { params: BindingIdParam, body: BindingUpdateRequest }, { 200: CharacterBinding }),
   async (c) => {
     const caller = callerOf(c);
     const body = c.req.valid('json');

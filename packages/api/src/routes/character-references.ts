@@ -1,28 +1,25 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { addCharacterReference, getArtifact, removeCharacterReference } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
 import { CharacterIdParam, ReferenceCreateRequest, ReferenceParams } from '@atelier/contracts/characters';
 import { visibleCharacter, characterRecord, touchCharacter } from '../characters/character-writes.js';
-import { errorResponses, fail, validationHook } from '../errors.js';
+import { fail, validationHook } from '../errors.js';
 import { expectEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import type { AppEnv } from '../services.js';
-import { jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { WithEtag } from './characters.js';
+import { operationsOf } from '../http/operations.js';
+
+const operation = operationsOf('characters');
 
 /** A character's draft references: adding or removing one gives the character a new etag. */
 export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
-    createRoute({
-      ...secured('characters'),
-      method: 'post',
-      path: '/v1/characters/{character_id}/references',
-      summary: 'Add a reference (an artifact of the same workspace) to the draft',
-      description:
-        "Adds a reference (role and an artifactId of the same workspace) to the character's draft. Owners and admins only (403 admin_required); an artifact not found in the workspace is 422 artifact_not_found.",
-      request: { params: CharacterIdParam, body: jsonBody(ReferenceCreateRequest) },
-      responses: { 201: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
-    }),
+    operation(
+      'POST /v1/characters/{character_id}/references',
+      { params: CharacterIdParam, body: ReferenceCreateRequest },
+      { 201: WithEtag },
+    ),
     async (c) => {
       const caller = callerOf(c);
       const body = c.req.valid('json');
@@ -46,15 +43,7 @@ export const characterReferenceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: v
     },
   )
   .openapi(
-    createRoute({
-      ...secured('characters'),
-      method: 'delete',
-      path: '/v1/characters/{character_id}/references/{item_id}',
-      summary: 'Remove a reference from the draft; frozen versions keep it',
-      description: `Removes a reference from the draft; frozen versions keep it. ${WHO_MAY_CALL.admin}`,
-      request: { params: ReferenceParams },
-      responses: { 200: WithEtag, ...errorResponses(401, 403, 404, 409, 422) },
-    }),
+    operation('DELETE /v1/characters/{character_id}/references/{item_id}', { params: ReferenceParams }, { 200: WithEtag }),
     async (c) => {
       const caller = callerOf(c);
       const { character_id, item_id } = c.req.valid('param');

@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { bindingsOfVersions, characterVersions, createCharacterBinding, getCharacterVersion, retireCharacterVersion } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
 import { listOf } from '@atelier/contracts/common';
@@ -11,27 +11,24 @@ import {
   VersionParams,
 } from '@atelier/contracts/characters';
 import { visibleCharacter, freezeVersion, touchCharacter } from '../characters/character-writes.js';
-import { errorResponses, fail, validationHook } from '../errors.js';
-import { action } from '../http/action-paths.js';
+import { fail, validationHook } from '../errors.js';
 import { newEtag, optionalEtag, sendEtag } from '../http/etag.js';
 import { presentBinding, presentVersion } from '../presenters/character.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
+import { json } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
+import { operationsOf } from '../http/operations.js';
+
+const operation = operationsOf('characters');
 
 /** A character's frozen versions: freeze, list, retire, and record a provider copy of a version. */
 export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
-    createRoute({
-      ...secured('characters'),
-      method: 'post',
-      path: '/v1/characters/{character_id}/versions',
-      summary: 'Freeze the draft as the next version (a likeness names its subject)',
-      description:
-        'Freezes the draft as the next numbered version; a likeness names its subjectId once and later versions keep the same person. Owners and admins only (403 admin_required); a draft that is not ready is 422 no_references, subject_required, subject_changed, subject_not_found or subject_not_allowed, and an archived character is 409 character_archived.',
-      request: { params: CharacterIdParam, body: { ...json(VersionCreateRequest), required: false } },
-      responses: { 201: { description: 'The frozen version', ...json(CharacterVersion) }, ...errorResponses(401, 403, 404, 409, 422) },
-    }),
+    operation(
+      'POST /v1/characters/{character_id}/versions',
+      { params: CharacterIdParam, body: { ...json(VersionCreateRequest), required: false } },
+      { 201: CharacterVersion },
+    ),
     async (c) => {
       const caller = callerOf(c);
       const body = c.req.valid('json') ?? {};
@@ -42,18 +39,11 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
     },
   )
   .openapi(
-    createRoute({
-      ...secured('characters'),
-      method: 'get',
-      path: '/v1/characters/{character_id}/versions',
-      summary: 'Versions, newest first, each with its provider copies',
-      description: `The versions of a character, newest first, each with its provider copies (bindings). ${WHO_MAY_CALL.member}`,
-      request: { params: CharacterIdParam },
-      responses: {
-        200: { description: 'Versions', ...json(listOf(CharacterVersion, 'CharacterVersionList')) },
-        ...errorResponses(401, 403, 404, 422),
-      },
-    }),
+    operation(
+      'GET /v1/characters/{character_id}/versions',
+      { params: CharacterIdParam },
+      { 200: listOf(CharacterVersion, 'CharacterVersionList') },
+    ),
     async (c) => {
       const character = await visibleCharacter(callerOf(c), c.req.valid('param').character_id, false);
       const { db } = c.get('services');
@@ -66,15 +56,7 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
     },
   )
   .openapi(
-    createRoute({
-      ...secured('characters'),
-      method: 'post',
-      path: action('/v1/characters/{character_id}/versions/{number}', 'retire'),
-      summary: 'Retire a version: no new work uses it; what it made stays valid; it is never reactivated',
-      description: `Retires a version: no new work uses it, what it made stays valid, and it is never reactivated. ${WHO_MAY_CALL.admin}`,
-      request: { params: VersionParams },
-      responses: { 200: { description: 'The retired version', ...json(CharacterVersion) }, ...errorResponses(401, 403, 404, 422) },
-    }),
+    operation('POST /v1/characters/{character_id}/versions/{number}:retire', { params: VersionParams }, { 200: CharacterVersion }),
     async (c) => {
       const caller = callerOf(c);
       const { character_id, number } = c.req.valid('param');
@@ -88,15 +70,11 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
     },
   )
   .openapi(
-    createRoute({
-      ...secured('characters'),
-      method: 'post',
-      path: '/v1/characters/{character_id}/versions/{number}/bindings',
-      summary: 'Record a provider copy of a version, with the provider consent status',
-      description: `Records a provider copy of a version: provider, assetKind (likeness or voice), the provider's asset id and the provider consent status. ${WHO_MAY_CALL.admin}`,
-      request: { params: VersionParams, body: jsonBody(BindingCreateRequest) },
-      responses: { 201: { description: 'The provider copy', ...json(CharacterBinding) }, ...errorResponses(401, 403, 404, 422) },
-    }),
+    operation(
+      'POST /v1/characters/{character_id}/versions/{number}/bindings',
+      { params: VersionParams, body: BindingCreateRequest },
+      { 201: CharacterBinding },
+    ),
     async (c) => {
       const caller = callerOf(c);
       const { character_id, number } = c.req.valid('param');

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import {
   type ManagedRequestState,
   isPlatformOperator,
@@ -17,10 +17,12 @@ import {
   OpsRequestView,
   OpsTask,
 } from '@atelier/contracts/campaigns';
-import { errorResponses, fail, validationHook } from '../errors.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { fail, validationHook } from '../errors.js';
 import type { AppEnv } from '../services.js';
 import { presentCampaign } from '../presenters/campaign.js';
+import { operationsOf } from '../http/operations.js';
+
+const operation = operationsOf('ops');
 
 /**
  * Moves of the managed request an operator may make. closed is final. Going back is allowed where work
@@ -43,76 +45,37 @@ export async function requireOperator(c: Context<AppEnv>): Promise<void> {
 }
 
 export const opsRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(operation('GET /v1/ops/tasks', { query: ListOpsTasksQuery }, { 200: listOf(OpsTask, 'OpsTaskList') }), async (c) => {
+    await requireOperator(c);
+    const page = await listOpsTasks(c.get('services').db, c.req.valid('query'));
+    const items = page.items.map((t) => ({
+      id: t.id,
+      kind: t.kind,
+      status: t.status,
+      campaignId: t.campaign_id,
+      campaignName: t.campaign_name,
+      workspaceId: t.workspace_id,
+      projectId: t.project_id,
+      requestState: t.request_state as ManagedRequestState | null,
+      createdAt: t.created_at.toISOString(),
+    }));
+    return c.json({ items, total: page.total }, 200);
+  })
+  .openapi(operation('GET /v1/ops/inbox', { query: Pagination }, { 200: listOf(OpsNotification, 'OpsNotificationList') }), async (c) => {
+    await requireOperator(c);
+    const page = await listOpsNotifications(c.get('services').db, c.req.valid('query'));
+    const items = page.items.map((n) => ({
+      id: n.id,
+      kind: n.kind,
+      campaignId: n.campaign_id,
+      workspaceId: n.workspace_id,
+      message: n.message,
+      createdAt: n.created_at.toISOString(),
+    }));
+    return c.json({ items, total: page.total }, 200);
+  })
   .openapi(
-    createRoute({
-      ...secured('ops'),
-      method: 'get',
-      path: '/v1/ops/tasks',
-      summary: 'The operator queue: one task per submitted campaign, newest first (platform operators)',
-      description:
-        'The operator queue: one task per submitted campaign, newest first. Platform operators only: anyone else gets 403 operator_required.',
-      request: { query: ListOpsTasksQuery },
-      responses: { 200: { description: 'Tasks', ...json(listOf(OpsTask, 'OpsTaskList')) }, ...errorResponses(401, 403, 422) },
-    }),
-    async (c) => {
-      await requireOperator(c);
-      const page = await listOpsTasks(c.get('services').db, c.req.valid('query'));
-      const items = page.items.map((t) => ({
-        id: t.id,
-        kind: t.kind,
-        status: t.status,
-        campaignId: t.campaign_id,
-        campaignName: t.campaign_name,
-        workspaceId: t.workspace_id,
-        projectId: t.project_id,
-        requestState: t.request_state as ManagedRequestState | null,
-        createdAt: t.created_at.toISOString(),
-      }));
-      return c.json({ items, total: page.total }, 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('ops'),
-      method: 'get',
-      path: '/v1/ops/inbox',
-      summary: 'Notifications for operators, newest first (platform operators)',
-      description:
-        'Notifications for operators, newest first, such as the one each campaign submission creates. Platform operators only: anyone else gets 403 operator_required.',
-      request: { query: Pagination },
-      responses: {
-        200: { description: 'Notifications', ...json(listOf(OpsNotification, 'OpsNotificationList')) },
-        ...errorResponses(401, 403, 422),
-      },
-    }),
-    async (c) => {
-      await requireOperator(c);
-      const page = await listOpsNotifications(c.get('services').db, c.req.valid('query'));
-      const items = page.items.map((n) => ({
-        id: n.id,
-        kind: n.kind,
-        campaignId: n.campaign_id,
-        workspaceId: n.workspace_id,
-        message: n.message,
-        createdAt: n.created_at.toISOString(),
-      }));
-      return c.json({ items, total: page.total }, 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('ops'),
-      method: 'post',
-      path: '/v1/ops/campaigns/{campaign_id}/request',
-      summary: "Move a campaign's managed request and/or add a note (platform operators)",
-      description:
-        'Moves: received → scoping | in_production | closed; scoping → in_production | closed; in_production → delivered | scoping | closed; delivered → closed | in_production; closed is final. Reaching in_production makes the campaign producing. A note with noteVisibility campaign is shown to the customer; internal notes never are. Any other move is 409 invalid_transition naming the state.',
-      request: { params: CampaignIdParam, body: jsonBody(OpsRequestUpdate) },
-      responses: {
-        200: { description: 'The request as operators see it', ...json(OpsRequestView) },
-        ...errorResponses(401, 403, 404, 409, 422),
-      },
-    }),
+    operation('POST /v1/ops/campaigns/{campaign_id}/request', { params: CampaignIdParam, body: OpsRequestUpdate }, { 200: OpsRequestView }),
     async (c) => {
       await requireOperator(c);
       const id = c.req.valid('param').campaign_id;

@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import {
   createProject,
   deleteProject,
@@ -19,27 +19,25 @@ import {
   WorkspaceIdParam,
 } from '@atelier/contracts/workspaces';
 import { workspaceAccess, writerAccess } from '../access.js';
-import { errorResponses, fail, validationHook } from '../errors.js';
+import { fail, validationHook } from '../errors.js';
 import { PG, refusedBy } from '@atelier/db';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { presentProject } from '../presenters/project.js';
 import { presentPage } from '../presenters/page.js';
+import { operationsOf } from '../http/operations.js';
+
+const operation = operationsOf('projects');
 
 const projectNotFound = (id: string) => fail.notFound('project', id);
 
 export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
-    createRoute({
-      ...secured('projects'),
-      method: 'get',
-      path: '/v1/workspaces/{workspace_id}/projects',
-      summary: 'Projects of a workspace, newest first; archived ones only with includeArchived=true',
-      description: `The projects of a workspace, newest first and paged; archived ones appear only with includeArchived=true, and clientId filters by client (none for the organization's own). ${WHO_MAY_CALL.member}`,
-      request: { params: WorkspaceIdParam, query: ListProjectsQuery },
-      responses: { 200: { description: 'Projects', ...json(listOf(Project, 'ProjectList')) }, ...errorResponses(401, 403, 404, 422) },
-    }),
+    operation(
+      'GET /v1/workspaces/{workspace_id}/projects',
+      { params: WorkspaceIdParam, query: ListProjectsQuery },
+      { 200: listOf(Project, 'ProjectList') },
+    ),
     async (c) => {
       const q = c.req.valid('query');
       const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
@@ -54,15 +52,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     },
   )
   .openapi(
-    createRoute({
-      ...secured('projects'),
-      method: 'post',
-      path: '/v1/workspaces/{workspace_id}/projects',
-      summary: 'Create a project (owners and admins)',
-      description: `Creates a project in the workspace. ${WHO_MAY_CALL.admin}`,
-      request: { params: WorkspaceIdParam, body: jsonBody(ProjectCreateRequest) },
-      responses: { 201: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
-    }),
+    operation('POST /v1/workspaces/{workspace_id}/projects', { params: WorkspaceIdParam, body: ProjectCreateRequest }, { 201: Project }),
     async (c) => {
       const body = c.req.valid('json');
       const access = await writerAccess(callerOf(c), c.req.valid('param').workspace_id);
@@ -76,35 +66,19 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
       return c.json(presentProject(project), 201);
     },
   )
+  .openapi(operation('GET /v1/workspaces/{workspace_id}/projects/{project_id}', { params: ProjectParams }, { 200: Project }), async (c) => {
+    const { workspace_id, project_id } = c.req.valid('param');
+    const access = await workspaceAccess(callerOf(c), workspace_id);
+    const project = await getProjectInWorkspace(c.get('services').db, access.workspaceId, project_id);
+    if (!project) throw projectNotFound(project_id);
+    return c.json(presentProject(project), 200);
+  })
   .openapi(
-    createRoute({
-      ...secured('projects'),
-      method: 'get',
-      path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
-      summary: 'A project',
-      description: `A project of the workspace. ${WHO_MAY_CALL.member}`,
-      request: { params: ProjectParams },
-      responses: { 200: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
-    }),
-    async (c) => {
-      const { workspace_id, project_id } = c.req.valid('param');
-      const access = await workspaceAccess(callerOf(c), workspace_id);
-      const project = await getProjectInWorkspace(c.get('services').db, access.workspaceId, project_id);
-      if (!project) throw projectNotFound(project_id);
-      return c.json(presentProject(project), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('projects'),
-      method: 'patch',
-      path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
-      summary: 'Rename, describe, archive or unarchive a project, or link or unlink its client (owners and admins)',
-      description:
-        'Renames, describes, archives or unarchives a project, or links it to a client (clientId) or unlinks it (null); a project belongs to at most one client. Owners and admins only (403 admin_required); a client outside the workspace is 422 client_not_found.',
-      request: { params: ProjectParams, body: jsonBody(ProjectUpdateRequest) },
-      responses: { 200: { description: 'The project', ...json(Project) }, ...errorResponses(401, 403, 404, 422) },
-    }),
+    operation(
+      'PATCH /v1/workspaces/{workspace_id}/projects/{project_id}',
+      { params: ProjectParams, body: ProjectUpdateRequest },
+      { 200: Project },
+    ),
     async (c) => {
       const { workspace_id, project_id } = c.req.valid('param');
       const body = c.req.valid('json');
@@ -127,16 +101,7 @@ export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     },
   )
   .openapi(
-    createRoute({
-      ...secured('projects'),
-      method: 'delete',
-      path: '/v1/workspaces/{workspace_id}/projects/{project_id}',
-      summary: 'Delete a project for good (owners and admins); its runs and artifacts stay, at workspace level',
-      description:
-        'A hard delete, by owners and admins only (403 admin_required); a project with characters is refused with 409 project_has_characters. Archiving (PATCH archived=true) is preferred: it hides the project from lists and keeps it.',
-      request: { params: ProjectParams },
-      responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 409, 422) },
-    }),
+    operation('DELETE /v1/workspaces/{workspace_id}/projects/{project_id}', { params: ProjectParams }, { 204: { description: 'Deleted' } }),
     async (c) => {
       const { workspace_id, project_id } = c.req.valid('param');
       const access = await writerAccess(callerOf(c), workspace_id);

@@ -1,13 +1,15 @@
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { RunIdParam } from '@atelier/contracts/runs';
 import { type AnnouncedRunEvent, type RunOutputDelta, STEP_OUTPUT_DELTA, runEventsAfter } from '@atelier/db';
 import { isTerminalRunStatus } from '@atelier/domain';
-import { errorResponses, validationHook } from '../errors.js';
+import { validationHook } from '../errors.js';
 import { runSnapshot, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
-import { secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { EVENT_STREAM_HEADERS, EventStream } from '../http/event-stream.js';
+import { operationsOf } from '../http/operations.js';
+
+const operation = operationsOf('runs');
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
 /** Live deltas a stream holds for a slow client before it drops the next ones. */
@@ -29,19 +31,15 @@ function resumePoint(header: string | undefined, query: string | undefined): num
  * by the worker (notifyRunDeltas), never recorded, so they have no id and a reconnect does not replay them.
  */
 export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
-  createRoute({
-    ...secured('runs'),
-    method: 'get',
-    path: '/v1/runs/{run_id}/events',
-    summary: 'Server-sent events: a snapshot, then each state change of the run until it ends',
-    description: `A server-sent event stream: a full snapshot on connect, then each state change as it happens; every event but step.output.delta carries an id, so reconnecting with Last-Event-ID loses no transition. ${WHO_MAY_CALL.member} Reconnecting after the run's last event answers 204.`,
-    request: {
+  operation(
+    'GET /v1/runs/{run_id}/events',
+    {
       params: RunIdParam,
       query: z.object({
         lastEventId: z.string().max(20).optional().describe('Same as the Last-Event-ID header, for clients that cannot set headers'),
       }),
     },
-    responses: {
+    {
       200: {
         description:
           'An event stream: snapshot, run.status, step.started, step.completed, step.failed, step.skipped, artifact.created, each with its id; and step.output.delta, without an id',
@@ -58,9 +56,8 @@ export const runEventRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       204: {
         description: 'The run has ended and Last-Event-ID is its last event: nothing more will come (an EventSource stops reconnecting)',
       },
-      ...errorResponses(401, 403, 404),
     },
-  }),
+  ),
   async (c) => {
     const { db, events, sseHeartbeatMs } = c.get('services');
     const runId = c.req.valid('param').run_id;

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { OpenAPIHono, createRoute, type z } from '@hono/zod-openapi';
+import { OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Executor } from '@atelier/db';
 import { formatWebhookSecret, generateWebhookKey, sealTargetKey } from '@atelier/engine/webhooks/index';
 import { type WorkspaceAccess, workspaceAccess, writerAccess } from '../access.js';
 import type { Caller } from '../caller.js';
-import { errorResponses, fail, validationHook } from '../errors.js';
+import { fail, validationHook } from '../errors.js';
 import { callerOf } from '../http/caller.js';
+import { operationsOf } from '../http/operations.js';
 import { requireSendableUrl } from '../http/outbound-url.js';
-import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import type { AppEnv } from '../services.js';
 import {
   type SignedTarget,
@@ -57,9 +57,6 @@ export interface SignedTargetContract<CreateBody, UpdateBody, Insert, Patch> ext
     record: z.ZodType;
     updateRequest: z.ZodType;
   };
-  summaries: { create: string; list: string; get: string; update: string; rotateSecret: string };
-  /** The create operation's error statuses. */
-  createErrors: number[];
   /** Refusals a create checks after the URL and before the secret (a per-workspace limit). */
   checkCreate?: (caller: Caller, access: WorkspaceAccess, body: CreateBody) => Promise<void>;
   /** The insert's own columns, between workspace_id and secret_sealed. */
@@ -79,7 +76,8 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
   target: SignedTarget<Row, Insert, Patch, Own>,
   contract: SignedTargetContract<CreateBody, UpdateBody, Insert, Patch>,
 ) {
-  const { schemas, summaries, urlField, idParams } = contract;
+  const { schemas, urlField, idParams } = contract;
+  const operation = operationsOf(contract.tag);
   const bodyOf = <T>(c: Context<AppEnv>) => (c.req.valid as (target: 'json') => T)('json');
   const urlOf = (body: unknown) => (body as Record<string, string | undefined>)[urlField];
   const write = contract.answerConflicts ?? (<T>(w: () => Promise<T>) => w());
@@ -90,84 +88,40 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
   });
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+    .openapi(operation(`POST ${contract.path}`, { body: schemas.createRequest }, { 201: schemas.withSecret }), async (c) => {
+      const caller = callerOf(c);
+      const body = bodyOf<CreateBody & { workspaceId?: string }>(c);
+      const access = await writerAccess(caller, body.workspaceId);
+      await requireSendableUrl(caller, urlOf(body)!, ['body', urlField]);
+      await contract.checkCreate?.(caller, access, body);
+      const secretsKey = secretsKeyOf(caller);
+      const id = `${contract.idPrefix}-${randomBytes(8).toString('hex')}`;
+      const key = generateWebhookKey();
+      const row = await write(() =>
+        target.store.insert(c.get('services').db, {
+          id,
+          workspace_id: access.workspaceId,
+          ...contract.columns(body),
+          secret_sealed: sealTargetKey(secretsKey, target.kind, id, key),
+          created_by: c.get('principal').userId,
+        } as Insert),
+      );
+      return c.json(await withSecret(caller, row, key), 201);
+    })
+    .openapi(operation(`GET ${contract.path}`, { query: schemas.listQuery }, { 200: schemas.list }), async (c) => {
+      const caller = callerOf(c);
+      const q = (c.req.valid as (target: 'query') => { workspaceId?: string; offset: number; limit: number })('query');
+      const access = await workspaceAccess(caller, q.workspaceId);
+      const page = await target.store.list(c.get('services').db, access.workspaceId, q);
+      return c.json({ items: await targetRecords(caller, target, page.items), total: page.total }, 200);
+    })
+    .openapi(operation(`GET ${onePath(contract)}`, { params: idParams }, { 200: schemas.record }), async (c) => {
+      const caller = callerOf(c);
+      const row = await visibleTarget(caller, target, idOf(c, contract), false);
+      return c.json(await targetRecord(caller, target, row), 200);
+    })
     .openapi(
-      createRoute({
-        ...secured(contract.tag),
-        method: 'post',
-        path: contract.path,
-        summary: summaries.create,
-        description: `Creates a ${contract.one} of a workspace and answers its signing secret, shown only here; the URL must pass the egress policy (a refused URL is a 422 entry on its field). ${WHO_MAY_CALL.admin}`,
-        request: { body: jsonBody(schemas.createRequest) },
-        responses: {
-          201: { description: `The ${contract.one} and its secret, shown once`, ...json(schemas.withSecret) },
-          ...errorResponses(...contract.createErrors),
-        },
-      }),
-      async (c) => {
-        const caller = callerOf(c);
-        const body = bodyOf<CreateBody & { workspaceId?: string }>(c);
-        const access = await writerAccess(caller, body.workspaceId);
-        await requireSendableUrl(caller, urlOf(body)!, ['body', urlField]);
-        await contract.checkCreate?.(caller, access, body);
-        const secretsKey = secretsKeyOf(caller);
-        const id = `${contract.idPrefix}-${randomBytes(8).toString('hex')}`;
-        const key = generateWebhookKey();
-        const row = await write(() =>
-          target.store.insert(c.get('services').db, {
-            id,
-            workspace_id: access.workspaceId,
-            ...contract.columns(body),
-            secret_sealed: sealTargetKey(secretsKey, target.kind, id, key),
-            created_by: c.get('principal').userId,
-          } as Insert),
-        );
-        return c.json(await withSecret(caller, row, key), 201);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...secured(contract.tag),
-        method: 'get',
-        path: contract.path,
-        summary: summaries.list,
-        description: `${contract.many} of one workspace, paged, each with its delivery health; secrets are never shown. Any member may read; a workspace-bound API key reaching another workspace gets 403.`,
-        request: { query: schemas.listQuery },
-        responses: { 200: { description: contract.many, ...json(schemas.list) }, ...errorResponses(401, 403, 404, 422) },
-      }),
-      async (c) => {
-        const caller = callerOf(c);
-        const q = (c.req.valid as (target: 'query') => { workspaceId?: string; offset: number; limit: number })('query');
-        const access = await workspaceAccess(caller, q.workspaceId);
-        const page = await target.store.list(c.get('services').db, access.workspaceId, q);
-        return c.json({ items: await targetRecords(caller, target, page.items), total: page.total }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...secured(contract.tag),
-        method: 'get',
-        path: onePath(contract),
-        summary: summaries.get,
-        description: `One ${contract.one} with its delivery health, never its secret. Any member may read; one outside the caller's workspaces is 404.`,
-        request: { params: idParams },
-        responses: { 200: { description: `The ${contract.one}`, ...json(schemas.record) }, ...errorResponses(401, 403, 404, 422) },
-      }),
-      async (c) => {
-        const caller = callerOf(c);
-        const row = await visibleTarget(caller, target, idOf(c, contract), false);
-        return c.json(await targetRecord(caller, target, row), 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...secured(contract.tag),
-        method: 'patch',
-        path: onePath(contract),
-        summary: summaries.update,
-        description: `Changes a ${contract.one}; a new URL must pass the egress policy (a refused URL is a 422 entry on its field). ${WHO_MAY_CALL.admin}`,
-        request: { params: idParams, body: jsonBody(schemas.updateRequest) },
-        responses: { 200: { description: `The ${contract.one}`, ...json(schemas.record) }, ...errorResponses(401, 403, 404, 422) },
-      }),
+      operation(`PATCH ${onePath(contract)}`, { params: idParams, body: schemas.updateRequest }, { 200: schemas.record }),
       async (c) => {
         const caller = callerOf(c);
         const body = bodyOf<UpdateBody>(c);
@@ -179,39 +133,22 @@ export function signedTargetRoutes<Row extends TargetRow, Insert, Patch, Own, Cr
         return c.json(await targetRecord(caller, target, updated), 200);
       },
     )
-    .openapi(
-      createRoute({
-        ...secured(contract.tag),
-        method: 'post',
-        path: `${onePath(contract)}/rotate-secret`,
-        summary: summaries.rotateSecret,
-        description: `Replaces the signing secret of a ${contract.one} and answers the new one, shown only here; the old secret stops signing at once. ${WHO_MAY_CALL.admin}`,
-        request: { params: idParams },
-        responses: {
-          200: { description: `The ${contract.one} and its new secret, shown once`, ...json(schemas.withSecret) },
-          ...errorResponses(401, 403, 404, 422, 503),
-        },
-      }),
-      async (c) => {
-        const caller = callerOf(c);
-        const row = await visibleTarget(caller, target, idOf(c, contract), true);
-        const key = generateWebhookKey();
-        const updated = await target.store.replaceSecret(
-          c.get('services').db,
-          row.id,
-          sealTargetKey(secretsKeyOf(caller), target.kind, row.id, key),
-        );
-        if (!updated) throw notFound(row.id);
-        return c.json(await withSecret(caller, updated, key), 200);
-      },
-    );
+    .openapi(operation(`POST ${onePath(contract)}/rotate-secret`, { params: idParams }, { 200: schemas.withSecret }), async (c) => {
+      const caller = callerOf(c);
+      const row = await visibleTarget(caller, target, idOf(c, contract), true);
+      const key = generateWebhookKey();
+      const updated = await target.store.replaceSecret(
+        c.get('services').db,
+        row.id,
+        sealTargetKey(secretsKeyOf(caller), target.kind, row.id, key),
+      );
+      if (!updated) throw notFound(row.id);
+      return c.json(await withSecret(caller, updated, key), 200);
+    });
 }
 
 /** What a resource shows of its deliveries: its words and schemas, the page it reads and how one item looks. */
 export interface TargetDeliveries<Row, Query, Item> {
-  summary: string;
-  /** The 200 answer's description. */
-  description: string;
   query: z.ZodObject;
   list: z.ZodType;
   page(db: Executor, row: Row, query: Query): Promise<{ items: Item[]; total: number }>;
@@ -227,15 +164,11 @@ export function targetDeliveriesRoute<Row extends TargetRow, Query, Item>(
   at: TargetPlace,
   deliveries: TargetDeliveries<Row, Query, Item>,
 ) {
-  const route = createRoute({
-    ...secured(at.tag),
-    method: 'get',
-    path: `${onePath(at)}/deliveries`,
-    summary: deliveries.summary,
-    description: `Delivery attempts to a ${at.tag === 'publications' ? 'publication' : 'webhook endpoint'}, newest first and paged, each with what the consumer answered. Any member may read; one outside the caller's workspaces is 404.`,
-    request: { params: at.idParams, query: deliveries.query },
-    responses: { 200: { description: deliveries.description, ...json(deliveries.list) }, ...errorResponses(401, 403, 404, 422) },
-  });
+  const route = operationsOf(at.tag)(
+    `GET ${onePath(at)}/deliveries`,
+    { params: at.idParams, query: deliveries.query },
+    { 200: deliveries.list },
+  );
   const handler = async (c: Context<AppEnv>) => {
     const row = await visibleTarget(callerOf(c), target, idOf(c, at), false);
     const page = await deliveries.page(c.get('services').db, row, (c.req.valid as (target: 'query') => Query)('query'));

@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { type UserRow, getUser, requestAccountDeletion, revokeOtherSessions, updateUser, withdrawAccountDeletion } from '@atelier/db';
 import { AccountDeletionRequest, User, UserUpdateRequest } from '@atelier/contracts/users';
@@ -6,15 +6,16 @@ import { hashPassword, verifyPassword } from '../auth/secrets.js';
 import { judgePassword } from '../auth/password-strength.js';
 import { passwordUnderThrottle } from '../auth/throttled-sign-in.js';
 import { requestAddress } from '../http/client-address.js';
-import { errorResponses, fail, validationHook } from '../errors.js';
+import { fail, validationHook } from '../errors.js';
 import { kept } from '../kept/index.js';
 import { requireAccountScope } from '../access.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured } from '../http/route.js';
+import { json } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { presentUser } from '../presenters/user.js';
+import { operationsOf } from '../http/operations.js';
 
-const userBody = { ...json(User) };
+const operation = operationsOf('users');
 
 /**
  * The current password, checked under the sign-in throttle: a stolen session must not become a way to
@@ -46,115 +47,64 @@ async function requireCurrentPassword(c: Context<AppEnv>, user: UserRow, current
 const gone = () => fail.unauthorized('this account no longer exists');
 
 export const userRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-  .openapi(
-    createRoute({
-      ...secured('users'),
-      method: 'get',
-      path: '/v1/users/me',
-      summary: 'The signed-in user, with any standing account deletion request',
-      description:
-        'The signed-in user (by session or API key), with any standing account deletion request. A missing or invalid credential is 401.',
-      responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401) },
-    }),
-    async (c) => {
-      const { db } = c.get('services');
-      const user = await getUser(db, c.get('principal').userId);
-      if (!user) throw gone();
-      return c.json(await presentUser(db, user), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('users'),
-      method: 'patch',
-      path: '/v1/users/me',
-      summary: 'Change your name, email or password',
-      description:
-        'The name can be changed with a session or an API key. The sign-in email and the password need a session (403 ' +
-        'session_required with an API key) and the current password in currentPassword (a wrong one is a 422 entry of type ' +
-        'password_incorrect, counted against the sign-in throttle like a failed sign-in: 429 past its budget). ' +
-        'A new password must pass the same strength rule as registration (422 password_too_weak) and signs out every ' +
-        'other session of the user; API keys stay valid (revoke them with DELETE /v1/api-keys/{key_id}).',
-      request: { body: jsonBody(UserUpdateRequest) },
-      responses: { 200: { description: 'The user', ...userBody }, ...errorResponses(401, 403, 409, 422, 429) },
-    }),
-    async (c) => {
-      requireAccountScope(callerOf(c));
-      const body = c.req.valid('json');
-      const { db } = c.get('services');
-      const principal = c.get('principal');
-      const user = await getUser(db, principal.userId);
-      if (!user) throw gone();
-      // Resending the email one already has (a client saving the whole profile) changes nothing and needs nothing.
-      const email = body.email !== undefined && body.email !== user.email ? body.email : undefined;
-      if (email !== undefined || body.newPassword !== undefined) {
-        // A leaked key must not be enough to take the account over: the sign-in credentials need the person.
-        if (principal.via !== 'session') {
-          throw fail.code('session_required', {
-            message: 'changing the sign-in email or the password needs a signed-in session and the current password, not an API key',
-          });
-        }
-        await requireCurrentPassword(c, user, body.currentPassword);
-      }
-      let passwordHash: string | undefined;
-      if (body.newPassword !== undefined) {
-        const verdict = judgePassword(body.newPassword, { email: email ?? user.email, name: body.name ?? user.name });
-        if (!verdict.ok) throw fail.weakPassword('newPassword', verdict);
-        passwordHash = await hashPassword(body.newPassword);
-      }
-      const result = await updateUser(db, user.id, { name: body.name, email, passwordHash });
-      if (!result.ok) {
-        if (result.reason === 'email_taken') throw fail.code('email_taken', { message: 'an account with this email already exists' });
-        throw gone();
-      }
-      // A new password signs out every other session (the caller's stays); API keys are credentials the user revokes explicitly.
-      if (passwordHash) await revokeOtherSessions(db, user.id, principal.sessionId);
-      return c.json(await presentUser(db, result.user), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('users'),
-      method: 'delete',
-      path: '/v1/users/me',
-      summary: 'Ask for your account to be deleted; API keys are revoked at once, you stay signed in',
-      description:
-        "Files a deletion request pending an operator's review. Every API key of the account is revoked immediately and never comes back. " +
-        'Asking again returns the standing request unchanged. POST /v1/users/me/restore withdraws it while it is still pending.',
-      request: { body: { ...json(AccountDeletionRequest), required: false } },
-      responses: { 200: { description: 'The user, showing the pending request', ...userBody }, ...errorResponses(401, 403, 422) },
-    }),
-    async (c) => {
-      requireAccountScope(callerOf(c));
-      const { db } = c.get('services');
-      const body = c.req.valid('json');
-      const user = await requestAccountDeletion(db, c.get('principal').userId, body.reason || null);
-      kept(c.get('services')).apiKeys.forget();
-      if (!user) throw gone();
-      return c.json(await presentUser(db, user), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('users'),
-      method: 'post',
-      path: '/v1/users/me/restore',
-      summary: 'Withdraw your account deletion request while it is still pending',
-      description: 'Revoked API keys stay revoked. Once an operator has approved the request only the operator can reverse it (409).',
-      responses: { 200: { description: 'The user, with no deletion request', ...userBody }, ...errorResponses(401, 403, 409) },
-    }),
-    async (c) => {
-      requireAccountScope(callerOf(c));
-      const { db } = c.get('services');
-      const result = await withdrawAccountDeletion(db, c.get('principal').userId);
-      if (result.outcome === 'no_request')
-        throw fail.invalidTransition('there is no account deletion request to withdraw', { status: null });
-      if (result.outcome === 'approved') {
-        throw fail.invalidTransition('the deletion request was approved and the purge is scheduled; only an operator can reverse it', {
-          status: 'approved',
+  .openapi(operation('GET /v1/users/me', {}, { 200: User }), async (c) => {
+    const { db } = c.get('services');
+    const user = await getUser(db, c.get('principal').userId);
+    if (!user) throw gone();
+    return c.json(await presentUser(db, user), 200);
+  })
+  .openapi(operation('PATCH /v1/users/me', { body: UserUpdateRequest }, { 200: User }), async (c) => {
+    requireAccountScope(callerOf(c));
+    const body = c.req.valid('json');
+    const { db } = c.get('services');
+    const principal = c.get('principal');
+    const user = await getUser(db, principal.userId);
+    if (!user) throw gone();
+    // Resending the email one already has (a client saving the whole profile) changes nothing and needs nothing.
+    const email = body.email !== undefined && body.email !== user.email ? body.email : undefined;
+    if (email !== undefined || body.newPassword !== undefined) {
+      // A leaked key must not be enough to take the account over: the sign-in credentials need the person.
+      if (principal.via !== 'session') {
+        throw fail.code('session_required', {
+          message: 'changing the sign-in email or the password needs a signed-in session and the current password, not an API key',
         });
       }
-      if (result.outcome === 'not_found') throw gone();
-      return c.json(await presentUser(db, result.user), 200);
-    },
-  );
+      await requireCurrentPassword(c, user, body.currentPassword);
+    }
+    let passwordHash: string | undefined;
+    if (body.newPassword !== undefined) {
+      const verdict = judgePassword(body.newPassword, { email: email ?? user.email, name: body.name ?? user.name });
+      if (!verdict.ok) throw fail.weakPassword('newPassword', verdict);
+      passwordHash = await hashPassword(body.newPassword);
+    }
+    const result = await updateUser(db, user.id, { name: body.name, email, passwordHash });
+    if (!result.ok) {
+      if (result.reason === 'email_taken') throw fail.code('email_taken', { message: 'an account with this email already exists' });
+      throw gone();
+    }
+    // A new password signs out every other session (the caller's stays); API keys are credentials the user revokes explicitly.
+    if (passwordHash) await revokeOtherSessions(db, user.id, principal.sessionId);
+    return c.json(await presentUser(db, result.user), 200);
+  })
+  .openapi(operation('DELETE /v1/users/me', { body: { ...json(AccountDeletionRequest), required: false } }, { 200: User }), async (c) => {
+    requireAccountScope(callerOf(c));
+    const { db } = c.get('services');
+    const body = c.req.valid('json');
+    const user = await requestAccountDeletion(db, c.get('principal').userId, body.reason || null);
+    kept(c.get('services')).apiKeys.forget();
+    if (!user) throw gone();
+    return c.json(await presentUser(db, user), 200);
+  })
+  .openapi(operation('POST /v1/users/me/restore', {}, { 200: User }), async (c) => {
+    requireAccountScope(callerOf(c));
+    const { db } = c.get('services');
+    const result = await withdrawAccountDeletion(db, c.get('principal').userId);
+    if (result.outcome === 'no_request') throw fail.invalidTransition('there is no account deletion request to withdraw', { status: null });
+    if (result.outcome === 'approved') {
+      throw fail.invalidTransition('the deletion request was approved and the purge is scheduled; only an operator can reverse it', {
+        status: 'approved',
+      });
+    }
+    if (result.outcome === 'not_found') throw gone();
+    return c.json(await presentUser(db, result.user), 200);
+  });

@@ -1,4 +1,4 @@
-import { createRoute, type z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import { enqueueWebhookMessage, eventBody, listWebhookEndpointDeliveries, webhookEndpointTargets } from '@atelier/db';
 import {
   ListWebhookDeliveriesQuery,
@@ -15,13 +15,15 @@ import {
   WebhookEndpointWithSecret,
 } from '@atelier/contracts/webhook-endpoints';
 import { newWebhookMessageId } from '@atelier/engine/webhooks/index';
-import { errorResponses, fail } from '../errors.js';
-import { json, secured, WHO_MAY_CALL } from '../http/route.js';
+import { fail } from '../errors.js';
 import { presentDelivery } from '../presenters/webhook-endpoint.js';
 import { endpointTarget } from '../webhook-endpoints/records.js';
 import { visibleTarget } from '../webhook-targets/signed-targets.js';
 import { signedTargetRoutes, targetDeliveriesRoute } from './signed-target-routes.js';
 import { callerOf } from '../http/caller.js';
+import { operationsOf } from '../http/operations.js';
+
+const operation = operationsOf('webhook endpoints');
 
 const at = { tag: 'webhook endpoints', path: '/v1/webhook-endpoints', idParam: 'endpoint_id', idParams: WebhookEndpointIdParam };
 
@@ -45,16 +47,6 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
     record: WebhookEndpoint,
     updateRequest: WebhookEndpointUpdateRequest,
   },
-  summaries: {
-    create: `Register an endpoint for a workspace's events (owners and admins; at most ${MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE} per workspace); the signing secret is in this response only`,
-    list: "A workspace's webhook endpoints with their delivery health (never their secrets), oldest first",
-    get: 'A webhook endpoint with its delivery health',
-    update:
-      'Change the url, the events, the description, or enable/disable the endpoint (owners and admins). A disabled endpoint is sent no new events',
-    rotateSecret:
-      'Replace the signing secret (owners and admins); the new one is in this response only and the old one stops signing at once, retries of earlier messages included',
-  },
-  createErrors: [401, 403, 404, 422, 503],
   checkCreate: async (caller, access) => {
     if ((await webhookEndpointTargets.count(caller.services.db, access.workspaceId)) >= MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE) {
       throw fail.validation([
@@ -81,15 +73,7 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
   }),
 })
   .openapi(
-    createRoute({
-      ...secured('webhook endpoints'),
-      method: 'delete',
-      path: '/v1/webhook-endpoints/{endpoint_id}',
-      summary: 'Delete the endpoint (owners and admins): nothing more is sent to it, messages still being retried included',
-      description: `Deletes the endpoint: nothing more is sent to it, messages still being retried included. ${WHO_MAY_CALL.admin}`,
-      request: { params: WebhookEndpointIdParam },
-      responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 422) },
-    }),
+    operation('DELETE /v1/webhook-endpoints/{endpoint_id}', { params: WebhookEndpointIdParam }, { 204: { description: 'Deleted' } }),
     async (c) => {
       const endpoint = await visibleTarget(callerOf(c), endpointTarget, c.req.valid('param').endpoint_id, true);
       if (!(await webhookEndpointTargets.delete(c.get('services').db, endpoint.id))) throw fail.notFound('webhook endpoint', endpoint.id);
@@ -97,18 +81,7 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
     },
   )
   .openapi(
-    createRoute({
-      ...secured('webhook endpoints'),
-      method: 'post',
-      path: '/v1/webhook-endpoints/{endpoint_id}/test',
-      summary: `Send an ${WEBHOOK_TEST_EVENT} event (owners and admins), delivered by the engine like any event, with the same signing and retries, even to a disabled endpoint; follow it under deliveries`,
-      description: `Records a test message and hands it to the engine, which delivers it like any event; the answer is 202 before delivery. ${WHO_MAY_CALL.admin}`,
-      request: { params: WebhookEndpointIdParam },
-      responses: {
-        202: { description: 'The test message is recorded and on its way', ...json(WebhookEndpointTestResult) },
-        ...errorResponses(401, 403, 404, 422),
-      },
-    }),
+    operation('POST /v1/webhook-endpoints/{endpoint_id}/test', { params: WebhookEndpointIdParam }, { 202: WebhookEndpointTestResult }),
     async (c) => {
       const endpoint = await visibleTarget(callerOf(c), endpointTarget, c.req.valid('param').endpoint_id, true);
       const services = c.get('services');
@@ -131,8 +104,6 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
   )
   .openapi(
     ...targetDeliveriesRoute(endpointTarget, at, {
-      summary: 'The messages sent to this endpoint, newest first, each with its payload and every attempt',
-      description: 'Deliveries',
       query: ListWebhookDeliveriesQuery,
       list: WebhookEndpointDeliveryList,
       page: (db, endpoint, query: z.infer<typeof ListWebhookDeliveriesQuery>) => listWebhookEndpointDeliveries(db, endpoint.id, query),

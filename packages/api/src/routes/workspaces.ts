@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import {
   type MemberRow,
   type MembershipChange,
@@ -22,13 +22,15 @@ import {
   WorkspaceMember,
 } from '@atelier/contracts/workspaces';
 import { requireAccountScope, requireWriter, workspaceAccess, writerAccess } from '../access.js';
-import { errorResponses, fail, validationHook } from '../errors.js';
+import { fail, validationHook } from '../errors.js';
 import { kept } from '../kept/index.js';
 import type { AppEnv } from '../services.js';
-import { json, jsonBody, secured, WHO_MAY_CALL } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
 import { presentMember, presentWorkspace } from '../presenters/workspace.js';
 import { presentPage } from '../presenters/page.js';
+import { operationsOf } from '../http/operations.js';
+
+const operation = operationsOf('workspaces');
 
 /*
  * Who may change memberships. Owners and admins manage members; the owner role itself is the owners'
@@ -47,80 +49,37 @@ function settled(result: MembershipChange): MemberRow | null {
 }
 
 export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(operation('GET /v1/workspaces', { query: Pagination }, { 200: listOf(Workspace, 'WorkspaceList') }), async (c) => {
+    const principal = c.get('principal');
+    // A workspace-bound API key sees only its own workspace.
+    const page = await listWorkspacesForUser(c.get('services').db, principal.userId, {
+      ...c.req.valid('query'),
+      onlyWorkspaceId: principal.keyWorkspaceId ?? null,
+    });
+    return c.json(presentPage(page, presentWorkspace), 200);
+  })
+  .openapi(operation('POST /v1/workspaces', { body: WorkspaceCreateRequest }, { 201: Workspace }), async (c) => {
+    const principal = c.get('principal');
+    requireAccountScope(callerOf(c));
+    const workspace = await createWorkspace(c.get('services').db, {
+      id: newUuid(),
+      name: c.req.valid('json').name,
+      ownerId: principal.userId,
+    });
+    return c.json(presentWorkspace(workspace), 201);
+  })
+  .openapi(operation('GET /v1/workspaces/{workspace_id}', { params: WorkspaceIdParam }, { 200: Workspace }), async (c) => {
+    const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
+    const workspace = await getWorkspace(c.get('services').db, access.workspaceId);
+    if (!workspace) throw fail.notFound('workspace', access.workspaceId);
+    return c.json(presentWorkspace({ ...workspace, role: access.role }), 200);
+  })
   .openapi(
-    createRoute({
-      ...secured('workspaces'),
-      method: 'get',
-      path: '/v1/workspaces',
-      summary: 'Your workspaces with your role in each, the default one first',
-      description:
-        "The workspaces the caller is a member of, with the caller's role in each, the default one first, paged. A workspace-bound API key sees only its workspace.",
-      request: { query: Pagination },
-      responses: { 200: { description: 'Workspaces', ...json(listOf(Workspace, 'WorkspaceList')) }, ...errorResponses(401, 422) },
-    }),
-    async (c) => {
-      const principal = c.get('principal');
-      // A workspace-bound API key sees only its own workspace.
-      const page = await listWorkspacesForUser(c.get('services').db, principal.userId, {
-        ...c.req.valid('query'),
-        onlyWorkspaceId: principal.keyWorkspaceId ?? null,
-      });
-      return c.json(presentPage(page, presentWorkspace), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('workspaces'),
-      method: 'post',
-      path: '/v1/workspaces',
-      summary: 'Create a workspace; you become its owner',
-      description:
-        'Creates a workspace with the caller as its owner. A workspace-bound API key cannot create workspaces (403 account_scope_required).',
-      request: { body: jsonBody(WorkspaceCreateRequest) },
-      responses: { 201: { description: 'The workspace', ...json(Workspace) }, ...errorResponses(401, 403, 422) },
-    }),
-    async (c) => {
-      const principal = c.get('principal');
-      requireAccountScope(callerOf(c));
-      const workspace = await createWorkspace(c.get('services').db, {
-        id: newUuid(),
-        name: c.req.valid('json').name,
-        ownerId: principal.userId,
-      });
-      return c.json(presentWorkspace(workspace), 201);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('workspaces'),
-      method: 'get',
-      path: '/v1/workspaces/{workspace_id}',
-      summary: 'A workspace you are a member of, with your role',
-      description:
-        "A workspace the caller is a member of, with the caller's role. Any other workspace is 404; a workspace-bound key reaching another workspace gets 403.",
-      request: { params: WorkspaceIdParam },
-      responses: { 200: { description: 'The workspace', ...json(Workspace) }, ...errorResponses(401, 403, 404, 422) },
-    }),
-    async (c) => {
-      const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
-      const workspace = await getWorkspace(c.get('services').db, access.workspaceId);
-      if (!workspace) throw fail.notFound('workspace', access.workspaceId);
-      return c.json(presentWorkspace({ ...workspace, role: access.role }), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      ...secured('workspaces'),
-      method: 'get',
-      path: '/v1/workspaces/{workspace_id}/members',
-      summary: 'Members of a workspace and their roles',
-      description: `The members of a workspace with their roles (owner, admin, member). ${WHO_MAY_CALL.member}`,
-      request: { params: WorkspaceIdParam, query: Pagination },
-      responses: {
-        200: { description: 'Members', ...json(listOf(WorkspaceMember, 'WorkspaceMemberList')) },
-        ...errorResponses(401, 403, 404, 422),
-      },
-    }),
+    operation(
+      'GET /v1/workspaces/{workspace_id}/members',
+      { params: WorkspaceIdParam, query: Pagination },
+      { 200: listOf(WorkspaceMember, 'WorkspaceMemberList') },
+    ),
     async (c) => {
       const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       const page = await listMembers(c.get('services').db, access.workspaceId, c.req.valid('query'));
@@ -128,16 +87,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     },
   )
   .openapi(
-    createRoute({
-      ...secured('workspaces'),
-      method: 'post',
-      path: '/v1/workspaces/{workspace_id}/members',
-      summary: 'Add an existing user to a workspace (owners and admins)',
-      description:
-        'Adds an existing user to the workspace with a role. Owners and admins only (403 admin_required), and only an owner may grant the owner role; a user already a member is 409 member_exists.',
-      request: { params: WorkspaceIdParam, body: jsonBody(MemberAddRequest) },
-      responses: { 201: { description: 'The new member', ...json(WorkspaceMember) }, ...errorResponses(401, 403, 404, 409, 422) },
-    }),
+    operation('POST /v1/workspaces/{workspace_id}/members', { params: WorkspaceIdParam, body: MemberAddRequest }, { 201: WorkspaceMember }),
     async (c) => {
       const { db } = c.get('services');
       const body = c.req.valid('json');
@@ -152,16 +102,11 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     },
   )
   .openapi(
-    createRoute({
-      ...secured('workspaces'),
-      method: 'patch',
-      path: '/v1/workspaces/{workspace_id}/members/{user_id}',
-      summary: "Change a member's role (owners and admins; only owners touch the owner role)",
-      description:
-        "Changes a member's role. Owners and admins only (403 admin_required), and only an owner may grant, change or remove the owner role; demoting the last owner is 409 last_owner.",
-      request: { params: MemberParams, body: jsonBody(MemberUpdateRequest) },
-      responses: { 200: { description: 'The member', ...json(WorkspaceMember) }, ...errorResponses(401, 403, 404, 409, 422) },
-    }),
+    operation(
+      'PATCH /v1/workspaces/{workspace_id}/members/{user_id}',
+      { params: MemberParams, body: MemberUpdateRequest },
+      { 200: WorkspaceMember },
+    ),
     async (c) => {
       const { workspace_id, user_id } = c.req.valid('param');
       const access = await writerAccess(callerOf(c), workspace_id);
@@ -178,16 +123,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     },
   )
   .openapi(
-    createRoute({
-      ...secured('workspaces'),
-      method: 'delete',
-      path: '/v1/workspaces/{workspace_id}/members/{user_id}',
-      summary: 'Remove a member (owners and admins), or leave a workspace yourself',
-      description:
-        'Removes a member; any member may remove themselves (leave). Removing someone else needs an owner or admin (403 admin_required), removing an owner needs an owner, and the last owner cannot leave (409 last_owner).',
-      request: { params: MemberParams },
-      responses: { 204: { description: 'Removed' }, ...errorResponses(401, 403, 404, 409, 422) },
-    }),
+    operation('DELETE /v1/workspaces/{workspace_id}/members/{user_id}', { params: MemberParams }, { 204: { description: 'Removed' } }),
     async (c) => {
       const { workspace_id, user_id } = c.req.valid('param');
       const access = await workspaceAccess(callerOf(c), workspace_id);
