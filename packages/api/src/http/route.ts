@@ -6,16 +6,6 @@ import { guardedWrite, sendEtag } from './etag.js';
 /** The parts every secured operation shares: the bearer middleware, its security requirement and its tag. */
 export const secured = (tag: string) => ({ middleware: authenticate, security: [{ bearer: [] }], tags: [tag] });
 
-/**
- * Who may call a route, worded once for every route's description (the rules themselves are access.ts's):
- * any member of the resource's workspace, or its owners and admins only.
- */
-export const WHO_MAY_CALL = {
-  member:
-    "Any member of the workspace may call it; a workspace-bound API key reaching another workspace gets 403, and a resource outside the caller's workspaces is 404.",
-  admin: 'Owners and admins only: a member gets 403 admin_required.',
-} as const;
-
 /** A JSON response (or body) of `schema`. */
 export const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
 
