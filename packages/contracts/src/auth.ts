@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Email, LIMITS, Name } from './common.js';
+import { Email, LIMITS, Name, listOf } from './common.js';
 
 export const RegisterRequest = z
   .object({
@@ -46,3 +46,5 @@ export const ApiKey = z
   .openapi('ApiKey');
 
 export const CreatedApiKey = ApiKey.extend({ secret: z.string().describe('Shown once; only its hash is stored') }).openapi('CreatedApiKey');
+
+export const ApiKeyList = listOf(ApiKey, 'ApiKeyList');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Pagination, QueryBoolean, Uuid, uuidParam } from './common.js';
+import { Pagination, QueryBoolean, Uuid, uuidParam, listOf } from './common.js';
 import { Run } from './runs.js';
 
 /**
@@ -186,3 +186,7 @@ export const ListBrandsQuery = Pagination.extend({
 export const BrandIdParam = z.object({
   project_id: uuidParam('project_id'),
 });
+
+export const BrandList = listOf(Brand, 'BrandList');
+
+export const BrandSnapshotList = listOf(BrandSnapshot, 'BrandSnapshotList');

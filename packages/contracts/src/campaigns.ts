@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Pagination, pathParam, QueryBoolean } from './common.js';
+import { CalendarDay, Pagination, pathParam, QueryBoolean, listOf } from './common.js';
 
 /** Campaigns under a brand, their managed request, and the operator surface. */
 export const CAMPAIGN_STATUSES = ['draft', 'submitted', 'producing'] as const;
@@ -161,3 +161,9 @@ export const OpsRequestView = z
     entries: z.array(OpsRequestEntry).describe('Every move and note, internal ones included, oldest first'),
   })
   .openapi('OpsRequestView');
+
+export const CampaignList = listOf(Campaign, 'CampaignList');
+
+export const OpsTaskList = listOf(OpsTask, 'OpsTaskList');
+
+export const OpsNotificationList = listOf(OpsNotification, 'OpsNotificationList');

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ARTIFACT_CLASS_VALUES, ARTIFACT_STATUS_VALUES } from './artifact-values.js';
-import { Id, Instant, LIMITS, Pagination } from './common.js';
+import { Id, Instant, LIMITS, Pagination, listOf } from './common.js';
 import { ArtifactTypeRef, IntakeField, WorkflowLifecycle } from './workflow-definition.js';
 
 export const CatalogWorkflowSummary = z
@@ -100,3 +100,9 @@ export const ListArtifactsQuery = Pagination.extend({
   createdAfter: Instant.optional().describe('Artifacts created at or after this instant'),
   createdBefore: Instant.optional().describe('Artifacts created before this instant'),
 });
+
+export const ArtifactList = listOf(Artifact, 'ArtifactList');
+
+export const CatalogList = listOf(CatalogWorkflowSummary, 'CatalogList');
+
+export const ModelList = listOf(Model, 'ModelList');

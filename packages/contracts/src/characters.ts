@@ -1,5 +1,19 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Etag, Id, Label, LIMITS, Name, orNull, Pagination, pathParam, QueryBoolean, RequestId, uuidParam } from './common.js';
+import {
+  CalendarDay,
+  Etag,
+  Id,
+  Label,
+  LIMITS,
+  Name,
+  orNull,
+  Pagination,
+  pathParam,
+  QueryBoolean,
+  RequestId,
+  uuidParam,
+  listOf,
+} from './common.js';
 
 /** `char-<hex>` (the contract's form); characters created before it keep their UUID ids. */
 export const CharacterId = z
@@ -179,3 +193,7 @@ export const VersionParams = CharacterIdParam.extend({
   number: pathParam('number', z.coerce.number().int().min(1).max(LIMITS.int32)),
 });
 export const BindingIdParam = z.object({ binding_id: uuidParam('binding_id') });
+
+export const CharacterVersionList = listOf(CharacterVersion, 'CharacterVersionList');
+
+export const CharacterList = listOf(Character, 'CharacterList');

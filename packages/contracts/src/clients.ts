@@ -1,5 +1,19 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Email, Etag, LIMITS, Name, orNull, Pagination, QueryBoolean, RequestId, Slug, Text, uuidParam } from './common.js';
+import {
+  CalendarDay,
+  Email,
+  Etag,
+  LIMITS,
+  Name,
+  orNull,
+  Pagination,
+  QueryBoolean,
+  RequestId,
+  Slug,
+  Text,
+  uuidParam,
+  listOf,
+} from './common.js';
 
 /** Clients, their billing, rollups, status history and contacts. Money fields are null for members. */
 export const CLIENT_STATUSES = ['lead', 'active', 'paused', 'past'] as const;
@@ -158,3 +172,7 @@ export const ClientIdParam = z.object({
 export const ContactParams = ClientIdParam.extend({
   contact_id: uuidParam('contact_id'),
 });
+
+export const ClientContactList = listOf(Contact, 'ClientContactList');
+
+export const ClientEventList = listOf(ClientEvent, 'ClientEventList');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, generatedIdParam, Id, Instant, Intake, LIMITS, Pagination, Usd } from './common.js';
+import { BindingMap, generatedIdParam, Id, Instant, Intake, LIMITS, Pagination, Usd, listOf } from './common.js';
 import { ORDER_STATUSES, type OrderStatus } from './order-statuses.js';
 import { MAX_CONCURRENCY, PRIORITY_VALUES } from './priorities.js';
 import { RunMetadata, RunTags } from './run-tags.js';
@@ -303,3 +303,7 @@ export const Costs = z
     items: z.array(z.object({ key: z.string().nullable(), actualUsd: z.number(), estimatedUsd: z.number(), runs: z.number().int() })),
   })
   .openapi('Costs');
+
+export const BudgetList = listOf(Budget, 'BudgetList');
+
+export const BudgetRefusalList = listOf(BudgetRefusalRecord, 'BudgetRefusalList');

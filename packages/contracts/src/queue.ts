@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { generatedIdParam, Id, LIMITS, orNull, Pagination, Text } from './common.js';
+import { generatedIdParam, Id, LIMITS, orNull, Pagination, Text, listOf } from './common.js';
 import { HoldField } from './workflow-definition.js';
 
 export const REVIEW_DECISION_VALUES = ['approve', 'reject', 'request_changes'] as const;
@@ -103,3 +103,5 @@ export const QueueBatchResponse = z
 export const QueueRunIdParam = z.object({
   run_id: generatedIdParam('run_id', 'run-1a2b3c4d'),
 });
+
+export const QueueList = listOf(QueueItem, 'QueueList');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, generatedIdParam, Id, Instant, Intake, LIMITS, Pagination, QueryBoolean } from './common.js';
+import { BindingMap, generatedIdParam, Id, Instant, Intake, LIMITS, Pagination, QueryBoolean, listOf } from './common.js';
 
 import { PRIORITY_VALUES } from './priorities.js';
 import { RUN_STATUS_VALUES } from './run-statuses.js';
@@ -293,3 +293,5 @@ export const ListRunsQuery = Pagination.extend({
 export const RunIdParam = z.object({
   run_id: generatedIdParam('run_id', 'run-1a2b3c4d'),
 });
+
+export const RunList = listOf(Run, 'RunList');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CalendarDay, Email, Etag, Label, LIMITS, Name, Pagination, QueryBoolean, uuidParam } from './common.js';
+import { CalendarDay, Email, Etag, Label, LIMITS, Name, Pagination, QueryBoolean, uuidParam, listOf } from './common.js';
 
 /** Subjects (people a likeness depicts) and their likeness consents. */
 const day = CalendarDay;
@@ -142,3 +142,7 @@ export const SubjectIdParam = z.object({
 export const ConsentIdParam = z.object({
   consent_id: uuidParam('consent_id'),
 });
+
+export const SubjectList = listOf(Subject, 'SubjectList');
+
+export const ConsentEventList = listOf(ConsentEvent, 'ConsentEventList');

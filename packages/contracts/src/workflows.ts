@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BindingMap, Id, LIMITS, pathParam, Usd, WorkspaceListQuery } from './common.js';
+import { BindingMap, Id, LIMITS, pathParam, Usd, WorkspaceListQuery, listOf } from './common.js';
 import { WorkflowLifecycle } from './workflow-definition.js';
 
 /**
@@ -201,3 +201,7 @@ export const EstimateResponse = z
     steps: z.array(z.object({ id: z.string(), typicalUsd: z.number() })),
   })
   .openapi('EstimateResponse');
+
+export const WorkflowList = listOf(WorkflowSummary, 'WorkflowList');
+
+export const WorkflowVersionList = listOf(WorkflowVersion, 'WorkflowVersionList');

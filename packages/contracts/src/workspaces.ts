@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { LIMITS, Name, Pagination, QueryBoolean, uuidParam } from './common.js';
+import { LIMITS, Name, Pagination, QueryBoolean, uuidParam, listOf } from './common.js';
 
 export const ROLE_VALUES = ['owner', 'admin', 'member'] as const;
 export const RoleSchema = z.enum(ROLE_VALUES).openapi('Role');
@@ -85,3 +85,9 @@ export const ListProjectsQuery = Pagination.extend({
     .optional()
     .openapi({ param: { name: 'clientId', in: 'query' }, description: 'A client id, or none for projects linked to no client' }),
 });
+
+export const ProjectList = listOf(Project, 'ProjectList');
+
+export const WorkspaceList = listOf(Workspace, 'WorkspaceList');
+
+export const WorkspaceMemberList = listOf(WorkspaceMember, 'WorkspaceMemberList');

@@ -2,8 +2,8 @@ import type { Context } from 'hono';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
-import { ApiKey, CreateApiKeyRequest, CreatedApiKey } from '@atelier/contracts/auth';
-import { Pagination, listOf } from '@atelier/contracts/common';
+import { ApiKey, CreateApiKeyRequest, CreatedApiKey, ApiKeyList } from '@atelier/contracts/auth';
+import { Pagination } from '@atelier/contracts/common';
 import { workspaceAccess } from '../access.js';
 import { newApiKeySecret, tokenHash } from '../auth/secrets.js';
 import { fail, validationHook } from '../errors.js';
@@ -48,7 +48,7 @@ export const apiKeyRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     });
     return c.json({ ...presentApiKey(key), secret }, 201);
   })
-  .openapi(operation('GET /v1/api-keys', { query: Pagination }, { 200: listOf(ApiKey, 'ApiKeyList') }), async (c) => {
+  .openapi(operation('GET /v1/api-keys', { query: Pagination }, { 200: ApiKeyList }), async (c) => {
     const page = await listApiKeys(c.get('services').db, keyScope(c), c.req.valid('query'));
     return c.json(presentPage(page, presentApiKey), 200);
   })

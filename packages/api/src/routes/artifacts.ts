@@ -1,7 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { getArtifact } from '@atelier/db';
-import { Artifact, ListArtifactsQuery } from '@atelier/contracts/catalog';
-import { listOf } from '@atelier/contracts/common';
+import { Artifact, ListArtifactsQuery, ArtifactList } from '@atelier/contracts/catalog';
 import { listArtifactsFor } from '../artifacts/list-artifacts.js';
 import { visibleRecord } from '../access.js';
 import { validationHook } from '../errors.js';
@@ -14,7 +13,7 @@ import { operationsOf } from '../http/operations.js';
 const operation = operationsOf('artifacts');
 
 export const artifactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-  .openapi(operation('GET /v1/artifacts', { query: ListArtifactsQuery }, { 200: listOf(Artifact, 'ArtifactList') }), async (c) =>
+  .openapi(operation('GET /v1/artifacts', { query: ListArtifactsQuery }, { 200: ArtifactList }), async (c) =>
     c.json(await listArtifactsFor(callerOf(c), c.req.valid('query'), fileLinks(c)), 200),
   )
   .openapi(

@@ -17,7 +17,7 @@ import {
   writeBrandProfile,
 } from '@atelier/db';
 import { isTerminalRunStatus, newUuid } from '@atelier/domain';
-import { Pagination, listOf } from '@atelier/contracts/common';
+import { Pagination } from '@atelier/contracts/common';
 import {
   Brand,
   BrandCreateRequest,
@@ -29,6 +29,8 @@ import {
   ListBrandsQuery,
   PROFILE_FIELDS,
   ProfileConfirmRequest,
+  BrandList,
+  BrandSnapshotList,
 } from '@atelier/contracts/brands';
 import { Run } from '@atelier/contracts/runs';
 import { workspaceAccess, writerAccess } from '../access.js';
@@ -67,7 +69,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     sendEtag(c, brand.etag);
     return c.json(await brandRecord(caller, brand), 201);
   })
-  .openapi(operation('GET /v1/brands', { query: ListBrandsQuery }, { 200: listOf(Brand, 'BrandList') }), async (c) => {
+  .openapi(operation('GET /v1/brands', { query: ListBrandsQuery }, { 200: BrandList }), async (c) => {
     const caller = callerOf(c);
     const q = c.req.valid('query');
     const access = await workspaceAccess(caller, q.workspaceId);
@@ -205,11 +207,7 @@ export const brandRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     return c.json(presentSnapshot(snapshot, snapshot.id), 200);
   })
   .openapi(
-    operation(
-      'GET /v1/brands/{project_id}/snapshots',
-      { params: BrandIdParam, query: Pagination },
-      { 200: listOf(BrandSnapshot, 'BrandSnapshotList') },
-    ),
+    operation('GET /v1/brands/{project_id}/snapshots', { params: BrandIdParam, query: Pagination }, { 200: BrandSnapshotList }),
     async (c) => {
       const { brand } = await visibleBrand(callerOf(c), c.req.valid('param').project_id, false);
       const page = await listBrandSnapshots(c.get('services').db, brand.id, c.req.valid('query'));

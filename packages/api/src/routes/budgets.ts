@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { budgetSpend, createBudget, getBudget, getProjectInWorkspace, listBudgets, listRefusals, updateBudget } from '@atelier/db';
-import { Pagination, listOf } from '@atelier/contracts/common';
-import { Budget, BudgetRefusalRecord, CreateBudgetRequest, PatchBudgetRequest } from '@atelier/contracts/orders';
+import { Pagination } from '@atelier/contracts/common';
+import { Budget, CreateBudgetRequest, PatchBudgetRequest, BudgetList, BudgetRefusalList } from '@atelier/contracts/orders';
 import { requireWriter, visibleRecord, workspaceAccess, writerAccess } from '../access.js';
 import { fail, validationHook } from '../errors.js';
 import { presentBudget } from '../presenters/budget.js';
@@ -51,11 +51,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     return c.json(presentBudget(budget, await budgetSpend(db, budget)), 201);
   })
   .openapi(
-    operation(
-      'GET /v1/budgets',
-      { query: Pagination.extend({ workspaceId: z.string().uuid().optional() }) },
-      { 200: listOf(Budget, 'BudgetList') },
-    ),
+    operation('GET /v1/budgets', { query: Pagination.extend({ workspaceId: z.string().uuid().optional() }) }, { 200: BudgetList }),
     async (c) => {
       const q = c.req.valid('query');
       const { db } = c.get('services');
@@ -91,11 +87,7 @@ export const budgetRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     return c.json(presentBudget(updated!, await budgetSpend(c.get('services').db, updated!)), 200);
   })
   .openapi(
-    operation(
-      'GET /v1/budgets/{budget_id}/refusals',
-      { params: BudgetIdParam, query: Pagination },
-      { 200: listOf(BudgetRefusalRecord, 'BudgetRefusalList') },
-    ),
+    operation('GET /v1/budgets/{budget_id}/refusals', { params: BudgetIdParam, query: Pagination }, { 200: BudgetRefusalList }),
     async (c) => {
       const { budget } = await visibleBudget(callerOf(c), c.req.valid('param').budget_id);
       const page = await listRefusals(c.get('services').db, budget.id, c.req.valid('query'));

@@ -11,7 +11,6 @@ import {
   submitCampaign,
   updateDraftCampaign,
 } from '@atelier/db';
-import { listOf } from '@atelier/contracts/common';
 import {
   Campaign,
   CampaignCreateRequest,
@@ -19,6 +18,7 @@ import {
   CampaignPatchRequest,
   ListCampaignsQuery,
   ManagedRequestStatus,
+  CampaignList,
 } from '@atelier/contracts/campaigns';
 import { type WorkspaceAccess, visibleRecord } from '../access.js';
 import { visibleBrand } from '../brands/brand-records.js';
@@ -80,7 +80,7 @@ export const campaignRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     sendEtag(c, campaign.etag);
     return c.json(presentCampaign(campaign), 201);
   })
-  .openapi(operation('GET /v1/campaigns', { query: ListCampaignsQuery }, { 200: listOf(Campaign, 'CampaignList') }), async (c) => {
+  .openapi(operation('GET /v1/campaigns', { query: ListCampaignsQuery }, { 200: CampaignList }), async (c) => {
     const q = c.req.valid('query');
     const { brand } = await visibleBrand(callerOf(c), q.projectId, false);
     const page = await listCampaigns(c.get('services').db, {

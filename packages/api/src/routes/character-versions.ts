@@ -1,7 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bindingsOfVersions, characterVersions, createCharacterBinding, getCharacterVersion, retireCharacterVersion } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
-import { listOf } from '@atelier/contracts/common';
 import {
   BindingCreateRequest,
   CharacterBinding,
@@ -9,6 +8,7 @@ import {
   CharacterVersion,
   VersionCreateRequest,
   VersionParams,
+  CharacterVersionList,
 } from '@atelier/contracts/characters';
 import { visibleCharacter, freezeVersion, touchCharacter } from '../characters/character-writes.js';
 import { fail, validationHook } from '../errors.js';
@@ -39,11 +39,7 @@ export const characterVersionRoutes = new OpenAPIHono<AppEnv>({ defaultHook: val
     },
   )
   .openapi(
-    operation(
-      'GET /v1/characters/{character_id}/versions',
-      { params: CharacterIdParam },
-      { 200: listOf(CharacterVersion, 'CharacterVersionList') },
-    ),
+    operation('GET /v1/characters/{character_id}/versions', { params: CharacterIdParam }, { 200: CharacterVersionList }),
     async (c) => {
       const character = await visibleCharacter(callerOf(c), c.req.valid('param').character_id, false);
       const { db } = c.get('services');

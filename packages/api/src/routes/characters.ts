@@ -1,7 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { checkCharacterUse, createCharacterOnce, getProject, listCharacters, updateCharacter } from '@atelier/db';
 import { newCharacterId, requestFingerprint, utcDay } from '@atelier/domain';
-import { listOf } from '@atelier/contracts/common';
 import {
   Character,
   CharacterCreateRequest,
@@ -10,6 +9,7 @@ import {
   CheckRequest,
   CheckResult,
   ListCharactersQuery,
+  CharacterList,
 } from '@atelier/contracts/characters';
 import { listAccess, requireWriter, resourceAccess } from '../access.js';
 import { visibleCharacter, characterRecord, currentCharacterRecord } from '../characters/character-writes.js';
@@ -31,7 +31,7 @@ export const WithEtag = { description: 'The character; its new etag is in the ET
  * are routed on their own.
  */
 export const characterRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-  .openapi(operation('GET /v1/characters', { query: ListCharactersQuery }, { 200: listOf(Character, 'CharacterList') }), async (c) => {
+  .openapi(operation('GET /v1/characters', { query: ListCharactersQuery }, { 200: CharacterList }), async (c) => {
     const caller = callerOf(c);
     const q = c.req.valid('query');
     const { db } = c.get('services');

@@ -1,8 +1,15 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { PG, createClientContact, deleteClientContact, listClientContacts, pgErrorCode, updateClientContact } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
-import { Pagination, listOf } from '@atelier/contracts/common';
-import { ClientIdParam, Contact, ContactCreateRequest, ContactParams, ContactUpdateRequest } from '@atelier/contracts/clients';
+import { Pagination } from '@atelier/contracts/common';
+import {
+  ClientIdParam,
+  Contact,
+  ContactCreateRequest,
+  ContactParams,
+  ContactUpdateRequest,
+  ClientContactList,
+} from '@atelier/contracts/clients';
 import { visibleClient } from '../clients/client-records.js';
 import { fail, validationHook } from '../errors.js';
 import { presentContact } from '../presenters/client.js';
@@ -21,11 +28,7 @@ const contactExists = (err: unknown) =>
 /** A client's contacts: list, add, edit (including whether they approve work) and remove. */
 export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
-    operation(
-      'GET /v1/clients/{client_id}/contacts',
-      { params: ClientIdParam, query: Pagination },
-      { 200: listOf(Contact, 'ClientContactList') },
-    ),
+    operation('GET /v1/clients/{client_id}/contacts', { params: ClientIdParam, query: Pagination }, { 200: ClientContactList }),
     async (c) => {
       const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, false);
       const page = await listClientContacts(c.get('services').db, client.id, c.req.valid('query'));

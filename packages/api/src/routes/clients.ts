@@ -1,15 +1,15 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { clientsInTotals, createClientOnce, getClient, listClientEvents, listClients, updateClient } from '@atelier/db';
 import { newUuid, requestFingerprint, slugFromName } from '@atelier/domain';
-import { Pagination, listOf } from '@atelier/contracts/common';
+import { Pagination } from '@atelier/contracts/common';
 import {
   Client,
   ClientCreateRequest,
-  ClientEvent,
   ClientIdParam,
   ClientList,
   ClientUpdateRequest,
   ListClientsQuery,
+  ClientEventList,
 } from '@atelier/contracts/clients';
 import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
 import { workspaceAccess, writerAccess } from '../access.js';
@@ -142,11 +142,7 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     return c.json(await clientRecord(caller, archived, access), 200);
   })
   .openapi(
-    operation(
-      'GET /v1/clients/{client_id}/events',
-      { params: ClientIdParam, query: Pagination },
-      { 200: listOf(ClientEvent, 'ClientEventList') },
-    ),
+    operation('GET /v1/clients/{client_id}/events', { params: ClientIdParam, query: Pagination }, { 200: ClientEventList }),
     async (c) => {
       const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, false);
       const page = await listClientEvents(c.get('services').db, client.id, c.req.valid('query'));

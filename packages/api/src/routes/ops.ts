@@ -8,14 +8,14 @@ import {
   listOpsTasks,
   moveCampaignRequest,
 } from '@atelier/db';
-import { Pagination, listOf } from '@atelier/contracts/common';
+import { Pagination } from '@atelier/contracts/common';
 import {
   CampaignIdParam,
   ListOpsTasksQuery,
-  OpsNotification,
   OpsRequestUpdate,
   OpsRequestView,
-  OpsTask,
+  OpsTaskList,
+  OpsNotificationList,
 } from '@atelier/contracts/campaigns';
 import { fail, validationHook } from '../errors.js';
 import type { AppEnv } from '../services.js';
@@ -45,7 +45,7 @@ export async function requireOperator(c: Context<AppEnv>): Promise<void> {
 }
 
 export const opsRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-  .openapi(operation('GET /v1/ops/tasks', { query: ListOpsTasksQuery }, { 200: listOf(OpsTask, 'OpsTaskList') }), async (c) => {
+  .openapi(operation('GET /v1/ops/tasks', { query: ListOpsTasksQuery }, { 200: OpsTaskList }), async (c) => {
     await requireOperator(c);
     const page = await listOpsTasks(c.get('services').db, c.req.valid('query'));
     const items = page.items.map((t) => ({
@@ -61,7 +61,7 @@ export const opsRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
     }));
     return c.json({ items, total: page.total }, 200);
   })
-  .openapi(operation('GET /v1/ops/inbox', { query: Pagination }, { 200: listOf(OpsNotification, 'OpsNotificationList') }), async (c) => {
+  .openapi(operation('GET /v1/ops/inbox', { query: Pagination }, { 200: OpsNotificationList }), async (c) => {
     await requireOperator(c);
     const page = await listOpsNotifications(c.get('services').db, c.req.valid('query'));
     const items = page.items.map((n) => ({

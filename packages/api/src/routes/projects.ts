@@ -9,7 +9,6 @@ import {
   updateProject,
 } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
-import { listOf } from '@atelier/contracts/common';
 import {
   ListProjectsQuery,
   Project,
@@ -17,6 +16,7 @@ import {
   ProjectParams,
   ProjectUpdateRequest,
   WorkspaceIdParam,
+  ProjectList,
 } from '@atelier/contracts/workspaces';
 import { workspaceAccess, writerAccess } from '../access.js';
 import { fail, validationHook } from '../errors.js';
@@ -33,11 +33,7 @@ const projectNotFound = (id: string) => fail.notFound('project', id);
 
 export const projectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
-    operation(
-      'GET /v1/workspaces/{workspace_id}/projects',
-      { params: WorkspaceIdParam, query: ListProjectsQuery },
-      { 200: listOf(Project, 'ProjectList') },
-    ),
+    operation('GET /v1/workspaces/{workspace_id}/projects', { params: WorkspaceIdParam, query: ListProjectsQuery }, { 200: ProjectList }),
     async (c) => {
       const q = c.req.valid('query');
       const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);

@@ -1,6 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { countQueue, listQueue } from '@atelier/db';
-import { listOf } from '@atelier/contracts/common';
 import {
   ListQueueQuery,
   QueueBatchRequest,
@@ -9,8 +8,8 @@ import {
   QueueDecisionEntry,
   QueueDecisionRequest,
   QueueFilters,
-  QueueItem,
   QueueRunIdParam,
+  QueueList,
 } from '@atelier/contracts/queue';
 import { Run } from '@atelier/contracts/runs';
 import { listAccess } from '../access.js';
@@ -27,7 +26,7 @@ const operation = operationsOf('review queue');
 
 /** The review queue (service spec "Review queue"): runs waiting on an approval gate, and the decisions on them. */
 export const queueRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-  .openapi(operation('GET /v1/queue', { query: ListQueueQuery }, { 200: listOf(QueueItem, 'QueueList') }), async (c) => {
+  .openapi(operation('GET /v1/queue', { query: ListQueueQuery }, { 200: QueueList }), async (c) => {
     const q = c.req.valid('query');
     const access = await listAccess(callerOf(c), q);
     const page = await listQueue(c.get('services').db, { ...q, workspaceId: access.workspaceId });

@@ -1,7 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { listRunDecisions, listRuns } from '@atelier/db';
-import { listOf } from '@atelier/contracts/common';
-import { CreateRunRequest, ListRunsQuery, Run, RunIdParam } from '@atelier/contracts/runs';
+import { CreateRunRequest, ListRunsQuery, Run, RunIdParam, RunList } from '@atelier/contracts/runs';
 import { listAccess } from '../access.js';
 import { validationHook } from '../errors.js';
 import { presentRun } from '../presenters/run.js';
@@ -48,7 +47,7 @@ export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
       return c.json(await runResponse(caller, row.id), 201);
     },
   )
-  .openapi(operation('GET /v1/runs', { query: ListRunsQuery }, { 200: listOf(Run, 'RunList') }), async (c) => {
+  .openapi(operation('GET /v1/runs', { query: ListRunsQuery }, { 200: RunList }), async (c) => {
     const q = c.req.valid('query');
     const { db } = c.get('services');
     const access = await listAccess(callerOf(c), q);

@@ -13,11 +13,10 @@ import {
   updateSubject,
 } from '@atelier/db';
 import { type ConsentMove, consentMove, newUuid, withinConsentSpan } from '@atelier/domain';
-import { Pagination, listOf } from '@atelier/contracts/common';
+import { Pagination } from '@atelier/contracts/common';
 import {
   Consent,
   ConsentCreateRequest,
-  ConsentEvent,
   ConsentIdParam,
   ConsentMoveRequest,
   ListSubjectsQuery,
@@ -26,6 +25,8 @@ import {
   SubjectIdParam,
   SubjectUpdateRequest,
   SubjectWithConsents,
+  SubjectList,
+  ConsentEventList,
 } from '@atelier/contracts/subjects';
 import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
 import { visibleRecord, workspaceAccess, writerAccess } from '../access.js';
@@ -98,11 +99,7 @@ async function answerConsentMove(
 
 export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
-    operation(
-      'GET /v1/workspaces/{workspace_id}/subjects',
-      { params: WorkspaceIdParam, query: ListSubjectsQuery },
-      { 200: listOf(Subject, 'SubjectList') },
-    ),
+    operation('GET /v1/workspaces/{workspace_id}/subjects', { params: WorkspaceIdParam, query: ListSubjectsQuery }, { 200: SubjectList }),
     async (c) => {
       const q = c.req.valid('query');
       const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
@@ -219,11 +216,7 @@ export const subjectRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     c.json(await answerConsentMove(c, 'revoke', c.req.valid('param').consent_id, c.req.valid('json')), 200),
   )
   .openapi(
-    operation(
-      'GET /v1/likeness-consents/{consent_id}/events',
-      { params: ConsentIdParam, query: Pagination },
-      { 200: listOf(ConsentEvent, 'ConsentEventList') },
-    ),
+    operation('GET /v1/likeness-consents/{consent_id}/events', { params: ConsentIdParam, query: Pagination }, { 200: ConsentEventList }),
     async (c) => {
       const consent = await visibleConsent(callerOf(c), c.req.valid('param').consent_id, false);
       const page = await listConsentEvents(c.get('services').db, consent.id, c.req.valid('query'));

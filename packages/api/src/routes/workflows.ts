@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { listOf } from '@atelier/contracts/common';
 import { Step } from '@atelier/contracts/workflow-definition';
 import {
   AuthorWorkflowRequest,
@@ -12,8 +11,8 @@ import {
   PublishWorkflowRequest,
   Workflow,
   WorkflowIdParam,
-  WorkflowSummary,
-  WorkflowVersion,
+  WorkflowList,
+  WorkflowVersionList,
 } from '@atelier/contracts/workflows';
 import { Pagination } from '@atelier/contracts/common';
 import { listWorkflowVersions, listWorkspaceWorkflows } from '@atelier/db';
@@ -81,7 +80,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
       return created ? c.json(workflow, 201) : c.json(workflow, 200);
     },
   )
-  .openapi(operation('GET /v1/workflows', { query: ListWorkflowsQuery }, { 200: listOf(WorkflowSummary, 'WorkflowList') }), async (c) => {
+  .openapi(operation('GET /v1/workflows', { query: ListWorkflowsQuery }, { 200: WorkflowList }), async (c) => {
     const q = c.req.valid('query');
     const access = await workspaceAccess(callerOf(c), q.workspaceId);
     const page = await listWorkspaceWorkflows(c.get('services').db, access.workspaceId, q);
@@ -93,11 +92,7 @@ export const workflowRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationH
     return c.json(await workflowResponse(caller, workflow.id), 200);
   })
   .openapi(
-    operation(
-      'GET /v1/workflows/{id}/versions',
-      { params: WorkflowIdParam, query: Pagination },
-      { 200: listOf(WorkflowVersion, 'WorkflowVersionList') },
-    ),
+    operation('GET /v1/workflows/{id}/versions', { params: WorkflowIdParam, query: Pagination }, { 200: WorkflowVersionList }),
     async (c) => {
       const { workflow } = await visibleWorkflow(callerOf(c), c.req.valid('param').id);
       const { offset, limit } = c.req.valid('query');

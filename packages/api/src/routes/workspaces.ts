@@ -11,7 +11,7 @@ import {
   listWorkspacesForUser,
 } from '@atelier/db';
 import { newUuid } from '@atelier/domain';
-import { Pagination, listOf } from '@atelier/contracts/common';
+import { Pagination } from '@atelier/contracts/common';
 import {
   MemberAddRequest,
   MemberParams,
@@ -20,6 +20,8 @@ import {
   WorkspaceCreateRequest,
   WorkspaceIdParam,
   WorkspaceMember,
+  WorkspaceList,
+  WorkspaceMemberList,
 } from '@atelier/contracts/workspaces';
 import { requireAccountScope, requireWriter, workspaceAccess, writerAccess } from '../access.js';
 import { fail, validationHook } from '../errors.js';
@@ -49,7 +51,7 @@ function settled(result: MembershipChange): MemberRow | null {
 }
 
 export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-  .openapi(operation('GET /v1/workspaces', { query: Pagination }, { 200: listOf(Workspace, 'WorkspaceList') }), async (c) => {
+  .openapi(operation('GET /v1/workspaces', { query: Pagination }, { 200: WorkspaceList }), async (c) => {
     const principal = c.get('principal');
     // A workspace-bound API key sees only its own workspace.
     const page = await listWorkspacesForUser(c.get('services').db, principal.userId, {
@@ -75,11 +77,7 @@ export const workspaceRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validation
     return c.json(presentWorkspace({ ...workspace, role: access.role }), 200);
   })
   .openapi(
-    operation(
-      'GET /v1/workspaces/{workspace_id}/members',
-      { params: WorkspaceIdParam, query: Pagination },
-      { 200: listOf(WorkspaceMember, 'WorkspaceMemberList') },
-    ),
+    operation('GET /v1/workspaces/{workspace_id}/members', { params: WorkspaceIdParam, query: Pagination }, { 200: WorkspaceMemberList }),
     async (c) => {
       const access = await workspaceAccess(callerOf(c), c.req.valid('param').workspace_id);
       const page = await listMembers(c.get('services').db, access.workspaceId, c.req.valid('query'));
