@@ -55,9 +55,11 @@ export function operationsOf(tag: string, access: 'secured' | 'public' = 'secure
   ) => {
     const op = reference.operations.get(key);
     if (!op) throw new Error(`${key} is not in the reference of "${tag}" (packages/api/src/reference)`);
-    const described = (schema: Schema) => {
-      if (op.answer === undefined) throw new Error(`${key}: a bare schema answers, and the reference gives no "Answer:" to describe it`);
-      return { description: op.answer, ...json(schema) };
+    // An answer given without its words (a schema alone, or an answer with no description) takes the reference's.
+    const described = (answer: Schema | Answer) => {
+      if (!isSchema(answer) && 'description' in answer && answer.description !== undefined) return answer;
+      if (op.answer === undefined) throw new Error(`${key}: an answer has no description, and the reference gives no "Answer:"`);
+      return { description: op.answer, ...(isSchema(answer) ? json(answer) : answer) };
     };
     const { body, ...rest } = request;
     declared.add(key);
@@ -70,7 +72,7 @@ export function operationsOf(tag: string, access: 'secured' | 'public' = 'secure
       ...(op.operationId === undefined ? {} : { operationId: op.operationId }),
       request: { ...rest, ...(body === undefined ? {} : { body: isSchema(body) ? jsonBody(body) : body }) },
       responses: {
-        ...Object.fromEntries(Object.entries(answers).map(([status, answer]) => [status, isSchema(answer) ? described(answer) : answer])),
+        ...Object.fromEntries(Object.entries(answers).map(([status, answer]) => [status, described(answer)])),
         ...errorResponses(...op.errors),
       },
     });

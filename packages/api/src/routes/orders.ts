@@ -16,14 +16,11 @@ import { acceptGap, cancelOrder, retryFailed, startOrder, visibleOrder } from '.
 import { planOrder, planOrderOnce } from '../orders/plan-order.js';
 import { presentOrder } from '../presenters/order.js';
 import type { AppEnv } from '../services.js';
-import { IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
-import { json } from '../http/route.js';
+import { IdempotencyHeaders, REPLAYED_HEADER, idempotencyKeyOf, replayable } from '../http/idempotency.js';
 import { callerOf } from '../http/caller.js';
 import { operationsOf } from '../http/operations.js';
 
 const operation = operationsOf('orders');
-
-const orderBody = { ...json(Order) };
 
 async function orderResponse(c: Context<AppEnv>, orderId: string) {
   const { db } = c.get('services');
@@ -33,18 +30,7 @@ async function orderResponse(c: Context<AppEnv>, orderId: string) {
 
 export const orderRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
-    operation(
-      'POST /v1/orders',
-      { body: CreateOrderRequest, headers: IdempotencyHeaders },
-      {
-        201: {
-          description:
-            'The planned order; or, replayed, the order an earlier request with the same Idempotency-Key planned, as it now stands',
-          headers: ReplayedHeaders,
-          ...orderBody,
-        },
-      },
-    ),
+    operation('POST /v1/orders', { body: CreateOrderRequest, headers: IdempotencyHeaders }, { 201: replayable(Order) }),
     async (c) => {
       const caller = callerOf(c);
       const body = c.req.valid('json');

@@ -10,9 +10,8 @@ import {
 import { validationHook } from '../errors.js';
 import { bulkCancel, bulkRerun, bulkRerunOnce } from '../runs/bulk.js';
 import type { AppEnv } from '../services.js';
-import { json } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
-import { IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
+import { IdempotencyHeaders, REPLAYED_HEADER, idempotencyKeyOf, replayable } from '../http/idempotency.js';
 import { operationsOf } from '../http/operations.js';
 
 const operation = operationsOf('runs');
@@ -27,14 +26,7 @@ export const runBulkRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHo
     operation(
       'POST /v1/runs/bulk-rerun',
       { body: BulkRerunRequest, headers: IdempotencyHeaders },
-      {
-        200: {
-          description:
-            'What was done, or with dryRun what would be; or, replayed, the reruns an earlier request with the same Idempotency-Key created',
-          headers: ReplayedHeaders,
-          ...json(z.union([BulkRerunResult, BulkRerunDryRun])),
-        },
-      },
+      { 200: replayable(z.union([BulkRerunResult, BulkRerunDryRun])) },
     ),
     async (c) => {
       const caller = callerOf(c);

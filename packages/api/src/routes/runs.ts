@@ -8,14 +8,11 @@ import { createRun, createRunOnce } from '../runs/create-run.js';
 import { runFilterOf } from '../runs/filter.js';
 import { runResponse, visibleRun } from '../runs/visible-run.js';
 import type { AppEnv } from '../services.js';
-import { IdempotencyHeaders, REPLAYED_HEADER, ReplayedHeaders, idempotencyKeyOf } from '../http/idempotency.js';
-import { json } from '../http/route.js';
+import { IdempotencyHeaders, REPLAYED_HEADER, idempotencyKeyOf, replayable } from '../http/idempotency.js';
 import { callerOf } from '../http/caller.js';
 import { operationsOf } from '../http/operations.js';
 
 const operation = operationsOf('runs');
-
-const runBody = { ...json(Run) };
 
 function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
@@ -24,29 +21,16 @@ function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
 }
 
 export const runRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-  .openapi(
-    operation(
-      'POST /v1/runs',
-      { body: CreateRunRequest, headers: IdempotencyHeaders },
-      {
-        201: {
-          description: 'The run, pending; or, replayed, the run an earlier request with the same Idempotency-Key created, as it now stands',
-          headers: ReplayedHeaders,
-          ...runBody,
-        },
-      },
-    ),
-    async (c) => {
-      const caller = callerOf(c);
-      const body = c.req.valid('json');
-      const key = idempotencyKeyOf(c, body);
-      if (!key) return c.json(presentRun(await createRun(caller, body), []), 201);
-      const { row, replayed } = await createRunOnce(caller, body, key);
-      if (!replayed) return c.json(presentRun(row, []), 201);
-      c.header(REPLAYED_HEADER, 'true');
-      return c.json(await runResponse(caller, row.id), 201);
-    },
-  )
+  .openapi(operation('POST /v1/runs', { body: CreateRunRequest, headers: IdempotencyHeaders }, { 201: replayable(Run) }), async (c) => {
+    const caller = callerOf(c);
+    const body = c.req.valid('json');
+    const key = idempotencyKeyOf(c, body);
+    if (!key) return c.json(presentRun(await createRun(caller, body), []), 201);
+    const { row, replayed } = await createRunOnce(caller, body, key);
+    if (!replayed) return c.json(presentRun(row, []), 201);
+    c.header(REPLAYED_HEADER, 'true');
+    return c.json(await runResponse(caller, row.id), 201);
+  })
   .openapi(operation('GET /v1/runs', { query: ListRunsQuery }, { 200: RunList }), async (c) => {
     const q = c.req.valid('query');
     const { db } = c.get('services');
