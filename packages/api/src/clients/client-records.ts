@@ -1,4 +1,4 @@
-import { type ClientRow, clientMonths, clientProjects, getClient } from '@atelier/db';
+import { type ClientRow, type Db, clientMonths, clientProjects, getClient } from '@atelier/db';
 import { monthStart } from '@atelier/domain';
 import type { Updateable } from 'kysely';
 import type { ClientsTable } from '@atelier/db';
@@ -6,6 +6,7 @@ import { type WorkspaceAccess, visibleRecord } from '../access.js';
 import { type ApiError, fail } from '../errors.js';
 import { PG, pgErrorCode } from '@atelier/db';
 import { presentClient, rollupOf } from '../presenters/client.js';
+import { presentPage } from '../presenters/page.js';
 import type { Caller } from '../caller.js';
 
 /** What the client endpoints share: access, full records with this month's rollup, and billing columns. */
@@ -15,6 +16,18 @@ export const seesMoney = (access: WorkspaceAccess) => access.role === 'owner' ||
 export async function visibleClient(caller: Caller, id: string, write: boolean): Promise<{ client: ClientRow; access: WorkspaceAccess }> {
   const { row: client, access } = await visibleRecord(caller, await getClient(caller.services.db, id), { noun: 'client', id }, write);
   return { client, access };
+}
+
+/** One page of what a client the caller may read holds (its contacts, its status history), presented. */
+export async function clientPage<R, T>(
+  caller: Caller,
+  clientId: string,
+  page: { offset: number; limit: number },
+  list: (db: Db, clientId: string, page: { offset: number; limit: number }) => Promise<{ items: R[]; total: number }>,
+  present: (row: R) => T,
+) {
+  const { client } = await visibleClient(caller, clientId, false);
+  return presentPage(await list(caller.services.db, client.id, page), present);
 }
 
 export async function clientRecords(caller: Caller, clients: ClientRow[], access: WorkspaceAccess, now = new Date()) {

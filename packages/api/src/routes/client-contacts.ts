@@ -10,12 +10,11 @@ import {
   ContactUpdateRequest,
   ClientContactList,
 } from '@atelier/contracts/clients';
-import { visibleClient } from '../clients/client-records.js';
+import { clientPage, visibleClient } from '../clients/client-records.js';
 import { fail, validationHook } from '../errors.js';
 import { presentContact } from '../presenters/client.js';
 import type { AppEnv } from '../services.js';
 import { callerOf } from '../http/caller.js';
-import { presentPage } from '../presenters/page.js';
 import { operationsOf } from '../http/operations.js';
 
 const operation = operationsOf('clients');
@@ -29,11 +28,8 @@ const contactExists = (err: unknown) =>
 export const clientContactRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(
     operation('GET /v1/clients/{client_id}/contacts', { params: ClientIdParam, query: Pagination }, { 200: ClientContactList }),
-    async (c) => {
-      const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, false);
-      const page = await listClientContacts(c.get('services').db, client.id, c.req.valid('query'));
-      return c.json(presentPage(page, presentContact), 200);
-    },
+    async (c) =>
+      c.json(await clientPage(callerOf(c), c.req.valid('param').client_id, c.req.valid('query'), listClientContacts, presentContact), 200),
   )
   .openapi(
     operation('POST /v1/clients/{client_id}/contacts', { params: ClientIdParam, body: ContactCreateRequest }, { 201: Contact }),

@@ -13,14 +13,21 @@ import {
 } from '@atelier/contracts/clients';
 import { WorkspaceIdParam } from '@atelier/contracts/workspaces';
 import { workspaceAccess, writerAccess } from '../access.js';
-import { billingColumns, clientConflict, visibleClient, clientRecord, clientRecords, clientTotals } from '../clients/client-records.js';
+import {
+  billingColumns,
+  clientConflict,
+  clientPage,
+  visibleClient,
+  clientRecord,
+  clientRecords,
+  clientTotals,
+} from '../clients/client-records.js';
 import { fail, validationHook } from '../errors.js';
 import { newEtag, requiredEtag, sendEtag } from '../http/etag.js';
 import { presentClientEvent } from '../presenters/client.js';
 import type { AppEnv } from '../services.js';
 import { writeWithEtag } from '../http/route.js';
 import { callerOf } from '../http/caller.js';
-import { presentPage } from '../presenters/page.js';
 import { operationsOf } from '../http/operations.js';
 
 const operation = operationsOf('clients');
@@ -143,9 +150,9 @@ export const clientRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
   })
   .openapi(
     operation('GET /v1/clients/{client_id}/events', { params: ClientIdParam, query: Pagination }, { 200: ClientEventList }),
-    async (c) => {
-      const { client } = await visibleClient(callerOf(c), c.req.valid('param').client_id, false);
-      const page = await listClientEvents(c.get('services').db, client.id, c.req.valid('query'));
-      return c.json(presentPage(page, presentClientEvent), 200);
-    },
+    async (c) =>
+      c.json(
+        await clientPage(callerOf(c), c.req.valid('param').client_id, c.req.valid('query'), listClientEvents, presentClientEvent),
+        200,
+      ),
   );
