@@ -14,6 +14,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // A page's polls wait for a render that follows an API call (the console's tests); on a busy two-core
+    // machine that takes more than the default second (console-run-page's date filter failed so, on fa056a5).
+    expect: { poll: { timeout: 10_000 } },
     // Integration files each bring up a worker and a gateway; two cores run two files at a time well.
     maxWorkers: 2,
     fileParallelism: true,

@@ -5,6 +5,9 @@ import { createApp } from '../src/app.js';
 import { declaredOperations } from '../src/http/operations.js';
 import { parseReference, tagsInOrder } from '../src/reference/reference.js';
 import type { AppServices } from '../src/services.js';
+import { IDEMPOTENCY_WINDOW_HOURS } from '@atelier/db';
+import { MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE, WEBHOOK_TEST_EVENT } from '@atelier/contracts/webhook-endpoints';
+import { REPLAYED_HEADER } from '../src/http/idempotency.js';
 
 const SECTION = `# clients
 
@@ -68,5 +71,21 @@ describe('the API reference', () => {
     const documented = tags.flatMap((t) => [...t.operations.keys()]);
     expect(documented.filter((key) => !declaredOperations().has(key))).toEqual([]);
     expect(declaredOperations().size).toBe(documented.length);
+  });
+
+  it('quotes the limits and names the code holds as the code holds them', () => {
+    const words = (key: string) => {
+      const op = tagsInOrder()
+        .flatMap((t) => [...t.operations.entries()])
+        .find(([k]) => k === key)?.[1];
+      return `${op?.summary} ${op?.description}`;
+    };
+    for (const key of ['POST /v1/runs', 'POST /v1/orders']) {
+      expect(words(key)).toContain(`within ${IDEMPOTENCY_WINDOW_HOURS} hours`);
+      expect(words(key)).toContain(`${REPLAYED_HEADER}: true`);
+    }
+    expect(words('POST /v1/runs/bulk-rerun')).toContain(`within ${IDEMPOTENCY_WINDOW_HOURS} hours`);
+    expect(words('POST /v1/webhook-endpoints')).toContain(`at most ${MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE} per workspace`);
+    expect(words('POST /v1/webhook-endpoints/{endpoint_id}/test')).toContain(`Send an ${WEBHOOK_TEST_EVENT} event`);
   });
 });

@@ -86,9 +86,5 @@ export const ReplayedHeaders = z.object({
     .openapi({ description: 'Present when this answer is what an earlier request with the same Idempotency-Key created' }),
 });
 
-/** What a create endpoint says of the header in its description. */
-export const IDEMPOTENCY_DESCRIPTION = (resource: 'run' | 'order') =>
-  `Without an Idempotency-Key each call creates a new ${resource}. With one, a retry of the same request (same key, same body, same workspace) within ${IDEMPOTENCY_WINDOW_HOURS} hours creates nothing and answers the ${resource} the first request created, as it now stands, with the header ${REPLAYED_HEADER}: true; the same key with another body is refused with 422 idempotency_key_reused. Two requests racing with one key create one ${resource}.`;
-
 /** An answer that may be a replay: its schema as JSON with the replay header declared (its words are the reference's `Answer:`). */
 export const replayable = <T>(schema: T) => ({ headers: ReplayedHeaders, ...json(schema) });

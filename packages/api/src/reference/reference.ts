@@ -99,8 +99,12 @@ export function referenceOf(tag: string): TagReference {
   return reference;
 }
 
+let inOrder: TagReference[] | undefined;
+
 /** Every tag's reference, in the order of the reference's index (index.md): the order /docs shows them in. */
 export function tagsInOrder(): TagReference[] {
-  const index = readFileSync(new URL('./index.md', import.meta.url), 'utf8');
-  return [...index.matchAll(/^- \[(.+)\]\((.+)\.md\)$/gm)].map((m) => referenceOf(m[1]!));
+  inOrder ??= [...readFileSync(new URL('./index.md', import.meta.url), 'utf8').matchAll(/^- \[(.+)\]\(.+\.md\)$/gm)].map((m) =>
+    referenceOf(m[1]!),
+  );
+  return inOrder;
 }
