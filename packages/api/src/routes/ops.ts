@@ -19,7 +19,8 @@ import {
 } from '@atelier/contracts/campaigns';
 import { fail, validationHook } from '../errors.js';
 import type { AppEnv } from '../services.js';
-import { presentCampaign } from '../presenters/campaign.js';
+import { presentCampaign, presentOpsNotification, presentOpsTask } from '../presenters/campaign.js';
+import { presentPage } from '../presenters/page.js';
 import { operationsOf } from '../http/operations.js';
 
 const operation = operationsOf('ops');
@@ -48,31 +49,12 @@ export const opsRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }
   .openapi(operation('GET /v1/ops/tasks', { query: ListOpsTasksQuery }, { 200: OpsTaskList }), async (c) => {
     await requireOperator(c);
     const page = await listOpsTasks(c.get('services').db, c.req.valid('query'));
-    const items = page.items.map((t) => ({
-      id: t.id,
-      kind: t.kind,
-      status: t.status,
-      campaignId: t.campaign_id,
-      campaignName: t.campaign_name,
-      workspaceId: t.workspace_id,
-      projectId: t.project_id,
-      requestState: t.request_state as ManagedRequestState | null,
-      createdAt: t.created_at.toISOString(),
-    }));
-    return c.json({ items, total: page.total }, 200);
+    return c.json(presentPage(page, presentOpsTask), 200);
   })
   .openapi(operation('GET /v1/ops/inbox', { query: Pagination }, { 200: OpsNotificationList }), async (c) => {
     await requireOperator(c);
     const page = await listOpsNotifications(c.get('services').db, c.req.valid('query'));
-    const items = page.items.map((n) => ({
-      id: n.id,
-      kind: n.kind,
-      campaignId: n.campaign_id,
-      workspaceId: n.workspace_id,
-      message: n.message,
-      createdAt: n.created_at.toISOString(),
-    }));
-    return c.json({ items, total: page.total }, 200);
+    return c.json(presentPage(page, presentOpsNotification), 200);
   })
   .openapi(
     operation('POST /v1/ops/campaigns/{campaign_id}/request', { params: CampaignIdParam, body: OpsRequestUpdate }, { 200: OpsRequestView }),
