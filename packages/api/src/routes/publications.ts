@@ -55,8 +55,6 @@ export const publicationRoutes = signedTargetRoutes(publicationTarget, {
   ...at,
   idPrefix: 'pub',
   urlField: 'revalidateUrl',
-  one: 'publication',
-  many: 'Publications',
   schemas: {
     createRequest: PublicationCreateRequest,
     withSecret: PublicationWithSecret,

@@ -46,9 +46,6 @@ export interface SignedTargetContract<CreateBody, UpdateBody, Insert, Patch> ext
   idPrefix: string;
   /** The body field holding the URL deliveries go to, checked against the egress policy. */
   urlField: string;
-  /** How descriptions name one target and several (`publication`, `Publications`). */
-  one: string;
-  many: string;
   schemas: {
     createRequest: z.ZodType;
     withSecret: z.ZodType;

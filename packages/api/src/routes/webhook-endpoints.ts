@@ -37,8 +37,6 @@ export const webhookEndpointRoutes = signedTargetRoutes(endpointTarget, {
   ...at,
   idPrefix: 'ep',
   urlField: 'url',
-  one: 'endpoint',
-  many: 'Endpoints',
   schemas: {
     createRequest: WebhookEndpointCreateRequest,
     withSecret: WebhookEndpointWithSecret,
